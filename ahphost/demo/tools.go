@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // Tool names the demo agent uses in chat/toolCallStart. Only ToolListFiles and
@@ -194,23 +195,8 @@ func ReadFile(dir, p string) (string, error) {
 
 // validUTF8Prefix drops a trailing partial UTF-8 sequence left by a cut.
 func validUTF8Prefix(b []byte) []byte {
-	for i := 0; i < 3 && len(b) > 0; i++ {
-		c := b[len(b)-1-i]
-		if c < 0x80 {
-			return b
-		}
-		if c >= 0xC0 { // lead byte: keep only if its sequence is complete
-			need := 2
-			if c >= 0xF0 {
-				need = 4
-			} else if c >= 0xE0 {
-				need = 3
-			}
-			if i+1 >= need {
-				return b
-			}
-			return b[:len(b)-1-i]
-		}
+	for i := 0; i < utf8.UTFMax && len(b) > 0 && !utf8.Valid(b); i++ {
+		b = b[:len(b)-1]
 	}
 	return b
 }
