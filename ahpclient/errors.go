@@ -1,0 +1,207 @@
+package ahpclient
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// Sentinel errors. Typed errors below match them with errors.Is.
+var (
+	// ErrClosed is returned by every call after Close.
+	ErrClosed = errors.New("ahpclient: client closed")
+	// ErrNotConnected is returned by requests made while the client has no
+	// usable connection (connecting, reconnecting or failed). Dispatch does
+	// not return it: dispatches are held in the outbox instead.
+	ErrNotConnected = errors.New("ahpclient: not connected")
+	// ErrConnectionLost is matched by every *TransportError: the connection
+	// ended before the request got its response.
+	ErrConnectionLost = errors.New("ahpclient: connection lost")
+	// ErrFrameTooLarge is matched by *FrameTooLargeError and
+	// *PersistentOversizeError.
+	ErrFrameTooLarge = errors.New("ahpclient: received frame exceeds the receive ceiling")
+	// ErrUnsupportedVersion is matched by *VersionError.
+	ErrUnsupportedVersion = errors.New("ahpclient: unsupported protocol version")
+	// ErrUnauthorized is matched by *AuthError.
+	ErrUnauthorized = errors.New("ahpclient: host rejected the connection token")
+	// ErrRejected is matched by *RejectedError.
+	ErrRejected = errors.New("ahpclient: action rejected by host")
+)
+
+// TransportError fails a request whose connection broke before the response
+// arrived (or a write that could not complete). Cause says why the link
+// ended; it never contains the token.
+type TransportError struct {
+	// Op is what was in progress, e.g. "subscribe" or "write".
+	Op string
+	// Cause is why the connection ended.
+	Cause error
+}
+
+// Error implements error.
+func (e *TransportError) Error() string {
+	if e.Cause == nil {
+		return fmt.Sprintf("ahpclient: %s: connection lost", e.Op)
+	}
+	return fmt.Sprintf("ahpclient: %s: connection lost: %v", e.Op, e.Cause)
+}
+
+// Unwrap returns the cause.
+func (e *TransportError) Unwrap() error { return e.Cause }
+
+// Is makes errors.Is(err, ErrConnectionLost) true.
+func (e *TransportError) Is(target error) bool { return target == ErrConnectionLost }
+
+// FrameTooLargeError reports a received frame above the receive ceiling
+// (PROTOCOL.md Part A §3). The frame was never decoded; the transport was
+// closed and the client reconnects.
+type FrameTooLargeError struct {
+	// Limit is the receive ceiling in bytes.
+	Limit int64
+}
+
+// Error implements error.
+func (e *FrameTooLargeError) Error() string {
+	return fmt.Sprintf("ahpclient: host sent a frame larger than the %d-byte receive ceiling", e.Limit)
+}
+
+// Is makes errors.Is(err, ErrFrameTooLarge) true.
+func (e *FrameTooLargeError) Is(target error) bool { return target == ErrFrameTooLarge }
+
+// PersistentOversizeError is the Failed reason when the host sends an
+// oversized frame again at the same point after reconnecting: it cannot
+// segment for this client, so retrying would loop forever.
+type PersistentOversizeError struct {
+	// Limit is the receive ceiling in bytes.
+	Limit int64
+	// LastSeenServerSeq is where the stream was stuck.
+	LastSeenServerSeq uint64
+	// Occurrences is how many times in a row it happened.
+	Occurrences int
+	// HostChunking reports whether the host advertised chunking.
+	HostChunking bool
+}
+
+// Error implements error with an actionable hint.
+func (e *PersistentOversizeError) Error() string {
+	hint := "the host does not segment messages (no chunking capability); raise the receive ceiling (--max-frame-bytes) or use a host that supports ahp/messageSegment"
+	if e.HostChunking {
+		hint = "the host advertised chunking but still sent an unsegmented frame; raise the receive ceiling (--max-frame-bytes) or report the host bug"
+	}
+	return fmt.Sprintf("ahpclient: host sent a frame larger than the %d-byte receive ceiling %d times in a row at serverSeq %d; stopped reconnecting: %s",
+		e.Limit, e.Occurrences, e.LastSeenServerSeq, hint)
+}
+
+// Is makes errors.Is(err, ErrFrameTooLarge) true.
+func (e *PersistentOversizeError) Is(target error) bool { return target == ErrFrameTooLarge }
+
+// VersionError reports that the host speaks none of the offered protocol
+// versions (-32005 UnsupportedProtocolVersion).
+type VersionError struct {
+	// Offered are the versions this client offered.
+	Offered []string
+	// Supported are the host's versions or ranges (data.supportedVersions).
+	Supported []string
+	// Message is the host's error message.
+	Message string
+}
+
+// Error names both sides' versions.
+func (e *VersionError) Error() string {
+	sup := "unknown"
+	if len(e.Supported) > 0 {
+		sup = strings.Join(e.Supported, ", ")
+	}
+	return fmt.Sprintf("ahpclient: no common protocol version: this client speaks %s, the host supports %s",
+		strings.Join(e.Offered, ", "), sup)
+}
+
+// Is makes errors.Is(err, ErrUnsupportedVersion) true.
+func (e *VersionError) Is(target error) bool { return target == ErrUnsupportedVersion }
+
+// AuthError reports that the WebSocket handshake was refused (HTTP 401 or
+// 403): a missing or wrong connection token.
+type AuthError struct {
+	// StatusCode is the HTTP status of the refused handshake.
+	StatusCode int
+}
+
+// Error implements error; it never includes the token.
+func (e *AuthError) Error() string {
+	return fmt.Sprintf("ahpclient: host refused the connection (HTTP %d): check the connection token (?tkn=, --token or the environment variable)", e.StatusCode)
+}
+
+// Is makes errors.Is(err, ErrUnauthorized) true.
+func (e *AuthError) Is(target error) bool { return target == ErrUnauthorized }
+
+// DialError reports that the host could not be reached. URL is masked.
+type DialError struct {
+	// URL is the dialled URL with the token masked.
+	URL string
+	// StatusCode is the HTTP status when the handshake got one (else 0).
+	StatusCode int
+	// Err is the underlying error (without the URL).
+	Err error
+}
+
+// Error implements error.
+func (e *DialError) Error() string {
+	if e.StatusCode != 0 {
+		return fmt.Sprintf("ahpclient: connect %s: HTTP %d: %v", e.URL, e.StatusCode, e.Err)
+	}
+	return fmt.Sprintf("ahpclient: connect %s: %v", e.URL, e.Err)
+}
+
+// Unwrap returns the underlying error.
+func (e *DialError) Unwrap() error { return e.Err }
+
+// RejectedError is an outbox entry's error when the host echoed the action
+// with a rejectionReason. The action was not applied.
+type RejectedError struct {
+	// Channel is where the action was dispatched.
+	Channel string
+	// ClientSeq identifies the dispatch.
+	ClientSeq uint64
+	// Reason is the host's rejectionReason.
+	Reason string
+}
+
+// Error implements error.
+func (e *RejectedError) Error() string {
+	return fmt.Sprintf("ahpclient: action %d on %s rejected: %s", e.ClientSeq, e.Channel, e.Reason)
+}
+
+// Is makes errors.Is(err, ErrRejected) true.
+func (e *RejectedError) Is(target error) bool { return target == ErrRejected }
+
+// ProtocolError reports a malformed or unexpected message from the host
+// (the connection is closed and re-established).
+type ProtocolError struct {
+	// Detail describes the problem (never payload).
+	Detail string
+	// Err is an underlying decode or segment error, if any.
+	Err error
+}
+
+// Error implements error.
+func (e *ProtocolError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("ahpclient: protocol error: %s: %v", e.Detail, e.Err)
+	}
+	return "ahpclient: protocol error: " + e.Detail
+}
+
+// Unwrap returns the underlying error.
+func (e *ProtocolError) Unwrap() error { return e.Err }
+
+// ErrorCode returns the JSON-RPC error code carried by err (a host error
+// response, possibly wrapped) and whether there was one.
+func ErrorCode(err error) (int, bool) {
+	var re *ahpwire.RPCError
+	if errors.As(err, &re) {
+		return re.Code, true
+	}
+	return 0, false
+}

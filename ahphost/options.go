@@ -1,0 +1,173 @@
+package ahphost
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ahptui/ahptui/segment"
+)
+
+// Defaults for Options fields left zero.
+const (
+	// DefaultReplayLog is the number of action envelopes kept for reconnect replay.
+	DefaultReplayLog = 4096
+	// DefaultQueueBytes bounds a connection's unsent outbound bytes; a client
+	// that falls further behind is disconnected (it recovers by reconnecting).
+	DefaultQueueBytes = 256 << 20
+	// DefaultTurnPage is the number of turns a fetchTurns call loads when the
+	// subscription gave no view.turns.
+	DefaultTurnPage = 50
+	// DefaultProvider is the provider id of the built-in demo agent.
+	DefaultProvider = "demo"
+)
+
+// Options configure a Host. The zero value is usable: a random connection
+// token, the current directory, 16 MiB frames, no relay cap, instant pace.
+type Options struct {
+	// Dir is the working directory the demo agent's read-only tools may read
+	// ("" = the process's current directory).
+	Dir string
+	// Token is the connection token; "" means a random one unless NoToken.
+	Token string
+	// NoToken disables the connection token (--without-connection-token).
+	NoToken bool
+	// MaxFrameBytes is the receive ceiling for one frame (the WebSocket read
+	// limit) and the host's advertised maxIncomingFrameBytes; 0 = 16 MiB.
+	MaxFrameBytes int64
+	// MaxMessageBytes is the host's maxIncomingMessageBytes for reassembled
+	// messages; 0 = 32 MiB.
+	MaxMessageBytes int64
+	// RelayFrameCap, when > 0, makes the host behave like a managed pub/sub
+	// relay: any frame larger than the cap, in either direction, closes the
+	// connection. It is applied below the protocol layer (the host does not
+	// avoid it), so a client that advertises too large a frame limit fails.
+	RelayFrameCap int64
+	// Pace is the demo agent's streaming delay between chunks; 0 = instant.
+	Pace time.Duration
+	// ReplayLog is the number of envelopes kept for replay; 0 = DefaultReplayLog.
+	// Small values force `snapshot` reconnects in tests.
+	ReplayLog int
+	// QueueBytes bounds unsent bytes per connection; 0 = DefaultQueueBytes.
+	QueueBytes int64
+	// Logger receives the host's logs; nil discards them. The token is never logged.
+	Logger *slog.Logger
+	// Agent runs turns; nil = the scripted demo agent rooted at Dir.
+	Agent Agent
+	// Faults injects link failures (tests); see also the Host's runtime methods.
+	Faults Faults
+	// Now is the clock used for timestamps; nil = time.Now.
+	Now func() time.Time
+	// Random is the source for tokens and segment group ids; nil = crypto/rand.
+	Random io.Reader
+}
+
+// Faults configures fault injection for every connection. Zero fields are off.
+type Faults struct {
+	// DropAfterFrames closes each connection abruptly (no close frame) after
+	// it has written this many frames.
+	DropAfterFrames int
+	// DropAtServerSeq closes a connection abruptly instead of writing the
+	// first action envelope whose serverSeq is ≥ this value.
+	DropAtServerSeq uint64
+	// FrameDelay delays every outbound frame.
+	FrameDelay time.Duration
+}
+
+// withDefaults returns a copy of o with defaults filled in and validated.
+func (o Options) withDefaults() (Options, error) {
+	if o.MaxFrameBytes == 0 {
+		o.MaxFrameBytes = segment.DefaultMaxFrameBytes
+	}
+	if o.MaxMessageBytes == 0 {
+		o.MaxMessageBytes = segment.DefaultMaxMessageBytes
+	}
+	if o.MaxMessageBytes < o.MaxFrameBytes {
+		o.MaxMessageBytes = o.MaxFrameBytes
+	}
+	switch {
+	case o.MaxFrameBytes < 1024:
+		return o, fmt.Errorf("ahphost: max frame bytes %d is below 1024", o.MaxFrameBytes)
+	case o.RelayFrameCap < 0:
+		return o, fmt.Errorf("ahphost: relay frame cap %d is negative", o.RelayFrameCap)
+	case o.RelayFrameCap > 0 && o.RelayFrameCap < 1024:
+		return o, fmt.Errorf("ahphost: relay frame cap %d is below 1024", o.RelayFrameCap)
+	case o.ReplayLog < 0:
+		return o, fmt.Errorf("ahphost: replay log %d is negative", o.ReplayLog)
+	case o.Pace < 0:
+		return o, fmt.Errorf("ahphost: pace %v is negative", o.Pace)
+	case o.NoToken && o.Token != "":
+		return o, fmt.Errorf("ahphost: a token and NoToken are mutually exclusive")
+	}
+	if o.ReplayLog == 0 {
+		o.ReplayLog = DefaultReplayLog
+	}
+	if o.QueueBytes <= 0 {
+		o.QueueBytes = DefaultQueueBytes
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Random == nil {
+		o.Random = rand.Reader
+	}
+	if o.Dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return o, fmt.Errorf("ahphost: working directory: %w", err)
+		}
+		o.Dir = wd
+	}
+	abs, err := filepath.Abs(o.Dir)
+	if err != nil {
+		return o, fmt.Errorf("ahphost: dir: %w", err)
+	}
+	o.Dir = abs
+	if st, err := os.Stat(o.Dir); err != nil || !st.IsDir() {
+		return o, fmt.Errorf("ahphost: dir %q is not a directory", o.Dir)
+	}
+	if !o.NoToken && o.Token == "" {
+		tok, err := randomToken(o.Random)
+		if err != nil {
+			return o, err
+		}
+		o.Token = tok
+	}
+	return o, nil
+}
+
+// readLimit is the WebSocket read limit: the host's frame ceiling, or the
+// relay cap when that is smaller.
+func (o Options) readLimit() int64 {
+	if o.RelayFrameCap > 0 && o.RelayFrameCap < o.MaxFrameBytes {
+		return o.RelayFrameCap
+	}
+	return o.MaxFrameBytes
+}
+
+// capability is the chunking capability the host advertises.
+func (o Options) capability() segment.ChunkingCapability {
+	return segment.ChunkingCapability{
+		MaxIncomingFrameBytes:   o.readLimit(),
+		MaxIncomingMessageBytes: o.MaxMessageBytes,
+		MaxIncomingGroups:       segment.DefaultMaxGroups,
+		GroupTimeoutMs:          segment.DefaultGroupTimeoutMs,
+	}
+}
+
+// randomToken returns 24 random bytes, base64url-encoded (32 characters).
+func randomToken(r io.Reader) (string, error) {
+	b := make([]byte, 24)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return "", fmt.Errorf("ahphost: generate token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}

@@ -1,0 +1,130 @@
+package ahphost
+
+import (
+	"context"
+	"sync"
+)
+
+// msgKind classifies an outbound message for the interleaving policy.
+type msgKind uint8
+
+const (
+	// kindAction is an `action` notification carrying a serverSeq; action
+	// envelopes are never reordered.
+	kindAction msgKind = iota + 1
+	// kindResponse is a JSON-RPC response.
+	kindResponse
+	// kindNotification is a protocol notification (root/*, etc.).
+	kindNotification
+)
+
+// outMsg is one serialized outbound JSON-RPC message. data may be shared
+// between connections and must not be modified.
+type outMsg struct {
+	data   []byte
+	kind   msgKind
+	seq    uint64  // serverSeq for kindAction
+	id     *uint64 // request id for kindResponse (used for -32050 replacement)
+	method string  // for logs of dropped notifications
+	// closeAfter closes the connection (normal closure with this reason)
+	// after the message has been written; used after -32005.
+	closeAfter string
+}
+
+// outQueue is an unbounded FIFO of outbound messages with a byte budget.
+// It is safe for concurrent use: producers push under the host lock, the
+// connection's writer pops.
+type outQueue struct {
+	mu     sync.Mutex
+	items  []outMsg
+	head   int
+	bytes  int64
+	limit  int64
+	closed bool
+	ready  chan struct{} // capacity 1: signals "something was pushed"
+}
+
+func newOutQueue(limit int64) *outQueue {
+	return &outQueue{limit: limit, ready: make(chan struct{}, 1)}
+}
+
+// push appends m. It returns false when the queue is closed or its byte
+// budget would be exceeded (the caller then drops the connection).
+func (q *outQueue) push(m outMsg) bool {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return false
+	}
+	if q.bytes+int64(len(m.data)) > q.limit && q.len() > 0 {
+		q.mu.Unlock()
+		return false
+	}
+	q.items = append(q.items, m)
+	q.bytes += int64(len(m.data))
+	q.mu.Unlock()
+	select {
+	case q.ready <- struct{}{}:
+	default:
+	}
+	return true
+}
+
+func (q *outQueue) len() int { return len(q.items) - q.head }
+
+// popLocked removes the head; q.mu must be held and the queue non-empty.
+func (q *outQueue) popLocked() outMsg {
+	m := q.items[q.head]
+	q.items[q.head] = outMsg{}
+	q.head++
+	q.bytes -= int64(len(m.data))
+	if q.head == len(q.items) {
+		q.items = q.items[:0]
+		q.head = 0
+	} else if q.head > 1024 && q.head*2 > len(q.items) {
+		n := copy(q.items, q.items[q.head:])
+		clear(q.items[n:])
+		q.items = q.items[:n]
+		q.head = 0
+	}
+	return m
+}
+
+// pop blocks until a message is available or ctx is done.
+func (q *outQueue) pop(ctx context.Context) (outMsg, bool) {
+	for {
+		q.mu.Lock()
+		if q.len() > 0 {
+			m := q.popLocked()
+			q.mu.Unlock()
+			return m, true
+		}
+		q.mu.Unlock()
+		select {
+		case <-q.ready:
+		case <-ctx.Done():
+			return outMsg{}, false
+		}
+	}
+}
+
+// popIf removes and returns the head if ok(head) is true. It never blocks.
+func (q *outQueue) popIf(ok func(*outMsg) bool) (outMsg, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.len() == 0 || !ok(&q.items[q.head]) {
+		return outMsg{}, false
+	}
+	return q.popLocked(), true
+}
+
+// close marks the queue closed and drops its contents.
+func (q *outQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	clear(q.items)
+	q.items = nil
+	q.head = 0
+	q.bytes = 0
+	q.mu.Unlock()
+}

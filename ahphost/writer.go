@@ -1,0 +1,220 @@
+package ahphost
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/segment"
+)
+
+// writeLoop is the connection's only writer. It pops messages in order,
+// segments those larger than the client's frame limit, and while a segmented
+// message is in flight lets single-frame responses and protocol
+// notifications through between its segments. Action envelopes are never
+// reordered relative to each other.
+func (c *conn) writeLoop() {
+	defer c.h.wg.Done()
+	defer c.cancel()
+	var bulk [][]byte
+	var bulkGroup string
+	for {
+		if len(bulk) > 0 {
+			limit := c.frameLimit()
+			small, ok := c.q.popIf(func(m *outMsg) bool {
+				return m.kind != kindAction && int64(len(m.data)) <= limit
+			})
+			if ok {
+				if !c.send(small) {
+					return
+				}
+				continue
+			}
+			if !c.writeFrame(bulk[0]) {
+				return
+			}
+			bulk = bulk[1:]
+			if len(bulk) == 0 {
+				c.h.splitter.Done(bulkGroup)
+			}
+			continue
+		}
+		m, ok := c.q.pop(c.ctx)
+		if !ok {
+			return
+		}
+		frames, ok := c.prepare(m)
+		if !ok {
+			return
+		}
+		switch {
+		case len(frames) == 0:
+		case len(frames) == 1:
+			if !c.writeFrame(frames[0]) {
+				return
+			}
+		default:
+			bulk, bulkGroup = frames, groupIDOf(frames[0])
+			c.h.log.Debug("segmenting message", "conn", c.id, "bytes", len(m.data), "segments", len(frames))
+		}
+		if m.closeAfter != "" && len(frames) <= 1 {
+			_ = c.ws.Close(websocket.StatusNormalClosure, m.closeAfter)
+			return
+		}
+	}
+}
+
+// send prepares and writes a message that fits in one frame.
+func (c *conn) send(m outMsg) bool {
+	frames, ok := c.prepare(m)
+	if !ok {
+		return false
+	}
+	for _, f := range frames {
+		if !c.writeFrame(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// frameLimit is the largest frame the client accepts: its advertised
+// maxIncomingFrameBytes, or the host's own ceiling for clients that did not
+// advertise chunking.
+func (c *conn) frameLimit() int64 {
+	if cp := c.recvCap.Load(); cp != nil {
+		return cp.MaxIncomingFrameBytes
+	}
+	return c.h.opts.MaxFrameBytes
+}
+
+// prepare turns m into wire frames. Toward a client without chunking an
+// oversized response becomes a -32050 error and an oversized notification is
+// dropped and logged. It returns false when the connection must be dropped
+// (fault injection).
+func (c *conn) prepare(m outMsg) ([][]byte, bool) {
+	if m.kind == kindAction && !c.h.faultDropAtSeq(m.seq) {
+		c.h.log.Info("fault: dropping connection at serverSeq", "conn", c.id, "serverSeq", m.seq)
+		_ = c.ws.CloseNow()
+		return nil, false
+	}
+	recv := c.recvCap.Load()
+	var ceiling int64
+	if recv == nil {
+		ceiling = c.h.opts.MaxFrameBytes
+	}
+	frames, err := c.h.splitter.Split(m.data, recv, ceiling)
+	if err == nil {
+		return frames, true
+	}
+	size, limit := tooLarge(err)
+	switch {
+	case m.kind == kindResponse && m.id != nil:
+		c.h.log.Warn("response too large for client; answering MessageTooLarge",
+			"conn", c.id, "size", size, "limit", limit, "err", err)
+		e := ahpwire.NewError(*m.id, segment.CodeMessageTooLarge, "message too large",
+			map[string]int64{"size": size, "limit": limit})
+		b, merr := json.Marshal(e)
+		if merr != nil {
+			return nil, true
+		}
+		return [][]byte{b}, true
+	default:
+		c.h.log.Warn("dropping notification too large for client",
+			"conn", c.id, "method", m.method, "serverSeq", m.seq, "size", size, "limit", limit, "err", err)
+		return nil, true
+	}
+}
+
+// tooLarge extracts size and limit from a splitter error.
+func tooLarge(err error) (size, limit int64) {
+	var nn *segment.NotNegotiatedError
+	var ml *segment.MessageTooLargeError
+	var ts *segment.TooManySegmentsError
+	switch {
+	case errors.As(err, &nn):
+		return nn.Size, nn.Limit
+	case errors.As(err, &ml):
+		return ml.Size, ml.Limit
+	case errors.As(err, &ts):
+		return 0, segment.MaxTotal - 1
+	}
+	return 0, 0
+}
+
+// writeFrame applies the relay cap and fault injection, then writes one
+// text frame. It returns false when the connection is finished.
+func (c *conn) writeFrame(frame []byte) bool {
+	h := c.h
+	if d := h.frameDelay(); d > 0 && !c.sleep(d) {
+		return false
+	}
+	if !c.waitSilence() {
+		return false
+	}
+	if limit := h.opts.RelayFrameCap; limit > 0 && int64(len(frame)) > limit {
+		h.log.Warn("relay: outgoing frame exceeds cap; closing connection",
+			"conn", c.id, "size", len(frame), "cap", limit)
+		_ = c.ws.Close(websocket.StatusMessageTooBig, "frame exceeds relay cap")
+		return false
+	}
+	if err := c.ws.Write(c.ctx, websocket.MessageText, frame); err != nil {
+		if c.ctx.Err() == nil {
+			h.log.Debug("write failed", "conn", c.id, "err", err)
+		}
+		return false
+	}
+	c.framesOut.Add(1)
+	if h.faultDropAfter(c) {
+		h.log.Info("fault: dropping connection after frames", "conn", c.id, "frames", c.framesOut.Load())
+		_ = c.ws.CloseNow()
+		return false
+	}
+	return true
+}
+
+// sleep waits d or until the connection ends.
+func (c *conn) sleep(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-c.ctx.Done():
+		return false
+	}
+}
+
+// waitSilence blocks while the host is "silent" (GoSilent).
+func (c *conn) waitSilence() bool {
+	for {
+		until := c.h.silentUntil.Load()
+		now := time.Now().UnixNano()
+		if until <= now {
+			return true
+		}
+		if !c.sleep(time.Duration(until - now)) {
+			return false
+		}
+	}
+}
+
+// groupIDOf reads params.groupId from a segment frame.
+func groupIDOf(frame []byte) string {
+	var f struct {
+		Params struct {
+			GroupID string `json:"groupId"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal(frame, &f); err != nil {
+		return ""
+	}
+	return f.Params.GroupID
+}
+
+// logAttrs are common attributes for a connection's log lines.
+func (c *conn) logAttrs() []any { return []any{slog.Uint64("conn", c.id)} }

@@ -1,0 +1,203 @@
+package ahpwire
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Session lifecycle values. LifecycleCreationFailed is the pre-0.9 spelling
+// of LifecycleFailed.
+const (
+	LifecycleCreating       = "creating"
+	LifecycleReady          = "ready"
+	LifecycleFailed         = "failed"
+	LifecycleCreationFailed = "creationFailed"
+)
+
+// Session input request kinds.
+const (
+	InputNeededChatInput           = "chatInput"
+	InputNeededToolConfirmation    = "toolConfirmation"
+	InputNeededToolClientExecution = "toolClientExecution"
+	InputNeededToolAuthentication  = "toolAuthentication"
+)
+
+// ProjectInfo is a session's server-owned project.
+type ProjectInfo struct {
+	URI         string `json:"uri"`
+	DisplayName string `json:"displayName"`
+}
+
+// RepositorySource is a requested repository checkout.
+type RepositorySource struct {
+	Source   string `json:"source"`
+	Revision string `json:"revision,omitempty"`
+}
+
+// AnnotationsSummary counts a session's annotations.
+type AnnotationsSummary struct {
+	Resource        string `json:"resource"`
+	AnnotationCount int64  `json:"annotationCount"`
+	EntryCount      int64  `json:"entryCount"`
+}
+
+// SessionOrigin records automation provenance ({kind:"automation", automation, run}).
+type SessionOrigin struct {
+	Kind       string `json:"kind"`
+	Automation string `json:"automation,omitempty"`
+	Run        string `json:"run,omitempty"`
+}
+
+// SessionActiveClient is a client providing tools to a session. Tools and
+// customizations are kept raw.
+type SessionActiveClient struct {
+	ClientID       string            `json:"clientId"`
+	DisplayName    string            `json:"displayName,omitempty"`
+	Tools          []json.RawMessage `json:"tools"`
+	Customizations []json.RawMessage `json:"customizations,omitempty"`
+}
+
+// SessionInputRequest is an entry of SessionState.inputNeeded (flat union by Kind).
+type SessionInputRequest struct {
+	ID       string            `json:"id"`
+	Chat     string            `json:"chat"`
+	Kind     string            `json:"kind"`
+	Request  *ChatInputRequest `json:"request,omitempty"`
+	TurnID   string            `json:"turnId,omitempty"`
+	ClientID string            `json:"clientId,omitempty"`
+	ToolCall *ToolCallState    `json:"toolCall,omitempty"`
+}
+
+// SessionState is the full state of an `ahp-session:` channel.
+type SessionState struct {
+	Provider           string                `json:"provider"`
+	Title              string                `json:"title"`
+	Status             SessionStatus         `json:"status"`
+	Activity           string                `json:"activity,omitempty"`
+	Origin             *SessionOrigin        `json:"origin,omitempty"`
+	Project            *ProjectInfo          `json:"project,omitempty"`
+	WorkingDirectories []string              `json:"workingDirectories,omitempty"`
+	Repositories       []RepositorySource    `json:"repositories,omitempty"`
+	Annotations        *AnnotationsSummary   `json:"annotations,omitempty"`
+	Lifecycle          string                `json:"lifecycle"`
+	CreationError      *ErrorInfo            `json:"creationError,omitempty"`
+	ServerTools        []json.RawMessage     `json:"serverTools,omitempty"`
+	ActiveClients      []SessionActiveClient `json:"activeClients"`
+	Chats              []ChatSummary         `json:"chats"`
+	DefaultChat        string                `json:"defaultChat,omitempty"`
+	Config             *ConfigState          `json:"config,omitempty"`
+	Customizations     []json.RawMessage     `json:"customizations,omitempty"`
+	Changesets         []Changeset           `json:"changesets,omitempty"`
+	InputNeeded        []SessionInputRequest `json:"inputNeeded,omitempty"`
+	Meta               Meta                  `json:"_meta,omitempty"`
+}
+
+type sessionStateAlias SessionState
+
+// MarshalJSON writes the state with activeClients and chats always arrays.
+func (s SessionState) MarshalJSON() ([]byte, error) {
+	if s.ActiveClients == nil {
+		s.ActiveClients = []SessionActiveClient{}
+	}
+	if s.Chats == nil {
+		s.Chats = []ChatSummary{}
+	}
+	return json.Marshal(sessionStateAlias(s))
+}
+
+// DecodeSessionState decodes a SessionState (e.g. Snapshot.State).
+func DecodeSessionState(raw []byte) (SessionState, error) {
+	var s SessionState
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return SessionState{}, fmt.Errorf("ahpwire: session state: %w", err)
+	}
+	return s, nil
+}
+
+// SessionChatSummary is the light chat entry of SessionSummary.chats.
+type SessionChatSummary struct {
+	Resource      string         `json:"resource"`
+	Title         string         `json:"title"`
+	Origin        *ChatOrigin    `json:"origin,omitempty"`
+	Interactivity string         `json:"interactivity,omitempty"`
+	Status        *SessionStatus `json:"status,omitempty"`
+	Changes       *ChangeStats   `json:"changes,omitempty"`
+}
+
+// SessionSummary is the root catalog entry of a session.
+type SessionSummary struct {
+	Resource           string               `json:"resource"`
+	Provider           string               `json:"provider"`
+	Title              string               `json:"title"`
+	Status             SessionStatus        `json:"status"`
+	Activity           string               `json:"activity,omitempty"`
+	CreatedAt          Timestamp            `json:"createdAt"`
+	ModifiedAt         Timestamp            `json:"modifiedAt"`
+	Origin             *SessionOrigin       `json:"origin,omitempty"`
+	Project            *ProjectInfo         `json:"project,omitempty"`
+	WorkingDirectories []string             `json:"workingDirectories,omitempty"`
+	Repositories       []RepositorySource   `json:"repositories,omitempty"`
+	Annotations        *AnnotationsSummary  `json:"annotations,omitempty"`
+	Changes            *ChangeStats         `json:"changes,omitempty"`
+	Meta               Meta                 `json:"_meta,omitempty"`
+	Chats              []SessionChatSummary `json:"chats,omitempty"`
+	DefaultChat        string               `json:"defaultChat,omitempty"`
+}
+
+// PartialSessionSummary carries the changed fields of
+// root/sessionSummaryChanged; nil/empty fields are unchanged.
+type PartialSessionSummary struct {
+	Title              *string              `json:"title,omitempty"`
+	Status             *SessionStatus       `json:"status,omitempty"`
+	Activity           *string              `json:"activity,omitempty"`
+	ModifiedAt         *Timestamp           `json:"modifiedAt,omitempty"`
+	Origin             *SessionOrigin       `json:"origin,omitempty"`
+	Project            *ProjectInfo         `json:"project,omitempty"`
+	WorkingDirectories []string             `json:"workingDirectories,omitempty"`
+	Annotations        *AnnotationsSummary  `json:"annotations,omitempty"`
+	Changes            *ChangeStats         `json:"changes,omitempty"`
+	Meta               Meta                 `json:"_meta,omitempty"`
+	Chats              []SessionChatSummary `json:"chats,omitempty"`
+	DefaultChat        *string              `json:"defaultChat,omitempty"`
+}
+
+// Apply returns s with the changes merged in.
+func (p PartialSessionSummary) Apply(s SessionSummary) SessionSummary {
+	if p.Title != nil {
+		s.Title = *p.Title
+	}
+	if p.Status != nil {
+		s.Status = *p.Status
+	}
+	if p.Activity != nil {
+		s.Activity = *p.Activity
+	}
+	if p.ModifiedAt != nil {
+		s.ModifiedAt = *p.ModifiedAt
+	}
+	if p.Origin != nil {
+		s.Origin = p.Origin
+	}
+	if p.Project != nil {
+		s.Project = p.Project
+	}
+	if p.WorkingDirectories != nil {
+		s.WorkingDirectories = p.WorkingDirectories
+	}
+	if p.Annotations != nil {
+		s.Annotations = p.Annotations
+	}
+	if p.Changes != nil {
+		s.Changes = p.Changes
+	}
+	if p.Meta != nil {
+		s.Meta = p.Meta
+	}
+	if p.Chats != nil {
+		s.Chats = p.Chats
+	}
+	if p.DefaultChat != nil {
+		s.DefaultChat = *p.DefaultChat
+	}
+	return s
+}

@@ -1,0 +1,112 @@
+package archtest
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/ahptui/ahptui"
+
+// allowed lists, for each package of ours, the packages of ours its non-test
+// files may import. It is docs/ARCHITECTURE.md's table in code.
+var allowed = map[string][]string{
+	"":             {"*"}, // main may import everything
+	"segment":      {},
+	"ahpwire":      {},
+	"ahpstate":     {"ahpwire"},
+	"ahpclient":    {"segment", "ahpwire"},
+	"ahphost":      {"segment", "ahpwire", "ahpstate", "ahphost/demo"},
+	"ahphost/demo": {"ahpwire"},
+	"reducer":      {"ahpwire"},
+	"render":       {"reducer", "ahpwire"},
+	"keymap":       {},
+	"tui":          {"render", "keymap", "reducer", "ahpclient", "ahpwire"},
+	"archtest":     {},
+}
+
+// pure packages may not import packages that do I/O or read clocks/randomness.
+var pure = map[string][]string{
+	"segment":  {"net", "net/http", "os", "os/exec", "github.com/coder/websocket", "math/rand", "math/rand/v2"},
+	"ahpwire":  {"net", "net/http", "os", "os/exec", "github.com/coder/websocket", "math/rand", "math/rand/v2", "crypto/rand"},
+	"ahpstate": {"net", "net/http", "os", "os/exec", "github.com/coder/websocket", "math/rand", "math/rand/v2", "crypto/rand"},
+	"reducer":  {"net", "net/http", "os", "os/exec", "github.com/coder/websocket", "math/rand", "math/rand/v2", "crypto/rand", "charm.land/bubbletea/v2", "charm.land/lipgloss/v2"},
+}
+
+func TestImportRules(t *testing.T) {
+	root := ".."
+	pkgs := map[string]map[string]bool{} // rel dir -> imports
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "docs") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		rel = filepath.ToSlash(rel)
+		if rel == "." {
+			rel = ""
+		}
+		if pkgs[rel] == nil {
+			pkgs[rel] = map[string]bool{}
+		}
+		for _, imp := range f.Imports {
+			pkgs[rel][strings.Trim(imp.Path.Value, `"`)] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("walk: %v", err)
+	}
+	if len(pkgs) < 2 {
+		t.Fatalf("found only %d packages; walk is broken", len(pkgs))
+	}
+	dirs := make([]string, 0, len(pkgs))
+	for d := range pkgs {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	for _, dir := range dirs {
+		rules, ok := allowed[dir]
+		if !ok {
+			t.Errorf("package %q is not in the architecture table (docs/ARCHITECTURE.md and archtest)", dir)
+			continue
+		}
+		for imp := range pkgs[dir] {
+			for _, bad := range pure[dir] {
+				if imp == bad {
+					t.Errorf("pure package %q imports %q", dir, imp)
+				}
+			}
+			if !strings.HasPrefix(imp, module+"/") || (len(rules) == 1 && rules[0] == "*") {
+				continue
+			}
+			target := strings.TrimPrefix(imp, module+"/")
+			ok := false
+			for _, a := range rules {
+				if a == target {
+					ok = true
+				}
+			}
+			if !ok {
+				t.Errorf("%q imports %q: not allowed by docs/ARCHITECTURE.md", dir, target)
+			}
+		}
+	}
+}

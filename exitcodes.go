@@ -1,0 +1,17 @@
+package main
+
+// Exit codes. They are part of the CLI contract and listed in --help.
+const (
+	// exitOK means the program finished normally.
+	exitOK = 0
+	// exitError is a runtime failure after the UI started (or in serve).
+	exitError = 1
+	// exitUsage is a command-line mistake: unknown flag, bad URL, missing argument.
+	exitUsage = 2
+	// exitConnect means the host could not be reached or refused the handshake.
+	exitConnect = 3
+	// exitUnavailable means the requested feature is not built into this binary.
+	exitUnavailable = 4
+	// exitInterrupted means the user interrupted start-up (SIGINT).
+	exitInterrupted = 130
+)

@@ -1,0 +1,201 @@
+package keymap
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap holds every binding of the application, grouped by context.
+type KeyMap struct {
+	Global     Global
+	Picker     Picker
+	Chat       Chat
+	Composer   Composer
+	Transcript Transcript
+	Approval   Approval
+	Form       Form
+	Confirm    Confirm
+	Help       HelpOverlay
+	Demo       Demo
+}
+
+// Global bindings work on every screen.
+type Global struct {
+	Quit key.Binding // ctrl+c; asks first when a turn is running
+	Help key.Binding // open the help overlay
+}
+
+// Picker bindings work in the session picker (typing filters the list).
+type Picker struct {
+	Up, Down        key.Binding
+	PageUp, PageDn  key.Binding
+	Open            key.Binding
+	New             key.Binding
+	Dispose         key.Binding
+	Refresh         key.Binding
+	ClearFilter     key.Binding
+	AgentPrev, Next key.Binding // agent choice when creating a session
+}
+
+// Chat bindings work in the chat screen whichever pane has focus.
+type Chat struct {
+	CancelTurn    key.Binding // esc: chat/turnCancelled
+	SwitchFocus   key.Binding // tab: composer <-> transcript
+	CycleThinking key.Binding // ctrl+t: collapsed -> tail -> full
+	Resume        key.Binding // resume after a resumable error
+	Resend        key.Binding // resend an uncertain message
+	OpenPrompt    key.Binding // reopen a pending approval or input form
+	Sessions      key.Binding // back to the session picker
+}
+
+// Composer bindings work while the composer has focus. Text editing keys
+// (cursor movement, deletion) belong to the textarea component.
+type Composer struct {
+	Send        key.Binding
+	Newline     key.Binding
+	HistoryPrev key.Binding // only when the composer is empty (or showing history)
+	HistoryNext key.Binding
+	Editor      key.Binding // open $EDITOR
+	Unqueue     key.Binding // remove the newest queued message
+}
+
+// Transcript bindings work while the transcript has focus.
+type Transcript struct {
+	Up, Down           key.Binding
+	PageUp, PageDown   key.Binding
+	HalfUp, HalfDown   key.Binding
+	Top, Bottom        key.Binding
+	PrevBlock          key.Binding
+	NextBlock          key.Binding
+	ToggleBlock        key.Binding // expand/collapse the focused thinking or tool block
+	Copy               key.Binding // OSC 52 copy of the focused block
+	CopyCode           key.Binding // OSC 52 copy of the focused block's first code fence
+}
+
+// Approval bindings work in the tool-call confirmation prompt.
+type Approval struct {
+	Approve      key.Binding
+	Deny         key.Binding
+	DenyReason   key.Binding
+	Option       key.Binding // 1-9: host-provided options in order
+	Up, Down     key.Binding // scroll long inputs
+	Later        key.Binding // close the prompt; it stays pending
+	SubmitReason key.Binding
+}
+
+// Form bindings work in an input-request form.
+type Form struct {
+	NextField key.Binding
+	PrevField key.Binding
+	Up, Down  key.Binding // move within a select list
+	Toggle    key.Binding // check/uncheck, flip a boolean
+	Submit    key.Binding
+	Decline   key.Binding
+	Cancel    key.Binding
+}
+
+// Confirm bindings work in yes/no dialogs (dispose, quit while running).
+type Confirm struct {
+	Yes key.Binding
+	No  key.Binding
+}
+
+// HelpOverlay bindings close the help overlay.
+type HelpOverlay struct {
+	Close key.Binding
+}
+
+// Demo bindings exist only with `ahptui demo` and AHPTUI_DEMO_FAULTS set.
+type Demo struct {
+	DropConnection key.Binding
+}
+
+func b(keys []string, help, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+}
+
+func k(ks ...string) []string { return ks }
+
+// Default returns the default key map. Demo bindings start disabled.
+func Default() KeyMap {
+	km := KeyMap{
+		Global: Global{
+			Quit: b(k("ctrl+c"), "ctrl+c", "quit"),
+			Help: b(k("f1", "ctrl+g"), "f1/ctrl+g", "help"),
+		},
+		Picker: Picker{
+			Up:          b(k("up"), "↑", "up"),
+			Down:        b(k("down"), "↓", "down"),
+			PageUp:      b(k("pgup"), "pgup", "page up"),
+			PageDn:      b(k("pgdown"), "pgdn", "page down"),
+			Open:        b(k("enter"), "enter", "open session"),
+			New:         b(k("ctrl+n"), "ctrl+n", "new session"),
+			Dispose:     b(k("ctrl+x"), "ctrl+x", "dispose session"),
+			Refresh:     b(k("ctrl+r"), "ctrl+r", "refresh"),
+			ClearFilter: b(k("esc"), "esc", "clear filter"),
+			AgentPrev:   b(k("left"), "←", "previous agent"),
+			Next:        b(k("right"), "→", "next agent"),
+		},
+		Chat: Chat{
+			CancelTurn:    b(k("esc"), "esc", "cancel turn"),
+			SwitchFocus:   b(k("tab"), "tab", "composer ↔ transcript"),
+			CycleThinking: b(k("ctrl+t"), "ctrl+t", "thinking: collapsed/tail/full"),
+			Resume:        b(k("ctrl+r"), "ctrl+r", "resume turn"),
+			Resend:        b(k("ctrl+y"), "ctrl+y", "resend uncertain message"),
+			OpenPrompt:    b(k("ctrl+p"), "ctrl+p", "open pending approval/question"),
+			Sessions:      b(k("ctrl+s"), "ctrl+s", "sessions"),
+		},
+		Composer: Composer{
+			Send:        b(k("enter"), "enter", "send"),
+			Newline:     b(k("ctrl+j", "shift+enter"), "ctrl+j/shift+enter", "newline"),
+			HistoryPrev: b(k("up"), "↑", "previous prompt (empty composer)"),
+			HistoryNext: b(k("down"), "↓", "next prompt"),
+			Editor:      b(k("ctrl+o"), "ctrl+o", "edit in $EDITOR"),
+			Unqueue:     b(k("ctrl+x"), "ctrl+x", "remove last queued message"),
+		},
+		Transcript: Transcript{
+			Up:          b(k("up", "k"), "↑/k", "scroll up"),
+			Down:        b(k("down", "j"), "↓/j", "scroll down"),
+			PageUp:      b(k("pgup", "b"), "pgup/b", "page up"),
+			PageDown:    b(k("pgdown", "f"), "pgdn/f", "page down"),
+			HalfUp:      b(k("ctrl+u", "u"), "ctrl+u/u", "half page up"),
+			HalfDown:    b(k("ctrl+d", "d"), "ctrl+d/d", "half page down"),
+			Top:         b(k("home", "g"), "home/g", "top"),
+			Bottom:      b(k("end", "G"), "end/G", "bottom (follow)"),
+			PrevBlock:   b(k("[", "shift+up"), "[", "previous block"),
+			NextBlock:   b(k("]", "shift+down"), "]", "next block"),
+			ToggleBlock: b(k("enter", "space"), "enter/space", "expand/collapse block"),
+			Copy:        b(k("y"), "y", "copy block"),
+			CopyCode:    b(k("Y"), "Y", "copy code fence"),
+		},
+		Approval: Approval{
+			Approve:      b(k("a"), "a", "approve"),
+			Deny:         b(k("d"), "d", "deny"),
+			DenyReason:   b(k("r"), "r", "deny with reason"),
+			Option:       b(k("1", "2", "3", "4", "5", "6", "7", "8", "9"), "1-9", "host option"),
+			Up:           b(k("up", "k"), "↑", "scroll up"),
+			Down:         b(k("down", "j"), "↓", "scroll down"),
+			Later:        b(k("esc"), "esc", "decide later"),
+			SubmitReason: b(k("enter"), "enter", "submit reason"),
+		},
+		Form: Form{
+			NextField: b(k("tab"), "tab", "next field"),
+			PrevField: b(k("shift+tab"), "shift+tab", "previous field"),
+			Up:        b(k("up"), "↑", "previous option"),
+			Down:      b(k("down"), "↓", "next option"),
+			Toggle:    b(k("space"), "space", "toggle"),
+			Submit:    b(k("enter"), "enter", "next / submit"),
+			Decline:   b(k("ctrl+d"), "ctrl+d", "decline"),
+			Cancel:    b(k("esc"), "esc", "cancel"),
+		},
+		Confirm: Confirm{
+			Yes: b(k("y", "enter"), "y", "yes"),
+			No:  b(k("n", "esc"), "n/esc", "no"),
+		},
+		Help: HelpOverlay{
+			Close: b(k("esc", "q", "f1", "?"), "esc", "close help"),
+		},
+		Demo: Demo{
+			DropConnection: key.NewBinding(key.WithKeys("f12"), key.WithHelp("f12", "demo: drop connection"), key.WithDisabled()),
+		},
+	}
+	km.Approval.SubmitReason.SetEnabled(false)
+	return km
+}

@@ -1,0 +1,41 @@
+package main
+
+import "fmt"
+
+// run is the whole program minus os.Exit; it returns the exit code.
+func run(args []string, io stdio) int {
+	cfg, err := parseArgs(args, lookupEnv)
+	if err != nil {
+		fmt.Fprintf(io.err, "ahptui: %v\nRun 'ahptui --help' for usage.\n", err)
+		return exitUsage
+	}
+	switch cfg.cmd {
+	case cmdHelp:
+		fmt.Fprint(io.out, usageText)
+		return exitOK
+	case cmdVersion:
+		fmt.Fprintln(io.out, versionString())
+		return exitOK
+	case cmdServe:
+		return runServe(cfg, io)
+	case cmdDemo:
+		return runDemo(cfg, io)
+	default:
+		return runAttach(cfg, io)
+	}
+}
+
+func runServe(_ config, io stdio) int {
+	fmt.Fprintln(io.err, "ahptui: 'serve' is not built yet")
+	return exitUnavailable
+}
+
+func runDemo(_ config, io stdio) int {
+	fmt.Fprintln(io.err, "ahptui: 'demo' is not built yet")
+	return exitUnavailable
+}
+
+func runAttach(_ config, io stdio) int {
+	fmt.Fprintln(io.err, "ahptui: attaching to a URL is not built yet")
+	return exitUnavailable
+}
