@@ -25,17 +25,3 @@ func run(args []string, io stdio) int {
 	}
 }
 
-func runServe(_ config, io stdio) int {
-	fmt.Fprintln(io.err, "ahptui: 'serve' is not built yet")
-	return exitUnavailable
-}
-
-func runDemo(_ config, io stdio) int {
-	fmt.Fprintln(io.err, "ahptui: 'demo' is not built yet")
-	return exitUnavailable
-}
-
-func runAttach(_ config, io stdio) int {
-	fmt.Fprintln(io.err, "ahptui: attaching to a URL is not built yet")
-	return exitUnavailable
-}

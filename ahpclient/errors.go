@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -55,15 +56,22 @@ func (e *TransportError) Unwrap() error { return e.Cause }
 func (e *TransportError) Is(target error) bool { return target == ErrConnectionLost }
 
 // FrameTooLargeError reports a received frame above the receive ceiling
-// (PROTOCOL.md Part A §3). The frame was never decoded; the transport was
-// closed and the client reconnects.
+// (PROTOCOL.md Part A §3; the frame was never decoded), or, with Remote set,
+// that the host or a relay on the path closed the link with 1009 "message
+// too big" because a frame toward this client exceeded its cap. Either way
+// the transport was closed and the client reconnects.
 type FrameTooLargeError struct {
-	// Limit is the receive ceiling in bytes.
+	// Limit is the receive ceiling in bytes (0 when Remote).
 	Limit int64
+	// Remote is true when the peer closed with status 1009.
+	Remote bool
 }
 
 // Error implements error.
 func (e *FrameTooLargeError) Error() string {
+	if e.Remote {
+		return "ahpclient: the host or a relay closed the link because a frame toward this client was too large (1009)"
+	}
 	return fmt.Sprintf("ahpclient: host sent a frame larger than the %d-byte receive ceiling", e.Limit)
 }
 
@@ -82,16 +90,29 @@ type PersistentOversizeError struct {
 	Occurrences int
 	// HostChunking reports whether the host advertised chunking.
 	HostChunking bool
+	// ClientChunking reports whether this client advertised chunking.
+	ClientChunking bool
+	// Remote is true when the peer or a relay refused the frame (1009).
+	Remote bool
 }
 
 // Error implements error with an actionable hint.
 func (e *PersistentOversizeError) Error() string {
-	hint := "the host does not segment messages (no chunking capability); raise the receive ceiling (--max-frame-bytes) or use a host that supports ahp/messageSegment"
-	if e.HostChunking {
-		hint = "the host advertised chunking but still sent an unsegmented frame; raise the receive ceiling (--max-frame-bytes) or report the host bug"
+	var hint string
+	switch {
+	case !e.ClientChunking:
+		hint = "chunking is disabled in this client; enable it so the host can segment large messages"
+	case !e.HostChunking:
+		hint = "the host does not segment messages (no chunking capability); raise the receive ceiling (--max-frame-bytes) or use a host that supports ahp/messageSegment"
+	default:
+		hint = "the host advertised chunking but still sent an unsegmented frame; lower the advertised frame limit or report the host bug"
 	}
-	return fmt.Sprintf("ahpclient: host sent a frame larger than the %d-byte receive ceiling %d times in a row at serverSeq %d; stopped reconnecting: %s",
-		e.Limit, e.Occurrences, e.LastSeenServerSeq, hint)
+	what := fmt.Sprintf("host sent a frame larger than the %d-byte receive ceiling", e.Limit)
+	if e.Remote {
+		what = "the link was closed for an oversized frame (1009)"
+	}
+	return fmt.Sprintf("ahpclient: %s %d times in a row at serverSeq %d; stopped reconnecting: %s",
+		what, e.Occurrences, e.LastSeenServerSeq, hint)
 }
 
 // Is makes errors.Is(err, ErrFrameTooLarge) true.
@@ -205,3 +226,23 @@ func ErrorCode(err error) (int, bool) {
 	}
 	return 0, false
 }
+
+// DeadLinkError is why a silently dropped link was closed: the host did not
+// answer a ping in time, or nothing at all arrived for too long.
+type DeadLinkError struct {
+	// PingTimeout is set when a ping went unanswered for this long.
+	PingTimeout time.Duration
+	// Silence is set when no frame arrived for this long.
+	Silence time.Duration
+}
+
+// Error implements error.
+func (e *DeadLinkError) Error() string {
+	if e.PingTimeout > 0 {
+		return fmt.Sprintf("ahpclient: link dead: no answer to ping within %v", e.PingTimeout)
+	}
+	return fmt.Sprintf("ahpclient: link dead: nothing received for %v", e.Silence.Round(time.Millisecond))
+}
+
+// Is makes errors.Is(err, ErrConnectionLost) true.
+func (e *DeadLinkError) Is(target error) bool { return target == ErrConnectionLost }

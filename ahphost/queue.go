@@ -26,6 +26,10 @@ type outMsg struct {
 	seq    uint64  // serverSeq for kindAction
 	id     *uint64 // request id for kindResponse (used for -32050 replacement)
 	method string  // for logs of dropped notifications
+	// urgent marks a response whose request emitted no envelopes; it may
+	// overtake queued action envelopes while a segmented message is in
+	// flight (pings stay responsive during bulk transfers).
+	urgent bool
 	// closeAfter closes the connection (normal closure with this reason)
 	// after the message has been written; used after -32005.
 	closeAfter string
@@ -116,6 +120,29 @@ func (q *outQueue) popIf(ok func(*outMsg) bool) (outMsg, bool) {
 		return outMsg{}, false
 	}
 	return q.popLocked(), true
+}
+
+// popUrgent removes and returns the first urgent message that ok accepts,
+// wherever it is in the queue. It never blocks.
+func (q *outQueue) popUrgent(ok func(*outMsg) bool) (outMsg, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i := q.head; i < len(q.items); i++ {
+		m := &q.items[i]
+		if !m.urgent || !ok(m) {
+			continue
+		}
+		if i == q.head {
+			return q.popLocked(), true
+		}
+		out := *m
+		copy(q.items[i:], q.items[i+1:])
+		q.items[len(q.items)-1] = outMsg{}
+		q.items = q.items[:len(q.items)-1]
+		q.bytes -= int64(len(out.data))
+		return out, true
+	}
+	return outMsg{}, false
 }
 
 // close marks the queue closed and drops its contents.

@@ -3,7 +3,6 @@ package ahphost
 import (
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"time"
 
 	"github.com/coder/websocket"
@@ -12,10 +11,12 @@ import (
 	"github.com/ahptui/ahptui/segment"
 )
 
-// writeLoop is the connection's only writer. It pops messages in order,
-// segments those larger than the client's frame limit, and while a segmented
-// message is in flight lets single-frame responses and protocol
-// notifications through between its segments. Action envelopes are never
+// writeLoop is the connection's only writer. It pops messages in order and
+// segments those larger than the client's frame limit. While a segmented
+// message is in flight, a single-frame message may be written between its
+// segments if it is at the head of the queue and not an action envelope, or
+// if it is an "urgent" response (its request emitted no envelopes, e.g.
+// ping or listSessions) anywhere in the queue. Action envelopes are never
 // reordered relative to each other.
 func (c *conn) writeLoop() {
 	defer c.h.wg.Done()
@@ -25,9 +26,11 @@ func (c *conn) writeLoop() {
 	for {
 		if len(bulk) > 0 {
 			limit := c.frameLimit()
-			small, ok := c.q.popIf(func(m *outMsg) bool {
-				return m.kind != kindAction && int64(len(m.data)) <= limit
-			})
+			fits := func(m *outMsg) bool { return int64(len(m.data)) <= limit }
+			small, ok := c.q.popIf(func(m *outMsg) bool { return m.kind != kindAction && fits(m) })
+			if !ok {
+				small, ok = c.q.popUrgent(fits)
+			}
 			if ok {
 				if !c.send(small) {
 					return
@@ -97,7 +100,7 @@ func (c *conn) frameLimit() int64 {
 // dropped and logged. It returns false when the connection must be dropped
 // (fault injection).
 func (c *conn) prepare(m outMsg) ([][]byte, bool) {
-	if m.kind == kindAction && !c.h.faultDropAtSeq(m.seq) {
+	if m.kind == kindAction && c.h.dropAtSeq(m.seq) {
 		c.h.log.Info("fault: dropping connection at serverSeq", "conn", c.id, "serverSeq", m.seq)
 		_ = c.ws.CloseNow()
 		return nil, false
@@ -169,7 +172,7 @@ func (c *conn) writeFrame(frame []byte) bool {
 		return false
 	}
 	c.framesOut.Add(1)
-	if h.faultDropAfter(c) {
+	if h.dropAfter(c) {
 		h.log.Info("fault: dropping connection after frames", "conn", c.id, "frames", c.framesOut.Load())
 		_ = c.ws.CloseNow()
 		return false
@@ -215,6 +218,3 @@ func groupIDOf(frame []byte) string {
 	}
 	return f.Params.GroupID
 }
-
-// logAttrs are common attributes for a connection's log lines.
-func (c *conn) logAttrs() []any { return []any{slog.Uint64("conn", c.id)} }

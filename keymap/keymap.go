@@ -24,14 +24,15 @@ type Global struct {
 
 // Picker bindings work in the session picker (typing filters the list).
 type Picker struct {
-	Up, Down        key.Binding
-	PageUp, PageDn  key.Binding
-	Open            key.Binding
-	New             key.Binding
-	Dispose         key.Binding
-	Refresh         key.Binding
-	ClearFilter     key.Binding
-	AgentPrev, Next key.Binding // agent choice when creating a session
+	Up, Down       key.Binding
+	PageUp, PageDn key.Binding
+	Open           key.Binding
+	New            key.Binding
+	Dispose        key.Binding
+	Refresh        key.Binding
+	ClearFilter    key.Binding
+	AgentPrev      key.Binding // agent choice when creating a session
+	AgentNext      key.Binding
 }
 
 // Chat bindings work in the chat screen whichever pane has focus.
@@ -58,15 +59,15 @@ type Composer struct {
 
 // Transcript bindings work while the transcript has focus.
 type Transcript struct {
-	Up, Down           key.Binding
-	PageUp, PageDown   key.Binding
-	HalfUp, HalfDown   key.Binding
-	Top, Bottom        key.Binding
-	PrevBlock          key.Binding
-	NextBlock          key.Binding
-	ToggleBlock        key.Binding // expand/collapse the focused thinking or tool block
-	Copy               key.Binding // OSC 52 copy of the focused block
-	CopyCode           key.Binding // OSC 52 copy of the focused block's first code fence
+	Up, Down         key.Binding
+	PageUp, PageDown key.Binding
+	HalfUp, HalfDown key.Binding
+	Top, Bottom      key.Binding
+	PrevBlock        key.Binding
+	NextBlock        key.Binding
+	ToggleBlock      key.Binding // expand/collapse the focused thinking or tool block
+	Copy             key.Binding // OSC 52 copy of the focused block
+	CopyCode         key.Binding // OSC 52 copy of the focused block's first code fence
 }
 
 // Approval bindings work in the tool-call confirmation prompt.
@@ -131,7 +132,7 @@ func Default() KeyMap {
 			Refresh:     b(k("ctrl+r"), "ctrl+r", "refresh"),
 			ClearFilter: b(k("esc"), "esc", "clear filter"),
 			AgentPrev:   b(k("left"), "←", "previous agent"),
-			Next:        b(k("right"), "→", "next agent"),
+			AgentNext:   b(k("right"), "→", "next agent"),
 		},
 		Chat: Chat{
 			CancelTurn:    b(k("esc"), "esc", "cancel turn"),
@@ -190,7 +191,7 @@ func Default() KeyMap {
 			No:  b(k("n", "esc"), "n/esc", "no"),
 		},
 		Help: HelpOverlay{
-			Close: b(k("esc", "q", "f1", "?"), "esc", "close help"),
+			Close: b(k("esc", "q", "?"), "esc/q", "close help"),
 		},
 		Demo: Demo{
 			DropConnection: key.NewBinding(key.WithKeys("f12"), key.WithHelp("f12", "demo: drop connection"), key.WithDisabled()),

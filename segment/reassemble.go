@@ -1,16 +1,21 @@
 package segment
 
 import (
-	"errors"
+	"math"
+	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // Reassembler is the receiver's reassembly table. It is not safe for
-// concurrent use; a connection's read loop owns it.
+// concurrent use: a connection's read loop owns it. After Feed returns a
+// *ViolationError the transport must close the connection (CloseCode,
+// CloseReason) and call Reset.
 type Reassembler struct {
-	lim    Limits
-	now    func() time.Time
-	groups map[string]*group
+	lim     Limits
+	now     func() time.Time
+	groups  map[string]*group
+	scratch []byte // unescaped data on the slow path
 }
 
 // group is one in-flight reassembly.
@@ -18,7 +23,9 @@ type group struct {
 	total   int64
 	next    int64
 	started time.Time
-	buf     []byte
+	buf     []byte  // decoded bytes so far; cap ≤ MaxMessageBytes+3
+	carry   [4]byte // base64 characters of an incomplete quantum
+	carryN  int
 }
 
 // NewReassembler returns an empty table enforcing l (unset fields take the
@@ -33,28 +40,26 @@ func NewReassembler(l Limits, now func() time.Time) *Reassembler {
 // Limits returns the effective limits.
 func (r *Reassembler) Limits() Limits { return r.lim }
 
-// Feed takes one received text frame. A frame that is not a segment is
-// returned unchanged. A segment that completes a group returns the
-// reassembled message (validated UTF-8, exactly one JSON-RPC 2.0 message).
-// An incomplete group returns (nil, nil). Any rule violation returns a
-// *ViolationError; the transport must then close with CloseCode/CloseReason.
-func (r *Reassembler) Feed(frame []byte) ([]byte, error) {
-	if !IsSegment(frame) {
-		return frame, nil
-	}
-	return nil, errors.New("segment: reassembly not implemented yet")
-}
-
 // Pending returns the number of in-flight groups.
 func (r *Reassembler) Pending() int { return len(r.groups) }
 
+// Buffered returns the number of decoded bytes held by in-flight groups.
+func (r *Reassembler) Buffered() int64 {
+	var n int64
+	for _, g := range r.groups {
+		n += int64(len(g.buf))
+	}
+	return n
+}
+
 // Sweep drops groups older than the group timeout and returns how many were
 // dropped. It raises no protocol error (the sender retries on reconnect).
+// Call it periodically, e.g. every GroupTimeout/2.
 func (r *Reassembler) Sweep() int {
 	now := r.now()
 	n := 0
 	for id, g := range r.groups {
-		if now.Sub(g.started) >= r.lim.GroupTimeout {
+		if now.Sub(g.started) > r.lim.GroupTimeout {
 			delete(r.groups, id)
 			n++
 		}
@@ -63,10 +68,143 @@ func (r *Reassembler) Sweep() int {
 }
 
 // Reset drops the whole table (transport disconnect).
-func (r *Reassembler) Reset() { clear(r.groups) }
+func (r *Reassembler) Reset() {
+	clear(r.groups)
+	r.scratch = nil
+}
 
-// IsSegment reports whether frame is a JSON object whose top-level "method"
-// is "ahp/messageSegment". It does not validate the rest of the frame.
-func IsSegment(frame []byte) bool {
-	return false
+// Feed takes one received text frame. A frame that is not a segment is
+// returned unchanged. A segment that completes a group returns the
+// reassembled message (valid UTF-8, exactly one JSON-RPC 2.0 request,
+// response or notification); the caller owns it. A segment of an incomplete
+// group returns (nil, nil). Any rule violation returns a *ViolationError.
+func (r *Reassembler) Feed(frame []byte) ([]byte, error) {
+	if !IsSegment(frame) {
+		return frame, nil
+	}
+	var e envelope
+	ok := e.scan(frame, scanFrame)
+	if !e.methodIsSegment {
+		return frame, nil
+	}
+	if !ok || e.dup || e.id.kind != 0 || e.jsonrpc.kind != '"' || !stringEquals(frame, e.jsonrpc, version20) ||
+		e.params.kind != 'o' || frame[e.params.start] != '{' {
+		return nil, violation(RuleEnvelope, nil, -1, "")
+	}
+	gidb, err := groupID(frame, e.groupID)
+	if err != nil {
+		return nil, err
+	}
+	gid := gidString(gidb)
+	index, iok := parseCount(frame, e.index, MaxIndex)
+	if !iok {
+		return nil, violation(RuleIndex, gid, -1, "")
+	}
+	total, tok := parseCount(frame, e.total, MaxTotal)
+	if !tok || total < 1 {
+		return nil, violation(RuleTotal, gid, index, "")
+	}
+	if index >= total {
+		return nil, violation(RuleIndexNotBelowTotal, gid, index, "total "+strconv.FormatInt(total, 10))
+	}
+	if e.data.kind != '"' {
+		return nil, violation(RuleData, gid, index, "not a string")
+	}
+	g := r.groups[string(gidb)]
+	fresh := g == nil
+	switch {
+	case fresh && index != 0:
+		return nil, violation(RuleIndexOrder, gid, index, "unknown group must start at 0")
+	case fresh:
+		if len(r.groups) >= r.lim.MaxGroups {
+			r.Sweep()
+		}
+		if len(r.groups) >= r.lim.MaxGroups {
+			return nil, violation(RuleTooManyGroups, gid, index, "limit "+strconv.Itoa(r.lim.MaxGroups))
+		}
+		g = &group{total: total, started: r.now()}
+	case index == 0:
+		r.drop(gidb)
+		return nil, violation(RuleDuplicateGroup, gid, index, "")
+	case total != g.total:
+		r.drop(gidb)
+		return nil, violation(RuleTotalChanged, gid, index,
+			"was "+strconv.FormatInt(g.total, 10)+", now "+strconv.FormatInt(total, 10))
+	case index != g.next:
+		r.drop(gidb)
+		return nil, violation(RuleIndexOrder, gid, index, "expected "+strconv.FormatInt(g.next, 10))
+	}
+	if rule, detail := r.appendSegment(g, frame, e.data); rule != 0 {
+		r.drop(gidb)
+		return nil, violation(rule, gid, index, detail)
+	}
+	g.next++
+	if g.next < g.total {
+		if fresh {
+			r.groups[string(gidb)] = g
+		}
+		return nil, nil
+	}
+	r.drop(gidb)
+	if g.carryN != 0 {
+		return nil, violation(RuleData, gid, index, "base64 ends mid-quantum")
+	}
+	if rule := checkMessage(g.buf); rule != 0 {
+		return nil, violation(rule, gid, index, "")
+	}
+	return g.buf, nil
+}
+
+// drop removes a group.
+func (r *Reassembler) drop(gid []byte) { delete(r.groups, string(gid)) }
+
+// gidString is a lazily converted group id for error messages: it keeps the
+// bytes and converts only when a violation is built.
+type gidString []byte
+
+// violation builds a *ViolationError.
+func violation(rule Rule, gid gidString, index int64, detail string) *ViolationError {
+	return &ViolationError{Rule: rule, GroupID: string(gid), Index: index, Detail: detail}
+}
+
+// groupID validates and returns the groupId member (a sub-slice of b unless
+// escaped). Map lookups with string(bytes) do not allocate.
+func groupID(b []byte, v span) ([]byte, error) {
+	if v.kind != '"' {
+		return nil, violation(RuleGroupID, nil, -1, "missing or not a string")
+	}
+	body := b[v.start:v.end]
+	if v.esc {
+		body = unescape(nil, body)
+	}
+	if len(body) == 0 || len(body) > MaxGroupIDBytes || !utf8.Valid(body) {
+		return nil, violation(RuleGroupID, nil, -1, "length "+strconv.Itoa(len(body)))
+	}
+	return body, nil
+}
+
+// parseCount parses a non-negative integer member below limit. It accepts
+// integral numbers written with a fraction or exponent (2.0, 1e1).
+func parseCount(b []byte, v span, limit int64) (int64, bool) {
+	if v.kind != 'n' {
+		return 0, false
+	}
+	s := b[v.start:v.end]
+	var n int64
+	plain := len(s) <= 10
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			plain = false
+			break
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if !plain {
+		f, err := strconv.ParseFloat(string(s), 64)
+		if err != nil || f < 0 || f >= float64(limit) || f != math.Trunc(f) {
+			return 0, false
+		}
+		n = int64(f)
+	}
+	return n, n < limit
 }

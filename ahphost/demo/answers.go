@@ -48,6 +48,7 @@ func plainAnswer(prompt string, seed uint64, l listing) string {
 	var b strings.Builder
 	name := identifier(prompt)
 	short := shortPrompt(prompt, 160)
+	l.entries = visibleFirst(l.entries)
 	title := pick(seed, 4, []string{"Here is how I would approach it", "A plan for this", "Suggested approach", "How to tackle it"})
 	fmt.Fprintf(&b, "## %s\n\n", title)
 	fmt.Fprintf(&b, "You asked:\n\n> %s\n\n", strings.ReplaceAll(short, "\n", " "))
@@ -107,7 +108,7 @@ func helpText() string {
 		"| Command | What it shows |\n|---|---|\n" +
 		"| `/demo help` | this list |\n" +
 		"| `/demo tools` | tool calls through the whole state machine: a read-only call, an edit that needs approval (with a diff), a command that needs approval and then result review |\n" +
-		fmt.Sprintf("| `/demo big N` | a reply of exactly N bytes (e.g. `3m`, up to 32 MiB) ending in `-- end of N bytes --` |\n") +
+		"| `/demo big N` | a reply of exactly N bytes (e.g. `3m`, up to 32 MiB) ending in `-- end of N bytes --` |\n" +
 		fmt.Sprintf("| `/demo slow [lines]` | a long answer streamed slowly (%d lines by default) — try cancelling or reconnecting |\n", DefaultSlowLines) +
 		"| `/demo error` | the turn fails with a resumable error; resume it to finish |\n" +
 		"| `/demo input` | asks you questions (text, number, yes/no, single and multi choice) and echoes the answers |\n\n" +
@@ -135,4 +136,18 @@ func slowLine(i, total int) string {
 		return fmt.Sprintf("## A slow answer (%d lines)\n\n", total)
 	}
 	return fmt.Sprintf("%d. %s — line %d of %d\n", i-1, filler[i%len(filler)], i, total)
+}
+
+// visibleFirst orders entries so dot-files come last (the answer shows only
+// the first few).
+func visibleFirst(es []listEntry) []listEntry {
+	out := make([]listEntry, 0, len(es))
+	for _, hidden := range []bool{false, true} {
+		for _, e := range es {
+			if strings.HasPrefix(e.name, ".") == hidden {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
 }

@@ -47,18 +47,31 @@ func BigReply(n int) string {
 	return b.String()
 }
 
-// writePadLine writes a line of exactly size bytes (newline included) made of
-// a line counter and filler text.
+// writePadLine writes a line of exactly size bytes (newline included): a
+// seven-digit line counter and filler text.
 func writePadLine(b *strings.Builder, line, size int) {
 	if size > 1 {
-		text := fmt.Sprintf("%07d %s", line, filler[line%len(filler)])
-		for k := 1; len(text) < size-1; k++ {
-			text += " " + filler[(line+k)%len(filler)]
+		var num [8]byte
+		n := line % 10000000
+		for k := 6; k >= 0; k-- {
+			num[k] = byte('0' + n%10)
+			n /= 10
 		}
-		b.WriteString(text[:size-1])
+		num[7] = ' '
+		text := size - 1
+		b.Write(num[:min(text, len(num))])
+		text -= min(text, len(num))
+		for off := (line * 53) % len(fillerRing); text > 0; off = 0 {
+			k := min(text, len(fillerRing)-off)
+			b.WriteString(fillerRing[off : off+k])
+			text -= k
+		}
 	}
 	b.WriteByte('\n')
 }
+
+// fillerRing is the filler text the lines cycle through.
+var fillerRing = strings.Join(filler, " ") + " "
 
 // filler is the text the /demo big lines are made of (ASCII only, nothing
 // JSON has to escape besides the newline).

@@ -9,6 +9,9 @@ import (
 // shortPrompt returns the prompt on one line, cut to max runes with "…".
 func shortPrompt(text string, max int) string {
 	one := strings.Join(strings.Fields(text), " ")
+	if one == "" {
+		return "(an empty message)"
+	}
 	r := []rune(one)
 	if len(r) > max {
 		return string(r[:max-1]) + "…"

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -102,6 +103,13 @@ func ListFiles(dir, p string) (string, error) {
 		return "", fmt.Errorf("list_files: %w", err)
 	}
 	defer root.Close()
+	info, err := root.Stat(clean)
+	if err != nil {
+		return "", fmt.Errorf("list_files: %w", rootErr("stat", clean, err))
+	}
+	if !info.IsDir() {
+		return "", fmt.Errorf("list_files: %q is not a directory (use read_file)", clean)
+	}
 	f, err := root.Open(clean)
 	if err != nil {
 		return "", fmt.Errorf("list_files: %w", rootErr("open", clean, err))
@@ -129,11 +137,7 @@ func ListFiles(dir, p string) (string, error) {
 
 // sortEntries orders entries by name (ReadDir on a File does not sort).
 func sortEntries(entries []fs.DirEntry) {
-	for i := 1; i < len(entries); i++ {
-		for j := i; j > 0 && entries[j].Name() < entries[j-1].Name(); j-- {
-			entries[j], entries[j-1] = entries[j-1], entries[j]
-		}
-	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 }
 
 // describeEntry renders one listing line.
@@ -164,14 +168,10 @@ func ReadFile(dir, p string) (string, error) {
 	if clean == "." {
 		return "", fmt.Errorf("read_file: %q is a directory (use list_files)", p)
 	}
-	f, err := root.Open(clean)
+	// Stat first: opening a FIFO or device would block or never end.
+	info, err := root.Stat(clean)
 	if err != nil {
-		return "", fmt.Errorf("read_file: %w", rootErr("open", clean, err))
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return "", fmt.Errorf("read_file: stat %q: %w", clean, err)
+		return "", fmt.Errorf("read_file: %w", rootErr("stat", clean, err))
 	}
 	if info.IsDir() {
 		return "", fmt.Errorf("read_file: %q is a directory (use list_files)", clean)
@@ -179,6 +179,11 @@ func ReadFile(dir, p string) (string, error) {
 	if !info.Mode().IsRegular() {
 		return "", fmt.Errorf("read_file: %q is not a regular file", clean)
 	}
+	f, err := root.Open(clean)
+	if err != nil {
+		return "", fmt.Errorf("read_file: %w", rootErr("open", clean, err))
+	}
+	defer f.Close()
 	buf, err := io.ReadAll(io.LimitReader(f, MaxReadBytes+1))
 	if err != nil {
 		return "", fmt.Errorf("read_file: read %q: %w", clean, err)
@@ -199,4 +204,17 @@ func validUTF8Prefix(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// toolErrorCode classifies a tool error for ToolError.code.
+func toolErrorCode(err error) string {
+	switch {
+	case errors.Is(err, ErrOutsideDir):
+		return "outside_working_directory"
+	case errors.Is(err, fs.ErrNotExist):
+		return "not_found"
+	case errors.Is(err, ErrNoDir):
+		return "no_working_directory"
+	}
+	return "io_error"
 }

@@ -1,0 +1,266 @@
+package ahpclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/ahptui/ahptui/segment"
+)
+
+// Client is a resilient AHP client for one host. Create it with New, call
+// Start once, consume events with Next, and Close it when done. All methods
+// are safe for concurrent use.
+type Client struct {
+	cfg      *config
+	clientID string
+	log      *slog.Logger
+	q        *eventQueue
+	seq      *seqTracker
+	ob       *outbox
+	splitter *segment.Splitter
+
+	ctx    context.Context // client lifetime; cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	// sendMu orders dispatch writes and the flush of held dispatches.
+	sendMu sync.Mutex
+
+	mu          sync.Mutex
+	state       ConnState
+	cur         *conn // the live, handshaken connection (nil otherwise)
+	hostChunk   *segment.ChunkingCapability
+	version     string // negotiated protocol version
+	initialized bool // a handshake succeeded once: reconnect is possible
+	started     bool
+	closed      bool
+	oversize    oversizeStreak
+
+	ackMu        sync.Mutex
+	lastReturned uint64 // envelope seq returned by the previous Next
+}
+
+// oversizeStreak detects the same oversized frame coming back.
+type oversizeStreak struct {
+	count int
+	at    uint64
+}
+
+// New validates o and returns an idle client. It performs no network I/O;
+// it may read or create the persisted client id.
+func New(o Options) (*Client, error) {
+	cfg, err := o.validate()
+	if err != nil {
+		return nil, err
+	}
+	id := cfg.ClientID
+	if id == "" {
+		dir := cfg.StateDir
+		if dir == "" {
+			if dir, err = DefaultStateDir(); err != nil {
+				cfg.Logger.Warn("no state directory; using a temporary client id", "err", err)
+			}
+		}
+		if dir != "" {
+			id, err = loadOrCreateClientID(dir, cfg.hostKey)
+			if err != nil {
+				cfg.Logger.Warn("client id not persisted", "err", err)
+			}
+		}
+		if id == "" {
+			if id, err = newClientID(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &Client{
+		cfg:      cfg,
+		clientID: id,
+		log:      cfg.Logger,
+		q:        newEventQueue(cfg.HighWater),
+		seq:      newSeqTracker(),
+		ob:       newOutbox(),
+		splitter: segment.NewSplitter(nil),
+		ctx:      ctx,
+		cancel:   cancel,
+		state:    ConnState{Phase: Idle},
+	}
+	return c, nil
+}
+
+// ClientID returns the AHP clientId in use.
+func (c *Client) ClientID() string { return c.clientID }
+
+// URL returns the host URL with the token removed (safe to display).
+func (c *Client) URL() string { return c.cfg.safeURL() }
+
+// State returns the current connection state.
+func (c *Client) State() ConnState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.state
+}
+
+// LastSeenServerSeq returns the lastSeenServerSeq the next reconnect would
+// report (only acknowledged envelopes count).
+func (c *Client) LastSeenServerSeq() uint64 { return c.seq.lastSeen() }
+
+// Subscriptions returns the channels currently subscribed (root first).
+func (c *Client) Subscriptions() []string { return c.seq.subscriptions() }
+
+// Start makes the first connection: dial, initialize, subscribe to the root
+// channel. It returns a plain, token-free error when that fails (unreachable
+// host, *AuthError, *VersionError, ...) so a caller can print it and exit;
+// the client is then Failed. On success a supervisor keeps the connection
+// alive (heartbeat, reconnect) until Close. Start may be called only once.
+func (c *Client) Start(ctx context.Context) error {
+	c.mu.Lock()
+	switch {
+	case c.closed:
+		c.mu.Unlock()
+		return ErrClosed
+	case c.started:
+		c.mu.Unlock()
+		return errors.New("ahpclient: Start called twice")
+	}
+	c.started = true
+	c.mu.Unlock()
+	c.setState(ConnState{Phase: Connecting})
+	k, rec, err := c.connectOnce(ctx)
+	if err != nil {
+		err = c.maskErr(err)
+		c.setState(ConnState{Phase: Failed, Err: err})
+		return err
+	}
+	c.wg.Add(1)
+	go c.supervise(k)
+	c.activate(k, rec)
+	return nil
+}
+
+// Next returns the next event, waiting until one is available, ctx is done,
+// or the client is closed and the stream drained (ErrClosed). Events are
+// never dropped; while they are not consumed, reading from the host pauses.
+// Unless Options.ExplicitAck is set, calling Next acknowledges the
+// EnvelopeEvent returned by the previous call (it counts as applied). Use a
+// single consumer goroutine; concurrent calls are safe but interleave.
+func (c *Client) Next(ctx context.Context) (Event, error) {
+	if !c.cfg.ExplicitAck {
+		c.ackMu.Lock()
+		if c.lastReturned != 0 {
+			c.seq.ack(c.lastReturned)
+			c.lastReturned = 0
+		}
+		c.ackMu.Unlock()
+	}
+	ev, err := c.q.pop(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if e, ok := ev.(EnvelopeEvent); ok && !c.cfg.ExplicitAck {
+		c.ackMu.Lock()
+		c.lastReturned = e.Envelope.ServerSeq
+		c.ackMu.Unlock()
+	}
+	return ev, nil
+}
+
+// Ack marks the envelope with serverSeq applied (see EnvelopeEvent.Ack).
+func (c *Client) Ack(serverSeq uint64) { c.seq.ack(serverSeq) }
+
+// Close ends the client: the supervisor stops, the connection closes, every
+// waiting request fails with ErrClosed, held dispatches become Failed, and
+// Next returns the remaining events and then ErrClosed. All goroutines the
+// client started have exited when Close returns. It is idempotent.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	c.mu.Unlock()
+	c.cancel()
+	c.wg.Wait()
+	c.mu.Lock()
+	k := c.cur
+	c.cur = nil
+	c.mu.Unlock()
+	if k != nil {
+		k.fail(ErrClosed)
+		k.wait()
+	}
+	for _, e := range c.ob.all() {
+		if ne, ok := c.ob.transition(e.ClientSeq, OutboxFailed, ErrClosed, 0); ok {
+			_ = c.q.push(context.Background(), OutboxEvent{Entry: ne}, false, false)
+		}
+	}
+	c.setState(ConnState{Phase: Closed})
+	c.q.close()
+	return nil
+}
+
+// setState records s and publishes it.
+func (c *Client) setState(s ConnState) {
+	if s.Err != nil {
+		s.Err = c.maskErr(s.Err)
+	}
+	c.mu.Lock()
+	if c.state.Phase == Closed {
+		c.mu.Unlock()
+		return
+	}
+	c.state = s
+	c.mu.Unlock()
+	_ = c.q.push(context.Background(), ConnStateEvent{State: s}, false, false)
+	c.log.Info("connection state", "state", s.String())
+}
+
+// isClosed reports whether Close was called.
+func (c *Client) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+// liveConn returns the live connection or the error a request should get.
+func (c *Client) liveConn() (*conn, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.closed:
+		return nil, ErrClosed
+	case c.cur != nil:
+		return c.cur, nil
+	case c.state.Phase == Failed && c.state.Err != nil:
+		return nil, fmt.Errorf("%w: %w", ErrNotConnected, c.state.Err)
+	}
+	return nil, ErrNotConnected
+}
+
+// maskErr returns err with the token masked out of its text (the chain is
+// kept for errors.Is/As when the text is already clean).
+func (c *Client) maskErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	s := err.Error()
+	if m := c.cfg.mask.mask(s); m != s {
+		return &maskedError{msg: m, err: err}
+	}
+	return err
+}
+
+// maskedError carries a masked message; Is/As still see the original chain
+// (whose typed errors never carry the token themselves).
+type maskedError struct {
+	msg string
+	err error
+}
+
+func (e *maskedError) Error() string { return e.msg }
+func (e *maskedError) Unwrap() error { return e.err }

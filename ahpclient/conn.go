@@ -1,0 +1,314 @@
+package ahpclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/coder/websocket"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/segment"
+)
+
+// conn is one WebSocket transport with its JSON-RPC machinery: exactly one
+// reader goroutine (reassembly, dispatch of responses, notifications and
+// server requests), a heartbeat goroutine, a pending-call table and a write
+// lock that keeps the frames of one segmented message contiguous.
+type conn struct {
+	cl     *Client
+	ws     *websocket.Conn
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	writeMu sync.Mutex
+
+	reasmMu sync.Mutex
+	reasm   *segment.Reassembler
+
+	pendMu  sync.Mutex
+	pending map[uint64]*call
+	nextID  uint64
+	dead    bool
+
+	hostCap  atomic.Pointer[segment.ChunkingCapability]
+	lastRead atomic.Int64 // unix nanoseconds of the last received frame
+
+	done    chan struct{}
+	errOnce sync.Once
+	err     error
+}
+
+// call is one outstanding request.
+type call struct {
+	method string
+	// hook runs on the reader goroutine when the response arrives, before
+	// the waiter wakes and before any later frame is processed. It runs even
+	// if the waiter gave up.
+	hook func(*ahpwire.Message)
+	ch   chan *ahpwire.Message // nil message = connection lost
+}
+
+// newConn wraps an open WebSocket and starts its reader.
+func newConn(cl *Client, ws *websocket.Conn) *conn {
+	ctx, cancel := context.WithCancel(cl.ctx)
+	k := &conn{
+		cl:      cl,
+		ws:      ws,
+		ctx:     ctx,
+		cancel:  cancel,
+		reasm:   segment.NewReassembler(cl.cfg.recvLim, cl.cfg.Now),
+		pending: make(map[uint64]*call),
+		done:    make(chan struct{}),
+	}
+	k.hostCap.Store(cl.hostCapability())
+	k.lastRead.Store(cl.cfg.Now().UnixNano())
+	k.wg.Add(1)
+	go k.readLoop()
+	return k
+}
+
+// fail ends the connection once with err: the socket closes, every pending
+// call fails with a *TransportError and done is closed.
+func (k *conn) fail(err error) {
+	k.errOnce.Do(func() {
+		k.err = err
+		if _, ok := segment.RuleOf(err); ok {
+			// Only the reader reports violations, so Close can complete the
+			// close handshake (4400 "invalid messageSegment").
+			_ = k.ws.Close(segment.CloseCode, segment.CloseReason)
+		}
+		k.cancel()
+		_ = k.ws.CloseNow()
+		k.pendMu.Lock()
+		k.dead = true
+		calls := k.pending
+		k.pending = make(map[uint64]*call)
+		k.pendMu.Unlock()
+		for _, c := range calls {
+			c.ch <- nil
+		}
+		close(k.done)
+	})
+}
+
+// cause returns why the connection ended (after done is closed).
+func (k *conn) cause() error {
+	<-k.done
+	return k.err
+}
+
+// wait blocks until the connection's goroutines have exited.
+func (k *conn) wait() { k.wg.Wait() }
+
+// readLoop is the only reader of the socket.
+func (k *conn) readLoop() {
+	defer k.wg.Done()
+	var buf bytes.Buffer
+	limit := k.cl.cfg.MaxFrameBytes
+	for {
+		_, r, err := k.ws.Reader(k.ctx)
+		if err != nil {
+			k.fail(k.classifyReadErr(err))
+			return
+		}
+		buf.Reset()
+		if _, err := buf.ReadFrom(r); err != nil {
+			k.fail(k.classifyReadErr(err))
+			return
+		}
+		k.lastRead.Store(k.cl.cfg.Now().UnixNano())
+		if int64(buf.Len()) > limit { // defensive: the read limit already enforces it
+			k.fail(&FrameTooLargeError{Limit: limit})
+			return
+		}
+		k.reasmMu.Lock()
+		msg, err := k.reasm.Feed(buf.Bytes())
+		k.reasmMu.Unlock()
+		if err != nil {
+			k.cl.log.Warn("invalid messageSegment; closing", "err", err)
+			k.fail(&ProtocolError{Detail: "invalid messageSegment", Err: err})
+			return
+		}
+		if msg == nil {
+			continue
+		}
+		if err := k.handle(msg); err != nil {
+			k.fail(err)
+			return
+		}
+	}
+}
+
+// classifyReadErr maps a read error to the client's error types.
+func (k *conn) classifyReadErr(err error) error {
+	if k.ctx.Err() != nil && k.err != nil {
+		return k.err
+	}
+	if errors.Is(err, websocket.ErrMessageTooBig) {
+		lim := k.cl.cfg.MaxFrameBytes
+		k.cl.log.Error("frame exceeds the receive ceiling; closing", "limit", lim)
+		return &FrameTooLargeError{Limit: lim}
+	}
+	if st := websocket.CloseStatus(err); st == websocket.StatusMessageTooBig {
+		k.cl.log.Error("host closed the link for an oversized frame")
+		return &FrameTooLargeError{Remote: true}
+	} else if st != -1 {
+		return fmt.Errorf("ahpclient: host closed the connection (%d %s)", int(st), st)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("ahpclient: connection closed by host")
+	}
+	return fmt.Errorf("ahpclient: read: %w", err)
+}
+
+// handle routes one complete JSON-RPC message.
+func (k *conn) handle(b []byte) error {
+	var m ahpwire.Message
+	if err := json.Unmarshal(b, &m); err != nil {
+		k.cl.log.Warn("undecodable message from host; ignored", "bytes", len(b), "err", err)
+		return nil
+	}
+	switch {
+	case m.IsResponse():
+		k.resolve(&m)
+	case m.IsNotification():
+		return k.cl.onNotification(k, &m)
+	case m.IsRequest():
+		k.cl.onServerRequest(k, &m)
+	default:
+		k.cl.log.Warn("message is neither request, response nor notification; ignored")
+	}
+	return nil
+}
+
+// resolve hands a response to its call.
+func (k *conn) resolve(m *ahpwire.Message) {
+	k.pendMu.Lock()
+	c := k.pending[*m.ID]
+	delete(k.pending, *m.ID)
+	k.pendMu.Unlock()
+	if c == nil {
+		k.cl.log.Debug("response for unknown request id", "id", *m.ID)
+		return
+	}
+	if c.hook != nil {
+		c.hook(m)
+	}
+	c.ch <- m
+}
+
+// register adds a call and returns its id.
+func (k *conn) register(c *call) (uint64, error) {
+	k.pendMu.Lock()
+	defer k.pendMu.Unlock()
+	if k.dead {
+		return 0, &TransportError{Op: c.method, Cause: k.err}
+	}
+	k.nextID++
+	k.pending[k.nextID] = c
+	return k.nextID, nil
+}
+
+// unregister removes a call that will not be waited for.
+func (k *conn) unregister(id uint64) {
+	k.pendMu.Lock()
+	delete(k.pending, id)
+	k.pendMu.Unlock()
+}
+
+// call sends a request and waits for its response, ctx, or the end of the
+// connection. A JSON-RPC error response is returned as *ahpwire.RPCError.
+func (k *conn) call(ctx context.Context, method string, params any, hook func(*ahpwire.Message)) (*ahpwire.Message, error) {
+	c := &call{method: method, hook: hook, ch: make(chan *ahpwire.Message, 1)}
+	id, err := k.register(c)
+	if err != nil {
+		return nil, err
+	}
+	req, err := ahpwire.NewRequest(id, method, params)
+	if err != nil {
+		k.unregister(id)
+		return nil, err
+	}
+	if err := k.send(req, method); err != nil {
+		k.unregister(id)
+		return nil, err
+	}
+	select {
+	case resp := <-c.ch:
+		if resp == nil {
+			return nil, &TransportError{Op: method, Cause: k.err}
+		}
+		if resp.Error != nil {
+			return resp, resp.Error
+		}
+		return resp, nil
+	case <-ctx.Done():
+		if hook == nil {
+			k.unregister(id)
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// notify sends a notification.
+func (k *conn) notify(method string, params any) error {
+	m, err := ahpwire.NewNotification(method, params)
+	if err != nil {
+		return err
+	}
+	return k.send(m, method)
+}
+
+// sendCeiling is the frame ceiling assumed for a host that did not
+// advertise chunking: the client's own receive ceiling (symmetric limits).
+func (k *conn) sendCeiling() int64 {
+	if k.hostCap.Load() != nil {
+		return 0
+	}
+	return k.cl.cfg.MaxFrameBytes
+}
+
+// send serialises, segments (toward a host that advertised chunking) and
+// writes one message. Size errors (*segment.NotNegotiatedError,
+// *segment.MessageTooLargeError, ...) are returned without touching the
+// connection; write errors end it and return a *TransportError.
+func (k *conn) send(m *ahpwire.Message, op string) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("ahpclient: encode %s: %w", op, err)
+	}
+	g, err := k.cl.splitter.SplitGroup(b, k.hostCap.Load(), k.sendCeiling())
+	if err != nil {
+		return fmt.Errorf("ahpclient: %s: %w", op, err)
+	}
+	if g.ID != "" {
+		defer k.cl.splitter.Done(g.ID)
+	}
+	k.writeMu.Lock()
+	defer k.writeMu.Unlock()
+	for _, f := range g.Frames {
+		if err := k.ws.Write(k.ctx, websocket.MessageText, f); err != nil {
+			cause := fmt.Errorf("ahpclient: write: %w", err)
+			if k.ctx.Err() != nil && k.err != nil {
+				cause = k.err
+			}
+			k.fail(cause)
+			return &TransportError{Op: op, Cause: cause}
+		}
+	}
+	return nil
+}
+
+// respond answers a server→client request (best effort).
+func (k *conn) respond(m *ahpwire.Message) {
+	if err := k.send(m, "response"); err != nil {
+		k.cl.log.Warn("could not answer host request", "err", err)
+	}
+}

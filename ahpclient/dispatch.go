@@ -1,0 +1,110 @@
+package ahpclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/segment"
+)
+
+// Dispatch sends action on channel as `dispatchAction` with a new clientSeq
+// (monotonic for the life of the process) and tracks it in the outbox,
+// reporting every change as an OutboxEvent:
+//
+//   - connected: written at once (Sent), then Confirmed or Rejected by its
+//     echo;
+//   - not connected (connecting/reconnecting): Held, and sent in order right
+//     after the next successful (re)connection;
+//   - the link drops before the echo: Uncertain — never re-sent
+//     automatically; offer the user Resend;
+//   - too large for the host (no chunking negotiated, or above its message
+//     limit): Failed, and the error is returned (errors.Is
+//     segment.ErrMessageTooLarge).
+//
+// The returned error is non-nil only when the action was not accepted at
+// all (closed client, failed client, invalid input, too large).
+func (c *Client) Dispatch(ctx context.Context, channel string, action ahpwire.Action) (uint64, error) {
+	if channel == "" {
+		return 0, errors.New("ahpclient: dispatch: empty channel")
+	}
+	if action == nil {
+		return 0, errors.New("ahpclient: dispatch: nil action")
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	c.sendMu.Lock()
+	defer c.sendMu.Unlock()
+	c.mu.Lock()
+	closed, phase, k := c.closed, c.state.Phase, c.cur
+	c.mu.Unlock()
+	switch {
+	case closed:
+		return 0, ErrClosed
+	case phase == Failed:
+		return 0, fmt.Errorf("ahpclient: dispatch: %w", ErrNotConnected)
+	}
+	seq := nextClientSeq()
+	if k == nil {
+		e := c.ob.add(seq, channel, action, OutboxHeld)
+		_ = c.q.push(c.ctx, OutboxEvent{Entry: e}, false, false)
+		return seq, nil
+	}
+	e := c.ob.add(seq, channel, action, OutboxHeld)
+	if err := c.sendEntry(k, e); err != nil {
+		return seq, err
+	}
+	return seq, nil
+}
+
+// sendEntry writes a Held entry on k and reports its new state. c.sendMu
+// must be held. It returns the error only for size failures (the entry is
+// then Failed).
+func (c *Client) sendEntry(k *conn, e OutboxEntry) error {
+	ne, ok := c.ob.transition(e.ClientSeq, OutboxSent, nil, 0, OutboxHeld)
+	if !ok {
+		return nil
+	}
+	_ = c.q.push(c.ctx, OutboxEvent{Entry: ne}, false, false)
+	err := k.notify(ahpwire.MethodDispatchAction, ahpwire.DispatchActionParams{Channel: e.Channel, ClientSeq: e.ClientSeq, Action: e.Action})
+	if err == nil {
+		return nil
+	}
+	var te *TransportError
+	if errors.As(err, &te) {
+		if ne, ok := c.ob.transition(e.ClientSeq, OutboxUncertain, c.maskErr(err), 0, OutboxSent); ok {
+			_ = c.q.push(c.ctx, OutboxEvent{Entry: ne}, false, false)
+		}
+		return nil
+	}
+	err = c.maskErr(fmt.Errorf("ahpclient: dispatch %s: %w", e.Action.ActionType(), err))
+	if ne, ok := c.ob.transition(e.ClientSeq, OutboxFailed, err, 0); ok {
+		_ = c.q.push(c.ctx, OutboxEvent{Entry: ne}, false, false)
+	}
+	if errors.Is(err, segment.ErrMessageTooLarge) {
+		return err
+	}
+	return err
+}
+
+// Resend re-dispatches an Uncertain entry under a new clientSeq (the user's
+// one-key resend). The old entry becomes Resent. It returns the new
+// clientSeq.
+func (c *Client) Resend(ctx context.Context, clientSeq uint64) (uint64, error) {
+	e, ok := c.ob.get(clientSeq)
+	if !ok || e.Status != OutboxUncertain {
+		return 0, fmt.Errorf("ahpclient: resend: no uncertain dispatch %d", clientSeq)
+	}
+	if ne, ok := c.ob.transition(clientSeq, OutboxResent, nil, 0, OutboxUncertain); ok {
+		_ = c.q.push(c.ctx, OutboxEvent{Entry: ne}, false, false)
+	} else {
+		return 0, fmt.Errorf("ahpclient: resend: dispatch %d already settled", clientSeq)
+	}
+	return c.Dispatch(ctx, e.Channel, e.Action)
+}
+
+// Outbox returns every dispatch whose fate is not final yet (Held, Sent,
+// Uncertain), ordered by clientSeq.
+func (c *Client) Outbox() []OutboxEntry { return c.ob.all() }

@@ -1,0 +1,196 @@
+package ahpclient
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ahptui/ahptui/ahphost"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// startHost runs a real ahphost on 127.0.0.1 and returns it and its URL.
+func startHost(t testing.TB, o ahphost.Options) (*ahphost.Host, string) {
+	t.Helper()
+	if o.Dir == "" {
+		o.Dir = t.TempDir()
+	}
+	h, err := ahphost.New(o)
+	if err != nil {
+		t.Fatalf("ahphost.New: %v", err)
+	}
+	u, err := h.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("Listen: %v", err)
+	}
+	t.Cleanup(func() { _ = h.Close() })
+	return h, u
+}
+
+// testOptions are fast, deterministic client options for url.
+func testOptions(t testing.TB, url string) Options {
+	return Options{
+		URL:          url,
+		StateDir:     t.TempDir(),
+		PingInterval: 200 * time.Millisecond,
+		PingTimeout:  400 * time.Millisecond,
+		DialTimeout:  5 * time.Second,
+		Backoff:      BackoffPolicy{Initial: 2 * time.Millisecond, Max: 20 * time.Millisecond, Rand: func() float64 { return 0.5 }},
+	}
+}
+
+// consumer drains a client's events on its own goroutine, acknowledging
+// envelopes (applied = recorded), and lets tests wait for conditions.
+type consumer struct {
+	t      testing.TB
+	c      *Client
+	mu     sync.Mutex
+	cond   chan struct{}
+	events []Event
+	done   chan struct{}
+	cancel context.CancelFunc
+}
+
+func consume(t testing.TB, c *Client) *consumer {
+	ctx, cancel := context.WithCancel(context.Background())
+	k := &consumer{t: t, c: c, cond: make(chan struct{}), done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(k.done)
+		for {
+			ev, err := c.Next(ctx)
+			if err != nil {
+				return
+			}
+			k.mu.Lock()
+			k.events = append(k.events, ev)
+			close(k.cond)
+			k.cond = make(chan struct{})
+			k.mu.Unlock()
+		}
+	}()
+	t.Cleanup(k.stop)
+	return k
+}
+
+func (k *consumer) stop() {
+	k.cancel()
+	<-k.done
+}
+
+// snapshot returns a copy of the events so far.
+func (k *consumer) snapshot() []Event {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return append([]Event(nil), k.events...)
+}
+
+// waitFor waits until pred holds on the events so far.
+func (k *consumer) waitFor(what string, timeout time.Duration, pred func([]Event) bool) []Event {
+	k.t.Helper()
+	deadline := time.After(timeout)
+	for {
+		k.mu.Lock()
+		evs := append([]Event(nil), k.events...)
+		ch := k.cond
+		k.mu.Unlock()
+		if pred(evs) {
+			return evs
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			k.t.Fatalf("timed out waiting for %s; %d events, last: %s", what, len(evs), describeTail(evs, 8))
+			return nil
+		}
+	}
+}
+
+func describeTail(evs []Event, n int) string {
+	var b strings.Builder
+	for _, e := range evs[max(0, len(evs)-n):] {
+		fmt.Fprintf(&b, "\n  %s", describe(e))
+	}
+	return b.String()
+}
+
+func describe(e Event) string {
+	switch e := e.(type) {
+	case EnvelopeEvent:
+		return fmt.Sprintf("envelope %s #%d %s", e.Envelope.Channel, e.Envelope.ServerSeq, e.Envelope.Action.ActionType())
+	case ConnStateEvent:
+		return "state " + e.State.String()
+	case SnapshotEvent:
+		return fmt.Sprintf("snapshot %s @%d", e.Snapshot.Resource, e.Snapshot.FromSeq)
+	case OutboxEvent:
+		return fmt.Sprintf("outbox %d %s %v", e.Entry.ClientSeq, e.Entry.Status, e.Entry.Err)
+	case NotificationEvent:
+		return "notification " + e.Method
+	case ChannelLostEvent:
+		return "lost " + e.Channel
+	case SessionsEvent:
+		return fmt.Sprintf("sessions %d %v", len(e.Result.Items), e.Err)
+	}
+	return fmt.Sprintf("%T", e)
+}
+
+// hasState reports whether a ConnStateEvent with phase p occurred.
+func countState(evs []Event, p Phase) int {
+	n := 0
+	for _, e := range evs {
+		if s, ok := e.(ConnStateEvent); ok && s.State.Phase == p {
+			n++
+		}
+	}
+	return n
+}
+
+// lastState returns the last ConnState seen.
+func lastState(evs []Event) (ConnState, bool) {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if s, ok := evs[i].(ConnStateEvent); ok {
+			return s.State, true
+		}
+	}
+	return ConnState{}, false
+}
+
+// turnDone reports whether chat shows a terminated turn turnID.
+func turnDone(evs []Event, chat, turnID string) bool {
+	for _, e := range evs {
+		if en, ok := e.(EnvelopeEvent); ok && en.Envelope.Channel == chat {
+			switch a := en.Envelope.Action.(type) {
+			case *ahpwire.ChatTurnComplete:
+				if a.TurnID == turnID {
+					return true
+				}
+			case *ahpwire.ChatTurnCancelled:
+				if a.TurnID == turnID {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// checkNoLeak waits briefly for the goroutine count to drop to base.
+func checkNoLeak(t testing.TB, base int) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		n := runtime.NumGoroutine()
+		if n <= base {
+			return
+		}
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			buf = buf[:runtime.Stack(buf, true)]
+			t.Fatalf("goroutine leak: %d > %d\n%s", n, base, buf)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

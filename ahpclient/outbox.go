@@ -1,0 +1,113 @@
+package ahpclient
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// clientSeqCounter numbers dispatches for the life of the process, across
+// reconnects and across Clients, so an old echo can never match a new
+// dispatch.
+var clientSeqCounter atomic.Uint64
+
+// nextClientSeq returns the next clientSeq (starting at 1).
+func nextClientSeq() uint64 { return clientSeqCounter.Add(1) }
+
+// outbox tracks every dispatch until its fate is final.
+type outbox struct {
+	mu      sync.Mutex
+	entries map[uint64]*OutboxEntry
+}
+
+func newOutbox() *outbox {
+	return &outbox{entries: make(map[uint64]*OutboxEntry)}
+}
+
+// add records a new entry and returns a copy.
+func (o *outbox) add(seq uint64, channel string, a ahpwire.Action, st OutboxStatus) OutboxEntry {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	e := &OutboxEntry{ClientSeq: seq, Channel: channel, Action: a, Status: st}
+	o.entries[seq] = e
+	return *e
+}
+
+// transition moves entry seq to st if allowed and returns the new entry.
+// Final entries never change, and a final transition removes the entry.
+// from, when non-empty, restricts the transition to those current states.
+func (o *outbox) transition(seq uint64, st OutboxStatus, err error, serverSeq uint64, from ...OutboxStatus) (OutboxEntry, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	e := o.entries[seq]
+	if e == nil || e.Status.Final() {
+		return OutboxEntry{}, false
+	}
+	if len(from) > 0 && !slices.Contains(from, e.Status) {
+		return OutboxEntry{}, false
+	}
+	e.Status, e.Err = st, err
+	if serverSeq != 0 {
+		e.ServerSeq = serverSeq
+	}
+	out := *e
+	if st.Final() {
+		delete(o.entries, seq)
+	}
+	return out, true
+}
+
+// withStatus returns the entries in status st, ordered by clientSeq.
+func (o *outbox) withStatus(st OutboxStatus) []OutboxEntry {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var out []OutboxEntry
+	for _, e := range o.entries {
+		if e.Status == st {
+			out = append(out, *e)
+		}
+	}
+	slices.SortFunc(out, func(a, b OutboxEntry) int {
+		switch {
+		case a.ClientSeq < b.ClientSeq:
+			return -1
+		case a.ClientSeq > b.ClientSeq:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// get returns entry seq.
+func (o *outbox) get(seq uint64) (OutboxEntry, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	e := o.entries[seq]
+	if e == nil {
+		return OutboxEntry{}, false
+	}
+	return *e, true
+}
+
+// all returns every non-final entry ordered by clientSeq.
+func (o *outbox) all() []OutboxEntry {
+	o.mu.Lock()
+	out := make([]OutboxEntry, 0, len(o.entries))
+	for _, e := range o.entries {
+		out = append(out, *e)
+	}
+	o.mu.Unlock()
+	slices.SortFunc(out, func(a, b OutboxEntry) int {
+		switch {
+		case a.ClientSeq < b.ClientSeq:
+			return -1
+		case a.ClientSeq > b.ClientSeq:
+			return 1
+		}
+		return 0
+	})
+	return out
+}

@@ -1,0 +1,96 @@
+package ahpclient
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/coder/websocket"
+)
+
+// dropProxy is a transparent WebSocket relay in front of a real host. On
+// the first connection it closes both sides abruptly (no close frame) right
+// after forwarding its dropAfter-th host→client frame, once; later
+// connections pass untouched. It counts the frames of the first connection.
+type dropProxy struct {
+	target    string // ws://host:port
+	dropAfter int64
+	conns     atomic.Int64
+	frames    atomic.Int64 // host→client frames of the first connection
+	fired     atomic.Bool
+	srv       *httptest.Server
+	wg        sync.WaitGroup
+}
+
+func newDropProxy(t testing.TB, target string, dropAfter int64) *dropProxy {
+	p := &dropProxy{target: strings.TrimSuffix(target, "/"), dropAfter: dropAfter}
+	p.srv = httptest.NewServer(http.HandlerFunc(p.serve))
+	t.Cleanup(func() {
+		p.srv.CloseClientConnections()
+		p.srv.Close()
+		p.wg.Wait()
+	})
+	return p
+}
+
+// URL is the ws:// URL clients dial.
+func (p *dropProxy) URL() string { return "ws" + strings.TrimPrefix(p.srv.URL, "http") }
+
+func (p *dropProxy) serve(w http.ResponseWriter, r *http.Request) {
+	p.wg.Add(1)
+	defer p.wg.Done()
+	n := p.conns.Add(1)
+	up, _, err := websocket.Dial(r.Context(), p.target+r.URL.RequestURI(), &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": r.Header.Values("Authorization")}})
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	down, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		_ = up.CloseNow()
+		return
+	}
+	up.SetReadLimit(-1)
+	down.SetReadLimit(-1)
+	ctx, cancel := context.WithCancel(context.Background())
+	kill := func() { cancel(); _ = up.CloseNow(); _ = down.CloseNow() }
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { // client → host
+		defer wg.Done()
+		defer kill()
+		for {
+			typ, b, err := down.Read(ctx)
+			if err != nil {
+				return
+			}
+			if err := up.Write(ctx, typ, b); err != nil {
+				return
+			}
+		}
+	}()
+	go func() { // host → client
+		defer wg.Done()
+		defer kill()
+		for {
+			typ, b, err := up.Read(ctx)
+			if err != nil {
+				return
+			}
+			if err := down.Write(ctx, typ, b); err != nil {
+				return
+			}
+			if n == 1 {
+				f := p.frames.Add(1)
+				if p.dropAfter > 0 && f == p.dropAfter && p.fired.CompareAndSwap(false, true) {
+					return // kill both sides abruptly
+				}
+			}
+		}
+	}()
+	wg.Wait()
+}

@@ -1,0 +1,154 @@
+package ahpclient
+
+import (
+	"context"
+	"sync"
+)
+
+// eventQueue is the ordered, lossless event stream between the connection
+// and the consumer. It never drops: "heavy" items (envelopes, snapshots,
+// notifications pushed by the read loop) block the producer while HighWater
+// of them are queued, which stops reading from the socket (backpressure);
+// control items (state changes, outbox updates) and forced items are always
+// accepted so that no caller of the public API can deadlock on a slow
+// consumer.
+type eventQueue struct {
+	mu        sync.Mutex
+	items     []queued
+	head      int
+	heavy     int
+	highWater int
+	closed    bool
+	changed   chan struct{} // closed and replaced on every change
+	blocked   int           // producers currently waiting for space
+	blockGen  uint64        // incremented whenever a producer starts waiting
+}
+
+// queued is one queue slot.
+type queued struct {
+	ev    Event
+	heavy bool
+}
+
+func newEventQueue(highWater int) *eventQueue {
+	if highWater < 1 {
+		highWater = 1
+	}
+	return &eventQueue{highWater: highWater, changed: make(chan struct{})}
+}
+
+// signal wakes every waiter; q.mu must be held.
+func (q *eventQueue) signal() {
+	close(q.changed)
+	q.changed = make(chan struct{})
+}
+
+// push appends ev. A heavy item waits while HighWater heavy items are
+// queued, until ctx is done (then it returns ctx.Err() and ev is not queued)
+// or the queue is closed (ErrClosed). force skips the wait but still counts
+// the item as heavy.
+func (q *eventQueue) push(ctx context.Context, ev Event, heavy, force bool) error {
+	q.mu.Lock()
+	waiting := false
+	for {
+		if q.closed {
+			if waiting {
+				q.blocked--
+			}
+			q.mu.Unlock()
+			return ErrClosed
+		}
+		if !heavy || force || q.heavy < q.highWater {
+			break
+		}
+		if !waiting {
+			waiting = true
+			q.blocked++
+			q.blockGen++
+		}
+		ch := q.changed
+		q.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			q.mu.Lock()
+			q.blocked--
+			q.mu.Unlock()
+			return ctx.Err()
+		}
+		q.mu.Lock()
+	}
+	if waiting {
+		q.blocked--
+	}
+	q.items = append(q.items, queued{ev: ev, heavy: heavy})
+	if heavy {
+		q.heavy++
+	}
+	q.signal()
+	q.mu.Unlock()
+	return nil
+}
+
+// pop removes the oldest event, waiting until one is queued, ctx is done or
+// the queue is closed and empty (ErrClosed).
+func (q *eventQueue) pop(ctx context.Context) (Event, error) {
+	q.mu.Lock()
+	for q.head == len(q.items) {
+		if q.closed {
+			q.mu.Unlock()
+			return nil, ErrClosed
+		}
+		ch := q.changed
+		q.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		q.mu.Lock()
+	}
+	it := q.items[q.head]
+	q.items[q.head] = queued{}
+	q.head++
+	if it.heavy {
+		q.heavy--
+	}
+	if q.head == len(q.items) {
+		q.items = q.items[:0]
+		q.head = 0
+	} else if q.head > 1024 && q.head*2 > len(q.items) {
+		n := copy(q.items, q.items[q.head:])
+		clear(q.items[n:])
+		q.items = q.items[:n]
+		q.head = 0
+	}
+	q.signal()
+	q.mu.Unlock()
+	return it.ev, nil
+}
+
+// len returns the number of queued events.
+func (q *eventQueue) len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.items) - q.head
+}
+
+// producerBlocked reports whether a producer is waiting for space, and a
+// generation counter that changes whenever one starts waiting.
+func (q *eventQueue) producerBlocked() (bool, uint64) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.blocked > 0, q.blockGen
+}
+
+// close makes pushes fail and pops drain then fail with ErrClosed.
+func (q *eventQueue) close() {
+	q.mu.Lock()
+	if !q.closed {
+		q.closed = true
+		q.signal()
+	}
+	q.mu.Unlock()
+}

@@ -1,0 +1,304 @@
+package ahpclient
+
+import (
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// chanState is the client's view of one subscription.
+type chanState struct {
+	// pending: a subscribe is in flight; envelopes are buffered until its
+	// snapshot arrives.
+	pending bool
+	// existed: the channel was already subscribed when pending started.
+	existed bool
+	// buffer holds envelopes that arrived before the snapshot.
+	buffer []bufferedEnvelope
+	// delivered is the highest serverSeq handed to the event queue (or the
+	// fromSeq of the last snapshot). Envelopes at or below it are skipped,
+	// which makes replays idempotent.
+	delivered uint64
+}
+
+// bufferedEnvelope is an envelope held during a pending subscribe.
+type bufferedEnvelope struct {
+	env      ahpwire.ActionEnvelope
+	replayed bool
+	own      bool
+}
+
+// admission is what the read loop does with one envelope.
+type admission int
+
+const (
+	admitDrop admission = iota
+	admitDeliver
+	admitBuffered
+)
+
+// seqTracker implements PROTOCOL.md Part A §4: lastSeenServerSeq advances
+// only over envelopes the consumer has acknowledged (applied); per-channel
+// delivered cursors drop duplicates from replays; envelopes that arrive
+// during a pending subscribe are buffered and those ≤ fromSeq dropped.
+//
+// lastSeen is (lowest unacknowledged serverSeq − 1) when anything is
+// unacknowledged, else the highest serverSeq fully received. Reporting a
+// lower value than strictly necessary is always safe: it only makes the
+// host replay envelopes the delivered cursors then skip.
+type seqTracker struct {
+	mu        sync.Mutex
+	processed uint64
+	applied   uint64
+	unacked   []uint64 // sorted ascending
+	chans     map[string]*chanState
+}
+
+func newSeqTracker() *seqTracker {
+	return &seqTracker{chans: make(map[string]*chanState)}
+}
+
+// addUnackedLocked inserts seq keeping the slice sorted.
+func (t *seqTracker) addUnackedLocked(seq uint64) {
+	n := len(t.unacked)
+	if n == 0 || t.unacked[n-1] < seq {
+		t.unacked = append(t.unacked, seq)
+		return
+	}
+	i := sort.Search(n, func(i int) bool { return t.unacked[i] >= seq })
+	if i < n && t.unacked[i] == seq {
+		return
+	}
+	t.unacked = slices.Insert(t.unacked, i, seq)
+}
+
+// removeUnackedLocked deletes seq if present.
+func (t *seqTracker) removeUnackedLocked(seq uint64) bool {
+	n := len(t.unacked)
+	if n > 0 && t.unacked[0] == seq {
+		t.unacked = t.unacked[1:]
+		if len(t.unacked) == 0 {
+			t.unacked = nil
+		}
+		return true
+	}
+	i := sort.Search(n, func(i int) bool { return t.unacked[i] >= seq })
+	if i < n && t.unacked[i] == seq {
+		t.unacked = slices.Delete(t.unacked, i, i+1)
+		return true
+	}
+	return false
+}
+
+// noteProcessed records that seq was fully received (delivered, skipped
+// or rejected).
+func (t *seqTracker) noteProcessed(seq uint64) {
+	t.mu.Lock()
+	if seq > t.processed {
+		t.processed = seq
+	}
+	t.mu.Unlock()
+}
+
+// admit decides what to do with a received, non-rejected envelope.
+func (t *seqTracker) admit(env ahpwire.ActionEnvelope, replayed, own bool) admission {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	seq := env.ServerSeq
+	if seq > t.processed {
+		t.processed = seq
+	}
+	cs := t.chans[env.Channel]
+	if cs == nil {
+		return admitDrop
+	}
+	if cs.pending {
+		cs.buffer = append(cs.buffer, bufferedEnvelope{env: env, replayed: replayed, own: own})
+		t.addUnackedLocked(seq)
+		return admitBuffered
+	}
+	if seq <= cs.delivered {
+		return admitDrop
+	}
+	cs.delivered = seq
+	t.addUnackedLocked(seq)
+	return admitDeliver
+}
+
+// ack marks seq applied by the consumer.
+func (t *seqTracker) ack(seq uint64) {
+	t.mu.Lock()
+	if t.removeUnackedLocked(seq) && seq > t.applied {
+		t.applied = seq
+	}
+	t.mu.Unlock()
+}
+
+// lastSeen is the lastSeenServerSeq to report in reconnect.
+func (t *seqTracker) lastSeen() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.unacked) > 0 {
+		if m := t.unacked[0] - 1; m < t.processed {
+			return m
+		}
+	}
+	return t.processed
+}
+
+// beginSubscribe starts buffering for ch.
+func (t *seqTracker) beginSubscribe(ch string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cs := t.chans[ch]
+	if cs == nil {
+		t.chans[ch] = &chanState{pending: true}
+		return
+	}
+	if !cs.pending {
+		cs.pending = true
+		cs.existed = true
+	}
+}
+
+// completeSubscribe ends buffering with a snapshot at fromSeq and returns
+// the buffered envelopes newer than it, in arrival order.
+func (t *seqTracker) completeSubscribe(ch string, fromSeq uint64) []bufferedEnvelope {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cs := t.chans[ch]
+	if cs == nil {
+		cs = &chanState{}
+		t.chans[ch] = cs
+	}
+	cs.pending, cs.existed = false, false
+	cs.delivered = fromSeq
+	var out []bufferedEnvelope
+	for _, b := range cs.buffer {
+		if b.env.ServerSeq <= cs.delivered {
+			t.removeUnackedLocked(b.env.ServerSeq)
+			continue
+		}
+		cs.delivered = b.env.ServerSeq
+		out = append(out, b)
+	}
+	cs.buffer = nil
+	return out
+}
+
+// abortSubscribe ends buffering without a snapshot (error or lost link).
+func (t *seqTracker) abortSubscribe(ch string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.abortLocked(ch)
+}
+
+func (t *seqTracker) abortLocked(ch string) {
+	cs := t.chans[ch]
+	if cs == nil || !cs.pending {
+		return
+	}
+	for _, b := range cs.buffer {
+		t.removeUnackedLocked(b.env.ServerSeq)
+	}
+	cs.buffer = nil
+	if !cs.existed {
+		delete(t.chans, ch)
+		return
+	}
+	cs.pending, cs.existed = false, false
+}
+
+// abortAllPending aborts every pending subscribe (link lost).
+func (t *seqTracker) abortAllPending() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for ch, cs := range t.chans {
+		if cs.pending {
+			t.abortLocked(ch)
+		}
+	}
+}
+
+// setSnapshot (re)creates ch with a snapshot at fromSeq.
+func (t *seqTracker) setSnapshot(ch string, fromSeq uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cs := t.chans[ch]
+	if cs == nil {
+		cs = &chanState{}
+		t.chans[ch] = cs
+	}
+	for _, b := range cs.buffer {
+		t.removeUnackedLocked(b.env.ServerSeq)
+	}
+	*cs = chanState{delivered: fromSeq}
+}
+
+// drop forgets ch (unsubscribe, missing after reconnect).
+func (t *seqTracker) drop(ch string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if cs := t.chans[ch]; cs != nil {
+		for _, b := range cs.buffer {
+			t.removeUnackedLocked(b.env.ServerSeq)
+		}
+		delete(t.chans, ch)
+	}
+}
+
+// reinitialized resets the sequence space after a fresh initialize: the
+// host's serverSeq is authoritative again (it may have restarted) and every
+// subscription is re-created from the initialize snapshots.
+func (t *seqTracker) reinitialized(serverSeq uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.processed = serverSeq
+	t.applied = 0
+	t.unacked = nil
+	clear(t.chans)
+}
+
+// subscribed reports whether ch is an active (not pending) subscription.
+func (t *seqTracker) subscribed(ch string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cs := t.chans[ch]
+	return cs != nil && !cs.pending
+}
+
+// subscriptions returns the active subscriptions (root first, then
+// sorted), as sent in reconnect.
+func (t *seqTracker) subscriptions() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]string, 0, len(t.chans))
+	for ch, cs := range t.chans {
+		if !cs.pending || cs.existed {
+			out = append(out, ch)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		switch {
+		case a == b:
+			return 0
+		case a == ahpwire.RootURI:
+			return -1
+		case b == ahpwire.RootURI:
+			return 1
+		case a < b:
+			return -1
+		}
+		return 1
+	})
+	return out
+}
+
+// processedSeq is the highest serverSeq fully received.
+func (t *seqTracker) processedSeq() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.processed
+}

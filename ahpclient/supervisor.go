@@ -1,0 +1,183 @@
+package ahpclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// supervise keeps the client connected until Close: it waits for the live
+// connection to end, settles the state it leaves behind, and reconnects with
+// capped exponential backoff and jitter. Auth failures, version mismatches,
+// a persistent oversized frame and exhausted attempts end in Failed.
+func (c *Client) supervise(k *conn) {
+	defer c.wg.Done()
+	for {
+		select {
+		case <-k.done:
+		case <-c.ctx.Done():
+			k.fail(ErrClosed)
+			k.wait()
+			return
+		}
+		cause := k.cause()
+		k.wait()
+		c.onDisconnect(k, cause)
+		if c.ctx.Err() != nil {
+			return
+		}
+		next, ok := c.reconnectLoop(cause)
+		if !ok {
+			return
+		}
+		k = next
+	}
+}
+
+// reconnectLoop retries until a new connection is up (true) or the client
+// closes or gives up (false).
+func (c *Client) reconnectLoop(cause error) (*conn, bool) {
+	for attempt := 1; ; attempt++ {
+		if fatal := c.fatal(cause); fatal != nil {
+			c.setState(ConnState{Phase: Failed, Err: fatal})
+			return nil, false
+		}
+		if max := c.cfg.Backoff.MaxAttempts; max > 0 && attempt > max {
+			c.setState(ConnState{Phase: Failed, Err: fmt.Errorf("ahpclient: gave up after %d reconnect attempts: %w", max, cause)})
+			return nil, false
+		}
+		c.setState(ConnState{Phase: Reconnecting, Attempt: attempt, Err: cause})
+		if !c.sleep(c.cfg.Backoff.Delay(attempt)) {
+			return nil, false
+		}
+		k, rec, err := c.connectOnce(c.ctx)
+		if err == nil {
+			c.activate(k, rec)
+			if c.ctx.Err() != nil {
+				k.fail(ErrClosed)
+				k.wait()
+				return nil, false
+			}
+			return k, true
+		}
+		if c.ctx.Err() != nil {
+			return nil, false
+		}
+		c.log.Info("reconnect attempt failed", "attempt", attempt, "err", c.maskErr(err))
+		cause = err
+	}
+}
+
+// sleep waits d or until Close; it reports whether the client is still open.
+func (c *Client) sleep(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-c.ctx.Done():
+		return false
+	}
+}
+
+// fatal returns the Failed reason if cause must stop reconnecting.
+func (c *Client) fatal(cause error) error {
+	var ae *AuthError
+	var ve *VersionError
+	if errors.As(cause, &ae) || errors.As(cause, &ve) {
+		return cause
+	}
+	var ft *FrameTooLargeError
+	if !errors.As(cause, &ft) {
+		return nil
+	}
+	at := c.seq.processedSeq()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.oversize.count > 0 && c.oversize.at == at {
+		c.oversize.count++
+	} else {
+		c.oversize = oversizeStreak{count: 1, at: at}
+	}
+	if c.oversize.count >= 2 {
+		return &PersistentOversizeError{Limit: ft.Limit, LastSeenServerSeq: at, Occurrences: c.oversize.count,
+			HostChunking: c.hostChunk != nil, ClientChunking: c.cfg.chunking != nil, Remote: ft.Remote}
+	}
+	return nil
+}
+
+// oversizeResetIfProgress clears the oversize streak once the stream moved
+// past the point where it happened. c.mu must be held.
+func (c *Client) oversizeResetIfProgress() {
+	if c.oversize.count > 0 && c.seq.processedSeq() > c.oversize.at {
+		c.oversize = oversizeStreak{}
+	}
+}
+
+// onDisconnect settles what a dead connection leaves behind: pending
+// subscribes are aborted and sent-but-unechoed dispatches become Uncertain.
+func (c *Client) onDisconnect(k *conn, cause error) {
+	c.sendMu.Lock()
+	c.mu.Lock()
+	if c.cur == k {
+		c.cur = nil
+	}
+	c.mu.Unlock()
+	c.sendMu.Unlock()
+	c.seq.abortAllPending()
+	terr := &TransportError{Op: "dispatchAction", Cause: cause}
+	for _, e := range c.ob.withStatus(OutboxSent) {
+		if ne, ok := c.ob.transition(e.ClientSeq, OutboxUncertain, c.maskErr(terr), 0, OutboxSent); ok {
+			_ = c.q.push(c.ctx, OutboxEvent{Entry: ne}, false, false)
+		}
+	}
+	c.log.Warn("connection lost", "err", c.maskErr(cause))
+}
+
+// heartbeat pings the host every PingInterval. No answer within PingTimeout,
+// or no frame at all for PingInterval+PingTimeout, means the link is dead
+// (silent drop): the connection is failed and the supervisor reconnects.
+// While the read loop is paused by a slow consumer the link cannot be
+// judged and the check is skipped. It also sweeps abandoned segment groups.
+func (k *conn) heartbeat() {
+	defer k.wg.Done()
+	cfg := k.cl.cfg
+	t := time.NewTicker(cfg.PingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-k.ctx.Done():
+			return
+		case <-t.C:
+		}
+		k.reasmMu.Lock()
+		if n := k.reasm.Sweep(); n > 0 {
+			k.cl.log.Warn("dropped abandoned segment groups", "groups", n)
+		}
+		k.reasmMu.Unlock()
+		blocked, gen := k.cl.q.producerBlocked()
+		if blocked {
+			continue
+		}
+		silence := cfg.Now().Sub(time.Unix(0, k.lastRead.Load()))
+		if silence > cfg.PingInterval+cfg.PingTimeout {
+			k.fail(&DeadLinkError{Silence: silence})
+			return
+		}
+		ctx, cancel := context.WithTimeout(k.ctx, cfg.PingTimeout)
+		_, err := k.call(ctx, "ping", pingParams, nil)
+		cancel()
+		if err == nil || k.ctx.Err() != nil {
+			continue
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			if b, g := k.cl.q.producerBlocked(); b || g != gen {
+				continue
+			}
+			k.fail(&DeadLinkError{PingTimeout: cfg.PingTimeout})
+			return
+		}
+		// A JSON-RPC error answer still proves the link is alive.
+	}
+}

@@ -1,0 +1,127 @@
+package ahphost
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/ahptui/ahptui/segment"
+)
+
+// conn is one client WebSocket connection.
+type conn struct {
+	h      *Host
+	id     uint64
+	ws     *websocket.Conn
+	ctx    context.Context
+	cancel context.CancelFunc
+	q      *outQueue
+
+	// recvCap is the client's advertised chunking capability (nil = none).
+	// It is set by initialize/reconnect before their response is queued.
+	recvCap atomic.Pointer[segment.ChunkingCapability]
+	// framesOut counts frames written; dropBase is its value when the
+	// DropAfterFrames fault was last armed.
+	framesOut atomic.Int64
+	dropBase  atomic.Int64
+
+	// Protocol state, guarded by h.mu.
+	ready    bool   // initialize or reconnect succeeded
+	clientID string // from initialize/reconnect
+	version  string // negotiated protocol version
+	subs     map[string]subscription
+
+	reasmMu sync.Mutex
+	reasm   *segment.Reassembler
+}
+
+// subscription records how a channel was subscribed.
+type subscription struct {
+	viewTurns int // chat tail window; 0 = all
+}
+
+// readLoop reads frames until the connection ends. It runs in the HTTP
+// handler's goroutine.
+func (c *conn) readLoop() {
+	h := c.h
+	for {
+		typ, data, err := c.ws.Read(c.ctx)
+		if err != nil {
+			c.logReadError(err)
+			return
+		}
+		if !c.waitSilence() {
+			return
+		}
+		if limit := h.opts.RelayFrameCap; limit > 0 && int64(len(data)) > limit {
+			h.log.Warn("relay: incoming frame exceeds cap; closing connection", "conn", c.id, "size", len(data), "cap", limit)
+			_ = c.ws.Close(websocket.StatusMessageTooBig, "frame exceeds relay cap")
+			return
+		}
+		if typ != websocket.MessageText {
+			h.log.Warn("binary frame received; closing connection", "conn", c.id, "size", len(data))
+			_ = c.ws.Close(websocket.StatusUnsupportedData, "text frames only")
+			return
+		}
+		c.reasmMu.Lock()
+		msg, err := c.reasm.Feed(data)
+		c.reasmMu.Unlock()
+		if err != nil {
+			rule, _ := segment.RuleOf(err)
+			h.log.Warn("invalid messageSegment; closing connection", "conn", c.id, "rule", rule.String(), "err", err)
+			_ = c.ws.Close(segment.CloseCode, segment.CloseReason)
+			return
+		}
+		if msg == nil {
+			continue
+		}
+		c.handle(msg)
+		if c.ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+// logReadError logs why reading stopped; frames above the read limit are a
+// protocol violation and are logged with the limit (never the payload).
+func (c *conn) logReadError(err error) {
+	h := c.h
+	switch {
+	case errors.Is(err, websocket.ErrMessageTooBig):
+		h.log.Warn("incoming frame exceeds read limit; connection closed", "conn", c.id, "limit", h.opts.readLimit())
+	case c.ctx.Err() != nil:
+	default:
+		status := websocket.CloseStatus(err)
+		h.log.Debug("connection ended", "conn", c.id, "status", int(status), "err", err)
+	}
+}
+
+// sweepLoop periodically drops stale reassembly groups.
+func (c *conn) sweepLoop() {
+	defer c.h.wg.Done()
+	period := c.reasm.Limits().GroupTimeout / 4
+	if period < 50*time.Millisecond {
+		period = 50 * time.Millisecond
+	}
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			c.reasmMu.Lock()
+			c.reasm.Reset()
+			c.reasmMu.Unlock()
+			return
+		case <-t.C:
+			c.reasmMu.Lock()
+			if n := c.reasm.Sweep(); n > 0 {
+				c.h.log.Info("dropped stale segment groups", "conn", c.id, "groups", n)
+			}
+			c.reasmMu.Unlock()
+		}
+	}
+}

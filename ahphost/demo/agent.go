@@ -1,0 +1,120 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// Provider and model identifiers the demo agent advertises.
+const (
+	ProviderID = "demo"
+	ModelID    = "demo-1"
+)
+
+// DefaultPace is a human-readable streaming pace for interactive use
+// (`ahptui demo`, `ahptui serve`): a plain answer takes about two seconds.
+const DefaultPace = 15 * time.Millisecond
+
+// ErrClientClosed is returned by Run when Turn.Client is closed while the
+// agent waits for a client decision (a confirmation or input answers).
+var ErrClientClosed = errors.New("demo: client action channel closed")
+
+// ErrBadTurn is returned by Run for a Turn without Emit or TurnID.
+var ErrBadTurn = errors.New("demo: turn needs TurnID and Emit")
+
+// Options configure an Agent. The zero value is valid: no working directory
+// (the read-only tools then report an error result) and instant streaming.
+type Options struct {
+	// Dir is the working directory served read-only by list_files and
+	// read_file.
+	Dir string
+	// Pace is the delay between streamed deltas; 0 streams instantly (tests).
+	Pace time.Duration
+	// SlowPace is the delay between lines of /demo slow; 0 means 4×Pace.
+	SlowPace time.Duration
+	// Now is the clock used for turn durations; nil means time.Now. Tests
+	// pass a fixed clock to make whole action sequences comparable.
+	Now func() time.Time
+}
+
+// Agent is the deterministic scripted demo agent. It holds no per-turn state;
+// one Agent may run any number of turns concurrently.
+type Agent struct {
+	opts Options
+}
+
+// New returns an Agent with the given options.
+func New(o Options) *Agent {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.SlowPace == 0 {
+		o.SlowPace = 4 * o.Pace
+	}
+	return &Agent{opts: o}
+}
+
+// Providers returns the agents RootState.agents lists: one "demo" provider
+// with one model.
+func (a *Agent) Providers() []ahpwire.AgentInfo {
+	return []ahpwire.AgentInfo{{
+		Provider:    ProviderID,
+		DisplayName: "Demo agent",
+		Description: "A scripted, deterministic coding agent built into ahptui. Type /demo help for its tricks.",
+		Models: []ahpwire.SessionModelInfo{{
+			ID:               ModelID,
+			Provider:         ProviderID,
+			Name:             "Demo 1 (scripted)",
+			MaxContextWindow: ahpwire.Ptr(int64(128000)),
+			MaxOutputTokens:  ahpwire.Ptr(int64(16384)),
+		}},
+	}}
+}
+
+// Turn is one turn the host asks the agent to run.
+type Turn struct {
+	// Chat is the chat channel URI (informational).
+	Chat string
+	// TurnID is the active turn's id; every emitted action carries it.
+	TurnID string
+	// Text is the user message text.
+	Text string
+	// Resume is true when the host runs the turn again after chat/turnResume.
+	Resume bool
+	// StartedAt is the turn's startedAt (chat/turnStarted.startedAt, parse
+	// it with ahpstate.ParseTime); durations are measured from it. Zero
+	// means "when Run was called".
+	StartedAt time.Time
+	// Emit delivers one server-originated chat action. The host stamps the
+	// envelope and serverSeq, reduces and broadcasts it. Emit is called from
+	// Run's goroutine only, never after Run returns.
+	Emit func(ahpwire.Action)
+	// Client carries client-dispatched actions the host accepted for this
+	// chat (toolCallConfirmed, toolCallResultConfirmed, inputAnswerChanged,
+	// inputCompleted, ...). Actions for other turns or ids are ignored.
+	Client <-chan ahpwire.Action
+}
+
+// Run streams one turn and returns when it has ended: after emitting
+// chat/turnComplete or chat/error it returns nil. When ctx is cancelled it
+// stops promptly, emits nothing more (the host emits chat/turnCancelled) and
+// returns ctx.Err(). It returns ErrClientClosed if Client is closed while
+// the agent waits for a decision; the turn is then left to the host to end.
+func (a *Agent) Run(ctx context.Context, t Turn) error {
+	if t.Emit == nil || t.TurnID == "" {
+		return ErrBadTurn
+	}
+	r := newRun(ctx, a.opts, t)
+	err := r.script()
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("demo: turn %s: %w", t.TurnID, err)
+	}
+	return nil
+}

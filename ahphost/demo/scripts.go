@@ -1,0 +1,104 @@
+package demo
+
+import "github.com/ahptui/ahptui/ahpwire"
+
+// plain answers an ordinary message: reasoning, a short intro, a real
+// list_files call, then the markdown answer, usage and completion.
+func (r *run) plain() error {
+	if err := r.streamReasoning(plainReasoning(r.t.Text, r.seed)); err != nil {
+		return err
+	}
+	if err := r.streamMarkdown(plainIntro(r.seed)); err != nil {
+		return err
+	}
+	out, failure, err := r.listFilesTool(".")
+	if err != nil {
+		return err
+	}
+	l := listing{entries: parseListing(out), err: failure}
+	if err := r.streamMarkdown(plainAnswer(r.t.Text, r.seed, l)); err != nil {
+		return err
+	}
+	return r.complete()
+}
+
+// big answers "/demo big N" with exactly N bytes in a few large deltas.
+func (r *run) big() error {
+	if r.cmd.bad != "" {
+		return r.answerOnly(badArgText("big", r.cmd.word, r.cmd.bad))
+	}
+	text := BigReply(r.cmd.n)
+	id := r.partID("md")
+	if err := r.emit(&ahpwire.ChatResponsePart{TurnID: r.t.TurnID, Part: ahpwire.MarkdownPart(id, "")}); err != nil {
+		return err
+	}
+	for len(text) > 0 {
+		n := min(BigChunk, len(text))
+		if err := r.pause(r.opts.Pace); err != nil {
+			return err
+		}
+		if err := r.emit(&ahpwire.ChatDelta{TurnID: r.t.TurnID, PartID: id, Content: text[:n]}); err != nil {
+			return err
+		}
+		r.outBytes += n
+		text = text[n:]
+	}
+	return r.complete()
+}
+
+// slow streams a long answer one line at a time, SlowPace apart.
+func (r *run) slow() error {
+	if r.cmd.bad != "" {
+		return r.answerOnly(badArgText("slow", r.cmd.word, r.cmd.bad))
+	}
+	id := r.partID("md")
+	if err := r.emit(&ahpwire.ChatResponsePart{TurnID: r.t.TurnID, Part: ahpwire.MarkdownPart(id, "")}); err != nil {
+		return err
+	}
+	for i := 1; i <= r.cmd.n; i++ {
+		if err := r.pause(r.opts.SlowPace); err != nil {
+			return err
+		}
+		line := slowLine(i, r.cmd.n)
+		r.outBytes += len(line)
+		if err := r.emit(&ahpwire.ChatDelta{TurnID: r.t.TurnID, PartID: id, Content: line}); err != nil {
+			return err
+		}
+	}
+	if err := r.streamMarkdown("\nDone — all lines streamed.\n"); err != nil {
+		return err
+	}
+	return r.complete()
+}
+
+// failing runs "/demo error": some work, then a resumable chat/error.
+func (r *run) failing() error {
+	if err := r.streamReasoning("The user wants to see an error. I will start the task, then the simulated upstream call fails in a way that can be retried."); err != nil {
+		return err
+	}
+	if err := r.streamMarkdown("Starting a three-step task.\n\n1. Step one — done.\n2. Step two — calling the upstream service…\n"); err != nil {
+		return err
+	}
+	if err := r.pause(r.opts.Pace * 3); err != nil {
+		return err
+	}
+	if err := r.usage(); err != nil {
+		return err
+	}
+	part := ahpwire.ErrorPart(ahpwire.ErrorInfo{
+		ErrorType: "demo.upstreamUnavailable",
+		Message:   "Simulated upstream failure (HTTP 503 Service Unavailable). The error is resumable: resume the turn to continue.",
+	}, true)
+	return r.emit(&ahpwire.ChatError{TurnID: r.t.TurnID, Duration: r.duration(), Part: &part})
+}
+
+// resume continues a turn reopened by chat/turnResume.
+func (r *run) resume() error {
+	if r.cmd.script != scriptError {
+		return r.answerOnly("Resumed. There was nothing left to do for this turn.\n")
+	}
+	text := ("Resumed after the error — the upstream service answered this time.\n\n" +
+		"3. Step three — done.\n\nAll three steps finished. The error above stays in the transcript, " +
+		"and this turn now ends normally.\n")
+	return r.answerOnly(text)
+}

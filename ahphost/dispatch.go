@@ -1,0 +1,102 @@
+package ahphost
+
+import (
+	"strings"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// forwardToAgent lists chat actions the running agent is told about.
+var forwardToAgent = map[string]bool{
+	ahpwire.ActionChatToolCallConfirmed: true,
+	"chat/toolCallResultConfirmed":      true,
+	"chat/inputAnswerChanged":           true,
+	"chat/inputCompleted":               true,
+	"chat/pendingMessageSet":            true,
+	"chat/pendingMessageRemoved":        true,
+}
+
+// dispatchAction validates, applies and echoes a client action. Actions to
+// unknown channels are ignored; invalid ones are echoed with a
+// rejectionReason and not applied. h.mu is held.
+func (c *conn) dispatchAction(m *ahpwire.Message) {
+	var p ahpwire.DispatchActionParams
+	if err := m.DecodeParams(&p); err != nil {
+		c.h.log.Info("undecodable dispatchAction ignored", "conn", c.id, "err", err)
+		return
+	}
+	s := c.h.st
+	a := p.Action
+	origin := &ahpwire.ActionOrigin{ClientID: c.clientID, ClientSeq: p.ClientSeq}
+	if !s.exists(p.Channel) {
+		return
+	}
+	reject := func(reason string) {
+		c.h.log.Debug("action rejected", "conn", c.id, "type", a.ActionType(), "reason", reason)
+		s.emit(p.Channel, a, origin, reason)
+	}
+	switch kindOf(p.Channel) {
+	case chanRoot:
+		if reason := validateRoot(s.root, a, c.clientID); reason != "" {
+			reject(reason)
+			return
+		}
+		s.root = reduceRoot(s.root, a)
+		s.emit(p.Channel, a, origin, "")
+	case chanSession:
+		se := s.sessions[p.Channel]
+		if reason := validateSession(se.state, a, c.clientID); reason != "" {
+			reject(reason)
+			return
+		}
+		se.state = reduceSession(se.state, a)
+		s.emit(p.Channel, a, origin, "")
+		s.publishSummary(se)
+	case chanChat:
+		ce := s.chats[p.Channel]
+		if reason := validateChat(ce.state, a, c.clientID); reason != "" {
+			reject(reason)
+			return
+		}
+		ce.state = reduceChat(ce.state, a)
+		s.emit(p.Channel, a, origin, "")
+		s.chatSideEffects(ce, a)
+	}
+}
+
+// chatSideEffects runs the host's reaction to an accepted client chat
+// action: start, resume or stop the agent, or forward the action to it.
+func (s *store) chatSideEffects(ce *chatEntry, a ahpwire.Action) {
+	switch a := a.(type) {
+	case *ahpwire.ChatTurnStarted:
+		s.maybeTitleSession(ce, a.Message.Text)
+		s.startRun(ce, false)
+	case *ahpwire.ChatTurnResume:
+		s.startRun(ce, true)
+	default:
+		if ce.run != nil && forwardToAgent[a.ActionType()] {
+			select {
+			case ce.run.client <- a:
+			default:
+				s.h.log.Warn("agent not reading client actions; dropped", "chat", ce.uri, "type", a.ActionType())
+			}
+		}
+	}
+	s.afterChatChange(ce)
+}
+
+// maybeTitleSession names a still-untitled session after its first message.
+func (s *store) maybeTitleSession(ce *chatEntry, text string) {
+	se := s.sessions[ce.session]
+	if se == nil || se.state.Title != "New session" {
+		return
+	}
+	title := strings.TrimSpace(strings.SplitN(strings.TrimSpace(text), "\n", 2)[0])
+	if r := []rune(title); len(r) > 60 {
+		title = string(r[:59]) + "…"
+	}
+	if title == "" {
+		return
+	}
+	s.applySession(se, &ahpwire.SessionTitleChanged{Title: title}, nil)
+}

@@ -1,0 +1,98 @@
+package ahphost
+
+import (
+	"sync"
+	"time"
+)
+
+// faultState is the host's live fault-injection configuration.
+type faultState struct {
+	mu        sync.Mutex
+	dropAfter int64
+	dropAtSeq uint64
+	firedSeq  uint64
+	delay     time.Duration
+}
+
+// DropAll closes every open connection abruptly, without a close frame, as
+// a dead link would. Clients are expected to reconnect.
+func (h *Host) DropAll() {
+	h.mu.Lock()
+	conns := make([]*conn, 0, len(h.conns))
+	for c := range h.conns {
+		conns = append(conns, c)
+	}
+	h.mu.Unlock()
+	for _, c := range conns {
+		h.log.Info("fault: dropping connection", "conn", c.id)
+		_ = c.ws.CloseNow()
+	}
+}
+
+// GoSilent makes the host stop answering for d: no frame is processed or
+// written and no close is sent; afterwards it continues where it stopped.
+// A client's ping then times out as on a silently dead link.
+func (h *Host) GoSilent(d time.Duration) {
+	h.silentUntil.Store(time.Now().Add(d).UnixNano())
+}
+
+// SetFrameDelay delays every outbound frame by d (0 turns it off).
+func (h *Host) SetFrameDelay(d time.Duration) {
+	h.faults.mu.Lock()
+	h.faults.delay = d
+	h.faults.mu.Unlock()
+}
+
+// DropAfterFrames arms a fault: every current and future connection is
+// closed abruptly after writing n more frames (0 disarms it).
+func (h *Host) DropAfterFrames(n int) {
+	h.faults.mu.Lock()
+	h.faults.dropAfter = int64(n)
+	h.faults.mu.Unlock()
+	h.mu.Lock()
+	for c := range h.conns {
+		c.dropBase.Store(c.framesOut.Load())
+	}
+	h.mu.Unlock()
+}
+
+// DropAtServerSeq arms a one-shot fault: the first connection about to write
+// an action envelope with serverSeq ≥ seq is closed abruptly instead, as is
+// every other connection about to write that same envelope (0 disarms it).
+// Reconnecting clients receive the envelope in their replay.
+func (h *Host) DropAtServerSeq(seq uint64) {
+	h.faults.mu.Lock()
+	h.faults.dropAtSeq = seq
+	h.faults.firedSeq = 0
+	h.faults.mu.Unlock()
+}
+
+func (h *Host) frameDelay() time.Duration {
+	h.faults.mu.Lock()
+	defer h.faults.mu.Unlock()
+	return h.faults.delay
+}
+
+// dropAfter reports whether c has reached the DropAfterFrames budget.
+func (h *Host) dropAfter(c *conn) bool {
+	h.faults.mu.Lock()
+	n := h.faults.dropAfter
+	h.faults.mu.Unlock()
+	return n > 0 && c.framesOut.Load()-c.dropBase.Load() >= n
+}
+
+// dropAtSeq reports whether the envelope with serverSeq seq must not be
+// written because the DropAtServerSeq fault fires.
+func (h *Host) dropAtSeq(seq uint64) bool {
+	h.faults.mu.Lock()
+	defer h.faults.mu.Unlock()
+	f := &h.faults
+	if f.dropAtSeq == 0 || seq < f.dropAtSeq {
+		return false
+	}
+	if f.firedSeq == 0 {
+		f.firedSeq = seq
+		return true
+	}
+	return seq == f.firedSeq
+}

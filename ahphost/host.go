@@ -1,0 +1,277 @@
+package ahphost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/ahptui/ahptui/segment"
+)
+
+// ErrClosed is returned by Listen and Serve after Close.
+var ErrClosed = errors.New("ahphost: host closed")
+
+// Host is an embedded AHP host. It is safe for concurrent use.
+type Host struct {
+	opts     Options
+	log      *slog.Logger
+	tokens   tokenChecker
+	splitter *segment.Splitter
+	agent    Agent
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	silentUntil atomic.Int64
+	faults      faultState
+	nextConn    atomic.Uint64
+
+	mu     sync.Mutex
+	closed bool
+	conns  map[*conn]struct{}
+	st     *store // protocol state; guarded by mu
+
+	lnMu sync.Mutex
+	srv  *http.Server
+	url  string
+}
+
+// New returns a host configured by opts. It does not listen; use Listen,
+// Serve or Handler.
+func New(opts Options) (*Host, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{
+		opts:     o,
+		log:      o.Logger,
+		tokens:   newTokenChecker(o.Token, o.NoToken),
+		splitter: segment.NewSplitter(o.Random),
+		conns:    make(map[*conn]struct{}),
+	}
+	h.ctx, h.cancel = context.WithCancel(context.Background())
+	h.faults.dropAfter = int64(o.Faults.DropAfterFrames)
+	h.faults.dropAtSeq = o.Faults.DropAtServerSeq
+	h.faults.delay = o.Faults.FrameDelay
+	h.agent = o.Agent
+	if h.agent == nil {
+		h.agent = newDemoAgent(o.Dir, o.Pace)
+	}
+	h.st = newStore(h)
+	return h, nil
+}
+
+// Token returns the connection token ("" when disabled).
+func (h *Host) Token() string {
+	if h.opts.NoToken {
+		return ""
+	}
+	return h.opts.Token
+}
+
+// Handler returns the WebSocket endpoint as an http.Handler (for httptest).
+// Every path is served.
+func (h *Host) Handler() http.Handler { return http.HandlerFunc(h.serveHTTP) }
+
+// ConnectURL returns the ws:// URL for a server listening at addr
+// (host:port), with ?tkn= when a token is set.
+func (h *Host) ConnectURL(addr string) string {
+	u := url.URL{Scheme: "ws", Host: addr}
+	if tok := h.Token(); tok != "" {
+		u.RawQuery = url.Values{"tkn": {tok}}.Encode()
+	}
+	return u.String()
+}
+
+// Listen starts serving on addr (e.g. "127.0.0.1:0") in the background and
+// returns the connect URL (ws://127.0.0.1:PORT?tkn=TOKEN).
+func (h *Host) Listen(addr string) (string, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("ahphost: listen %s: %w", addr, err)
+	}
+	u, err := h.serveOn(ln)
+	if err != nil {
+		_ = ln.Close()
+		return "", err
+	}
+	return u, nil
+}
+
+// Serve serves on ln until ctx is done or Close is called, then closes the
+// host. It returns nil after a clean shutdown.
+func (h *Host) Serve(ctx context.Context, ln net.Listener) error {
+	if _, err := h.serveOn(ln); err != nil {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+	case <-h.ctx.Done():
+	}
+	h.Close()
+	return nil
+}
+
+func (h *Host) serveOn(ln net.Listener) (string, error) {
+	h.lnMu.Lock()
+	defer h.lnMu.Unlock()
+	h.mu.Lock()
+	closed := h.closed
+	h.mu.Unlock()
+	if closed {
+		return "", ErrClosed
+	}
+	if h.srv != nil {
+		return "", errors.New("ahphost: already listening")
+	}
+	srv := &http.Server{
+		Handler:           h.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(h.log.Handler(), slog.LevelDebug),
+	}
+	h.srv = srv
+	h.url = h.ConnectURL(ln.Addr().String())
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			h.log.Error("serve failed", "err", err)
+		}
+	}()
+	h.log.Info("listening", "addr", ln.Addr().String(), "token", h.Token() != "")
+	return h.url, nil
+}
+
+// URL returns the connect URL after Listen or Serve ("" before).
+func (h *Host) URL() string {
+	h.lnMu.Lock()
+	defer h.lnMu.Unlock()
+	return h.url
+}
+
+// Close stops the listener, drops every connection, cancels running turns
+// and waits for all of the host's goroutines to finish. It is idempotent.
+func (h *Host) Close() error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		h.wg.Wait()
+		return nil
+	}
+	h.closed = true
+	conns := make([]*conn, 0, len(h.conns))
+	for c := range h.conns {
+		conns = append(conns, c)
+	}
+	h.st.cancelAllTurns()
+	h.mu.Unlock()
+	h.cancel()
+	h.lnMu.Lock()
+	if h.srv != nil {
+		_ = h.srv.Close()
+	}
+	h.lnMu.Unlock()
+	for _, c := range conns {
+		c.cancel()
+		_ = c.ws.CloseNow()
+	}
+	h.wg.Wait()
+	return nil
+}
+
+// serveHTTP authenticates and upgrades one connection, then runs its reader.
+func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.tokens.allowed(r) {
+		h.log.Warn("rejected connection: missing or wrong token", "remote", r.RemoteAddr)
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return
+	}
+	h.mu.Lock()
+	closed := h.closed
+	if !closed {
+		h.wg.Add(1)
+	}
+	h.mu.Unlock()
+	if closed {
+		http.Error(w, "host closed", http.StatusServiceUnavailable)
+		return
+	}
+	defer h.wg.Done()
+	ws, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		h.log.Info("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
+		return
+	}
+	ws.SetReadLimit(h.opts.readLimit())
+	c := h.newConn(ws)
+	if c == nil {
+		_ = ws.CloseNow()
+		return
+	}
+	h.log.Info("client connected", "conn", c.id, "remote", r.RemoteAddr)
+	c.readLoop()
+	h.removeConn(c)
+	h.log.Info("client disconnected", "conn", c.id)
+}
+
+// newConn registers a connection and starts its writer and sweeper.
+func (h *Host) newConn(ws *websocket.Conn) *conn {
+	c := &conn{
+		h:    h,
+		id:   h.nextConn.Add(1),
+		ws:   ws,
+		q:    newOutQueue(h.opts.QueueBytes),
+		subs: make(map[string]subscription),
+		reasm: segment.NewReassembler(segment.Limits{
+			MaxFrameBytes:   h.opts.readLimit(),
+			MaxMessageBytes: h.opts.MaxMessageBytes,
+		}, nil),
+	}
+	c.ctx, c.cancel = context.WithCancel(h.ctx)
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		c.cancel()
+		return nil
+	}
+	h.conns[c] = struct{}{}
+	h.wg.Add(2)
+	h.mu.Unlock()
+	go c.writeLoop()
+	go c.sweepLoop()
+	return c
+}
+
+// removeConn unregisters c and releases its resources.
+func (h *Host) removeConn(c *conn) {
+	c.cancel()
+	_ = c.ws.CloseNow()
+	h.mu.Lock()
+	delete(h.conns, c)
+	h.st.connGone(c)
+	h.mu.Unlock()
+	c.q.close()
+}
+
+// enqueue queues m on c; a client whose queue overflows is dropped. The
+// caller holds h.mu (so envelope order matches serverSeq order).
+func (c *conn) enqueue(m outMsg) {
+	if !c.q.push(m) {
+		if c.ctx.Err() == nil {
+			c.h.log.Warn("client too slow: outbound queue full; dropping connection", "conn", c.id)
+			c.cancel()
+			go func() { _ = c.ws.CloseNow() }()
+		}
+	}
+}

@@ -1,0 +1,48 @@
+package ahphost
+
+import (
+	"errors"
+
+	"github.com/ahptui/ahptui/ahpstate"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// The host keeps AHP state with package ahpstate's reducers (AHP's own
+// semantics, copy-on-write) and validates client actions with its
+// validators; these wrappers turn a rejection into a rejectionReason.
+
+func reduceChat(st ahpwire.ChatState, a ahpwire.Action) ahpwire.ChatState {
+	return ahpstate.ReduceChat(st, a)
+}
+
+func reduceSession(st ahpwire.SessionState, a ahpwire.Action) ahpwire.SessionState {
+	return ahpstate.ReduceSession(st, a)
+}
+
+func reduceRoot(st ahpwire.RootState, a ahpwire.Action) ahpwire.RootState {
+	return ahpstate.ReduceRoot(st, a)
+}
+
+func validateChat(st ahpwire.ChatState, a ahpwire.Action, clientID string) string {
+	return reason(ahpstate.ValidateChatAction(st, a, clientID))
+}
+
+func validateSession(st ahpwire.SessionState, a ahpwire.Action, clientID string) string {
+	return reason(ahpstate.ValidateSessionAction(st, a, clientID))
+}
+
+func validateRoot(st ahpwire.RootState, a ahpwire.Action, clientID string) string {
+	return reason(ahpstate.ValidateRootAction(st, a, clientID))
+}
+
+// reason converts a validator error into a rejectionReason ("" = accepted).
+func reason(err error) string {
+	if err == nil {
+		return ""
+	}
+	var r *ahpstate.Rejection
+	if errors.As(err, &r) {
+		return r.Reason
+	}
+	return err.Error()
+}

@@ -1,0 +1,176 @@
+package ahphost
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// rpcError is a JSON-RPC error a handler returns.
+type rpcError struct {
+	code int
+	msg  string
+	data any
+	// closeAfter closes the connection after the error is written.
+	closeAfter string
+}
+
+func errInvalidParams(msg string) *rpcError {
+	return &rpcError{code: ahpwire.CodeInvalidParams, msg: msg}
+}
+
+// handlerFunc handles one request. It runs with h.mu held and must not
+// block. The response is queued, still under the lock, before after runs,
+// so follow-up envelopes are ordered after it.
+type handlerFunc func(c *conn, m *ahpwire.Message) (result any, after func(), err *rpcError)
+
+// handlers maps request methods to handlers; ping, initialize and reconnect
+// are also allowed before the connection is initialized.
+var handlers = map[string]handlerFunc{
+	ahpwire.MethodPing:           (*conn).ping,
+	ahpwire.MethodInitialize:     (*conn).initialize,
+	ahpwire.MethodReconnect:      (*conn).reconnect,
+	ahpwire.MethodSubscribe:      (*conn).subscribe,
+	ahpwire.MethodListSessions:   (*conn).listSessions,
+	ahpwire.MethodCreateSession:  (*conn).createSession,
+	ahpwire.MethodDisposeSession: (*conn).disposeSession,
+	ahpwire.MethodCreateChat:     (*conn).createChat,
+	ahpwire.MethodDisposeChat:    (*conn).disposeChat,
+	ahpwire.MethodFetchTurns:     (*conn).fetchTurns,
+}
+
+// preInit lists the methods allowed before initialize/reconnect.
+var preInit = map[string]bool{
+	ahpwire.MethodPing: true, ahpwire.MethodInitialize: true, ahpwire.MethodReconnect: true,
+}
+
+// handle decodes and dispatches one complete JSON-RPC message.
+func (c *conn) handle(raw []byte) {
+	var m ahpwire.Message
+	if err := json.Unmarshal(raw, &m); err != nil {
+		c.h.log.Info("unparsable message", "conn", c.id, "bytes", len(raw))
+		c.h.mu.Lock()
+		c.enqueue(outMsg{data: nullIDError(raw), kind: kindResponse})
+		c.h.mu.Unlock()
+		return
+	}
+	switch {
+	case m.IsRequest():
+		c.request(&m)
+	case m.IsNotification():
+		c.notification(&m)
+	default:
+		// Responses to server requests: the host sends none; ignore.
+	}
+}
+
+// nullIDError builds the error answer for a message that is not valid
+// JSON-RPC: ParseError for bad JSON, InvalidRequest otherwise, id null.
+func nullIDError(raw []byte) []byte {
+	code, msg := ahpwire.CodeInvalidRequest, "invalid request"
+	if !json.Valid(raw) {
+		code, msg = ahpwire.CodeParseError, "parse error"
+	}
+	var buf bytes.Buffer
+	buf.WriteString(`{"jsonrpc":"2.0","id":null,"error":`)
+	e, _ := json.Marshal(ahpwire.RPCError{Code: code, Message: msg})
+	buf.Write(e)
+	buf.WriteByte('}')
+	return buf.Bytes()
+}
+
+// request runs a request handler and queues its response.
+func (c *conn) request(m *ahpwire.Message) {
+	id := *m.ID
+	h := c.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	fn, ok := handlers[m.Method]
+	var (
+		res    any
+		after  func()
+		rerr   *rpcError
+		urgent bool
+	)
+	switch {
+	case !ok:
+		rerr = &rpcError{code: ahpwire.CodeMethodNotFound, msg: "method not found: " + truncate(m.Method, 64)}
+	case !c.ready && !preInit[m.Method]:
+		rerr = &rpcError{code: ahpwire.CodeInvalidRequest, msg: "connection not initialized: send initialize or reconnect first"}
+	default:
+		before := h.st.seq
+		res, after, rerr = fn(c, m)
+		urgent = h.st.seq == before
+	}
+	if rerr != nil {
+		c.enqueueError(id, rerr)
+		return
+	}
+	c.enqueueResult(id, res, urgent)
+	if after != nil {
+		after()
+	}
+}
+
+// notification handles a client notification; unknown ones are ignored.
+func (c *conn) notification(m *ahpwire.Message) {
+	h := c.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !c.ready {
+		return
+	}
+	switch m.Method {
+	case ahpwire.MethodUnsubscribe:
+		var p ahpwire.ChannelParams
+		if err := m.DecodeParams(&p); err != nil {
+			return
+		}
+		h.st.unsubscribe(c, p.Channel)
+	case ahpwire.MethodDispatchAction:
+		c.dispatchAction(m)
+	}
+}
+
+// enqueueResult queues a success response; h.mu is held.
+func (c *conn) enqueueResult(id uint64, result any, urgent bool) {
+	msg, err := ahpwire.NewResult(id, result)
+	var b []byte
+	if err == nil {
+		b, err = json.Marshal(msg)
+	}
+	if err != nil {
+		c.h.log.Error("cannot encode result", "conn", c.id, "err", err)
+		c.enqueueError(id, &rpcError{code: ahpwire.CodeInternalError, msg: "cannot encode result"})
+		return
+	}
+	c.enqueue(outMsg{data: b, kind: kindResponse, id: &id, urgent: urgent})
+}
+
+// enqueueError queues an error response; h.mu is held.
+func (c *conn) enqueueError(id uint64, e *rpcError) {
+	b, err := json.Marshal(ahpwire.NewError(id, e.code, e.msg, e.data))
+	if err != nil {
+		return
+	}
+	c.enqueue(outMsg{data: b, kind: kindResponse, id: &id, closeAfter: e.closeAfter})
+}
+
+// ping answers null, also before initialize.
+func (c *conn) ping(*ahpwire.Message) (any, func(), *rpcError) { return nil, nil, nil }
+
+// decode unmarshals params into v, mapping failures to -32602.
+func decode(m *ahpwire.Message, v any) *rpcError {
+	if err := m.DecodeParams(v); err != nil {
+		return errInvalidParams("invalid params for " + m.Method)
+	}
+	return nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}

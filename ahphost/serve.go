@@ -1,0 +1,162 @@
+package ahphost
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+)
+
+// DefaultAddr is the `ahptui serve` listen address.
+const DefaultAddr = "127.0.0.1:0"
+
+// ServeUsage is the usage line of `ahptui serve`.
+const ServeUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--log-level LEVEL]"
+
+// ServeConfig is the parsed `ahptui serve` command line.
+type ServeConfig struct {
+	// Addr is the TCP address to listen on.
+	Addr string
+	// Options configure the host (Logger is left nil).
+	Options Options
+	// LogLevel is the minimum level logged to standard error.
+	LogLevel slog.Level
+}
+
+// ParseServeFlags parses the arguments after `ahptui serve`. Sizes accept
+// plain bytes or a k/m suffix (powers of 1024, e.g. 64k, 16m). --help
+// returns flag.ErrHelp.
+func ParseServeFlags(args []string) (ServeConfig, error) {
+	cfg := ServeConfig{Addr: DefaultAddr}
+	fs := flag.NewFlagSet("ahptui serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var maxFrame, relayCap, level string
+	fs.StringVar(&cfg.Addr, "addr", DefaultAddr, "listen address")
+	fs.StringVar(&cfg.Options.Token, "token", "", "connection token (default: random)")
+	fs.BoolVar(&cfg.Options.NoToken, "without-connection-token", false, "accept connections without a token")
+	fs.StringVar(&cfg.Options.Dir, "dir", "", "working directory for the demo agent's read-only tools")
+	fs.StringVar(&maxFrame, "max-frame", "", "receive ceiling per frame in bytes (default 16m)")
+	fs.StringVar(&relayCap, "relay-frame-cap", "", "behave like a relay: close on any frame above this size")
+	fs.DurationVar(&cfg.Options.Pace, "pace", 0, "demo streaming pace (e.g. 30ms; 0 = instant)")
+	fs.StringVar(&level, "log-level", "info", "log level: debug, info, warn, error")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, err
+		}
+		return cfg, fmt.Errorf("serve: %w", err)
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
+	}
+	tokenSet := false
+	fs.Visit(func(f *flag.Flag) { tokenSet = tokenSet || f.Name == "token" })
+	if tokenSet && cfg.Options.Token == "" {
+		return cfg, errors.New("serve: --token must not be empty (use --without-connection-token)")
+	}
+	if cfg.Options.NoToken && cfg.Options.Token != "" {
+		return cfg, errors.New("serve: --token and --without-connection-token are mutually exclusive")
+	}
+	var err error
+	if cfg.Options.MaxFrameBytes, err = parseSize("--max-frame", maxFrame); err != nil {
+		return cfg, err
+	}
+	if cfg.Options.RelayFrameCap, err = parseSize("--relay-frame-cap", relayCap); err != nil {
+		return cfg, err
+	}
+	if err := cfg.LogLevel.UnmarshalText([]byte(level)); err != nil {
+		return cfg, fmt.Errorf("serve: --log-level %q: want debug, info, warn or error", level)
+	}
+	if _, _, err := net.SplitHostPort(cfg.Addr); err != nil {
+		return cfg, fmt.Errorf("serve: --addr %q: %w", cfg.Addr, err)
+	}
+	return cfg, nil
+}
+
+// parseSize parses a byte count with an optional k or m suffix.
+func parseSize(name, s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	mult := int64(1)
+	t := strings.ToLower(strings.TrimSpace(s))
+	for _, suf := range []struct {
+		s string
+		m int64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"kb", 1 << 10}, {"mb", 1 << 20}, {"k", 1 << 10}, {"m", 1 << 20}} {
+		if strings.HasSuffix(t, suf.s) {
+			t, mult = strings.TrimSuffix(t, suf.s), suf.m
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > (1<<40)/mult {
+		return 0, fmt.Errorf("serve: %s %q: want a positive byte count (e.g. 65536, 64k, 16m)", name, s)
+	}
+	return n * mult, nil
+}
+
+// RunServe implements `ahptui serve`: it parses args, starts a host, prints
+// the connect URL as the first line of stdout, logs to stderr (never the
+// token) and serves until ctx is cancelled (main passes a context cancelled
+// by SIGINT/SIGTERM). It returns the process exit code: 0 after a clean
+// shutdown, 2 for bad arguments, 1 for other failures.
+func RunServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg, err := ParseServeFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(stdout, ServeUsage)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "ahptui:", err)
+		fmt.Fprintln(stderr, ServeUsage)
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	cfg.Options.Logger = log
+	h, err := New(cfg.Options)
+	if err != nil {
+		fmt.Fprintln(stderr, "ahptui: serve:", err)
+		return 1
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "ahptui: serve: listen %s: %v\n", cfg.Addr, err)
+		_ = h.Close()
+		return 1
+	}
+	u, err := h.serveOn(ln)
+	if err != nil {
+		fmt.Fprintln(stderr, "ahptui: serve:", err)
+		_ = ln.Close()
+		_ = h.Close()
+		return 1
+	}
+	if _, err := fmt.Fprintln(stdout, u); err != nil {
+		_ = h.Close()
+		return 1
+	}
+	log.Info("ahptui host ready", "url", MaskToken(u), "dir", h.opts.Dir,
+		"maxFrame", h.opts.MaxFrameBytes, "relayFrameCap", h.opts.RelayFrameCap)
+	<-ctx.Done()
+	log.Info("shutting down")
+	_ = h.Close()
+	return 0
+}
+
+// MaskToken replaces the value of a tkn query parameter in a URL with "***".
+func MaskToken(u string) string {
+	i := strings.Index(u, "tkn=")
+	if i < 0 {
+		return u
+	}
+	j := strings.IndexByte(u[i:], '&')
+	if j < 0 {
+		return u[:i] + "tkn=***"
+	}
+	return u[:i] + "tkn=***" + u[i+j:]
+}

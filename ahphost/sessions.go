@@ -1,0 +1,310 @@
+package ahphost
+
+import (
+	"encoding/base64"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// sessionEntry is one session's state.
+type sessionEntry struct {
+	uri       string
+	state     ahpwire.SessionState
+	createdAt string
+	touch     int64 // recency order for listSessions
+	// published is the summary last announced to root subscribers.
+	published ahpwire.SessionSummary
+}
+
+// summary builds the session's SessionSummary.
+func (s *store) summary(se *sessionEntry) ahpwire.SessionSummary {
+	st := &se.state
+	sum := ahpwire.SessionSummary{
+		Resource:           se.uri,
+		Provider:           st.Provider,
+		Title:              st.Title,
+		Status:             st.Status,
+		Activity:           st.Activity,
+		CreatedAt:          ahpwire.Timestamp(se.createdAt),
+		ModifiedAt:         ahpwire.Timestamp(se.createdAt),
+		WorkingDirectories: st.WorkingDirectories,
+		DefaultChat:        st.DefaultChat,
+	}
+	sum.Status = aggregateStatus(st)
+	for _, cs := range st.Chats {
+		status := cs.Status
+		sum.Chats = append(sum.Chats, ahpwire.SessionChatSummary{
+			Resource: cs.Resource, Title: cs.Title, Origin: cs.Origin,
+			Interactivity: cs.Interactivity, Status: &status, Changes: cs.Changes,
+		})
+		if string(cs.ModifiedAt) > string(sum.ModifiedAt) {
+			sum.ModifiedAt = cs.ModifiedAt
+		}
+	}
+	return sum
+}
+
+// aggregateStatus derives a session's status from its chats (session
+// channel spec, "Chat aggregation"): activity bits from the default chat,
+// else the most recently modified one; InputNeeded and Error promoted from
+// any chat; IsRead/IsArchived stay session-scoped.
+func aggregateStatus(st *ahpwire.SessionState) ahpwire.SessionStatus {
+	flags := st.Status &^ ahpwire.StatusActivityMask
+	if len(st.Chats) == 0 {
+		return st.Status
+	}
+	pick := -1
+	for i, cs := range st.Chats {
+		if cs.Resource == st.DefaultChat {
+			pick = i
+			break
+		}
+		if pick < 0 || string(cs.ModifiedAt) > string(st.Chats[pick].ModifiedAt) {
+			pick = i
+		}
+	}
+	act := st.Chats[pick].Status.Activity()
+	for _, cs := range st.Chats {
+		switch {
+		case cs.Status.Has(ahpwire.StatusInputNeeded):
+			act = ahpwire.StatusInputNeeded
+		case cs.Status.Activity() == ahpwire.StatusError && act != ahpwire.StatusInputNeeded:
+			act = ahpwire.StatusError
+		}
+	}
+	return flags | act
+}
+
+// createSession creates a session at the client-chosen URI; it becomes
+// ready with a default chat right after the (null) response.
+func (c *conn) createSession(m *ahpwire.Message) (any, func(), *rpcError) {
+	var p ahpwire.CreateSessionParams
+	if e := decode(m, &p); e != nil {
+		return nil, nil, e
+	}
+	s := c.h.st
+	if kindOf(p.Channel) != chanSession || len(p.Channel) > 512 {
+		return nil, nil, errInvalidParams("channel must be an ahp-session:/<id> URI")
+	}
+	if s.sessions[p.Channel] != nil {
+		return nil, nil, &rpcError{code: ahpwire.CodeSessionAlreadyExists, msg: "session already exists"}
+	}
+	provider := p.Provider
+	if provider == "" && len(s.root.Agents) > 0 {
+		provider = s.root.Agents[0].Provider
+	}
+	if !s.knownProvider(provider) {
+		return nil, nil, &rpcError{code: ahpwire.CodeProviderNotFound, msg: "provider not found: " + truncate(provider, 64)}
+	}
+	wd := p.WorkingDirectories
+	if len(wd) == 0 {
+		wd = []string{fileURI(c.h.opts.Dir)}
+	}
+	s.newSession(p.Channel, provider, wd)
+	return nil, func() { s.finishSession(p.Channel) }, nil
+}
+
+// knownProvider reports whether RootState.agents lists provider.
+func (s *store) knownProvider(p string) bool {
+	for _, a := range s.root.Agents {
+		if a.Provider == p {
+			return true
+		}
+	}
+	return false
+}
+
+// newSession adds a session in lifecycle "creating".
+func (s *store) newSession(uri, provider string, wd []string) *sessionEntry {
+	s.touch++
+	se := &sessionEntry{
+		uri:       uri,
+		createdAt: s.now(),
+		touch:     s.touch,
+		state: ahpwire.SessionState{
+			Provider:           provider,
+			Title:              "New session",
+			Status:             ahpwire.StatusIdle,
+			Lifecycle:          ahpwire.LifecycleCreating,
+			WorkingDirectories: wd,
+		},
+	}
+	s.sessions[uri] = se
+	return se
+}
+
+// finishSession makes a session ready, adds its default chat and announces
+// it on the root channel.
+func (s *store) finishSession(uri string) {
+	se := s.sessions[uri]
+	if se == nil {
+		return
+	}
+	s.applySession(se, &ahpwire.SessionReady{}, nil)
+	chat := defaultChatURI(uri)
+	if s.chats[chat] != nil {
+		chat = chat + "-" + strconv.FormatInt(s.touch, 10)
+	}
+	s.addChat(se, chat, nil)
+	s.applySession(se, &ahpwire.SessionDefaultChatChanged{DefaultChat: chat}, nil)
+	s.activeSessionsChanged()
+	se.published = s.summary(se)
+	s.notifyRoot(ahpwire.MethodSessionAdded, ahpwire.SessionAddedParams{Channel: ahpwire.RootURI, Summary: se.published})
+}
+
+// defaultChatURI derives the default chat's URI from the session's id.
+func defaultChatURI(session string) string {
+	return ahpwire.ChatScheme + "/" + strings.TrimPrefix(session, ahpwire.SessionScheme+"/")
+}
+
+// activeSessionsChanged emits root/activeSessionsChanged.
+func (s *store) activeSessionsChanged() {
+	n := int64(len(s.sessions))
+	a := &ahpwire.RootActiveSessionsChanged{ActiveSessions: n}
+	s.root = reduceRoot(s.root, a)
+	s.emit(ahpwire.RootURI, a, nil, "")
+}
+
+// applySession reduces a server action into a session and broadcasts it.
+func (s *store) applySession(se *sessionEntry, a ahpwire.Action, origin *ahpwire.ActionOrigin) {
+	se.state = reduceSession(se.state, a)
+	s.emit(se.uri, a, origin, "")
+}
+
+// disposeSession removes a session and all of its chats.
+func (c *conn) disposeSession(m *ahpwire.Message) (any, func(), *rpcError) {
+	var p ahpwire.ChannelParams
+	if e := decode(m, &p); e != nil {
+		return nil, nil, e
+	}
+	s := c.h.st
+	se := s.sessions[p.Channel]
+	if se == nil {
+		return nil, nil, &rpcError{code: ahpwire.CodeSessionNotFound, msg: "session not found"}
+	}
+	for _, cs := range se.state.Chats {
+		s.removeChat(cs.Resource)
+	}
+	delete(s.sessions, p.Channel)
+	s.dropChannel(p.Channel)
+	return nil, func() {
+		s.activeSessionsChanged()
+		s.notifyRoot(ahpwire.MethodSessionRemoved, ahpwire.SessionRemovedParams{Channel: ahpwire.RootURI, Session: p.Channel})
+	}, nil
+}
+
+// publishSummary announces summary changes of a session to root
+// subscribers (root/sessionSummaryChanged) and bumps its recency.
+func (s *store) publishSummary(se *sessionEntry) {
+	cur := s.summary(se)
+	old := se.published
+	var ch ahpwire.PartialSessionSummary
+	changed := false
+	if cur.Title != old.Title {
+		ch.Title, changed = &cur.Title, true
+	}
+	if cur.Status != old.Status {
+		ch.Status, changed = &cur.Status, true
+	}
+	if cur.Activity != old.Activity {
+		ch.Activity, changed = &cur.Activity, true
+	}
+	if cur.ModifiedAt != old.ModifiedAt {
+		ch.ModifiedAt, changed = &cur.ModifiedAt, true
+	}
+	if cur.DefaultChat != old.DefaultChat {
+		ch.DefaultChat, changed = &cur.DefaultChat, true
+	}
+	if !sameChats(cur.Chats, old.Chats) {
+		ch.Chats, changed = cur.Chats, true
+	}
+	if !changed {
+		return
+	}
+	s.touch++
+	se.touch = s.touch
+	se.published = cur
+	s.notifyRoot(ahpwire.MethodSessionSummaryChanged, ahpwire.SessionSummaryChangedParams{
+		Channel: ahpwire.RootURI, Session: se.uri, Changes: ch,
+	})
+}
+
+func sameChats(a, b []ahpwire.SessionChatSummary) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Resource != b[i].Resource || a[i].Title != b[i].Title ||
+			(a[i].Status == nil) != (b[i].Status == nil) ||
+			(a[i].Status != nil && *a[i].Status != *b[i].Status) {
+			return false
+		}
+	}
+	return true
+}
+
+// listSessions returns sessions most recently modified first, paged by an
+// opaque cursor.
+func (c *conn) listSessions(m *ahpwire.Message) (any, func(), *rpcError) {
+	var p ahpwire.ListSessionsParams
+	if len(m.Params) > 0 {
+		if e := decode(m, &p); e != nil {
+			return nil, nil, e
+		}
+	}
+	s := c.h.st
+	all := make([]*sessionEntry, 0, len(s.sessions))
+	for _, se := range s.sessions {
+		all = append(all, se)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].touch > all[j].touch })
+	start := 0
+	if p.Cursor != "" {
+		touch, ok := decodeCursor(p.Cursor, "s")
+		if !ok {
+			return nil, nil, errInvalidParams("unknown cursor")
+		}
+		start = sort.Search(len(all), func(i int) bool { return all[i].touch < touch })
+	}
+	limit := len(all)
+	if p.Limit != nil {
+		if *p.Limit < 1 {
+			return nil, nil, errInvalidParams("limit must be ≥ 1")
+		}
+		limit = *p.Limit
+	}
+	end := min(start+limit, len(all))
+	res := ahpwire.ListSessionsResult{Items: make([]ahpwire.SessionSummary, 0, end-start)}
+	for _, se := range all[start:end] {
+		res.Items = append(res.Items, s.summary(se))
+	}
+	if end < len(all) && end > start {
+		res.NextCursor = encodeCursor("s", all[end-1].touch)
+	}
+	return res, nil, nil
+}
+
+// encodeCursor makes an opaque cursor from a kind tag and a position.
+func encodeCursor(kind string, pos int64) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(kind + ":" + strconv.FormatInt(pos, 10)))
+}
+
+// decodeCursor reverses encodeCursor.
+func decodeCursor(cur, kind string) (int64, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(cur)
+	if err != nil {
+		return 0, false
+	}
+	k, v, ok := strings.Cut(string(b), ":")
+	if !ok || k != kind {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	return n, true
+}

@@ -1,0 +1,249 @@
+package ahphost
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// store is the host's protocol state. Every method requires h.mu.
+type store struct {
+	h   *Host
+	seq uint64
+
+	// Replay log: a ring of the most recent envelopes (all channels).
+	ring      []logEntry
+	ringStart int
+	ringLen   int
+	// evictedUpTo is the highest serverSeq that has left the log.
+	evictedUpTo uint64
+
+	root     ahpwire.RootState
+	sessions map[string]*sessionEntry
+	chats    map[string]*chatEntry
+	// touch orders sessions by recency (listSessions) deterministically.
+	touch int64
+
+	// subs indexes subscribers by channel.
+	subs map[string]map[*conn]struct{}
+	// clients remembers every clientId seen, for reconnect.
+	clients map[string]*clientRecord
+}
+
+// logEntry is one logged action envelope.
+type logEntry struct {
+	seq     uint64
+	channel string
+	env     json.RawMessage
+}
+
+// clientRecord is what the host remembers about a clientId across
+// connections.
+type clientRecord struct {
+	version string
+	caps    *ahpwire.ChunkingCapability
+	views   map[string]subscription
+}
+
+func newStore(h *Host) *store {
+	s := &store{
+		h:        h,
+		ring:     make([]logEntry, h.opts.ReplayLog),
+		sessions: make(map[string]*sessionEntry),
+		chats:    make(map[string]*chatEntry),
+		subs:     make(map[string]map[*conn]struct{}),
+		clients:  make(map[string]*clientRecord),
+	}
+	s.root = ahpwire.RootState{Agents: h.agent.Providers(), ActiveSessions: ahpwire.Ptr(int64(0))}
+	return s
+}
+
+// now returns the host clock as an ISO-8601 millisecond timestamp.
+func (s *store) now() string { return isoTime(s.h.opts.Now()) }
+
+func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// channelKind classifies a channel URI.
+type channelKind int
+
+const (
+	chanUnknown channelKind = iota
+	chanRoot
+	chanSession
+	chanChat
+)
+
+func kindOf(uri string) channelKind {
+	switch {
+	case uri == ahpwire.RootURI:
+		return chanRoot
+	case strings.HasPrefix(uri, ahpwire.SessionScheme+"/") && len(uri) > len(ahpwire.SessionScheme)+1:
+		return chanSession
+	case strings.HasPrefix(uri, ahpwire.ChatScheme+"/") && len(uri) > len(ahpwire.ChatScheme)+1:
+		return chanChat
+	}
+	return chanUnknown
+}
+
+// exists reports whether a state-bearing channel exists.
+func (s *store) exists(uri string) bool {
+	switch kindOf(uri) {
+	case chanRoot:
+		return true
+	case chanSession:
+		return s.sessions[uri] != nil
+	case chanChat:
+		return s.chats[uri] != nil
+	}
+	return false
+}
+
+// emit stamps an action with the next serverSeq, logs it and queues it to
+// every subscriber of channel. The caller has already applied it to the
+// state (or decided to reject it). It returns the serverSeq.
+func (s *store) emit(channel string, a ahpwire.Action, origin *ahpwire.ActionOrigin, rejection string) uint64 {
+	s.seq++
+	env, frame, err := envelopeFrame(channel, s.seq, a, origin, rejection)
+	if err != nil {
+		s.h.log.Error("cannot encode action; dropped", "type", a.ActionType(), "err", err)
+		return s.seq
+	}
+	s.appendLog(logEntry{seq: s.seq, channel: channel, env: env})
+	m := outMsg{data: frame, kind: kindAction, seq: s.seq, method: ahpwire.MethodAction}
+	for c := range s.subs[channel] {
+		c.enqueue(m)
+	}
+	return s.seq
+}
+
+// emitTo stamps an action and sends it to one connection only, without
+// logging it (chat/turnsLoaded answers one client's fetchTurns).
+func (s *store) emitTo(c *conn, channel string, a ahpwire.Action) {
+	s.seq++
+	_, frame, err := envelopeFrame(channel, s.seq, a, nil, "")
+	if err != nil {
+		s.h.log.Error("cannot encode action; dropped", "type", a.ActionType(), "err", err)
+		return
+	}
+	c.enqueue(outMsg{data: frame, kind: kindAction, seq: s.seq, method: ahpwire.MethodAction})
+}
+
+// envelopeFrame encodes an envelope and its `action` notification frame.
+func envelopeFrame(channel string, seq uint64, a ahpwire.Action, origin *ahpwire.ActionOrigin, rejection string) (env, frame []byte, err error) {
+	env, err = json.Marshal(ahpwire.ActionEnvelope{
+		Channel: channel, ServerSeq: seq, Origin: origin, Action: a, RejectionReason: rejection,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode envelope: %w", err)
+	}
+	const head = `{"jsonrpc":"2.0","method":"action","params":`
+	frame = make([]byte, 0, len(head)+len(env)+1)
+	frame = append(frame, head...)
+	frame = append(frame, env...)
+	frame = append(frame, '}')
+	return env, frame, nil
+}
+
+func (s *store) appendLog(e logEntry) {
+	n := len(s.ring)
+	if s.ringLen == n {
+		old := s.ring[s.ringStart]
+		s.evictedUpTo = old.seq
+		s.ring[s.ringStart] = e
+		s.ringStart = (s.ringStart + 1) % n
+		return
+	}
+	s.ring[(s.ringStart+s.ringLen)%n] = e
+	s.ringLen++
+}
+
+// replay returns the logged envelopes after seq for the given channels, or
+// false when envelopes after seq have already left the log.
+func (s *store) replay(after uint64, channels map[string]bool) ([]json.RawMessage, bool) {
+	if after < s.evictedUpTo {
+		return nil, false
+	}
+	var out []json.RawMessage
+	for i := 0; i < s.ringLen; i++ {
+		e := s.ring[(s.ringStart+i)%len(s.ring)]
+		if e.seq > after && channels[e.channel] {
+			out = append(out, e.env)
+		}
+	}
+	return out, true
+}
+
+// notifyRoot sends a protocol notification to every root subscriber. It is
+// neither logged nor replayed.
+func (s *store) notifyRoot(method string, params any) {
+	subs := s.subs[ahpwire.RootURI]
+	if len(subs) == 0 {
+		return
+	}
+	n, err := ahpwire.NewNotification(method, params)
+	if err != nil {
+		s.h.log.Error("cannot encode notification", "method", method, "err", err)
+		return
+	}
+	b, err := json.Marshal(n)
+	if err != nil {
+		s.h.log.Error("cannot encode notification", "method", method, "err", err)
+		return
+	}
+	m := outMsg{data: b, kind: kindNotification, method: method}
+	for c := range subs {
+		c.enqueue(m)
+	}
+}
+
+// subscribe records that c follows channel.
+func (s *store) subscribe(c *conn, channel string, sub subscription) {
+	c.subs[channel] = sub
+	m := s.subs[channel]
+	if m == nil {
+		m = make(map[*conn]struct{})
+		s.subs[channel] = m
+	}
+	m[c] = struct{}{}
+	if rec := s.clients[c.clientID]; rec != nil {
+		rec.views[channel] = sub
+	}
+}
+
+// unsubscribe removes c's subscription to channel.
+func (s *store) unsubscribe(c *conn, channel string) {
+	delete(c.subs, channel)
+	if m := s.subs[channel]; m != nil {
+		delete(m, c)
+		if len(m) == 0 {
+			delete(s.subs, channel)
+		}
+	}
+	if rec := s.clients[c.clientID]; rec != nil {
+		delete(rec.views, channel)
+	}
+}
+
+// dropChannel removes every subscription to a disposed channel.
+func (s *store) dropChannel(channel string) {
+	for c := range s.subs[channel] {
+		delete(c.subs, channel)
+	}
+	delete(s.subs, channel)
+}
+
+// connGone forgets a closed connection's subscriptions (the clientRecord
+// keeps them for reconnect).
+func (s *store) connGone(c *conn) {
+	for ch := range c.subs {
+		if m := s.subs[ch]; m != nil {
+			delete(m, c)
+			if len(m) == 0 {
+				delete(s.subs, ch)
+			}
+		}
+	}
+}

@@ -1,0 +1,196 @@
+package ahphost
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/ahptui/ahptui/ahphost/demo"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// Agent runs turns for the host. *demo.Agent implements it; tests may plug
+// in their own.
+type Agent interface {
+	// Providers lists the agents shown in RootState.agents.
+	Providers() []ahpwire.AgentInfo
+	// Run streams one turn through t.Emit and returns when it has ended or
+	// ctx is cancelled (see demo.Agent.Run for the full contract).
+	Run(ctx context.Context, t Turn) error
+}
+
+// Turn is one turn the host hands to an Agent.
+type Turn = demo.Turn
+
+// newDemoAgent returns the built-in scripted agent.
+func newDemoAgent(dir string, pace time.Duration) Agent {
+	return demo.New(demo.Options{Dir: dir, Pace: pace})
+}
+
+// clientBuffer is the capacity of a turn's client-action channel.
+const clientBuffer = 256
+
+// turnRun is one running Agent.Run.
+type turnRun struct {
+	turnID string
+	ctx    context.Context
+	cancel context.CancelFunc
+	client chan ahpwire.Action
+}
+
+// startRun starts the agent for the chat's active turn (resume=true after
+// chat/turnResume). Any previous run of the chat is cancelled. h.mu is held.
+func (s *store) startRun(ce *chatEntry, resume bool) {
+	at := ce.state.ActiveTurn
+	if at == nil {
+		return
+	}
+	if ce.run != nil {
+		ce.run.cancel()
+	}
+	h := s.h
+	ctx, cancel := context.WithCancel(h.ctx)
+	run := &turnRun{turnID: at.ID, ctx: ctx, cancel: cancel, client: make(chan ahpwire.Action, clientBuffer)}
+	ce.run = run
+	started, err := time.Parse(time.RFC3339Nano, at.StartedAt)
+	if err != nil {
+		started = h.opts.Now()
+	}
+	t := Turn{
+		Chat:      ce.uri,
+		TurnID:    at.ID,
+		Text:      at.Message.Text,
+		Resume:    resume,
+		StartedAt: started,
+		Emit:      func(a ahpwire.Action) { h.agentEmit(ce.uri, run, a) },
+		Client:    run.client,
+	}
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		err := h.agent.Run(ctx, t)
+		h.runDone(ce.uri, run, err)
+	}()
+}
+
+// agentEmit applies and broadcasts one action of a running turn. Actions
+// of a cancelled or superseded run, or for a turn that is no longer active,
+// are dropped.
+func (h *Host) agentEmit(chat string, run *turnRun, a ahpwire.Action) {
+	if a == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s := h.st
+	ce := s.chats[chat]
+	if run.ctx.Err() != nil || ce == nil || ce.run != run ||
+		ce.state.ActiveTurn == nil || ce.state.ActiveTurn.ID != run.turnID {
+		h.log.Debug("dropping action of an inactive turn", "chat", chat, "type", a.ActionType())
+		return
+	}
+	ce.state = reduceChat(ce.state, a)
+	s.emit(chat, a, nil, "")
+	s.afterChatChange(ce)
+}
+
+// runDone cleans up after Agent.Run returns. If the agent returned while
+// its turn is still active (an agent failure), the host ends the turn with
+// a non-resumable chat/error.
+func (h *Host) runDone(chat string, run *turnRun, err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s := h.st
+	ce := s.chats[chat]
+	if ce == nil || ce.run != run {
+		return
+	}
+	ce.run = nil
+	if run.ctx.Err() != nil {
+		return
+	}
+	run.cancel()
+	at := ce.state.ActiveTurn
+	if at == nil || at.ID != run.turnID {
+		return
+	}
+	msg := "the agent stopped without finishing the turn"
+	if err != nil {
+		msg = "agent failed: " + err.Error()
+		if errors.Is(err, demo.ErrClientClosed) {
+			msg = "the agent stopped waiting for a decision"
+		}
+	}
+	h.log.Warn("agent ended without finishing its turn", "chat", chat, "err", err)
+	part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: "agentFailed", Message: msg}, false)
+	a := &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.durationSince(at.StartedAt)), Part: &part}
+	ce.state = reduceChat(ce.state, a)
+	s.emit(chat, a, nil, "")
+	s.afterChatChange(ce)
+}
+
+// durationSince returns the milliseconds since an ISO timestamp (≥ 0).
+func (s *store) durationSince(startedAt string) int64 {
+	t, err := time.Parse(time.RFC3339Nano, startedAt)
+	if err != nil {
+		return 0
+	}
+	return max(0, s.h.opts.Now().Sub(t).Milliseconds())
+}
+
+// afterChatChange runs after any applied chat action: it stops the agent
+// when the turn it runs has ended (a run that emitted its own terminal action
+// is returning anyway), consumes queued messages when the chat is idle, and
+// publishes catalog/summary changes.
+func (s *store) afterChatChange(ce *chatEntry) {
+	if ce.run != nil && (ce.state.ActiveTurn == nil || ce.state.ActiveTurn.ID != ce.run.turnID) {
+		ce.run.cancel()
+		ce.run = nil
+	}
+	if ce.state.ActiveTurn == nil {
+		s.consumeQueued(ce)
+	}
+	s.syncChat(ce)
+}
+
+// consumeQueued starts the next queued message as a new turn when the chat
+// is idle (server consumption rule for chat/pendingMessageSet queued).
+func (s *store) consumeQueued(ce *chatEntry) {
+	if ce.state.ActiveTurn != nil || len(ce.state.QueuedMessages) == 0 {
+		return
+	}
+	next := ce.state.QueuedMessages[0]
+	rm := &ahpwire.ChatPendingMessageRemoved{Kind: ahpwire.PendingQueued, ID: next.ID}
+	ce.state = reduceChat(ce.state, rm)
+	s.emit(ce.uri, rm, nil, "")
+	s.startServerTurn(ce, next.Message, next.ID)
+}
+
+// startServerTurn starts a turn the host itself dispatches (a consumed
+// queued message or createChat's initialMessage).
+func (s *store) startServerTurn(ce *chatEntry, msg ahpwire.ChatMessage, queuedID string) {
+	if ce.state.ActiveTurn != nil {
+		return
+	}
+	a := &ahpwire.ChatTurnStarted{
+		TurnID:          "turn-" + ce.uri[len(ahpwire.ChatScheme)+1:] + "-" + strconv.FormatUint(s.seq+1, 10),
+		StartedAt:       s.now(),
+		Message:         msg,
+		QueuedMessageID: queuedID,
+	}
+	ce.state = reduceChat(ce.state, a)
+	s.emit(ce.uri, a, nil, "")
+	s.startRun(ce, false)
+	s.syncChat(ce)
+}
+
+// cancelAllTurns cancels every running agent (host shutdown).
+func (s *store) cancelAllTurns() {
+	for _, ce := range s.chats {
+		if ce.run != nil {
+			ce.run.cancel()
+			ce.run = nil
+		}
+	}
+}

@@ -1,0 +1,57 @@
+package ahpstate
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// benchChat returns a chat with `turns` finished turns and an active turn
+// with `parts` markdown parts.
+func benchChat(turns, parts int) ahpwire.ChatState {
+	s := idleChat()
+	for i := range turns {
+		id := fmt.Sprintf("t%d", i)
+		s = apply(s, started(id), &ahpwire.ChatResponsePart{TurnID: id, Part: ahpwire.MarkdownPart("m", "answer")},
+			&ahpwire.ChatTurnComplete{TurnID: id, Duration: ahpwire.Ptr[int64](1)})
+	}
+	s = apply(s, started("live"))
+	for i := range parts {
+		s = apply(s, &ahpwire.ChatResponsePart{TurnID: "live", Part: ahpwire.MarkdownPart(fmt.Sprintf("p%d", i), "")})
+	}
+	return s
+}
+
+// BenchmarkReduceChatDelta measures one chat/delta on the last part of an
+// active turn (the streaming hot path) for growing part counts and part
+// lengths. The state is not accumulated: every iteration reduces the same
+// base state, so the numbers are per delta at that size.
+func BenchmarkReduceChatDelta(b *testing.B) {
+	for _, parts := range []int{1, 10, 100} {
+		for _, size := range []int{0, 10_000} {
+			b.Run(fmt.Sprintf("parts=%d/partBytes=%d", parts, size), func(b *testing.B) {
+				s := benchChat(100, parts)
+				last := fmt.Sprintf("p%d", parts-1)
+				s = ReduceChat(s, &ahpwire.ChatDelta{TurnID: "live", PartID: last, Content: strings.Repeat("x", size)})
+				a := &ahpwire.ChatDelta{TurnID: "live", PartID: last, Content: "token "}
+				b.ReportAllocs()
+				for b.Loop() {
+					_ = ReduceChat(s, a)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkReduceTurnComplete measures finishing a turn in a chat with 100
+// completed turns.
+func BenchmarkReduceTurnComplete(b *testing.B) {
+	s := benchChat(100, 10)
+	a := &ahpwire.ChatTurnComplete{TurnID: "live", Duration: ahpwire.Ptr[int64](10)}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = ReduceChat(s, a)
+	}
+}

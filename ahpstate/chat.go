@@ -1,0 +1,313 @@
+package ahpstate
+
+import (
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// Chat applies a chat action to s and returns the new state. Actions of
+// other channels, unknown actions and actions that do not apply return s.
+func (r Reducer) Chat(s ahpwire.ChatState, a ahpwire.Action) ahpwire.ChatState {
+	if isNil(a) {
+		return s
+	}
+	switch a := a.(type) {
+	case *ahpwire.ChatTurnStarted:
+		return r.turnStarted(s, a)
+	case *ahpwire.ChatDelta:
+		return appendText(s, a.TurnID, a.PartID, ahpwire.PartMarkdown, a.Content)
+	case *ahpwire.ChatReasoning:
+		return appendText(s, a.TurnID, a.PartID, ahpwire.PartReasoning, a.Content)
+	case *ahpwire.ChatResponsePart:
+		if !activeIs(&s, a.TurnID) || a.Part.Kind == ahpwire.PartError {
+			return s
+		}
+		return withActiveParts(s, append(clip(s.ActiveTurn.ResponseParts), a.Part))
+	case *ahpwire.ChatUsage:
+		if !activeIs(&s, a.TurnID) {
+			return s
+		}
+		at := *s.ActiveTurn
+		u := a.Usage
+		at.Usage = &u
+		s.ActiveTurn = &at
+		return s
+	case *ahpwire.ChatTurnComplete:
+		return r.endTurn(s, a.TurnID, ahpwire.TurnComplete, a.Duration, nil, nil)
+	case *ahpwire.ChatTurnCancelled:
+		return r.endTurn(s, a.TurnID, ahpwire.TurnCancelled, a.Duration, nil, nil)
+	case *ahpwire.ChatError:
+		if r.Legacy05 {
+			info := a.ErrorInfo()
+			return r.endTurn(s, a.TurnID, ahpwire.TurnError, a.Duration, nil, &info)
+		}
+		p := a.ErrorPart()
+		return r.endTurn(s, a.TurnID, ahpwire.TurnError, a.Duration, &p, nil)
+	case *ahpwire.ChatTurnResume:
+		return turnResume(s, a.TurnID)
+	case *ahpwire.ChatTruncated:
+		return r.truncated(s, a.TurnID)
+	case *ahpwire.ChatTurnsLoaded:
+		return turnsLoaded(s, a)
+	case *ahpwire.ChatActivityChanged:
+		s.Activity = a.Activity
+		return s
+	case *ahpwire.ChatToolCallStart, *ahpwire.ChatToolCallDelta, *ahpwire.ChatToolCallReady,
+		*ahpwire.ChatToolCallConfirmed, *ahpwire.ChatToolCallComplete, *ahpwire.ChatToolCallResultConfirmed,
+		*ahpwire.ChatToolCallContentChanged, *ahpwire.ChatToolCallAuthRequired, *ahpwire.ChatToolCallAuthResolved:
+		return r.reduceToolCall(s, a)
+	case *ahpwire.ChatInputRequested, *ahpwire.ChatInputAnswerChanged, *ahpwire.ChatInputCompleted:
+		if r.Legacy05 {
+			return r.reduceLegacyInput(s, a)
+		}
+		return r.reduceInput(s, a)
+	case *ahpwire.ChatPendingMessageSet, *ahpwire.ChatPendingMessageRemoved, *ahpwire.ChatQueuedMessagesReordered,
+		*ahpwire.ChatSteeringMessageSet, *ahpwire.ChatSteeringMessageRemoved:
+		return reducePending(s, a)
+	case *ahpwire.ChatDraftChanged:
+		s.Draft = a.Draft
+		return s
+	case *ahpwire.ChatIsReadChanged:
+		s.Status = s.Status.With(ahpwire.StatusIsRead, a.IsRead)
+		return s
+	case *ahpwire.ChatIsArchivedChanged:
+		s.Status = s.Status.With(ahpwire.StatusIsArchived, a.IsArchived)
+		return s
+	case *ahpwire.ChatWorkingDirectorySet:
+		for _, d := range s.WorkingDirectories {
+			if d == a.Directory {
+				return s
+			}
+		}
+		s.WorkingDirectories = append(clip(s.WorkingDirectories), a.Directory)
+		return s
+	case *ahpwire.ChatWorkingDirectoryRemoved:
+		if dirs, changed := without(s.WorkingDirectories, func(d string) bool { return d == a.Directory }); changed {
+			s.WorkingDirectories = dirs
+		}
+		return s
+	case *ahpwire.ChatBackgroundWorkSet:
+		s.BackgroundWork = upsert(s.BackgroundWork, a.Work, func(w ahpwire.BackgroundWork) bool { return w.ID == a.Work.ID })
+		return s
+	case *ahpwire.ChatBackgroundWorkRemoved:
+		if ws, changed := without(s.BackgroundWork, func(w ahpwire.BackgroundWork) bool { return w.ID == a.ID }); changed {
+			s.BackgroundWork = nilIfEmpty(ws)
+		}
+		return s
+	case *ahpwire.ChatMovableChanged:
+		v := a.Movable
+		s.Movable = &v
+		return s
+	case *ahpwire.ChatChangesetsChanged:
+		s.Changesets = a.Changesets
+		return s
+	case *ahpwire.ChatCanvasesChanged:
+		s.Canvases = a.Canvases
+		return s
+	}
+	return s
+}
+
+// upsert replaces the first element matching with v, or appends v, on a copy.
+func upsert[T any](s []T, v T, match func(T) bool) []T {
+	for i := range s {
+		if match(s[i]) {
+			out := append([]T(nil), s...)
+			out[i] = v
+			return out
+		}
+	}
+	return append(clip(s), v)
+}
+
+// activeIs reports whether the active turn exists and has id turnID.
+func activeIs(s *ahpwire.ChatState, turnID string) bool {
+	return s.ActiveTurn != nil && s.ActiveTurn.ID == turnID
+}
+
+// withActiveParts returns s with a copied active turn carrying parts.
+func withActiveParts(s ahpwire.ChatState, parts []ahpwire.ResponsePart) ahpwire.ChatState {
+	at := *s.ActiveTurn
+	at.ResponseParts = parts
+	s.ActiveTurn = &at
+	return s
+}
+
+func (r Reducer) turnStarted(s ahpwire.ChatState, a *ahpwire.ChatTurnStarted) ahpwire.ChatState {
+	s.ActiveTurn = &ahpwire.ActiveTurn{
+		ID: a.TurnID, StartedAt: a.StartedAt, Message: a.Message,
+		ResponseParts: []ahpwire.ResponsePart{},
+	}
+	s.Status = summaryStatus(&s, false).With(ahpwire.StatusIsRead, false)
+	switch {
+	case a.StartedAt != "":
+		s.ModifiedAt = a.StartedAt
+	case r.Now != nil:
+		s.ModifiedAt = r.stamp()
+	}
+	if id := a.QueuedMessageID; id != "" {
+		if s.SteeringMessage != nil && s.SteeringMessage.ID == id {
+			s.SteeringMessage = nil
+		}
+		match := func(m ahpwire.PendingMessage) bool { return m.ID == id }
+		if q, changed := without(s.QueuedMessages, match); changed {
+			s.QueuedMessages = nilIfEmpty(q)
+		}
+		if q, changed := without(s.SteeringMessages, match); changed {
+			s.SteeringMessages = nilIfEmpty(q)
+		}
+	}
+	return s
+}
+
+// appendText appends content to the first part addressed by partID when it
+// has kind want (markdown for chat/delta, reasoning for chat/reasoning).
+func appendText(s ahpwire.ChatState, turnID, partID, want, content string) ahpwire.ChatState {
+	if !activeIs(&s, turnID) {
+		return s
+	}
+	for i, p := range s.ActiveTurn.ResponseParts {
+		var id string
+		switch p.Kind {
+		case ahpwire.PartToolCall:
+			id = p.TargetID()
+		case ahpwire.PartMarkdown, ahpwire.PartReasoning:
+			id = p.ID
+		default:
+			continue
+		}
+		if id != partID {
+			continue
+		}
+		if p.Kind != want {
+			return s
+		}
+		parts := append([]ahpwire.ResponsePart(nil), s.ActiveTurn.ResponseParts...)
+		parts[i].Content += content
+		return withActiveParts(s, parts)
+	}
+	return s
+}
+
+// endTurn finalizes the active turn. errPart is appended for chat/error
+// (≥0.9); legacyErr is recorded as Turn.error (0.5).
+func (r Reducer) endTurn(s ahpwire.ChatState, turnID, state string, duration *int64, errPart *ahpwire.ResponsePart, legacyErr *ahpwire.ErrorInfo) ahpwire.ChatState {
+	if !activeIs(&s, turnID) {
+		return s
+	}
+	active := s.ActiveTurn
+	parts := make([]ahpwire.ResponsePart, 0, len(active.ResponseParts)+1)
+	for _, p := range active.ResponseParts {
+		if p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && !p.ToolCall.IsTerminal() {
+			tc := *p.ToolCall
+			c := skipToolCall(tc)
+			p = ahpwire.ResponsePart{Kind: ahpwire.PartToolCall, ToolCall: &c}
+		}
+		parts = append(parts, p)
+	}
+	if errPart != nil {
+		parts = append(parts, *errPart)
+	}
+	turn := ahpwire.Turn{
+		ID: active.ID, StartedAt: active.StartedAt, Message: active.Message,
+		ResponseParts: parts, Usage: active.Usage, State: state, Error: legacyErr,
+	}
+	if duration != nil {
+		d := max(0, *duration)
+		turn.Duration = &d
+	}
+	s.Turns = append(clip(s.Turns), turn)
+	s.ActiveTurn = nil
+	s.InputRequests = nil
+	s.ModifiedAt = r.endModifiedAt(s.ModifiedAt, active.StartedAt, duration)
+	s.Status = summaryStatus(&s, state == ahpwire.TurnError)
+	return s
+}
+
+// skipToolCall forces a non-terminal tool call to cancelled/skipped.
+func skipToolCall(tc ahpwire.ToolCallState) ahpwire.ToolCallState {
+	c := toolBase(tc, nil)
+	c.Status = ahpwire.ToolCancelled
+	c.Reason = ahpwire.CancelSkipped
+	if tc.Status == ahpwire.ToolStreaming {
+		im := ahpwire.StringOrMarkdown{}
+		if tc.InvocationMessage != nil {
+			im = *tc.InvocationMessage
+		}
+		c.InvocationMessage = &im
+	} else {
+		c.InvocationMessage = tc.InvocationMessage
+		c.ToolInput = tc.ToolInput
+	}
+	return c
+}
+
+// turnResume reopens the latest turn when it ended in a resumable error.
+func turnResume(s ahpwire.ChatState, turnID string) ahpwire.ChatState {
+	if s.ActiveTurn != nil || !Resumable(s, turnID) {
+		return s
+	}
+	last := s.Turns[len(s.Turns)-1]
+	s.Turns = clip(s.Turns[:len(s.Turns)-1])
+	s.ActiveTurn = &ahpwire.ActiveTurn{
+		ID: last.ID, StartedAt: last.StartedAt, Message: last.Message,
+		ResponseParts: clip(last.ResponseParts), Usage: last.Usage,
+	}
+	s.Status = summaryStatus(&s, false)
+	return s
+}
+
+// Resumable reports whether turnID is the latest turn, ended with state
+// "error", and its last response part is an error part with resumable true.
+func Resumable(s ahpwire.ChatState, turnID string) bool {
+	if len(s.Turns) == 0 {
+		return false
+	}
+	last := s.Turns[len(s.Turns)-1]
+	if last.ID != turnID || last.State != ahpwire.TurnError || len(last.ResponseParts) == 0 {
+		return false
+	}
+	p := last.ResponseParts[len(last.ResponseParts)-1]
+	return p.Kind == ahpwire.PartError && p.Resumable != nil && *p.Resumable
+}
+
+func (r Reducer) truncated(s ahpwire.ChatState, turnID string) ahpwire.ChatState {
+	if turnID == "" {
+		s.Turns = []ahpwire.Turn{}
+		s.TurnsNextCursor = ""
+	} else {
+		idx := -1
+		for i, t := range s.Turns {
+			if t.ID == turnID {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			return s
+		}
+		s.Turns = clip(s.Turns[:idx+1])
+	}
+	s.ActiveTurn = nil
+	s.InputRequests = nil
+	if st := r.stamp(); st != "" {
+		s.ModifiedAt = st
+	}
+	s.Status = summaryStatus(&s, false)
+	return s
+}
+
+func turnsLoaded(s ahpwire.ChatState, a *ahpwire.ChatTurnsLoaded) ahpwire.ChatState {
+	have := make(map[string]bool, len(s.Turns))
+	for _, t := range s.Turns {
+		have[t.ID] = true
+	}
+	turns := make([]ahpwire.Turn, 0, len(a.Turns)+len(s.Turns))
+	for _, t := range a.Turns {
+		if !have[t.ID] {
+			turns = append(turns, t)
+		}
+	}
+	s.Turns = append(turns, s.Turns...)
+	s.TurnsNextCursor = a.TurnsNextCursor
+	return s
+}

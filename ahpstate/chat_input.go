@@ -1,0 +1,217 @@
+package ahpstate
+
+import (
+	"maps"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// findOpenInput returns the index of the unresolved inputRequest part with
+// request id, or -1.
+func findOpenInput(parts []ahpwire.ResponsePart, id string) int {
+	for i, p := range parts {
+		if p.Kind == ahpwire.PartInputRequest && p.Response == "" && p.Request != nil && p.Request.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// OpenInputRequest returns the unresolved input request id in the active
+// turn (or, for 0.5-era state, in ChatState.inputRequests).
+func OpenInputRequest(s ahpwire.ChatState, id string) (ahpwire.ChatInputRequest, bool) {
+	if s.ActiveTurn != nil {
+		if i := findOpenInput(s.ActiveTurn.ResponseParts, id); i >= 0 {
+			return *s.ActiveTurn.ResponseParts[i].Request, true
+		}
+	}
+	for _, r := range s.InputRequests {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return ahpwire.ChatInputRequest{}, false
+}
+
+// withAnswer returns a copy of answers with questionID set (nil deletes);
+// an empty result is nil.
+func withAnswer(answers map[string]ahpwire.ChatInputAnswer, questionID string, ans *ahpwire.ChatInputAnswer) map[string]ahpwire.ChatInputAnswer {
+	out := maps.Clone(answers)
+	if out == nil {
+		out = map[string]ahpwire.ChatInputAnswer{}
+	}
+	if ans == nil {
+		delete(out, questionID)
+	} else {
+		out[questionID] = *ans
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// mergeAnswers returns base overlaid with extra (nil if empty).
+func mergeAnswers(base, extra map[string]ahpwire.ChatInputAnswer) map[string]ahpwire.ChatInputAnswer {
+	out := maps.Clone(base)
+	if out == nil {
+		out = map[string]ahpwire.ChatInputAnswer{}
+	}
+	maps.Copy(out, extra)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// reduceInput implements the ≥0.6 model: input requests are inputRequest
+// response parts of the active turn.
+func (r Reducer) reduceInput(s ahpwire.ChatState, a ahpwire.Action) ahpwire.ChatState {
+	if s.ActiveTurn == nil {
+		return s
+	}
+	parts := s.ActiveTurn.ResponseParts
+	switch a := a.(type) {
+	case *ahpwire.ChatInputRequested:
+		req := a.Request
+		out := append([]ahpwire.ResponsePart(nil), parts...)
+		if i := findOpenInput(parts, req.ID); i >= 0 {
+			if req.Answers == nil {
+				req.Answers = parts[i].Request.Answers
+			}
+			out[i] = ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &req}
+		} else {
+			out = append(out, ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &req})
+		}
+		s = withActiveParts(s, out)
+		s.Status = summaryStatus(&s, false).With(ahpwire.StatusIsRead, false)
+	case *ahpwire.ChatInputAnswerChanged:
+		i := findOpenInput(parts, a.RequestID)
+		if i < 0 {
+			return s
+		}
+		req := *parts[i].Request
+		req.Answers = withAnswer(req.Answers, a.QuestionID, a.Answer)
+		out := append([]ahpwire.ResponsePart(nil), parts...)
+		out[i] = ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &req}
+		s = withActiveParts(s, out)
+	case *ahpwire.ChatInputCompleted:
+		i := findOpenInput(parts, a.RequestID)
+		if i < 0 {
+			return s
+		}
+		req := *parts[i].Request
+		req.Answers = mergeAnswers(req.Answers, a.Answers)
+		out := append([]ahpwire.ResponsePart(nil), parts...)
+		out[i] = ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &req, Response: a.Response}
+		s = withActiveParts(s, out)
+		s.Status = summaryStatus(&s, false)
+	default:
+		return s
+	}
+	if st := r.stamp(); st != "" {
+		s.ModifiedAt = st
+	}
+	return s
+}
+
+// reduceLegacyInput implements the 0.5 model: ChatState.inputRequests.
+func (r Reducer) reduceLegacyInput(s ahpwire.ChatState, a ahpwire.Action) ahpwire.ChatState {
+	idx := func(id string) int {
+		for i, q := range s.InputRequests {
+			if q.ID == id {
+				return i
+			}
+		}
+		return -1
+	}
+	switch a := a.(type) {
+	case *ahpwire.ChatInputRequested:
+		req := a.Request
+		if i := idx(req.ID); i >= 0 {
+			if req.Answers == nil {
+				req.Answers = s.InputRequests[i].Answers
+			}
+			out := append([]ahpwire.ChatInputRequest(nil), s.InputRequests...)
+			out[i] = req
+			s.InputRequests = out
+		} else {
+			s.InputRequests = append(clip(s.InputRequests), req)
+		}
+		s.Status = summaryStatus(&s, false).With(ahpwire.StatusIsRead, false)
+	case *ahpwire.ChatInputAnswerChanged:
+		i := idx(a.RequestID)
+		if i < 0 {
+			return s
+		}
+		out := append([]ahpwire.ChatInputRequest(nil), s.InputRequests...)
+		out[i].Answers = withAnswer(out[i].Answers, a.QuestionID, a.Answer)
+		s.InputRequests = out
+	case *ahpwire.ChatInputCompleted:
+		if idx(a.RequestID) < 0 {
+			return s
+		}
+		out, _ := without(s.InputRequests, func(q ahpwire.ChatInputRequest) bool { return q.ID == a.RequestID })
+		s.InputRequests = nilIfEmpty(out)
+		s.Status = summaryStatus(&s, false)
+	default:
+		return s
+	}
+	if st := r.stamp(); st != "" {
+		s.ModifiedAt = st
+	}
+	return s
+}
+
+// reducePending handles steering/queued messages.
+func reducePending(s ahpwire.ChatState, a ahpwire.Action) ahpwire.ChatState {
+	switch a := a.(type) {
+	case *ahpwire.ChatPendingMessageSet:
+		e := ahpwire.PendingMessage{ID: a.ID, Message: a.Message}
+		if a.Kind == ahpwire.PendingSteering {
+			s.SteeringMessage = &e
+			return s
+		}
+		s.QueuedMessages = upsert(s.QueuedMessages, e, func(m ahpwire.PendingMessage) bool { return m.ID == a.ID })
+	case *ahpwire.ChatPendingMessageRemoved:
+		if a.Kind == ahpwire.PendingSteering {
+			if s.SteeringMessage != nil && s.SteeringMessage.ID == a.ID {
+				s.SteeringMessage = nil
+			}
+			return s
+		}
+		if q, changed := without(s.QueuedMessages, func(m ahpwire.PendingMessage) bool { return m.ID == a.ID }); changed {
+			s.QueuedMessages = nilIfEmpty(q)
+		}
+	case *ahpwire.ChatQueuedMessagesReordered:
+		if s.QueuedMessages == nil {
+			return s
+		}
+		byID := make(map[string]ahpwire.PendingMessage, len(s.QueuedMessages))
+		for _, m := range s.QueuedMessages {
+			byID[m.ID] = m
+		}
+		placed := map[string]bool{}
+		out := make([]ahpwire.PendingMessage, 0, len(s.QueuedMessages))
+		for _, id := range a.Order {
+			if m, ok := byID[id]; ok && !placed[id] {
+				placed[id] = true
+				out = append(out, m)
+			}
+		}
+		for _, m := range s.QueuedMessages {
+			if !placed[m.ID] {
+				out = append(out, m)
+			}
+		}
+		s.QueuedMessages = out
+	case *ahpwire.ChatSteeringMessageSet:
+		e := a.SteeringMessage
+		s.SteeringMessages = upsert(s.SteeringMessages, e, func(m ahpwire.PendingMessage) bool { return m.ID == e.ID })
+	case *ahpwire.ChatSteeringMessageRemoved:
+		if q, changed := without(s.SteeringMessages, func(m ahpwire.PendingMessage) bool { return m.ID == a.ID }); changed {
+			s.SteeringMessages = nilIfEmpty(q)
+		}
+	}
+	return s
+}

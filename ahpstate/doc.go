@@ -1,0 +1,10 @@
+// Package ahpstate implements AHP's own state reducers (root, session and
+// chat channels) and the validation a host applies to client-dispatched
+// actions before accepting them.
+//
+// Reducers are pure: they never mutate their input state. Every slice, map
+// or pointer they change is copied first (copy-on-write), so a caller may
+// keep earlier states as snapshots and share unchanged sub-structures
+// between them. Unknown actions and actions that do not apply (wrong turn,
+// unknown tool call, disallowed transition) return the state unchanged.
+package ahpstate

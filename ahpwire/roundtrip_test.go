@@ -1,0 +1,134 @@
+package ahpwire
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
+)
+
+// fixturesDir returns the AHP fixture directory (AHP_FIXTURES_DIR or the
+// project's copy).
+func fixturesDir() string {
+	if d := os.Getenv("AHP_FIXTURES_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "testdata", "ahp", "fixtures")
+}
+
+// jsonValue decodes b into a generic value with exact numbers.
+func jsonValue(t *testing.T, b []byte) any {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("decode %s: %v", b, err)
+	}
+	return v
+}
+
+// roundTrip decodes input into the Go type named by the fixture and
+// re-encodes it. ok is false for wire types this package does not model.
+func roundTrip(typ string, input []byte) (out []byte, ok bool, err error) {
+	enc := func(v any) ([]byte, bool, error) {
+		if err := json.Unmarshal(input, v); err != nil {
+			return nil, true, err
+		}
+		b, err := json.Marshal(v)
+		return b, true, err
+	}
+	switch typ {
+	case "ActionEnvelope":
+		return enc(&ActionEnvelope{})
+	case "StateAction":
+		a, err := DecodeAction(input)
+		if err != nil {
+			return nil, true, err
+		}
+		b, err := MarshalAction(a)
+		return b, true, err
+	case "SessionStatus":
+		return enc(new(SessionStatus))
+	case "StringOrMarkdown":
+		return enc(&StringOrMarkdown{})
+	case "JsonRpcMessage":
+		return enc(&Message{})
+	case "SessionSummary":
+		return enc(&SessionSummary{})
+	case "SessionAddedParams":
+		return enc(&SessionAddedParams{})
+	case "PartialSessionSummary":
+		return enc(&PartialSessionSummary{})
+	case "ChatInputQuestion":
+		return enc(&ChatInputQuestion{})
+	case "ReconnectParams":
+		return enc(&ReconnectParams{})
+	case "ReconnectResult":
+		return enc(&ReconnectResult{})
+	case "Customization":
+		// Customizations are carried as raw JSON (SessionState.customizations).
+		return enc(&json.RawMessage{})
+	}
+	return nil, false, nil
+}
+
+// notModelled lists fixture wire types this package deliberately does not
+// model, with the reason. Any other unknown type fails the test.
+var notModelled = map[string]string{
+	"ChangesetOperationTarget": "changeset channel types are outside the chat client's scope",
+}
+
+func TestRoundTripFixtures(t *testing.T) {
+	dir := filepath.Join(fixturesDir(), "round-trips")
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no round-trip fixtures in %s (err %v)", dir, err)
+	}
+	sort.Strings(files)
+	ran := 0
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fx struct {
+			Name              string            `json:"name"`
+			Type              string            `json:"type"`
+			Input             json.RawMessage   `json:"input"`
+			AcceptableOutputs []json.RawMessage `json:"acceptableOutputs"`
+			NotApplicable     []string          `json:"notApplicable"`
+		}
+		if err := json.Unmarshal(raw, &fx); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			out, ok, err := roundTrip(fx.Type, fx.Input)
+			if !ok {
+				reason, listed := notModelled[fx.Type]
+				if !listed {
+					t.Fatalf("wire type %q is neither modelled nor listed in notModelled", fx.Type)
+				}
+				t.Logf("not applicable: %s: %s", fx.Type, reason)
+				return
+			}
+			if err != nil {
+				t.Fatalf("round-trip %s: %v", fx.Type, err)
+			}
+			if len(fx.AcceptableOutputs) == 0 {
+				t.Fatal("fixture has no acceptableOutputs")
+			}
+			got, want := jsonValue(t, out), jsonValue(t, fx.AcceptableOutputs[0])
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("round-trip mismatch\n got: %s\nwant: %s", out, fx.AcceptableOutputs[0])
+			}
+			ran++
+		})
+	}
+	if ran == 0 {
+		t.Fatal("no round-trip fixture ran")
+	}
+}

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahphost"
+	"github.com/ahptui/ahptui/tui"
+)
+
+// defaultDemoPace is the demo agent's delay between streamed deltas.
+const defaultDemoPace = 12 * time.Millisecond
+
+func runServe(cfg config, io stdio) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return ahphost.RunServe(ctx, cfg.serveArgs, io.out, io.err)
+}
+
+// session is what runDemo/runAttach set up before the UI starts.
+type session struct {
+	log       *slog.Logger
+	client    *ahpclient.Client
+	host      string // masked, for the status line
+	demoFault func()
+	cleanup   []func()
+}
+
+func (s *session) close() {
+	for i := len(s.cleanup) - 1; i >= 0; i-- {
+		s.cleanup[i]()
+	}
+}
+
+// setupLog opens the log file: --log, or ahptui.log in the state dir.
+func setupLog(cfg config, secrets ...string) (*slog.Logger, io.Closer, string, error) {
+	path := cfg.logFile
+	dir, err := stateDir(lookupEnv)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if path == "" {
+		path = filepath.Join(dir, "ahptui.log")
+	}
+	log, c, err := openLog(path, secrets...)
+	return log, c, dir, err
+}
+
+func runDemo(cfg config, io stdio) int {
+	faults := lookupEnv("AHPTUI_DEMO_FAULTS")
+	dropAfter, faultsOn, err := parseFaults(faults)
+	if err != nil {
+		fmt.Fprintf(io.err, "ahptui: AHPTUI_DEMO_FAULTS: %v\n", err)
+		return exitUsage
+	}
+	pace := defaultDemoPace
+	if p := lookupEnv("AHPTUI_DEMO_PACE"); p != "" {
+		if pace, err = time.ParseDuration(p); err != nil || pace < 0 {
+			fmt.Fprintf(io.err, "ahptui: AHPTUI_DEMO_PACE: %q is not a duration\n", p)
+			return exitUsage
+		}
+	}
+	log, lc, dir, err := setupLog(cfg)
+	if err != nil {
+		fmt.Fprintf(io.err, "ahptui: %v\n", err)
+		return exitError
+	}
+	defer lc.Close()
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(io.err, "ahptui: %v\n", err)
+		return exitError
+	}
+	h, err := ahphost.New(ahphost.Options{
+		Dir: wd, Pace: pace, Logger: log.With("component", "host"),
+		Faults: ahphost.Faults{DropAfterFrames: dropAfter},
+	})
+	if err != nil {
+		fmt.Fprintf(io.err, "ahptui: demo host: %v\n", err)
+		return exitError
+	}
+	defer h.Close()
+	url, err := h.Listen("127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintf(io.err, "ahptui: demo host: %v\n", err)
+		return exitError
+	}
+	s := &session{log: newMaskedLogger(logWriter(lc), h.Token())}
+	_ = log
+	if faultsOn {
+		s.demoFault = h.DropAll
+	}
+	return attachAndRun(cfg, io, s, url, dir, wd)
+}
+
+// logWriter returns the log file as a writer.
+func logWriter(c io.Closer) io.Writer {
+	if w, ok := c.(io.Writer); ok {
+		return w
+	}
+	return io.Discard
+}
+
+func runAttach(cfg config, io stdio) int {
+	log, lc, dir, err := setupLog(cfg, cfg.token)
+	if err != nil {
+		fmt.Fprintf(io.err, "ahptui: %v\n", err)
+		return exitError
+	}
+	defer lc.Close()
+	return attachAndRun(cfg, io, &session{log: log}, cfg.url, dir, "")
+}
+
+// attachAndRun connects (printing a plain error and returning exitConnect
+// when that fails), then runs the UI until the user quits.
+func attachAndRun(cfg config, io stdio, s *session, url, dir, workDir string) int {
+	defer s.close()
+	c, err := ahpclient.New(ahpclient.Options{
+		URL: url, Token: cfg.token, StateDir: dir, ExplicitAck: true,
+		Logger: s.log.With("component", "client"),
+	})
+	if err != nil {
+		fmt.Fprintf(io.err, "ahptui: %v\n", err)
+		return exitUsage
+	}
+	defer c.Close()
+	host := c.URL()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	startCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	err = c.Start(startCtx)
+	cancel()
+	stop()
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return exitInterrupted
+		}
+		s.log.Error("cannot connect", "host", host, "err", err)
+		fmt.Fprintf(io.err, "ahptui: cannot connect to %s: %v\n", host, err)
+		return exitConnect
+	}
+	s.log.Info("connected", "host", host)
+	m := tui.New(tui.Options{
+		Backend: c, Host: hostLabel(host), Dark: isDark(cfg.theme), NoMouse: cfg.noMouse,
+		Editor: editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault, Logger: s.log.With("component", "tui"),
+	})
+	p := tea.NewProgram(m)
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		s.log.Error("ui failed", "err", err)
+		fmt.Fprintf(io.err, "ahptui: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// hostLabel shortens a (token-free) URL to host:port for the status line.
+func hostLabel(u string) string {
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "ws://"), "wss://")
+	return strings.TrimSuffix(stripQuery(u), "?…")
+}
+
+// parseFaults reads AHPTUI_DEMO_FAULTS: "" (off), "1"/"on" (f12 drops the
+// connection), "drop-after=N" (also drop every connection after N frames).
+func parseFaults(v string) (dropAfter int, on bool, err error) {
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		switch {
+		case f == "" || f == "0" || f == "off":
+		case f == "1" || f == "on" || f == "key":
+			on = true
+		case strings.HasPrefix(f, "drop-after="):
+			n, err := strconv.Atoi(strings.TrimPrefix(f, "drop-after="))
+			if err != nil || n < 1 {
+				return 0, false, fmt.Errorf("%q: drop-after needs a positive frame count", f)
+			}
+			dropAfter, on = n, true
+		default:
+			return 0, false, fmt.Errorf("unknown setting %q (use 1, on or drop-after=N)", f)
+		}
+	}
+	return dropAfter, on, nil
+}
+
+// isDark picks the colour scheme: --theme, else $COLORFGBG, else dark.
+func isDark(theme string) bool {
+	switch theme {
+	case "dark":
+		return true
+	case "light":
+		return false
+	}
+	if v := lookupEnv("COLORFGBG"); v != "" {
+		parts := strings.Split(v, ";")
+		if bg, err := strconv.Atoi(parts[len(parts)-1]); err == nil {
+			return bg < 7 || bg == 8
+		}
+	}
+	return true
+}
+
+// editorCommand is $VISUAL, $EDITOR or vi.
+func editorCommand() string {
+	for _, k := range []string{"VISUAL", "EDITOR"} {
+		if v := strings.TrimSpace(lookupEnv(k)); v != "" {
+			return v
+		}
+	}
+	return "vi"
+}

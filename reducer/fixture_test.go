@@ -1,0 +1,185 @@
+package reducer
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// fixturesDir returns the reducer fixture directory: $AHP_FIXTURES_DIR/reducers
+// (or $AHP_FIXTURES_DIR itself if it holds the JSON files), else the
+// project's copy.
+func fixturesDir() string {
+	if d := os.Getenv("AHP_FIXTURES_DIR"); d != "" {
+		if st, err := os.Stat(filepath.Join(d, "reducers")); err == nil && st.IsDir() {
+			return filepath.Join(d, "reducers")
+		}
+		return d
+	}
+	return filepath.Join("..", "testdata", "ahp", "fixtures", "reducers")
+}
+
+type fixture struct {
+	Description string            `json:"description"`
+	Reducer     string            `json:"reducer"`
+	Initial     json.RawMessage   `json:"initial"`
+	Actions     []json.RawMessage `json:"actions"`
+	Expected    json.RawMessage   `json:"expected"`
+}
+
+// divergence documents a case whose `expected` state cannot be met because
+// it encodes 0.5-era semantics the project (speaking 0.9/1.0) replaced. The
+// case still runs: check asserts the 0.9/1.0 outcome instead, and the
+// projected expectation must differ from it (so the entry cannot go stale).
+type divergence struct {
+	reason string
+	check  func(t *testing.T, got State)
+}
+
+var fixtureDivergences = map[string]divergence{
+	"029-toolcallready-ignores-non-streaming-non-running-tool-calls": {
+		reason: "0.5 ignored chat/toolCallReady on a pending-confirmation tool call; since 0.9 AHP " +
+			"accepts it and merges the new fields into the pending confirmation (PROTOCOL.md §6.5)",
+		check: func(t *testing.T, got State) {
+			b := mustBlock(t, got.Current, "tc-1")
+			if b.Tool.Status != ToolPendingConfirmation || b.Tool.InvocationMessage == nil ||
+				b.Tool.InvocationMessage.Text != "Run again" || !b.Open {
+				t.Fatalf("want pending-confirmation with the new invocation message, got %+v", b.Tool)
+			}
+		},
+	},
+	"105-session-input-full-draft-and-complete-flow": {
+		reason: "0.5 kept input requests in ChatState.inputRequests and dropped them on completion; " +
+			"since 0.6 they are inputRequest response parts that stay in the turn with their response",
+		check: func(t *testing.T, got State) {
+			b := mustBlock(t, got.Current, "input-1")
+			in := b.Input
+			if b.Kind != KindInputRequest || b.Open || in.Response != InputAccept || len(in.Questions) != 2 ||
+				in.Answers["q1"].Selected[0] != "node" || in.Answers["q2"].Text != "Keep it small." ||
+				in.Answers["q1"].State != AnswerDraft || len(got.PendingInputs()) != 0 {
+				t.Fatalf("want a closed, accepted input request with both drafts, got %+v", in)
+			}
+		},
+	},
+	"107-session-input-turn-end-cleans-turn-scoped-only": {
+		reason: "0.5 cleared ChatState.inputRequests at turn end; since 0.6 unanswered inputRequest " +
+			"parts stay in the finished turn without a response",
+		check: func(t *testing.T, got State) {
+			if got.Current != nil || len(got.Messages) != 2 {
+				t.Fatalf("want the turn finished, got current=%v messages=%d", got.Current, len(got.Messages))
+			}
+			m := got.Messages[1]
+			if m.Status != StatusComplete || len(m.Blocks) != 2 {
+				t.Fatalf("want 2 input blocks in the finished turn, got %d", len(m.Blocks))
+			}
+			for i, id := range []string{"url-input", "form-input"} {
+				b := m.Blocks[i]
+				if b.Kind != KindInputRequest || b.ID != id || b.Open || b.Input.Response != "" {
+					t.Fatalf("block %d: want closed unanswered %s, got %+v", i, id, b)
+				}
+			}
+		},
+	},
+}
+
+// mustBlock returns the block with the given id in m.
+func mustBlock(t *testing.T, m *Message, id string) *Block {
+	t.Helper()
+	if m == nil {
+		t.Fatalf("no message (looking for block %s)", id)
+	}
+	b := m.Block(id)
+	if b == nil {
+		t.Fatalf("message %s has no block %s", m.ID, id)
+	}
+	return b
+}
+
+// outsideProjection lists ChatState fields the render model does not carry.
+const outsideProjection = "modifiedAt, status bits (IsRead, InputNeeded, ...), title, draft, " +
+	"changesets, background work, working directories and _meta of the chat"
+
+func TestReducerFixtures(t *testing.T) {
+	dir := fixturesDir()
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no fixtures in %s", dir)
+	}
+	sort.Strings(files)
+	t.Logf("fields outside the projection: %s", outsideProjection)
+	var ran, diverged, notApplicable int
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fx fixture
+			if err := json.Unmarshal(raw, &fx); err != nil {
+				t.Fatalf("decode fixture: %v", err)
+			}
+			if fx.Reducer != "chat" {
+				notApplicable++
+				t.Logf("NOT APPLICABLE: reducer %q is not the chat reducer (this package renders chats only)", fx.Reducer)
+				return
+			}
+			got, want := runFixture(t, fx)
+			if d, ok := fixtureDivergences[name]; ok {
+				diverged++
+				t.Logf("DIVERGES from 0.5-era expectation: %s", d.reason)
+				if reflect.DeepEqual(canonState(got), canonState(want)) {
+					t.Fatalf("listed as divergent but matches the fixture; remove the entry")
+				}
+				d.check(t, got)
+				return
+			}
+			ran++
+			if g, w := canonState(got), canonState(want); !reflect.DeepEqual(g, w) {
+				t.Fatalf("%s\n got: %s\nwant: %s", fx.Description, dump(g), dump(w))
+			}
+		})
+	}
+	t.Logf("fixtures: %d matched, %d diverged (listed), %d not applicable", ran, diverged, notApplicable)
+}
+
+// runFixture projects initial, translates and reduces every action, and
+// projects expected.
+func runFixture(t *testing.T, fx fixture) (got, want State) {
+	t.Helper()
+	initial, err := ahpwire.DecodeChatState(fx.Initial)
+	if err != nil {
+		t.Fatalf("initial: %v", err)
+	}
+	expected, err := ahpwire.DecodeChatState(fx.Expected)
+	if err != nil {
+		t.Fatalf("expected: %v", err)
+	}
+	got = Project(initial)
+	for i, raw := range fx.Actions {
+		a, err := ahpwire.DecodeAction(raw)
+		if err != nil {
+			t.Fatalf("action %d: %v", i, err)
+		}
+		got = ReduceAll(got, TranslateAction(a, got)...)
+	}
+	return got, Project(expected)
+}
+
+func dump(v any) string {
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}

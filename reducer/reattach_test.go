@@ -1,0 +1,135 @@
+package reducer
+
+import (
+	"flag"
+	"reflect"
+	"testing"
+
+	"github.com/ahptui/ahptui/ahpstate"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+var reattachRuns = flag.Int("reattach.runs", 150, "number of random streams for TestReattachProperty")
+
+// applyAHP applies an envelope to AHP's own chat state the way a client
+// must: rejected envelopes and other channels' envelopes are not applied.
+func applyAHP(cs ahpwire.ChatState, env ahpwire.ActionEnvelope) ahpwire.ChatState {
+	if env.RejectionReason != "" || env.Channel != genChat {
+		return cs
+	}
+	return ahpstate.ReduceChat(cs, env.Action)
+}
+
+// applyOurs translates and reduces one envelope.
+func applyOurs(s State, env ahpwire.ActionEnvelope) State {
+	return ReduceAll(s, Translate(env, s)...)
+}
+
+// TestReattachProperty: for random streams, cutting at any point,
+// projecting AHP's state at the cut and continuing with the rest yields
+// exactly the transcript of the uninterrupted stream — and at every cut the
+// uninterrupted state equals the projection of AHP's state.
+func TestReattachProperty(t *testing.T) {
+	runs := *reattachRuns
+	if testing.Short() {
+		runs = 20
+	}
+	seen := map[string]bool{}
+	defer func() {
+		// The generator must reach every state, or the property is weak.
+		for _, want := range []string{
+			"tool:streaming", "tool:pending-confirmation", "tool:running", "tool:auth-required",
+			"tool:pending-result-confirmation", "tool:completed", "tool:cancelled",
+			"cancel:denied", "cancel:skipped", "cancel:result-denied",
+			"kind:text", "kind:thinking", "kind:toolCall", "kind:error", "kind:inputRequest",
+			"kind:systemNotification", "kind:contentRef", "kind:unknown",
+			"msg:complete", "msg:cancelled", "msg:error", "input:accept", "input:open",
+			"resumed", "queued", "ignored", "multi-turn",
+		} {
+			if !seen[want] {
+				t.Errorf("generator never produced %s", want)
+			}
+		}
+	}()
+	for seed := uint64(1); seed <= uint64(runs); seed++ {
+		envs := wireRoundTrip(t, newStreamGen(seed).generate(60+int(seed%90)))
+		initial := ahpwire.ChatState{Resource: genChat, Title: "t", Turns: []ahpwire.Turn{}}
+
+		// Uninterrupted run, remembering AHP's state and ours at every cut.
+		ahp := make([]ahpwire.ChatState, len(envs)+1)
+		ours := make([]State, len(envs)+1)
+		ahp[0], ours[0] = initial, Project(initial)
+		for i, e := range envs {
+			ahp[i+1] = applyAHP(ahp[i], e)
+			ours[i+1] = applyOurs(ours[i], e)
+		}
+		for _, st := range ours {
+			noteCoverage(seen, st)
+		}
+		final := canonState(ours[len(envs)])
+		for k := 0; k <= len(envs); k++ {
+			proj := Project(ahp[k])
+			if g, w := canonState(proj), canonState(ours[k]); !reflect.DeepEqual(g, w) {
+				t.Fatalf("seed %d: projection of AHP state after %d/%d actions differs from the reduced state\nlast action: %s\nprojected: %s\nreduced:   %s",
+					seed, k, len(envs), actionJSON(envs, k-1), dump(g), dump(w))
+			}
+			s := proj
+			for _, e := range envs[k:] {
+				s = applyOurs(s, e)
+			}
+			if g := canonState(s); !reflect.DeepEqual(g, final) {
+				t.Fatalf("seed %d: reattach at %d/%d diverges\ncontinued:     %s\nuninterrupted: %s",
+					seed, k, len(envs), dump(g), dump(final))
+			}
+		}
+	}
+}
+
+func actionJSON(envs []ahpwire.ActionEnvelope, i int) string {
+	if i < 0 || i >= len(envs) {
+		return "(none)"
+	}
+	b, _ := envs[i].MarshalJSON()
+	return string(b)
+}
+
+// noteCoverage records which states s exhibits.
+func noteCoverage(seen map[string]bool, s State) {
+	ms := s.Messages
+	if s.Current != nil {
+		ms = append(ms[:len(ms):len(ms)], s.Current)
+	}
+	if len(ms) >= 5 {
+		seen["multi-turn"] = true
+	}
+	if len(s.Queued) > 0 {
+		seen["queued"] = true
+	}
+	if s.Stats.IgnoredActions > 0 && s.Stats.IgnoredDeltas > 0 {
+		seen["ignored"] = true
+	}
+	for _, m := range ms {
+		if m.Role == RoleAssistant {
+			seen["msg:"+m.Status.String()] = true
+		}
+		for _, b := range m.Blocks {
+			seen["kind:"+b.Kind.String()] = true
+			if b.Tool != nil {
+				seen["tool:"+string(b.Tool.Status)] = true
+				if b.Tool.CancelReason != "" {
+					seen["cancel:"+b.Tool.CancelReason] = true
+				}
+			}
+			if b.Input != nil {
+				if b.Input.Response == "" {
+					seen["input:open"] = true
+				} else {
+					seen["input:"+b.Input.Response] = true
+				}
+			}
+			if b.Kind == KindError && m == s.Current {
+				seen["resumed"] = true
+			}
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ahptui/ahptui/reducer"
+)
+
+// confirmation renders what the user needs to approve or deny a tool call:
+// title, invocation, risk assessment, input, proposed edits and options.
+func (r *Renderer) confirmation(tc *reducer.ToolCall, width int, v ViewOpts) []string {
+	st := r.styles.Confirm
+	title := ""
+	if tc.ConfirmationTitle != nil {
+		title = tc.ConfirmationTitle.Text
+	}
+	if strings.TrimSpace(title) == "" {
+		name := tc.DisplayName
+		if name == "" {
+			name = tc.ToolName
+		}
+		title = "Allow " + name + "?"
+	}
+	out := textBlock(title, width, st.Title, detailIndent)
+	if tc.InvocationMessage != nil && tc.InvocationMessage.Text != "" {
+		out = append(out, textBlock(tc.InvocationMessage.Text, width, r.styles.Tool.Summary, detailIndent)...)
+	}
+	out = append(out, r.risk(tc.Risk, width)...)
+	out = append(out, r.toolInput(tc, width, v)...)
+	if len(tc.Edits) > 0 {
+		out = append(out, r.section("Edits", width)...)
+		for i := range tc.Edits {
+			out = append(out, r.fileEdit(&tc.Edits[i], width, v)...)
+		}
+	}
+	return append(out, r.options(tc.Options, width)...)
+}
+
+// risk renders a risk assessment line.
+func (r *Renderer) risk(rk *reducer.Risk, width int) []string {
+	if rk == nil {
+		return nil
+	}
+	st := r.styles.Confirm
+	if rk.Status == "loading" {
+		return textBlock("Risk: assessing…", width, st.Risk, detailIndent)
+	}
+	label, style := "Risk: assessed", st.Risk
+	if rk.Safety != nil {
+		s := *rk.Safety
+		switch {
+		case s >= 0.8:
+			label, style = "Risk: low", st.RiskLow
+		case s >= 0.5:
+			label, style = "Risk: medium", st.Risk
+		default:
+			label, style = "Risk: high", st.RiskHigh
+		}
+		label += fmt.Sprintf(" (safety %.2f)", s)
+	}
+	if rk.Reason != nil && rk.Reason.Text != "" {
+		label += " — " + rk.Reason.Text
+	}
+	return textBlock(label, width, style, detailIndent)
+}
+
+// options renders the approval choices, numbered in display order, with a
+// blank line between groups; without options, a plain approve/deny hint.
+func (r *Renderer) options(opts []reducer.ConfirmOption, width int) []string {
+	st := r.styles.Confirm
+	if len(opts) == 0 {
+		return []string{detailIndent + st.Approve.Render("[y] approve") + "  " + st.Deny.Render("[n] deny")}
+	}
+	var out []string
+	for i, o := range opts {
+		if i > 0 && groupOf(o) != groupOf(opts[i-1]) {
+			out = append(out, "")
+		}
+		style := st.Approve
+		if o.Kind == "deny" {
+			style = st.Deny
+		}
+		label := oneLine(o.Label)
+		if label == "" {
+			label = oneLine(o.ID)
+		}
+		out = append(out, textBlock("["+strconv.Itoa(i+1)+"] "+label, width, style, detailIndent)...)
+	}
+	return out
+}
+
+func groupOf(o reducer.ConfirmOption) int {
+	if o.Group == nil {
+		return -1 << 31
+	}
+	return *o.Group
+}
+
+// resultReview renders the prompt of a result waiting for review.
+func (r *Renderer) resultReview(width int) []string {
+	st := r.styles.Confirm
+	return append(textBlock("Review the result before the agent sees it.", width, st.Title, detailIndent),
+		detailIndent+st.Approve.Render("[y] accept")+"  "+st.Deny.Render("[n] reject"))
+}

@@ -1,0 +1,114 @@
+package render
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// This package does not import x/exp/golden, so it declares its own flag.
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+var goldenWidths = []int{40, 80, 120}
+
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden (run go test ./render -update): %v", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the rendering (run go test ./render -update to accept):\n%s",
+			path, firstDiff(got, string(want)))
+	}
+}
+
+// renderCase renders a golden case with a fresh Renderer.
+func renderCase(c goldenCase, st Styles, width int) Rendered {
+	r := New(st)
+	if c.prep != nil {
+		c.prep(r, width)
+	}
+	return r.RenderMessage(c.msg, width, c.view)
+}
+
+// TestGolden renders every block kind and state at widths 40, 80 and 120
+// with styles stripped, and at 80 with ANSI kept (dark and light).
+func TestGolden(t *testing.T) {
+	for _, c := range goldenCases() {
+		t.Run(c.name, func(t *testing.T) {
+			for _, w := range goldenWidths {
+				out := renderCase(c, DarkStyles(), w)
+				checkRenderedInvariants(t, out, w)
+				var b strings.Builder
+				for _, l := range out.Lines {
+					b.WriteString(strings.TrimRight(ansi.Strip(l), " "))
+					b.WriteByte('\n')
+				}
+				checkGolden(t, filepath.Join("testdata", "golden", c.name+"_w"+itoa(w)+".golden"), b.String())
+			}
+			for _, st := range []Styles{DarkStyles(), LightStyles()} {
+				out := renderCase(c, st, 80)
+				checkGolden(t, filepath.Join("testdata", "golden", "ansi", c.name+"_"+st.Name+".golden"), out.String()+"\n")
+			}
+		})
+	}
+}
+
+// checkRenderedInvariants asserts what every rendering must satisfy: lines
+// fit the width, only SGR and OSC 8 escapes appear, no other control
+// characters, and spans are ordered and inside the lines.
+func checkRenderedInvariants(t *testing.T, out Rendered, width int) {
+	t.Helper()
+	for i, l := range out.Lines {
+		if w := ansi.StringWidth(l); w > width {
+			t.Errorf("line %d is %d columns wide (> %d): %q", i, w, width, ansi.Strip(l))
+		}
+		if bad := untrustedEscape(l); bad != "" {
+			t.Errorf("line %d carries an untrusted sequence or control %q: %q", i, bad, l)
+		}
+	}
+	prev := 0
+	for _, s := range out.Spans {
+		if s.Start < prev || s.End <= s.Start || s.End > len(out.Lines) {
+			t.Errorf("bad span %+v (previous end %d, %d lines)", s, prev, len(out.Lines))
+		}
+		prev = s.End
+	}
+}
+
+// untrustedEscape returns the first escape sequence or control character
+// in l that is neither SGR nor an OSC 8 hyperlink ("" if none).
+func untrustedEscape(l string) string {
+	for i := 0; i < len(l); {
+		c := l[i]
+		switch {
+		case c == 0x1b:
+			j, keep, _ := scanTrusted(l, i)
+			if !keep {
+				return l[i:j]
+			}
+			i = j
+		case c < 0x20 || c == 0x7f:
+			return l[i : i+1]
+		case c == 0xc2 && i+1 < len(l) && l[i+1] >= 0x80 && l[i+1] <= 0x9f:
+			return l[i : i+2]
+		default:
+			i++
+		}
+	}
+	return ""
+}

@@ -1,0 +1,339 @@
+package render
+
+import (
+	"hash/maphash"
+	"strings"
+
+	"charm.land/glamour/v2"
+)
+
+// Streaming markdown.
+//
+// A markdown text that is still streaming is split (splitter) into
+// top-level blocks. A completed block is rendered once, with syntax
+// highlighting, and cached in the Renderer's LRU keyed by content hash,
+// width and style. Per text (keyed by its block id) an mdState remembers
+// where the splitter stopped and the lines of its completed blocks at the
+// current width and style, so a frame costs only the open tail:
+//
+//   - an open fenced code block is drawn by us, line by line, without
+//     glamour or chroma (its complete lines are kept between frames);
+//   - any other open block is rendered by glamour without highlighting.
+//
+// When the text ends (done), the tail becomes a normal completed block,
+// so the finished text renders exactly as if it had been rendered whole.
+
+// mdChunk is one completed top-level block.
+type mdChunk struct {
+	sp    span
+	hash  uint64
+	lines []string // rendered for mdState.width / mdState.style
+}
+
+// mdState is the incremental state of one markdown text.
+type mdState struct {
+	text   string
+	sp     splitter
+	chunks []mdChunk
+	done   bool
+	used   uint64
+
+	width int    // width and style the chunk lines and joined are valid for
+	style string
+	joined []string // lines of all chunks, blank-separated
+	nJoin  int      // chunks included in joined
+
+	tailSrc   string // last non-fence tail and its lines
+	tailWidth int
+	tailLines []string
+
+	fence fenceTail
+}
+
+// fenceTail incrementally draws the open fenced code block at the end of a
+// streaming text.
+type fenceTail struct {
+	start int      // offset of the fence opener in the text; -1 = none
+	width int      // width the lines were drawn for
+	pos   int      // offset of the first content line not yet drawn
+	lines []string // lines of the complete content lines
+}
+
+// markdownEngine holds the glamour renderers, the block cache and the
+// per-text states. It is guarded by the Renderer's mutex.
+type markdownEngine struct {
+	styles   *Styles
+	seed     maphash.Seed
+	cache    *lineCache
+	terms    map[termKey]*glamour.TermRenderer
+	states   map[string]*mdState
+	maxState int
+	tick     uint64
+	langs    map[string]bool
+
+	glamourCalls int // number of glamour renders, for tests and benchmarks
+}
+
+type termKey struct {
+	width int
+	hl    bool
+}
+
+const minMarkdownWidth = 12
+
+func newMarkdownEngine(st *Styles, cacheBytes, maxStates int) *markdownEngine {
+	return &markdownEngine{
+		styles:   st,
+		seed:     maphash.MakeSeed(),
+		cache:    newLineCache(cacheBytes),
+		terms:    make(map[termKey]*glamour.TermRenderer),
+		states:   make(map[string]*mdState),
+		maxState: maxStates,
+		langs:    make(map[string]bool),
+	}
+}
+
+// resetStyles drops the glamour renderers after a style change. Cached
+// blocks stay: their keys carry the style name.
+func (e *markdownEngine) resetStyles() {
+	e.terms = make(map[termKey]*glamour.TermRenderer)
+}
+
+func (e *markdownEngine) known(lang string) bool {
+	lang = strings.ToLower(lang)
+	k, ok := e.langs[lang]
+	if !ok {
+		k = chromaKnows(lang)
+		e.langs[lang] = k
+	}
+	return k
+}
+
+func (e *markdownEngine) term(width int, hl bool) (*glamour.TermRenderer, error) {
+	k := termKey{width, hl}
+	if t, ok := e.terms[k]; ok {
+		return t, nil
+	}
+	cfg := e.styles.Markdown
+	if !hl {
+		cfg = e.styles.MarkdownPlain
+	}
+	t, err := glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(width),
+		glamour.WithChromaFormatter(chromaFormatter))
+	if err != nil {
+		return nil, err
+	}
+	if len(e.terms) > 16 {
+		e.terms = make(map[termKey]*glamour.TermRenderer)
+	}
+	e.terms[k] = t
+	return t, nil
+}
+
+// glamourLines renders sanitised-and-prepared markdown with glamour; on a
+// glamour error it falls back to wrapped plain text.
+func (e *markdownEngine) glamourLines(md string, width int, hl bool) []string {
+	if width < minMarkdownWidth {
+		width = minMarkdownWidth
+	}
+	e.glamourCalls++
+	t, err := e.term(width, hl)
+	if err == nil {
+		var out string
+		if out, err = t.Render(md); err == nil {
+			return cleanRendered(out)
+		}
+	}
+	return styleLines(wrapText(md, width-len(gutter)), e.styles.Code, gutter)
+}
+
+// renderSource renders one block of raw server markdown.
+func (e *markdownEngine) renderSource(src string, width int, hl bool) []string {
+	return e.glamourLines(prepareMarkdown(Sanitize(src), e.known), width, hl)
+}
+
+// chunkLines returns the highlighted lines of a completed block, from the
+// LRU when possible.
+func (e *markdownEngine) chunkLines(src string, h uint64, width int) []string {
+	k := chunkKey{hash: h, size: len(src), width: width, style: e.styles.Name, hl: true}
+	if l, ok := e.cache.get(k); ok {
+		return l
+	}
+	l := e.renderSource(src, width, true)
+	e.cache.put(k, l)
+	return l
+}
+
+// Lines renders the markdown text of block id at width. text must only grow
+// while the block streams (any other change restarts the block); done marks
+// the text complete. The returned slice is the caller's.
+func (e *markdownEngine) Lines(id, text string, done bool, width int) []string {
+	st := e.state(id, text, done)
+	st.advance(e, text, done)
+	e.syncWidth(st, width)
+
+	var tail []string
+	if !st.done {
+		tail = e.tailLines(st, width)
+	}
+	out := make([]string, 0, len(st.joined)+len(tail)+1)
+	out = append(out, st.joined...)
+	if len(tail) > 0 {
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, tail...)
+	}
+	return out
+}
+
+// state returns the mdState of id, restarting it when text is not an
+// extension of what was seen.
+func (e *markdownEngine) state(id, text string, done bool) *mdState {
+	e.tick++
+	st := e.states[id]
+	if st != nil && (len(text) < len(st.text) || text[:len(st.text)] != st.text || (st.done && len(text) != len(st.text))) {
+		st = nil
+	}
+	if st == nil {
+		if len(e.states) >= e.maxState {
+			e.evictStates()
+		}
+		st = &mdState{fence: fenceTail{start: -1}}
+		e.states[id] = st
+	}
+	st.used = e.tick
+	return st
+}
+
+// evictStates forgets the least recently used half of the states.
+func (e *markdownEngine) evictStates() {
+	var ticks []uint64
+	for _, s := range e.states {
+		ticks = append(ticks, s.used)
+	}
+	cut := midTick(ticks)
+	for id, s := range e.states {
+		if s.used <= cut {
+			delete(e.states, id)
+		}
+	}
+}
+
+// midTick returns the tick halfway between the oldest and the newest use.
+func midTick(v []uint64) uint64 {
+	if len(v) == 0 {
+		return 0
+	}
+	lo, hi := v[0], v[0]
+	for _, x := range v {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return lo + (hi-lo)/2
+}
+
+// advance feeds the new part of text to the splitter.
+func (st *mdState) advance(e *markdownEngine, text string, done bool) {
+	if st.done {
+		return
+	}
+	var spans []span
+	if done {
+		spans = st.sp.finish(text, nil)
+		st.done = true
+	} else {
+		spans = st.sp.feed(text, nil)
+	}
+	st.text = text
+	for _, sp := range spans {
+		st.chunks = append(st.chunks, mdChunk{sp: sp, hash: maphash.String(e.seed, text[sp.start:sp.end])})
+	}
+}
+
+// syncWidth makes the chunk lines and the joined lines valid for width and
+// the current style, rendering only chunks that are not cached.
+func (e *markdownEngine) syncWidth(st *mdState, width int) {
+	if st.width != width || st.style != e.styles.Name {
+		st.width, st.style = width, e.styles.Name
+		for i := range st.chunks {
+			st.chunks[i].lines = nil
+		}
+		st.joined, st.nJoin = nil, 0
+	}
+	for i := st.nJoin; i < len(st.chunks); i++ {
+		c := &st.chunks[i]
+		if c.lines == nil {
+			c.lines = e.chunkLines(st.text[c.sp.start:c.sp.end], c.hash, width)
+		}
+		if len(c.lines) == 0 {
+			continue
+		}
+		if len(st.joined) > 0 {
+			st.joined = append(st.joined, "")
+		}
+		st.joined = append(st.joined, c.lines...)
+	}
+	st.nJoin = len(st.chunks)
+}
+
+// tailLines draws the open part of a streaming text.
+func (e *markdownEngine) tailLines(st *mdState, width int) []string {
+	sp := st.sp.tail(st.text)
+	if sp.end <= sp.start {
+		return nil
+	}
+	if st.sp.open && st.sp.kind == kindFence && st.sp.inFence {
+		return e.fenceLines(st, sp.start, width)
+	}
+	st.fence.start = -1
+	src := st.text[sp.start:sp.end]
+	if src == st.tailSrc && width == st.tailWidth && st.tailLines != nil {
+		return st.tailLines
+	}
+	st.tailSrc, st.tailWidth = src, width
+	st.tailLines = e.renderSource(src, width, false)
+	return st.tailLines
+}
+
+// codeIndent is where glamour's code blocks start (document margin plus
+// code block margin).
+const codeIndent = "    "
+
+// fenceLines draws an open fenced code block starting at start: complete
+// lines are drawn once and kept; the incomplete last line every frame.
+func (e *markdownEngine) fenceLines(st *mdState, start, width int) []string {
+	f := &st.fence
+	text := st.text
+	if f.start != start || f.width != width {
+		f.start, f.width, f.lines = start, width, nil
+		f.pos = start
+		if nl := strings.IndexByte(text[start:], '\n'); nl >= 0 {
+			f.pos = start + nl + 1
+		} else {
+			f.pos = len(text) // only the opener so far
+		}
+	}
+	for f.pos < len(text) {
+		nl := strings.IndexByte(text[f.pos:], '\n')
+		if nl < 0 {
+			break
+		}
+		f.lines = append(f.lines, e.codeLine(text[f.pos:f.pos+nl], width)...)
+		f.pos += nl + 1
+	}
+	out := f.lines
+	if f.pos < len(text) {
+		out = append(out[:len(out):len(out)], e.codeLine(text[f.pos:], width)...)
+	}
+	return out
+}
+
+// codeLine sanitises one line of code and hard-wraps it at width.
+func (e *markdownEngine) codeLine(l string, width int) []string {
+	l = strings.TrimRight(Sanitize(strings.TrimSuffix(l, "\r")), " ")
+	if l == "" {
+		return []string{""}
+	}
+	w := max(width-len(codeIndent), 1)
+	return styleLines(strings.Split(ansiHardwrap(l, w), "\n"), e.styles.Code, codeIndent)
+}

@@ -1,0 +1,217 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ahptui/ahptui/reducer"
+)
+
+// MinWidth is the narrowest width the package renders for; smaller widths
+// are treated as MinWidth.
+const MinWidth = 20
+
+// msgEntry caches the rendering of a finished message.
+type msgEntry struct {
+	msg   *reducer.Message
+	rev   uint64
+	width int
+	style string
+	fp    string
+	out   Rendered
+}
+
+// blockEntry caches the rendering of a block in a state that no longer
+// depends on Now.
+type blockEntry struct {
+	blk   *reducer.Block
+	width int
+	style string
+	fp    string
+	lines []string
+}
+
+// maxMsgCache bounds the finished-message and block caches (entries).
+const maxMsgCache = 1 << 14
+
+// RenderMessage renders message m at width with the view choices v. A
+// finished message is cached as a whole (by pointer, Rev, width, style and
+// the parts of v that concern it), so asking again is cheap; a streaming
+// message re-renders only what changed. Every line is at most width columns
+// wide and starts with a two-column gutter, marked on the focused block.
+func (r *Renderer) RenderMessage(m *reducer.Message, width int, v ViewOpts) Rendered {
+	if m == nil {
+		return Rendered{}
+	}
+	width = max(width, MinWidth)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var fp string
+	if !m.Open() {
+		fp = viewFingerprint(m, v, r.md.seed)
+		if e := r.msgs[m.ID]; e != nil && e.msg == m && e.rev == m.Rev && e.width == width && e.style == r.styles.Name && e.fp == fp {
+			return e.out
+		}
+	}
+	out := r.renderMessage(m, width, v)
+	if !m.Open() {
+		if len(r.msgs) >= maxMsgCache {
+			r.msgs = make(map[string]*msgEntry)
+		}
+		r.msgs[m.ID] = &msgEntry{msg: m, rev: m.Rev, width: width, style: r.styles.Name, fp: fp, out: out}
+	}
+	return out
+}
+
+// RenderBlock renders one block of message m (without focus marking or
+// message header and footer).
+func (r *Renderer) RenderBlock(m *reducer.Message, b *reducer.Block, width int, v ViewOpts) []string {
+	if m == nil || b == nil {
+		return nil
+	}
+	width = max(width, MinWidth)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.block(m, b, width, v)
+}
+
+func (r *Renderer) renderMessage(m *reducer.Message, width int, v ViewOpts) Rendered {
+	var out Rendered
+	add := func(ls []string) {
+		if len(ls) == 0 {
+			return
+		}
+		if len(out.Lines) > 0 {
+			out.Lines = append(out.Lines, "")
+		}
+		out.Lines = append(out.Lines, ls...)
+	}
+	if m.Role == reducer.RoleUser {
+		add(r.userHeader(m, width))
+	}
+	for _, b := range m.Blocks {
+		ls := r.block(m, b, width, v)
+		if len(ls) == 0 {
+			continue
+		}
+		k := KeyOf(m, b)
+		if v.Focused.MessageID != "" && v.Focused == k {
+			ls = r.markFocus(ls)
+		}
+		if len(out.Lines) > 0 {
+			out.Lines = append(out.Lines, "")
+		}
+		start := len(out.Lines)
+		out.Lines = append(out.Lines, ls...)
+		out.Spans = append(out.Spans, Span{Key: k, Kind: b.Kind, Start: start, End: len(out.Lines)})
+	}
+	if m.Role == reducer.RoleUser && len(m.Attachments) > 0 {
+		out.Lines = append(out.Lines, r.attachments(m, width)...)
+	}
+	if m.Role == reducer.RoleAssistant {
+		add(r.footer(m, width, v))
+	}
+	return out
+}
+
+// block renders one block, from the block cache when its rendering does
+// not depend on Now.
+func (r *Renderer) block(m *reducer.Message, b *reducer.Block, width int, v ViewOpts) []string {
+	k := KeyOf(m, b)
+	switch b.Kind {
+	case reducer.KindText:
+		if m.Role == reducer.RoleUser {
+			break
+		}
+		return r.md.Lines(mdID(k), b.Text(), !b.Open, width)
+	case reducer.KindUnknown:
+		return nil
+	}
+	live := isLive(b)
+	fp := r.blockFingerprint(k, b, v)
+	if !live {
+		if e := r.blocks[k]; e != nil && e.blk == b && e.width == width && e.style == r.styles.Name && e.fp == fp {
+			return e.lines
+		}
+	}
+	lines := r.drawBlock(m, b, k, width, v)
+	if !live {
+		if len(r.blocks) >= maxMsgCache {
+			r.blocks = make(map[BlockKey]*blockEntry)
+		}
+		r.blocks[k] = &blockEntry{blk: b, width: width, style: r.styles.Name, fp: fp, lines: lines}
+	}
+	return lines
+}
+
+func (r *Renderer) drawBlock(m *reducer.Message, b *reducer.Block, k BlockKey, width int, v ViewOpts) []string {
+	switch b.Kind {
+	case reducer.KindText:
+		return r.userText(b, width)
+	case reducer.KindThinking:
+		return r.thinking(b, k, width, v)
+	case reducer.KindToolCall:
+		return r.toolCall(b, k, width, v)
+	case reducer.KindError:
+		return r.errorBlock(b, width, v.Expanded[k])
+	case reducer.KindInputRequest:
+		return r.inputRequest(b, width)
+	case reducer.KindSystemNotification:
+		return r.notification(b, k, width)
+	case reducer.KindContentRef:
+		return r.contentRef(b, width)
+	}
+	return nil
+}
+
+// isLive reports whether a block's rendering depends on ViewOpts.Now.
+func isLive(b *reducer.Block) bool {
+	switch b.Kind {
+	case reducer.KindThinking:
+		return b.Open
+	case reducer.KindToolCall:
+		return b.Tool != nil && !b.Tool.Status.Terminal()
+	}
+	return false
+}
+
+// blockFingerprint describes the view choices that affect block b.
+func (r *Renderer) blockFingerprint(k BlockKey, b *reducer.Block, v ViewOpts) string {
+	var sb strings.Builder
+	if v.Expanded[k] {
+		sb.WriteByte('e')
+	}
+	if b.Kind == reducer.KindThinking {
+		sb.WriteByte(byte('0' + v.Thinking))
+		sb.WriteString(strconv.Itoa(v.tailLines()))
+	}
+	for _, u := range blockURIs(b) {
+		if s, ok := v.Resources[u]; ok {
+			sb.WriteString(",")
+			sb.WriteString(strconv.Itoa(len(s)))
+			sb.WriteString(":")
+			sb.WriteString(strconv.FormatUint(hashString(r.md.seed, s), 36))
+		}
+	}
+	return sb.String()
+}
+
+// mdID is the markdown engine's id of a text block.
+func mdID(k BlockKey) string { return k.MessageID + "\x00" + strconv.Itoa(k.Index) }
+
+// markFocus returns a copy of lines with the focus mark in the gutter.
+func (r *Renderer) markFocus(lines []string) []string {
+	mark := r.styles.GutterFocused.Render(strings.TrimRight(focusMark, " "))
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		switch {
+		case strings.HasPrefix(l, gutter):
+			out[i] = mark + " " + l[len(gutter):]
+		case l == "":
+			out[i] = mark
+		default:
+			out[i] = mark + " " + l
+		}
+	}
+	return out
+}

@@ -1,0 +1,97 @@
+package render
+
+import (
+	"fmt"
+	"time"
+)
+
+// Elapsed times without clocks.
+//
+// The reducer's blocks carry no timestamps, and the package never reads a
+// clock. The Renderer therefore notes ViewOpts.Now the first time it renders
+// a thinking block or a tool call in a live state (open thinking, a tool call
+// that is not terminal) and the first time it renders the same block in its
+// final state. Live lines show Now minus the first sighting ("Thinking… 3s");
+// final lines show the span between the two sightings ("Thought for 12s").
+// Blocks never seen live (history, snapshots) show no duration. A zero Now
+// records nothing. Given the same sequence of calls the output is the same.
+
+// blockTimes are the sightings of one block.
+type blockTimes struct {
+	live, final time.Time
+}
+
+// maxTimes bounds the sighting table; when full, entries of finished blocks
+// are dropped first.
+const maxTimes = 1 << 16
+
+// observe records a sighting of key in the given state and returns the
+// times known so far.
+func (r *Renderer) observe(k BlockKey, live bool, now time.Time) blockTimes {
+	t := r.times[k]
+	if now.IsZero() {
+		return t
+	}
+	switch {
+	case live && t.live.IsZero():
+		t.live = now
+	case !live && !t.live.IsZero() && t.final.IsZero():
+		t.final = now
+	default:
+		return t
+	}
+	if len(r.times) >= maxTimes {
+		for key, v := range r.times {
+			if !v.final.IsZero() {
+				delete(r.times, key)
+			}
+		}
+	}
+	r.times[k] = t
+	return t
+}
+
+// liveFor returns how long a live block has been live at now.
+func (t blockTimes) liveFor(now time.Time) (time.Duration, bool) {
+	if t.live.IsZero() || now.IsZero() || now.Before(t.live) {
+		return 0, false
+	}
+	return now.Sub(t.live), true
+}
+
+// took returns how long the block was live, when both sightings exist.
+func (t blockTimes) took() (time.Duration, bool) {
+	if t.live.IsZero() || t.final.IsZero() {
+		return 0, false
+	}
+	return t.final.Sub(t.live), true
+}
+
+// fmtDuration formats a duration compactly: "850ms", "3.2s", "42s",
+// "2m05s", "1h02m".
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d < 0:
+		d = 0
+		fallthrough
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < 10*time.Second:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	default:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+}
+
+// fmtSeconds formats a live counter in whole seconds ("3s", "1m05s").
+func fmtSeconds(d time.Duration) string {
+	d = d.Truncate(time.Second)
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return fmtDuration(d)
+}

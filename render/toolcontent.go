@@ -1,0 +1,198 @@
+package render
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ahptui/ahptui/reducer"
+)
+
+// maxEmbeddedText is the largest embedded text resource shown inline.
+const maxEmbeddedText = 64 << 10
+
+// toolContent renders one item of tool output.
+func (r *Renderer) toolContent(c reducer.ToolContent, width int, v ViewOpts) []string {
+	st := r.styles.Tool
+	switch c.Type {
+	case reducer.ContentText:
+		if strings.TrimSpace(c.Text) == "" {
+			return nil
+		}
+		return append(r.section("Output", width), textBlock(c.Text, width, st.Body, detailIndent+"  ")...)
+	case reducer.ContentTerminal:
+		return r.terminal(c.Terminal, width)
+	case reducer.ContentFileEdit:
+		if c.Edit == nil {
+			return nil
+		}
+		return r.fileEdit(c.Edit, width, v)
+	case reducer.ContentResource:
+		s := "→ " + c.URI
+		if meta := refMeta(c.ContentType, c.SizeHint); meta != "" {
+			s += " (" + meta + ")"
+		}
+		return textBlock(s, width, st.Link, detailIndent)
+	case reducer.ContentEmbeddedResource:
+		return r.embedded(c, width)
+	case reducer.ContentSubagent:
+		return r.subagent(c.Subagent, width)
+	}
+	return nil // unknown content types are skipped
+}
+
+// terminal renders a terminal run: title, output preview (tab stops of
+// TerminalTabWidth), truncation note and exit code.
+func (r *Renderer) terminal(t *reducer.TerminalOutput, width int) []string {
+	if t == nil {
+		return nil
+	}
+	st := r.styles.Tool
+	title := oneLine(t.Title)
+	if title == "" {
+		title = "Terminal"
+	}
+	out := []string{detailIndent + st.Section.Render(truncatePlain("$ "+title, width-len(detailIndent)))}
+	if strings.TrimSpace(t.Output) != "" {
+		out = append(out, r.codeBlock(t.Output, width, TerminalTabWidth)...)
+	}
+	if t.Truncated {
+		out = append(out, textBlock("… output truncated; full output at "+t.Resource, width, r.styles.Muted, detailIndent+"  ")...)
+	}
+	switch {
+	case t.ExitCode == nil:
+	case *t.ExitCode == 0:
+		out = append(out, detailIndent+st.ExitOK.Render("exit 0"))
+	default:
+		out = append(out, detailIndent+st.ExitFailed.Render("exit "+strconv.Itoa(*t.ExitCode)))
+	}
+	return out
+}
+
+// fileEdit renders a file edit: a header with the path and line counts and,
+// when the caller supplied both contents, a coloured unified diff.
+func (r *Renderer) fileEdit(e *reducer.FileEdit, width int, v ViewOpts) []string {
+	st := r.styles.Diff
+	path := oneLine(e.Path())
+	var verb string
+	switch {
+	case e.BeforeURI == "" && e.BeforeContent == nil:
+		verb = "created "
+	case e.AfterURI == "" && e.AfterContent == nil:
+		verb = "deleted "
+	case e.BeforeURI != "" && e.AfterURI != "" && e.BeforeURI != e.AfterURI:
+		verb = "renamed " + oneLine(e.BeforeURI) + " → "
+	}
+	head := verb + path
+	if e.Added >= 0 && e.Removed >= 0 {
+		head += fmt.Sprintf(" (+%d −%d)", e.Added, e.Removed)
+	}
+	out := []string{detailIndent + st.File.Render(truncatePlain(head, width-len(detailIndent)))}
+	before, okB := refText(e.BeforeContent, v)
+	after, okA := refText(e.AfterContent, v)
+	if !okB || !okA {
+		missing := e.BeforeContent
+		if okB {
+			missing = e.AfterContent
+		}
+		return append(out, r.notLoaded(missing, width)...)
+	}
+	return append(out, r.diffLines(before, after, width)...)
+}
+
+// refText returns the fetched text of ref; a nil ref is empty content.
+func refText(ref *reducer.ContentRef, v ViewOpts) (string, bool) {
+	if ref == nil {
+		return "", true
+	}
+	s, ok := v.Resources[ref.URI]
+	return s, ok
+}
+
+// diffLines renders the unified diff of before and after.
+func (r *Renderer) diffLines(before, after string, width int) []string {
+	st := r.styles.Diff
+	inner := max(width-len(detailIndent)-2, 1)
+	var out []string
+	for _, l := range unifiedDiff(Sanitize(before), Sanitize(after), diffContext) {
+		style := st.Context
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			style = st.Hunk
+		case strings.HasPrefix(l, "+"):
+			style = st.Add
+		case strings.HasPrefix(l, "-"):
+			style = st.Del
+		}
+		for _, p := range strings.Split(ansiHardwrap(strings.TrimRight(l, " "), inner), "\n") {
+			out = append(out, detailIndent+"  "+style.Render(p))
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, detailIndent+"  "+r.styles.Muted.Render("(no changes)"))
+	}
+	return out
+}
+
+// embedded renders an embedded resource: short text inline, otherwise its
+// type and size.
+func (r *Renderer) embedded(c reducer.ToolContent, width int) []string {
+	data, err := base64.StdEncoding.DecodeString(c.Data)
+	if err == nil && strings.HasPrefix(c.ContentType, "text/") && len(data) <= maxEmbeddedText && utf8.Valid(data) {
+		return append(r.section("Resource ("+oneLine(c.ContentType)+")", width), r.codeBlock(string(data), width, TabWidth)...)
+	}
+	size := int64(len(c.Data) * 3 / 4)
+	if err == nil {
+		size = int64(len(data))
+	}
+	return textBlock("embedded resource ("+refMeta(c.ContentType, size)+")", width, r.styles.Muted, detailIndent)
+}
+
+// subagent renders a link to a sub-agent's chat.
+func (r *Renderer) subagent(s *reducer.SubagentLink, width int) []string {
+	if s == nil {
+		return nil
+	}
+	head := "↳ sub-agent"
+	if s.AgentName != "" {
+		head += " " + s.AgentName
+	}
+	if s.Title != "" {
+		head += ": " + s.Title
+	}
+	out := textBlock(head, width, r.styles.Tool.Section, detailIndent)
+	if s.Description != "" {
+		out = append(out, textBlock(s.Description, width, r.styles.Muted, detailIndent+"  ")...)
+	}
+	if s.Resource != "" {
+		out = append(out, textBlock("→ "+s.Resource, width, r.styles.Tool.Link, detailIndent+"  ")...)
+	}
+	return out
+}
+
+// refMeta formats "type, size" for a reference (parts that are unknown are
+// left out).
+func refMeta(contentType string, size int64) string {
+	var parts []string
+	if contentType != "" {
+		parts = append(parts, oneLine(contentType))
+	}
+	if size >= 0 {
+		parts = append(parts, fmtBytes(size))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// fmtBytes formats a byte count ("512 B", "4.0 KB", "1.2 MB").
+func fmtBytes(n int64) string {
+	switch {
+	case n < 1024:
+		return strconv.FormatInt(n, 10) + " B"
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KB", float64(n)/1024)
+	default:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
+}

@@ -1,0 +1,131 @@
+package render
+
+import (
+	"hash/maphash"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ahptui/ahptui/reducer"
+)
+
+// ThinkingMode selects how thinking blocks are shown.
+type ThinkingMode uint8
+
+const (
+	// ThinkingCollapsed shows one line: "Thinking… 3s" while the block is
+	// open, "Thought for 12s" once it closed.
+	ThinkingCollapsed ThinkingMode = iota
+	// ThinkingTail shows the collapsed line plus the last few lines of the
+	// text while the block streams (collapsed once it closed).
+	ThinkingTail
+	// ThinkingFull shows all of the text.
+	ThinkingFull
+)
+
+// DefaultTailLines is how many lines ThinkingTail shows when
+// ViewOpts.TailLines is 0.
+const DefaultTailLines = 3
+
+// BlockKey identifies a block across renders: the message id and the
+// block's index in it (stable, since blocks are only appended).
+type BlockKey struct {
+	MessageID string
+	Index     int
+}
+
+// KeyOf returns the key of block b of message m.
+func KeyOf(m *reducer.Message, b *reducer.Block) BlockKey {
+	return BlockKey{MessageID: m.ID, Index: b.Index}
+}
+
+// ViewOpts are the view choices of one render. The zero value shows
+// collapsed thinking, collapsed tool calls and no focus.
+type ViewOpts struct {
+	// Thinking selects the view of thinking blocks.
+	Thinking ThinkingMode
+	// TailLines is the number of lines ThinkingTail shows (0 = default).
+	TailLines int
+	// Expanded lists blocks shown in full: tool calls (input, content,
+	// reasons), thinking blocks (full text whatever Thinking says) and
+	// errors (stack trace).
+	Expanded map[BlockKey]bool
+	// Focused is the focused block; its gutter is marked. A zero key
+	// (empty MessageID) means none.
+	Focused BlockKey
+	// Now is the time elapsed durations of open blocks are measured
+	// against. The package never reads a clock.
+	Now time.Time
+	// Resources holds fetched content by URI (ContentRef targets: tool
+	// inputs and the before/after contents of file edits). Missing
+	// entries are shown as not loaded; see [NeededResources].
+	Resources map[string]string
+}
+
+func (v ViewOpts) tailLines() int {
+	if v.TailLines > 0 {
+		return v.TailLines
+	}
+	return DefaultTailLines
+}
+
+// Span locates one block in Rendered.Lines: lines [Start, End).
+type Span struct {
+	Key        BlockKey
+	Kind       reducer.BlockKind
+	Start, End int
+}
+
+// Rendered is a rendered message. Lines and Spans may be shared with the
+// Renderer's caches: treat them as read-only.
+type Rendered struct {
+	// Lines are the message's terminal lines, none wider than the width.
+	Lines []string
+	// Spans locate the blocks in Lines, in order (blocks that render
+	// nothing have no span).
+	Spans []Span
+}
+
+// String joins the lines with newlines.
+func (r Rendered) String() string { return strings.Join(r.Lines, "\n") }
+
+// SpanOf returns the span of key and whether it was rendered.
+func (r Rendered) SpanOf(k BlockKey) (Span, bool) {
+	for _, s := range r.Spans {
+		if s.Key == k {
+			return s, true
+		}
+	}
+	return Span{}, false
+}
+
+// viewFingerprint describes the parts of v that affect the rendering of
+// message m (not Now), for the finished-message cache.
+func viewFingerprint(m *reducer.Message, v ViewOpts, seed maphash.Seed) string {
+	var b strings.Builder
+	b.WriteByte(byte('0' + v.Thinking))
+	b.WriteString(strconv.Itoa(v.tailLines()))
+	var idx []int
+	for k, on := range v.Expanded {
+		if on && k.MessageID == m.ID {
+			idx = append(idx, k.Index)
+		}
+	}
+	sort.Ints(idx)
+	for _, i := range idx {
+		b.WriteString(",e")
+		b.WriteString(strconv.Itoa(i))
+	}
+	if v.Focused.MessageID == m.ID {
+		b.WriteString(",f")
+		b.WriteString(strconv.Itoa(v.Focused.Index))
+	}
+	for _, u := range resourceURIs(m) {
+		if s, ok := v.Resources[u]; ok {
+			b.WriteString(",r")
+			b.WriteString(strconv.FormatUint(maphash.String(seed, s), 36))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,140 @@
+package segment
+
+import (
+	"bytes"
+	"encoding/base64"
+	"testing"
+	"time"
+)
+
+// benchMessage returns a 32 MiB JSON-RPC message:
+//   - "text": one tool-output string of build-log lines (mostly ASCII, \n,
+//     \t and \" escapes, every 8th line with some non-ASCII text);
+//   - "unicode": the same with dense non-ASCII (≈ 15 % of the bytes);
+//   - "structured": a snapshot-like response with many small objects.
+func benchMessage(tb testing.TB, kind string) []byte {
+	const size = 32 << 20
+	var buf bytes.Buffer
+	buf.Grow(size)
+	var lines []string
+	switch kind {
+	case "text":
+		buf.WriteString(`{"jsonrpc":"2.0","method":"action","params":{"channel":"ahp-chat:/3f1c","serverSeq":421,"action":{"type":"chat/toolCallComplete","toolCallId":"t1","result":{"content":"`)
+		for i := range 8 {
+			l := `2026-11-22T01:02:03.456Z INFO  [build] compiling \"github.com/ahptui/ahptui/segment\"\t(12 files, 3.4 MB)`
+			if i == 7 {
+				l += ` — naïve café ✓`
+			}
+			lines = append(lines, l+`\n`)
+		}
+	case "unicode":
+		buf.WriteString(`{"jsonrpc":"2.0","method":"action","params":{"channel":"ahp-chat:/3f1c","serverSeq":421,"action":{"type":"chat/toolCallComplete","toolCallId":"t1","result":{"content":"`)
+		lines = []string{`2026-11-22T01:02:03Z INFO build: compiling package github.com/ahptui (file \"decode.go\") — ok ✓ 日本語のテキスト\n`}
+	case "structured":
+		buf.WriteString(`{"jsonrpc":"2.0","id":17,"result":{"type":"snapshot","snapshots":[`)
+		lines = []string{`{"id":"m-000123","role":"assistant","kind":"markdown","text":"Here is the \"plan\": step one…","ts":1763773323000,"seq":42,"tags":["a","b"],"meta":{"ok":true,"n":null}},`}
+	}
+	for k := 0; buf.Len() < size-300; k++ {
+		buf.WriteString(lines[k%len(lines)])
+	}
+	tail := `"}}}}`
+	if kind == "structured" {
+		tail = `{}]}}`
+	}
+	for buf.Len() < size-len(tail) {
+		buf.WriteByte(' ')
+	}
+	buf.WriteString(tail)
+	msg := buf.Bytes()
+	if len(msg) != size || checkMessage(msg) != 0 {
+		tb.Fatalf("bench message %q: %d bytes, check %v", kind, len(msg), checkMessage(msg))
+	}
+	return msg
+}
+
+// dataOf concatenates the data strings of segment frames.
+func dataOf(frames [][]byte) []byte {
+	var enc []byte
+	for _, f := range frames {
+		var e envelope
+		e.scan(f, scanFrame)
+		enc = append(enc, f[e.data.start:e.data.end]...)
+	}
+	return enc
+}
+
+// BenchmarkReassemble feeds the 900000-byte frames of a 32 MiB message to a
+// Reassembler. x-stdbase64 = (one base64.StdEncoding.Decode of the same
+// encoded data) ÷ (one full reassembly), both the fastest of the b.N
+// interleaved runs of this benchmark.
+func BenchmarkReassemble(b *testing.B) {
+	for _, kind := range []string{"text", "unicode", "structured"} {
+		b.Run(kind, func(b *testing.B) {
+			msg := benchMessage(b, kind)
+			recv := RelayCapability()
+			frames, err := NewSplitter(nil).Split(msg, &recv, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			enc := dataOf(frames)
+			dst := make([]byte, base64.StdEncoding.DecodedLen(len(enc)))
+			r := NewReassembler(recv.Limits(), nil)
+			bestR, bestStd := time.Duration(1<<62), time.Duration(1<<62)
+			b.SetBytes(int64(len(msg)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				start := time.Now()
+				out := feedAll(b, r, frames)
+				bestR = min(bestR, time.Since(start))
+				b.StopTimer()
+				if len(out) != len(msg) {
+					b.Fatal("bad reassembly")
+				}
+				start = time.Now()
+				if _, err := base64.StdEncoding.Decode(dst, enc); err != nil {
+					b.Fatal(err)
+				}
+				bestStd = min(bestStd, time.Since(start))
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(bestStd)/float64(bestR), "x-stdbase64")
+			b.ReportMetric(float64(bestR.Microseconds())/1000, "best-ms")
+			b.ReportMetric(float64(len(frames)), "frames")
+		})
+	}
+}
+
+// BenchmarkSplit splits a 32 MiB message into 900000-byte frames.
+// x-stdbase64 = (one base64.StdEncoding.Encode of the message) ÷ (one Split),
+// both the fastest of the b.N interleaved runs.
+func BenchmarkSplit(b *testing.B) {
+	msg := benchMessage(b, "text")
+	recv := RelayCapability()
+	sp := NewSplitter(nil)
+	dst := make([]byte, base64.StdEncoding.EncodedLen(len(msg)))
+	bestS, bestStd := time.Duration(1<<62), time.Duration(1<<62)
+	var n int
+	b.SetBytes(int64(len(msg)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		start := time.Now()
+		g, err := sp.SplitGroup(msg, &recv, 0)
+		bestS = min(bestS, time.Since(start))
+		b.StopTimer()
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(g.Frames)
+		sp.Done(g.ID)
+		start = time.Now()
+		base64.StdEncoding.Encode(dst, msg)
+		bestStd = min(bestStd, time.Since(start))
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(bestStd)/float64(bestS), "x-stdbase64")
+	b.ReportMetric(float64(bestS.Microseconds())/1000, "best-ms")
+	b.ReportMetric(float64(n), "frames")
+}
+

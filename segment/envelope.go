@@ -1,0 +1,366 @@
+package segment
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+)
+
+// span locates one JSON value inside a frame. For strings, start/end delimit
+// the body without the quotes.
+type span struct {
+	kind       byte // 0 absent, '"' string, 'n' number, 'o' anything else
+	start, end int
+	esc        bool // string contains escapes (or, for data, may contain them)
+}
+
+// envelope is the result of scanning the top level of one frame.
+type envelope struct {
+	jsonrpc, method, id, params span
+	result, error               span
+	groupID, index, total, data span
+	dup                         bool // a member we care about appears twice
+	methodIsSegment             bool
+}
+
+var methodBytes = []byte(Method)
+
+// IsSegment reports whether frame is a JSON object whose first top-level
+// "method" member is the string "ahp/messageSegment" (escaped spellings
+// included). It does not validate the frame (Reassembler.Feed does) and
+// costs O(1) when "method" comes before any large member, as in frames
+// written by Splitter.
+func IsSegment(frame []byte) bool {
+	b := frame
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipWS(b, i+1)
+	for i < len(b) && b[i] == '"' {
+		ke, kesc, ok := scanString(b, i)
+		if !ok {
+			return false
+		}
+		isMethod := keyEquals(b[i+1:ke-1], kesc, "method")
+		i = skipWS(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i = skipWS(b, i+1)
+		if isMethod {
+			if i >= len(b) || b[i] != '"' {
+				return false
+			}
+			ve, vesc, ok := scanString(b, i)
+			return ok && stringEquals(b, span{kind: '"', start: i + 1, end: ve - 1, esc: vesc}, methodBytes)
+		}
+		if i, ok = skipFast(b, i); !ok {
+			return false
+		}
+		i = skipWS(b, i)
+		if i >= len(b) || b[i] != ',' {
+			return false
+		}
+		i = skipWS(b, i+1)
+	}
+	return false
+}
+
+// keyEquals compares a validated key body with want.
+func keyEquals(key []byte, esc bool, want string) bool {
+	if !esc {
+		return string(key) == want
+	}
+	var buf [32]byte
+	return len(key) <= 6*len(want) && string(unescape(buf[:0], key)) == want
+}
+
+// skipFast skips the value at b[i] without validating it.
+func skipFast(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return i, false
+	}
+	switch b[i] {
+	case '"':
+		return fastStringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for {
+			i = nextStructural(b, i)
+			if i >= len(b) {
+				return i, false
+			}
+			switch b[i] {
+			case '"':
+				var ok bool
+				if i, ok = fastStringEnd(b, i); !ok {
+					return i, false
+				}
+				continue
+			case '{', '[':
+				depth++
+			default: // '}', ']'
+				depth--
+			}
+			i++
+			if depth == 0 {
+				return i, true
+			}
+		}
+	default:
+		for i < len(b) {
+			switch b[i] {
+			case ',', '}', ']', ' ', '\t', '\r', '\n':
+				return i, true
+			}
+			i++
+		}
+		return i, true
+	}
+}
+
+// nextStructural returns the index of the first '"', '{', '}', '[' or ']'
+// at or after i, or len(b).
+func nextStructural(b []byte, i int) int {
+	for i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		y := x | 0x2020202020202020 // '[' -> '{', ']' -> '}'
+		q := x ^ 0x2222222222222222
+		o := y ^ 0x7b7b7b7b7b7b7b7b
+		c := y ^ 0x7d7d7d7d7d7d7d7d
+		m := ((q - swarLo) &^ q) | ((o - swarLo) &^ o) | ((c - swarLo) &^ c)
+		if m &= swarHi; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '"', '{', '}', '[', ']':
+			return i
+		}
+	}
+	return i
+}
+
+// scanMode selects how much envelope.scan validates.
+type scanMode int
+
+const (
+	// scanFrame validates everything except the body of params.data.
+	scanFrame scanMode = iota
+	// scanStopAtMethod stops as soon as a segment method has been seen.
+	scanStopAtMethod
+	// scanStrict validates every byte (final message check).
+	scanStrict
+)
+
+// scan parses the top-level object of b into e. It returns false on a
+// syntax error (e still records what was seen before it).
+func (e *envelope) scan(b []byte, mode scanMode) bool {
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return skipWS(b, i+1) == len(b)
+	}
+	var keyBuf [16]byte
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return false
+		}
+		ks := i + 1
+		ke, kesc, ok := scanString(b, i)
+		if !ok {
+			return false
+		}
+		key := b[ks : ke-1]
+		if kesc {
+			key = unescape(keyBuf[:0], key)
+		}
+		i = skipWS(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i = skipWS(b, i+1)
+		var dst *span
+		switch string(key) {
+		case "jsonrpc":
+			dst = &e.jsonrpc
+		case "method":
+			dst = &e.method
+		case "id":
+			dst = &e.id
+		case "params":
+			dst = &e.params
+		case "result":
+			dst = &e.result
+		case "error":
+			dst = &e.error
+		}
+		if dst != nil && dst.kind != 0 {
+			e.dup = true
+		}
+		if dst == &e.params && mode != scanStrict && i < len(b) && b[i] == '{' {
+			e.params = span{kind: 'o', start: i}
+			if i, ok = e.scanParams(b, i); !ok {
+				return false
+			}
+			e.params.end = i
+		} else {
+			var v span
+			if i, v, ok = scanSpan(b, i); !ok {
+				return false
+			}
+			if dst != nil {
+				*dst = v
+			}
+			if dst == &e.method && v.kind == '"' && stringEquals(b, v, methodBytes) {
+				e.methodIsSegment = true
+				if mode == scanStopAtMethod {
+					return true
+				}
+			}
+		}
+		i = skipWS(b, i)
+		if i >= len(b) {
+			return false
+		}
+		if b[i] == '}' {
+			return skipWS(b, i+1) == len(b)
+		}
+		if b[i] != ',' {
+			return false
+		}
+		i = skipWS(b, i+1)
+	}
+}
+
+// scanParams parses the params object at b[i] == '{', recording the four
+// segment members. The data string takes a fast path: the closing quote is
+// found with bytes.IndexByte and the body is left unvalidated (the base64
+// decoder validates it; on failure Feed falls back to a full string scan).
+func (e *envelope) scanParams(b []byte, i int) (int, bool) {
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	var keyBuf [16]byte
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return i, false
+		}
+		ks := i + 1
+		ke, kesc, ok := scanString(b, i)
+		if !ok {
+			return i, false
+		}
+		key := b[ks : ke-1]
+		if kesc {
+			key = unescape(keyBuf[:0], key)
+		}
+		i = skipWS(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			return i, false
+		}
+		i = skipWS(b, i+1)
+		var dst *span
+		switch string(key) {
+		case "groupId":
+			dst = &e.groupID
+		case "index":
+			dst = &e.index
+		case "total":
+			dst = &e.total
+		case "data":
+			dst = &e.data
+		}
+		if dst != nil && dst.kind != 0 {
+			e.dup = true
+		}
+		if dst == &e.data && i < len(b) && b[i] == '"' {
+			var end int
+			if end, ok = fastStringEnd(b, i); !ok {
+				return i, false
+			}
+			e.data = span{kind: '"', start: i + 1, end: end - 1, esc: true}
+			i = end
+		} else {
+			var v span
+			if i, v, ok = scanSpan(b, i); !ok {
+				return i, false
+			}
+			if dst != nil {
+				*dst = v
+			}
+		}
+		i = skipWS(b, i)
+		if i >= len(b) {
+			return i, false
+		}
+		if b[i] == '}' {
+			return i + 1, true
+		}
+		if b[i] != ',' {
+			return i, false
+		}
+		i = skipWS(b, i+1)
+	}
+}
+
+// fastStringEnd finds the end of the string starting at b[i] == '"' without
+// validating its body: the first quote preceded by an even number of
+// backslashes. It returns the index after the closing quote.
+func fastStringEnd(b []byte, i int) (int, bool) {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return len(b), false
+		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1, true
+		}
+		j = q + 1
+	}
+}
+
+// scanSpan validates one value at b[i] and describes it.
+func scanSpan(b []byte, i int) (int, span, bool) {
+	if i >= len(b) {
+		return i, span{}, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		end, esc, ok := scanString(b, i)
+		return end, span{kind: '"', start: i + 1, end: end - 1, esc: esc}, ok
+	case c == '-' || ('0' <= c && c <= '9'):
+		end, ok := scanNumber(b, i)
+		return end, span{kind: 'n', start: i, end: end}, ok
+	default:
+		end, ok := skipValue(b, i)
+		return end, span{kind: 'o', start: i, end: end}, ok
+	}
+}
+
+// stringEquals reports whether the string value v of b equals want, decoding
+// escapes if needed.
+func stringEquals(b []byte, v span, want []byte) bool {
+	body := b[v.start:v.end]
+	if !v.esc {
+		return bytes.Equal(body, want)
+	}
+	if len(body) > 6*len(want)+6 {
+		return false
+	}
+	var buf [128]byte
+	return bytes.Equal(unescape(buf[:0], body), want)
+}

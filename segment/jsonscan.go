@@ -1,0 +1,379 @@
+package segment
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// This file is a small, allocation-free JSON scanner. It validates the JSON
+// grammar (RFC 8259) including UTF-8 inside strings, so the reassembled
+// message can be checked in one pass at memory-like speed instead of through
+// a generic encoding/json parse.
+
+// maxDepth bounds array/object nesting, as encoding/json does.
+const maxDepth = 10000
+
+const (
+	swarLo = 0x0101010101010101
+	swarHi = 0x8080808080808080
+)
+
+// skipWS returns the index of the first non-whitespace byte at or after i.
+func skipWS(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// scanString scans the JSON string whose opening quote is at b[i]. It returns
+// the index just after the closing quote and whether the string contains
+// escapes. ok is false for an unterminated string, a control character, a
+// bad escape or invalid UTF-8.
+func scanString(b []byte, i int) (end int, esc bool, ok bool) {
+	i++
+	for {
+		// Skip plain ASCII 16 bytes at a time. A byte is flagged when it is
+		// '"', '\\', a control or non-ASCII; the lowest flagged byte is exact
+		// (borrows only travel upward from a byte that is itself flagged).
+		for i+16 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[i:])
+			y := binary.LittleEndian.Uint64(b[i+8:])
+			mx := ((x ^ 0x2222222222222222) - swarLo) | ((x ^ 0x5c5c5c5c5c5c5c5c) - swarLo) | (x - 0x2020202020202020) | x
+			my := ((y ^ 0x2222222222222222) - swarLo) | ((y ^ 0x5c5c5c5c5c5c5c5c) - swarLo) | (y - 0x2020202020202020) | y
+			if (mx|my)&swarHi == 0 {
+				i += 16
+				continue
+			}
+			if mx &= swarHi; mx != 0 {
+				i += bits.TrailingZeros64(mx) >> 3
+			} else {
+				i += 8 + bits.TrailingZeros64(my&swarHi)>>3
+			}
+			// The most common event, a two-character escape, is handled
+			// without leaving the fast loop.
+			if b[i] == '\\' && i+1 < len(b) && simpleEscape[b[i+1]] {
+				esc = true
+				i += 2
+				continue
+			}
+			break
+		}
+		if i >= len(b) {
+			return i, esc, false
+		}
+		c := b[i]
+		switch {
+		case c == '"':
+			return i + 1, esc, true
+		case c == '\\':
+			esc = true
+			if i+1 >= len(b) {
+				return i, esc, false
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
+					return i, esc, false
+				}
+				i += 6
+			default:
+				return i, esc, false
+			}
+		case c < 0x20:
+			return i, esc, false
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			// Validate a run of multi-byte sequences in place.
+			for i < len(b) && b[i] >= utf8.RuneSelf {
+				n := utf8Seq(b[i:])
+				if n == 0 {
+					return i, esc, false
+				}
+				i += n
+			}
+		}
+	}
+}
+
+// utf8Seq returns the length of the valid multi-byte UTF-8 sequence at the
+// start of p (p[0] ≥ 0x80), or 0 if it is invalid.
+func utf8Seq(p []byte) int {
+	c := p[0]
+	switch {
+	case c < 0xC2:
+		return 0
+	case c < 0xE0:
+		if len(p) < 2 || p[1]&0xC0 != 0x80 {
+			return 0
+		}
+		return 2
+	case c < 0xF0:
+		if len(p) < 3 || p[2]&0xC0 != 0x80 {
+			return 0
+		}
+		lo, hi := byte(0x80), byte(0xBF)
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == 0xED {
+			hi = 0x9F
+		}
+		if p[1] < lo || p[1] > hi {
+			return 0
+		}
+		return 3
+	case c < 0xF5:
+		if len(p) < 4 || p[2]&0xC0 != 0x80 || p[3]&0xC0 != 0x80 {
+			return 0
+		}
+		lo, hi := byte(0x80), byte(0xBF)
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+		if p[1] < lo || p[1] > hi {
+			return 0
+		}
+		return 4
+	}
+	return 0
+}
+
+// simpleEscape marks the characters allowed after a backslash, except u.
+var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
+
+// isHex4 reports whether h holds exactly four hex digits.
+func isHex4(h []byte) bool {
+	for _, c := range h {
+		if hexVal(c) < 0 {
+			return false
+		}
+	}
+	return len(h) == 4
+}
+
+// hexVal returns the value of hex digit c, or -1.
+func hexVal(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// scanNumber scans a JSON number starting at b[i] and returns the index after it.
+func scanNumber(b []byte, i int) (int, bool) {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	if i >= len(b) {
+		return i, false
+	}
+	switch {
+	case b[i] == '0':
+		i++
+	case '1' <= b[i] && b[i] <= '9':
+		i = skipDigits(b, i)
+	default:
+		return i, false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := skipDigits(b, i+1)
+		if j == i+1 {
+			return j, false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := skipDigits(b, i)
+		if j == i {
+			return j, false
+		}
+		i = j
+	}
+	return i, true
+}
+
+// skipDigits returns the index of the first non-digit at or after i.
+func skipDigits(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// scanLiteral scans true, false or null at b[i].
+func scanLiteral(b []byte, i int) (int, bool) {
+	var lit string
+	switch b[i] {
+	case 't':
+		lit = "true"
+	case 'f':
+		lit = "false"
+	case 'n':
+		lit = "null"
+	default:
+		return i, false
+	}
+	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
+		return i, false
+	}
+	return i + len(lit), true
+}
+
+// skipValue validates the JSON value starting at or after b[i] (leading
+// whitespace allowed) and returns the index just after it. Nesting is
+// handled iteratively, so hostile depth cannot overflow the stack.
+func skipValue(b []byte, i int) (int, bool) {
+	var small [64]byte
+	stack := small[:0]
+	var ok bool
+	for {
+		i = skipWS(b, i)
+		if i >= len(b) {
+			return i, false
+		}
+		switch c := b[i]; {
+		case c == '{' || c == '[':
+			if len(stack) >= maxDepth {
+				return i, false
+			}
+			i = skipWS(b, i+1)
+			if i < len(b) && b[i] == c+2 { // '}' or ']'
+				i++
+				break
+			}
+			stack = append(stack, c)
+			if c == '{' {
+				if i, ok = scanKey(b, i); !ok {
+					return i, false
+				}
+			}
+			continue
+		case c == '"':
+			if i, _, ok = scanString(b, i); !ok {
+				return i, false
+			}
+		case c == '-' || ('0' <= c && c <= '9'):
+			if i, ok = scanNumber(b, i); !ok {
+				return i, false
+			}
+		default:
+			if i, ok = scanLiteral(b, i); !ok {
+				return i, false
+			}
+		}
+		// After a complete value: close containers or move to the next element.
+		for {
+			if len(stack) == 0 {
+				return i, true
+			}
+			i = skipWS(b, i)
+			if i >= len(b) {
+				return i, false
+			}
+			top := stack[len(stack)-1]
+			if b[i] == top+2 {
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			}
+			if b[i] != ',' {
+				return i, false
+			}
+			i++
+			if top == '{' {
+				if i, ok = scanKey(b, skipWS(b, i)); !ok {
+					return i, false
+				}
+			}
+			break
+		}
+	}
+}
+
+// scanKey scans an object key at b[i] (after whitespace) and the following
+// colon, returning the index after the colon.
+func scanKey(b []byte, i int) (int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return i, false
+	}
+	i, _, ok := scanString(b, i)
+	if !ok {
+		return i, false
+	}
+	i = skipWS(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return i, false
+	}
+	return i + 1, true
+}
+
+// unescape appends the decoded content of a JSON string body s (without the
+// quotes, already validated by scanString) to dst.
+func unescape(dst, s []byte) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c != '\\' {
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		switch e := s[i+1]; e {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r := rune(hex4(s[i+2 : i+6]))
+			i += 6
+			if utf16.IsSurrogate(r) {
+				if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+					r2 := rune(hex4(s[i+2 : i+6]))
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						i += 6
+						dst = utf8.AppendRune(dst, d)
+						continue
+					}
+				}
+				r = utf8.RuneError
+			}
+			dst = utf8.AppendRune(dst, r)
+			continue
+		default: // '"', '\\', '/'
+			dst = append(dst, e)
+		}
+		i += 2
+	}
+	return dst
+}
+
+// hex4 decodes four validated hex digits.
+func hex4(h []byte) int {
+	return hexVal(h[0])<<12 | hexVal(h[1])<<8 | hexVal(h[2])<<4 | hexVal(h[3])
+}

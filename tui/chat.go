@@ -1,0 +1,265 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/render"
+)
+
+// chatFocus is which chat pane receives keys.
+type chatFocus int
+
+const (
+	focusComposer chatFocus = iota
+	focusTranscript
+)
+
+// chatModel is the chat screen: transcript, pending strip, composer and
+// status line. It owns the chat's reducer state.
+type chatModel struct {
+	c        *common
+	session  string
+	chat     string
+	title    string
+	state    reducer.State
+	ready    bool // the chat snapshot arrived
+	tr       transcript
+	comp     composer
+	focus    chatFocus
+	thinking thinkingView
+	expanded map[render.BlockKey]bool
+	outbox   []ahpclient.OutboxEntry // this chat's unsettled sends, oldest first
+	cursor   string                  // turnsNextCursor for older history
+	fetching bool
+	dirty    bool // state changed since the transcript was last synced
+	ticking  bool // a frame tick is scheduled
+	width    int
+	height   int
+	conn     *ahpclient.ConnState // shared with the root (read-only here)
+}
+
+// newChat builds the chat screen. It is used through a pointer: the
+// transcript's renderer closes over it.
+func newChat(c *common, conn *ahpclient.ConnState, session, chat, title string) *chatModel {
+	m := &chatModel{c: c, conn: conn, session: session, chat: chat, title: title, expanded: map[render.BlockKey]bool{}}
+	m.comp = newComposer(c.km.Composer)
+	m.tr = newTranscript(m.renderItem, c.styles.Chat.Marker)
+	return m
+}
+
+// messageAt returns transcript item i.
+func (m *chatModel) messageAt(i int) *reducer.Message {
+	if i < len(m.state.Messages) {
+		return m.state.Messages[i]
+	}
+	if i == len(m.state.Messages) {
+		return m.state.Current
+	}
+	return nil
+}
+
+func (m *chatModel) itemCount() int {
+	n := len(m.state.Messages)
+	if m.state.Current != nil {
+		n++
+	}
+	return n
+}
+
+// syncTranscript brings the transcript in line with the state (cheap: it
+// compares message identities from the end).
+func (m *chatModel) syncTranscript() {
+	m.tr.sync(m.itemCount(), func(i int) any { return m.messageAt(i) })
+	m.dirty = false
+}
+
+// SetSize lays the screen out.
+func (m *chatModel) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.comp.SetWidth(w)
+	m.tr.SetSize(w, m.transcriptHeight())
+}
+
+// transcriptHeight is what is left after the composer, strip and status.
+func (m *chatModel) transcriptHeight() int {
+	return max(1, m.height-m.comp.Height()-len(m.stripLines())-1)
+}
+
+// relayout re-fits the transcript after the bottom area changed height.
+func (m *chatModel) relayout() {
+	if h := m.transcriptHeight(); h != m.tr.height {
+		m.tr.SetSize(m.width, h)
+	}
+}
+
+// stripLines are the queued messages and unsettled sends shown above the
+// composer.
+func (m *chatModel) stripLines() []string {
+	st := &m.c.styles
+	var out []string
+	if s := m.state.Steering; s != nil {
+		out = append(out, st.Chat.Queue.Render("↪ steering: "+oneLine(render.Sanitize(s.Text))))
+	}
+	for _, q := range m.state.Queued {
+		out = append(out, st.Chat.Queue.Render("⧗ queued: "+oneLine(render.Sanitize(q.Text))))
+	}
+	for _, e := range m.outbox {
+		text := sentText(e.Action)
+		switch e.Status {
+		case ahpclient.OutboxHeld:
+			out = append(out, st.Chat.Outbox.Render("⧗ pending (sent when reconnected): "+oneLine(text)))
+		case ahpclient.OutboxSent:
+			out = append(out, st.Chat.Outbox.Render("… sending: "+oneLine(text)))
+		case ahpclient.OutboxUncertain:
+			out = append(out, st.Chat.Uncertain.Render("? not confirmed — ctrl+y resends: "+oneLine(text)))
+		}
+	}
+	if len(out) > 4 {
+		out = append(out[:3], st.Chat.Queue.Render("… and more"))
+	}
+	for i, l := range out {
+		out[i] = ansi.Truncate(l, max(1, m.width), "…")
+	}
+	return out
+}
+
+// sentText is the user text of a dispatched send, "" for other actions.
+func sentText(a ahpwire.Action) string {
+	switch a := a.(type) {
+	case *ahpwire.ChatTurnStarted:
+		return render.Sanitize(a.Message.Text)
+	case *ahpwire.ChatPendingMessageSet:
+		return render.Sanitize(a.Message.Text)
+	}
+	return ""
+}
+
+// trackOutbox records an outbox change of this chat's user sends. It
+// reports whether the strip changed.
+func (m *chatModel) trackOutbox(e ahpclient.OutboxEntry) bool {
+	if e.Channel != m.chat || sentText(e.Action) == "" && !isSend(e.Action) {
+		return false
+	}
+	i := slices.IndexFunc(m.outbox, func(x ahpclient.OutboxEntry) bool { return x.ClientSeq == e.ClientSeq })
+	switch e.Status {
+	case ahpclient.OutboxHeld, ahpclient.OutboxSent, ahpclient.OutboxUncertain:
+		if i >= 0 {
+			m.outbox[i] = e
+		} else {
+			m.outbox = append(m.outbox, e)
+		}
+	default:
+		if i < 0 {
+			return false
+		}
+		m.outbox = slices.Delete(m.outbox, i, i+1)
+	}
+	m.relayout()
+	return true
+}
+
+func isSend(a ahpwire.Action) bool {
+	switch a.(type) {
+	case *ahpwire.ChatTurnStarted, *ahpwire.ChatPendingMessageSet:
+		return true
+	}
+	return false
+}
+
+// firstUncertain returns the oldest uncertain send.
+func (m *chatModel) firstUncertain() (ahpclient.OutboxEntry, bool) {
+	for _, e := range m.outbox {
+		if e.Status == ahpclient.OutboxUncertain {
+			return e, true
+		}
+	}
+	return ahpclient.OutboxEntry{}, false
+}
+
+// resumableTurn returns the turn id of a last message that ended in a
+// resumable error.
+func (m *chatModel) resumableTurn() string {
+	if m.state.Current != nil || len(m.state.Messages) == 0 {
+		return ""
+	}
+	last := m.state.Messages[len(m.state.Messages)-1]
+	if last.Status != reducer.StatusError {
+		return ""
+	}
+	for _, b := range last.Blocks {
+		if b.Kind == reducer.KindError && b.Err.Resumable {
+			return last.TurnID
+		}
+	}
+	return ""
+}
+
+// pendingCount counts approvals and questions waiting for the user.
+func (m *chatModel) pendingCount() int {
+	return len(m.state.PendingApprovals()) + len(m.state.PendingInputs())
+}
+
+// usageModel returns the model name and usage of the current or last turn.
+func (m *chatModel) usage() *reducer.Usage {
+	if m.state.Current != nil && m.state.Current.Usage != nil {
+		return m.state.Current.Usage
+	}
+	for i := len(m.state.Messages) - 1; i >= 0 && i >= len(m.state.Messages)-2; i-- {
+		if u := m.state.Messages[i].Usage; u != nil {
+			return u
+		}
+	}
+	return nil
+}
+
+// View draws the chat screen (height lines; the root adds the status line).
+func (m *chatModel) View() string {
+	var b strings.Builder
+	b.WriteString(m.tr.View())
+	b.WriteByte('\n')
+	for _, l := range m.stripLines() {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString(m.comp.View())
+	b.WriteByte('\n')
+	b.WriteString(m.hintLine())
+	return b.String()
+}
+
+// status fills the chat part of the status line.
+func (m *chatModel) status(s *statusInfo) {
+	s.title = firstNonEmpty(m.title, "(untitled)")
+	s.pending = m.pendingCount()
+	if u := m.usage(); u != nil {
+		s.model = u.Model
+		s.usage = formatTokens(u.InputTokens) + " in · " + formatTokens(u.OutputTokens) + " out"
+	}
+}
+
+// hintLine shows the activity and the most relevant keys.
+func (m *chatModel) hintLine() string {
+	st := &m.c.styles
+	var parts []string
+	if !m.ready {
+		parts = append(parts, "loading chat…")
+	}
+	if m.state.Current != nil {
+		act := firstNonEmpty(render.Sanitize(m.state.Activity), "working")
+		parts = append(parts, "● "+act+" — esc cancels, enter queues")
+	} else if m.resumableTurn() != "" {
+		parts = append(parts, "turn failed — ctrl+r resumes")
+	}
+	if m.focus == focusTranscript {
+		parts = append(parts, "transcript: ↑↓ scroll · [ ] blocks · enter expand · y copy · tab composer")
+	} else if len(parts) == 0 {
+		parts = append(parts, "tab transcript · ctrl+t thinking ("+m.thinking.String()+") · f1 help")
+	}
+	return ansi.Truncate(st.Status.Hint.Render(strings.Join(parts, " · ")), max(1, m.width), "…")
+}

@@ -1,0 +1,150 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/render"
+)
+
+// thinkingView is the global way thinking blocks are shown.
+type thinkingView int
+
+const (
+	thinkingCollapsed thinkingView = iota // one summary line
+	thinkingTail                          // the last few lines while streaming
+	thinkingFull                          // everything
+)
+
+func (v thinkingView) String() string {
+	switch v {
+	case thinkingTail:
+		return "tail"
+	case thinkingFull:
+		return "full"
+	}
+	return "collapsed"
+}
+
+func (v thinkingView) mode() render.ThinkingMode {
+	switch v {
+	case thinkingTail:
+		return render.ThinkingTail
+	case thinkingFull:
+		return render.ThinkingFull
+	}
+	return render.ThinkingCollapsed
+}
+
+// spanID encodes a block key as a span id.
+func spanID(k render.BlockKey) string { return k.MessageID + "#" + strconv.Itoa(k.Index) }
+
+// parseSpanID decodes a span id.
+func parseSpanID(id string) (render.BlockKey, bool) {
+	i := strings.LastIndexByte(id, '#')
+	if i < 0 {
+		return render.BlockKey{}, false
+	}
+	n, err := strconv.Atoi(id[i+1:])
+	return render.BlockKey{MessageID: id[:i], Index: n}, err == nil
+}
+
+// renderItem renders transcript item i (a finished message or Current)
+// through the render package, which caches finished messages.
+func (m *chatModel) renderItem(i, width int) renderedItem {
+	msg := m.messageAt(i)
+	if msg == nil {
+		return renderedItem{}
+	}
+	v := render.ViewOpts{Thinking: m.thinking.mode(), Expanded: m.expanded, Now: m.c.now()}
+	if m.focus == focusTranscript && m.tr.fItem == i {
+		if k, ok := parseSpanID(m.tr.fBlockID); ok {
+			v.Focused = k
+		}
+	}
+	r := m.c.renderer.RenderMessage(msg, width, v)
+	out := renderedItem{lines: r.Lines, spans: make([]blockSpan, 0, len(r.Spans))}
+	for _, s := range r.Spans {
+		out.spans = append(out.spans, blockSpan{
+			ID: spanID(s.Key), Start: s.Start, End: s.End,
+			Expandable: s.Kind == reducer.KindThinking || s.Kind == reducer.KindToolCall || s.Kind == reducer.KindError,
+		})
+	}
+	// A spacer line between messages.
+	out.lines = append(out.lines[:len(out.lines):len(out.lines)], "")
+	return out
+}
+
+// blockAt returns the message block a span id names.
+func (m *chatModel) blockAt(id string) (*reducer.Message, *reducer.Block) {
+	k, ok := parseSpanID(id)
+	if !ok {
+		return nil, nil
+	}
+	msg := m.state.Message(k.MessageID)
+	if msg == nil || k.Index < 0 || k.Index >= len(msg.Blocks) {
+		return msg, nil
+	}
+	return msg, msg.Blocks[k.Index]
+}
+
+// copyText is what y copies for a block.
+func copyText(b *reducer.Block) string {
+	switch b.Kind {
+	case reducer.KindText, reducer.KindThinking, reducer.KindSystemNotification:
+		return b.Text()
+	case reducer.KindToolCall:
+		return toolCopy(b.Tool)
+	case reducer.KindError:
+		return b.Err.Message
+	case reducer.KindInputRequest:
+		return b.Input.Message
+	case reducer.KindContentRef:
+		return b.Ref.URI
+	}
+	return ""
+}
+
+func toolCopy(t *reducer.ToolCall) string {
+	var b strings.Builder
+	if t.Input != nil {
+		b.WriteString(t.Input.Text)
+	}
+	for _, c := range t.Content {
+		if c.Type == reducer.ContentText {
+			b.WriteString("\n" + c.Text)
+		} else if c.Terminal != nil {
+			b.WriteString("\n" + c.Terminal.Output)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// firstFence returns the body of the first ``` (or ~~~) code fence.
+func firstFence(s string) string {
+	lines := strings.Split(s, "\n")
+	start := -1
+	var fence string
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if start < 0 && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
+			start, fence = i, t[:3]
+			continue
+		}
+		if start >= 0 && strings.HasPrefix(t, fence) {
+			return strings.Join(lines[start+1:i], "\n")
+		}
+	}
+	if start >= 0 {
+		return strings.Join(lines[start+1:], "\n")
+	}
+	return ""
+}

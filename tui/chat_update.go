@@ -1,0 +1,301 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/reducer"
+)
+
+// wheelLines is how far one mouse wheel step scrolls.
+const wheelLines = 3
+
+// Update handles a message routed to the chat screen (no overlay on top).
+func (m *chatModel) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.tr.ScrollUp(wheelLines)
+			return m.maybeFetchOlder()
+		case tea.MouseWheelDown:
+			m.tr.ScrollDown(wheelLines)
+		}
+		return nil
+	case frameMsg:
+		m.ticking = false
+		if m.dirty {
+			m.syncTranscript()
+			m.relayout()
+		}
+		return nil
+	case editorReadyMsg:
+		if msg.err != nil {
+			return notice(msg.err.Error(), true)
+		}
+		return runEditor(m.c.editor, msg.path)
+	case editorClosedMsg:
+		if msg.err != nil {
+			return tea.Batch(notice("editor: "+msg.err.Error(), true), readEditor(msg.path))
+		}
+		return readEditor(msg.path)
+	case editorResultMsg:
+		if msg.err != nil {
+			return notice(msg.err.Error(), true)
+		}
+		m.comp.SetValue(msg.text)
+		m.relayout()
+		return nil
+	case turnsFetchedMsg:
+		m.fetching = false
+		if msg.err != nil {
+			return notice(msg.err.Error(), true)
+		}
+		return nil
+	}
+	if m.focus == focusComposer {
+		var cmd tea.Cmd
+		m.comp, cmd, _ = m.comp.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+func (m *chatModel) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	km := &m.c.km.Chat
+	switch {
+	case key.Matches(k, km.CancelTurn):
+		if m.state.Current != nil {
+			return m.cancelTurn()
+		}
+		if m.focus == focusTranscript && m.tr.FocusedSpan() != nil {
+			m.tr.ClearFocus()
+		}
+		return nil
+	case key.Matches(k, km.SwitchFocus):
+		return m.setFocus(1 - m.focus)
+	case key.Matches(k, km.CycleThinking):
+		m.thinking = (m.thinking + 1) % 3
+		m.tr.invalidateAll()
+		return notice("thinking view: "+m.thinking.String(), false)
+	case key.Matches(k, km.Resume):
+		if t := m.resumableTurn(); t != "" {
+			return dispatch(m.c.ctx, m.c.backend, m.chat, &ahpwire.ChatTurnResume{TurnID: t}, "resume turn")
+		}
+		return notice("nothing to resume", false)
+	case key.Matches(k, km.Resend):
+		if e, ok := m.firstUncertain(); ok {
+			return resend(m.c.ctx, m.c.backend, m.chat, e.ClientSeq)
+		}
+		return notice("no unconfirmed message to resend", false)
+	case key.Matches(k, km.OpenPrompt):
+		return emit(openPromptMsg{})
+	case key.Matches(k, km.Sessions):
+		return emit(backToPickerMsg{})
+	}
+	if m.focus == focusTranscript {
+		return m.transcriptKey(k)
+	}
+	if key.Matches(k, m.c.km.Composer.Unqueue) {
+		return m.unqueue()
+	}
+	before := m.comp.Height()
+	comp, cmd, act := m.comp.Update(k)
+	m.comp = comp
+	if m.comp.Height() != before {
+		m.relayout()
+	}
+	switch a := act.(type) {
+	case actionSend:
+		return tea.Batch(cmd, m.send(a.Text))
+	case actionOpenEditor:
+		return prepareEditor(a.Draft)
+	}
+	return cmd
+}
+
+func (m *chatModel) setFocus(f chatFocus) tea.Cmd {
+	m.focus = f
+	m.tr.SetPaneFocus(f == focusTranscript)
+	if f == focusComposer {
+		return m.comp.Focus()
+	}
+	m.comp.Blur()
+	if m.tr.FocusedSpan() == nil {
+		m.tr.FocusNext(-1)
+	}
+	return nil
+}
+
+// send dispatches text: a new turn when idle, a queued message while a turn
+// runs. The echo adds it to the transcript; until then the strip shows it.
+func (m *chatModel) send(text string) tea.Cmd {
+	if m.chat == "" {
+		return notice("no chat open", true)
+	}
+	if !m.tr.Following() {
+		m.tr.GotoBottom()
+	}
+	msg := ahpwire.UserMessage(text)
+	if m.state.Current != nil {
+		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingQueued, ID: m.c.newID(), Message: msg}
+		return dispatch(m.c.ctx, m.c.backend, m.chat, a, "queue message")
+	}
+	a := &ahpwire.ChatTurnStarted{TurnID: m.c.newID(), StartedAt: m.c.now().UTC().Format(time.RFC3339Nano), Message: msg}
+	return dispatch(m.c.ctx, m.c.backend, m.chat, a, "send message")
+}
+
+// unqueue removes the newest queued message.
+func (m *chatModel) unqueue() tea.Cmd {
+	if len(m.state.Queued) == 0 {
+		return nil
+	}
+	q := m.state.Queued[len(m.state.Queued)-1]
+	a := &ahpwire.ChatPendingMessageRemoved{Kind: ahpwire.PendingQueued, ID: q.ID}
+	return dispatch(m.c.ctx, m.c.backend, m.chat, a, "remove queued message")
+}
+
+func (m *chatModel) cancelTurn() tea.Cmd {
+	cur := m.state.Current
+	a := &ahpwire.ChatTurnCancelled{TurnID: cur.TurnID}
+	if !cur.StartedAt.IsZero() {
+		a.Duration = ahpwire.Ptr(m.c.now().Sub(cur.StartedAt).Milliseconds())
+	}
+	return dispatch(m.c.ctx, m.c.backend, m.chat, a, "cancel turn")
+}
+
+func (m *chatModel) transcriptKey(k tea.KeyPressMsg) tea.Cmd {
+	km := &m.c.km.Transcript
+	page := max(1, m.tr.height-1)
+	switch {
+	case key.Matches(k, km.Up):
+		m.tr.ScrollUp(1)
+	case key.Matches(k, km.Down):
+		m.tr.ScrollDown(1)
+	case key.Matches(k, km.PageUp):
+		m.tr.ScrollUp(page)
+	case key.Matches(k, km.PageDown):
+		m.tr.ScrollDown(page)
+	case key.Matches(k, km.HalfUp):
+		m.tr.ScrollUp(max(1, m.tr.height/2))
+	case key.Matches(k, km.HalfDown):
+		m.tr.ScrollDown(max(1, m.tr.height/2))
+	case key.Matches(k, km.Top):
+		m.tr.GotoTop()
+	case key.Matches(k, km.Bottom):
+		m.tr.GotoBottom()
+	case key.Matches(k, km.PrevBlock):
+		m.tr.FocusNext(-1)
+	case key.Matches(k, km.NextBlock):
+		m.tr.FocusNext(+1)
+	case key.Matches(k, km.ToggleBlock):
+		return m.toggleFocused()
+	case key.Matches(k, km.Copy):
+		if text := m.focusedText(false); text != "" {
+			return tea.Batch(tea.SetClipboard(text), notice(fmt.Sprintf("copied %d bytes", len(text)), false))
+		}
+		return notice("nothing to copy — select a block with [ or ]", false)
+	case key.Matches(k, km.CopyCode):
+		if text := m.focusedText(true); text != "" {
+			return tea.Batch(tea.SetClipboard(text), notice(fmt.Sprintf("copied code (%d bytes)", len(text)), false))
+		}
+		return notice("the focused block has no code fence", false)
+	default:
+		return nil
+	}
+	return m.maybeFetchOlder()
+}
+
+// toggleFocused expands or collapses the focused thinking or tool block.
+func (m *chatModel) toggleFocused() tea.Cmd {
+	sp := m.tr.FocusedSpan()
+	if sp == nil || !sp.Expandable {
+		return nil
+	}
+	k, ok := parseSpanID(sp.ID)
+	if !ok {
+		return nil
+	}
+	m.expanded[k] = !m.expanded[k]
+	m.tr.invalidate(m.tr.FocusedItem())
+	m.tr.layout()
+	return nil
+}
+
+// maybeFetchOlder asks for older turns when the top of the loaded history
+// is visible.
+func (m *chatModel) maybeFetchOlder() tea.Cmd {
+	if !m.tr.AtTop() || m.cursor == "" || m.fetching || !m.ready {
+		return nil
+	}
+	m.fetching = true
+	return fetchTurns(m.c.ctx, m.c.backend, m.chat, m.cursor)
+}
+
+// markDirty records a state change and schedules a frame if none is due.
+func (m *chatModel) markDirty() tea.Cmd {
+	m.dirty = true
+	if m.ticking {
+		return nil
+	}
+	m.ticking = true
+	return frameTick(m.c.frame)
+}
+
+// applyChatEnvelope reduces one chat envelope into the state.
+func (m *chatModel) applyChatEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
+	acts := reducer.Translate(env, m.state)
+	if len(acts) == 0 {
+		return nil
+	}
+	m.state = reducer.ReduceAll(m.state, acts...)
+	for _, a := range acts {
+		if _, ok := a.(reducer.HistoryLoaded); ok {
+			m.fetching = false
+		}
+	}
+	if tl, ok := env.Action.(*ahpwire.ChatTurnsLoaded); ok {
+		m.cursor = tl.TurnsNextCursor
+	}
+	return m.markDirty()
+}
+
+// applyChatSnapshot replaces the state from a chat snapshot (subscribe or
+// reconnect); the transcript is rebuilt at once, rendering only what shows.
+func (m *chatModel) applyChatSnapshot(cs ahpwire.ChatState) {
+	if m.ready {
+		m.state = reducer.Reattach(m.state, cs)
+	} else {
+		m.state = reducer.Project(cs)
+	}
+	m.ready = true
+	m.cursor = cs.TurnsNextCursor
+	if cs.Title != "" && m.title == "" {
+		m.title = cs.Title
+	}
+	m.syncTranscript()
+	m.relayout()
+}
+
+// focusedText is the focused block's text (or its first code fence).
+func (m *chatModel) focusedText(code bool) string {
+	sp := m.tr.FocusedSpan()
+	if sp == nil {
+		return ""
+	}
+	_, b := m.blockAt(sp.ID)
+	if b == nil {
+		return ""
+	}
+	text := copyText(b)
+	if code {
+		return firstFence(text)
+	}
+	return text
+}

@@ -1,0 +1,104 @@
+package tui
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"time"
+
+	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/render"
+)
+
+// Options configure the TUI. Backend is required.
+type Options struct {
+	// Backend is the AHP client (an *ahpclient.Client in production).
+	Backend Backend
+	// Context bounds every command; nil means context.Background().
+	Context context.Context
+	// Host is shown in the status line; it must already be token-masked.
+	Host string
+	// Dark selects dark styles (false = light).
+	Dark bool
+	// NoMouse leaves the mouse to the terminal (no wheel scrolling).
+	NoMouse bool
+	// Editor is the command for long prompts ($VISUAL or $EDITOR).
+	Editor string
+	// WorkingDir is given to new sessions ("" = host default).
+	WorkingDir string
+	// DemoFault, when set, enables the demo-only key (f12) that calls it to
+	// drop the connection (it must not block for long).
+	DemoFault func()
+	// HistoryTurns bounds the chat snapshot to the last N turns (view.turns);
+	// older turns are fetched when scrolling up. 0 means 50.
+	HistoryTurns int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// NewID returns fresh ids for turns, queued messages and sessions; nil
+	// means random UUIDs.
+	NewID func() string
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+	// FrameInterval is the streaming frame period; 0 means 33 ms.
+	FrameInterval time.Duration
+}
+
+// common is shared, read-mostly context handed to every child model.
+type common struct {
+	ctx      context.Context
+	backend  Backend
+	km       keymap.KeyMap
+	styles   Styles
+	rstyles  render.Styles
+	renderer *render.Renderer
+	now      func() time.Time
+	newID    func() string
+	log      *slog.Logger
+	host     string
+	editor   string
+	dir      string
+	turns    int
+	frame    time.Duration
+}
+
+func newCommon(o Options) *common {
+	c := &common{
+		ctx: o.Context, backend: o.Backend, km: keymap.Default(), styles: newStyles(o.Dark),
+		rstyles: render.StylesFor(o.Dark), now: o.Now, newID: o.NewID, log: o.Logger,
+		host: o.Host, editor: o.Editor, dir: o.WorkingDir, turns: o.HistoryTurns, frame: o.FrameInterval,
+	}
+	if c.ctx == nil {
+		c.ctx = context.Background()
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	if c.newID == nil {
+		c.newID = newUUID
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	if c.turns <= 0 {
+		c.turns = 50
+	}
+	if c.frame <= 0 {
+		c.frame = 33 * time.Millisecond
+	}
+	if o.DemoFault != nil {
+		c.km.Demo.DropConnection.SetEnabled(true)
+	}
+	c.renderer = render.New(c.rstyles)
+	return c
+}
+
+// newUUID returns a random RFC 4122 version 4 UUID.
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}

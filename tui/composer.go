@@ -1,0 +1,197 @@
+package tui
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/keymap"
+)
+
+// Paste handling: a paste larger than these limits, or one holding tabs or
+// carriage returns (which the textarea would rewrite), is kept verbatim
+// aside and shown as a placeholder chip; sending expands it back, so large
+// pastes arrive byte for byte.
+const (
+	pasteInlineMaxBytes = 4 << 10
+	pasteInlineMaxLines = 40
+)
+
+var pasteChipRe = regexp.MustCompile(`\[paste #(\d+): \d+ lines?, \d+ bytes\]`)
+
+// composerAction is an intent the composer hands to its parent.
+type composerAction interface{ isComposerAction() }
+
+// actionSend asks the parent to send text.
+type actionSend struct{ Text string }
+
+// actionOpenEditor asks the parent to open $EDITOR on the current draft.
+type actionOpenEditor struct{ Draft string }
+
+func (actionSend) isComposerAction()       {}
+func (actionOpenEditor) isComposerAction() {}
+
+// composer is the multi-line prompt editor with history and paste chips.
+type composer struct {
+	ta      textarea.Model
+	km      keymap.Composer
+	history []string
+	hIdx    int    // index into history while browsing; len(history) = not browsing
+	saved   string // the draft the user had before browsing history
+	pastes  map[int]string
+	nPaste  int
+}
+
+// newComposer builds the composer. Text-editing keys of the textarea that
+// collide with our bindings are removed (ctrl+t, ctrl+g, ctrl+n/ctrl+p) and
+// its newline key becomes ours (ctrl+j, shift+enter).
+func newComposer(km keymap.Composer) composer {
+	ta := textarea.New()
+	ta.Placeholder = "Message… (enter send · ctrl+j newline · f1 help)"
+	ta.ShowLineNumbers = false
+	ta.Prompt = "┃ "
+	ta.CharLimit = 0
+	ta.MaxHeight = 10
+	ta.MaxWidth = 0
+	ta.DynamicHeight = true
+	ta.MinHeight = 1
+	ta.KeyMap.InsertNewline = km.Newline
+	ta.KeyMap.LineNext = key.NewBinding(key.WithKeys("down"))
+	ta.KeyMap.LinePrevious = key.NewBinding(key.WithKeys("up"))
+	ta.KeyMap.TransposeCharacterBackward.SetEnabled(false)
+	ta.KeyMap.SelectAll.SetEnabled(false)
+	ta.KeyMap.LineEnd = key.NewBinding(key.WithKeys("end", "ctrl+e"))
+	ta.KeyMap.DeleteCharacterForward = key.NewBinding(key.WithKeys("delete"))
+	ta.SetVirtualCursor(true)
+	c := composer{ta: ta, km: km, pastes: map[int]string{}}
+	c.ta.Focus()
+	return c
+}
+
+// textareaBindings lists the textarea's enabled bindings (for conflict tests).
+func (c *composer) textareaBindings() []key.Binding {
+	k := c.ta.KeyMap
+	return []key.Binding{
+		k.CharacterForward, k.CharacterBackward, k.WordForward, k.WordBackward,
+		k.DeleteWordBackward, k.DeleteWordForward, k.DeleteAfterCursor, k.DeleteBeforeCursor,
+		k.InsertNewline, k.DeleteCharacterBackward, k.DeleteCharacterForward, k.LineStart,
+		k.LineEnd, k.Paste, k.InputBegin, k.InputEnd, k.CapitalizeWordForward,
+		k.LowercaseWordForward, k.UppercaseWordForward, k.TransposeCharacterBackward,
+		k.SelectCharacterForward, k.SelectCharacterBackward, k.SelectWordForward,
+		k.SelectWordBackward, k.SelectLineUp, k.SelectLineDown, k.SelectAll, k.CopySelection,
+	}
+}
+
+// SetWidth sets the editor width.
+func (c *composer) SetWidth(w int) { c.ta.SetWidth(max(10, w)) }
+
+// Height is the number of rows the composer occupies.
+func (c *composer) Height() int { return c.ta.Height() }
+
+// Focus gives the composer keyboard focus.
+func (c *composer) Focus() tea.Cmd { return c.ta.Focus() }
+
+// Blur removes keyboard focus.
+func (c *composer) Blur() { c.ta.Blur() }
+
+// Focused reports whether the composer has focus.
+func (c *composer) Focused() bool { return c.ta.Focused() }
+
+// Value returns the draft as shown (with paste chips).
+func (c *composer) Value() string { return c.ta.Value() }
+
+// SetValue replaces the draft.
+func (c *composer) SetValue(s string) { c.ta.SetValue(s); c.ta.MoveToEnd() }
+
+// Expanded returns the draft with every paste chip replaced by its content.
+func (c *composer) Expanded() string {
+	return pasteChipRe.ReplaceAllStringFunc(c.ta.Value(), func(chip string) string {
+		m := pasteChipRe.FindStringSubmatch(chip)
+		n, _ := strconv.Atoi(m[1])
+		if s, ok := c.pastes[n]; ok {
+			return s
+		}
+		return chip
+	})
+}
+
+// reset clears the draft after sending.
+func (c *composer) reset() {
+	c.ta.Reset()
+	c.pastes = map[int]string{}
+	c.hIdx = len(c.history)
+}
+
+func (c *composer) pushHistory(s string) {
+	if s == "" || (len(c.history) > 0 && c.history[len(c.history)-1] == s) {
+		c.hIdx = len(c.history)
+		return
+	}
+	c.history = append(c.history, s)
+	c.hIdx = len(c.history)
+}
+
+// browsing reports whether the draft shows an unmodified history entry.
+func (c *composer) browsing() bool {
+	return c.hIdx < len(c.history) && c.ta.Value() == c.history[c.hIdx]
+}
+
+// Update handles a message while the composer has focus.
+func (c composer) Update(msg tea.Msg) (composer, tea.Cmd, composerAction) {
+	switch msg := msg.(type) {
+	case tea.PasteMsg:
+		if needsChip(msg.Content) {
+			c.nPaste++
+			c.pastes[c.nPaste] = msg.Content
+			c.ta.InsertString(fmt.Sprintf("[paste #%d: %d lines, %d bytes]", c.nPaste, strings.Count(msg.Content, "\n")+1, len(msg.Content)))
+			return c, nil, nil
+		}
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, c.km.Send):
+			text := c.Expanded()
+			if strings.TrimSpace(text) == "" {
+				return c, nil, nil
+			}
+			c.pushHistory(c.ta.Value())
+			c.reset()
+			return c, nil, actionSend{Text: text}
+		case key.Matches(msg, c.km.Editor):
+			return c, nil, actionOpenEditor{Draft: c.Expanded()}
+		case key.Matches(msg, c.km.HistoryPrev) && (c.ta.Value() == "" || c.browsing()):
+			if c.hIdx > 0 {
+				if !c.browsing() {
+					c.saved = c.ta.Value()
+				}
+				c.hIdx--
+				c.SetValue(c.history[c.hIdx])
+			}
+			return c, nil, nil
+		case key.Matches(msg, c.km.HistoryNext) && c.browsing():
+			c.hIdx++
+			if c.hIdx < len(c.history) {
+				c.SetValue(c.history[c.hIdx])
+			} else {
+				c.SetValue(c.saved)
+			}
+			return c, nil, nil
+		}
+	}
+	var cmd tea.Cmd
+	c.ta, cmd = c.ta.Update(msg)
+	return c, cmd, nil
+}
+
+// needsChip reports whether a paste must be kept aside to stay intact.
+func needsChip(s string) bool {
+	return len(s) > pasteInlineMaxBytes || strings.Count(s, "\n") >= pasteInlineMaxLines ||
+		strings.ContainsAny(s, "\t\r")
+}
+
+// View renders the editor.
+func (c *composer) View() string { return c.ta.View() }

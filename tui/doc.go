@@ -1,0 +1,14 @@
+// Package tui is ahptui's interactive terminal UI, built on Bubble Tea v2.
+//
+// The root Model routes messages between small models: the session picker,
+// the chat screen (transcript, composer, status line) and a stack of
+// overlays (help, confirmation, approval prompt, input form). It performs no
+// I/O in Update or View: every client call is a tea.Cmd, and client events
+// enter through one pump command that blocks on Backend.Next and is re-armed
+// after each event. Envelopes are acknowledged to the client only after the
+// reducer has applied them.
+//
+// The transcript is virtualised: it renders only the messages needed for the
+// visible window, caches their lines per immutable message, and composes
+// each frame from at most one screen of lines (see transcript.go).
+package tui

@@ -1,0 +1,340 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/render"
+)
+
+// inputForm answers an input request (elicitation): one field per question.
+// It never dispatches: the outcome leaves as an inputDecisionMsg intent.
+type inputForm struct {
+	km     keymap.Form
+	turnID string
+	req    *reducer.InputRequest
+	fields []formField
+	cur    int
+	err    string
+}
+
+// inputDecisionMsg is the user's answer to an input request.
+type inputDecisionMsg struct {
+	TurnID    string
+	RequestID string
+	Response  string // reducer.InputAccept, InputDecline or InputCancel
+	Answers   map[string]reducer.InputAnswer
+}
+
+// formField is the editing state of one question.
+type formField struct {
+	q        reducer.InputQuestion
+	text     textinput.Model // text, number, integer; free-form for selects
+	boolVal  bool
+	cursor   int          // select: highlighted option (len(options) = free-form row)
+	selected map[int]bool // select: chosen options
+}
+
+func newInputForm(km keymap.Form, turnID string, req *reducer.InputRequest) *inputForm {
+	f := &inputForm{km: km, turnID: turnID, req: req}
+	for _, q := range req.Questions {
+		ti := textinput.New()
+		ti.Prompt = "› "
+		ff := formField{q: q, text: ti, selected: map[int]bool{}}
+		ff.applyDefault(req.Answers[q.ID], q.Default)
+		f.fields = append(f.fields, ff)
+	}
+	f.focus(0)
+	return f
+}
+
+func (ff *formField) applyDefault(draft reducer.InputAnswer, def *reducer.InputAnswer) {
+	a := def
+	if draft.State == reducer.AnswerDraft || draft.State == reducer.AnswerSubmitted {
+		a = &draft
+	}
+	if a == nil {
+		return
+	}
+	switch a.Kind {
+	case reducer.AnswerText:
+		ff.text.SetValue(a.Text)
+	case reducer.AnswerNumber:
+		ff.text.SetValue(strconv.FormatFloat(a.Number, 'f', -1, 64))
+	case reducer.AnswerBoolean:
+		ff.boolVal = a.Bool
+	case reducer.AnswerSelected, reducer.AnswerSelectedMany:
+		for _, id := range a.Selected {
+			for i, o := range ff.q.Options {
+				if o.ID == id {
+					ff.selected[i] = true
+					ff.cursor = i
+				}
+			}
+		}
+		if len(a.Freeform) > 0 {
+			ff.text.SetValue(strings.Join(a.Freeform, ", "))
+		}
+	}
+}
+
+// usesText reports whether the field's text input is active.
+func (ff *formField) usesText() bool {
+	switch ff.q.Kind {
+	case "text", "number", "integer":
+		return true
+	case "single-select", "multi-select":
+		return ff.q.AllowFreeform && ff.cursor == len(ff.q.Options)
+	}
+	return false
+}
+
+func (f *inputForm) focus(i int) {
+	for j := range f.fields {
+		f.fields[j].text.Blur()
+	}
+	if len(f.fields) == 0 {
+		return
+	}
+	f.cur = (i + len(f.fields)) % len(f.fields)
+	if f.fields[f.cur].usesText() {
+		f.fields[f.cur].text.Focus()
+	}
+}
+
+func (f *inputForm) finish(response string, answers map[string]reducer.InputAnswer) tea.Cmd {
+	d := inputDecisionMsg{TurnID: f.turnID, RequestID: f.req.ID, Response: response, Answers: answers}
+	return func() tea.Msg { return d }
+}
+
+// Update handles form keys; typing goes to the focused text input.
+func (f *inputForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return f.updateText(msg)
+	}
+	switch {
+	case key.Matches(k, f.km.Cancel):
+		return f, f.finish(reducer.InputCancel, nil), resultClose
+	case key.Matches(k, f.km.Decline):
+		return f, f.finish(reducer.InputDecline, nil), resultClose
+	case key.Matches(k, f.km.NextField):
+		f.focus(f.cur + 1)
+	case key.Matches(k, f.km.PrevField):
+		f.focus(f.cur - 1)
+	case key.Matches(k, f.km.Submit):
+		if len(f.fields) > 0 && f.cur < len(f.fields)-1 {
+			if ff := &f.fields[f.cur]; ff.q.Kind == "single-select" && !ff.usesText() {
+				ff.selected = map[int]bool{ff.cursor: true}
+			}
+			f.focus(f.cur + 1)
+			return f, nil, resultNone
+		}
+		if ff := f.field(); ff != nil && ff.q.Kind == "single-select" && !ff.usesText() && len(ff.selected) == 0 {
+			ff.selected = map[int]bool{ff.cursor: true}
+		}
+		answers, err := f.answers()
+		if err != "" {
+			f.err = err
+			return f, nil, resultNone
+		}
+		return f, f.finish(reducer.InputAccept, answers), resultClose
+	case f.field() != nil && isSelect(f.field().q.Kind) && key.Matches(k, f.km.Up, f.km.Down):
+		ff := f.field()
+		n := len(ff.q.Options)
+		if ff.q.AllowFreeform {
+			n++
+		}
+		if key.Matches(k, f.km.Up) {
+			ff.cursor = (ff.cursor - 1 + n) % n
+		} else {
+			ff.cursor = (ff.cursor + 1) % n
+		}
+		if ff.usesText() {
+			ff.text.Focus()
+		} else {
+			ff.text.Blur()
+		}
+	case f.field() != nil && key.Matches(k, f.km.Toggle) && !f.field().usesText():
+		ff := f.field()
+		switch ff.q.Kind {
+		case "boolean":
+			ff.boolVal = !ff.boolVal
+		case "single-select":
+			ff.selected = map[int]bool{ff.cursor: true}
+		case "multi-select":
+			ff.selected[ff.cursor] = !ff.selected[ff.cursor]
+		}
+	case f.field() != nil && f.field().q.Kind == "boolean" && (k.String() == "y" || k.String() == "n"):
+		f.field().boolVal = k.String() == "y"
+	default:
+		return f.updateText(msg)
+	}
+	return f, nil, resultNone
+}
+
+func (f *inputForm) updateText(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+	ff := f.field()
+	if ff == nil || !ff.usesText() {
+		return f, nil, resultNone
+	}
+	var cmd tea.Cmd
+	ff.text, cmd = ff.text.Update(msg)
+	f.err = ""
+	return f, cmd, resultNone
+}
+
+func (f *inputForm) field() *formField {
+	if f.cur < 0 || f.cur >= len(f.fields) {
+		return nil
+	}
+	return &f.fields[f.cur]
+}
+
+func isSelect(kind string) bool { return kind == "single-select" || kind == "multi-select" }
+
+// answers validates every field and builds the submitted answers.
+func (f *inputForm) answers() (map[string]reducer.InputAnswer, string) {
+	out := map[string]reducer.InputAnswer{}
+	for i := range f.fields {
+		ff := &f.fields[i]
+		q := ff.q
+		a := reducer.InputAnswer{State: reducer.AnswerSubmitted}
+		text := strings.TrimSpace(ff.text.Value())
+		empty := false
+		switch q.Kind {
+		case "number", "integer":
+			if text == "" {
+				empty = true
+				break
+			}
+			n, err := strconv.ParseFloat(text, 64)
+			if err != nil || (q.Kind == "integer" && n != float64(int64(n))) {
+				return nil, fmt.Sprintf("%s: %q is not a valid %s", questionLabel(q), text, q.Kind)
+			}
+			if (q.Min != nil && n < *q.Min) || (q.Max != nil && n > *q.Max) {
+				return nil, fmt.Sprintf("%s: %v is out of range", questionLabel(q), n)
+			}
+			a.Kind, a.Number = reducer.AnswerNumber, n
+		case "boolean":
+			a.Kind, a.Bool = reducer.AnswerBoolean, ff.boolVal
+		case "single-select", "multi-select":
+			a.Kind = reducer.AnswerSelected
+			if q.Kind == "multi-select" {
+				a.Kind = reducer.AnswerSelectedMany
+				a.Selected = []string{}
+			}
+			for j, o := range q.Options {
+				if ff.selected[j] {
+					a.Selected = append(a.Selected, o.ID)
+				}
+			}
+			if q.AllowFreeform && text != "" {
+				a.Freeform = []string{text}
+			}
+			empty = len(a.Selected) == 0 && len(a.Freeform) == 0
+		default: // text and unknown kinds
+			a.Kind, a.Text = reducer.AnswerText, ff.text.Value()
+			empty = text == ""
+		}
+		if empty {
+			if q.Required {
+				return nil, questionLabel(q) + " is required"
+			}
+			out[q.ID] = reducer.InputAnswer{State: reducer.AnswerSkipped}
+			continue
+		}
+		out[q.ID] = a
+	}
+	return out, ""
+}
+
+func questionLabel(q reducer.InputQuestion) string {
+	return render.Sanitize(firstNonEmpty(q.Title, q.Message, q.ID))
+}
+
+// View draws the form.
+func (f *inputForm) View(st *Styles, width, height int) string {
+	inner := max(20, min(width, 100)-4)
+	lines := []string{st.Dialog.Title.Render("The agent asks")}
+	if f.req.Message != "" {
+		lines = append(lines, wrapLines(f.req.Message, inner)...)
+	}
+	if f.req.URL != "" {
+		lines = append(lines, st.Dialog.Muted.Render("open: "+render.Sanitize(f.req.URL)))
+	}
+	for i := range f.fields {
+		ff := &f.fields[i]
+		q := ff.q
+		marker := "  "
+		if i == f.cur {
+			marker = st.Dialog.Key.Render("▸ ")
+		}
+		title := questionLabel(q)
+		if q.Required {
+			title += " *"
+		}
+		lines = append(lines, "", marker+st.Dialog.Label.Render(title))
+		if q.Title != "" && q.Message != "" {
+			lines = append(lines, "  "+st.Dialog.Text.Render(render.Sanitize(q.Message)))
+		}
+		switch q.Kind {
+		case "boolean":
+			yes, no := "( ) yes", "( ) no"
+			if ff.boolVal {
+				yes = "(•) yes"
+			} else {
+				no = "(•) no"
+			}
+			lines = append(lines, "  "+yes+"   "+no+st.Dialog.Muted.Render("   space/y/n"))
+		case "single-select", "multi-select":
+			for j, o := range q.Options {
+				box := "( )"
+				if q.Kind == "multi-select" {
+					box = "[ ]"
+				}
+				if ff.selected[j] {
+					box = strings.Replace(strings.Replace(box, " ", "•", 1), "[•]", "[x]", 1)
+				}
+				sty := st.Dialog.Option
+				cur := "  "
+				if i == f.cur && ff.cursor == j {
+					sty, cur = st.Dialog.OptionSelected, "› "
+				}
+				label := render.Sanitize(o.Label)
+				if o.Recommended {
+					label += " (recommended)"
+				}
+				if o.Description != "" {
+					label += st.Dialog.Muted.Render(" — " + render.Sanitize(o.Description))
+				}
+				lines = append(lines, "  "+cur+box+" "+sty.Render(label))
+			}
+			if q.AllowFreeform {
+				lines = append(lines, "    other: "+ff.text.View())
+			}
+		default:
+			lines = append(lines, "  "+ff.text.View())
+		}
+	}
+	if f.err != "" {
+		lines = append(lines, "", st.Dialog.Error.Render(f.err))
+	}
+	lines = append(lines, "", st.Dialog.Key.Render("enter")+" next/submit  "+st.Dialog.Key.Render("tab")+" field  "+
+		st.Dialog.Key.Render("space")+" toggle  "+st.Dialog.Key.Render("ctrl+d")+" decline  "+st.Dialog.Key.Render("esc")+" cancel")
+	if len(lines) > height-2 && height > 4 {
+		lines = append(lines[:height-3], st.Dialog.Muted.Render("…"))
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, inner, "…")
+	}
+	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
+}

@@ -1,0 +1,158 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// screen is the main screen shown under the overlays.
+type screen int
+
+const (
+	screenPicker screen = iota
+	screenChat
+)
+
+// noticeTTL is how long a transient notice stays in the status line.
+const noticeTTL = 4 * time.Second
+
+// opening tracks a session being opened or created until its chat is known.
+type opening struct {
+	session string
+	created bool
+}
+
+// Model is the root Bubble Tea model. It routes messages to the picker, the
+// chat screen and the overlay stack, and turns their intents into commands.
+type Model struct {
+	c         *common
+	conn      ahpclient.ConnState
+	screen    screen
+	picker    picker
+	chat      *chatModel
+	overlays  []overlay
+	width     int
+	height    int
+	notice    string
+	noticeErr bool
+	noticeID  int
+	open      *opening
+	session   *ahpwire.SessionState // state of the chat's session
+	prompted  map[string]bool       // pending items already prompted once
+	demoFault func()
+	noMouse   bool
+	quitting  bool
+}
+
+// New builds the root model. o.Backend must be started (connected) first.
+func New(o Options) Model {
+	c := newCommon(o)
+	return Model{
+		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
+		picker: newPicker(c.km.Picker, c.now), prompted: map[string]bool{},
+		demoFault: o.DemoFault, noMouse: o.NoMouse,
+	}
+}
+
+// Init starts the event pump.
+func (m Model) Init() tea.Cmd {
+	return tea.Batch(waitForEvent(m.c.ctx, m.c.backend), m.picker.filter.Focus())
+}
+
+// View draws the current screen, the overlays and the status line.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	if !m.noMouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
+	v.WindowTitle = "ahptui"
+	if m.chat != nil && m.screen == screenChat && m.chat.title != "" {
+		v.WindowTitle = "ahptui — " + m.chat.title
+	}
+	return v
+}
+
+// bodyHeight is the height above the status line.
+func (m *Model) bodyHeight() int { return max(1, m.height-1) }
+
+func (m Model) render() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	var body string
+	if m.screen == screenChat && m.chat != nil {
+		body = m.chat.View()
+	} else {
+		body = m.picker.View(&m.c.styles)
+	}
+	if n := len(m.overlays); n > 0 {
+		body = m.composeOverlay(body, m.overlays[n-1])
+	}
+	return body + "\n" + renderStatus(&m.c.styles, m.statusInfo(), m.width)
+}
+
+// composeOverlay draws ov centred over body, line by line (only the rows
+// the box covers are rebuilt).
+func (m *Model) composeOverlay(body string, ov overlay) string {
+	h := m.bodyHeight()
+	box := strings.Split(ov.View(&m.c.styles, m.width, h), "\n")
+	lines := strings.Split(body, "\n")
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	bw := 0
+	for _, l := range box {
+		bw = max(bw, ansi.StringWidth(l))
+	}
+	x, y := max(0, (m.width-bw)/2), max(0, (h-len(box))/2)
+	for i, bl := range box {
+		row := y + i
+		if row >= len(lines) {
+			break
+		}
+		l := lines[row]
+		left := ansi.Truncate(l, x, "")
+		if pad := x - ansi.StringWidth(left); pad > 0 {
+			left += strings.Repeat(" ", pad)
+		}
+		right := ""
+		if ansi.StringWidth(l) > x+bw {
+			right = ansi.TruncateLeft(l, x+bw, "")
+		}
+		lines[row] = left + "\x1b[m" + bl + "\x1b[m" + right
+	}
+	return strings.Join(lines[:h], "\n")
+}
+
+func (m *Model) statusInfo() statusInfo {
+	s := statusInfo{conn: m.conn, host: m.c.host, notice: m.notice, noticeEr: m.noticeErr}
+	if m.chat != nil && m.screen == screenChat {
+		m.chat.status(&s)
+	}
+	return s
+}
+
+// setNotice shows a transient notice and schedules its expiry.
+func (m *Model) setNotice(text string, isErr bool) tea.Cmd {
+	m.noticeID++
+	m.notice, m.noticeErr = text, isErr
+	if isErr {
+		m.c.log.Warn("notice", "text", text)
+	}
+	return expireNotice(m.noticeID, noticeTTL)
+}
+
+func (m *Model) resize(w, h int) {
+	m.width, m.height = w, h
+	m.picker.SetSize(w, m.bodyHeight())
+	if m.chat != nil {
+		m.chat.SetSize(w, m.bodyHeight())
+	}
+}

@@ -1,0 +1,247 @@
+package tui
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// Channel URI schemes.
+const (
+	rootChannel   = "ahp-root://"
+	sessionScheme = "ahp-session:"
+	chatScheme    = "ahp-chat:"
+)
+
+// handleEvent applies one client event. Envelopes are acknowledged only
+// after they have been applied.
+func (m *Model) handleEvent(ev ahpclient.Event) tea.Cmd {
+	switch ev := ev.(type) {
+	case ahpclient.ConnStateEvent:
+		return m.onConnState(ev.State)
+	case ahpclient.SessionsEvent:
+		if ev.Err != nil {
+			return m.setNotice("list sessions: "+ev.Err.Error(), true)
+		}
+		m.picker.SetSessions(ev.Result.Items)
+		return nil
+	case ahpclient.NotificationEvent:
+		return m.onNotification(ev)
+	case ahpclient.SnapshotEvent:
+		return m.onSnapshot(ev.Snapshot)
+	case ahpclient.EnvelopeEvent:
+		cmd := m.onEnvelope(ev.Envelope)
+		ev.Ack()
+		return cmd
+	case ahpclient.ChannelLostEvent:
+		return m.onChannelLost(ev.Channel)
+	case ahpclient.OutboxEvent:
+		return m.onOutbox(ev.Entry)
+	}
+	return nil
+}
+
+func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
+	prev := m.conn.Phase
+	m.conn = s
+	m.c.log.Info("connection", "state", s.String())
+	if s.Phase == ahpclient.Connected && prev == ahpclient.Reconnecting {
+		return m.setNotice("reconnected ("+s.Recovery.String()+")", false)
+	}
+	return nil
+}
+
+func (m *Model) onNotification(ev ahpclient.NotificationEvent) tea.Cmd {
+	switch ev.Method {
+	case "root/sessionAdded":
+		var p ahpwire.SessionAddedParams
+		if json.Unmarshal(ev.Params, &p) == nil {
+			m.picker.Upsert(p.Summary)
+		}
+	case "root/sessionRemoved":
+		var p ahpwire.SessionRemovedParams
+		if json.Unmarshal(ev.Params, &p) == nil {
+			m.picker.Remove(p.Session)
+			if m.chat != nil && m.chat.session == p.Session {
+				cmd := m.leaveChat()
+				return tea.Batch(cmd, m.setNotice("the session was removed", true))
+			}
+		}
+	case "root/sessionSummaryChanged":
+		var p ahpwire.SessionSummaryChangedParams
+		if json.Unmarshal(ev.Params, &p) == nil {
+			m.picker.Change(p.Session, p.Changes)
+			if m.chat != nil && m.chat.session == p.Session && p.Changes.Title != nil {
+				m.chat.title = *p.Changes.Title
+			}
+		}
+	}
+	return nil
+}
+
+func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
+	switch {
+	case s.Resource == rootChannel:
+		if rs, err := ahpwire.DecodeRootState(s.State); err == nil {
+			m.picker.SetAgents(rs.Agents)
+		}
+	case strings.HasPrefix(s.Resource, sessionScheme):
+		ss, err := ahpwire.DecodeSessionState(s.State)
+		if err != nil {
+			return m.setNotice("session state: "+err.Error(), true)
+		}
+		return m.onSessionState(s.Resource, ss)
+	case strings.HasPrefix(s.Resource, chatScheme):
+		if m.chat == nil || m.chat.chat != s.Resource {
+			return nil
+		}
+		cs, err := ahpwire.DecodeChatState(s.State)
+		if err != nil {
+			return m.setNotice("chat state: "+err.Error(), true)
+		}
+		m.chat.applyChatSnapshot(cs)
+		m.syncPrompts()
+	}
+	return nil
+}
+
+// onSessionState records the session's state and, while opening it, picks
+// the chat to show.
+func (m *Model) onSessionState(uri string, ss ahpwire.SessionState) tea.Cmd {
+	if m.chat != nil && m.chat.session == uri {
+		m.session = &ss
+		if ss.Title != "" {
+			m.chat.title = ss.Title
+		}
+		return nil
+	}
+	if m.open == nil || m.open.session != uri {
+		return nil
+	}
+	m.session = &ss
+	return m.continueOpening()
+}
+
+// continueOpening moves an opening session forward once it is ready and
+// has a chat.
+func (m *Model) continueOpening() tea.Cmd {
+	ss, uri := m.session, m.open.session
+	switch ss.Lifecycle {
+	case ahpwire.LifecycleCreating:
+		m.picker.status = "waiting for the session to be ready…"
+		return nil
+	case ahpwire.LifecycleFailed, ahpwire.LifecycleCreationFailed:
+		m.open, m.picker.status = nil, ""
+		msg := "session failed"
+		if ss.CreationError != nil {
+			msg += ": " + ss.CreationError.Message
+		}
+		return tea.Batch(m.setNotice(msg, true), unsubscribe(m.c.ctx, m.c.backend, uri))
+	}
+	switch {
+	case len(ss.Chats) > 1:
+		var cs []chatChoice
+		for _, c := range ss.Chats {
+			cs = append(cs, chatChoice{Resource: c.Resource, Title: c.Title})
+		}
+		m.picker.status = ""
+		m.picker.ChooseChat(uri, cs)
+		return nil
+	case ss.DefaultChat != "":
+		return m.openChat(uri, ss.DefaultChat)
+	case len(ss.Chats) == 1:
+		return m.openChat(uri, ss.Chats[0].Resource)
+	}
+	m.picker.status = "waiting for the session's chat…"
+	return nil
+}
+
+func (m *Model) onEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
+	switch {
+	case env.Channel == rootChannel:
+		if a, ok := env.Action.(*ahpwire.RootAgentsChanged); ok {
+			m.picker.SetAgents(a.Agents)
+		}
+	case strings.HasPrefix(env.Channel, sessionScheme):
+		return m.onSessionAction(env)
+	case m.chat != nil && env.Channel == m.chat.chat:
+		cmd := m.chat.applyChatEnvelope(env)
+		m.syncPrompts()
+		return cmd
+	}
+	return nil
+}
+
+// onSessionAction applies the session actions the UI cares about.
+func (m *Model) onSessionAction(env ahpwire.ActionEnvelope) tea.Cmd {
+	if m.session == nil || env.RejectionReason != "" {
+		return nil
+	}
+	opening := m.open != nil && m.open.session == env.Channel
+	ours := m.chat != nil && m.chat.session == env.Channel
+	if !opening && !ours {
+		return nil
+	}
+	ss := m.session
+	switch a := env.Action.(type) {
+	case *ahpwire.SessionReady:
+		ss.Lifecycle = ahpwire.LifecycleReady
+	case *ahpwire.SessionCreationFailed:
+		ss.Lifecycle, ss.CreationError = ahpwire.LifecycleFailed, &a.Error
+	case *ahpwire.SessionTitleChanged:
+		ss.Title = a.Title
+		if ours {
+			m.chat.title = a.Title
+		}
+	case *ahpwire.SessionChatAdded:
+		ss.Chats = append(ss.Chats, a.Summary)
+	case *ahpwire.SessionDefaultChatChanged:
+		ss.DefaultChat = a.DefaultChat
+	default:
+		return nil
+	}
+	if opening {
+		return m.continueOpening()
+	}
+	return nil
+}
+
+func (m *Model) onChannelLost(ch string) tea.Cmd {
+	if m.chat == nil {
+		return nil
+	}
+	switch ch {
+	case m.chat.chat:
+		// The host could not resume it: subscribe again for a fresh snapshot.
+		m.chat.ready = false
+		return tea.Batch(m.setNotice("chat subscription lost — reloading", true), subscribe(m.c.ctx, m.c.backend, ch, m.c.turns))
+	case m.chat.session:
+		return subscribe(m.c.ctx, m.c.backend, ch, 0)
+	}
+	return nil
+}
+
+func (m *Model) onOutbox(e ahpclient.OutboxEntry) tea.Cmd {
+	if m.chat != nil {
+		m.chat.trackOutbox(e)
+	}
+	switch e.Status {
+	case ahpclient.OutboxRejected:
+		msg := e.Action.ActionType() + " was rejected"
+		var re *ahpclient.RejectedError
+		if errors.As(e.Err, &re) {
+			msg += ": " + re.Error()
+		}
+		return m.setNotice(msg, true)
+	case ahpclient.OutboxFailed:
+		if e.Err != nil && !errors.Is(e.Err, ahpclient.ErrClosed) {
+			return m.setNotice(e.Action.ActionType()+" failed: "+e.Err.Error(), true)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Update routes a message. It performs no I/O: every effect is a tea.Cmd.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+		return m, nil
+	case connEventMsg:
+		cmd := m.handleEvent(msg.ev)
+		return m, tea.Batch(cmd, waitForEvent(m.c.ctx, m.c.backend))
+	case pumpStoppedMsg:
+		if m.quitting {
+			return m, tea.Quit
+		}
+		return m, m.setNotice("connection closed", true)
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.PasteMsg:
+		if n := len(m.overlays); n > 0 {
+			return m.updateOverlay(msg)
+		}
+		return m.updateScreen(msg)
+	case noticeMsg:
+		return m, m.setNotice(msg.text, msg.isErr)
+	case noticeExpiredMsg:
+		if msg.id == m.noticeID {
+			m.notice = ""
+		}
+		return m, nil
+	case quitConfirmedMsg:
+		m.quitting = true
+		return m, tea.Quit
+	case demoFaultMsg:
+		return m, m.setNotice("demo: connection dropped", false)
+	}
+	if cmd, ok := m.handleIntent(msg); ok {
+		return m, cmd
+	}
+	if cmd, ok := m.handleResult(msg); ok {
+		return m, cmd
+	}
+	return m.updateScreen(msg)
+}
+
+// handleKey: global keys first, then the top overlay, then the screen.
+func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	km := &m.c.km
+	switch {
+	case key.Matches(k, km.Global.Quit):
+		if m.chat != nil && m.screen == screenChat && m.chat.state.Current != nil && !m.topIsConfirm() {
+			m.overlays = append(m.overlays, newConfirm(km.Confirm, "A turn is still running. Quit anyway? (it keeps running on the host)", quitConfirmedMsg{}))
+			return m, nil
+		}
+		m.quitting = true
+		return m, tea.Quit
+	case key.Matches(k, km.Demo.DropConnection) && m.demoFault != nil:
+		return m, runHook(m.demoFault)
+	}
+	if len(m.overlays) > 0 {
+		return m.updateOverlay(k)
+	}
+	if key.Matches(k, km.Global.Help) {
+		m.overlays = append(m.overlays, newHelpOverlay(*km))
+		return m, nil
+	}
+	return m.updateScreen(k)
+}
+
+func (m *Model) topIsConfirm() bool {
+	if n := len(m.overlays); n > 0 {
+		_, ok := m.overlays[n-1].(*confirmDialog)
+		return ok
+	}
+	return false
+}
+
+// updateOverlay sends msg to the top overlay and pops it when it closes.
+func (m Model) updateOverlay(msg tea.Msg) (tea.Model, tea.Cmd) {
+	n := len(m.overlays)
+	ov, cmd, res := m.overlays[n-1].Update(msg)
+	m.overlays[n-1] = ov
+	if res == resultClose {
+		m.overlays = m.overlays[:n-1]
+	}
+	return m, cmd
+}
+
+// updateScreen sends msg to the picker or the chat.
+func (m Model) updateScreen(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.screen == screenChat && m.chat != nil {
+		return m, m.chat.Update(msg)
+	}
+	var cmd tea.Cmd
+	m.picker, cmd = m.picker.Update(msg)
+	return m, cmd
+}

@@ -1,0 +1,88 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpclient"
+)
+
+// Messages produced by commands (results use past tense; errors carry err).
+type (
+	// connEventMsg carries one event from the client's ordered stream.
+	connEventMsg struct{ ev ahpclient.Event }
+	// sessionsListedMsg carries a manual listSessions result.
+	sessionsListedMsg struct{ ev ahpclient.SessionsEvent }
+	// pumpStoppedMsg reports that the event stream ended (client closed).
+	pumpStoppedMsg struct{ err error }
+	// sessionCreatedMsg reports createSession + subscribe for a new session.
+	sessionCreatedMsg struct {
+		session string
+		err     error
+	}
+	// subscribedMsg reports a subscribe call (the snapshot itself arrives
+	// as an event, ordered with the envelopes).
+	subscribedMsg struct {
+		channel string
+		err     error
+	}
+	// sessionDisposedMsg reports disposeSession.
+	sessionDisposedMsg struct {
+		session string
+		err     error
+	}
+	// dispatchedMsg reports a dispatch (its fate arrives as OutboxEvents).
+	dispatchedMsg struct {
+		channel   string
+		clientSeq uint64
+		what      string
+		err       error
+	}
+	// turnsFetchedMsg reports fetchTurns (turns arrive as chat/turnsLoaded).
+	turnsFetchedMsg struct {
+		channel string
+		err     error
+	}
+	// editorReadyMsg reports the temp file for $EDITOR was written.
+	editorReadyMsg struct {
+		path string
+		err  error
+	}
+	// editorClosedMsg reports $EDITOR exited.
+	editorClosedMsg struct {
+		path string
+		err  error
+	}
+	// editorResultMsg carries the edited text.
+	editorResultMsg struct {
+		text string
+		err  error
+	}
+	// frameMsg is the streaming frame tick: pending output is laid out.
+	frameMsg struct{}
+	// noticeExpiredMsg clears a transient notice.
+	noticeExpiredMsg struct{ id int }
+	// demoFaultMsg reports that the demo fault hook ran.
+	demoFaultMsg struct{}
+	// quitConfirmedMsg quits after the user confirmed.
+	quitConfirmedMsg struct{}
+	// disposeConfirmedMsg disposes a session after the user confirmed.
+	disposeConfirmedMsg struct{ session string }
+)
+
+// Intents children hand to the root.
+type (
+	// noticeMsg shows a transient line in the status bar.
+	noticeMsg struct {
+		text  string
+		isErr bool
+	}
+	// openPromptMsg asks the root to (re)open the first pending approval
+	// or question.
+	openPromptMsg struct{}
+	// backToPickerMsg asks the root to leave the chat for the picker.
+	backToPickerMsg struct{}
+)
+
+func notice(text string, isErr bool) tea.Cmd {
+	return func() tea.Msg { return noticeMsg{text: text, isErr: isErr} }
+}

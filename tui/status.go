@@ -1,0 +1,96 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/render"
+)
+
+// statusInfo is everything the status line shows.
+type statusInfo struct {
+	conn     ahpclient.ConnState
+	host     string
+	title    string
+	model    string
+	usage    string
+	pending  int
+	notice   string
+	noticeEr bool
+}
+
+// connLabel renders the connection state: Connected, Reconnecting n, Failed.
+func connLabel(st *Styles, c ahpclient.ConnState) string {
+	switch c.Phase {
+	case ahpclient.Connected:
+		return st.Status.Connected.Render("● Connected")
+	case ahpclient.Reconnecting:
+		s := fmt.Sprintf("◌ Reconnecting %d", c.Attempt)
+		if c.Err != nil {
+			s += ": " + oneLine(render.Sanitize(c.Err.Error()))
+		}
+		return st.Status.Reconnecting.Render(s)
+	case ahpclient.Failed:
+		s := "✗ Failed"
+		if c.Err != nil {
+			s += ": " + oneLine(render.Sanitize(c.Err.Error()))
+		}
+		return st.Status.Failed.Render(s)
+	case ahpclient.Closed:
+		return st.Status.Failed.Render("✗ Closed")
+	}
+	return st.Status.Reconnecting.Render("◌ Connecting")
+}
+
+// renderStatus draws the one-line status bar at width. The connection
+// state and pending count are kept when space runs out; the rest is cut.
+func renderStatus(st *Styles, s statusInfo, width int) string {
+	sep := st.Status.Sep.Render(" │ ")
+	left := []string{connLabel(st, s.conn)}
+	if s.pending > 0 {
+		left = append(left, st.Status.Pending.Render(fmt.Sprintf("⚠ %d pending (ctrl+p)", s.pending)))
+	}
+	var rest []string
+	if s.notice != "" {
+		sty := st.Status.Hint
+		if s.noticeEr {
+			sty = st.Status.Failed
+		}
+		rest = append(rest, sty.Render(oneLine(render.Sanitize(s.notice))))
+	}
+	if s.title != "" {
+		rest = append(rest, st.Status.Title.Render(render.Sanitize(s.title)))
+	}
+	if s.model != "" {
+		rest = append(rest, st.Status.Model.Render(render.Sanitize(s.model)))
+	}
+	if s.usage != "" {
+		rest = append(rest, st.Status.Usage.Render(s.usage))
+	}
+	if s.host != "" {
+		rest = append(rest, st.Status.Host.Render(s.host))
+	}
+	line := strings.Join(append(left, rest...), sep)
+	line = ansi.Truncate(line, max(1, width), "…")
+	if w := lipgloss.Width(line); w < width {
+		line += strings.Repeat(" ", width-w)
+	}
+	return st.Status.Bar.Render(line)
+}
+
+// formatTokens renders a token count compactly (950, 12.3k, 1.2M).
+func formatTokens(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%.0fk", float64(n)/1e3)
+	case n >= 1_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
