@@ -92,18 +92,18 @@ func runDemo(cfg config, io stdio) int {
 		fmt.Fprintf(io.err, "ahptui: demo host: %v\n", err)
 		return exitError
 	}
-	defer h.Close()
-	url, err := h.Listen("127.0.0.1:0")
+	dh, err := startDemoHost(h, log)
 	if err != nil {
-		fmt.Fprintf(io.err, "ahptui: demo host: %v\n", err)
+		_ = h.Close()
+		fmt.Fprintf(io.err, "ahptui: %v\n", err)
 		return exitError
 	}
+	defer dh.close()
 	s := &session{log: newMaskedLogger(logWriter(lc), h.Token())}
-	_ = log
 	if faultsOn {
-		s.demoFault = h.DropAll
+		s.demoFault = dh.dropConnections
 	}
-	return attachAndRun(cfg, io, s, url, dir, wd)
+	return attachAndRun(cfg, io, s, dh.url, dir, wd)
 }
 
 // logWriter returns the log file as a writer.

@@ -55,7 +55,8 @@ func readChat(t testing.TB, w *wsClient, chat string, view int) chatStateView {
 }
 
 // driveTurn reads the chat's envelopes until the turn ends, answering every
-// confirmation with approve (or deny) and every input request with accept.
+// confirmation with approve (or deny) and every input request with accept
+// (one submitted answer per question).
 // It returns the action types seen and the terminal envelope.
 func driveTurn(t testing.TB, w *wsClient, chat, turnID string, approve bool, seq *uint64) ([]string, envelope) {
 	t.Helper()
@@ -91,10 +92,49 @@ func driveTurn(t testing.TB, w *wsClient, chat, turnID string, approve bool, seq
 				must(t, json.Unmarshal(a["toolCallId"], &id))
 				dispatch(map[string]any{"type": "chat/toolCallResultConfirmed", "turnId": turnID, "toolCallId": id, "approved": approve})
 			}
+		case "chat/inputRequested":
+			dispatch(inputAnswers(t, e.Action))
 		case "chat/turnComplete", "chat/error", "chat/turnCancelled":
 			return types, e
 		}
 	}
+}
+
+// inputAnswers builds a chat/inputCompleted accepting a request with one
+// submitted answer per question.
+func inputAnswers(t testing.TB, action json.RawMessage) map[string]any {
+	t.Helper()
+	var a struct {
+		Request struct {
+			ID        string `json:"id"`
+			Questions []struct {
+				ID      string `json:"id"`
+				Kind    string `json:"kind"`
+				Options []struct {
+					ID string `json:"id"`
+				} `json:"options"`
+			} `json:"questions"`
+		} `json:"request"`
+	}
+	must(t, json.Unmarshal(action, &a))
+	answers := map[string]any{}
+	for _, q := range a.Request.Questions {
+		var v map[string]any
+		switch q.Kind {
+		case "number", "integer":
+			v = map[string]any{"kind": "number", "value": 3}
+		case "boolean":
+			v = map[string]any{"kind": "boolean", "value": true}
+		case "single-select":
+			v = map[string]any{"kind": "selected", "value": q.Options[0].ID}
+		case "multi-select":
+			v = map[string]any{"kind": "selected-many", "value": []string{q.Options[0].ID}}
+		default:
+			v = map[string]any{"kind": "text", "value": "answer"}
+		}
+		answers[q.ID] = map[string]any{"state": "submitted", "value": v}
+	}
+	return map[string]any{"type": "chat/inputCompleted", "requestId": a.Request.ID, "response": "accept", "answers": answers}
 }
 
 func TestPlainTurnBroadcastAndEcho(t *testing.T) {

@@ -53,15 +53,24 @@ func (c *conn) dispatchAction(m *ahpwire.Message) {
 		s.emit(p.Channel, a, origin, "")
 		s.publishSummary(se)
 	case chanChat:
-		ce := s.chats[p.Channel]
-		if reason := validateChat(ce.state, a, c.clientID); reason != "" {
-			reject(reason)
-			return
+		if reason := s.dispatchChat(s.chats[p.Channel], a, origin); reason != "" {
+			c.h.log.Debug("action rejected", "conn", c.id, "type", a.ActionType(), "reason", reason)
 		}
-		ce.state = reduceChat(ce.state, a)
-		s.emit(p.Channel, a, origin, "")
-		s.chatSideEffects(ce, a)
 	}
+}
+
+// dispatchChat validates a client chat action; an accepted one is reduced,
+// echoed and acted upon, a rejected one is echoed with the returned reason.
+// h.mu is held.
+func (s *store) dispatchChat(ce *chatEntry, a ahpwire.Action, origin *ahpwire.ActionOrigin) string {
+	if reason := validateChat(ce.state, a, origin.ClientID); reason != "" {
+		s.emit(ce.uri, a, origin, reason)
+		return reason
+	}
+	ce.state = reduceChat(ce.state, a)
+	s.emit(ce.uri, a, origin, "")
+	s.chatSideEffects(ce, a)
+	return ""
 }
 
 // chatSideEffects runs the host's reaction to an accepted client chat

@@ -90,8 +90,14 @@ func (h *Host) agentEmit(chat string, run *turnRun, a ahpwire.Action) {
 		h.log.Debug("dropping action of an inactive turn", "chat", chat, "type", a.ActionType())
 		return
 	}
+	s.applyServerChat(ce, a)
+}
+
+// applyServerChat reduces a server-originated chat action into the chat,
+// broadcasts it and runs the follow-ups (afterChatChange). h.mu is held.
+func (s *store) applyServerChat(ce *chatEntry, a ahpwire.Action) {
 	ce.state = reduceChat(ce.state, a)
-	s.emit(chat, a, nil, "")
+	s.emit(ce.uri, a, nil, "")
 	s.afterChatChange(ce)
 }
 
@@ -124,10 +130,7 @@ func (h *Host) runDone(chat string, run *turnRun, err error) {
 	}
 	h.log.Warn("agent ended without finishing its turn", "chat", chat, "err", err)
 	part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: "agentFailed", Message: msg}, false)
-	a := &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.durationSince(at.StartedAt)), Part: &part}
-	ce.state = reduceChat(ce.state, a)
-	s.emit(chat, a, nil, "")
-	s.afterChatChange(ce)
+	s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.durationSince(at.StartedAt)), Part: &part})
 }
 
 // durationSince returns the milliseconds since an ISO timestamp (≥ 0).

@@ -85,3 +85,23 @@ func TestConcurrentBranches(t *testing.T) {
 		}
 	}
 }
+
+// TestDeltaCostDoesNotGrow: a delta into a 1 MiB block allocates no more
+// than one into a 3-byte block (amortised: the buffer doubles), and no more
+// with 10k finished messages present.
+func TestDeltaCostDoesNotGrow(t *testing.T) {
+	d := BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "0123456789abcdef"}
+	measure := func(s State) float64 {
+		return testing.AllocsPerRun(2000, func() { s = Reduce(s, d) })
+	}
+	small := measure(streaming())
+	big := streaming()
+	for i := 0; i < 65536; i++ {
+		big = Reduce(big, d)
+	}
+	large := measure(big)
+	history := measure(withFinished(10_000))
+	if small > 4 || large > small || history > small {
+		t.Fatalf("allocs per delta: small %.1f, 1MiB block %.1f, 10k messages %.1f", small, large, history)
+	}
+}

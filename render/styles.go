@@ -174,12 +174,17 @@ func buildStyles(name string, p palette, md ansi.StyleConfig, chromaTheme string
 }
 
 // markdownConfig adapts a glamour style to a transcript: no blank lines
-// around the document and a two-column margin matching the gutter of the
-// other blocks.
+// around the document, a two-column margin matching the gutter of the other
+// blocks, and body text in the terminal's default foreground. The last point
+// respects the user's terminal theme and is also the largest speed-up
+// available: with a document colour glamour wraps every padding cell in its
+// own SGR sequence, and rendering a paragraph costs ~4.5× more (measured,
+// docs/bench/render.md).
 func markdownConfig(md ansi.StyleConfig) ansi.StyleConfig {
 	margin := uint(2)
 	md.Document.BlockPrefix = ""
 	md.Document.BlockSuffix = ""
 	md.Document.Margin = &margin
+	md.Document.Color = nil
 	return md
 }

@@ -119,10 +119,17 @@ func (s *Scheduler) Next() ([]byte, bool) {
 	f := q.frames[q.pos]
 	q.pos++
 	if q.pos == len(q.frames) {
-		s.active = append(s.active[:s.rr], s.active[s.rr+1:]...)
+		last := len(s.active) - 1
+		copy(s.active[s.rr:], s.active[s.rr+1:])
+		s.active[last] = nil
+		s.active = s.active[:last]
 		s.finished(q)
 	} else {
 		s.rr++
+	}
+	// Wrap now, before new groups are appended behind the current ones.
+	if s.rr >= len(s.active) {
+		s.rr = 0
 	}
 	return f, true
 }

@@ -101,8 +101,8 @@ type Turn struct {
 
 // Run streams one turn and returns when it has ended: after emitting
 // chat/turnComplete or chat/error it returns nil. When ctx is cancelled it
-// stops promptly, emits nothing more (the host emits chat/turnCancelled) and
-// returns ctx.Err(). It returns ErrClientClosed if Client is closed while
+// stops promptly, starts no further Emit once it has seen the cancellation
+// (the host emits chat/turnCancelled) and returns ctx.Err(). It returns ErrClientClosed if Client is closed while
 // the agent waits for a decision; the turn is then left to the host to end.
 func (a *Agent) Run(ctx context.Context, t Turn) error {
 	if t.Emit == nil || t.TurnID == "" {

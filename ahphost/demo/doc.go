@@ -9,34 +9,41 @@
 // The host creates one Agent with New, lists Agent.Providers in
 // RootState.agents, and for every turn calls Agent.Run in its own goroutine:
 //
-//		err := agent.Run(ctx, demo.Turn{
-//			Chat: chatURI, TurnID: turnID, Text: msg.Text, StartedAt: started,
-//			Resume: false,        // true when re-run after chat/turnResume
-//			Emit:   emitToChat,   // host stamps envelope + serverSeq, reduces, broadcasts
-//			Client: clientActions, // accepted client actions for this chat
-//		})
+//	err := agent.Run(ctx, demo.Turn{
+//		Chat: chatURI, TurnID: turnID, Text: msg.Text, StartedAt: started,
+//		Resume: false,         // true when re-run after chat/turnResume
+//		Emit:   emitToChat,    // host stamps envelope + serverSeq, reduces, broadcasts
+//		Client: clientActions, // accepted client actions for this chat
+//	})
 //
-//	  - Emit is called only from Run's goroutine and never after Run returns.
-//	    Every action is a server-originated chat action of the turn
-//	    (chat/responsePart, chat/delta, chat/reasoning, chat/toolCall*,
-//	    chat/inputRequested, chat/usage, chat/turnComplete, chat/error).
-//	  - Client must carry the client-dispatched actions the host accepted for
-//	    the chat after reducing them (chat/toolCallConfirmed,
-//	    chat/toolCallResultConfirmed, chat/inputAnswerChanged,
-//	    chat/inputCompleted). The agent ignores actions for other turns, tool
-//	    calls or requests, so the host may forward everything. Forward without
-//	    blocking for long: the agent reads Client only while it waits for a
-//	    decision, so give the channel a buffer or drop-free forwarding.
-//	  - Run returns nil once it has emitted chat/turnComplete or chat/error.
-//	    On ctx cancellation (chat/turnCancelled, dispose, shutdown) it stops
-//	    promptly without emitting anything more and returns ctx.Err(); the host
-//	    emits chat/turnCancelled itself, after Run has returned. If Client is
-//	    closed while the agent waits, Run returns ErrClientClosed and the host
-//	    ends the turn.
-//	  - After a resumable chat/error (only /demo error produces one) the host
-//	    reduces the client's chat/turnResume and calls Run again for the same
-//	    turn with Resume set; the agent appends new parts (with ids distinct
-//	    from the first run's) and completes.
+// Emit is called only from Run's goroutine and never after Run returns.
+// Every action is a server-originated chat action of the turn
+// (chat/responsePart, chat/delta, chat/reasoning, chat/toolCall*,
+// chat/inputRequested, chat/usage, chat/turnComplete, chat/error).
+//
+// Client carries the client-dispatched actions the host accepted (and
+// reduced) for the chat: chat/toolCallConfirmed,
+// chat/toolCallResultConfirmed, chat/inputAnswerChanged and
+// chat/inputCompleted matter; the agent ignores everything else and actions
+// for other turns, tool calls or requests. The agent reads Client only while
+// it waits for a decision, so forward into a buffered channel without
+// blocking.
+//
+// Run returns nil once it has emitted chat/turnComplete or chat/error. On
+// ctx cancellation (chat/turnCancelled, dispose, shutdown) it stops promptly
+// and returns ctx.Err(); once it has seen the cancellation it starts no
+// further Emit, and the host emits chat/turnCancelled itself (a host that
+// drops actions of cancelled runs is safe against the one Emit that may race
+// with the cancel). If Client is closed while the agent waits, Run returns
+// ErrClientClosed and the host ends the turn.
+//
+// After a resumable chat/error (only /demo error produces one) the host
+// reduces the client's chat/turnResume and calls Run again for the same turn
+// with Resume set; the agent appends new parts (ids distinct from the first
+// run's) and completes.
+//
+// Options.Now should be the host's clock, so turn durations agree with the
+// host's timestamps (and are reproducible under a fixed test clock).
 //
 // # Determinism
 //
@@ -55,8 +62,11 @@
 //   - /demo help (or just /demo): lists the scripts. Unknown words say so.
 //   - /demo tools: list_files and read_file (real, read-only, no
 //     confirmation), an edit_file call that needs confirmation and carries a
-//     fileEdit diff, and a run_command call that needs confirmation and then
-//     result confirmation. Approve or deny each; nothing is written or run.
+//     fileEdit (before/after sides are self-contained data: URIs on the
+//     file's file: URI) plus the unified diff as text, and a run_command call
+//     with options and a risk assessment that needs confirmation, streams
+//     live output and then needs result confirmation. Approve or deny each;
+//     nothing is written or run.
 //   - /demo big N: a markdown reply of exactly N bytes (suffixes k/m, up to
 //     32 MiB) whose last line is "-- end of N bytes --" (no trailing
 //     newline), sent in chat/delta pieces of at most BigChunk bytes.

@@ -51,8 +51,7 @@ func CheckPath(p string) (string, error) {
 		return ".", nil
 	}
 	slashed := strings.ReplaceAll(p, `\`, "/")
-	if strings.HasPrefix(slashed, "/") || filepath.IsAbs(p) || filepath.VolumeName(p) != "" ||
-		(len(slashed) >= 2 && slashed[1] == ':') {
+	if strings.HasPrefix(slashed, "/") || filepath.IsAbs(p) || filepath.VolumeName(p) != "" || hasDrive(slashed) {
 		return "", fmt.Errorf("absolute path %q refused: %w", p, ErrOutsideDir)
 	}
 	for _, elem := range strings.Split(slashed, "/") {
@@ -60,7 +59,16 @@ func CheckPath(p string) (string, error) {
 			return "", fmt.Errorf("path %q uses \"..\": %w", p, ErrOutsideDir)
 		}
 	}
-	return path.Clean(slashed), nil
+	clean := path.Clean(slashed)
+	if hasDrive(clean) { // "./c:x" cleans to a drive-relative Windows path
+		return "", fmt.Errorf("drive path %q refused: %w", p, ErrOutsideDir)
+	}
+	return clean, nil
+}
+
+// hasDrive reports whether p starts with a Windows drive letter ("c:").
+func hasDrive(p string) bool {
+	return len(p) >= 2 && p[1] == ':' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
 }
 
 // openRoot checks p and opens dir as an os.Root, which refuses symbolic links

@@ -63,6 +63,8 @@ func TestCheckPath(t *testing.T) {
 		"absolute":       {in: "/etc/passwd", refused: true},
 		"drive":          {in: `C:\Windows`, refused: true},
 		"unc":            {in: `\\server\share`, refused: true},
+		"dot drive":      {in: "./c:x", refused: true},
+		"digit colon":    {in: "./0:", want: "0:"},
 		"nul":            {in: "a\x00b", refused: true},
 		"dots in a name": {in: "a..b/c...", want: "a..b/c..."},
 	}

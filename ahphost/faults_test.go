@@ -1,0 +1,106 @@
+package ahphost
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// connDropped reports whether the connection ended without a close frame.
+func connDropped(w *wsClient) bool {
+	for {
+		_, err := w.readMsg(testTimeout)
+		if err != nil {
+			var ce websocket.CloseError
+			return !errors.As(err, &ce)
+		}
+	}
+}
+
+func TestFaultInjection(t *testing.T) {
+	t.Run("DropAfterFrames option", func(t *testing.T) {
+		_, u := startHost(t, Options{NoToken: true, Faults: Faults{DropAfterFrames: 2}})
+		w := dial(t, u, nil)
+		w.initialize("c1", nil, nil)                               // frame 1
+		w.call("ping", map[string]any{"channel": "ahp-root://"}) // frame 2, then dropped
+		if !connDropped(w) {
+			t.Fatal("connection was closed with a close frame, want an abrupt drop")
+		}
+	})
+	t.Run("DropAll", func(t *testing.T) {
+		h, u := startHost(t, Options{NoToken: true})
+		a, b := dial(t, u, nil), dial(t, u, nil)
+		a.initialize("a", nil, nil)
+		b.initialize("b", nil, nil)
+		h.DropAll()
+		if !connDropped(a) || !connDropped(b) {
+			t.Fatal("want abrupt drops")
+		}
+		c := dial(t, u, nil)
+		c.call("reconnect", map[string]any{"channel": "ahp-root://", "clientId": "a", "lastSeenServerSeq": 0, "subscriptions": []string{}})
+	})
+	t.Run("DropAtServerSeq then replay", func(t *testing.T) {
+		h, u := startHost(t, Options{NoToken: true})
+		w := dial(t, u, nil)
+		w.initialize("c1", nil, nil)
+		chat := w.createSession("ahp-session:/s1")
+		readChat(t, w, chat, 0)
+		h.mu.Lock()
+		target := h.st.seq + 3
+		h.mu.Unlock()
+		h.DropAtServerSeq(target)
+		w.sendMessage(chat, "t1", "hello", 1)
+		var last uint64
+		for {
+			raw, err := w.readMsg(testTimeout)
+			if err != nil {
+				break
+			}
+			if m := decodeWire(t, raw); m.Method == "action" {
+				var e envelope
+				must(t, json.Unmarshal(m.Params, &e))
+				last = e.ServerSeq
+			}
+		}
+		if last != target-1 {
+			t.Fatalf("last envelope before the drop %d, want %d", last, target-1)
+		}
+		w2 := dial(t, u, nil)
+		var res reconnectResult
+		must(t, json.Unmarshal(w2.call("reconnect", map[string]any{"channel": "ahp-root://", "clientId": "c1",
+			"lastSeenServerSeq": last, "subscriptions": []string{"ahp-session:/s1", chat}}), &res))
+		if res.Type != "replay" || len(res.Actions) == 0 || res.Actions[0].ServerSeq != target {
+			t.Fatalf("replay type %q with %d actions, first seq %d, want %d", res.Type, len(res.Actions),
+				res.Actions[0].ServerSeq, target)
+		}
+		// The fault is one-shot: live envelopes flow again.
+		w2.actionOfType(chat, "chat/turnComplete")
+	})
+	t.Run("GoSilent", func(t *testing.T) {
+		h, u := startHost(t, Options{NoToken: true})
+		w := dial(t, u, nil)
+		w.initialize("c1", nil, nil)
+		h.GoSilent(300 * time.Millisecond)
+		start := time.Now()
+		// The ping is neither answered nor is the connection closed during
+		// the silence; afterwards the same connection continues.
+		w.call("ping", map[string]any{"channel": "ahp-root://"})
+		if d := time.Since(start); d < 250*time.Millisecond {
+			t.Fatalf("ping answered after %v during a 300ms silence", d)
+		}
+		w.call("ping", map[string]any{"channel": "ahp-root://"})
+	})
+	t.Run("frame delay", func(t *testing.T) {
+		_, u := startHost(t, Options{NoToken: true, Faults: Faults{FrameDelay: 30 * time.Millisecond}})
+		w := dial(t, u, nil)
+		start := time.Now()
+		w.initialize("c1", nil, nil)
+		w.call("ping", map[string]any{"channel": "ahp-root://"})
+		if d := time.Since(start); d < 60*time.Millisecond {
+			t.Fatalf("two frames took %v with a 30ms delay", d)
+		}
+	})
+}

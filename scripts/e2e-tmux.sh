@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# End-to-end test of `ahptui demo` in a real terminal, driven through tmux.
+#
+#   scripts/e2e-tmux.sh            build ./ahptui and run the scenario
+#   AHPTUI_BIN=/path/to/ahptui scripts/e2e-tmux.sh   use a prebuilt binary
+#
+# Scenario: create a session, send a prompt and see the streamed answer,
+# expand the thinking block, approve the tool calls of `/demo tools`, cancel
+# `/demo slow`, drop the connection with the demo fault key (F12, enabled by
+# AHPTUI_DEMO_FAULTS=1) and see Reconnecting → Connected with the transcript
+# intact, then quit. Every wait polls the screen with a timeout (no fixed
+# sleeps); the private tmux server is killed by the EXIT trap.
+# Needs: tmux, go (unless AHPTUI_BIN is set). Exit status 0 = pass.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ahptui-e2e.XXXXXX")
+export TMUX_TMPDIR="$WORK/tmux"
+mkdir -p "$TMUX_TMPDIR" "$WORK/proj" "$WORK/state"
+S=e2e
+TIMEOUT=${E2E_TIMEOUT:-20}
+
+cleanup() {
+	tmux kill-server 2>/dev/null || true
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+BIN=${AHPTUI_BIN:-}
+if [ -z "$BIN" ]; then
+	BIN="$WORK/ahptui"
+	(cd "$ROOT" && go build -o "$BIN" .)
+fi
+
+# A small, deterministic project for the demo agent to look at.
+printf '# e2e project\n\nA fixture for the ahptui end-to-end test.\n' >"$WORK/proj/README.md"
+printf 'module example.com/e2e\n\ngo 1.26\n' >"$WORK/proj/go.mod"
+
+screen() { tmux capture-pane -p -t "$S"; }
+
+fail() {
+	echo "FAIL: $*" >&2
+	echo "----- screen -----" >&2
+	screen >&2 || true
+	echo "------------------" >&2
+	exit 1
+}
+
+# wait_for REGEX [SECONDS]: poll the screen until REGEX matches.
+wait_for() {
+	local pat=$1 limit=${2:-$TIMEOUT}
+	local deadline=$((SECONDS + limit))
+	while ((SECONDS < deadline)); do
+		if screen | grep -qE -- "$pat"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "timed out after ${limit}s waiting for: $pat"
+}
+
+# wait_gone REGEX [SECONDS]: poll until REGEX no longer matches.
+wait_gone() {
+	local pat=$1 limit=${2:-$TIMEOUT}
+	local deadline=$((SECONDS + limit))
+	while ((SECONDS < deadline)); do
+		if ! screen | grep -qE -- "$pat"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "timed out after ${limit}s waiting for this to disappear: $pat"
+}
+
+keys() { tmux send-keys -t "$S" "$@"; }
+type_text() { tmux send-keys -t "$S" -l "$1"; }
+step() { echo "--- $*"; }
+
+tmux new-session -d -s "$S" -x 120 -y 40 \
+	-e TERM=xterm-256color -e HOME="$WORK" -e XDG_STATE_HOME="$WORK/state" \
+	-e AHPTUI_DEMO_FAULTS=1 -e AHPTUI_DEMO_PACE=5ms
+tmux set-option -t "$S" remain-on-exit on
+tmux respawn-pane -k -t "$S" "cd '$WORK/proj' && '$BIN' demo; echo EXIT=\$?"
+
+step "picker"
+wait_for 'Sessions'
+wait_for '● Connected'
+
+step "create a session"
+keys C-n
+wait_for 'Message…'
+
+step "send a prompt, see the streamed answer"
+type_text 'hello from the e2e test'
+keys Enter
+wait_for 'hello from the e2e test'
+wait_for 'scripted ahptui demo agent'
+
+step "expand the thinking block"
+keys Tab
+keys g
+wait_for 'Thought for'
+keys ']' ']'
+keys Enter
+wait_for 'Before answering I should look at the working directory'
+keys Tab
+
+step "approve the tools of /demo tools"
+type_text '/demo tools'
+keys Enter
+wait_for 'Apply this edit'
+keys a
+wait_for 'Run `go test'
+keys a
+wait_for 'Review the result'
+keys a
+wait_for 'output accepted'
+wait_gone '⚠ [0-9]+ pending'
+
+step "cancel /demo slow"
+type_text '/demo slow'
+keys Enter
+wait_for 'line [0-9]+ of 200'
+keys Escape
+wait_for 'Cancelled'
+wait_for 'tab transcript'
+
+step "drop the connection (F12), see Reconnecting → Connected"
+keys F12
+wait_for 'Reconnecting [0-9]+'
+wait_for '● Connected' 30
+
+step "the transcript is intact and the chat still works"
+screen | grep -q 'Cancelled' || fail "transcript lost its last turn after reconnecting"
+type_text 'after the reconnect'
+keys Enter
+wait_for 'after the reconnect'
+wait_for 'tab transcript' 30
+keys Tab
+keys g
+wait_for 'hello from the e2e test'
+keys Tab
+
+step "quit"
+keys C-c
+wait_for 'EXIT=0'
+echo "PASS"
