@@ -64,7 +64,7 @@ func runDropSession(t *testing.T, dir string, replayLog int, dropAfter int64) se
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	a.stop()
+	a.drain(t)
 	r := sessionRun{perChannel: map[string][]string{}, frames: frames, fired: p.fired.Load()}
 	a.withMirror(func(m *mirror) {
 		for _, ap := range m.applied {

@@ -76,6 +76,17 @@ func consume(t testing.TB, c *Client) *consumer {
 	return k
 }
 
+// drain waits for the consumer to reach the end of a closed client's
+// stream (every event consumed).
+func (k *consumer) drain(t testing.TB) {
+	t.Helper()
+	select {
+	case <-k.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("consumer did not reach the end of the stream after Close")
+	}
+}
+
 func (k *consumer) stop() {
 	k.cancel()
 	<-k.done

@@ -88,4 +88,3 @@ func TestDemoDeterministicThroughHost(t *testing.T) {
 		}
 	}
 }
-

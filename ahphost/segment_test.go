@@ -116,7 +116,7 @@ func TestSmallMessagesInterleaveWithSegments(t *testing.T) {
 	w := chunkingClient(t, u, "c1", limit)
 	chat := w.createSession("ahp-session:/s1")
 	readChat(t, w, chat, 0)
-	h.SetFrameDelay(time.Millisecond)
+	h.SetFrameDelay(2 * time.Millisecond)
 	w.sendMessage(chat, "t1", "/demo big 1m", 1)
 	// Wait until a segmented group is in flight, then ping.
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)

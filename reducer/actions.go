@@ -269,18 +269,22 @@ type Restore struct {
 }
 
 // HistoryLoaded prepends older finished messages (AHP chat/turnsLoaded),
-// skipping those whose TurnID is already present. Invalid shapes are
+// skipping those whose TurnID is already a finished turn. Invalid shapes are
 // rejected as for Restore.
 type HistoryLoaded struct {
 	Messages []*Message
 }
 
-// Truncate drops Current and every finished message after the last message
-// of turn KeepThroughTurn; with All set it drops everything. An unknown
-// KeepThroughTurn is a no-op (AHP chat/truncated).
+// Truncate drops Current and finished messages (AHP chat/truncated): with
+// KeepThroughTurn it keeps every message up to the first finished assistant
+// message of that turn (an unknown turn is a no-op); with All it drops
+// everything; with ActiveOnly it drops just the active turn — Current and
+// the user messages after the last finished assistant message (what AHP
+// does when chat/turnStarted replaces an active turn).
 type Truncate struct {
 	KeepThroughTurn string
 	All             bool
+	ActiveOnly      bool
 }
 
 // MessageResume reopens the last finished assistant message as Current when

@@ -126,8 +126,34 @@ func (g *streamGen) idleStep() {
 		}
 	case x < 19:
 		g.emit(&ahpwire.ChatActivityChanged{Activity: g.text()})
+	case x < 20 && g.r.IntN(2) == 0:
+		g.turnsLoaded()
 	default:
 		g.emit(&ahpwire.ChatDelta{TurnID: "t-none", PartID: "p", Content: "x"})
+	}
+}
+
+// turnsLoaded prepends one or two older turns (sometimes one that is
+// already present, which AHP skips).
+func (g *streamGen) turnsLoaded() {
+	var turns []ahpwire.Turn
+	for i := g.r.IntN(2); i >= 0; i-- {
+		id := fmt.Sprintf("old%d", g.r.IntN(4))
+		if len(g.done) > 0 && g.r.IntN(4) == 0 {
+			id = g.done[0]
+		}
+		tc := &ahpwire.ToolCallState{Status: ahpwire.ToolCancelled, ToolCallID: "otc", ToolName: "x", DisplayName: "X",
+			InvocationMessage: ahpwire.PlainPtr(""), Reason: ahpwire.CancelSkipped}
+		turns = append(turns, ahpwire.Turn{
+			ID: id, StartedAt: "2026-10-01T09:00:00.000Z", Duration: ahpwire.Ptr(int64(1200)),
+			Message:       ahpwire.UserMessage("old " + id),
+			ResponseParts: []ahpwire.ResponsePart{ahpwire.MarkdownPart("m", g.text()), {Kind: ahpwire.PartToolCall, ToolCall: tc}},
+			Usage:         &ahpwire.UsageInfo{OutputTokens: ahpwire.Ptr(int64(7))}, State: ahpwire.TurnComplete,
+		})
+	}
+	g.emit(&ahpwire.ChatTurnsLoaded{Turns: turns, TurnsNextCursor: "c"})
+	for _, t := range turns {
+		g.done = append([]string{t.ID}, g.done...)
 	}
 }
 

@@ -44,7 +44,7 @@ func TestReattachProperty(t *testing.T) {
 			"kind:text", "kind:thinking", "kind:toolCall", "kind:error", "kind:inputRequest",
 			"kind:systemNotification", "kind:contentRef", "kind:unknown",
 			"msg:complete", "msg:cancelled", "msg:error", "input:accept", "input:open",
-			"resumed", "queued", "ignored", "multi-turn",
+			"resumed", "queued", "ignored", "multi-turn", "history",
 		} {
 			if !seen[want] {
 				t.Errorf("generator never produced %s", want)
@@ -109,6 +109,9 @@ func noteCoverage(seen map[string]bool, s State) {
 		seen["ignored"] = true
 	}
 	for _, m := range ms {
+		if len(m.TurnID) > 3 && m.TurnID[:3] == "old" {
+			seen["history"] = true
+		}
 		if m.Role == RoleAssistant {
 			seen["msg:"+m.Status.String()] = true
 		}

@@ -4,8 +4,10 @@ package reducer
 // pure and deterministic: s and everything reachable from it are left
 // unchanged (finished messages and untouched blocks are shared with the
 // result), and the result depends only on s and a. Actions that do not
-// apply are ignored and counted in Stats; Reduce never panics on any
-// combination of state and action values.
+// apply are ignored and counted in Stats. Reduce does not panic for any
+// action value applied to a state built by Reduce, Project or Reattach
+// (payloads of adopted messages are validated); hand-built states must
+// follow the same shape rules (non-nil blocks with their kind's payload).
 func Reduce(s State, a Action) State {
 	switch a := a.(type) {
 	case MessageStart:

@@ -102,12 +102,12 @@ func reduceHistoryLoaded(s State, a HistoryLoaded) State {
 			return s
 		}
 	}
-	have := make(map[string]bool, len(s.Messages)+1)
+	// Like AHP, skip turns already finished (the active turn does not count).
+	have := make(map[string]bool, len(s.Messages))
 	for _, m := range s.Messages {
-		have[m.TurnID] = true
-	}
-	if s.Current != nil {
-		have[s.Current.TurnID] = true
+		if m.Role == RoleAssistant {
+			have[m.TurnID] = true
+		}
 	}
 	s.Seq++
 	var older []*Message
@@ -127,10 +127,19 @@ func reduceHistoryLoaded(s State, a HistoryLoaded) State {
 
 func reduceTruncate(s State, a Truncate) State {
 	keep := 0
-	if !a.All {
-		keep = -1
+	switch {
+	case a.All:
+	case a.ActiveOnly:
 		for i := len(s.Messages) - 1; i >= 0; i-- {
-			if s.Messages[i].TurnID == a.KeepThroughTurn && s.Messages[i].Role == RoleAssistant {
+			if s.Messages[i].Role == RoleAssistant {
+				keep = i + 1
+				break
+			}
+		}
+	default:
+		keep = -1
+		for i, m := range s.Messages {
+			if m.TurnID == a.KeepThroughTurn && m.Role == RoleAssistant {
 				keep = i + 1
 				break
 			}

@@ -237,10 +237,7 @@ func reduceLooseToolResult(s State, a ToolResult) State {
 			ms := make([]*Message, len(s.Messages))
 			copy(ms, s.Messages)
 			ms[mi] = withBlock(m, bi, nb, s.Seq)
-			totals, seq, stats := s.Totals, s.Seq, s.Stats
-			s = s.setMessages(ms)
-			s.Totals, s.Seq, s.Stats = totals, seq, stats
-			return s
+			return s.setMessages(ms)
 		}
 	}
 	return ignored(s)

@@ -30,8 +30,8 @@ func TestReduceToolTransitions(t *testing.T) {
 		check  func(t *testing.T, tc *ToolCall)
 	}{
 		"delta accumulates partial input": {
-			in:  toolIn(ToolCallDelta{MessageID: "t1", ToolCallID: "tc1", Content: `{"c`}),
-			act: ToolCallDelta{MessageID: "t1", ToolCallID: "tc1", Content: `md"}`, InvocationMessage: &Rich{Text: "Running"}},
+			in:     toolIn(ToolCallDelta{MessageID: "t1", ToolCallID: "tc1", Content: `{"c`}),
+			act:    ToolCallDelta{MessageID: "t1", ToolCallID: "tc1", Content: `md"}`, InvocationMessage: &Rich{Text: "Running"}},
 			status: ToolStreaming,
 			check: func(t *testing.T, tc *ToolCall) {
 				if tc.PartialInput() != `{"cmd"}` || tc.InvocationMessage.Text != "Running" {

@@ -129,7 +129,7 @@ func translateTurnStarted(a *ahpwire.ChatTurnStarted, s State) []Action {
 	var out []Action
 	if s.Current != nil {
 		// AHP replaces the active turn: it and its user message vanish.
-		out = append(out, dropActive(s))
+		out = append(out, Truncate{ActiveOnly: true})
 	}
 	started := timestamp(a.StartedAt)
 	out = append(out,
@@ -148,17 +148,6 @@ func translateTurnStarted(a *ahpwire.ChatTurnStarted, s State) []Action {
 		}
 	}
 	return out
-}
-
-// dropActive returns the Truncate that removes the active turn (Current and
-// its user message) while keeping every finished turn.
-func dropActive(s State) Action {
-	for i := len(s.Messages) - 1; i >= 0; i-- {
-		if s.Messages[i].Role == RoleAssistant {
-			return Truncate{KeepThroughTurn: s.Messages[i].TurnID}
-		}
-	}
-	return Truncate{All: true}
 }
 
 // endTurn closes every open block of the active turn, records err, and ends

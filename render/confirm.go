@@ -2,6 +2,8 @@ package render
 
 import (
 	"fmt"
+
+	"charm.land/lipgloss/v2"
 	"strconv"
 	"strings"
 
@@ -71,7 +73,7 @@ func (r *Renderer) risk(rk *reducer.Risk, width int) []string {
 func (r *Renderer) options(opts []reducer.ConfirmOption, width int) []string {
 	st := r.styles.Confirm
 	if len(opts) == 0 {
-		return []string{detailIndent + st.Approve.Render("[y] approve") + "  " + st.Deny.Render("[n] deny")}
+		return choices(width, choice{"[y] approve", st.Approve}, choice{"[n] deny", st.Deny})
 	}
 	var out []string
 	for i, o := range opts {
@@ -102,5 +104,34 @@ func groupOf(o reducer.ConfirmOption) int {
 func (r *Renderer) resultReview(width int) []string {
 	st := r.styles.Confirm
 	return append(textBlock("Review the result before the agent sees it.", width, st.Title, detailIndent),
-		detailIndent+st.Approve.Render("[y] accept")+"  "+st.Deny.Render("[n] reject"))
+		choices(width, choice{"[y] accept", st.Approve}, choice{"[n] reject", st.Deny})...)
+}
+
+// choice is one styled key hint.
+type choice struct {
+	text  string
+	style lipgloss.Style
+}
+
+// choices puts key hints on one line when they fit, else one per line.
+func choices(width int, cs ...choice) []string {
+	total := len(detailIndent)
+	for i, c := range cs {
+		if i > 0 {
+			total += 2
+		}
+		total += len(c.text)
+	}
+	if total <= width {
+		parts := make([]string, len(cs))
+		for i, c := range cs {
+			parts[i] = c.style.Render(c.text)
+		}
+		return []string{detailIndent + strings.Join(parts, "  ")}
+	}
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = detailIndent + c.style.Render(truncatePlain(c.text, width-len(detailIndent)))
+	}
+	return out
 }

@@ -6,18 +6,21 @@ import (
 	"runtime"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
-// threadCPU returns the CPU time consumed by the calling OS thread (the
-// caller must hold runtime.LockOSThread). Benchmarks use it next to wall
-// time because on a shared 2-core machine wall time of a single render
-// includes time the thread was not running at all.
+// threadCPU returns the CPU time consumed by the calling OS thread
+// (CLOCK_THREAD_CPUTIME_ID; the caller holds runtime.LockOSThread).
+// Benchmarks report it next to wall time because on a shared 2-core machine
+// the wall time of a single render includes time the thread was not running
+// at all.
 func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
+	var ts syscall.Timespec
+	const clockThreadCPUTimeID = 3
+	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
 		return 0
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return time.Duration(ts.Nano())
 }
 
 func lockThread() func() {

@@ -11,7 +11,7 @@ const diffContext = 3
 // maxDiffCost bounds the edit distance the diff searches for; beyond it the
 // remaining lines are shown as removed and re-added (still a correct,
 // if longer, diff).
-const maxDiffCost = 4000
+const maxDiffCost = 1000
 
 type editOp byte
 
@@ -145,17 +145,19 @@ func diffEdits(a, b []string) []edit {
 // slices.
 func myers(a, b []string, offA, offB int) []edit {
 	n, m := len(a), len(b)
-	if n == 0 || m == 0 || n+m > 2*maxDiffCost*4 {
+	if n == 0 || m == 0 {
 		return replaceAll(n, m, offA, offB)
 	}
 	maxD := min(n+m, maxDiffCost)
 	off := maxD + 1
 	v := make([]int, 2*maxD+3)
+	// trace[d] keeps v[k] for k in [-d-1, d+1] as it was before step d,
+	// at index k+d+1: O(D²) memory in total.
 	var trace [][]int
 	found := false
 	for d := 0; d <= maxD && !found; d++ {
-		snap := make([]int, len(v))
-		copy(snap, v)
+		snap := make([]int, 2*d+3)
+		copy(snap, v[off-d-1:off+d+2])
 		trace = append(trace, snap)
 		for k := -d; k <= d; k += 2 {
 			var x int
@@ -184,14 +186,15 @@ func myers(a, b []string, offA, offB int) []edit {
 	x, y := n, m
 	for d := len(trace) - 1; d >= 0; d-- {
 		vd := trace[d]
+		at := func(k int) int { return vd[k+d+1] }
 		k := x - y
 		var pk int
-		if k == -d || (k != d && vd[off+k-1] < vd[off+k+1]) {
+		if k == -d || (k != d && at(k-1) < at(k+1)) {
 			pk = k + 1
 		} else {
 			pk = k - 1
 		}
-		px := vd[off+pk]
+		px := at(pk)
 		py := px - pk
 		for x > px && y > py {
 			x--

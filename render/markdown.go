@@ -38,8 +38,8 @@ type mdState struct {
 	done   bool
 	used   uint64
 
-	width int    // width and style the chunk lines and joined are valid for
-	style string
+	width  int // width and style the chunk lines and joined are valid for
+	style  string
 	joined []string // lines of all chunks, blank-separated
 	nJoin  int      // chunks included in joined
 
@@ -71,7 +71,8 @@ type markdownEngine struct {
 	tick     uint64
 	langs    map[string]bool
 
-	glamourCalls int // number of glamour renders, for tests and benchmarks
+	// Glamour renders with and without highlighting, for tests.
+	hlRenders, plainRenders int
 }
 
 type termKey struct {
@@ -136,7 +137,11 @@ func (e *markdownEngine) glamourLines(md string, width int, hl bool) []string {
 	if width < minMarkdownWidth {
 		width = minMarkdownWidth
 	}
-	e.glamourCalls++
+	if hl {
+		e.hlRenders++
+	} else {
+		e.plainRenders++
+	}
 	t, err := e.term(width, hl)
 	if err == nil {
 		var out string

@@ -65,7 +65,7 @@ func (s *splitter) tail(text string) span {
 	if s.open {
 		st = s.start
 	}
-	if st >= len(text) || strings.TrimSpace(text[st:]) == "" {
+	if st >= len(text) || isBlankLine(text[st:]) {
 		return span{len(text), len(text)}
 	}
 	return span{st, len(text)}

@@ -10,11 +10,10 @@ import (
 
 // palette is the only place in the package that names colours.
 type palette struct {
-	text, muted, faint      color.Color
-	accent, user, link      color.Color
-	ok, warn, err, info     color.Color
-	add, del, hunk, focus   color.Color
-	pillBg, codeBg, errorBg color.Color
+	text, muted, faint    color.Color
+	accent, user, link    color.Color
+	ok, warn, err, info   color.Color
+	add, del, hunk, focus color.Color
 }
 
 func darkPalette() palette {
@@ -23,7 +22,6 @@ func darkPalette() palette {
 		accent: lipgloss.Color("#AF87FF"), user: lipgloss.Color("#5FAFFF"), link: lipgloss.Color("#00AFAF"),
 		ok: lipgloss.Color("#5FD75F"), warn: lipgloss.Color("#FFAF00"), err: lipgloss.Color("#FF5F5F"), info: lipgloss.Color("#5FAFD7"),
 		add: lipgloss.Color("#5FD75F"), del: lipgloss.Color("#FF5F5F"), hunk: lipgloss.Color("#5FAFD7"), focus: lipgloss.Color("#FFD75F"),
-		pillBg: lipgloss.Color("#303030"), codeBg: lipgloss.Color("#262626"), errorBg: lipgloss.Color("#3A1C1C"),
 	}
 }
 
@@ -33,7 +31,6 @@ func lightPalette() palette {
 		accent: lipgloss.Color("#8700D7"), user: lipgloss.Color("#005FD7"), link: lipgloss.Color("#008787"),
 		ok: lipgloss.Color("#008700"), warn: lipgloss.Color("#AF5F00"), err: lipgloss.Color("#D70000"), info: lipgloss.Color("#005F87"),
 		add: lipgloss.Color("#008700"), del: lipgloss.Color("#D70000"), hunk: lipgloss.Color("#005F87"), focus: lipgloss.Color("#AF8700"),
-		pillBg: lipgloss.Color("#E4E4E4"), codeBg: lipgloss.Color("#EEEEEE"), errorBg: lipgloss.Color("#FFE4E4"),
 	}
 }
 
@@ -51,32 +48,44 @@ type Styles struct {
 	// streaming tail.
 	MarkdownPlain ansi.StyleConfig
 
-	// Gutter marks the first column of each block; GutterFocused replaces it
-	// on the focused block.
-	Gutter, GutterFocused lipgloss.Style
+	// GutterFocused draws the focus mark in the two-column gutter of the
+	// focused block (other blocks keep a blank gutter).
+	GutterFocused lipgloss.Style
 
+	// User styles user messages: Label is the "› You" line, Text the body.
 	User struct {
-		// Label is the "You" line; Text is the message body.
 		Label, Text lipgloss.Style
 	}
+	// Thinking styles thinking blocks: the one-line Label, the Text of the
+	// tail and full views, and the Redacted note.
 	Thinking struct {
 		Label, Text, Redacted lipgloss.Style
 	}
+	// Tool styles tool calls: the status icons (Running, Pending, OK,
+	// Failed, Cancelled), the pill (Name, Summary, Duration) and the
+	// details (Section headings, Body text, exit codes, cancel Reason,
+	// resource Link).
 	Tool struct {
-		// Icon styles by outcome.
 		Running, Pending, OK, Failed, Cancelled lipgloss.Style
-		Name, Summary, Duration, Section, Body lipgloss.Style
-		ExitOK, ExitFailed, Reason, Link    lipgloss.Style
+		Name, Summary, Duration, Section, Body  lipgloss.Style
+		ExitOK, ExitFailed, Reason, Link        lipgloss.Style
 	}
+	// Diff styles unified diffs of file edits.
 	Diff struct {
 		File, Hunk, Add, Del, Context lipgloss.Style
 	}
+	// Confirm styles confirmation prompts: title, risk levels and the
+	// approve and deny choices.
 	Confirm struct {
 		Title, Risk, RiskLow, RiskHigh, Approve, Deny lipgloss.Style
 	}
+	// Error styles error blocks: the Label line, the error Text and the
+	// resumable Hint.
 	Error struct {
 		Label, Text, Hint lipgloss.Style
 	}
+	// Input styles input requests: the Label line, questions, answers and
+	// the Missing-answer note.
 	Input struct {
 		Label, Question, Answer, Missing lipgloss.Style
 	}
@@ -119,7 +128,6 @@ func buildStyles(name string, p palette, md ansi.StyleConfig, chromaTheme string
 	base := lipgloss.NewStyle()
 	fg := func(c color.Color) lipgloss.Style { return base.Foreground(c) }
 
-	s.Gutter = fg(p.faint)
 	s.GutterFocused = fg(p.focus).Bold(true)
 
 	s.User.Label = fg(p.user).Bold(true)

@@ -36,7 +36,7 @@ fi
 printf '# e2e project\n\nA fixture for the ahptui end-to-end test.\n' >"$WORK/proj/README.md"
 printf 'module example.com/e2e\n\ngo 1.26\n' >"$WORK/proj/go.mod"
 
-screen() { tmux capture-pane -p -t "$S"; }
+screen() { tmux capture-pane -p -t "$S" ${SCROLLBACK:+-S -200}; }
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -143,5 +143,5 @@ keys Tab
 
 step "quit"
 keys C-c
-wait_for 'EXIT=0'
+SCROLLBACK=1 wait_for 'EXIT=0'
 echo "PASS"

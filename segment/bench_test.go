@@ -138,3 +138,38 @@ func BenchmarkSplit(b *testing.B) {
 	b.ReportMetric(float64(n), "frames")
 }
 
+// BenchmarkCheckMessage measures the final UTF-8 + JSON-RPC validation of a
+// reassembled 32 MiB message alone (part of BenchmarkReassemble).
+func BenchmarkCheckMessage(b *testing.B) {
+	for _, kind := range []string{"text", "unicode", "structured"} {
+		b.Run(kind, func(b *testing.B) {
+			msg := benchMessage(b, kind)
+			b.SetBytes(int64(len(msg)))
+			for b.Loop() {
+				if checkMessage(msg) != 0 {
+					b.Fatal("invalid")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDecode compares the package's base64 decoder with the standard
+// one on the encoded 32 MiB message.
+func BenchmarkDecode(b *testing.B) {
+	msg := benchMessage(b, "text")
+	enc := []byte(base64.StdEncoding.EncodeToString(msg))
+	dst := make([]byte, len(msg)+3)
+	b.Run("std", func(b *testing.B) {
+		b.SetBytes(int64(len(enc)))
+		for b.Loop() {
+			base64.StdEncoding.Decode(dst, enc)
+		}
+	})
+	b.Run("segment", func(b *testing.B) {
+		b.SetBytes(int64(len(enc)))
+		for b.Loop() {
+			b64Decode(dst, enc)
+		}
+	})
+}

@@ -3,7 +3,6 @@ package segment
 import (
 	"encoding/binary"
 	"math/bits"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -41,30 +40,46 @@ func scanString(b []byte, i int) (end int, esc bool, ok bool) {
 	i++
 	for {
 		// Skip plain ASCII 16 bytes at a time. A byte is flagged when it is
-		// '"', '\\', a control or non-ASCII; the lowest flagged byte is exact
-		// (borrows only travel upward from a byte that is itself flagged).
+		// '"', '\\', a control or non-ASCII. There are no false negatives; a
+		// byte after a flagged one may be a false positive (borrow), which
+		// the byte loop below simply steps over.
 		for i+16 <= len(b) {
 			x := binary.LittleEndian.Uint64(b[i:])
 			y := binary.LittleEndian.Uint64(b[i+8:])
-			mx := ((x ^ 0x2222222222222222) - swarLo) | ((x ^ 0x5c5c5c5c5c5c5c5c) - swarLo) | (x - 0x2020202020202020) | x
-			my := ((y ^ 0x2222222222222222) - swarLo) | ((y ^ 0x5c5c5c5c5c5c5c5c) - swarLo) | (y - 0x2020202020202020) | y
-			if (mx|my)&swarHi == 0 {
+			mx := (((x ^ 0x2222222222222222) - swarLo) | ((x ^ 0x5c5c5c5c5c5c5c5c) - swarLo) | (x - 0x2020202020202020) | x) & swarHi
+			my := (((y ^ 0x2222222222222222) - swarLo) | ((y ^ 0x5c5c5c5c5c5c5c5c) - swarLo) | (y - 0x2020202020202020) | y) & swarHi
+			if mx|my == 0 {
 				i += 16
 				continue
 			}
-			if mx &= swarHi; mx != 0 {
-				i += bits.TrailingZeros64(mx) >> 3
-			} else {
-				i += 8 + bits.TrailingZeros64(my&swarHi)>>3
+			// Walk the flagged bytes of the window in order, handling the
+			// common events (closing quote, two-character escape) without
+			// reloading; anything else goes to the byte loop.
+			skip, stop := i, -1
+			for w, m := 0, mx; w < 2 && stop < 0; w, m = w+1, my {
+				for ; m != 0; m &= m - 1 {
+					p := i + 8*w + bits.TrailingZeros64(m)>>3
+					if p < skip {
+						continue // the character after a backslash
+					}
+					c := b[p]
+					if c == '"' {
+						return p + 1, esc, true
+					}
+					if c == '\\' && p+1 < len(b) && simpleEscape[b[p+1]] {
+						esc = true
+						skip = p + 2
+						continue
+					}
+					stop = p
+					break
+				}
 			}
-			// The most common event, a two-character escape, is handled
-			// without leaving the fast loop.
-			if b[i] == '\\' && i+1 < len(b) && simpleEscape[b[i+1]] {
-				esc = true
-				i += 2
-				continue
+			if stop >= 0 {
+				i = stop
+				break
 			}
-			break
+			i = max(i+16, skip)
 		}
 		if i >= len(b) {
 			return i, esc, false
@@ -96,6 +111,13 @@ func scanString(b []byte, i int) (end int, esc bool, ok bool) {
 		default:
 			// Validate a run of multi-byte sequences in place.
 			for i < len(b) && b[i] >= utf8.RuneSelf {
+				// Fast path: 3-byte sequences without special second-byte
+				// ranges (lead E1–EC, EE, EF; most of the BMP, CJK included).
+				if l := b[i]; l >= 0xE1 && l != 0xED && l <= 0xEF && i+3 <= len(b) &&
+					binary.LittleEndian.Uint16(b[i+1:])&0xC0C0 == 0x8080 {
+					i += 3
+					continue
+				}
 				n := utf8Seq(b[i:])
 				if n == 0 {
 					return i, esc, false
@@ -326,54 +348,4 @@ func scanKey(b []byte, i int) (int, bool) {
 		return i, false
 	}
 	return i + 1, true
-}
-
-// unescape appends the decoded content of a JSON string body s (without the
-// quotes, already validated by scanString) to dst.
-func unescape(dst, s []byte) []byte {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c != '\\' {
-			dst = append(dst, c)
-			i++
-			continue
-		}
-		switch e := s[i+1]; e {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r := rune(hex4(s[i+2 : i+6]))
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
-					r2 := rune(hex4(s[i+2 : i+6]))
-					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-						i += 6
-						dst = utf8.AppendRune(dst, d)
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			dst = utf8.AppendRune(dst, r)
-			continue
-		default: // '"', '\\', '/'
-			dst = append(dst, e)
-		}
-		i += 2
-	}
-	return dst
-}
-
-// hex4 decodes four validated hex digits.
-func hex4(h []byte) int {
-	return hexVal(h[0])<<12 | hexVal(h[1])<<8 | hexVal(h[2])<<4 | hexVal(h[3])
 }

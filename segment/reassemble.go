@@ -84,10 +84,7 @@ func (r *Reassembler) Feed(frame []byte) ([]byte, error) {
 	}
 	var e envelope
 	ok := e.scan(frame, scanFrame)
-	if !e.methodIsSegment {
-		return frame, nil
-	}
-	if !ok || e.dup || e.id.kind != 0 || e.jsonrpc.kind != '"' || !stringEquals(frame, e.jsonrpc, version20) ||
+	if !ok || !e.methodIsSegment || e.dup || e.id.kind != 0 || e.jsonrpc.kind != '"' || !stringEquals(frame, e.jsonrpc, version20) ||
 		e.params.kind != 'o' || frame[e.params.start] != '{' {
 		return nil, violation(RuleEnvelope, nil, -1, "")
 	}

@@ -9,7 +9,7 @@ import (
 func TestRoundTripEdgeSizes(t *testing.T) {
 	const limit = 300
 	over := int64(frameFixed + 2*groupIDBytes + 2) // envelope with 1-digit numbers
-	perSeg := int((limit - over) / 4 * 3)           // raw bytes in segment 0..9
+	perSeg := int((limit - over) / 4 * 3)          // raw bytes in segment 0..9
 	want := func(size int) int {
 		if size <= limit {
 			return 1
@@ -59,6 +59,16 @@ func TestRoundTripEdgeSizes(t *testing.T) {
 				}
 				if len(g.Frames) > 1 && !json.Valid(f) {
 					t.Fatalf("frame %d is not valid JSON", i)
+				}
+			}
+			if tc.fill != "a" {
+				// At least one segment boundary must cut a multi-byte character.
+				cut := false
+				for b := perSeg; b < len(msg); b += perSeg {
+					cut = cut || msg[b]&0xC0 == 0x80
+				}
+				if !cut {
+					t.Fatal("no segment boundary inside a multi-byte character")
 				}
 			}
 			r := NewReassembler(capFor(limit).Limits(), nil)

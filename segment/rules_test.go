@@ -145,13 +145,13 @@ func TestRuleTotalChanged(t *testing.T) {
 
 func TestRuleData(t *testing.T) {
 	cases := map[string][][]byte{
-		"missing":       {[]byte(`{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1}}`)},
-		"not a string":  {[]byte(`{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":12}}`)},
-		"bad alphabet":  {segFrame("g", 0, 2, "QU*D")},
-		"url alphabet":  {segFrame("g", 0, 2, "QU-_")},
-		"padding first": {segFrame("g", 0, 2, "QQ==QUJD")},
-		"raw newline":   {[]byte("{\"jsonrpc\":\"2.0\",\"method\":\"ahp/messageSegment\",\"params\":{\"groupId\":\"g\",\"index\":0,\"total\":2,\"data\":\"QUJD\nQUJD\"}}")},
-		"bad escape":    {[]byte(`{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":2,"data":"QUJD\x"}}`)},
+		"missing":              {[]byte(`{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1}}`)},
+		"not a string":         {[]byte(`{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":12}}`)},
+		"bad alphabet":         {segFrame("g", 0, 2, "QU*D")},
+		"url alphabet":         {segFrame("g", 0, 2, "QU-_")},
+		"padding first":        {segFrame("g", 0, 2, "QQ==QUJD")},
+		"raw newline":          {[]byte("{\"jsonrpc\":\"2.0\",\"method\":\"ahp/messageSegment\",\"params\":{\"groupId\":\"g\",\"index\":0,\"total\":2,\"data\":\"QUJD\nQUJD\"}}")},
+		"bad escape":           {[]byte(`{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":2,"data":"QUJD\x"}}`)},
 		"escape to non-base64": {[]byte(`{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":2,"data":"QUJ\n"}}`)},
 		"ends mid-quantum":     {segFrame("g", 0, 2, "QUJD"), segFrame("g", 1, 2, "QUJ")},
 		"padding then more":    {segFrame("g", 0, 3, "QUI"), segFrame("g", 1, 3, "=QUJD")},

@@ -40,7 +40,7 @@ type toolDecisionMsg struct {
 }
 
 func newApprovalPrompt(km keymap.Approval, turnID string, tc *reducer.ToolCall) *approvalPrompt {
-	ti := textinput.New()
+	ti := newTextInput()
 	ti.Placeholder = "why? (optional)"
 	ti.Prompt = "reason: "
 	p := &approvalPrompt{km: km, turnID: turnID, tool: tc, result: tc.Status == reducer.ToolPendingResultConfirmation, reason: ti}

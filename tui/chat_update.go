@@ -127,9 +127,6 @@ func (m *chatModel) setFocus(f chatFocus) tea.Cmd {
 		return m.comp.Focus()
 	}
 	m.comp.Blur()
-	if m.tr.FocusedSpan() == nil {
-		m.tr.FocusNext(-1)
-	}
 	return nil
 }
 
@@ -209,6 +206,7 @@ func (m *chatModel) transcriptKey(k tea.KeyPressMsg) tea.Cmd {
 	default:
 		return nil
 	}
+	m.tr.dropHiddenFocus()
 	return m.maybeFetchOlder()
 }
 

@@ -42,24 +42,27 @@ type Options struct {
 	Logger *slog.Logger
 	// FrameInterval is the streaming frame period; 0 means 33 ms.
 	FrameInterval time.Duration
+	// NoticeTTL is how long a status notice stays; 0 means 4 s.
+	NoticeTTL time.Duration
 }
 
 // common is shared, read-mostly context handed to every child model.
 type common struct {
-	ctx      context.Context
-	backend  Backend
-	km       keymap.KeyMap
-	styles   Styles
-	rstyles  render.Styles
-	renderer *render.Renderer
-	now      func() time.Time
-	newID    func() string
-	log      *slog.Logger
-	host     string
-	editor   string
-	dir      string
-	turns    int
-	frame    time.Duration
+	ctx       context.Context
+	backend   Backend
+	km        keymap.KeyMap
+	styles    Styles
+	rstyles   render.Styles
+	renderer  *render.Renderer
+	now       func() time.Time
+	newID     func() string
+	log       *slog.Logger
+	host      string
+	editor    string
+	dir       string
+	turns     int
+	frame     time.Duration
+	noticeTTL time.Duration
 }
 
 func newCommon(o Options) *common {
@@ -67,6 +70,7 @@ func newCommon(o Options) *common {
 		ctx: o.Context, backend: o.Backend, km: keymap.Default(), styles: newStyles(o.Dark),
 		rstyles: render.StylesFor(o.Dark), now: o.Now, newID: o.NewID, log: o.Logger,
 		host: o.Host, editor: o.Editor, dir: o.WorkingDir, turns: o.HistoryTurns, frame: o.FrameInterval,
+		noticeTTL: o.NoticeTTL,
 	}
 	if c.ctx == nil {
 		c.ctx = context.Background()
@@ -82,6 +86,9 @@ func newCommon(o Options) *common {
 	}
 	if c.turns <= 0 {
 		c.turns = 50
+	}
+	if c.noticeTTL <= 0 {
+		c.noticeTTL = 4 * time.Second
 	}
 	if c.frame <= 0 {
 		c.frame = 33 * time.Millisecond

@@ -68,6 +68,7 @@ func newComposer(km keymap.Composer) composer {
 	ta.KeyMap.LineEnd = key.NewBinding(key.WithKeys("end", "ctrl+e"))
 	ta.KeyMap.DeleteCharacterForward = key.NewBinding(key.WithKeys("delete"))
 	ta.SetVirtualCursor(true)
+	steadyTextarea(&ta)
 	c := composer{ta: ta, km: km, pastes: map[int]string{}}
 	c.ta.Focus()
 	return c

@@ -46,7 +46,7 @@ type formField struct {
 func newInputForm(km keymap.Form, turnID string, req *reducer.InputRequest) *inputForm {
 	f := &inputForm{km: km, turnID: turnID, req: req}
 	for _, q := range req.Questions {
-		ti := textinput.New()
+		ti := newTextInput()
 		ti.Prompt = "› "
 		ff := formField{q: q, text: ti, selected: map[int]bool{}}
 		ff.applyDefault(req.Answers[q.ID], q.Default)
@@ -261,80 +261,106 @@ func questionLabel(q reducer.InputQuestion) string {
 	return render.Sanitize(firstNonEmpty(q.Title, q.Message, q.ID))
 }
 
-// View draws the form.
+// View draws the form: the header, the questions (scrolled so the focused
+// one is visible) and the key hints, which always stay on screen.
 func (f *inputForm) View(st *Styles, width, height int) string {
 	inner := max(20, min(width, 100)-4)
-	lines := []string{st.Dialog.Title.Render("The agent asks")}
+	head := []string{st.Dialog.Title.Render("The agent asks")}
 	if f.req.Message != "" {
-		lines = append(lines, wrapLines(f.req.Message, inner)...)
+		head = append(head, wrapLines(f.req.Message, inner)...)
 	}
 	if f.req.URL != "" {
-		lines = append(lines, st.Dialog.Muted.Render("open: "+render.Sanitize(f.req.URL)))
+		head = append(head, st.Dialog.Muted.Render("open: "+render.Sanitize(f.req.URL)))
 	}
-	for i := range f.fields {
-		ff := &f.fields[i]
-		q := ff.q
-		marker := "  "
-		if i == f.cur {
-			marker = st.Dialog.Key.Render("▸ ")
-		}
-		title := questionLabel(q)
-		if q.Required {
-			title += " *"
-		}
-		lines = append(lines, "", marker+st.Dialog.Label.Render(title))
-		if q.Title != "" && q.Message != "" {
-			lines = append(lines, "  "+st.Dialog.Text.Render(render.Sanitize(q.Message)))
-		}
-		switch q.Kind {
-		case "boolean":
-			yes, no := "( ) yes", "( ) no"
-			if ff.boolVal {
-				yes = "(•) yes"
-			} else {
-				no = "(•) no"
-			}
-			lines = append(lines, "  "+yes+"   "+no+st.Dialog.Muted.Render("   space/y/n"))
-		case "single-select", "multi-select":
-			for j, o := range q.Options {
-				box := "( )"
-				if q.Kind == "multi-select" {
-					box = "[ ]"
-				}
-				if ff.selected[j] {
-					box = strings.Replace(strings.Replace(box, " ", "•", 1), "[•]", "[x]", 1)
-				}
-				sty := st.Dialog.Option
-				cur := "  "
-				if i == f.cur && ff.cursor == j {
-					sty, cur = st.Dialog.OptionSelected, "› "
-				}
-				label := render.Sanitize(o.Label)
-				if o.Recommended {
-					label += " (recommended)"
-				}
-				if o.Description != "" {
-					label += st.Dialog.Muted.Render(" — " + render.Sanitize(o.Description))
-				}
-				lines = append(lines, "  "+cur+box+" "+sty.Render(label))
-			}
-			if q.AllowFreeform {
-				lines = append(lines, "    other: "+ff.text.View())
-			}
-		default:
-			lines = append(lines, "  "+ff.text.View())
-		}
-	}
+	var foot []string
 	if f.err != "" {
-		lines = append(lines, "", st.Dialog.Error.Render(f.err))
+		foot = append(foot, st.Dialog.Error.Render(f.err))
 	}
-	lines = append(lines, "", st.Dialog.Key.Render("enter")+" next/submit  "+st.Dialog.Key.Render("tab")+" field  "+
+	foot = append(foot, st.Dialog.Key.Render("enter")+" next/submit  "+st.Dialog.Key.Render("tab")+" field  "+
 		st.Dialog.Key.Render("space")+" toggle  "+st.Dialog.Key.Render("ctrl+d")+" decline  "+st.Dialog.Key.Render("esc")+" cancel")
-	if len(lines) > height-2 && height > 4 {
-		lines = append(lines[:height-3], st.Dialog.Muted.Render("…"))
+
+	var body []string
+	curStart, curEnd := 0, 0
+	for i := range f.fields {
+		if i == f.cur {
+			curStart = len(body)
+		}
+		body = append(body, "")
+		body = append(body, f.fieldLines(st, i)...)
+		if i == f.cur {
+			curEnd = len(body)
+		}
 	}
+	avail := max(1, height-2-len(head)-len(foot)-1)
+	off := 0
+	if len(body) > avail {
+		off = min(curStart, len(body)-avail)
+		if curEnd-off > avail {
+			off = curEnd - avail
+		}
+		off = max(0, off)
+		body = body[off:min(len(body), off+avail)]
+	}
+	lines := append(append(append(head, body...), ""), foot...)
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, inner, "…")
 	}
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
+}
+
+// fieldLines draws question i.
+func (f *inputForm) fieldLines(st *Styles, i int) []string {
+	ff := &f.fields[i]
+	q := ff.q
+	marker := "  "
+	if i == f.cur {
+		marker = st.Dialog.Key.Render("▸ ")
+	}
+	title := questionLabel(q)
+	if q.Required {
+		title += " *"
+	}
+	lines := []string{marker + st.Dialog.Label.Render(title)}
+	if q.Title != "" && q.Message != "" {
+		lines = append(lines, "  "+st.Dialog.Text.Render(render.Sanitize(q.Message)))
+	}
+	switch q.Kind {
+	case "boolean":
+		yes, no := "( ) yes", "( ) no"
+		if ff.boolVal {
+			yes = "(•) yes"
+		} else {
+			no = "(•) no"
+		}
+		lines = append(lines, "  "+yes+"   "+no+st.Dialog.Muted.Render("   space/y/n"))
+	case "single-select", "multi-select":
+		for j, o := range q.Options {
+			box := "( )"
+			if q.Kind == "multi-select" {
+				box = "[ ]"
+			}
+			if ff.selected[j] {
+				box = strings.Replace(strings.Replace(box, " ", "•", 1), "[•]", "[x]", 1)
+			}
+			sty := st.Dialog.Option
+			cur := "  "
+			if i == f.cur && ff.cursor == j {
+				sty, cur = st.Dialog.OptionSelected, "› "
+			}
+			label := render.Sanitize(o.Label)
+			if o.Recommended {
+				label += " (recommended)"
+			}
+			if o.Description != "" {
+				label += st.Dialog.Muted.Render(" — " + render.Sanitize(o.Description))
+			}
+			lines = append(lines, "  "+cur+box+" "+sty.Render(label))
+		}
+		if q.AllowFreeform {
+			lines = append(lines, "    other: "+ff.text.View())
+		}
+	default:
+		lines = append(lines, "  "+ff.text.View())
+	}
+	return lines
 }

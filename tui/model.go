@@ -2,7 +2,6 @@ package tui
 
 import (
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -18,9 +17,6 @@ const (
 	screenPicker screen = iota
 	screenChat
 )
-
-// noticeTTL is how long a transient notice stays in the status line.
-const noticeTTL = 4 * time.Second
 
 // opening tracks a session being opened or created until its chat is known.
 type opening struct {
@@ -146,7 +142,7 @@ func (m *Model) setNotice(text string, isErr bool) tea.Cmd {
 	if isErr {
 		m.c.log.Warn("notice", "text", text)
 	}
-	return expireNotice(m.noticeID, noticeTTL)
+	return expireNotice(m.noticeID, m.c.noticeTTL)
 }
 
 func (m *Model) resize(w, h int) {

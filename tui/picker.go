@@ -74,7 +74,7 @@ type picker struct {
 }
 
 func newPicker(km keymap.Picker, now func() time.Time) picker {
-	ti := textinput.New()
+	ti := newTextInput()
 	ti.Prompt = "filter › "
 	ti.Placeholder = "type to search sessions"
 	ti.Focus()

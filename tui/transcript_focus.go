@@ -115,3 +115,15 @@ func (t *transcript) revealFocus() {
 func before(i1, l1, i2, l2 int) bool {
 	return i1 < i2 || (i1 == i2 && l1 < l2)
 }
+
+// dropHiddenFocus clears block focus when the focused item scrolled out of
+// the window, so that [ and ] start again from what is visible.
+func (t *transcript) dropHiddenFocus() {
+	if t.fItem < 0 {
+		return
+	}
+	first, last := t.visibleItems()
+	if t.fItem < first || t.fItem > last {
+		t.ClearFocus()
+	}
+}

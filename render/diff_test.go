@@ -1,0 +1,105 @@
+package render
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestUnifiedDiff(t *testing.T) {
+	before := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n"
+	after := "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n"
+	got := strings.Join(unifiedDiff(before, after, 1), "\n")
+	want := "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n@@ -11,1 +11,2 @@\n k\n+l"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if d := unifiedDiff("same\n", "same\n", 3); len(d) != 0 {
+		t.Errorf("identical inputs: %q", d)
+	}
+	if d := strings.Join(unifiedDiff("", "x\ny\n", 3), "\n"); d != "@@ -0,0 +1,2 @@\n+x\n+y" {
+		t.Errorf("creation: %q", d)
+	}
+	if d := strings.Join(unifiedDiff("x\n", "", 3), "\n"); d != "@@ -1,1 +0,0 @@\n-x" {
+		t.Errorf("deletion: %q", d)
+	}
+}
+
+// applyHunks rebuilds the new text from the old one and a unified diff, to
+// check diffs independently of their exact shape.
+func applyHunks(t *testing.T, before string, hunks []string) string {
+	t.Helper()
+	a := splitDiffLines(before)
+	var out []string
+	pos := 0 // next line of a to copy
+	for _, l := range hunks {
+		if strings.HasPrefix(l, "@@") {
+			var as, an, bs, bn int
+			if _, err := fmt.Sscanf(l, "@@ -%d,%d +%d,%d @@", &as, &an, &bs, &bn); err != nil {
+				t.Fatalf("bad hunk header %q: %v", l, err)
+			}
+			start := as - 1
+			if an == 0 {
+				start = as
+			}
+			out = append(out, a[pos:start]...)
+			pos = start
+			continue
+		}
+		switch l[0] {
+		case ' ':
+			if a[pos] != l[1:] {
+				t.Fatalf("context %q does not match %q", l[1:], a[pos])
+			}
+			out = append(out, a[pos])
+			pos++
+		case '-':
+			if a[pos] != l[1:] {
+				t.Fatalf("deleted %q does not match %q", l[1:], a[pos])
+			}
+			pos++
+		case '+':
+			out = append(out, l[1:])
+		}
+	}
+	out = append(out, a[pos:]...)
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// TestDiffRoundTrip applies random diffs back onto their input.
+func TestDiffRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	gen := func() string {
+		var b strings.Builder
+		for range rng.IntN(30) {
+			b.WriteString(strconv.Itoa(rng.IntN(6)))
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}
+	for i := range 500 {
+		before, after := gen(), gen()
+		for _, ctx := range []int{0, 1, 3} {
+			if got := applyHunks(t, before, unifiedDiff(before, after, ctx)); got != after {
+				t.Fatalf("case %d ctx %d: diff of %q -> %q rebuilds %q", i, ctx, before, after, got)
+			}
+		}
+	}
+}
+
+// TestDiffFallback checks the cost cap still yields a correct diff.
+func TestDiffFallback(t *testing.T) {
+	var a, b strings.Builder
+	for i := range 3 * maxDiffCost {
+		fmt.Fprintf(&a, "a%d\n", i)
+		fmt.Fprintf(&b, "b%d\n", i)
+	}
+	if got := applyHunks(t, a.String(), unifiedDiff(a.String(), b.String(), 3)); got != b.String() {
+		t.Fatal("fallback diff does not rebuild the new text")
+	}
+}

@@ -1,0 +1,114 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+var goldenSizes = []struct{ w, h int }{{80, 24}, {120, 40}}
+
+// checkFrame asserts the frame has exactly h lines none wider than w.
+func checkFrame(t *testing.T, m Model, w, h int) string {
+	t.Helper()
+	v := viewText(m)
+	lines := strings.Split(v, "\n")
+	if len(lines) != h {
+		t.Errorf("frame has %d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if n := len([]rune(l)); n > w {
+			t.Errorf("line %d is %d runes wide (> %d): %q", i, n, w, l)
+		}
+	}
+	return v
+}
+
+func TestGoldenPicker(t *testing.T) {
+	for _, sz := range goldenSizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			m, _ := newTestModel(t, sz.w, sz.h)
+			m = send(t, m, connEventMsg{ev: ahpclient.SessionsEvent{Result: ahpwire.ListSessionsResult{Items: testSessions()}}})
+			golden(t, "list", checkFrame(t, m, sz.w, sz.h))
+			m = typeText(t, m, "readme")
+			golden(t, "filtered", checkFrame(t, m, sz.w, sz.h))
+		})
+	}
+}
+
+func TestGoldenStreamingTurn(t *testing.T) {
+	for _, sz := range goldenSizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			m, _ := newTestModel(t, sz.w, sz.h)
+			cs := chatState([]ahpwire.Turn{finishedTurn("t1", "What does the reconnect test check?",
+				"It drops the link mid-turn and checks that the transcript **continues** after the replay.\n\n```go\nfunc TestReconnect(t *testing.T) {}\n```\n")},
+				activeTurn(ahpwire.ReasoningPart("t2.r1", "The failing test is in ahpclient. Let me look at the backoff first."),
+					ahpwire.MarkdownPart("t2.m1", "I found the problem: the backoff timer")))
+			m = openChat(t, m, cs)
+			m = send(t, m, envelope(3, &ahpwire.ChatDelta{TurnID: "t2", PartID: "t2.m1", Content: " is never reset after a successful reconnect."}))
+			got := checkFrame(t, m, sz.w, sz.h)
+			if !strings.Contains(got, "never reset after a successful") {
+				t.Fatalf("delta not shown:\n%s", got)
+			}
+			golden(t, "chat", got)
+		})
+	}
+}
+
+func TestGoldenApprovalPrompt(t *testing.T) {
+	for _, sz := range goldenSizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			m, _ := newTestModel(t, sz.w, sz.h)
+			m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "Let me run the tests."), pendingTool())))
+			if len(m.overlays) != 1 {
+				t.Fatalf("approval prompt not opened automatically (%d overlays)", len(m.overlays))
+			}
+			got := checkFrame(t, m, sz.w, sz.h)
+			for _, want := range []string{"Run `go test ./...` in the working directory?", "1 Run once", "3 Don't run", "risk: low", "1 pending"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("prompt lacks %q", want)
+				}
+			}
+			golden(t, "prompt", got)
+		})
+	}
+}
+
+func TestGoldenInputForm(t *testing.T) {
+	for _, sz := range goldenSizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			m, _ := newTestModel(t, sz.w, sz.h)
+			m = openChat(t, m, chatState(nil, activeTurn(inputPart())))
+			if len(m.overlays) != 1 {
+				t.Fatalf("input form not opened automatically")
+			}
+			m = typeText(t, m, "ahptui")
+			golden(t, "form", checkFrame(t, m, sz.w, sz.h))
+		})
+	}
+}
+
+func TestGoldenReconnecting(t *testing.T) {
+	for _, sz := range goldenSizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			m, _ := newTestModel(t, sz.w, sz.h)
+			m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "hello", "Hi! How can I help?")}, nil))
+			m = send(t, m, connEventMsg{ev: ahpclient.ConnStateEvent{State: ahpclient.ConnState{
+				Phase: ahpclient.Reconnecting, Attempt: 3, Err: errors.New("dial tcp 127.0.0.1:4321: connection refused")}}})
+			held := ahpclient.OutboxEntry{ClientSeq: 7, Channel: testChat, Status: ahpclient.OutboxHeld,
+				Action: &ahpwire.ChatTurnStarted{TurnID: "t9", Message: ahpwire.UserMessage("are you still there?")}}
+			m = send(t, m, connEventMsg{ev: ahpclient.OutboxEvent{Entry: held}})
+			got := checkFrame(t, m, sz.w, sz.h)
+			for _, want := range []string{"Reconnecting 3", "connection refused", "pending (sent when reconnected): are you still there?", "Hi! How can I help?"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("frame lacks %q", want)
+				}
+			}
+			golden(t, "reconnecting", got)
+		})
+	}
+}

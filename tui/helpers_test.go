@@ -1,0 +1,239 @@
+package tui
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// fakeBackend records calls; Next never yields (tests deliver events).
+type fakeBackend struct {
+	mu         sync.Mutex
+	dispatched []dispatchCall
+	subscribed []string
+	created    []ahpwire.CreateSessionParams
+	disposed   []string
+	fetched    []string
+	resent     []uint64
+	seq        uint64
+}
+
+type dispatchCall struct {
+	channel string
+	action  ahpwire.Action
+}
+
+func (f *fakeBackend) Next(ctx context.Context) (ahpclient.Event, error) {
+	return nil, context.Canceled
+}
+
+func (f *fakeBackend) ListSessions(context.Context, int, string) (ahpwire.ListSessionsResult, error) {
+	return ahpwire.ListSessionsResult{}, nil
+}
+
+func (f *fakeBackend) Subscribe(_ context.Context, ch string, _ *ahpwire.SubscribeView) (ahpwire.Snapshot, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.subscribed = append(f.subscribed, ch)
+	return ahpwire.Snapshot{}, nil
+}
+
+func (f *fakeBackend) Unsubscribe(context.Context, string) error { return nil }
+
+func (f *fakeBackend) CreateSession(_ context.Context, p ahpwire.CreateSessionParams) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.created = append(f.created, p)
+	return nil
+}
+
+func (f *fakeBackend) DisposeSession(_ context.Context, ch string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.disposed = append(f.disposed, ch)
+	return nil
+}
+
+func (f *fakeBackend) FetchTurns(_ context.Context, ch, cursor string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fetched = append(f.fetched, cursor)
+	return nil
+}
+
+func (f *fakeBackend) Dispatch(_ context.Context, ch string, a ahpwire.Action) (uint64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seq++
+	f.dispatched = append(f.dispatched, dispatchCall{ch, a})
+	return f.seq, nil
+}
+
+func (f *fakeBackend) Resend(_ context.Context, seq uint64) (uint64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.resent = append(f.resent, seq)
+	f.seq++
+	return f.seq, nil
+}
+
+func (f *fakeBackend) lastDispatch(t *testing.T) dispatchCall {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.dispatched) == 0 {
+		t.Fatal("nothing was dispatched")
+	}
+	return f.dispatched[len(f.dispatched)-1]
+}
+
+// fixedNow is the test clock.
+var fixedNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// newTestModel builds a root model with a fake backend at w×h.
+func newTestModel(t *testing.T, w, h int) (Model, *fakeBackend) {
+	t.Helper()
+	fb := &fakeBackend{}
+	n := 0
+	m := New(Options{
+		Backend: fb, Host: "127.0.0.1:4321", Dark: true, Editor: "true",
+		Now: func() time.Time { return fixedNow }, NewID: func() string { n++; return fmt.Sprintf("id-%d", n) },
+		FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond,
+	})
+	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+	return m, fb
+}
+
+// send delivers one message and runs the commands it returns.
+func send(t *testing.T, m Model, msg tea.Msg) Model {
+	t.Helper()
+	nm, cmd := m.Update(msg)
+	return runCmds(t, nm.(Model), cmd, 0)
+}
+
+// runCmds executes cmd (expanding batches) and feeds our own messages back
+// into Update. Messages of Bubble Tea itself (clipboard, exec) and the
+// event pump's stop are dropped.
+func runCmds(t *testing.T, m Model, cmd tea.Cmd, depth int) Model {
+	t.Helper()
+	if cmd == nil {
+		return m
+	}
+	if depth > 20 {
+		t.Fatal("command feedback loop")
+	}
+	msg, ok := runWithin(cmd, 200*time.Millisecond)
+	if !ok {
+		return m // a timer (cursor blink, notice expiry): not ours to wait for
+	}
+	switch msg := msg.(type) {
+	case nil, pumpStoppedMsg, tea.QuitMsg, editorReadyMsg:
+		return m
+	case tea.BatchMsg:
+		for _, c := range msg {
+			m = runCmds(t, m, c, depth+1)
+		}
+		return m
+	}
+	if !isOurMsg(msg) {
+		return m
+	}
+	nm, next := m.Update(msg)
+	return runCmds(t, nm.(Model), next, depth+1)
+}
+
+// runWithin runs cmd, giving up after d (the goroutine ends with the cmd).
+func runWithin(cmd tea.Cmd, d time.Duration) (tea.Msg, bool) {
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	select {
+	case msg := <-ch:
+		return msg, true
+	case <-time.After(d):
+		return nil, false
+	}
+}
+
+func isOurMsg(msg tea.Msg) bool {
+	return strings.Contains(fmt.Sprintf("%T", msg), "tui.")
+}
+
+// keyPress builds a key press from a key name as key.Matches sees it.
+func keyPress(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "f1":
+		return tea.KeyPressMsg{Code: tea.KeyF1}
+	case "f12":
+		return tea.KeyPressMsg{Code: tea.KeyF12}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	}
+	if strings.HasPrefix(s, "ctrl+") {
+		return tea.KeyPressMsg{Code: rune(s[5]), Mod: tea.ModCtrl}
+	}
+	r := []rune(s)[0]
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+// typeText sends each rune as a key press.
+func typeText(t *testing.T, m Model, s string) Model {
+	t.Helper()
+	for _, r := range s {
+		m = send(t, m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return m
+}
+
+func viewText(m Model) string { return ansi.Strip(m.View().Content) }
+
+// golden compares got with testdata/<test name>/<name>.golden (-update rewrites).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", strings.ReplaceAll(t.Name(), "/", "_"), name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("missing golden file (run go test ./tui -update): %v", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from %s\n--- got ---\n%s\n--- want ---\n%s", name, path, got, want)
+	}
+}
