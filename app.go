@@ -168,7 +168,7 @@ func attachAndRun(cfg config, io stdio, s *session, url, dir, workDir string) in
 // hostLabel shortens a (token-free) URL to host:port for the status line.
 func hostLabel(u string) string {
 	u = strings.TrimPrefix(strings.TrimPrefix(u, "ws://"), "wss://")
-	return strings.TrimSuffix(stripQuery(u), "?…")
+	return strings.TrimSuffix(strings.TrimSuffix(stripQuery(u), "?…"), "/")
 }
 
 // parseFaults reads AHPTUI_DEMO_FAULTS: "" (off), "1"/"on" (f12 drops the

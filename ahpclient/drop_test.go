@@ -58,9 +58,18 @@ func runDropSession(t *testing.T, dir string, replayLog int, dropAfter int64) se
 	if err := c.Start(ctx); err != nil {
 		t.Fatalf("Start: %v", err)
 	}
-	chat := scriptedSession(t, c, a, sessionURI(1), "hello there")
-	_ = chat
+	scriptedSession(t, c, a, sessionURI(1), "hello there")
 	frames := p.frames.Load()
+	if p.fired.Load() { // a drop after the last frame the script needed: wait for the recovery too
+		a.waitFor("recovery after the drop", 10*time.Second, func(evs []Event) bool {
+			for _, e := range evs {
+				if s, ok := e.(ConnStateEvent); ok && s.State.Phase == Connected && s.State.Recovery != RecoveryNone {
+					return true
+				}
+			}
+			return false
+		})
+	}
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -121,6 +130,12 @@ func TestDropAtEveryFrameBoundary(t *testing.T) {
 			for pos := int64(1); pos <= last; pos++ {
 				t.Run(fmt.Sprintf("after-frame-%d", pos), func(t *testing.T) {
 					got := runDropSession(t, dir, mode.replayLog, pos)
+					if !got.fired && got.frames < pos && pos > base.frames-3 {
+						// This run's stream ended before position pos (runs
+						// differ by a frame or two in root notifications).
+						t.Logf("run had only %d frames; nothing to drop at %d", got.frames, pos)
+						return
+					}
 					if !got.fired || got.reconnects < 1 {
 						t.Fatalf("the drop did not happen or was not recovered: fired=%v reconnects=%d", got.fired, got.reconnects)
 					}

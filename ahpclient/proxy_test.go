@@ -24,6 +24,35 @@ type dropProxy struct {
 	fired     atomic.Bool
 	srv       *httptest.Server
 	wg        sync.WaitGroup
+
+	// closed refuses new connections with 503 while set.
+	closed atomic.Bool
+	// swallow, when non-empty, makes the proxy drop (not forward) the next
+	// client frame containing it and then kill the connection, once.
+	mu       sync.Mutex
+	swallow  string
+	kills    []func()
+}
+
+// gate opens or closes the proxy for new connections.
+func (p *dropProxy) gate(open bool) { p.closed.Store(!open) }
+
+// swallowNext arms the one-shot swallow of a client frame containing s.
+func (p *dropProxy) swallowNext(s string) {
+	p.mu.Lock()
+	p.swallow = s
+	p.mu.Unlock()
+}
+
+// killAll drops every open connection abruptly.
+func (p *dropProxy) killAll() {
+	p.mu.Lock()
+	ks := p.kills
+	p.kills = nil
+	p.mu.Unlock()
+	for _, k := range ks {
+		k()
+	}
 }
 
 func newDropProxy(t testing.TB, target string, dropAfter int64) *dropProxy {
@@ -43,6 +72,10 @@ func (p *dropProxy) URL() string { return "ws" + strings.TrimPrefix(p.srv.URL, "
 func (p *dropProxy) serve(w http.ResponseWriter, r *http.Request) {
 	p.wg.Add(1)
 	defer p.wg.Done()
+	if p.closed.Load() {
+		http.Error(w, "proxy closed", http.StatusServiceUnavailable)
+		return
+	}
 	n := p.conns.Add(1)
 	up, _, err := websocket.Dial(r.Context(), p.target+r.URL.RequestURI(), &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": r.Header.Values("Authorization")}})
 	if err != nil {
@@ -58,6 +91,9 @@ func (p *dropProxy) serve(w http.ResponseWriter, r *http.Request) {
 	down.SetReadLimit(-1)
 	ctx, cancel := context.WithCancel(context.Background())
 	kill := func() { cancel(); _ = up.CloseNow(); _ = down.CloseNow() }
+	p.mu.Lock()
+	p.kills = append(p.kills, kill)
+	p.mu.Unlock()
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { // client → host
@@ -67,6 +103,15 @@ func (p *dropProxy) serve(w http.ResponseWriter, r *http.Request) {
 			typ, b, err := down.Read(ctx)
 			if err != nil {
 				return
+			}
+			p.mu.Lock()
+			sw := p.swallow != "" && strings.Contains(string(b), p.swallow)
+			if sw {
+				p.swallow = ""
+			}
+			p.mu.Unlock()
+			if sw {
+				return // not forwarded; the link dies with it
 			}
 			if err := up.Write(ctx, typ, b); err != nil {
 				return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -53,6 +54,22 @@ func (a *appConsumer) withMirror(f func(m *mirror)) {
 	f(a.m)
 }
 
+// turnFinished reports whether the mirrored chat holds turnID as a
+// finished turn (from envelopes or from a snapshot).
+func (a *appConsumer) turnFinished(chat, turnID string) bool {
+	done := false
+	a.withMirror(func(m *mirror) {
+		cs, ok := m.chats[chat]
+		if !ok || (cs.ActiveTurn != nil && cs.ActiveTurn.ID == turnID) {
+			return
+		}
+		for _, tr := range cs.Turns {
+			done = done || tr.ID == turnID
+		}
+	})
+	return done
+}
+
 // retry runs f until it succeeds, treating connection problems as
 // transient (the client is reconnecting), for at most 10 s.
 func retry(t testing.TB, what string, f func(ctx context.Context) error) {
@@ -78,6 +95,15 @@ func retry(t testing.TB, what string, f func(ctx context.Context) error) {
 // end. It survives connection drops at any point (retries, SessionAlreadyExists
 // after a lost reply, resend of an uncertain dispatch the host never saw).
 func scriptedSession(t testing.TB, c *Client, a *appConsumer, session, text string) (chat string) {
+	t.Helper()
+	chat = openSession(t, c, a, session)
+	runTurn(t, c, a, chat, "turn-1", text)
+	return chat
+}
+
+// openSession creates session, subscribes to it and to its default chat,
+// and returns the chat URI.
+func openSession(t testing.TB, c *Client, a *appConsumer, session string) (chat string) {
 	t.Helper()
 	retry(t, "createSession", func(ctx context.Context) error {
 		err := c.CreateSession(ctx, ahpwire.CreateSessionParams{Channel: session, Provider: "demo"})
@@ -114,7 +140,13 @@ func scriptedSession(t testing.TB, c *Client, a *appConsumer, session, text stri
 		}
 	}
 	subscribe(chat)
-	turn := &ahpwire.ChatTurnStarted{TurnID: "turn-1", StartedAt: "2026-11-22T00:00:00.000Z", Message: ahpwire.UserMessage(text)}
+	return chat
+}
+
+// runTurn sends text as turn turnID on chat and waits for the turn to end.
+func runTurn(t testing.TB, c *Client, a *appConsumer, chat, turnID, text string) {
+	t.Helper()
+	turn := &ahpwire.ChatTurnStarted{TurnID: turnID, StartedAt: "2026-11-22T00:00:00.000Z", Message: ahpwire.UserMessage(text)}
 	var seq uint64
 	retry(t, "dispatch", func(ctx context.Context) error {
 		var err error
@@ -123,9 +155,9 @@ func scriptedSession(t testing.TB, c *Client, a *appConsumer, session, text stri
 	})
 	// Wait for the turn to end; resend only an entry the host provably
 	// never saw (still uncertain after a completed replay reconnect).
-	deadline = time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	var uncertainSince time.Time
-	for !turnDone(a.snapshot(), chat, turn.TurnID) {
+	for !a.turnFinished(chat, turn.TurnID) {
 		e, ok := c.ob.get(seq)
 		if !ok || e.Status != OutboxUncertain || c.State().Phase != Connected {
 			uncertainSince = time.Time{}
@@ -141,7 +173,7 @@ func scriptedSession(t testing.TB, c *Client, a *appConsumer, session, text stri
 					seen = seen || (cs.ActiveTurn != nil && cs.ActiveTurn.ID == turn.TurnID)
 				}
 				for _, ap := range m.applied {
-					seen = seen || (ap.Channel == chat && ap.Type == ahpwire.ActionChatTurnStarted)
+					seen = seen || (ap.Channel == chat && ap.Type == ahpwire.ActionChatTurnStarted && strings.Contains(ap.Action, turnID))
 				}
 			})
 			if !seen && c.State().Recovery == RecoveryReplay {
@@ -157,7 +189,6 @@ func scriptedSession(t testing.TB, c *Client, a *appConsumer, session, text stri
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	return chat
 }
 
 func sessionURI(i int) string { return fmt.Sprintf("ahp-session:/00000000-0000-4000-8000-%012d", i) }

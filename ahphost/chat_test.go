@@ -310,6 +310,38 @@ func TestToolsApproveAndDeny(t *testing.T) {
 			if got != want {
 				t.Fatalf("tool calls %q, want %q", got, want)
 			}
+			// The session rolled the confirmations up in inputNeeded and
+			// cleared them again.
+			set, removed := map[string]bool{}, map[string]bool{}
+			for _, raw := range w.pending {
+				m := decodeWire(t, raw)
+				if m.Method != "action" {
+					continue
+				}
+				var e envelope
+				must(t, json.Unmarshal(m.Params, &e))
+				var a struct {
+					ID      string `json:"id"`
+					Request struct {
+						ID   string `json:"id"`
+						Kind string `json:"kind"`
+						Chat string `json:"chat"`
+					} `json:"request"`
+				}
+				must(t, json.Unmarshal(e.Action, &a))
+				switch e.typ() {
+				case "session/inputNeededSet":
+					if a.Request.Kind != "toolConfirmation" || a.Request.Chat != chat {
+						t.Fatalf("inputNeededSet %s", e.Action)
+					}
+					set[a.Request.ID] = true
+				case "session/inputNeededRemoved":
+					removed[a.ID] = true
+				}
+			}
+			if len(set) < 2 || len(set) != len(removed) {
+				t.Fatalf("inputNeeded set %v removed %v", set, removed)
+			}
 		})
 	}
 }

@@ -136,5 +136,6 @@ func (s *store) syncChat(ce *chatEntry) {
 	if changed {
 		s.applySession(se, &ahpwire.SessionChatUpdated{Chat: ce.uri, Changes: ch}, nil)
 	}
+	s.syncInputNeeded(se, ce)
 	s.publishSummary(se)
 }

@@ -28,6 +28,9 @@ type conn struct {
 	// DropAfterFrames fault was last armed.
 	framesOut atomic.Int64
 	dropBase  atomic.Int64
+	// writing is set while the writer is inside a frame write; a long write
+	// (a big frame on a slow link) would delay a ping, so none is sent then.
+	writing atomic.Bool
 
 	// Protocol state, guarded by h.mu.
 	ready    bool   // initialize or reconnect succeeded
@@ -122,6 +125,34 @@ func (c *conn) sweepLoop() {
 				c.h.log.Info("dropped stale segment groups", "conn", c.id, "groups", n)
 			}
 			c.reasmMu.Unlock()
+		}
+	}
+}
+
+// keepAliveLoop pings the client every KeepAlive and drops the connection
+// when a pong does not arrive within the next interval (a dead link that
+// never closed). The reader goroutine receives the pongs.
+func (c *conn) keepAliveLoop() {
+	defer c.h.wg.Done()
+	every := c.h.opts.KeepAlive
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-t.C:
+		}
+		if c.h.silentUntil.Load() > time.Now().UnixNano() || c.writing.Load() {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(c.ctx, every)
+		err := c.ws.Ping(ctx)
+		cancel()
+		if err != nil && c.ctx.Err() == nil && c.h.silentUntil.Load() <= time.Now().UnixNano() {
+			c.h.log.Info("client did not answer ping; dropping connection", "conn", c.id)
+			_ = c.ws.CloseNow()
+			return
 		}
 	}
 }

@@ -28,7 +28,11 @@
 // than the receiver's frame limit are segmented; while one is in flight,
 // single-frame responses and protocol notifications may be written between
 // its segments, but action envelopes never change order (the client's
-// lastSeenServerSeq is connection-wide).
+// lastSeenServerSeq is connection-wide). Responses whose request emitted no
+// envelopes (ping, listSessions, ...) may also overtake queued envelopes
+// while a segmented message is in flight, so pings stay answered during
+// bulk transfers. A connection whose queue exceeds Options.QueueBytes is
+// dropped; WebSocket pings (Options.KeepAlive) drop dead links.
 //
 // # Quickstart
 //
@@ -37,7 +41,8 @@
 //	url, err := h.Listen("127.0.0.1:0") // ws://127.0.0.1:PORT
 //	defer h.Close()
 //
-// For tests, Handler returns an http.Handler usable with httptest, and
+// For tests, Handler returns an http.Handler usable with httptest,
+// SeedSession (with SyntheticTurns) preloads a chat with finished turns, and
 // Options.Faults plus the runtime methods DropAll, GoSilent, SetFrameDelay,
 // DropAfterFrames and DropAtServerSeq inject link failures. RunServe
 // implements the `ahptui serve` command.

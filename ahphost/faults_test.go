@@ -35,10 +35,14 @@ func TestFaultInjection(t *testing.T) {
 		a, b := dial(t, u, nil), dial(t, u, nil)
 		a.initialize("a", nil, nil)
 		b.initialize("b", nil, nil)
+		if n := h.Connections(); n != 2 {
+			t.Fatalf("Connections() = %d", n)
+		}
 		h.DropAll()
 		if !connDropped(a) || !connDropped(b) {
 			t.Fatal("want abrupt drops")
 		}
+		waitUntil(t, "connections gone", func() bool { return h.Connections() == 0 })
 		c := dial(t, u, nil)
 		c.call("reconnect", map[string]any{"channel": "ahp-root://", "clientId": "a", "lastSeenServerSeq": 0, "subscriptions": []string{}})
 	})
@@ -48,9 +52,7 @@ func TestFaultInjection(t *testing.T) {
 		w.initialize("c1", nil, nil)
 		chat := w.createSession("ahp-session:/s1")
 		readChat(t, w, chat, 0)
-		h.mu.Lock()
-		target := h.st.seq + 3
-		h.mu.Unlock()
+		target := h.ServerSeq() + 3
 		h.DropAtServerSeq(target)
 		w.sendMessage(chat, "t1", "hello", 1)
 		var last uint64
@@ -110,4 +112,20 @@ func TestFaultInjection(t *testing.T) {
 			t.Fatalf("two frames took %v with a 30ms delay", d)
 		}
 	})
+}
+
+func TestKeepAliveDropsDeadClient(t *testing.T) {
+	h, u := startHost(t, Options{NoToken: true, KeepAlive: 50 * time.Millisecond})
+	// A client that keeps reading answers pings and stays connected.
+	alive := dial(t, u, nil)
+	alive.initialize("alive", nil, nil)
+	go func() { _, _ = alive.readMsg(testTimeout) }()
+	// A client that never reads cannot answer pings and is dropped.
+	dead := dial(t, u, nil)
+	dead.initialize("dead", nil, nil)
+	waitUntil(t, "dead client dropped", func() bool { return h.Connections() == 1 })
+	time.Sleep(200 * time.Millisecond)
+	if n := h.Connections(); n != 1 {
+		t.Fatalf("connections %d, want the live client only", n)
+	}
 }

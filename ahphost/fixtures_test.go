@@ -62,6 +62,8 @@ var hostCannotApply = map[string]string{
 		"the host consumes the first one after the reorder",
 	"056-empty-reorder-preserves-all-messages-in-original-order.json": "the initial chat is idle with queued messages; " +
 		"the host consumes the first one after the reorder",
+	"040-replace-existing-steering-message.json": "the chat is idle, so the host consumes the steering message at once " +
+		"as the next turn (the demo agent does not steer; a steering message left after a turn becomes the next message)",
 	"158-toolcallconfirmed-approved-with-editedtoolinput-overrides-original.json": "the tool call is not marked editable, " +
 		"so host validation rejects editedToolInput (echoed with rejectionReason) where the bare reducer applies it",
 }

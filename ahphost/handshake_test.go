@@ -1,8 +1,11 @@
 package ahphost
 
 import (
+	"context"
 	"encoding/json"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -190,5 +193,42 @@ func TestInitializeResult(t *testing.T) {
 	code, _ := w.callErr("initialize", map[string]any{"channel": "ahp-root://", "protocolVersions": []string{"1.0.0"}, "clientId": "c1"})
 	if code != -32600 {
 		t.Fatalf("second initialize: code %d", code)
+	}
+}
+
+func TestHandlerWithHTTPTest(t *testing.T) {
+	h, err := New(Options{Token: "tk", Dir: t.TempDir()})
+	must(t, err)
+	defer h.Close()
+	srv := httptest.NewServer(h.Handler())
+	defer srv.Close()
+	u := "ws" + strings.TrimPrefix(srv.URL, "http")
+	w := dial(t, u+"/any/path?tkn=tk", nil)
+	w.initialize("c1", nil, nil)
+	if h.URL() != "" {
+		t.Fatalf("URL() = %q without Listen", h.URL())
+	}
+	if got := h.ConnectURL("127.0.0.1:5"); got != "ws://127.0.0.1:5?tkn=tk" {
+		t.Fatalf("ConnectURL = %q", got)
+	}
+}
+
+func TestServeUntilCancelled(t *testing.T) {
+	h, err := New(Options{NoToken: true, Dir: t.TempDir()})
+	must(t, err)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.Serve(ctx, ln) }()
+	waitUntil(t, "URL", func() bool { return h.URL() != "" })
+	w := dial(t, h.URL(), nil)
+	w.initialize("c1", nil, nil)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if st := w.closed(); st == websocket.StatusNormalClosure {
+		t.Fatalf("unexpected clean close %v", st)
 	}
 }

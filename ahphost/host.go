@@ -66,7 +66,7 @@ func New(opts Options) (*Host, error) {
 	h.faults.delay = o.Faults.FrameDelay
 	h.agent = o.Agent
 	if h.agent == nil {
-		h.agent = newDemoAgent(o.Dir, o.Pace)
+		h.agent = newDemoAgent(o.Dir, o.Pace, o.Now)
 	}
 	h.st = newStore(h)
 	return h, nil
@@ -153,6 +153,21 @@ func (h *Host) serveOn(ln net.Listener) (string, error) {
 	return h.url, nil
 }
 
+// ServerSeq returns the current server-global serverSeq (the seq of the
+// last envelope stamped). Tests use it to aim DropAtServerSeq.
+func (h *Host) ServerSeq() uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.st.seq
+}
+
+// Connections returns the number of open client connections.
+func (h *Host) Connections() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.conns)
+}
+
 // URL returns the connect URL after Listen or Serve ("" before).
 func (h *Host) URL() string {
 	h.lnMu.Lock()
@@ -225,7 +240,8 @@ func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	h.log.Info("client disconnected", "conn", c.id)
 }
 
-// newConn registers a connection and starts its writer and sweeper.
+// newConn registers a connection and starts its writer, sweeper and
+// keep-alive goroutines.
 func (h *Host) newConn(ws *websocket.Conn) *conn {
 	c := &conn{
 		h:    h,
@@ -247,9 +263,16 @@ func (h *Host) newConn(ws *websocket.Conn) *conn {
 	}
 	h.conns[c] = struct{}{}
 	h.wg.Add(2)
+	keepAlive := h.opts.KeepAlive > 0
+	if keepAlive {
+		h.wg.Add(1)
+	}
 	h.mu.Unlock()
 	go c.writeLoop()
 	go c.sweepLoop()
+	if keepAlive {
+		go c.keepAliveLoop()
+	}
 	return c
 }
 

@@ -25,6 +25,9 @@ const (
 	DefaultTurnPage = 50
 	// DefaultProvider is the provider id of the built-in demo agent.
 	DefaultProvider = "demo"
+	// DefaultKeepAlive is the interval of the host's WebSocket pings; a
+	// client that does not answer within the same interval is dropped.
+	DefaultKeepAlive = 30 * time.Second
 )
 
 // Options configure a Host. The zero value is usable: a random connection
@@ -55,6 +58,10 @@ type Options struct {
 	ReplayLog int
 	// QueueBytes bounds unsent bytes per connection; 0 = DefaultQueueBytes.
 	QueueBytes int64
+	// KeepAlive is the interval of WebSocket pings that detect dead clients
+	// (0 = DefaultKeepAlive, negative = off). No pings are sent while the
+	// host is silent (GoSilent).
+	KeepAlive time.Duration
 	// Logger receives the host's logs; nil discards them. The token is never logged.
 	Logger *slog.Logger
 	// Agent runs turns; nil = the scripted demo agent rooted at Dir.
@@ -106,6 +113,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.ReplayLog == 0 {
 		o.ReplayLog = DefaultReplayLog
+	}
+	if o.KeepAlive == 0 {
+		o.KeepAlive = DefaultKeepAlive
 	}
 	if o.QueueBytes <= 0 {
 		o.QueueBytes = DefaultQueueBytes

@@ -153,6 +153,11 @@ func TestSmallMessagesInterleaveWithSegments(t *testing.T) {
 	h.SetFrameDelay(0)
 }
 
+// TestSegmentViolationsClose4400 covers every row of the RFC's validation
+// table except "decoded segment exceeds maxIncomingFrameBytes", which a
+// frame within the read limit cannot reach (base64 only shrinks when
+// decoded); frames above the limit close with 1009 instead (see
+// TestOversizeFrameClosesOnlyThatConnection).
 func TestSegmentViolationsClose4400(t *testing.T) {
 	_, u := startHost(t, Options{NoToken: true, MaxFrameBytes: 64 * kib, MaxMessageBytes: 100 * kib})
 	long := strings.Repeat("g", 129)

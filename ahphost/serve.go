@@ -10,13 +10,18 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // DefaultAddr is the `ahptui serve` listen address.
 const DefaultAddr = "127.0.0.1:0"
 
+// DefaultServePace is the demo agent's streaming pace under `ahptui serve`
+// (a human-readable speed; tests use Options.Pace = 0).
+const DefaultServePace = 20 * time.Millisecond
+
 // ServeUsage is the usage line of `ahptui serve`.
-const ServeUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--log-level LEVEL]"
+const ServeUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--log-level LEVEL]"
 
 // ServeConfig is the parsed `ahptui serve` command line.
 type ServeConfig struct {
@@ -42,7 +47,8 @@ func ParseServeFlags(args []string) (ServeConfig, error) {
 	fs.StringVar(&cfg.Options.Dir, "dir", "", "working directory for the demo agent's read-only tools")
 	fs.StringVar(&maxFrame, "max-frame", "", "receive ceiling per frame in bytes (default 16m)")
 	fs.StringVar(&relayCap, "relay-frame-cap", "", "behave like a relay: close on any frame above this size")
-	fs.DurationVar(&cfg.Options.Pace, "pace", 0, "demo streaming pace (e.g. 30ms; 0 = instant)")
+	fs.DurationVar(&cfg.Options.Pace, "pace", DefaultServePace, "demo streaming pace between deltas (0 = instant)")
+	fs.DurationVar(&cfg.Options.Faults.FrameDelay, "frame-delay", 0, "fault injection: delay every outgoing frame")
 	fs.StringVar(&level, "log-level", "info", "log level: debug, info, warn, error")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -67,6 +73,9 @@ func ParseServeFlags(args []string) (ServeConfig, error) {
 	}
 	if cfg.Options.RelayFrameCap, err = parseSize("--relay-frame-cap", relayCap); err != nil {
 		return cfg, err
+	}
+	if cfg.Options.Pace < 0 || cfg.Options.Faults.FrameDelay < 0 {
+		return cfg, errors.New("serve: --pace and --frame-delay must not be negative")
 	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		return cfg, fmt.Errorf("serve: --log-level %q: want debug, info, warn or error", level)

@@ -21,8 +21,13 @@ func TestParseServeFlags(t *testing.T) {
 		chk  func(ServeConfig) bool
 	}{
 		{"defaults", nil, true, func(c ServeConfig) bool {
-			return c.Addr == "127.0.0.1:0" && !c.Options.NoToken && c.Options.Token == "" && c.Options.MaxFrameBytes == 0
+			return c.Addr == "127.0.0.1:0" && !c.Options.NoToken && c.Options.Token == "" && c.Options.MaxFrameBytes == 0 &&
+				c.Options.Pace == DefaultServePace && c.Options.Faults.FrameDelay == 0
 		}},
+		{"frame delay", []string{"--frame-delay", "5ms", "--pace", "0"}, true, func(c ServeConfig) bool {
+			return c.Options.Faults.FrameDelay == 5*time.Millisecond && c.Options.Pace == 0
+		}},
+		{"negative pace", []string{"--pace", "-1s"}, false, nil},
 		{"all flags", []string{"--addr", "127.0.0.1:9999", "--token", "T", "--dir", "/tmp", "--max-frame", "64k", "--relay-frame-cap", "1m", "--pace", "20ms"}, true,
 			func(c ServeConfig) bool {
 				return c.Addr == "127.0.0.1:9999" && c.Options.Token == "T" && c.Options.Dir == "/tmp" &&

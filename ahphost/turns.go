@@ -24,8 +24,8 @@ type Agent interface {
 type Turn = demo.Turn
 
 // newDemoAgent returns the built-in scripted agent.
-func newDemoAgent(dir string, pace time.Duration) Agent {
-	return demo.New(demo.Options{Dir: dir, Pace: pace})
+func newDemoAgent(dir string, pace time.Duration, now func() time.Time) Agent {
+	return demo.New(demo.Options{Dir: dir, Pace: pace, Now: now})
 }
 
 // clientBuffer is the capacity of a turn's client-action channel.
@@ -157,14 +157,25 @@ func (s *store) afterChatChange(ce *chatEntry) {
 	s.syncChat(ce)
 }
 
-// consumeQueued starts the next queued message as a new turn when the chat
-// is idle (server consumption rule for chat/pendingMessageSet queued).
+// consumeQueued starts the next pending message as a new turn when the chat
+// is idle (server consumption rule for chat/pendingMessageSet). A steering
+// message left when its turn ended (the demo agent does not steer) goes
+// first, then the queued messages in order.
 func (s *store) consumeQueued(ce *chatEntry) {
-	if ce.state.ActiveTurn != nil || len(ce.state.QueuedMessages) == 0 {
+	if ce.state.ActiveTurn != nil {
 		return
 	}
-	next := ce.state.QueuedMessages[0]
-	rm := &ahpwire.ChatPendingMessageRemoved{Kind: ahpwire.PendingQueued, ID: next.ID}
+	var next ahpwire.PendingMessage
+	kind := ahpwire.PendingQueued
+	switch {
+	case ce.state.SteeringMessage != nil:
+		next, kind = *ce.state.SteeringMessage, ahpwire.PendingSteering
+	case len(ce.state.QueuedMessages) > 0:
+		next = ce.state.QueuedMessages[0]
+	default:
+		return
+	}
+	rm := &ahpwire.ChatPendingMessageRemoved{Kind: kind, ID: next.ID}
 	ce.state = reduceChat(ce.state, rm)
 	s.emit(ce.uri, rm, nil, "")
 	s.startServerTurn(ce, next.Message, next.ID)

@@ -165,7 +165,10 @@ func (c *conn) writeFrame(frame []byte) bool {
 		_ = c.ws.Close(websocket.StatusMessageTooBig, "frame exceeds relay cap")
 		return false
 	}
-	if err := c.ws.Write(c.ctx, websocket.MessageText, frame); err != nil {
+	c.writing.Store(true)
+	err := c.ws.Write(c.ctx, websocket.MessageText, frame)
+	c.writing.Store(false)
+	if err != nil {
 		if c.ctx.Err() == nil {
 			h.log.Debug("write failed", "conn", c.id, "err", err)
 		}

@@ -196,3 +196,26 @@ func BenchmarkResizeMessage(b *testing.B) {
 		r.RenderMessage(m, w, ViewOpts{})
 	}
 }
+
+// BenchmarkStreamLongBlocks streams single long blocks (a 150-row table, a
+// 100-item list, a 12 KB one-line paragraph) in 100-byte steps and reports
+// the worst per-frame CPU time: the open block is rendered in segments of
+// about segLimit bytes, so a frame costs the same at row 10 and row 150.
+func BenchmarkStreamLongBlocks(b *testing.B) {
+	for _, name := range []string{"table", "list", "para"} {
+		doc := longBlocks()[name]
+		b.Run(name, func(b *testing.B) {
+			defer lockThread()()
+			var worst time.Duration
+			for b.Loop() {
+				r := New(DarkStyles())
+				for end := 100; end < len(doc); end += 100 {
+					c := threadCPU()
+					r.Markdown("x", doc[:end], false, benchWidth)
+					worst = max(worst, threadCPU()-c)
+				}
+			}
+			b.ReportMetric(float64(worst.Microseconds())/1000, "worst-cpu-ms")
+		})
+	}
+}

@@ -180,3 +180,31 @@ func truncateLine(l string, width int) string {
 
 // ansiHardwrap breaks a line at exactly limit columns.
 func ansiHardwrap(s string, limit int) string { return ansi.Hardwrap(s, limit, true) }
+
+// Output caps: long tool output is cut for display (the full content stays
+// with the server, e.g. behind a terminal resource).
+const (
+	maxHeadLines = 400 // text, input and embedded content: first lines
+	maxTailLines = 200 // terminal output: last lines
+)
+
+// capLines keeps the first (or, with fromEnd, the last) max lines of s and
+// returns how many lines were left out.
+func capLines(s string, limit int, fromEnd bool) (string, int) {
+	n := strings.Count(s, "\n") + 1
+	if n <= limit {
+		return s, 0
+	}
+	if fromEnd {
+		i := len(s)
+		for range limit {
+			i = strings.LastIndexByte(s[:i], '\n')
+		}
+		return s[i+1:], n - limit
+	}
+	i := -1
+	for range limit {
+		i += 1 + strings.IndexByte(s[i+1:], '\n')
+	}
+	return s[:i], n - limit
+}

@@ -18,7 +18,8 @@ import (
 //
 //   - an open fenced code block is drawn by us, line by line, without
 //     glamour or chroma (its complete lines are kept between frames);
-//   - any other open block is rendered by glamour without highlighting.
+//   - any other open block is rendered by glamour without highlighting,
+//     in segments of about 2 KB once it grows long (mdtail.go).
 //
 // When the text ends (done), the tail becomes a normal completed block,
 // so the finished text renders exactly as if it had been rendered whole.
@@ -43,20 +44,8 @@ type mdState struct {
 	joined []string // lines of all chunks, blank-separated
 	nJoin  int      // chunks included in joined
 
-	tailSrc   string // last non-fence tail and its lines
-	tailWidth int
-	tailLines []string
-
-	fence fenceTail
-}
-
-// fenceTail incrementally draws the open fenced code block at the end of a
-// streaming text.
-type fenceTail struct {
-	start int      // offset of the fence opener in the text; -1 = none
-	width int      // width the lines were drawn for
-	pos   int      // offset of the first content line not yet drawn
-	lines []string // lines of the complete content lines
+	seg   tailSegs  // the open non-fence block, see mdtail.go
+	fence fenceTail // the open fenced code block, see mdtail.go
 }
 
 // markdownEngine holds the glamour renderers, the block cache and the
@@ -71,8 +60,9 @@ type markdownEngine struct {
 	tick     uint64
 	langs    map[string]bool
 
-	// Glamour renders with and without highlighting, for tests.
-	hlRenders, plainRenders int
+	// Glamour renders with and without highlighting and the largest
+	// input of a render without highlighting, for tests.
+	hlRenders, plainRenders, maxPlainInput int
 }
 
 type termKey struct {
@@ -141,6 +131,7 @@ func (e *markdownEngine) glamourLines(md string, width int, hl bool) []string {
 		e.hlRenders++
 	} else {
 		e.plainRenders++
+		e.maxPlainInput = max(e.maxPlainInput, len(md))
 	}
 	t, err := e.term(width, hl)
 	if err == nil {
@@ -204,7 +195,7 @@ func (e *markdownEngine) state(id, text string, done bool) *mdState {
 		if len(e.states) >= e.maxState {
 			e.evictStates()
 		}
-		st = &mdState{fence: fenceTail{start: -1}}
+		st = &mdState{fence: fenceTail{start: -1}, seg: tailSegs{start: -1}}
 		e.states[id] = st
 	}
 	st.used = e.tick
@@ -279,66 +270,4 @@ func (e *markdownEngine) syncWidth(st *mdState, width int) {
 		st.joined = append(st.joined, c.lines...)
 	}
 	st.nJoin = len(st.chunks)
-}
-
-// tailLines draws the open part of a streaming text.
-func (e *markdownEngine) tailLines(st *mdState, width int) []string {
-	sp := st.sp.tail(st.text)
-	if sp.end <= sp.start {
-		return nil
-	}
-	if st.sp.open && st.sp.kind == kindFence && st.sp.inFence {
-		return e.fenceLines(st, sp.start, width)
-	}
-	st.fence.start = -1
-	src := st.text[sp.start:sp.end]
-	if src == st.tailSrc && width == st.tailWidth && st.tailLines != nil {
-		return st.tailLines
-	}
-	st.tailSrc, st.tailWidth = src, width
-	st.tailLines = e.renderSource(src, width, false)
-	return st.tailLines
-}
-
-// codeIndent is where glamour's code blocks start (document margin plus
-// code block margin).
-const codeIndent = "    "
-
-// fenceLines draws an open fenced code block starting at start: complete
-// lines are drawn once and kept; the incomplete last line every frame.
-func (e *markdownEngine) fenceLines(st *mdState, start, width int) []string {
-	f := &st.fence
-	text := st.text
-	if f.start != start || f.width != width {
-		f.start, f.width, f.lines = start, width, nil
-		f.pos = start
-		if nl := strings.IndexByte(text[start:], '\n'); nl >= 0 {
-			f.pos = start + nl + 1
-		} else {
-			f.pos = len(text) // only the opener so far
-		}
-	}
-	for f.pos < len(text) {
-		nl := strings.IndexByte(text[f.pos:], '\n')
-		if nl < 0 {
-			break
-		}
-		f.lines = append(f.lines, e.codeLine(text[f.pos:f.pos+nl], width)...)
-		f.pos += nl + 1
-	}
-	out := f.lines
-	if f.pos < len(text) {
-		out = append(out[:len(out):len(out)], e.codeLine(text[f.pos:], width)...)
-	}
-	return out
-}
-
-// codeLine sanitises one line of code and hard-wraps it at width.
-func (e *markdownEngine) codeLine(l string, width int) []string {
-	l = strings.TrimRight(Sanitize(strings.TrimSuffix(l, "\r")), " ")
-	if l == "" {
-		return []string{""}
-	}
-	w := max(width-len(codeIndent), 1)
-	return styleLines(strings.Split(ansiHardwrap(l, w), "\n"), e.styles.Code, codeIndent)
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -91,4 +92,65 @@ func firstDiff(a, b string) string {
 		}
 	}
 	return "lengths differ: " + itoa(len(al)) + " vs " + itoa(len(bl))
+}
+
+// longBlocks returns a long table, a long list and a long paragraph (one
+// line), each a single top-level block.
+func longBlocks() map[string]string {
+	var tb, lb, pb strings.Builder
+	tb.WriteString("| name | value | note |\n|---|---|---|\n")
+	for i := range 150 {
+		fmt.Fprintf(&tb, "| row %d | %d | note %d |\n", i, i*7, i)
+	}
+	for i := range 100 {
+		fmt.Fprintf(&lb, "- list item %d with a few words and `code`\n", i)
+	}
+	for i := range 300 {
+		fmt.Fprintf(&pb, "sentence %d of one very long paragraph. ", i)
+	}
+	return map[string]string{"table": tb.String(), "list": lb.String(), "para": pb.String()}
+}
+
+// TestLongTailSegmented checks that a long open block is rendered in
+// bounded pieces while it streams, shows all its content in order, and
+// still renders exactly as a whole once finished.
+func TestLongTailSegmented(t *testing.T) {
+	for name, doc := range longBlocks() {
+		t.Run(name, func(t *testing.T) {
+			r := New(DarkStyles())
+			var last []string
+			for end := 37; end < len(doc); end += 37 {
+				last = r.Markdown("x", doc[:end], false, 100)
+			}
+			if limit := 2*segLimit + 200; r.md.maxPlainInput > limit {
+				t.Errorf("a frame rendered %d bytes of the open block, want ≤ %d", r.md.maxPlainInput, limit)
+			}
+			streamed := strings.Join(strings.Fields(ansi.Strip(strings.Join(last, "\n"))), " ") + " "
+			pos := 0
+			for i := 0; i < 90; i += 7 { // content appears once, in order
+				var key string
+				switch name {
+				case "table":
+					key = fmt.Sprintf("row %d ", i)
+				case "list":
+					key = fmt.Sprintf("list item %d ", i)
+				default:
+					key = fmt.Sprintf("sentence %d ", i)
+				}
+				at := strings.Index(streamed[pos:], key)
+				if at < 0 {
+					t.Fatalf("streamed rendering lacks %q after offset %d", key, pos)
+				}
+				pos += at
+			}
+			if name == "table" && strings.Count(streamed, "name") != 1 {
+				t.Errorf("table header shown %d times while streaming", strings.Count(streamed, "name"))
+			}
+			final := r.Markdown("x", doc, true, 100)
+			whole := New(DarkStyles()).Markdown("x", doc, true, 100)
+			if strings.Join(final, "\n") != strings.Join(whole, "\n") {
+				t.Error("finished rendering differs from whole rendering")
+			}
+		})
+	}
 }

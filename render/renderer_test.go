@@ -325,3 +325,38 @@ func TestFmtHelpers(t *testing.T) {
 		t.Error("fmtBytes")
 	}
 }
+
+func TestCapLines(t *testing.T) {
+	s := "1\n2\n3\n4\n5"
+	if got, n := capLines(s, 2, false); got != "1\n2" || n != 3 {
+		t.Errorf("head: %q %d", got, n)
+	}
+	if got, n := capLines(s, 2, true); got != "4\n5" || n != 3 {
+		t.Errorf("tail: %q %d", got, n)
+	}
+	if got, n := capLines(s, 5, true); got != s || n != 0 {
+		t.Errorf("fits: %q %d", got, n)
+	}
+}
+
+// TestLongOutputCapped checks that a huge terminal output shows its last
+// lines and a note, and a huge text output its first lines.
+func TestLongOutputCapped(t *testing.T) {
+	var b strings.Builder
+	for i := range 5000 {
+		b.WriteString("line " + itoa(i) + "\n")
+	}
+	tc := completedTool(true,
+		reducer.ToolContent{Type: reducer.ContentTerminal, Terminal: &reducer.TerminalOutput{Title: "seq", Output: b.String(), ExitCode: intp(0)}},
+		reducer.ToolContent{Type: reducer.ContentText, Text: b.String()})
+	m := msgOf(reducer.ReduceAll(startState(), toolStart(tc)))
+	out := ansi.Strip(New(DarkStyles()).RenderMessage(m, 80, ViewOpts{Expanded: expand(m, 0)}).String())
+	for _, want := range []string{"… 4800 earlier lines", "line 4999", "line 399\n", "… 4600 more lines"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if strings.Count(out, "line 4799\n") != 0 || strings.Count(out, "line 400\n") != 0 {
+		t.Error("capped lines shown")
+	}
+}

@@ -186,7 +186,7 @@ func buildStyles(name string, p palette, md ansi.StyleConfig, chromaTheme string
 // blocks, and body text in the terminal's default foreground. The last point
 // respects the user's terminal theme and is also the largest speed-up
 // available: with a document colour glamour wraps every padding cell in its
-// own SGR sequence, and rendering a paragraph costs ~4.5× more (measured,
+// own SGR sequence, and rendering a paragraph costs ~3× more (measured,
 // docs/bench/render.md).
 func markdownConfig(md ansi.StyleConfig) ansi.StyleConfig {
 	margin := uint(2)

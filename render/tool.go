@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -218,8 +219,24 @@ func (r *Renderer) section(title string, width int) []string {
 }
 
 // codeBlock sanitises text (with the given tab stop) and hard-wraps each of
-// its lines under the detail indent.
+// its lines under the detail indent, showing at most maxHeadLines lines.
 func (r *Renderer) codeBlock(text string, width, tab int) []string {
+	text, more := capLines(strings.TrimRight(text, "\n "), maxHeadLines, false)
+	out := r.codeLines(text, width, tab)
+	if more > 0 {
+		out = append(out, r.omitted(more, "more", width))
+	}
+	return out
+}
+
+// omitted notes lines left out of a capped output.
+func (r *Renderer) omitted(n int, which string, width int) string {
+	return detailIndent + "  " + r.styles.Muted.Render(truncatePlain("… "+strconv.Itoa(n)+" "+which+" lines", width-len(detailIndent)-2))
+}
+
+// codeLines sanitises and hard-wraps every line of text under the detail
+// indent.
+func (r *Renderer) codeLines(text string, width, tab int) []string {
 	text = strings.TrimRight(SanitizeTabs(text, tab), "\n ")
 	inner := max(width-len(detailIndent)-2, 1)
 	var out []string

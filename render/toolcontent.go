@@ -21,7 +21,12 @@ func (r *Renderer) toolContent(c reducer.ToolContent, width int, v ViewOpts) []s
 		if strings.TrimSpace(c.Text) == "" {
 			return nil
 		}
-		return append(r.section("Output", width), textBlock(c.Text, width, st.Body, detailIndent+"  ")...)
+		text, more := capLines(strings.TrimRight(c.Text, "\n"), maxHeadLines, false)
+		out := append(r.section("Output", width), textBlock(text, width, st.Body, detailIndent+"  ")...)
+		if more > 0 {
+			out = append(out, r.omitted(more, "more", width))
+		}
+		return out
 	case reducer.ContentTerminal:
 		return r.terminal(c.Terminal, width)
 	case reducer.ContentFileEdit:
@@ -56,7 +61,11 @@ func (r *Renderer) terminal(t *reducer.TerminalOutput, width int) []string {
 	}
 	out := []string{detailIndent + st.Section.Render(truncatePlain("$ "+title, width-len(detailIndent)))}
 	if strings.TrimSpace(t.Output) != "" {
-		out = append(out, r.codeBlock(t.Output, width, TerminalTabWidth)...)
+		text, earlier := capLines(strings.TrimRight(t.Output, "\n "), maxTailLines, true)
+		if earlier > 0 {
+			out = append(out, r.omitted(earlier, "earlier", width))
+		}
+		out = append(out, r.codeLines(text, width, TerminalTabWidth)...)
 	}
 	if t.Truncated {
 		out = append(out, textBlock("… output truncated; full output at "+t.Resource, width, r.styles.Muted, detailIndent+"  ")...)
@@ -116,7 +125,10 @@ func (r *Renderer) diffLines(before, after string, width int) []string {
 	st := r.styles.Diff
 	inner := max(width-len(detailIndent)-2, 1)
 	var out []string
-	for _, l := range unifiedDiff(Sanitize(before), Sanitize(after), diffContext) {
+	diff := unifiedDiff(Sanitize(before), Sanitize(after), diffContext)
+	more := max(len(diff)-2*maxHeadLines, 0)
+	diff = diff[:len(diff)-more]
+	for _, l := range diff {
 		style := st.Context
 		switch {
 		case strings.HasPrefix(l, "@@"):
@@ -129,6 +141,9 @@ func (r *Renderer) diffLines(before, after string, width int) []string {
 		for _, p := range strings.Split(ansiHardwrap(strings.TrimRight(l, " "), inner), "\n") {
 			out = append(out, detailIndent+"  "+style.Render(p))
 		}
+	}
+	if more > 0 {
+		out = append(out, r.omitted(more, "more diff", width))
 	}
 	if len(out) == 0 {
 		out = append(out, detailIndent+"  "+r.styles.Muted.Render("(no changes)"))

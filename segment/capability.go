@@ -77,7 +77,9 @@ func RelayCapability() ChunkingCapability {
 
 // Validate reports whether c is a usable capability: positive frame and
 // message limits, maxIncomingMessageBytes ≥ maxIncomingFrameBytes, and
-// non-negative optional fields (0 means "use the default").
+// non-negative optional fields. 0 in an optional field means "omitted, use
+// the receiver's default" (after JSON decoding an explicit 0 cannot be told
+// apart from an omitted field); it never means unbounded.
 func (c ChunkingCapability) Validate() error {
 	switch {
 	case c.MaxIncomingFrameBytes <= 0:

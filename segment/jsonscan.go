@@ -38,6 +38,16 @@ func skipWS(b []byte, i int) int {
 // bad escape or invalid UTF-8.
 func scanString(b []byte, i int) (end int, esc bool, ok bool) {
 	i++
+	// Short strings (most keys and values): one word decides.
+	if i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		m := (((x ^ 0x2222222222222222) - swarLo) | ((x ^ 0x5c5c5c5c5c5c5c5c) - swarLo) | (x - 0x2020202020202020) | x) & swarHi
+		if m == 0 {
+			i += 8
+		} else if p := i + bits.TrailingZeros64(m)>>3; b[p] == '"' {
+			return p + 1, false, true
+		}
+	}
 	for {
 		// Skip plain ASCII 16 bytes at a time. A byte is flagged when it is
 		// '"', '\\', a control or non-ASCII. There are no false negatives; a
@@ -111,14 +121,7 @@ func scanString(b []byte, i int) (end int, esc bool, ok bool) {
 		default:
 			// Validate a run of multi-byte sequences in place.
 			for i < len(b) && b[i] >= utf8.RuneSelf {
-				// Fast path: 3-byte sequences without special second-byte
-				// ranges (lead E1–EC, EE, EF; most of the BMP, CJK included).
-				if l := b[i]; l >= 0xE1 && l != 0xED && l <= 0xEF && i+3 <= len(b) &&
-					binary.LittleEndian.Uint16(b[i+1:])&0xC0C0 == 0x8080 {
-					i += 3
-					continue
-				}
-				n := utf8Seq(b[i:])
+				n := utf8Len(b[i:])
 				if n == 0 {
 					return i, esc, false
 				}
@@ -126,6 +129,18 @@ func scanString(b []byte, i int) (end int, esc bool, ok bool) {
 			}
 		}
 	}
+}
+
+// utf8Len returns the length of the valid multi-byte UTF-8 sequence at the
+// start of p (p[0] ≥ 0x80), or 0 if it is invalid. 3-byte sequences without
+// special second-byte ranges (lead E1–EC, EE, EF: most of the BMP, CJK
+// included) take a fast path.
+func utf8Len(p []byte) int {
+	if l := p[0]; l >= 0xE1 && l != 0xED && l <= 0xEF && len(p) >= 3 &&
+		binary.LittleEndian.Uint16(p[1:])&0xC0C0 == 0x8080 {
+		return 3
+	}
+	return utf8Seq(p)
 }
 
 // utf8Seq returns the length of the valid multi-byte UTF-8 sequence at the

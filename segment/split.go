@@ -77,19 +77,18 @@ func (s *Splitter) Split(msg []byte, recv *ChunkingCapability, ceiling int64) ([
 func (s *Splitter) SplitGroup(msg []byte, recv *ChunkingCapability, ceiling int64) (Group, error) {
 	size := int64(len(msg))
 	limit := ceiling
-	if recv != nil {
-		if err := recv.Validate(); err != nil {
-			return Group{}, fmt.Errorf("segment: split: receiver capability: %w", err)
-		}
-		if limit <= 0 || recv.MaxIncomingFrameBytes < limit {
-			limit = recv.MaxIncomingFrameBytes
-		}
+	if recv != nil && recv.MaxIncomingFrameBytes > 0 && (limit <= 0 || recv.MaxIncomingFrameBytes < limit) {
+		limit = recv.MaxIncomingFrameBytes
 	}
 	if limit <= 0 || size <= limit {
 		return Group{Frames: [][]byte{msg}}, nil
 	}
 	if recv == nil {
 		return Group{}, &NotNegotiatedError{Size: size, Limit: limit}
+	}
+	// The capability only matters once the message must be segmented.
+	if err := recv.Validate(); err != nil {
+		return Group{}, fmt.Errorf("segment: split: receiver capability: %w", err)
 	}
 	if size > recv.MaxIncomingMessageBytes {
 		return Group{}, &MessageTooLargeError{Size: size, Limit: recv.MaxIncomingMessageBytes}

@@ -81,9 +81,30 @@ func TestSplitFrameLimitTooSmall(t *testing.T) {
 }
 
 func TestSplitInvalidCapability(t *testing.T) {
-	_, err := NewSplitter(nil).Split([]byte(okMsg), &ChunkingCapability{MaxIncomingFrameBytes: 10, MaxIncomingMessageBytes: 5}, 0)
+	bad := &ChunkingCapability{MaxIncomingFrameBytes: 10, MaxIncomingMessageBytes: 5}
+	_, err := NewSplitter(nil).Split([]byte(okMsg), bad, 0)
 	if err == nil || !strings.Contains(err.Error(), "receiver capability") {
 		t.Fatalf("err = %v", err)
+	}
+	// A message that fits the frame limit still goes out as-is.
+	if frames, err := NewSplitter(nil).Split([]byte("{}"), bad, 0); err != nil || len(frames) != 1 {
+		t.Fatalf("small message with a bad capability: %d frames, %v", len(frames), err)
+	}
+}
+
+func TestSplitTinyMessages(t *testing.T) {
+	r := NewReassembler(DefaultLimits(), nil)
+	for _, msg := range [][]byte{{}, []byte("{")} {
+		for _, recv := range []*ChunkingCapability{nil, capFor(300)} {
+			frames, err := NewSplitter(nil).Split(msg, recv, 300)
+			if err != nil || len(frames) != 1 || !bytes.Equal(frames[0], msg) {
+				t.Fatalf("Split(%q) = %q, %v", msg, frames, err)
+			}
+			// Not a segment: the receiver passes it through unchanged.
+			if out, err := r.Feed(frames[0]); err != nil || !bytes.Equal(out, msg) {
+				t.Fatalf("Feed(%q) = %q, %v", msg, out, err)
+			}
+		}
 	}
 }
 

@@ -25,7 +25,7 @@ func testSessions() []ahpwire.SessionSummary {
 	}
 }
 
-func snapshotEvent(t *testing.T, uri string, state any) connEventMsg {
+func snapshotEvent(t testing.TB, uri string, state any) connEventMsg {
 	t.Helper()
 	s, err := ahpwire.NewSnapshot(uri, state, 1)
 	if err != nil {
@@ -88,7 +88,7 @@ func inputPart() ahpwire.ResponsePart {
 }
 
 // openChat drives the model through opening testSession with chat cs.
-func openChat(t *testing.T, m Model, cs ahpwire.ChatState) Model {
+func openChat(t testing.TB, m Model, cs ahpwire.ChatState) Model {
 	t.Helper()
 	m = send(t, m, openSessionMsg{Session: testSession})
 	ss := ahpwire.SessionState{Provider: "demo", Title: "Fix the flaky reconnect test", Lifecycle: ahpwire.LifecycleReady,

@@ -105,7 +105,7 @@ func (f *fakeBackend) lastDispatch(t *testing.T) dispatchCall {
 var fixedNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 // newTestModel builds a root model with a fake backend at w×h.
-func newTestModel(t *testing.T, w, h int) (Model, *fakeBackend) {
+func newTestModel(t testing.TB, w, h int) (Model, *fakeBackend) {
 	t.Helper()
 	fb := &fakeBackend{}
 	n := 0
@@ -119,7 +119,7 @@ func newTestModel(t *testing.T, w, h int) (Model, *fakeBackend) {
 }
 
 // send delivers one message and runs the commands it returns.
-func send(t *testing.T, m Model, msg tea.Msg) Model {
+func send(t testing.TB, m Model, msg tea.Msg) Model {
 	t.Helper()
 	nm, cmd := m.Update(msg)
 	return runCmds(t, nm.(Model), cmd, 0)
@@ -128,7 +128,7 @@ func send(t *testing.T, m Model, msg tea.Msg) Model {
 // runCmds executes cmd (expanding batches) and feeds our own messages back
 // into Update. Messages of Bubble Tea itself (clipboard, exec) and the
 // event pump's stop are dropped.
-func runCmds(t *testing.T, m Model, cmd tea.Cmd, depth int) Model {
+func runCmds(t testing.TB, m Model, cmd tea.Cmd, depth int) Model {
 	t.Helper()
 	if cmd == nil {
 		return m
@@ -206,7 +206,7 @@ func keyPress(s string) tea.KeyPressMsg {
 }
 
 // typeText sends each rune as a key press.
-func typeText(t *testing.T, m Model, s string) Model {
+func typeText(t testing.TB, m Model, s string) Model {
 	t.Helper()
 	for _, r := range s {
 		m = send(t, m, tea.KeyPressMsg{Code: r, Text: string(r)})
@@ -237,3 +237,7 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s differs from %s\n--- got ---\n%s\n--- want ---\n%s", name, path, got, want)
 	}
 }
+
+func typeName(v any) string { return fmt.Sprintf("%T", v) }
+
+func teaSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }

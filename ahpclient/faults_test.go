@@ -1,0 +1,307 @@
+package ahpclient
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ahptui/ahptui/ahphost"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// startClient creates and starts a client on url with an app consumer.
+func startClient(t *testing.T, o Options) (*Client, *appConsumer) {
+	t.Helper()
+	c, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	a := consumeApp(t, c)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	return c, a
+}
+
+func hasEvent[T Event](evs []Event, pred func(T) bool) bool {
+	for _, e := range evs {
+		if v, ok := e.(T); ok && pred(v) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestSilentDropDetectedWithinTimeout(t *testing.T) {
+	h, url := startHost(t, ahphost.Options{NoToken: true})
+	o := testOptions(t, url)
+	o.PingInterval, o.PingTimeout = 100*time.Millisecond, 150*time.Millisecond
+	_, a := startClient(t, o)
+	start := time.Now()
+	h.GoSilent(5 * time.Second)
+	evs := a.waitFor("dead link", 3*time.Second, func(evs []Event) bool {
+		return hasEvent(evs, func(e ConnStateEvent) bool { return e.State.Phase == Reconnecting })
+	})
+	took := time.Since(start)
+	// Detection bound: one interval to the next ping plus its timeout (and
+	// scheduling slack on a shared machine).
+	if limit := o.PingInterval + o.PingTimeout + 500*time.Millisecond; took > limit {
+		t.Fatalf("silent drop detected after %v, limit %v", took, limit)
+	}
+	var st ConnState
+	for _, e := range evs {
+		if s, ok := e.(ConnStateEvent); ok && s.State.Phase == Reconnecting {
+			st = s.State
+			break
+		}
+	}
+	var dl *DeadLinkError
+	if !errors.As(st.Err, &dl) || !errors.Is(st.Err, ErrConnectionLost) {
+		t.Fatalf("reconnect cause = %v, want *DeadLinkError", st.Err)
+	}
+}
+
+func TestVersionFailureNamesBothSides(t *testing.T) {
+	_, url := startHost(t, ahphost.Options{NoToken: true})
+	old := ProtocolVersions
+	ProtocolVersions = []string{"7.0.0"}
+	t.Cleanup(func() { ProtocolVersions = old })
+	c, err := New(testOptions(t, url))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	err = c.Start(context.Background())
+	var ve *VersionError
+	if !errors.As(err, &ve) || !errors.Is(err, ErrUnsupportedVersion) {
+		t.Fatalf("Start = %v, want *VersionError", err)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "7.0.0") || len(ve.Supported) == 0 || !strings.Contains(msg, ve.Supported[0]) {
+		t.Fatalf("error does not name both sides' versions: %q", msg)
+	}
+	if c.State().Phase != Failed {
+		t.Fatalf("state = %v, want failed", c.State())
+	}
+}
+
+func TestBadTokenIsAuthErrorWithoutToken(t *testing.T) {
+	h, url := startHost(t, ahphost.Options{Token: "right-token-1234"})
+	bad := strings.Replace(url, h.Token(), "wrong-token-5678", 1)
+	if bad == url {
+		t.Fatalf("url %q carries no token", MaskToken(url))
+	}
+	c, err := New(testOptions(t, bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	err = c.Start(context.Background())
+	var ae *AuthError
+	if !errors.As(err, &ae) || ae.StatusCode != 401 && ae.StatusCode != 403 {
+		t.Fatalf("Start = %v, want *AuthError", err)
+	}
+	for _, s := range []string{err.Error(), c.State().String()} {
+		if strings.Contains(s, "wrong-token-5678") || strings.Contains(s, "right-token-1234") {
+			t.Fatalf("token leaked: %q", s)
+		}
+	}
+	// The right token via the Token option works (query + bearer header).
+	o := testOptions(t, strings.Split(url, "?")[0])
+	o.Token = h.Token()
+	startClient(t, o)
+}
+
+func TestUnreachableHostErrorIsMasked(t *testing.T) {
+	c, err := New(Options{URL: "ws://127.0.0.1:1/?tkn=supersecret99", StateDir: t.TempDir(), DialTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	err = c.Start(context.Background())
+	var de *DialError
+	if !errors.As(err, &de) {
+		t.Fatalf("Start = %v, want *DialError", err)
+	}
+	if strings.Contains(err.Error(), "supersecret99") {
+		t.Fatalf("token leaked: %q", err)
+	}
+}
+
+func TestRejectionEchoIsNeverDelivered(t *testing.T) {
+	_, url := startHost(t, ahphost.Options{NoToken: true})
+	c, a := startClient(t, testOptions(t, url))
+	chat := openSession(t, c, a, sessionURI(2))
+	seq, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnCancelled{TurnID: "no-such-turn", Duration: ahpwire.Ptr(int64(0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := a.waitFor("rejection", 5*time.Second, func(evs []Event) bool {
+		return hasEvent(evs, func(e OutboxEvent) bool { return e.Entry.ClientSeq == seq && e.Entry.Status.Final() })
+	})
+	var got OutboxEntry
+	for _, e := range evs {
+		if o, ok := e.(OutboxEvent); ok && o.Entry.ClientSeq == seq {
+			got = o.Entry
+		}
+		if en, ok := e.(EnvelopeEvent); ok && en.Envelope.Action.ActionType() == ahpwire.ActionChatTurnCancelled {
+			t.Fatalf("rejected action delivered as envelope #%d", en.Envelope.ServerSeq)
+		}
+	}
+	var re *RejectedError
+	if got.Status != OutboxRejected || !errors.As(got.Err, &re) || re.Reason == "" || !errors.Is(got.Err, ErrRejected) {
+		t.Fatalf("outbox entry = %+v, want Rejected with reason", got)
+	}
+	// A valid dispatch is confirmed by its echo and delivered once.
+	runTurn(t, c, a, chat, "turn-ok", "hi")
+}
+
+func TestUncertainAfterDropAndHeldWhileDisconnected(t *testing.T) {
+	_, url := startHost(t, ahphost.Options{NoToken: true})
+	p := newDropProxy(t, url, 0)
+	c, a := startClient(t, testOptions(t, p.URL()))
+	chat := openSession(t, c, a, sessionURI(3))
+
+	// 1. The dispatch frame is lost with the link: Uncertain, never re-sent.
+	p.swallowNext(`"dispatchAction"`)
+	seq, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{TurnID: "lost", Message: ahpwire.UserMessage("lost")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.waitFor("uncertain", 5*time.Second, func(evs []Event) bool {
+		return hasEvent(evs, func(e OutboxEvent) bool { return e.Entry.ClientSeq == seq && e.Entry.Status == OutboxUncertain })
+	})
+	a.waitFor("reconnected", 5*time.Second, func(evs []Event) bool {
+		return hasEvent(evs, func(e ConnStateEvent) bool { return e.State.Phase == Connected && e.State.Recovery == RecoveryReplay })
+	})
+	time.Sleep(300 * time.Millisecond) // would an automatic re-send happen, its echo would arrive by now
+	e, ok := c.ob.get(seq)
+	if !ok || e.Status != OutboxUncertain {
+		t.Fatalf("entry after reconnect = %+v (present %v), want still Uncertain", e, ok)
+	}
+	var te *TransportError
+	if !errors.As(e.Err, &te) {
+		t.Fatalf("uncertain entry error = %v, want *TransportError", e.Err)
+	}
+	if a.turnFinished(chat, "lost") {
+		t.Fatal("uncertain dispatch was re-sent automatically")
+	}
+	if out := c.Outbox(); len(out) != 1 || out[0].ClientSeq != seq {
+		t.Fatalf("Outbox() = %+v", out)
+	}
+	// The user's one-key resend.
+	ns, err := c.Resend(context.Background(), seq)
+	if err != nil || ns <= seq {
+		t.Fatalf("Resend = %d, %v", ns, err)
+	}
+	a.waitFor("resent confirmed", 5*time.Second, func(evs []Event) bool {
+		return hasEvent(evs, func(e OutboxEvent) bool { return e.Entry.ClientSeq == ns && e.Entry.Status == OutboxConfirmed })
+	})
+
+	// 2. Dispatch while disconnected: Held, then sent after reconnecting.
+	p.gate(false)
+	p.killAll()
+	a.waitFor("reconnecting", 5*time.Second, func(evs []Event) bool {
+		return countState(evs, Reconnecting) >= 2
+	})
+	hs, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{TurnID: "held", Message: ahpwire.UserMessage("held")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := c.ob.get(hs); e.Status != OutboxHeld {
+		t.Fatalf("dispatch while disconnected = %v, want held", e.Status)
+	}
+	p.gate(true)
+	a.waitFor("held confirmed", 10*time.Second, func(evs []Event) bool {
+		return hasEvent(evs, func(e OutboxEvent) bool { return e.Entry.ClientSeq == hs && e.Entry.Status == OutboxConfirmed })
+	})
+	if hs <= ns {
+		t.Fatalf("clientSeq not monotonic across reconnects: %d after %d", hs, ns)
+	}
+}
+
+func TestRequestsFailTypedAndNeverHang(t *testing.T) {
+	h, url := startHost(t, ahphost.Options{NoToken: true})
+	o := testOptions(t, url)
+	o.PingInterval, o.PingTimeout = time.Hour, time.Hour // only the request's own fate
+	c, a := startClient(t, o)
+	h.GoSilent(3 * time.Second)
+	// ctx honoured.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	err := c.Ping(ctx)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Ping with short ctx = %v", err)
+	}
+	// A waiter gets a typed transport error when the link ends.
+	done := make(chan error, 1)
+	go func() { done <- c.Ping(context.Background()) }()
+	time.Sleep(50 * time.Millisecond)
+	c.mu.Lock()
+	k := c.cur
+	c.mu.Unlock()
+	k.fail(errors.New("test: link cut"))
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrConnectionLost) {
+			t.Fatalf("in-flight Ping = %v, want ErrConnectionLost", err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("in-flight request hung after the link ended")
+	}
+	// While reconnecting: ErrNotConnected (requests) — dispatches are held.
+	if err := c.Ping(context.Background()); err != nil && !errors.Is(err, ErrNotConnected) && !errors.Is(err, ErrConnectionLost) {
+		t.Fatalf("Ping while reconnecting = %v", err)
+	}
+	a.waitFor("reconnected", 10*time.Second, func(evs []Event) bool {
+		return countState(evs, Connected) >= 2
+	})
+	_ = c.Close()
+	if err := c.Ping(context.Background()); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Ping after Close = %v", err)
+	}
+	if _, err := c.Dispatch(context.Background(), ahpwire.RootURI, &ahpwire.UnknownAction{Type: "x"}); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Dispatch after Close = %v", err)
+	}
+}
+
+func TestCloseLeavesNoGoroutines(t *testing.T) {
+	base := runtime.NumGoroutine()
+	func() {
+		h, err := ahphost.New(ahphost.Options{NoToken: true, Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		url, err := h.Listen("127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close()
+		c, err := New(testOptions(t, url))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := consumeApp(t, c)
+		if err := c.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		chat := openSession(t, c, a, sessionURI(4))
+		h.DropAll() // exercise the supervisor too
+		a.waitFor("reconnected", 10*time.Second, func(evs []Event) bool { return countState(evs, Connected) >= 2 })
+		runTurn(t, c, a, chat, "turn-leak", "hi")
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+		a.drain(t)
+		if err := c.Close(); err != nil { // idempotent
+			t.Fatal(err)
+		}
+	}()
+	checkNoLeak(t, base)
+}

@@ -1,0 +1,187 @@
+package tui
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahphost"
+	"github.com/ahptui/ahptui/reducer"
+)
+
+// liveBackend is a real client whose Next is driven by the test itself, so
+// the model's pump command never competes for events.
+type liveBackend struct{ *ahpclient.Client }
+
+func (liveBackend) Next(context.Context) (ahpclient.Event, error) { return nil, context.Canceled }
+
+type liveRig struct {
+	t      *testing.T
+	host   *ahphost.Host
+	client *ahpclient.Client
+	m      Model
+}
+
+func newLiveRig(t *testing.T, replayLog int) *liveRig {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	h, err := ahphost.New(ahphost.Options{Dir: t.TempDir(), NoToken: true, Pace: time.Millisecond, ReplayLog: replayLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := h.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ahpclient.New(ahpclient.Options{URL: url, StateDir: t.TempDir(), ExplicitAck: true,
+		Backoff: ahpclient.BackoffPolicy{Initial: 20 * time.Millisecond, Max: 100 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := &liveRig{t: t, host: h, client: c}
+	t.Cleanup(func() {
+		_ = c.Close()
+		_ = h.Close()
+		deadline := time.Now().Add(5 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			runtime.Gosched()
+			time.Sleep(10 * time.Millisecond) // polling for goroutine exit, not for behaviour
+		}
+		if n := runtime.NumGoroutine(); n > before {
+			t.Errorf("goroutines leaked: %d before, %d after", before, n)
+		}
+	})
+	r.m = New(Options{Backend: liveBackend{c}, Host: "test", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
+	r.m = send(t, r.m, teaSize(100, 30))
+	return r
+}
+
+// pump feeds client events to the model until cond holds.
+func (r *liveRig) pump(what string, cond func(m Model) bool) {
+	r.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for !cond(r.m) {
+		ev, err := r.client.Next(ctx)
+		if err != nil {
+			r.t.Fatalf("waiting for %s: %v\n%s", what, err, viewText(r.m))
+		}
+		if env, ok := ev.(ahpclient.EnvelopeEvent); ok {
+			before := r.client.LastSeenServerSeq()
+			if before >= env.Envelope.ServerSeq {
+				r.t.Fatalf("seq %d acknowledged before it was applied (lastSeen %d)", env.Envelope.ServerSeq, before)
+			}
+			r.m = send(r.t, r.m, connEventMsg{ev: ev})
+			if after := r.client.LastSeenServerSeq(); after < env.Envelope.ServerSeq {
+				r.t.Fatalf("seq %d not acknowledged after it was applied (lastSeen %d)", env.Envelope.ServerSeq, after)
+			}
+			continue
+		}
+		r.m = send(r.t, r.m, connEventMsg{ev: ev})
+	}
+}
+
+func lastAssistant(m Model) *reducer.Message {
+	if m.chat == nil {
+		return nil
+	}
+	ms := m.chat.state.Messages
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].Role == reducer.RoleAssistant {
+			return ms[i]
+		}
+	}
+	return nil
+}
+
+func TestLiveSessionTurnAndReconnect(t *testing.T) {
+	// replayLog 0: the host replays missed envelopes; 1: it cannot, and the
+	// client rebuilds the chat from a snapshot.
+	for _, c := range []struct {
+		name      string
+		replayLog int
+	}{{"replay", 0}, {"snapshot", 1}} {
+		t.Run(c.name, func(t *testing.T) { liveTurnAndReconnect(t, c.replayLog) })
+	}
+}
+
+func liveTurnAndReconnect(t *testing.T, replayLog int) {
+	r := newLiveRig(t, replayLog)
+	r.pump("agents", func(m Model) bool { return len(m.picker.agents) > 0 && m.picker.loaded })
+	r.m = send(t, r.m, keyPress("ctrl+n"))
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.ready })
+
+	r.m = typeText(t, r.m, "hello from a live test")
+	r.m = send(t, r.m, keyPress("enter"))
+	r.pump("answer", func(m Model) bool {
+		a := lastAssistant(m)
+		return a != nil && strings.Contains(a.Text(), "to see what else it can do")
+	})
+	if !strings.Contains(viewText(r.m), "scripted ahptui demo agent") {
+		t.Fatalf("answer not on screen:\n%s", viewText(r.m))
+	}
+
+	// A slow turn; drop the link in the middle of it.
+	r.m = typeText(t, r.m, "/demo slow 40")
+	r.m = send(t, r.m, keyPress("enter"))
+	r.pump("slow turn started", func(m Model) bool {
+		return m.chat.state.Current != nil && strings.Contains(m.chat.state.Current.Text(), "line 5 of 40")
+	})
+	r.host.DropAll()
+	r.pump("reconnecting", func(m Model) bool { return m.conn.Phase == ahpclient.Reconnecting })
+	r.pump("reconnected", func(m Model) bool { return m.conn.Phase == ahpclient.Connected })
+	t.Logf("recovered by %s", r.m.conn.Recovery)
+	r.pump("slow turn finished", func(m Model) bool {
+		a := lastAssistant(m)
+		return m.chat.state.Current == nil && a != nil && strings.Contains(a.Text(), "line 40 of 40")
+	})
+	text := lastAssistant(r.m).Text()
+	for _, l := range []string{"line 2 of 40", "line 20 of 40", "line 40 of 40"} {
+		if n := strings.Count(text, l); n != 1 {
+			t.Errorf("%q appears %d times after the reconnect", l, n)
+		}
+	}
+	if !strings.Contains(viewText(r.m), "line 40 of 40") {
+		t.Fatalf("end of the slow answer not on screen:\n%s", viewText(r.m))
+	}
+	// The earlier turn survived too.
+	if r.m.chat.state.Messages[0].Text() != "hello from a live test" {
+		t.Fatalf("first message changed: %q", r.m.chat.state.Messages[0].Text())
+	}
+}
+
+func TestLiveCancelAndApprove(t *testing.T) {
+	r := newLiveRig(t, 0)
+	r.pump("agents", func(m Model) bool { return len(m.picker.agents) > 0 })
+	r.m = send(t, r.m, keyPress("ctrl+n"))
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.ready })
+
+	r.m = typeText(t, r.m, "/demo tools")
+	r.m = send(t, r.m, keyPress("enter"))
+	for i := 0; i < 3; i++ {
+		r.pump("approval prompt", func(m Model) bool { return len(m.overlays) > 0 })
+		r.m = send(t, r.m, keyPress("a"))
+		r.pump("prompt closed", func(m Model) bool { return len(m.overlays) == 0 })
+	}
+	r.pump("tools turn done", func(m Model) bool { return m.chat.state.Current == nil && len(m.chat.state.Messages) >= 2 })
+	if a := lastAssistant(r.m); a.Status != reducer.StatusComplete {
+		t.Fatalf("tools turn ended %v", a.Status)
+	}
+
+	r.m = typeText(t, r.m, "/demo slow 500")
+	r.m = send(t, r.m, keyPress("enter"))
+	r.pump("slow started", func(m Model) bool { return m.chat.state.Current != nil })
+	r.m = send(t, r.m, keyPress("esc"))
+	r.pump("cancelled", func(m Model) bool {
+		a := lastAssistant(m)
+		return m.chat.state.Current == nil && a != nil && a.Status == reducer.StatusCancelled
+	})
+}
