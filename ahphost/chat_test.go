@@ -146,7 +146,7 @@ func TestPlainTurnBroadcastAndEcho(t *testing.T) {
 	chat := w.createSession("ahp-session:/s1")
 	readChat(t, w, chat, 0)
 	obs := dial(t, u, nil)
-	obs.initialize("c2", []string{chat}, nil)
+	obs.initialize("c2", []string{"ahp-root://", chat}, nil)
 
 	w.sendMessage(chat, "t1", "Explain the project layout", 7)
 	var seqs []uint64
@@ -179,6 +179,24 @@ func TestPlainTurnBroadcastAndEcho(t *testing.T) {
 		if !strings.Contains(joined, want) {
 			t.Fatalf("turn lacks %s: %s", want, joined)
 		}
+	}
+	// Root subscribers learn about the new title and the status changes.
+	var sawTitle, sawInProgress bool
+	for !(sawTitle && sawInProgress) {
+		m := obs.waitFor("root/sessionSummaryChanged", func(m wire) bool { return m.Method == "root/sessionSummaryChanged" })
+		var p struct {
+			Session string `json:"session"`
+			Changes struct {
+				Title  *string `json:"title"`
+				Status *uint32 `json:"status"`
+			} `json:"changes"`
+		}
+		must(t, json.Unmarshal(m.Params, &p))
+		if p.Session != "ahp-session:/s1" {
+			t.Fatalf("summary change for %s", p.Session)
+		}
+		sawTitle = sawTitle || (p.Changes.Title != nil && *p.Changes.Title == "Explain the project layout")
+		sawInProgress = sawInProgress || (p.Changes.Status != nil && *p.Changes.Status&8 != 0)
 	}
 	st := readChat(t, obs, chat, 0)
 	if st.ActiveTurn != nil || len(st.Turns) != 1 || st.Turns[0].State != "complete" {
