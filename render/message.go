@@ -186,7 +186,7 @@ func (r *Renderer) blockFingerprint(k BlockKey, b *reducer.Block, v ViewOpts) st
 		sb.WriteString(strconv.Itoa(v.tailLines()))
 	}
 	for _, u := range blockURIs(b) {
-		if s, ok := v.Resources[u]; ok {
+		if s, ok := v.resource(u); ok {
 			sb.WriteString(",")
 			sb.WriteString(strconv.Itoa(len(s)))
 			sb.WriteString(":")

@@ -189,7 +189,7 @@ func (r *Renderer) toolInput(tc *reducer.ToolCall, width int, v ViewOpts) []stri
 	case tc.Input == nil:
 		return nil
 	case tc.Input.Ref != nil:
-		s, ok := v.Resources[tc.Input.Ref.URI]
+		s, ok := v.resource(tc.Input.Ref.URI)
 		if !ok {
 			return append(r.section("Input", width), r.notLoaded(tc.Input.Ref, width)...)
 		}

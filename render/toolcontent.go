@@ -116,7 +116,7 @@ func refText(ref *reducer.ContentRef, v ViewOpts) (string, bool) {
 	if ref == nil {
 		return "", true
 	}
-	s, ok := v.Resources[ref.URI]
+	s, ok := v.resource(ref.URI)
 	return s, ok
 }
 

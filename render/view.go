@@ -122,7 +122,7 @@ func viewFingerprint(m *reducer.Message, v ViewOpts, seed maphash.Seed) string {
 		b.WriteString(strconv.Itoa(v.Focused.Index))
 	}
 	for _, u := range resourceURIs(m) {
-		if s, ok := v.Resources[u]; ok {
+		if s, ok := v.resource(u); ok {
 			b.WriteString(",r")
 			b.WriteString(strconv.FormatUint(maphash.String(seed, s), 36))
 		}

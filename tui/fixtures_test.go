@@ -100,6 +100,6 @@ func openChat(t testing.TB, m Model, cs ahpwire.ChatState) Model {
 	return send(t, m, snapshotEvent(t, testChat, cs))
 }
 
-func ahpwire_reasoning() ahpwire.ResponsePart {
+func reasoningPart() ahpwire.ResponsePart {
 	return ahpwire.ReasoningPart("t2.r1", "thinking about\nthe problem\nfor a while")
 }

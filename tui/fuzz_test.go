@@ -20,7 +20,7 @@ func FuzzChatKeys(f *testing.F) {
 		if !utf8.ValidString(keys) || len(keys) > 200 {
 			return
 		}
-		m, _ := runningChat(t, pendingTool(), ahpwire_reasoning())
+		m, _ := runningChat(t, pendingTool(), reasoningPart())
 		width, height := int(w%160)+1, int(h%60)+3
 		m = send(t, m, tea.WindowSizeMsg{Width: width, Height: height})
 		for i, r := range keys {
