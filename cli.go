@@ -37,8 +37,10 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-// usagef builds a *usageError.
-func usagef(format string, args ...any) error { return &usageError{msg: fmt.Sprintf(format, args...)} }
+// usagef builds a *usageError; any token in the text is masked.
+func usagef(format string, args ...any) error {
+	return &usageError{msg: masker{}.mask(fmt.Sprintf(format, args...))}
+}
 
 const usageText = `ahptui — a terminal client for the Agent Host Protocol (AHP)
 

@@ -40,9 +40,19 @@ type conn struct {
 	hostCap  atomic.Pointer[segment.ChunkingCapability]
 	lastRead atomic.Int64 // unix nanoseconds of the last received frame
 
+	busy atomic.Bool // the reader is processing a frame (not waiting for one)
+
 	done    chan struct{}
 	errOnce sync.Once
+	errMu   sync.Mutex
 	err     error
+}
+
+// failure returns why the connection ended (nil while it is up).
+func (k *conn) failure() error {
+	k.errMu.Lock()
+	defer k.errMu.Unlock()
+	return k.err
 }
 
 // call is one outstanding request.
@@ -78,7 +88,9 @@ func newConn(cl *Client, ws *websocket.Conn) *conn {
 // call fails with a *TransportError and done is closed.
 func (k *conn) fail(err error) {
 	k.errOnce.Do(func() {
+		k.errMu.Lock()
 		k.err = err
+		k.errMu.Unlock()
 		if _, ok := segment.RuleOf(err); ok {
 			// Only the reader reports violations, so Close can complete the
 			// close handshake (4400 "invalid messageSegment").
@@ -101,7 +113,7 @@ func (k *conn) fail(err error) {
 // cause returns why the connection ended (after done is closed).
 func (k *conn) cause() error {
 	<-k.done
-	return k.err
+	return k.failure()
 }
 
 // wait blocks until the connection's goroutines have exited.
@@ -118,6 +130,7 @@ func (k *conn) readLoop() {
 			k.fail(k.classifyReadErr(err))
 			return
 		}
+		k.busy.Store(true)
 		buf.Reset()
 		if _, err := buf.ReadFrom(r); err != nil {
 			k.fail(k.classifyReadErr(err))
@@ -137,19 +150,24 @@ func (k *conn) readLoop() {
 			return
 		}
 		if msg == nil {
+			k.busy.Store(false)
 			continue
 		}
 		if err := k.handle(msg); err != nil {
 			k.fail(err)
 			return
 		}
+		k.lastRead.Store(k.cl.cfg.Now().UnixNano())
+		k.busy.Store(false)
 	}
 }
 
 // classifyReadErr maps a read error to the client's error types.
 func (k *conn) classifyReadErr(err error) error {
-	if k.ctx.Err() != nil && k.err != nil {
-		return k.err
+	if k.ctx.Err() != nil {
+		if f := k.failure(); f != nil {
+			return f
+		}
 	}
 	if errors.Is(err, websocket.ErrMessageTooBig) {
 		lim := k.cl.cfg.MaxFrameBytes
@@ -209,7 +227,7 @@ func (k *conn) register(c *call) (uint64, error) {
 	k.pendMu.Lock()
 	defer k.pendMu.Unlock()
 	if k.dead {
-		return 0, &TransportError{Op: c.method, Cause: k.err}
+		return 0, &TransportError{Op: c.method, Cause: k.err} // pendMu held; err set before dead
 	}
 	k.nextID++
 	k.pending[k.nextID] = c
@@ -243,7 +261,7 @@ func (k *conn) call(ctx context.Context, method string, params any, hook func(*a
 	select {
 	case resp := <-c.ch:
 		if resp == nil {
-			return nil, &TransportError{Op: method, Cause: k.err}
+			return nil, &TransportError{Op: method, Cause: k.failure()}
 		}
 		if resp.Error != nil {
 			return resp, resp.Error
@@ -296,8 +314,10 @@ func (k *conn) send(m *ahpwire.Message, op string) error {
 	for _, f := range g.Frames {
 		if err := k.ws.Write(k.ctx, websocket.MessageText, f); err != nil {
 			cause := fmt.Errorf("ahpclient: write: %w", err)
-			if k.ctx.Err() != nil && k.err != nil {
-				cause = k.err
+			if k.ctx.Err() != nil {
+				if f := k.failure(); f != nil {
+					cause = f
+				}
 			}
 			k.fail(cause)
 			return &TransportError{Op: op, Cause: cause}
