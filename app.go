@@ -24,25 +24,16 @@ import (
 // defaultDemoPace is the demo agent's delay between streamed deltas.
 const defaultDemoPace = 12 * time.Millisecond
 
-func runServe(cfg config, io stdio) int {
+func runServe(cfg config, std stdio) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return ahphost.RunServe(ctx, cfg.serveArgs, io.out, io.err)
+	return ahphost.RunServe(ctx, cfg.serveArgs, std.out, std.err)
 }
 
 // session is what runDemo/runAttach set up before the UI starts.
 type session struct {
-	log       *slog.Logger
-	client    *ahpclient.Client
-	host      string // masked, for the status line
-	demoFault func()
-	cleanup   []func()
-}
-
-func (s *session) close() {
-	for i := len(s.cleanup) - 1; i >= 0; i-- {
-		s.cleanup[i]()
-	}
+	log       *slog.Logger // file-only, tokens masked
+	demoFault func()       // demo fault key (nil outside the demo)
 }
 
 // setupLog opens the log file: --log, or ahptui.log in the state dir.
@@ -59,29 +50,29 @@ func setupLog(cfg config, secrets ...string) (*slog.Logger, io.Closer, string, e
 	return log, c, dir, err
 }
 
-func runDemo(cfg config, io stdio) int {
+func runDemo(cfg config, std stdio) int {
 	faults := lookupEnv("AHPTUI_DEMO_FAULTS")
 	dropAfter, faultsOn, err := parseFaults(faults)
 	if err != nil {
-		fmt.Fprintf(io.err, "ahptui: AHPTUI_DEMO_FAULTS: %v\n", err)
+		fmt.Fprintf(std.err, "ahptui: AHPTUI_DEMO_FAULTS: %v\n", err)
 		return exitUsage
 	}
 	pace := defaultDemoPace
 	if p := lookupEnv("AHPTUI_DEMO_PACE"); p != "" {
 		if pace, err = time.ParseDuration(p); err != nil || pace < 0 {
-			fmt.Fprintf(io.err, "ahptui: AHPTUI_DEMO_PACE: %q is not a duration\n", p)
+			fmt.Fprintf(std.err, "ahptui: AHPTUI_DEMO_PACE: %q is not a duration\n", p)
 			return exitUsage
 		}
 	}
 	log, lc, dir, err := setupLog(cfg)
 	if err != nil {
-		fmt.Fprintf(io.err, "ahptui: %v\n", err)
+		fmt.Fprintf(std.err, "ahptui: %v\n", err)
 		return exitError
 	}
 	defer lc.Close()
 	wd, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(io.err, "ahptui: %v\n", err)
+		fmt.Fprintf(std.err, "ahptui: %v\n", err)
 		return exitError
 	}
 	h, err := ahphost.New(ahphost.Options{
@@ -89,13 +80,13 @@ func runDemo(cfg config, io stdio) int {
 		Faults: ahphost.Faults{DropAfterFrames: dropAfter},
 	})
 	if err != nil {
-		fmt.Fprintf(io.err, "ahptui: demo host: %v\n", err)
+		fmt.Fprintf(std.err, "ahptui: demo host: %v\n", err)
 		return exitError
 	}
 	dh, err := startDemoHost(h, log)
 	if err != nil {
 		_ = h.Close()
-		fmt.Fprintf(io.err, "ahptui: %v\n", err)
+		fmt.Fprintf(std.err, "ahptui: %v\n", err)
 		return exitError
 	}
 	defer dh.close()
@@ -103,7 +94,7 @@ func runDemo(cfg config, io stdio) int {
 	if faultsOn {
 		s.demoFault = dh.dropConnections
 	}
-	return attachAndRun(cfg, io, s, dh.url, dir, wd)
+	return attachAndRun(cfg, std, s, dh.url, dir, wd)
 }
 
 // logWriter returns the log file as a writer.
@@ -114,26 +105,25 @@ func logWriter(c io.Closer) io.Writer {
 	return io.Discard
 }
 
-func runAttach(cfg config, io stdio) int {
+func runAttach(cfg config, std stdio) int {
 	log, lc, dir, err := setupLog(cfg, cfg.token)
 	if err != nil {
-		fmt.Fprintf(io.err, "ahptui: %v\n", err)
+		fmt.Fprintf(std.err, "ahptui: %v\n", err)
 		return exitError
 	}
 	defer lc.Close()
-	return attachAndRun(cfg, io, &session{log: log}, cfg.url, dir, "")
+	return attachAndRun(cfg, std, &session{log: log}, cfg.url, dir, "")
 }
 
 // attachAndRun connects (printing a plain error and returning exitConnect
 // when that fails), then runs the UI until the user quits.
-func attachAndRun(cfg config, io stdio, s *session, url, dir, workDir string) int {
-	defer s.close()
+func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) int {
 	c, err := ahpclient.New(ahpclient.Options{
 		URL: url, Token: cfg.token, StateDir: dir, ExplicitAck: true,
 		Logger: s.log.With("component", "client"),
 	})
 	if err != nil {
-		fmt.Fprintf(io.err, "ahptui: %v\n", err)
+		fmt.Fprintf(std.err, "ahptui: %v\n", err)
 		return exitUsage
 	}
 	defer c.Close()
@@ -148,19 +138,28 @@ func attachAndRun(cfg config, io stdio, s *session, url, dir, workDir string) in
 			return exitInterrupted
 		}
 		s.log.Error("cannot connect", "host", host, "err", err)
-		fmt.Fprintf(io.err, "ahptui: cannot connect to %s: %v\n", host, err)
+		fmt.Fprintf(std.err, "ahptui: cannot connect to %s: %v\n", host, err)
 		return exitConnect
 	}
 	s.log.Info("connected", "host", host)
 	m := tui.New(tui.Options{
 		Backend: c, Host: hostLabel(host), Dark: isDark(cfg.theme), NoMouse: cfg.noMouse,
-		Editor: editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault, Logger: s.log.With("component", "tui"),
+		AutoTheme: cfg.theme == "auto" && lookupEnv("COLORFGBG") == "",
+		Editor:    editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault,
+		Logger: s.log.With("component", "tui"),
 	})
 	p := tea.NewProgram(m)
-	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+	final, err := p.Run()
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		s.log.Error("ui failed", "err", err)
-		fmt.Fprintf(io.err, "ahptui: %v\n", err)
+		fmt.Fprintf(std.err, "ahptui: %v\n", err)
 		return exitError
+	}
+	if fm, ok := final.(tui.Model); ok {
+		if ferr := fm.ConnectionFailure(); ferr != nil {
+			fmt.Fprintf(std.err, "ahptui: connection to %s failed: %v\n", host, ferr)
+			return exitConnect
+		}
 	}
 	return exitOK
 }

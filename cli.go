@@ -62,12 +62,14 @@ In the UI press F1 (or ctrl+g) for every key binding.
 
 Environment:
   AHPTUI_TOKEN        connection token
-  AHPTUI_DEMO_FAULTS  demo only: enable fault injection (F12 drops the connection);
-                      "1" enables the key, "drop-after=N" also drops after N frames
+  AHPTUI_DEMO_FAULTS  demo only: fault injection. "1" enables F12, which drops every
+                      connection and refuses reconnects for 2 s; "drop-after=N" also
+                      drops each connection after N frames
+  AHPTUI_DEMO_PACE    demo only: delay between streamed chunks (default 12ms)
 
 Exit codes:
-  0 ok, 1 runtime error, 2 usage error, 3 cannot connect to the host,
-  4 feature not available in this build, 130 interrupted
+  0 ok, 1 runtime error, 2 usage error, 3 cannot connect to the host (or the
+  connection failed for good), 130 interrupted
 `
 
 // parseArgs parses args (without the program name). getenv is injected for tests.

@@ -8,10 +8,9 @@ const (
 	exitError = 1
 	// exitUsage is a command-line mistake: unknown flag, bad URL, missing argument.
 	exitUsage = 2
-	// exitConnect means the host could not be reached or refused the handshake.
+	// exitConnect means the host could not be reached or refused the
+	// handshake, or the connection failed for good while the UI ran.
 	exitConnect = 3
-	// exitUnavailable means the requested feature is not built into this binary.
-	exitUnavailable = 4
 	// exitInterrupted means the user interrupted start-up (SIGINT).
 	exitInterrupted = 130
 )

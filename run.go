@@ -3,25 +3,24 @@ package main
 import "fmt"
 
 // run is the whole program minus os.Exit; it returns the exit code.
-func run(args []string, io stdio) int {
+func run(args []string, std stdio) int {
 	cfg, err := parseArgs(args, lookupEnv)
 	if err != nil {
-		fmt.Fprintf(io.err, "ahptui: %v\nRun 'ahptui --help' for usage.\n", err)
+		fmt.Fprintf(std.err, "ahptui: %v\nRun 'ahptui --help' for usage.\n", err)
 		return exitUsage
 	}
 	switch cfg.cmd {
 	case cmdHelp:
-		fmt.Fprint(io.out, usageText)
+		fmt.Fprint(std.out, usageText)
 		return exitOK
 	case cmdVersion:
-		fmt.Fprintln(io.out, versionString())
+		fmt.Fprintln(std.out, versionString())
 		return exitOK
 	case cmdServe:
-		return runServe(cfg, io)
+		return runServe(cfg, std)
 	case cmdDemo:
-		return runDemo(cfg, io)
+		return runDemo(cfg, std)
 	default:
-		return runAttach(cfg, io)
+		return runAttach(cfg, std)
 	}
 }
-

@@ -136,9 +136,17 @@ func (c *Client) Start(ctx context.Context) error {
 		c.setState(ConnState{Phase: Failed, Err: err})
 		return err
 	}
-	c.wg.Add(1)
-	go c.supervise(k)
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		k.fail(ErrClosed)
+		k.wait()
+		return ErrClosed
+	}
+	c.wg.Add(1) // under c.mu: Close cannot be waiting yet
+	c.mu.Unlock()
 	c.activate(k, rec)
+	go c.supervise(k)
 	return nil
 }
 
@@ -171,6 +179,11 @@ func (c *Client) Next(ctx context.Context) (Event, error) {
 
 // Ack marks the envelope with serverSeq applied (see EnvelopeEvent.Ack).
 func (c *Client) Ack(serverSeq uint64) { c.seq.ack(serverSeq) }
+
+// Applied is Ack spelled with its channel, for consumers that track
+// channels: it marks the envelope (channel, serverSeq) applied. serverSeq is
+// unique across channels, so channel is informational.
+func (c *Client) Applied(channel string, serverSeq uint64) { c.seq.ack(serverSeq) }
 
 // Close ends the client: the supervisor stops, the connection closes, every
 // waiting request fails with ErrClosed, held dispatches become Failed, and

@@ -9,6 +9,9 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
+// ahpwireMethodPing is the ping method name.
+const ahpwireMethodPing = ahpwire.MethodPing
+
 // pingParams are the params of `ping`.
 var pingParams = ahpwire.ChannelParams{Channel: ahpwire.RootURI}
 

@@ -125,17 +125,19 @@ func (k *conn) readLoop() {
 	var buf bytes.Buffer
 	limit := k.cl.cfg.MaxFrameBytes
 	for {
-		_, r, err := k.ws.Reader(k.ctx)
+		// Background: a cancellable ctx costs a timer per frame in
+		// coder/websocket; fail() unblocks the read with CloseNow.
+		_, r, err := k.ws.Reader(context.Background())
 		if err != nil {
 			k.fail(k.classifyReadErr(err))
 			return
 		}
-		k.busy.Store(true)
 		buf.Reset()
 		if _, err := buf.ReadFrom(r); err != nil {
 			k.fail(k.classifyReadErr(err))
 			return
 		}
+		k.busy.Store(true)
 		k.lastRead.Store(k.cl.cfg.Now().UnixNano())
 		if int64(buf.Len()) > limit { // defensive: the read limit already enforces it
 			k.fail(&FrameTooLargeError{Limit: limit})
@@ -188,6 +190,10 @@ func (k *conn) classifyReadErr(err error) error {
 
 // handle routes one complete JSON-RPC message.
 func (k *conn) handle(b []byte) error {
+	if p, ok := decodeActionFast(b); ok {
+		k.cl.onActionParams(k, p)
+		return nil
+	}
 	var m ahpwire.Message
 	if err := json.Unmarshal(b, &m); err != nil {
 		k.cl.log.Warn("undecodable message from host; ignored", "bytes", len(b), "err", err)
@@ -227,7 +233,7 @@ func (k *conn) register(c *call) (uint64, error) {
 	k.pendMu.Lock()
 	defer k.pendMu.Unlock()
 	if k.dead {
-		return 0, &TransportError{Op: c.method, Cause: k.err} // pendMu held; err set before dead
+		return 0, &TransportError{Op: c.method, Cause: k.failure()}
 	}
 	k.nextID++
 	k.pending[k.nextID] = c

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpstate"
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // sessionRun is the outcome of one scripted session.
@@ -59,6 +60,23 @@ func runDropSession(t *testing.T, dir string, replayLog int, dropAfter int64) se
 		t.Fatalf("Start: %v", err)
 	}
 	scriptedSession(t, c, a, sessionURI(1), "hello there")
+	// Quiesce: the session catalog reports the chat idle again after the
+	// turn (a separate envelope that follows the turn's end).
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		idle := false
+		a.withMirror(func(m *mirror) {
+			s := m.sessions[sessionURI(1)]
+			idle = len(s.Chats) > 0 && s.Chats[0].Status&ahpwire.StatusInProgress == 0
+		})
+		if idle {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("session never became idle:%s", describeTail(a.snapshot(), 8))
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 	frames := p.frames.Load()
 	if p.fired.Load() { // a drop after the last frame the script needed: wait for the recovery too
 		a.waitFor("recovery after the drop", 10*time.Second, func(evs []Event) bool {
@@ -127,6 +145,17 @@ func TestDropAtEveryFrameBoundary(t *testing.T) {
 					last = int64(n)
 				}
 			}
+			used := map[Recovery]int{}
+			defer func() {
+				want := RecoveryReplay
+				if mode.replayLog == 1 {
+					want = RecoverySnapshot
+				}
+				if !t.Failed() && used[want] == 0 {
+					t.Errorf("no run recovered by %v (recoveries %v)", want, used)
+				}
+				t.Logf("recoveries: %v", used)
+			}()
 			for pos := int64(1); pos <= last; pos++ {
 				t.Run(fmt.Sprintf("after-frame-%d", pos), func(t *testing.T) {
 					got := runDropSession(t, dir, mode.replayLog, pos)
@@ -138,6 +167,9 @@ func TestDropAtEveryFrameBoundary(t *testing.T) {
 					}
 					if !got.fired || got.reconnects < 1 {
 						t.Fatalf("the drop did not happen or was not recovered: fired=%v reconnects=%d", got.fired, got.reconnects)
+					}
+					for _, r := range got.recoveries {
+						used[r]++
 					}
 					if len(got.problems) > 0 {
 						t.Fatalf("delivery problems: %v", got.problems)

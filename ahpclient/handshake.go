@@ -265,7 +265,7 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 				if missing[env.Channel] {
 					continue
 				}
-				c.onEnvelope(k.ctx, env, true, true)
+				c.onEnvelope(c.ctx, env, true, true)
 			}
 		}
 	}
@@ -293,6 +293,13 @@ func (c *Client) activate(k *conn, rec Recovery) {
 		c.mu.Unlock()
 		c.sendMu.Unlock()
 		return
+	}
+	select {
+	case <-k.done: // died before activation; the supervisor handles it
+		c.mu.Unlock()
+		c.sendMu.Unlock()
+		return
+	default:
 	}
 	c.cur = k
 	ver := c.version

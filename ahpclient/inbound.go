@@ -13,12 +13,12 @@ import (
 // or the connection ends.
 func (c *Client) onNotification(k *conn, m *ahpwire.Message) error {
 	if m.Method == ahpwire.MethodAction {
-		var env ahpwire.ActionEnvelope
-		if err := json.Unmarshal(m.Params, &env); err != nil {
+		var p envelopeParams
+		if err := json.Unmarshal(m.Params, &p); err != nil {
 			c.log.Warn("undecodable action envelope; ignored", "err", err)
 			return nil
 		}
-		c.onEnvelope(k.ctx, env, false, false)
+		c.onActionParams(k, &p)
 		return nil
 	}
 	var head struct {
@@ -27,17 +27,30 @@ func (c *Client) onNotification(k *conn, m *ahpwire.Message) error {
 	if len(m.Params) > 0 {
 		_ = json.Unmarshal(m.Params, &head)
 	}
-	err := c.q.push(k.ctx, NotificationEvent{Method: m.Method, Channel: head.Channel, Params: m.Params}, true, false)
-	if err != nil && !errors.Is(err, ErrClosed) && k.ctx.Err() == nil {
-		return err
-	}
+	// The client's context, not the connection's: a push blocked by a slow
+	// consumer completes even if the link dies meanwhile (nothing is lost).
+	_ = c.q.push(c.ctx, NotificationEvent{Method: m.Method, Channel: head.Channel, Params: m.Params}, true, false)
 	return nil
+}
+
+// onActionParams decodes and handles one live action notification.
+func (c *Client) onActionParams(k *conn, p *envelopeParams) {
+	env, err := p.envelope()
+	if err != nil {
+		c.log.Warn("action envelope", "serverSeq", p.ServerSeq, "err", err)
+		if env.Action == nil {
+			c.seq.noteProcessed(p.ServerSeq)
+			return
+		}
+	}
+	c.onEnvelope(c.ctx, env, false, false)
 }
 
 // onEnvelope applies the delivery rules to one envelope (live or replayed):
 // own echoes settle the outbox, rejected envelopes are never delivered,
 // duplicates and envelopes of unknown channels are skipped, envelopes of a
-// pending subscribe are buffered.
+// pending subscribe are buffered. ctx must be the client's context: once an
+// envelope is admitted its push must not be abandoned because a link died.
 func (c *Client) onEnvelope(ctx context.Context, env ahpwire.ActionEnvelope, replayed, force bool) {
 	own := env.Origin != nil && env.Origin.ClientID == c.clientID
 	if env.RejectionReason != "" {

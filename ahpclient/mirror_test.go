@@ -105,3 +105,11 @@ func (m *mirror) stateJSON() string {
 	sort.Strings(parts)
 	return strings.Join(parts, "\n")
 }
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}

@@ -34,6 +34,13 @@ type dropProxy struct {
 	kills    []func()
 }
 
+// retarget sends new connections to another host.
+func (p *dropProxy) retarget(target string) {
+	p.mu.Lock()
+	p.target = strings.TrimSuffix(target, "/")
+	p.mu.Unlock()
+}
+
 // gate opens or closes the proxy for new connections.
 func (p *dropProxy) gate(open bool) { p.closed.Store(!open) }
 
@@ -77,7 +84,10 @@ func (p *dropProxy) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n := p.conns.Add(1)
-	up, _, err := websocket.Dial(r.Context(), p.target+r.URL.RequestURI(), &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": r.Header.Values("Authorization")}})
+	p.mu.Lock()
+	target := p.target
+	p.mu.Unlock()
+	up, _, err := websocket.Dial(r.Context(), target+r.URL.RequestURI(), &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": r.Header.Values("Authorization")}})
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return

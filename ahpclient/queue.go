@@ -19,9 +19,15 @@ type eventQueue struct {
 	heavy     int
 	highWater int
 	closed    bool
-	changed   chan struct{} // closed and replaced on every change
-	blocked   int           // producers currently waiting for space
-	blockGen  uint64        // incremented whenever a producer starts waiting
+	blocked   int    // producers currently waiting for space
+	blockGen  uint64 // incremented whenever a producer starts waiting
+
+	// Wake-ups are one-slot semaphores: a woken waiter re-checks its
+	// condition and passes the signal on while it still holds, so several
+	// waiters never miss one and no channel is allocated per event.
+	notEmpty chan struct{}
+	notFull  chan struct{}
+	done     chan struct{} // closed by close
 }
 
 // queued is one queue slot.
@@ -34,13 +40,20 @@ func newEventQueue(highWater int) *eventQueue {
 	if highWater < 1 {
 		highWater = 1
 	}
-	return &eventQueue{highWater: highWater, changed: make(chan struct{})}
+	return &eventQueue{
+		highWater: highWater,
+		notEmpty:  make(chan struct{}, 1),
+		notFull:   make(chan struct{}, 1),
+		done:      make(chan struct{}),
+	}
 }
 
-// signal wakes every waiter; q.mu must be held.
-func (q *eventQueue) signal() {
-	close(q.changed)
-	q.changed = make(chan struct{})
+// wake posts a signal on ch without blocking.
+func wake(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
 }
 
 // push appends ev. A heavy item waits while HighWater heavy items are
@@ -66,10 +79,10 @@ func (q *eventQueue) push(ctx context.Context, ev Event, heavy, force bool) erro
 			q.blocked++
 			q.blockGen++
 		}
-		ch := q.changed
 		q.mu.Unlock()
 		select {
-		case <-ch:
+		case <-q.notFull:
+		case <-q.done:
 		case <-ctx.Done():
 			q.mu.Lock()
 			q.blocked--
@@ -85,8 +98,11 @@ func (q *eventQueue) push(ctx context.Context, ev Event, heavy, force bool) erro
 	if heavy {
 		q.heavy++
 	}
-	q.signal()
+	if heavy && q.heavy < q.highWater && q.blocked > 0 {
+		wake(q.notFull) // pass on to another waiting producer
+	}
 	q.mu.Unlock()
+	wake(q.notEmpty)
 	return nil
 }
 
@@ -99,10 +115,10 @@ func (q *eventQueue) pop(ctx context.Context) (Event, error) {
 			q.mu.Unlock()
 			return nil, ErrClosed
 		}
-		ch := q.changed
 		q.mu.Unlock()
 		select {
-		case <-ch:
+		case <-q.notEmpty:
+		case <-q.done:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
@@ -123,8 +139,15 @@ func (q *eventQueue) pop(ctx context.Context) (Event, error) {
 		q.items = q.items[:n]
 		q.head = 0
 	}
-	q.signal()
+	more := q.head < len(q.items)
+	space := it.heavy && q.blocked > 0
 	q.mu.Unlock()
+	if more {
+		wake(q.notEmpty) // pass on to another waiting consumer
+	}
+	if space {
+		wake(q.notFull)
+	}
 	return it.ev, nil
 }
 
@@ -148,7 +171,7 @@ func (q *eventQueue) close() {
 	q.mu.Lock()
 	if !q.closed {
 		q.closed = true
-		q.signal()
+		close(q.done)
 	}
 	q.mu.Unlock()
 }

@@ -21,7 +21,11 @@ type appConsumer struct {
 	m   *mirror
 }
 
-func consumeApp(t testing.TB, c *Client) *appConsumer {
+func consumeApp(t testing.TB, c *Client) *appConsumer { return consumeAppSlow(t, c, 0) }
+
+// consumeAppSlow is consumeApp with a pause before each event (a slow
+// consumer).
+func consumeAppSlow(t testing.TB, c *Client, pause time.Duration) *appConsumer {
 	a := &appConsumer{m: newMirror()}
 	ctx, cancel := context.WithCancel(context.Background())
 	k := &consumer{t: t, c: c, cond: make(chan struct{}), done: make(chan struct{}), cancel: cancel}
@@ -32,6 +36,9 @@ func consumeApp(t testing.TB, c *Client) *appConsumer {
 			ev, err := c.Next(ctx)
 			if err != nil {
 				return
+			}
+			if pause > 0 {
+				time.Sleep(pause)
 			}
 			a.mmu.Lock()
 			a.m.apply(ev)

@@ -135,11 +135,13 @@ func (c *Client) onDisconnect(k *conn, cause error) {
 	c.log.Warn("connection lost", "err", c.maskErr(cause))
 }
 
-// heartbeat pings the host every PingInterval. No answer within PingTimeout,
-// or no frame at all for PingInterval+PingTimeout, means the link is dead
-// (silent drop): the connection is failed and the supervisor reconnects.
-// While the read loop is paused by a slow consumer the link cannot be
-// judged and the check is skipped. It also sweeps abandoned segment groups.
+// heartbeat pings the host every PingInterval. The link is dead (a silent
+// drop) when a ping gets no answer within PingTimeout and nothing else
+// arrived meanwhile, or when no frame at all arrived for
+// PingInterval+PingTimeout: the connection is failed and the supervisor
+// reconnects. While the read loop is busy with a frame or paused by a slow
+// consumer the link cannot be judged and the check is skipped. It also
+// sweeps abandoned segment groups.
 func (k *conn) heartbeat() {
 	defer k.wg.Done()
 	cfg := k.cl.cfg
@@ -156,28 +158,39 @@ func (k *conn) heartbeat() {
 			k.cl.log.Warn("dropped abandoned segment groups", "groups", n)
 		}
 		k.reasmMu.Unlock()
-		blocked, gen := k.cl.q.producerBlocked()
-		if blocked {
+		if k.readerStalled() {
 			continue
 		}
+		_, gen := k.cl.q.producerBlocked()
 		silence := cfg.Now().Sub(time.Unix(0, k.lastRead.Load()))
 		if silence > cfg.PingInterval+cfg.PingTimeout {
 			k.fail(&DeadLinkError{Silence: silence})
 			return
 		}
+		sent := cfg.Now().UnixNano()
 		ctx, cancel := context.WithTimeout(k.ctx, cfg.PingTimeout)
-		_, err := k.call(ctx, "ping", pingParams, nil)
+		_, err := k.call(ctx, ahpwireMethodPing, pingParams, nil)
 		cancel()
-		if err == nil || k.ctx.Err() != nil {
+		if err == nil || k.ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+			continue // answered (an error answer proves liveness too) or closing
+		}
+		if k.readerStalled() || k.lastRead.Load() > sent {
 			continue
 		}
-		if errors.Is(err, context.DeadlineExceeded) {
-			if b, g := k.cl.q.producerBlocked(); b || g != gen {
-				continue
-			}
-			k.fail(&DeadLinkError{PingTimeout: cfg.PingTimeout})
-			return
+		if _, g := k.cl.q.producerBlocked(); g != gen {
+			continue
 		}
-		// A JSON-RPC error answer still proves the link is alive.
+		k.fail(&DeadLinkError{PingTimeout: cfg.PingTimeout})
+		return
 	}
+}
+
+// readerStalled reports whether the read loop is busy with a frame or
+// waiting for the consumer, so silence says nothing about the link.
+func (k *conn) readerStalled() bool {
+	if k.busy.Load() {
+		return true
+	}
+	blocked, _ := k.cl.q.producerBlocked()
+	return blocked
 }

@@ -88,8 +88,9 @@ type Form struct {
 	Up, Down  key.Binding // move within a select list
 	Toggle    key.Binding // check/uncheck, flip a boolean
 	Submit    key.Binding
-	Decline   key.Binding
-	Cancel    key.Binding
+	Decline   key.Binding // answer "decline"
+	Cancel    key.Binding // answer "cancel"
+	Later     key.Binding // close the form; the request stays open (ctrl+p reopens)
 }
 
 // Confirm bindings work in yes/no dialogs (dispose, quit while running).
@@ -167,8 +168,8 @@ func Default() KeyMap {
 			CopyCode:    b(k("Y"), "Y", "copy code fence"),
 		},
 		Approval: Approval{
-			Approve:      b(k("a"), "a", "approve"),
-			Deny:         b(k("d"), "d", "deny"),
+			Approve:      b(k("a", "y"), "a/y", "approve"),
+			Deny:         b(k("d", "n"), "d/n", "deny"),
 			DenyReason:   b(k("r"), "r", "deny with reason"),
 			Option:       b(k("1", "2", "3", "4", "5", "6", "7", "8", "9"), "1-9", "host option"),
 			Up:           b(k("up", "k"), "↑", "scroll up"),
@@ -184,7 +185,8 @@ func Default() KeyMap {
 			Toggle:    b(k("space"), "space", "toggle"),
 			Submit:    b(k("enter"), "enter", "next / submit"),
 			Decline:   b(k("ctrl+d"), "ctrl+d", "decline"),
-			Cancel:    b(k("esc"), "esc", "cancel"),
+			Cancel:    b(k("ctrl+x"), "ctrl+x", "cancel the request"),
+			Later:     b(k("esc"), "esc", "answer later"),
 		},
 		Confirm: Confirm{
 			Yes: b(k("y", "enter"), "y", "yes"),

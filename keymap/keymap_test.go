@@ -42,8 +42,8 @@ func TestFixedDefaults(t *testing.T) {
 		{"quit", km.Global.Quit, []string{"ctrl+c"}},
 		{"switch focus", km.Chat.SwitchFocus, []string{"tab"}},
 		{"thinking", km.Chat.CycleThinking, []string{"ctrl+t"}},
-		{"approve", km.Approval.Approve, []string{"a"}},
-		{"deny", km.Approval.Deny, []string{"d"}},
+		{"approve", km.Approval.Approve, []string{"a", "y"}},
+		{"deny", km.Approval.Deny, []string{"d", "n"}},
 		{"close help", km.Help.Close, []string{"esc", "q", "?"}},
 	}
 	for _, c := range cases {

@@ -182,12 +182,11 @@ func (p *approvalPrompt) View(st *Styles, width, height int) string {
 			foot = append(foot, st.Dialog.Key.Render(fmt.Sprintf("%d", i+1))+" "+sty.Render(render.Sanitize(o.Label)))
 		}
 	}
-	keys := st.Dialog.Key.Render("a") + " approve  " + st.Dialog.Key.Render("d") + " deny  " +
-		st.Dialog.Key.Render("r") + " deny with reason  " + st.Dialog.Key.Render("esc") + " later"
+	hints := []string{"a", "approve", "d", "deny", "r", "deny with reason", "esc", "later"}
 	if len(body) > 0 {
-		keys += "  " + st.Dialog.Key.Render("↑/↓") + " scroll"
+		hints = append(hints, "↑/↓", "scroll")
 	}
-	foot = append(foot, keys)
+	foot = append(foot, keyHints(st, inner, hints...)...)
 	if p.asking {
 		foot = append(foot, p.reason.View()+"  "+st.Dialog.Muted.Render("(enter deny · esc back)"))
 	}

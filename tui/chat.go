@@ -200,9 +200,16 @@ func (m *chatModel) resumableTurn() string {
 	return ""
 }
 
-// pendingCount counts approvals and questions waiting for the user.
+// pendingCount counts approvals and questions waiting for the user (tool
+// authentication requests are shown in the transcript, not prompted).
 func (m *chatModel) pendingCount() int {
-	return len(m.state.PendingApprovals()) + len(m.state.PendingInputs())
+	n := len(m.state.PendingInputs())
+	for _, b := range m.state.PendingApprovals() {
+		if b.Tool.Status != reducer.ToolAuthRequired {
+			n++
+		}
+	}
+	return n
 }
 
 // usageModel returns the model name and usage of the current or last turn.

@@ -49,7 +49,7 @@ func (m *chatModel) Update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return notice(msg.err.Error(), true)
 		}
-		m.comp.SetValue(msg.text)
+		m.comp.SetDraft(msg.text)
 		m.relayout()
 		return nil
 	case turnsFetchedMsg:

@@ -21,6 +21,9 @@ type Options struct {
 	Host string
 	// Dark selects dark styles (false = light).
 	Dark bool
+	// AutoTheme asks the terminal for its background colour and switches
+	// between dark and light styles when it answers.
+	AutoTheme bool
 	// NoMouse leaves the mouse to the terminal (no wheel scrolling).
 	NoMouse bool
 	// Editor is the command for long prompts ($VISUAL or $EDITOR).
@@ -63,6 +66,7 @@ type common struct {
 	turns     int
 	frame     time.Duration
 	noticeTTL time.Duration
+	autoTheme bool
 }
 
 func newCommon(o Options) *common {
@@ -70,7 +74,7 @@ func newCommon(o Options) *common {
 		ctx: o.Context, backend: o.Backend, km: keymap.Default(), styles: newStyles(o.Dark),
 		rstyles: render.StylesFor(o.Dark), now: o.Now, newID: o.NewID, log: o.Logger,
 		host: o.Host, editor: o.Editor, dir: o.WorkingDir, turns: o.HistoryTurns, frame: o.FrameInterval,
-		noticeTTL: o.NoticeTTL,
+		noticeTTL: o.NoticeTTL, autoTheme: o.AutoTheme,
 	}
 	if c.ctx == nil {
 		c.ctx = context.Background()
@@ -108,4 +112,11 @@ func newUUID() string {
 	b[8] = b[8]&0x3f | 0x80
 	h := hex.EncodeToString(b[:])
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// setTheme rebuilds the styles for a dark or light background.
+func (c *common) setTheme(dark bool) {
+	c.styles = newStyles(dark)
+	c.rstyles = render.StylesFor(dark)
+	c.renderer.SetStyles(c.rstyles)
 }

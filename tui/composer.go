@@ -40,11 +40,18 @@ func (actionOpenEditor) isComposerAction() {}
 type composer struct {
 	ta      textarea.Model
 	km      keymap.Composer
-	history []string
+	history []histEntry
 	hIdx    int    // index into history while browsing; len(history) = not browsing
 	saved   string // the draft the user had before browsing history
 	pastes  map[int]string
 	nPaste  int
+}
+
+// histEntry is a sent draft; its paste chips keep their content so that a
+// recalled draft sends the real text again (never the chip).
+type histEntry struct {
+	text   string
+	pastes map[int]string
 }
 
 // newComposer builds the composer. Text-editing keys of the textarea that
@@ -121,25 +128,29 @@ func (c *composer) Expanded() string {
 	})
 }
 
-// reset clears the draft after sending.
-func (c *composer) reset() {
-	c.ta.Reset()
-	c.pastes = map[int]string{}
-	c.hIdx = len(c.history)
-}
-
 func (c *composer) pushHistory(s string) {
-	if s == "" || (len(c.history) > 0 && c.history[len(c.history)-1] == s) {
+	if s == "" || (len(c.history) > 0 && c.history[len(c.history)-1].text == s && len(c.pastes) == 0) {
 		c.hIdx = len(c.history)
 		return
 	}
-	c.history = append(c.history, s)
+	c.history = append(c.history, histEntry{text: s, pastes: c.pastes})
 	c.hIdx = len(c.history)
+}
+
+// recall shows history entry i with its paste chips.
+func (c *composer) recall(i int) {
+	c.hIdx = i
+	c.pastes, c.nPaste = map[int]string{}, 0
+	for n, p := range c.history[i].pastes {
+		c.pastes[n] = p
+		c.nPaste = max(c.nPaste, n)
+	}
+	c.SetValue(c.history[i].text)
 }
 
 // browsing reports whether the draft shows an unmodified history entry.
 func (c *composer) browsing() bool {
-	return c.hIdx < len(c.history) && c.ta.Value() == c.history[c.hIdx]
+	return c.hIdx < len(c.history) && c.ta.Value() == c.history[c.hIdx].text
 }
 
 // Update handles a message while the composer has focus.
@@ -147,9 +158,7 @@ func (c composer) Update(msg tea.Msg) (composer, tea.Cmd, composerAction) {
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
 		if needsChip(msg.Content) {
-			c.nPaste++
-			c.pastes[c.nPaste] = msg.Content
-			c.ta.InsertString(fmt.Sprintf("[paste #%d: %d lines, %d bytes]", c.nPaste, strings.Count(msg.Content, "\n")+1, len(msg.Content)))
+			c.insertChip(msg.Content)
 			return c, nil, nil
 		}
 	case tea.KeyPressMsg:
@@ -160,7 +169,9 @@ func (c composer) Update(msg tea.Msg) (composer, tea.Cmd, composerAction) {
 				return c, nil, nil
 			}
 			c.pushHistory(c.ta.Value())
-			c.reset()
+			c.ta.Reset()
+			c.pastes, c.nPaste = map[int]string{}, 0
+			c.hIdx = len(c.history)
 			return c, nil, actionSend{Text: text}
 		case key.Matches(msg, c.km.Editor):
 			return c, nil, actionOpenEditor{Draft: c.Expanded()}
@@ -169,15 +180,15 @@ func (c composer) Update(msg tea.Msg) (composer, tea.Cmd, composerAction) {
 				if !c.browsing() {
 					c.saved = c.ta.Value()
 				}
-				c.hIdx--
-				c.SetValue(c.history[c.hIdx])
+				c.recall(c.hIdx - 1)
 			}
 			return c, nil, nil
 		case key.Matches(msg, c.km.HistoryNext) && c.browsing():
-			c.hIdx++
-			if c.hIdx < len(c.history) {
-				c.SetValue(c.history[c.hIdx])
+			if c.hIdx+1 < len(c.history) {
+				c.recall(c.hIdx + 1)
 			} else {
+				c.hIdx = len(c.history)
+				c.pastes = map[int]string{}
 				c.SetValue(c.saved)
 			}
 			return c, nil, nil
@@ -186,6 +197,24 @@ func (c composer) Update(msg tea.Msg) (composer, tea.Cmd, composerAction) {
 	var cmd tea.Cmd
 	c.ta, cmd = c.ta.Update(msg)
 	return c, cmd, nil
+}
+
+// SetDraft replaces the draft with text from outside (the editor); text that
+// the textarea would alter or truncate is kept intact as a paste chip.
+func (c *composer) SetDraft(text string) {
+	c.ta.Reset()
+	c.pastes, c.nPaste = map[int]string{}, 0
+	if needsChip(text) {
+		c.insertChip(text)
+		return
+	}
+	c.SetValue(text)
+}
+
+func (c *composer) insertChip(text string) {
+	c.nPaste++
+	c.pastes[c.nPaste] = text
+	c.ta.InsertString(fmt.Sprintf("[paste #%d: %d lines, %d bytes]", c.nPaste, strings.Count(text, "\n")+1, len(text)))
 }
 
 // needsChip reports whether a paste must be kept aside to stay intact.

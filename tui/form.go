@@ -122,6 +122,8 @@ func (f *inputForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 		return f.updateText(msg)
 	}
 	switch {
+	case key.Matches(k, f.km.Later):
+		return f, nil, resultClose
 	case key.Matches(k, f.km.Cancel):
 		return f, f.finish(reducer.InputCancel, nil), resultClose
 	case key.Matches(k, f.km.Decline):
@@ -276,8 +278,8 @@ func (f *inputForm) View(st *Styles, width, height int) string {
 	if f.err != "" {
 		foot = append(foot, st.Dialog.Error.Render(f.err))
 	}
-	foot = append(foot, st.Dialog.Key.Render("enter")+" next/submit  "+st.Dialog.Key.Render("tab")+" field  "+
-		st.Dialog.Key.Render("space")+" toggle  "+st.Dialog.Key.Render("ctrl+d")+" decline  "+st.Dialog.Key.Render("esc")+" cancel")
+	foot = append(foot, keyHints(st, inner, "enter", "next/submit", "tab", "field", "space", "toggle",
+		"ctrl+d", "decline", "ctrl+x", "cancel", "esc", "later")...)
 
 	var body []string
 	curStart, curEnd := 0, 0

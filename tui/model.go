@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -56,9 +57,36 @@ func New(o Options) Model {
 	}
 }
 
-// Init starts the event pump.
+// Init starts the event pump (and asks for the background colour when the
+// theme is automatic).
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(waitForEvent(m.c.ctx, m.c.backend), m.picker.filter.Focus())
+	cmds := []tea.Cmd{waitForEvent(m.c.ctx, m.c.backend), m.picker.filter.Focus()}
+	if m.c.autoTheme {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// ConnectionFailure returns why the connection failed for good, or nil. The
+// caller (main) reports it after the program exits.
+func (m Model) ConnectionFailure() error {
+	if m.conn.Phase != ahpclient.Failed {
+		return nil
+	}
+	if m.conn.Err != nil {
+		return m.conn.Err
+	}
+	return errors.New("connection failed")
+}
+
+// setTheme switches between dark and light styles.
+func (m *Model) setTheme(dark bool) {
+	m.c.setTheme(dark)
+	m.picker.km = m.c.km.Picker
+	if m.chat != nil {
+		m.chat.tr.markerSty = m.c.styles.Chat.Marker
+		m.chat.tr.invalidateAll()
+	}
 }
 
 // View draws the current screen, the overlays and the status line.

@@ -218,9 +218,19 @@ func TestInputFormSubmitDeclineCancel(t *testing.T) {
 		t.Fatalf("ctrl+d: %s", a.Response)
 	}
 	m, fb = runningChat(t, inputPart())
-	send(t, m, keyPress("esc"))
+	send(t, m, keyPress("ctrl+x"))
 	if a := fb.lastDispatch(t).action.(*ahpwire.ChatInputCompleted); a.Response != "cancel" {
-		t.Fatalf("esc: %s", a.Response)
+		t.Fatalf("ctrl+x: %s", a.Response)
+	}
+	// esc only closes the form; the question stays pending and ctrl+p reopens it.
+	m, fb = runningChat(t, inputPart())
+	m = send(t, m, keyPress("esc"))
+	if len(fb.dispatched) != 0 || len(m.overlays) != 0 || !strings.Contains(viewText(m), "1 pending") {
+		t.Fatal("esc must close the form without answering")
+	}
+	m = send(t, m, keyPress("ctrl+p"))
+	if _, ok := m.overlays[0].(*inputForm); !ok {
+		t.Fatal("ctrl+p did not reopen the form")
 	}
 }
 
@@ -291,6 +301,10 @@ func TestComposerLargePasteIntactAndHistory(t *testing.T) {
 	m = send(t, m, keyPress("up"))
 	if !strings.Contains(m.chat.comp.Value(), "[paste #1") {
 		t.Fatalf("history recall: %q", m.chat.comp.Value())
+	}
+	// A recalled draft sends the pasted text again, never the chip.
+	if m.chat.comp.Expanded() != paste+" please review" {
+		t.Fatal("recalled paste chip lost its content")
 	}
 	m = send(t, m, keyPress("down"))
 	if m.chat.comp.Value() != "" {
@@ -523,3 +537,62 @@ func flatten(cmd tea.Cmd) []tea.Msg {
 }
 
 func fmtType(v any) string { return strings.TrimPrefix(strings.TrimPrefix(typeName(v), "*"), "tea.") }
+
+func TestMouseWheelScrollsTranscript(t *testing.T) {
+	m, _ := newTestModel(t, 80, 12)
+	var turns []ahpwire.Turn
+	for i := range 10 {
+		turns = append(turns, finishedTurn("t"+string(rune('a'+i)), "q", "answer"))
+	}
+	m = openChat(t, m, chatState(turns, nil))
+	m = send(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if m.chat.tr.Following() {
+		t.Fatal("wheel up did not scroll away from the bottom")
+	}
+	for range 20 {
+		m = send(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	}
+	if !m.chat.tr.Following() {
+		t.Fatal("wheel down to the end did not follow again")
+	}
+}
+
+func TestMultiSelectWithFreeform(t *testing.T) {
+	yes := true
+	part := ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &ahpwire.ChatInputRequest{ID: "q2",
+		Questions: []ahpwire.ChatInputQuestion{{Kind: ahpwire.QuestionMultiSelect, ID: "tags", Message: "Tags?", AllowFreeformInput: &yes,
+			Options: []ahpwire.ChatInputOption{{ID: "a", Label: "A"}, {ID: "b", Label: "B"}, {ID: "c", Label: "C"}}}}}}
+	m, fb := runningChat(t, part)
+	m = send(t, m, keyPress("space")) // A
+	m = send(t, m, keyPress("down"))
+	m = send(t, m, keyPress("down"))
+	m = send(t, m, keyPress("space")) // C
+	m = send(t, m, keyPress("down"))  // free-form row
+	m = typeText(t, m, "zed")
+	send(t, m, keyPress("enter"))
+	a := fb.lastDispatch(t).action.(*ahpwire.ChatInputCompleted)
+	v := a.Answers["tags"].Value
+	if v == nil || v.Kind != "selected-many" || v.String() != "a, c" || !slices.Equal(v.FreeformValues, []string{"zed"}) {
+		t.Fatalf("multi-select answer: %+v", v)
+	}
+}
+
+func TestConnectionFailureReported(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	if m.ConnectionFailure() != nil {
+		t.Fatal("failure reported while connected")
+	}
+	m = send(t, m, connEventMsg{ev: ahpclient.ConnStateEvent{State: ahpclient.ConnState{Phase: ahpclient.Failed, Err: errUnauthorized}}})
+	if err := m.ConnectionFailure(); err != errUnauthorized {
+		t.Fatalf("ConnectionFailure = %v", err)
+	}
+	if !strings.Contains(viewText(m), "✗ Failed: unauthorized") {
+		t.Fatalf("status line:\n%s", viewText(m))
+	}
+}
+
+var errUnauthorized = errorString("unauthorized")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }

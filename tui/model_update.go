@@ -11,6 +11,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 		return m, nil
+	case tea.BackgroundColorMsg:
+		if m.c.autoTheme {
+			m.setTheme(msg.IsDark())
+		}
+		return m, nil
 	case connEventMsg:
 		cmd := m.handleEvent(msg.ev)
 		return m, tea.Batch(cmd, waitForEvent(m.c.ctx, m.c.backend))

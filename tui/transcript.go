@@ -91,7 +91,7 @@ func (t *transcript) invalidate(i int) {
 // from the end until it meets an unchanged identity; a full replacement
 // (snapshot) costs one pass. It reports whether anything changed.
 func (t *transcript) sync(n int, src func(i int) any) bool {
-	changed := false
+	changed, tail := false, false
 	if k := n - len(t.items); k > 0 && len(t.items) > 0 && src(0) != t.items[0].src && src(k) == t.items[0].src {
 		// Older items were prepended (history paging): shift everything.
 		t.items = append(make([]tItem, k, n), t.items...)
@@ -106,11 +106,11 @@ func (t *transcript) sync(n int, src func(i int) any) bool {
 	}
 	if n < len(t.items) {
 		t.items = t.items[:n]
-		changed = true
+		changed, tail = true, true
 	}
 	for len(t.items) < n {
 		t.items = append(t.items, tItem{})
-		changed = true
+		changed, tail = true, true
 	}
 	for i := n - 1; i >= 0; i-- {
 		s := src(i)
@@ -118,12 +118,12 @@ func (t *transcript) sync(n int, src func(i int) any) bool {
 			break
 		}
 		t.items[i] = tItem{src: s}
-		changed = true
+		changed, tail = true, true
 	}
 	if t.fItem >= n {
 		t.fItem = -1
 	}
-	if changed && !t.follow {
+	if tail && !t.follow {
 		t.unseen = true
 	}
 	if !t.follow && t.topItem >= n {

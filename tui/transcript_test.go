@@ -181,6 +181,9 @@ func TestTranscriptPrependKeepsWindow(t *testing.T) {
 	if got := strings.TrimSpace(viewLines(tr)[0]); got != first || tr.topItem != 5 {
 		t.Fatalf("window moved after prepend: first line %q (was %q)", got, first)
 	}
+	if strings.Contains(tr.View(), "new output below") {
+		t.Fatal("older history is not new output")
+	}
 	tr.ScrollUp(3)
 	if got := strings.TrimSpace(viewLines(tr)[0]); got != "4.0" {
 		t.Fatalf("cannot scroll into prepended items: %q", got)

@@ -1,0 +1,185 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/sahilm/fuzzy"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/render"
+)
+
+// visibleOffset is the first list row shown: the stored offset moved just
+// enough to keep the cursor visible.
+func (p *picker) visibleOffset() int {
+	rows, off := p.rows(), p.offset
+	if p.cursor < off {
+		off = p.cursor
+	}
+	if p.cursor >= off+rows {
+		off = p.cursor - rows + 1
+	}
+	return max(0, min(off, len(p.shown)-rows))
+}
+
+// rows is the number of list rows that fit.
+func (p *picker) rows() int { return max(1, p.height-4) }
+
+// View draws the picker (height lines).
+func (p *picker) View(st *Styles) string {
+	var lines []string
+	switch p.mode {
+	case pickAgent:
+		lines = append(lines, st.Picker.Title.Render("New session — choose an agent"), "")
+		for i, a := range p.agents {
+			lines = append(lines, p.choiceLine(st, i == p.agentIx, render.Sanitize(firstNonEmpty(a.DisplayName, a.Provider)),
+				render.Sanitize(a.Description)))
+		}
+		lines = append(lines, "", st.Picker.Meta.Render("enter create · esc back"))
+		return p.pad(lines)
+	case pickChat:
+		lines = append(lines, st.Picker.Title.Render("This session has several chats — pick one"), "")
+		for i, c := range p.chats {
+			lines = append(lines, p.choiceLine(st, i == p.chatIx, render.Sanitize(firstNonEmpty(c.Title, c.Resource)), ""))
+		}
+		lines = append(lines, "", st.Picker.Meta.Render("enter open · esc back"))
+		return p.pad(lines)
+	}
+	head := st.Picker.Title.Render("Sessions") + st.Picker.Meta.Render(fmt.Sprintf("  %d", len(p.entries)))
+	if p.status != "" {
+		head += "  " + st.Picker.Meta.Render(p.status)
+	}
+	lines = append(lines, head, p.filter.View(), "")
+	rows := p.rows()
+	offset := p.visibleOffset()
+	switch {
+	case !p.loaded:
+		lines = append(lines, st.Picker.Empty.Render("  loading sessions…"))
+	case len(p.entries) == 0:
+		lines = append(lines, st.Picker.Empty.Render("  no sessions yet — ctrl+n creates one"))
+	case len(p.shown) == 0:
+		lines = append(lines, st.Picker.Empty.Render("  no session matches the filter"))
+	}
+	for i := offset; i < len(p.shown) && i < offset+rows; i++ {
+		lines = append(lines, p.row(st, p.shown[i], i == p.cursor))
+	}
+	return p.pad(lines)
+}
+
+func (p *picker) choiceLine(st *Styles, sel bool, label, desc string) string {
+	cur, sty := "  ", st.Picker.Item
+	if sel {
+		cur, sty = "› ", st.Picker.Selected
+	}
+	l := cur + sty.Render(label)
+	if desc != "" {
+		l += st.Picker.Meta.Render("  " + desc)
+	}
+	return ansi.Truncate(l, p.width, "…")
+}
+
+func (p *picker) row(st *Styles, m fuzzy.Match, sel bool) string {
+	e := p.entries[m.Index]
+	icon, isty := statusIcon(st, e.s.Status)
+	cur, tsty := "  ", st.Picker.Item
+	if sel {
+		cur, tsty = "› ", st.Picker.Selected
+	}
+	title := highlight(e.title, m.MatchedIndexes, tsty, st.Picker.Match)
+	meta := "  " + e.s.Provider + " · " + relTime(p.now(), parseTime(e.s.ModifiedAt))
+	if len(e.s.WorkingDirectories) > 0 {
+		meta += " · " + render.Sanitize(e.s.WorkingDirectories[0])
+	}
+	return ansi.Truncate(cur+isty.Render(icon)+" "+title+st.Picker.Meta.Render(meta), p.width, "…")
+}
+
+func (p *picker) pad(lines []string) string {
+	for len(lines) < p.height {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines[:min(len(lines), max(p.height, 1))], "\n")
+}
+
+// highlight styles the matched byte offsets of s (offsets beyond s, from the
+// agent or directory part of the search text, are ignored).
+func highlight(s string, idx []int, base, match interface{ Render(...string) string }) string {
+	if len(idx) == 0 {
+		return base.Render(s)
+	}
+	set := make(map[int]bool, len(idx))
+	for _, i := range idx {
+		set[i] = true
+	}
+	var b strings.Builder
+	run, runMatch := strings.Builder{}, false
+	flush := func() {
+		if run.Len() == 0 {
+			return
+		}
+		if runMatch {
+			b.WriteString(match.Render(run.String()))
+		} else {
+			b.WriteString(base.Render(run.String()))
+		}
+		run.Reset()
+	}
+	for i, r := range s {
+		if set[i] != runMatch {
+			flush()
+			runMatch = set[i]
+		}
+		run.WriteRune(r)
+	}
+	flush()
+	return b.String()
+}
+
+func statusIcon(st *Styles, s ahpwire.SessionStatus) (string, interface{ Render(...string) string }) {
+	switch {
+	case s.Activity() == ahpwire.StatusInputNeeded:
+		return "?", st.Picker.IconBusy
+	case s.Activity() == ahpwire.StatusInProgress:
+		return "●", st.Picker.IconBusy
+	case s.Activity() == ahpwire.StatusError:
+		return "✗", st.Picker.IconError
+	}
+	return "○", st.Picker.Icon
+}
+
+// parseTime reads an ISO-8601 or epoch-millisecond timestamp (zero if neither).
+func parseTime(ts ahpwire.Timestamp) time.Time {
+	s := string(ts)
+	if s == "" {
+		return time.Time{}
+	}
+	if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return time.UnixMilli(ms)
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t
+	}
+	return time.Time{}
+}
+
+// relTime formats how long ago t was ("just now", "5m ago", "3d ago").
+func relTime(now, t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	case d < 30*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+	}
+	return t.Format("2006-01-02")
+}
