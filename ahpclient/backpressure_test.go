@@ -57,6 +57,11 @@ func TestSlowConsumerBackpressureIsLossless(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	// The paused reader may have had the whole turn buffered before the
+	// cut; either way it must notice the cut and recover.
+	sa.waitFor("reconnect of the slow client", 10*time.Second, func(evs []Event) bool {
+		return countState(evs, Reconnecting) > 0 && countState(evs, Connected) >= 2
+	})
 	var want, got string
 	fa.withMirror(func(m *mirror) { want = normalize(mustJSON(m.chats[chat])) })
 	sa.withMirror(func(m *mirror) {
@@ -65,9 +70,6 @@ func TestSlowConsumerBackpressureIsLossless(t *testing.T) {
 			t.Fatalf("delivery problems: %v", m.problems)
 		}
 	})
-	if countState(sa.snapshot(), Reconnecting) == 0 || countState(sa.snapshot(), Connected) < 2 {
-		t.Fatalf("the slow client did not go through a reconnect:%s", describeTail(sa.snapshot(), 6))
-	}
 	if got != want {
 		t.Fatalf("slow consumer state differs:\n got %s\nwant %s", clip(got), clip(want))
 	}

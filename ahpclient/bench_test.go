@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,7 +18,11 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
-const benchChat = "ahp-chat:/bench"
+const (
+	benchChat   = "ahp-chat:/bench"
+	benchMethod = "x-bench/stream" // asks the bench server for {count} envelopes
+	benchRounds = 10               // raw and client phases alternate this often
+)
 
 // deltaFrame appends the `action` notification carrying chat/delta number
 // seq (a typical ~80-character streaming delta).
@@ -29,16 +34,16 @@ func deltaFrame(dst []byte, seq int) []byte {
 	return append(dst, `"}}}`...)
 }
 
-// benchServer streams n delta frames: to a raw client (?mode=raw) right
-// after the WebSocket handshake, to an AHP client right after it subscribes
-// to benchChat (initialize, subscribe, listSessions and ping are answered).
+// benchServer streams delta frames on request over loopback: to a raw
+// WebSocket client when it sends a text message with a count (?mode=raw),
+// to an AHP client when it calls x-bench/stream {count} (initialize,
+// subscribe, listSessions and ping are answered as a host would).
 type benchServer struct {
-	n   int
 	srv *httptest.Server
 }
 
-func newBenchServer(b *testing.B, n int) *benchServer {
-	s := &benchServer{n: n}
+func newBenchServer(b *testing.B) *benchServer {
+	s := &benchServer{}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	b.Cleanup(func() { s.srv.CloseClientConnections(); s.srv.Close() })
 	return s
@@ -48,10 +53,12 @@ func (s *benchServer) url(mode string) string {
 	return "ws" + strings.TrimPrefix(s.srv.URL, "http") + "/?mode=" + mode
 }
 
-func (s *benchServer) stream(ctx context.Context, ws *websocket.Conn) {
+// stream writes count frames starting after *seq.
+func stream(ctx context.Context, ws *websocket.Conn, seq *int, count int) {
 	buf := make([]byte, 0, 256)
-	for i := 1; i <= s.n; i++ {
-		buf = deltaFrame(buf[:0], i)
+	for i := 0; i < count; i++ {
+		*seq++
+		buf = deltaFrame(buf[:0], *seq)
 		if ws.Write(ctx, websocket.MessageText, buf) != nil {
 			return
 		}
@@ -66,27 +73,24 @@ func (s *benchServer) serve(w http.ResponseWriter, r *http.Request) {
 	defer ws.CloseNow()
 	ws.SetReadLimit(-1)
 	ctx := r.Context()
-	if r.URL.Query().Get("mode") == "raw" {
-		s.stream(ctx, ws)
-		_, _, _ = ws.Read(ctx) // until the client closes
-		return
-	}
-	done := make(chan struct{})
-	defer func() { <-done }()
-	started := false
+	seq := 0
+	raw := r.URL.Query().Get("mode") == "raw"
 	for {
 		_, b, err := ws.Read(ctx)
 		if err != nil {
-			if !started {
-				close(done)
-			}
 			return
+		}
+		if raw {
+			n, _ := strconv.Atoi(string(b))
+			stream(ctx, ws, &seq, n)
+			continue
 		}
 		var m ahpwire.Message
 		if json.Unmarshal(b, &m) != nil || !m.IsRequest() {
 			continue
 		}
 		var resp *ahpwire.Message
+		count := 0
 		switch m.Method {
 		case ahpwire.MethodInitialize:
 			resp, _ = ahpwire.NewResult(*m.ID, ahpwire.InitializeResult{ProtocolVersion: "1.0.0",
@@ -96,6 +100,13 @@ func (s *benchServer) serve(w http.ResponseWriter, r *http.Request) {
 				State: json.RawMessage(`{"resource":"` + benchChat + `","title":"b","status":1,"modifiedAt":"x","turns":[]}`)}})
 		case ahpwire.MethodListSessions:
 			resp, _ = ahpwire.NewResult(*m.ID, ahpwire.ListSessionsResult{})
+		case benchMethod:
+			var p struct {
+				Count int `json:"count"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			count = p.Count
+			resp, _ = ahpwire.NewResult(*m.ID, nil)
 		default:
 			resp, _ = ahpwire.NewResult(*m.ID, nil)
 		}
@@ -103,10 +114,7 @@ func (s *benchServer) serve(w http.ResponseWriter, r *http.Request) {
 		if ws.Write(ctx, websocket.MessageText, out) != nil {
 			return
 		}
-		if m.Method == ahpwire.MethodSubscribe && !started {
-			started = true
-			go func() { defer close(done); s.stream(ctx, ws) }()
-		}
+		stream(ctx, ws, &seq, count)
 	}
 }
 
@@ -120,40 +128,28 @@ func mallocs() uint64 {
 // rate (coder/websocket Reader into a reused buffer, no decoding) and the
 // rate of chat/delta envelopes through the client (read, reassembly check,
 // JSON-RPC and envelope decode, sequence tracking, ordered delivery via
-// Next), both over loopback from the same server, and reports their ratio
-// and the allocations per envelope. Run with a fixed count, e.g.
-// -benchtime=200000x.
+// Next), both over loopback from the same server process. The two phases
+// alternate in benchRounds rounds so machine load affects both alike. It
+// reports both rates, their ratio over the whole run, the median of the
+// per-round ratios (robust against load spikes from other processes) and
+// the allocations per envelope (whole process during the client phase:
+// raw-allocs/msg is the same server's share plus the raw reader's). Run
+// with a fixed count, e.g. -benchtime=200000x.
 func BenchmarkDeltaEnvelopes(b *testing.B) {
-	n := b.N
-	s := newBenchServer(b, n)
+	per := max(1, b.N/benchRounds)
+	n := per * benchRounds
+	s := newBenchServer(b)
 	ctx := context.Background()
 
-	// Raw WebSocket rate.
 	ws, _, err := websocket.Dial(ctx, s.url("raw"), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer ws.CloseNow()
 	ws.SetReadLimit(-1)
 	var buf bytes.Buffer
-	m0 := mallocs()
-	t0 := time.Now()
-	for i := 0; i < n; i++ {
-		_, r, err := ws.Reader(ctx)
-		if err != nil {
-			b.Fatal(err)
-		}
-		buf.Reset()
-		if _, err := buf.ReadFrom(r); err != nil {
-			b.Fatal(err)
-		}
-	}
-	raw := time.Since(t0)
-	rawAllocs := mallocs() - m0
-	_ = ws.CloseNow()
 
-	// Through the client.
-	o := Options{URL: s.url("ahp"), StateDir: b.TempDir(), ClientID: "bench", PingInterval: time.Minute, PingTimeout: time.Minute}
-	c, err := New(o)
+	c, err := New(Options{URL: s.url("ahp"), StateDir: b.TempDir(), ClientID: "bench", PingInterval: time.Minute, PingTimeout: time.Minute})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -161,34 +157,65 @@ func BenchmarkDeltaEnvelopes(b *testing.B) {
 	if err := c.Start(ctx); err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
-	m1 := mallocs()
-	t1 := time.Now()
 	if _, err := c.Subscribe(ctx, benchChat, nil); err != nil {
 		b.Fatal(err)
 	}
+	count := strconv.Itoa(per)
+	var raw, through time.Duration
+	ratios := make([]float64, 0, benchRounds)
+	var rawAllocs, clientAllocs uint64
 	got := 0
-	for got < n {
-		ev, err := c.Next(ctx)
-		if err != nil {
+	b.ResetTimer()
+	for round := 0; round < benchRounds; round++ {
+		m0 := mallocs()
+		t0 := time.Now()
+		if err := ws.Write(ctx, websocket.MessageText, []byte(count)); err != nil {
 			b.Fatal(err)
 		}
-		if e, ok := ev.(EnvelopeEvent); ok {
-			got++
-			if e.Envelope.ServerSeq != uint64(got) {
-				b.Fatalf("envelope %d has serverSeq %d", got, e.Envelope.ServerSeq)
+		for i := 0; i < per; i++ {
+			_, r, err := ws.Reader(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			buf.Reset()
+			if _, err := buf.ReadFrom(r); err != nil {
+				b.Fatal(err)
 			}
 		}
-	}
-	through := time.Since(t1)
-	clientAllocs := mallocs() - m1
-	b.StopTimer()
+		rawRound := time.Since(t0)
+		raw += rawRound
+		rawAllocs += mallocs() - m0
 
+		m1 := mallocs()
+		t1 := time.Now()
+		if err := c.Call(ctx, benchMethod, map[string]int{"count": per}, nil); err != nil {
+			b.Fatal(err)
+		}
+		for want := got + per; got < want; {
+			ev, err := c.Next(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if e, ok := ev.(EnvelopeEvent); ok {
+				got++
+				if e.Envelope.ServerSeq != uint64(got) {
+					b.Fatalf("envelope %d has serverSeq %d", got, e.Envelope.ServerSeq)
+				}
+			}
+		}
+		round := time.Since(t1)
+		through += round
+		clientAllocs += mallocs() - m1
+		ratios = append(ratios, rawRound.Seconds()/round.Seconds())
+	}
+	b.StopTimer()
 	rawRate := float64(n) / raw.Seconds()
 	rate := float64(n) / through.Seconds()
 	b.ReportMetric(rawRate, "raw-msg/s")
 	b.ReportMetric(rate, "env/s")
 	b.ReportMetric(rate/rawRate, "ratio")
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "ratio-median")
 	b.ReportMetric(float64(clientAllocs)/float64(n), "allocs/env")
 	b.ReportMetric(float64(rawAllocs)/float64(n), "raw-allocs/msg")
 }

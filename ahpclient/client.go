@@ -34,7 +34,7 @@ type Client struct {
 	cur         *conn // the live, handshaken connection (nil otherwise)
 	hostChunk   *segment.ChunkingCapability
 	version     string // negotiated protocol version
-	initialized bool // a handshake succeeded once: reconnect is possible
+	initialized bool   // a handshake succeeded once: reconnect is possible
 	started     bool
 	closed      bool
 	oversize    oversizeStreak
@@ -169,10 +169,20 @@ func (c *Client) Next(ctx context.Context) (Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e, ok := ev.(EnvelopeEvent); ok && !c.cfg.ExplicitAck {
-		c.ackMu.Lock()
-		c.lastReturned = e.Envelope.ServerSeq
-		c.ackMu.Unlock()
+	if e, ok := ev.(EnvelopeEvent); ok {
+		if e.raw != nil {
+			a, err := decodeActionTolerant(e.raw)
+			if err != nil {
+				c.log.Warn("action envelope", "serverSeq", e.Envelope.ServerSeq, "err", err)
+			}
+			e.Envelope.Action, e.raw = a, nil
+			ev = e
+		}
+		if !c.cfg.ExplicitAck {
+			c.ackMu.Lock()
+			c.lastReturned = e.Envelope.ServerSeq
+			c.ackMu.Unlock()
+		}
 	}
 	return ev, nil
 }
@@ -275,5 +285,8 @@ type maskedError struct {
 	err error
 }
 
+// Error returns the masked message.
 func (e *maskedError) Error() string { return e.msg }
+
+// Unwrap returns the original error.
 func (e *maskedError) Unwrap() error { return e.err }

@@ -21,28 +21,80 @@ type envelopeParams struct {
 	Action          json.RawMessage       `json:"action"`
 }
 
-// envelope decodes the action tolerantly: a known action type whose payload
-// this build cannot decode (an older or newer shape) is delivered as
-// *ahpwire.UnknownAction so that sequence tracking never loses it; the
-// consumer ignores it like any unknown type. Only a missing action or
-// channel is an error.
-func (p *envelopeParams) envelope() (ahpwire.ActionEnvelope, error) {
+// streamAction is the shape shared by chat/delta and chat/reasoning, which
+// make up nearly all traffic during a turn; they are decoded in one pass
+// (DecodeAction needs two). TestStreamActionFastPathMatchesDecodeAction
+// pins the equivalence.
+type streamAction struct {
+	Type    string       `json:"type"`
+	TurnID  string       `json:"turnId"`
+	PartID  string       `json:"partId"`
+	Content string       `json:"content"`
+	Meta    ahpwire.Meta `json:"_meta"`
+}
+
+var (
+	deltaMarker     = []byte(`"type":"` + ahpwire.ActionChatDelta + `"`)
+	reasoningMarker = []byte(`"type":"` + ahpwire.ActionChatReasoning + `"`)
+)
+
+// decodeStreamAction decodes raw when it is a chat/delta or chat/reasoning
+// action; ok is false otherwise (or when it is malformed).
+func decodeStreamAction(raw []byte) (ahpwire.Action, bool) {
+	if !bytes.Contains(raw, deltaMarker) && !bytes.Contains(raw, reasoningMarker) {
+		return nil, false
+	}
+	var s streamAction
+	if json.Unmarshal(raw, &s) != nil {
+		return nil, false
+	}
+	switch s.Type {
+	case ahpwire.ActionChatDelta:
+		return &ahpwire.ChatDelta{TurnID: s.TurnID, PartID: s.PartID, Content: s.Content, Meta: s.Meta}, true
+	case ahpwire.ActionChatReasoning:
+		return &ahpwire.ChatReasoning{TurnID: s.TurnID, PartID: s.PartID, Content: s.Content, Meta: s.Meta}, true
+	}
+	return nil, false
+}
+
+// header returns the envelope without its action (which stays raw) after
+// checking that both channel and action are present.
+func (p *envelopeParams) header() (ahpwire.ActionEnvelope, error) {
 	env := ahpwire.ActionEnvelope{Channel: p.Channel, ServerSeq: p.ServerSeq, Origin: p.Origin, RejectionReason: p.RejectionReason}
 	if p.Channel == "" || len(p.Action) == 0 || string(p.Action) == "null" {
 		return env, &ProtocolError{Detail: "action envelope without channel or action"}
 	}
-	a, err := ahpwire.DecodeAction(p.Action)
-	if err != nil {
-		var head struct {
-			Type string `json:"type"`
-		}
-		_ = json.Unmarshal(p.Action, &head)
-		a = &ahpwire.UnknownAction{Type: head.Type, Raw: append(json.RawMessage(nil), p.Action...)}
-		return ahpwire.ActionEnvelope{Channel: env.Channel, ServerSeq: env.ServerSeq, Origin: env.Origin, Action: a, RejectionReason: env.RejectionReason},
-			&ProtocolError{Detail: "undecodable " + head.Type + " action delivered as unknown", Err: err}
-	}
-	env.Action = a
 	return env, nil
+}
+
+// envelope is header plus the decoded action (see decodeActionTolerant).
+func (p *envelopeParams) envelope() (ahpwire.ActionEnvelope, error) {
+	env, err := p.header()
+	if err != nil {
+		return env, err
+	}
+	env.Action, err = decodeActionTolerant(p.Action)
+	return env, err
+}
+
+// decodeActionTolerant decodes an action: a known action type whose payload
+// this build cannot decode (an older or newer shape) comes back as
+// *ahpwire.UnknownAction together with the error, so that an envelope is
+// never lost; the consumer ignores it like any unknown type.
+func decodeActionTolerant(raw []byte) (ahpwire.Action, error) {
+	if a, ok := decodeStreamAction(raw); ok {
+		return a, nil
+	}
+	a, err := ahpwire.DecodeAction(raw)
+	if err == nil {
+		return a, nil
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(raw, &head)
+	return &ahpwire.UnknownAction{Type: head.Type, Raw: append(json.RawMessage(nil), raw...)},
+		&ProtocolError{Detail: "undecodable " + head.Type + " action delivered as unknown", Err: err}
 }
 
 // actionFrame decodes an `action` notification in a single pass (frame,
@@ -59,6 +111,9 @@ type actionFrame struct {
 func decodeActionFast(frame []byte) (p *envelopeParams, ok bool) {
 	if !bytes.Contains(frame, actionMarker) {
 		return nil, false
+	}
+	if p, ok := scanActionFrame(frame); ok {
+		return p, true
 	}
 	var f actionFrame
 	if json.Unmarshal(frame, &f) != nil || f.Method != ahpwire.MethodAction || f.ID != nil || f.Params == nil {

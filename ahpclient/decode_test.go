@@ -59,7 +59,23 @@ func FuzzDecodeFrame(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"action","params":{"channel":"c","serverSeq":1,"action":{"type":"chat/delta","turnId":"t","partId":"p","content":"x"}}}`))
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"action","params":{"channel":"c","serverSeq":1,"action":null}}`))
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":null}`))
+	f.Add([]byte(`{ "params" : { "action" : {"type":"chat/delta","content":"a\"b}"} , "serverSeq" : 12 , "channel" : "c\u0041", "origin": {"clientSeq": 4, "clientId": "me"}, "x": [1,{"y":"]"}] }, "method" : "action", "jsonrpc":"2.0" }`))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"action","params":{"channel":"c","serverSeq":01,"action":{}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// Differential: whenever the hand-written scanner accepts a frame
+		// that encoding/json accepts too, both agree on every field.
+		if sp, ok := scanActionFrame(b); ok && json.Valid(b) {
+			var f actionFrame
+			if err := json.Unmarshal(b, &f); err != nil || f.Params == nil {
+				t.Fatalf("scanner accepted a frame encoding/json rejects (%v): %q", err, b)
+			}
+			jp := f.Params
+			if sp.Channel != jp.Channel || sp.ServerSeq != jp.ServerSeq || sp.RejectionReason != jp.RejectionReason ||
+				(sp.Origin == nil) != (jp.Origin == nil) || (sp.Origin != nil && *sp.Origin != *jp.Origin) ||
+				string(sp.Action) != string(jp.Action) || f.Method != ahpwire.MethodAction || f.ID != nil {
+				t.Fatalf("scanner and encoding/json disagree on %q:\n%+v\n%+v", b, sp, jp)
+			}
+		}
 		if p, ok := decodeActionFast(b); ok {
 			env, err := p.envelope()
 			if err == nil || env.Action != nil {
@@ -71,4 +87,35 @@ func FuzzDecodeFrame(f *testing.F) {
 		var m ahpwire.Message
 		_ = json.Unmarshal(b, &m)
 	})
+}
+
+func TestStreamActionFastPathMatchesDecodeAction(t *testing.T) {
+	for _, raw := range []string{
+		`{"type":"chat/delta","turnId":"t","partId":"p","content":"hello \"x\" \u00e9"}`,
+		`{"type":"chat/reasoning","turnId":"t","partId":"r","content":"think","_meta":{"k":1}}`,
+		`{"content":"c","partId":"p","turnId":"t","type":"chat/delta","extra":[1,2]}`,
+		`{"type":"chat/delta","turnId":"t","partId":"p","content":""}`,
+	} {
+		fast, ok := decodeStreamAction([]byte(raw))
+		if !ok {
+			t.Fatalf("fast path refused %s", raw)
+		}
+		slow, err := ahpwire.DecodeAction([]byte(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fb, _ := ahpwire.MarshalAction(fast)
+		sb, _ := ahpwire.MarshalAction(slow)
+		if string(fb) != string(sb) {
+			t.Fatalf("fast %s != DecodeAction %s", fb, sb)
+		}
+	}
+	for _, raw := range []string{
+		`{"type":"chat/turnStarted","turnId":"t","message":{"text":"\"type\":\"chat/delta\""}}`,
+		`{"type":"chat/delta","content":42}`,
+	} {
+		if _, ok := decodeStreamAction([]byte(raw)); ok {
+			t.Fatalf("fast path took %s", raw)
+		}
+	}
 }

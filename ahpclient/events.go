@@ -139,6 +139,7 @@ type EnvelopeEvent struct {
 	Own bool
 
 	ack *seqTracker
+	raw json.RawMessage // action still to decode (by Next)
 }
 
 // Ack marks the envelope applied. It is idempotent and safe to call from any

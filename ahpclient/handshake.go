@@ -265,7 +265,7 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 				if missing[env.Channel] {
 					continue
 				}
-				c.onEnvelope(c.ctx, env, true, true)
+				c.onEnvelope(c.ctx, env, nil, true, true)
 			}
 		}
 	}

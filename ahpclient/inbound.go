@@ -33,17 +33,17 @@ func (c *Client) onNotification(k *conn, m *ahpwire.Message) error {
 	return nil
 }
 
-// onActionParams decodes and handles one live action notification.
+// onActionParams handles one live action notification. The action itself
+// is decoded later, on the consumer's goroutine in Next, which spreads the
+// decoding work over two goroutines.
 func (c *Client) onActionParams(k *conn, p *envelopeParams) {
-	env, err := p.envelope()
+	env, err := p.header()
 	if err != nil {
-		c.log.Warn("action envelope", "serverSeq", p.ServerSeq, "err", err)
-		if env.Action == nil {
-			c.seq.noteProcessed(p.ServerSeq)
-			return
-		}
+		c.log.Warn("action envelope ignored", "serverSeq", p.ServerSeq, "err", err)
+		c.seq.noteProcessed(p.ServerSeq)
+		return
 	}
-	c.onEnvelope(c.ctx, env, false, false)
+	c.onEnvelope(c.ctx, env, p.Action, false, false)
 }
 
 // onEnvelope applies the delivery rules to one envelope (live or replayed):
@@ -51,7 +51,9 @@ func (c *Client) onActionParams(k *conn, p *envelopeParams) {
 // duplicates and envelopes of unknown channels are skipped, envelopes of a
 // pending subscribe are buffered. ctx must be the client's context: once an
 // envelope is admitted its push must not be abandoned because a link died.
-func (c *Client) onEnvelope(ctx context.Context, env ahpwire.ActionEnvelope, replayed, force bool) {
+//
+// raw, when non-nil, is the still undecoded action (env.Action is nil).
+func (c *Client) onEnvelope(ctx context.Context, env ahpwire.ActionEnvelope, raw json.RawMessage, replayed, force bool) {
 	own := env.Origin != nil && env.Origin.ClientID == c.clientID
 	if env.RejectionReason != "" {
 		c.seq.noteProcessed(env.ServerSeq)
@@ -63,8 +65,8 @@ func (c *Client) onEnvelope(ctx context.Context, env ahpwire.ActionEnvelope, rep
 		}
 		return
 	}
-	if c.seq.admit(env, replayed, own) == admitDeliver {
-		_ = c.q.push(ctx, EnvelopeEvent{Envelope: env, Replayed: replayed, Own: own, ack: c.seq}, true, force)
+	if c.seq.admit(env, raw, replayed, own) == admitDeliver {
+		_ = c.q.push(ctx, EnvelopeEvent{Envelope: env, Replayed: replayed, Own: own, ack: c.seq, raw: raw}, true, force)
 	}
 	if own {
 		if e, ok := c.ob.transition(env.Origin.ClientSeq, OutboxConfirmed, nil, env.ServerSeq); ok {
@@ -76,7 +78,7 @@ func (c *Client) onEnvelope(ctx context.Context, env ahpwire.ActionEnvelope, rep
 // flushBuffered delivers envelopes held during a subscribe.
 func (c *Client) flushBuffered(ctx context.Context, bs []bufferedEnvelope) {
 	for _, b := range bs {
-		_ = c.q.push(ctx, EnvelopeEvent{Envelope: b.env, Replayed: b.replayed, Own: b.own, ack: c.seq}, true, true)
+		_ = c.q.push(ctx, EnvelopeEvent{Envelope: b.env, Replayed: b.replayed, Own: b.own, ack: c.seq, raw: b.raw}, true, true)
 	}
 }
 

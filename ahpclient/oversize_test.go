@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahphost"
-	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/ahphost/demo"
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // markdownOf returns the concatenated markdown of turnID in chat.

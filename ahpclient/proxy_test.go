@@ -29,9 +29,9 @@ type dropProxy struct {
 	closed atomic.Bool
 	// swallow, when non-empty, makes the proxy drop (not forward) the next
 	// client frame containing it and then kill the connection, once.
-	mu       sync.Mutex
-	swallow  string
-	kills    []func()
+	mu      sync.Mutex
+	swallow string
+	kills   []func()
 }
 
 // retarget sends new connections to another host.

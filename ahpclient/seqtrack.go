@@ -1,6 +1,7 @@
 package ahpclient
 
 import (
+	"encoding/json"
 	"slices"
 	"sort"
 	"sync"
@@ -26,6 +27,7 @@ type chanState struct {
 // bufferedEnvelope is an envelope held during a pending subscribe.
 type bufferedEnvelope struct {
 	env      ahpwire.ActionEnvelope
+	raw      json.RawMessage // undecoded action, if env.Action is nil
 	replayed bool
 	own      bool
 }
@@ -103,7 +105,7 @@ func (t *seqTracker) noteProcessed(seq uint64) {
 }
 
 // admit decides what to do with a received, non-rejected envelope.
-func (t *seqTracker) admit(env ahpwire.ActionEnvelope, replayed, own bool) admission {
+func (t *seqTracker) admit(env ahpwire.ActionEnvelope, raw json.RawMessage, replayed, own bool) admission {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	seq := env.ServerSeq
@@ -115,7 +117,7 @@ func (t *seqTracker) admit(env ahpwire.ActionEnvelope, replayed, own bool) admis
 		return admitDrop
 	}
 	if cs.pending {
-		cs.buffer = append(cs.buffer, bufferedEnvelope{env: env, replayed: replayed, own: own})
+		cs.buffer = append(cs.buffer, bufferedEnvelope{env: env, raw: raw, replayed: replayed, own: own})
 		t.addUnackedLocked(seq)
 		return admitBuffered
 	}

@@ -47,7 +47,7 @@ const deltasPerTurn = 1000
 func BenchmarkHostThroughput(b *testing.B) {
 	for _, subs := range []int{1, 10} {
 		b.Run(fmt.Sprintf("subscribers=%d", subs), func(b *testing.B) {
-			benchFlood(b, subs, 100)
+			benchFlood(b, subs, 100, deltasPerTurn)
 		})
 	}
 }
@@ -56,11 +56,21 @@ func BenchmarkHostThroughput(b *testing.B) {
 // part: the copy-on-write chat reducer copies the part's text on every
 // delta, so the cost per envelope grows with the part's length.
 func BenchmarkHostOnePart(b *testing.B) {
-	benchFlood(b, 1, 0)
+	benchFlood(b, 1, 0, deltasPerTurn)
 }
 
-func benchFlood(b *testing.B, subs, partEvery int) {
-	agent := &floodAgent{n: deltasPerTurn, partEvery: partEvery}
+// longPartDeltas is the turn size of BenchmarkHostLongPart.
+const longPartDeltas = 10_000
+
+// BenchmarkHostLongPart streams 10,000 deltas (60 kB) into one markdown
+// part per turn, the case where a copy-per-delta reducer costs O(n²).
+func BenchmarkHostLongPart(b *testing.B) {
+	benchFlood(b, 1, 0, longPartDeltas)
+}
+
+// benchFlood runs b.N turns of `deltas` chat/delta envelopes each.
+func benchFlood(b *testing.B, subs, partEvery, deltas int) {
+	agent := &floodAgent{n: deltas, partEvery: partEvery}
 	h, err := New(Options{NoToken: true, Dir: b.TempDir(), Agent: agent})
 	if err != nil {
 		b.Fatal(err)
@@ -119,7 +129,7 @@ func benchFlood(b *testing.B, subs, partEvery int) {
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()
-	n := float64(b.N * deltasPerTurn)
+	n := float64(b.N * deltas)
 	b.ReportMetric(n/elapsed.Seconds(), "envelopes/s")
 	b.ReportMetric(n*float64(subs)/elapsed.Seconds(), "deliveries/s")
 	cancel()

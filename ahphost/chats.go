@@ -60,10 +60,10 @@ func (c *conn) createChat(m *ahpwire.Message) (any, func(), *rpcError) {
 		return nil, nil, e
 	}
 	s := c.h.st
-	se := s.sessions[p.Channel]
+	se, e := s.sessionOf(p.Channel)
 	switch {
-	case se == nil:
-		return nil, nil, &rpcError{code: ahpwire.CodeSessionNotFound, msg: "session not found"}
+	case e != nil:
+		return nil, nil, e
 	case se.state.Lifecycle != ahpwire.LifecycleReady:
 		return nil, nil, errInvalidParams("session is not ready")
 	case kindOf(p.Chat) != chanChat || len(p.Chat) > 512:
@@ -93,9 +93,9 @@ func (c *conn) disposeChat(m *ahpwire.Message) (any, func(), *rpcError) {
 		return nil, nil, e
 	}
 	s := c.h.st
-	ce := s.chats[p.Channel]
-	if ce == nil {
-		return nil, nil, &rpcError{code: ahpwire.CodeNotFound, msg: "chat not found"}
+	ce, e := s.chatOf(p.Channel)
+	if e != nil {
+		return nil, nil, e
 	}
 	s.removeChat(p.Channel)
 	if se := s.sessions[ce.session]; se != nil {

@@ -1,16 +1,13 @@
 package ahphost
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
-	"sort"
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/ahpfixtures"
 )
 
 // idleAgent never emits anything; it keeps fixture runs free of agent output.
@@ -23,13 +20,6 @@ func (idleAgent) Providers() []ahpwire.AgentInfo {
 func (idleAgent) Run(ctx context.Context, _ Turn) error {
 	<-ctx.Done()
 	return ctx.Err()
-}
-
-func fixturesDir() string {
-	if d := os.Getenv("AHP_FIXTURES_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "testdata", "ahp", "fixtures")
 }
 
 // clientOnly are the chat actions only a client dispatches; the fixture
@@ -69,26 +59,10 @@ var hostCannotApply = map[string]string{
 }
 
 func TestHostChatStateFixtures(t *testing.T) {
-	dir := filepath.Join(fixturesDir(), "reducers")
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no reducer fixtures in %s (err %v)", dir, err)
-	}
-	sort.Strings(files)
 	ran, listed := 0, 0
-	for _, f := range files {
-		name := filepath.Base(f)
+	for _, fx := range ahpfixtures.Reducers(t) {
+		name := fx.File
 		t.Run(name, func(t *testing.T) {
-			raw, err := os.ReadFile(f)
-			must(t, err)
-			var fx struct {
-				Description string            `json:"description"`
-				Reducer     string            `json:"reducer"`
-				Initial     json.RawMessage   `json:"initial"`
-				Actions     []json.RawMessage `json:"actions"`
-				Expected    json.RawMessage   `json:"expected"`
-			}
-			must(t, json.Unmarshal(raw, &fx))
 			if fx.Reducer != "chat" {
 				t.Fatalf("reducer %q", fx.Reducer)
 			}
@@ -161,31 +135,9 @@ func runHostFixture(t *testing.T, initial json.RawMessage, actions []json.RawMes
 // pinned wall clock).
 func comparable(t *testing.T, b []byte) any {
 	t.Helper()
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	must(t, d.Decode(&v))
-	v = stripNulls(v)
+	v := ahpfixtures.Normalized(t, b)
 	if m, ok := v.(map[string]any); ok {
 		delete(m, "modifiedAt")
-	}
-	return v
-}
-
-func stripNulls(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if e == nil {
-				delete(x, k)
-				continue
-			}
-			x[k] = stripNulls(e)
-		}
-	case []any:
-		for i := range x {
-			x[i] = stripNulls(x[i])
-		}
 	}
 	return v
 }

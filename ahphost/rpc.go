@@ -20,6 +20,22 @@ func errInvalidParams(msg string) *rpcError {
 	return &rpcError{code: ahpwire.CodeInvalidParams, msg: msg}
 }
 
+// sessionOf returns the session at uri, or the session-not-found error.
+func (s *store) sessionOf(uri string) (*sessionEntry, *rpcError) {
+	if se := s.sessions[uri]; se != nil {
+		return se, nil
+	}
+	return nil, &rpcError{code: ahpwire.CodeSessionNotFound, msg: "session not found"}
+}
+
+// chatOf returns the chat at uri, or the chat-not-found error.
+func (s *store) chatOf(uri string) (*chatEntry, *rpcError) {
+	if ce := s.chats[uri]; ce != nil {
+		return ce, nil
+	}
+	return nil, &rpcError{code: ahpwire.CodeNotFound, msg: "chat not found"}
+}
+
 // handlerFunc handles one request. It runs with h.mu held and must not
 // block. The response is queued, still under the lock, before after runs,
 // so follow-up envelopes are ordered after it.

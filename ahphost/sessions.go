@@ -181,9 +181,9 @@ func (c *conn) disposeSession(m *ahpwire.Message) (any, func(), *rpcError) {
 		return nil, nil, e
 	}
 	s := c.h.st
-	se := s.sessions[p.Channel]
-	if se == nil {
-		return nil, nil, &rpcError{code: ahpwire.CodeSessionNotFound, msg: "session not found"}
+	se, e := s.sessionOf(p.Channel)
+	if e != nil {
+		return nil, nil, e
 	}
 	for _, cs := range se.state.Chats {
 		s.removeChat(cs.Resource)

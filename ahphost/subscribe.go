@@ -65,12 +65,12 @@ func (c *conn) subscribe(m *ahpwire.Message) (any, func(), *rpcError) {
 	case chanUnknown:
 		return nil, nil, errInvalidParams("unsupported channel URI")
 	case chanSession:
-		if s.sessions[p.Channel] == nil {
-			return nil, nil, &rpcError{code: ahpwire.CodeSessionNotFound, msg: "session not found"}
+		if _, e := s.sessionOf(p.Channel); e != nil {
+			return nil, nil, e
 		}
 	case chanChat:
-		if s.chats[p.Channel] == nil {
-			return nil, nil, &rpcError{code: ahpwire.CodeNotFound, msg: "chat not found"}
+		if _, e := s.chatOf(p.Channel); e != nil {
+			return nil, nil, e
 		}
 	}
 	snap, ok := s.snapshot(p.Channel, sub)
@@ -94,9 +94,9 @@ func (c *conn) fetchTurns(m *ahpwire.Message) (any, func(), *rpcError) {
 		return nil, nil, e
 	}
 	s := c.h.st
-	ce := s.chats[p.Channel]
-	if ce == nil {
-		return nil, nil, &rpcError{code: ahpwire.CodeNotFound, msg: "chat not found"}
+	ce, e := s.chatOf(p.Channel)
+	if e != nil {
+		return nil, nil, e
 	}
 	turns := ce.state.Turns
 	end := len(turns)

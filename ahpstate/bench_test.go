@@ -55,3 +55,49 @@ func BenchmarkReduceTurnComplete(b *testing.B) {
 		_ = ReduceChat(s, a)
 	}
 }
+
+// copyPerDelta is the reducer's chat/delta step before the shared text
+// buffer (copy the parts slice and build the part's text with +=), kept
+// only to measure both in one run.
+func copyPerDelta(s ahpwire.ChatState, partID, content string) ahpwire.ChatState {
+	for i, p := range s.ActiveTurn.ResponseParts {
+		if p.ID == partID {
+			parts := append([]ahpwire.ResponsePart(nil), s.ActiveTurn.ResponseParts...)
+			parts[i].Content += content
+			return withActiveParts(s, parts)
+		}
+	}
+	return s
+}
+
+// BenchmarkStreamOnePart streams 10,000 chat/delta actions of 6 bytes into
+// one markdown part (one op = the whole stream, accumulating state as the
+// host does). impl=copy is the former copy-per-delta step, impl=shared the
+// reducer's append-only buffer.
+func BenchmarkStreamOnePart(b *testing.B) {
+	const deltas = 10_000
+	a := &ahpwire.ChatDelta{TurnID: "live", PartID: "p0", Content: "token "}
+	impls := []struct {
+		name string
+		step func(ahpwire.ChatState) ahpwire.ChatState
+	}{
+		{"copy", func(s ahpwire.ChatState) ahpwire.ChatState { return copyPerDelta(s, a.PartID, a.Content) }},
+		{"shared", func(s ahpwire.ChatState) ahpwire.ChatState { return ReduceChat(s, a) }},
+	}
+	for _, impl := range impls {
+		b.Run("impl="+impl.name, func(b *testing.B) {
+			base := benchChat(100, 1)
+			b.ReportAllocs()
+			for b.Loop() {
+				s := base
+				for range deltas {
+					s = impl.step(s)
+				}
+				if n := len(s.ActiveTurn.ResponseParts[0].Content); n != deltas*len(a.Content) {
+					b.Fatalf("part has %d bytes", n)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*deltas), "ns/delta")
+		})
+	}
+}

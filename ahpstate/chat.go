@@ -132,6 +132,13 @@ func withActiveParts(s ahpwire.ChatState, parts []ahpwire.ResponsePart) ahpwire.
 	return s
 }
 
+// withActivePart returns s with a copied active turn whose part i is p.
+func withActivePart(s ahpwire.ChatState, i int, p ahpwire.ResponsePart) ahpwire.ChatState {
+	parts := append([]ahpwire.ResponsePart(nil), s.ActiveTurn.ResponseParts...)
+	parts[i] = p
+	return withActiveParts(s, parts)
+}
+
 func (r Reducer) turnStarted(s ahpwire.ChatState, a *ahpwire.ChatTurnStarted) ahpwire.ChatState {
 	s.ActiveTurn = &ahpwire.ActiveTurn{
 		ID: a.TurnID, StartedAt: a.StartedAt, Message: a.Message,
@@ -161,6 +168,10 @@ func (r Reducer) turnStarted(s ahpwire.ChatState, a *ahpwire.ChatTurnStarted) ah
 
 // appendText appends content to the first part addressed by partID when it
 // has kind want (markdown for chat/delta, reasoning for chat/reasoning).
+// The part's text grows in an append-only buffer shared with the previous
+// state (ResponsePart.AppendContent), so a delta costs amortised
+// O(len(content)) plus a copy of the active turn's parts slice, and earlier
+// states keep their own text.
 func appendText(s ahpwire.ChatState, turnID, partID, want, content string) ahpwire.ChatState {
 	if !activeIs(&s, turnID) {
 		return s
@@ -181,9 +192,7 @@ func appendText(s ahpwire.ChatState, turnID, partID, want, content string) ahpwi
 		if p.Kind != want {
 			return s
 		}
-		parts := append([]ahpwire.ResponsePart(nil), s.ActiveTurn.ResponseParts...)
-		parts[i].Content += content
-		return withActiveParts(s, parts)
+		return withActivePart(s, i, p.AppendContent(content))
 	}
 	return s
 }
@@ -289,9 +298,7 @@ func (r Reducer) truncated(s ahpwire.ChatState, turnID string) ahpwire.ChatState
 	}
 	s.ActiveTurn = nil
 	s.InputRequests = nil
-	if st := r.stamp(); st != "" {
-		s.ModifiedAt = st
-	}
+	s = r.touched(s)
 	s.Status = summaryStatus(&s, false)
 	return s
 }

@@ -33,35 +33,35 @@ func OpenInputRequest(s ahpwire.ChatState, id string) (ahpwire.ChatInputRequest,
 	return ahpwire.ChatInputRequest{}, false
 }
 
-// withAnswer returns a copy of answers with questionID set (nil deletes);
-// an empty result is nil.
-func withAnswer(answers map[string]ahpwire.ChatInputAnswer, questionID string, ans *ahpwire.ChatInputAnswer) map[string]ahpwire.ChatInputAnswer {
+// editAnswers returns a copy of answers edited by fn, nil when it ends up
+// empty; answers itself is never changed.
+func editAnswers(answers map[string]ahpwire.ChatInputAnswer, fn func(map[string]ahpwire.ChatInputAnswer)) map[string]ahpwire.ChatInputAnswer {
 	out := maps.Clone(answers)
 	if out == nil {
 		out = map[string]ahpwire.ChatInputAnswer{}
 	}
-	if ans == nil {
-		delete(out, questionID)
-	} else {
-		out[questionID] = *ans
-	}
+	fn(out)
 	if len(out) == 0 {
 		return nil
 	}
 	return out
 }
 
+// withAnswer returns a copy of answers with questionID set (nil deletes);
+// an empty result is nil.
+func withAnswer(answers map[string]ahpwire.ChatInputAnswer, questionID string, ans *ahpwire.ChatInputAnswer) map[string]ahpwire.ChatInputAnswer {
+	return editAnswers(answers, func(out map[string]ahpwire.ChatInputAnswer) {
+		if ans == nil {
+			delete(out, questionID)
+		} else {
+			out[questionID] = *ans
+		}
+	})
+}
+
 // mergeAnswers returns base overlaid with extra (nil if empty).
 func mergeAnswers(base, extra map[string]ahpwire.ChatInputAnswer) map[string]ahpwire.ChatInputAnswer {
-	out := maps.Clone(base)
-	if out == nil {
-		out = map[string]ahpwire.ChatInputAnswer{}
-	}
-	maps.Copy(out, extra)
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+	return editAnswers(base, func(out map[string]ahpwire.ChatInputAnswer) { maps.Copy(out, extra) })
 }
 
 // reduceInput implements the ≥0.6 model: input requests are inputRequest
@@ -92,9 +92,7 @@ func (r Reducer) reduceInput(s ahpwire.ChatState, a ahpwire.Action) ahpwire.Chat
 		}
 		req := *parts[i].Request
 		req.Answers = withAnswer(req.Answers, a.QuestionID, a.Answer)
-		out := append([]ahpwire.ResponsePart(nil), parts...)
-		out[i] = ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &req}
-		s = withActiveParts(s, out)
+		s = withActivePart(s, i, ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &req})
 	case *ahpwire.ChatInputCompleted:
 		i := findOpenInput(parts, a.RequestID)
 		if i < 0 {
@@ -102,17 +100,12 @@ func (r Reducer) reduceInput(s ahpwire.ChatState, a ahpwire.Action) ahpwire.Chat
 		}
 		req := *parts[i].Request
 		req.Answers = mergeAnswers(req.Answers, a.Answers)
-		out := append([]ahpwire.ResponsePart(nil), parts...)
-		out[i] = ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &req, Response: a.Response}
-		s = withActiveParts(s, out)
+		s = withActivePart(s, i, ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &req, Response: a.Response})
 		s.Status = summaryStatus(&s, false)
 	default:
 		return s
 	}
-	if st := r.stamp(); st != "" {
-		s.ModifiedAt = st
-	}
-	return s
+	return r.touched(s)
 }
 
 // reduceLegacyInput implements the 0.5 model: ChatState.inputRequests.
@@ -157,10 +150,7 @@ func (r Reducer) reduceLegacyInput(s ahpwire.ChatState, a ahpwire.Action) ahpwir
 	default:
 		return s
 	}
-	if st := r.stamp(); st != "" {
-		s.ModifiedAt = st
-	}
-	return s
+	return r.touched(s)
 }
 
 // reducePending handles steering/queued messages.

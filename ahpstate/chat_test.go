@@ -2,6 +2,7 @@ package ahpstate
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -282,5 +283,36 @@ func TestPendingAndMiscChatActions(t *testing.T) {
 		&ahpwire.ChatWorkingDirectoryRemoved{Directory: "file:///a"})
 	if s.QueuedMessages != nil || s.SteeringMessages != nil || s.BackgroundWork != nil || len(s.WorkingDirectories) != 0 {
 		t.Errorf("removals: %s", mustJSON(t, s))
+	}
+}
+
+func TestLongStreamKeepsEveryState(t *testing.T) {
+	s := apply(idleChat(), started("t1"), &ahpwire.ChatResponsePart{TurnID: "t1", Part: ahpwire.MarkdownPart("m", "")})
+	states := []ahpwire.ChatState{s}
+	for i := range 300 {
+		s = ReduceChat(s, &ahpwire.ChatDelta{TurnID: "t1", PartID: "m", Content: fmt.Sprint(i % 10)})
+		states = append(states, s)
+	}
+	// Two siblings branch from a middle state; each keeps its own text.
+	mid := states[150]
+	a := ReduceChat(mid, &ahpwire.ChatDelta{TurnID: "t1", PartID: "m", Content: "A"})
+	b := ReduceChat(mid, &ahpwire.ChatDelta{TurnID: "t1", PartID: "m", Content: "B"})
+	want := ""
+	for i, st := range states {
+		if got := st.ActiveTurn.ResponseParts[0].Content; got != want {
+			t.Fatalf("state %d: %q, want %q", i, got, want)
+		}
+		want += fmt.Sprint(i % 10)
+	}
+	prefix := states[150].ActiveTurn.ResponseParts[0].Content
+	if got := a.ActiveTurn.ResponseParts[0].Content; got != prefix+"A" {
+		t.Fatalf("sibling a: %q", got)
+	}
+	if got := b.ActiveTurn.ResponseParts[0].Content; got != prefix+"B" {
+		t.Fatalf("sibling b: %q", got)
+	}
+	done := ReduceChat(s, &ahpwire.ChatTurnComplete{TurnID: "t1", Duration: ahpwire.Ptr[int64](1)})
+	if got := done.Turns[0].ResponseParts[0].Content; got != want[:len(want)-1] {
+		t.Fatalf("finished turn text %d bytes, want %d", len(got), len(want)-1)
 	}
 }

@@ -45,6 +45,26 @@ func updateToolCall(s ahpwire.ChatState, turnID, toolCallID string, fn func(ahpw
 	return s
 }
 
+// inStatus adapts fn for updateToolCall: fn applies only to tool calls in
+// status from; others are left unchanged.
+func inStatus(from string, fn func(ahpwire.ToolCallState) ahpwire.ToolCallState) func(ahpwire.ToolCallState) (ahpwire.ToolCallState, bool) {
+	return func(tc ahpwire.ToolCallState) (ahpwire.ToolCallState, bool) {
+		if tc.Status != from {
+			return tc, false
+		}
+		return fn(tc), true
+	}
+}
+
+// carryRunning returns toolBase(tc, meta) with the fields a running tool
+// call keeps while it enters and leaves auth-required.
+func carryRunning(tc ahpwire.ToolCallState, meta ahpwire.Meta) ahpwire.ToolCallState {
+	n := toolBase(tc, meta)
+	n.InvocationMessage, n.ToolInput = tc.InvocationMessage, tc.ToolInput
+	n.Confirmed, n.SelectedOption, n.Content = tc.Confirmed, tc.SelectedOption, tc.Content
+	return n
+}
+
 func findOption(opts []ahpwire.ConfirmationOption, id string) *ahpwire.ConfirmationOption {
 	if id == "" {
 		return nil
@@ -71,10 +91,7 @@ func (r Reducer) reduceToolCall(s ahpwire.ChatState, a ahpwire.Action) ahpwire.C
 		}
 		return withActiveParts(s, append(clip(s.ActiveTurn.ResponseParts), ahpwire.ResponsePart{Kind: ahpwire.PartToolCall, ToolCall: &tc}))
 	case *ahpwire.ChatToolCallDelta:
-		return updateToolCall(s, a.TurnID, a.ToolCallID, func(tc ahpwire.ToolCallState) (ahpwire.ToolCallState, bool) {
-			if tc.Status != ahpwire.ToolStreaming {
-				return tc, false
-			}
+		return updateToolCall(s, a.TurnID, a.ToolCallID, inStatus(ahpwire.ToolStreaming, func(tc ahpwire.ToolCallState) ahpwire.ToolCallState {
 			if a.Meta != nil {
 				tc.Meta = a.Meta
 			}
@@ -86,8 +103,8 @@ func (r Reducer) reduceToolCall(s ahpwire.ChatState, a ahpwire.Action) ahpwire.C
 			if a.InvocationMessage != nil {
 				tc.InvocationMessage = a.InvocationMessage
 			}
-			return tc, true
-		})
+			return tc
+		}))
 	case *ahpwire.ChatToolCallReady:
 		return updateToolCall(s, a.TurnID, a.ToolCallID, func(tc ahpwire.ToolCallState) (ahpwire.ToolCallState, bool) {
 			if r.Legacy05 && tc.Status == ahpwire.ToolPendingConfirmation {
@@ -96,38 +113,31 @@ func (r Reducer) reduceToolCall(s ahpwire.ChatState, a ahpwire.Action) ahpwire.C
 			return toolReady(tc, a)
 		})
 	case *ahpwire.ChatToolCallConfirmed:
-		return updateToolCall(s, a.TurnID, a.ToolCallID, func(tc ahpwire.ToolCallState) (ahpwire.ToolCallState, bool) {
-			if tc.Status != ahpwire.ToolPendingConfirmation {
-				return tc, false
-			}
+		return updateToolCall(s, a.TurnID, a.ToolCallID, inStatus(ahpwire.ToolPendingConfirmation, func(tc ahpwire.ToolCallState) ahpwire.ToolCallState {
 			n := toolBase(tc, a.Meta)
 			n.InvocationMessage = tc.InvocationMessage
 			n.SelectedOption = findOption(tc.Options, a.SelectedOptionID)
+			n.ToolInput = tc.ToolInput
 			if a.Approved {
 				n.Status = ahpwire.ToolRunning
-				n.ToolInput = tc.ToolInput
 				if a.EditedToolInput != nil {
 					n.ToolInput = ahpwire.InlineInput(*a.EditedToolInput)
 				}
 				n.Confirmed = a.Confirmed
-				return n, true
+				return n
 			}
 			n.Status = ahpwire.ToolCancelled
-			n.ToolInput = tc.ToolInput
 			n.Reason = a.Reason
 			n.ReasonMessage = a.ReasonMessage
 			n.UserSuggestion = a.UserSuggestion
-			return n, true
-		})
+			return n
+		}))
 	case *ahpwire.ChatToolCallComplete:
 		return updateToolCall(s, a.TurnID, a.ToolCallID, func(tc ahpwire.ToolCallState) (ahpwire.ToolCallState, bool) {
 			return toolComplete(tc, a)
 		})
 	case *ahpwire.ChatToolCallResultConfirmed:
-		return updateToolCall(s, a.TurnID, a.ToolCallID, func(tc ahpwire.ToolCallState) (ahpwire.ToolCallState, bool) {
-			if tc.Status != ahpwire.ToolPendingResultConfirmation {
-				return tc, false
-			}
+		return updateToolCall(s, a.TurnID, a.ToolCallID, inStatus(ahpwire.ToolPendingResultConfirmation, func(tc ahpwire.ToolCallState) ahpwire.ToolCallState {
 			n := toolBase(tc, a.Meta)
 			n.InvocationMessage = tc.InvocationMessage
 			n.ToolInput = tc.ToolInput
@@ -137,47 +147,37 @@ func (r Reducer) reduceToolCall(s ahpwire.ChatState, a ahpwire.Action) ahpwire.C
 				n.Confirmed = tc.Confirmed
 				n.Success, n.PastTenseMessage, n.Content = tc.Success, tc.PastTenseMessage, tc.Content
 				n.StructuredContent, n.Error = tc.StructuredContent, tc.Error
-				return n, true
+				return n
 			}
 			n.Status = ahpwire.ToolCancelled
 			n.Reason = ahpwire.CancelResultDenied
-			return n, true
-		})
+			return n
+		}))
 	case *ahpwire.ChatToolCallContentChanged:
-		return updateToolCall(s, a.TurnID, a.ToolCallID, func(tc ahpwire.ToolCallState) (ahpwire.ToolCallState, bool) {
-			if tc.Status != ahpwire.ToolRunning {
-				return tc, false
-			}
+		return updateToolCall(s, a.TurnID, a.ToolCallID, inStatus(ahpwire.ToolRunning, func(tc ahpwire.ToolCallState) ahpwire.ToolCallState {
 			if a.Meta != nil {
 				tc.Meta = a.Meta
 			}
 			tc.Content = a.Content
-			return tc, true
-		})
+			return tc
+		}))
 	case *ahpwire.ChatToolCallAuthRequired:
 		return updateToolCall(s, a.TurnID, a.ToolCallID, func(tc ahpwire.ToolCallState) (ahpwire.ToolCallState, bool) {
 			if tc.Status != ahpwire.ToolRunning || tc.Contributor == nil || tc.Contributor.Kind != "mcp" {
 				return tc, false
 			}
-			n := toolBase(tc, a.Meta)
+			n := carryRunning(tc, a.Meta)
 			n.Status = ahpwire.ToolAuthRequired
-			n.InvocationMessage, n.ToolInput = tc.InvocationMessage, tc.ToolInput
-			n.Confirmed, n.SelectedOption, n.Content = tc.Confirmed, tc.SelectedOption, tc.Content
 			auth := a.Auth
 			n.Auth = &auth
 			return n, true
 		})
 	case *ahpwire.ChatToolCallAuthResolved:
-		return updateToolCall(s, a.TurnID, a.ToolCallID, func(tc ahpwire.ToolCallState) (ahpwire.ToolCallState, bool) {
-			if tc.Status != ahpwire.ToolAuthRequired {
-				return tc, false
-			}
-			n := toolBase(tc, a.Meta)
+		return updateToolCall(s, a.TurnID, a.ToolCallID, inStatus(ahpwire.ToolAuthRequired, func(tc ahpwire.ToolCallState) ahpwire.ToolCallState {
+			n := carryRunning(tc, a.Meta)
 			n.Status = ahpwire.ToolRunning
-			n.InvocationMessage, n.ToolInput = tc.InvocationMessage, tc.ToolInput
-			n.Confirmed, n.SelectedOption, n.Content = tc.Confirmed, tc.SelectedOption, tc.Content
-			return n, true
-		})
+			return n
+		}))
 	}
 	return s
 }

@@ -93,6 +93,14 @@ func (r Reducer) stamp() string {
 	return FormatTime(r.Now())
 }
 
+// touched returns s with modifiedAt set from the clock, when there is one.
+func (r Reducer) touched(s ahpwire.ChatState) ahpwire.ChatState {
+	if st := r.stamp(); st != "" {
+		s.ModifiedAt = st
+	}
+	return s
+}
+
 // FormatTime formats t as AHP's ISO-8601 UTC timestamp with milliseconds.
 func FormatTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z")

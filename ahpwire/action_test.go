@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ahptui/ahptui/internal/ahpfixtures"
 )
 
 // sampleActions has one populated value per typed action.
@@ -193,7 +195,7 @@ func TestUnknownPartAndToolStatusPreserved(t *testing.T) {
 
 func jsonEqual(t *testing.T, a, b []byte) bool {
 	t.Helper()
-	return reflect.DeepEqual(jsonValue(t, a), jsonValue(t, b))
+	return reflect.DeepEqual(ahpfixtures.JSON(t, a), ahpfixtures.JSON(t, b))
 }
 
 func TestEnvelopeOriginAbsentStaysAbsent(t *testing.T) {

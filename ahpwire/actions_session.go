@@ -37,39 +37,17 @@ type PartialChatSummary struct {
 
 // Apply returns s with the changes merged in (identity unchanged).
 func (p PartialChatSummary) Apply(s ChatSummary) ChatSummary {
-	if p.Title != nil {
-		s.Title = *p.Title
-	}
-	if p.Description != nil {
-		s.Description = *p.Description
-	}
-	if p.Status != nil {
-		s.Status = *p.Status
-	}
-	if p.Activity != nil {
-		s.Activity = *p.Activity
-	}
-	if p.ModifiedAt != nil {
-		s.ModifiedAt = *p.ModifiedAt
-	}
-	if p.Changes != nil {
-		s.Changes = p.Changes
-	}
-	if p.Origin != nil {
-		s.Origin = p.Origin
-	}
-	if p.ParentChat != nil {
-		s.ParentChat = *p.ParentChat
-	}
-	if p.Movable != nil {
-		s.Movable = p.Movable
-	}
-	if p.Interactivity != nil {
-		s.Interactivity = *p.Interactivity
-	}
-	if p.WorkingDirectories != nil {
-		s.WorkingDirectories = p.WorkingDirectories
-	}
+	mergeVal(&s.Title, p.Title)
+	mergeVal(&s.Description, p.Description)
+	mergeVal(&s.Status, p.Status)
+	mergeVal(&s.Activity, p.Activity)
+	mergeVal(&s.ModifiedAt, p.ModifiedAt)
+	mergePtr(&s.Changes, p.Changes)
+	mergePtr(&s.Origin, p.Origin)
+	mergeVal(&s.ParentChat, p.ParentChat)
+	mergePtr(&s.Movable, p.Movable)
+	mergeVal(&s.Interactivity, p.Interactivity)
+	mergeSlice(&s.WorkingDirectories, p.WorkingDirectories)
 	return s
 }
 

@@ -45,6 +45,10 @@ type Message struct {
 	Error   *RPCError       `json:"error,omitempty"`
 }
 
+// messageFields is Message without its methods (the plain struct encoding
+// that MarshalJSON and UnmarshalJSON build on).
+type messageFields Message
+
 // RPCError is a JSON-RPC error object. It implements error.
 type RPCError struct {
 	Code    int             `json:"code"`
@@ -69,15 +73,7 @@ func (m *Message) IsResponse() bool { return m.Method == "" && (m.ID != nil || m
 // MarshalJSON writes the message; a response always carries exactly one of
 // result (null when empty) or error.
 func (m Message) MarshalJSON() ([]byte, error) {
-	type wire struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      *uint64         `json:"id,omitempty"`
-		Method  string          `json:"method,omitempty"`
-		Params  json.RawMessage `json:"params,omitempty"`
-		Result  json.RawMessage `json:"result,omitempty"`
-		Error   *RPCError       `json:"error,omitempty"`
-	}
-	w := wire(m)
+	w := messageFields(m)
 	if m.Method == "" && m.ID == nil && m.Error != nil {
 		// An error response to an unidentifiable request carries "id": null.
 		type nullID struct {
@@ -99,15 +95,7 @@ func (m Message) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes a message, keeping an explicit "result": null as
 // the raw bytes "null" so that it is distinguishable from an absent result.
 func (m *Message) UnmarshalJSON(data []byte) error {
-	type wire struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      *uint64         `json:"id"`
-		Method  string          `json:"method"`
-		Params  json.RawMessage `json:"params"`
-		Result  json.RawMessage `json:"result"`
-		Error   *RPCError       `json:"error"`
-	}
-	var w wire
+	var w messageFields
 	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("ahpwire: decode jsonrpc message: %w", err)
 	}
@@ -157,11 +145,12 @@ func rawOf(v any) (json.RawMessage, error) {
 // NewRequest builds a request with the given id and params (marshalled
 // with encoding/json; a json.RawMessage is used as is).
 func NewRequest(id uint64, method string, params any) (*Message, error) {
-	p, err := rawOf(params)
+	m, err := NewNotification(method, params)
 	if err != nil {
-		return nil, fmt.Errorf("ahpwire: marshal %s params: %w", method, err)
+		return nil, err
 	}
-	return &Message{JSONRPC: JSONRPCVersion, ID: &id, Method: method, Params: p}, nil
+	m.ID = &id
+	return m, nil
 }
 
 // NewNotification builds a notification with the given params.

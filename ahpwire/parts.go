@@ -48,6 +48,10 @@ type ResponsePart struct {
 	Resumable    *bool
 	Meta         Meta
 	Raw          json.RawMessage
+
+	// text is the append-only buffer Content may view (see AppendContent);
+	// nil for parts built or decoded any other way.
+	text *textBuf
 }
 
 // MarkdownPart returns a markdown part.

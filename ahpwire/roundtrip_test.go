@@ -1,35 +1,12 @@
 package ahpwire
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
-	"sort"
 	"testing"
+
+	"github.com/ahptui/ahptui/internal/ahpfixtures"
 )
-
-// fixturesDir returns the AHP fixture directory (AHP_FIXTURES_DIR or the
-// project's copy).
-func fixturesDir() string {
-	if d := os.Getenv("AHP_FIXTURES_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "testdata", "ahp", "fixtures")
-}
-
-// jsonValue decodes b into a generic value with exact numbers.
-func jsonValue(t *testing.T, b []byte) any {
-	t.Helper()
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		t.Fatalf("decode %s: %v", b, err)
-	}
-	return v
-}
 
 // roundTrip decodes input into the Go type named by the fixture and
 // re-encodes it. ok is false for wire types this package does not model.
@@ -83,29 +60,9 @@ var notModelled = map[string]string{
 }
 
 func TestRoundTripFixtures(t *testing.T) {
-	dir := filepath.Join(fixturesDir(), "round-trips")
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no round-trip fixtures in %s (err %v)", dir, err)
-	}
-	sort.Strings(files)
 	ran := 0
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var fx struct {
-			Name              string            `json:"name"`
-			Type              string            `json:"type"`
-			Input             json.RawMessage   `json:"input"`
-			AcceptableOutputs []json.RawMessage `json:"acceptableOutputs"`
-			NotApplicable     []string          `json:"notApplicable"`
-		}
-		if err := json.Unmarshal(raw, &fx); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		t.Run(filepath.Base(f), func(t *testing.T) {
+	for _, fx := range ahpfixtures.RoundTrips(t) {
+		t.Run(fx.File, func(t *testing.T) {
 			out, ok, err := roundTrip(fx.Type, fx.Input)
 			if !ok {
 				reason, listed := notModelled[fx.Type]
@@ -121,7 +78,7 @@ func TestRoundTripFixtures(t *testing.T) {
 			if len(fx.AcceptableOutputs) == 0 {
 				t.Fatal("fixture has no acceptableOutputs")
 			}
-			got, want := jsonValue(t, out), jsonValue(t, fx.AcceptableOutputs[0])
+			got, want := ahpfixtures.JSON(t, out), ahpfixtures.JSON(t, fx.AcceptableOutputs[0])
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("round-trip mismatch\n got: %s\nwant: %s", out, fx.AcceptableOutputs[0])
 			}

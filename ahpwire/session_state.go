@@ -163,41 +163,17 @@ type PartialSessionSummary struct {
 
 // Apply returns s with the changes merged in.
 func (p PartialSessionSummary) Apply(s SessionSummary) SessionSummary {
-	if p.Title != nil {
-		s.Title = *p.Title
-	}
-	if p.Status != nil {
-		s.Status = *p.Status
-	}
-	if p.Activity != nil {
-		s.Activity = *p.Activity
-	}
-	if p.ModifiedAt != nil {
-		s.ModifiedAt = *p.ModifiedAt
-	}
-	if p.Origin != nil {
-		s.Origin = p.Origin
-	}
-	if p.Project != nil {
-		s.Project = p.Project
-	}
-	if p.WorkingDirectories != nil {
-		s.WorkingDirectories = p.WorkingDirectories
-	}
-	if p.Annotations != nil {
-		s.Annotations = p.Annotations
-	}
-	if p.Changes != nil {
-		s.Changes = p.Changes
-	}
-	if p.Meta != nil {
-		s.Meta = p.Meta
-	}
-	if p.Chats != nil {
-		s.Chats = p.Chats
-	}
-	if p.DefaultChat != nil {
-		s.DefaultChat = *p.DefaultChat
-	}
+	mergeVal(&s.Title, p.Title)
+	mergeVal(&s.Status, p.Status)
+	mergeVal(&s.Activity, p.Activity)
+	mergeVal(&s.ModifiedAt, p.ModifiedAt)
+	mergePtr(&s.Origin, p.Origin)
+	mergePtr(&s.Project, p.Project)
+	mergeSlice(&s.WorkingDirectories, p.WorkingDirectories)
+	mergePtr(&s.Annotations, p.Annotations)
+	mergePtr(&s.Changes, p.Changes)
+	mergeMap(&s.Meta, p.Meta)
+	mergeSlice(&s.Chats, p.Chats)
+	mergeVal(&s.DefaultChat, p.DefaultChat)
 	return s
 }

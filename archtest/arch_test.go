@@ -27,6 +27,8 @@ var allowed = map[string][]string{
 	"keymap":       {},
 	"tui":          {"render", "keymap", "reducer", "ahpclient", "ahpwire"},
 	"archtest":     {},
+
+	"internal/ahpfixtures": {},
 }
 
 // pure packages may not import packages that do I/O or read clocks/randomness.

@@ -10,6 +10,7 @@ type KeyMap struct {
 	Composer   Composer
 	Transcript Transcript
 	Approval   Approval
+	Auth       Auth
 	Form       Form
 	Confirm    Confirm
 	Help       HelpOverlay
@@ -81,6 +82,14 @@ type Approval struct {
 	SubmitReason key.Binding
 }
 
+// Auth bindings work in the notice shown when a tool call waits for the
+// user to authenticate (auth-required). ahptui cannot sign in itself: the
+// user authenticates from another client, or gives the tool call up.
+type Auth struct {
+	GiveUp key.Binding // fail the tool call (chat/toolCallComplete, success false)
+	Later  key.Binding // close the notice; it stays pending
+}
+
 // Form bindings work in an input-request form.
 type Form struct {
 	NextField key.Binding
@@ -99,9 +108,11 @@ type Confirm struct {
 	No  key.Binding
 }
 
-// HelpOverlay bindings close the help overlay.
+// HelpOverlay bindings close and scroll the help overlay.
 type HelpOverlay struct {
-	Close key.Binding
+	Close            key.Binding
+	Up, Down         key.Binding
+	PageUp, PageDown key.Binding
 }
 
 // Demo bindings exist only with `ahptui demo` and AHPTUI_DEMO_FAULTS set.
@@ -177,6 +188,10 @@ func Default() KeyMap {
 			Later:        b(k("esc"), "esc", "decide later"),
 			SubmitReason: b(k("enter"), "enter", "submit reason"),
 		},
+		Auth: Auth{
+			GiveUp: b(k("f"), "f", "give up: fail the tool call"),
+			Later:  b(k("esc"), "esc", "wait (authenticate elsewhere)"),
+		},
 		Form: Form{
 			NextField: b(k("tab"), "tab", "next field"),
 			PrevField: b(k("shift+tab"), "shift+tab", "previous field"),
@@ -193,7 +208,11 @@ func Default() KeyMap {
 			No:  b(k("n", "esc"), "n/esc", "no"),
 		},
 		Help: HelpOverlay{
-			Close: b(k("esc", "q", "?"), "esc/q", "close help"),
+			Close:    b(k("esc", "q", "?"), "esc/q", "close help"),
+			Up:       b(k("up", "k"), "↑/k", "scroll up"),
+			Down:     b(k("down", "j"), "↓/j", "scroll down"),
+			PageUp:   b(k("pgup", "b"), "pgup/b", "page up"),
+			PageDown: b(k("pgdown", "f", "space"), "pgdn/f", "page down"),
 		},
 		Demo: Demo{
 			DropConnection: key.NewBinding(key.WithKeys("f12"), key.WithHelp("f12", "demo: drop connection"), key.WithDisabled()),

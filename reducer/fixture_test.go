@@ -3,36 +3,13 @@ package reducer
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/ahpfixtures"
 )
-
-// fixturesDir returns the reducer fixture directory: $AHP_FIXTURES_DIR/reducers
-// (or $AHP_FIXTURES_DIR itself if it holds the JSON files), else the
-// project's copy.
-func fixturesDir() string {
-	if d := os.Getenv("AHP_FIXTURES_DIR"); d != "" {
-		if st, err := os.Stat(filepath.Join(d, "reducers")); err == nil && st.IsDir() {
-			return filepath.Join(d, "reducers")
-		}
-		return d
-	}
-	return filepath.Join("..", "testdata", "ahp", "fixtures", "reducers")
-}
-
-type fixture struct {
-	Description string            `json:"description"`
-	Reducer     string            `json:"reducer"`
-	Initial     json.RawMessage   `json:"initial"`
-	Actions     []json.RawMessage `json:"actions"`
-	Expected    json.RawMessage   `json:"expected"`
-}
 
 // divergence documents a case whose `expected` state cannot be met because
 // it encodes 0.5-era semantics the project (speaking 0.9/1.0) replaced. The
@@ -107,28 +84,12 @@ const outsideProjection = "modifiedAt, status bits (IsRead, InputNeeded, ...), t
 	"changesets, background work, working directories and _meta of the chat"
 
 func TestReducerFixtures(t *testing.T) {
-	dir := fixturesDir()
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatalf("no fixtures in %s", dir)
-	}
-	sort.Strings(files)
+	fixtures := ahpfixtures.Reducers(t)
 	t.Logf("fields outside the projection: %s", outsideProjection)
 	var ran, diverged, notApplicable int
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
+	for _, fx := range fixtures {
+		name := strings.TrimSuffix(fx.File, ".json")
 		t.Run(name, func(t *testing.T) {
-			raw, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var fx fixture
-			if err := json.Unmarshal(raw, &fx); err != nil {
-				t.Fatalf("decode fixture: %v", err)
-			}
 			if fx.Reducer != "chat" {
 				notApplicable++
 				t.Logf("NOT APPLICABLE: reducer %q is not the chat reducer (this package renders chats only)", fx.Reducer)
@@ -155,7 +116,7 @@ func TestReducerFixtures(t *testing.T) {
 
 // runFixture projects initial, translates and reduces every action, and
 // projects expected.
-func runFixture(t *testing.T, fx fixture) (got, want State) {
+func runFixture(t *testing.T, fx ahpfixtures.Reducer) (got, want State) {
 	t.Helper()
 	initial, err := ahpwire.DecodeChatState(fx.Initial)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/ahpfixtures"
 )
 
 var updateCorpus = flag.Bool("update-corpus", false, "rewrite testdata/fuzz/FuzzTranslate from generated streams and fixtures")
@@ -110,17 +111,8 @@ func TestFuzzCorpus(t *testing.T) {
 		}
 		write("gen-"+filepath.Base(typ), b)
 	}
-	files, _ := filepath.Glob(filepath.Join(fixturesDir(), "*.json"))
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var fx fixture
-		if err := json.Unmarshal(raw, &fx); err != nil {
-			t.Fatal(err)
-		}
-		base := filepath.Base(f)[:3]
+	for _, fx := range ahpfixtures.Reducers(t) {
+		base := fx.File[:3]
 		write("fixture-"+base+"-state", fx.Initial)
 		for i, a := range fx.Actions {
 			env := fmt.Sprintf(`{"channel":"ahp-chat:/c1","serverSeq":%d,"action":%s}`, i+1, a)

@@ -1,5 +1,7 @@
 package reducer
 
+import "maps"
+
 // findOpenInput returns the index of Current's open input request with id.
 func findOpenInput(m *Message, id string) int {
 	for i, b := range m.Blocks {
@@ -32,62 +34,59 @@ func reduceInputRequested(s State, a InputRequested) State {
 	return s
 }
 
-func reduceInputAnswered(s State, a InputAnswered) State {
+// updateOpenInput revises the block of Current's open input request id:
+// fn edits a copy of the request and the block's new revision. Without such
+// a request the action is ignored.
+func updateOpenInput(s State, id string, fn func(r *InputRequest, nb *Block)) State {
 	m := s.Current
 	if m == nil {
 		return ignored(s)
 	}
-	i := findOpenInput(m, a.RequestID)
+	i := findOpenInput(m, id)
 	if i < 0 {
 		return ignored(s)
 	}
-	old := m.Blocks[i].Input
-	answers := make(map[string]InputAnswer, len(old.Answers)+1)
-	for k, v := range old.Answers {
-		answers[k] = v
-	}
-	if a.Answer == nil {
-		delete(answers, a.QuestionID)
-	} else {
-		answers[a.QuestionID] = *a.Answer
-	}
-	if len(answers) == 0 {
-		answers = nil
-	}
-	r := *old
-	r.Answers = answers
+	r := *m.Blocks[i].Input
 	s.Seq++
 	nb := cloneBlock(m.Blocks[i], s.Seq)
+	fn(&r, nb)
 	nb.Input = &r
 	s.Current = withBlock(m, i, nb, s.Seq)
 	return s
 }
 
-func reduceInputCompleted(s State, a InputCompleted) State {
-	m := s.Current
-	if m == nil {
-		return ignored(s)
+// editAnswers returns a copy of old edited by fn, or nil when it ends up
+// empty; old itself is never changed.
+func editAnswers(old map[string]InputAnswer, fn func(map[string]InputAnswer)) map[string]InputAnswer {
+	answers := maps.Clone(old)
+	if answers == nil {
+		answers = map[string]InputAnswer{}
 	}
-	i := findOpenInput(m, a.RequestID)
-	if i < 0 {
-		return ignored(s)
-	}
-	old := m.Blocks[i].Input
-	answers := make(map[string]InputAnswer, len(old.Answers)+len(a.Answers))
-	for k, v := range old.Answers {
-		answers[k] = v
-	}
-	for k, v := range a.Answers {
-		answers[k] = v
-	}
+	fn(answers)
 	if len(answers) == 0 {
-		answers = nil
+		return nil
 	}
-	r := *old
-	r.Answers, r.Response = answers, a.Response
-	s.Seq++
-	nb := cloneBlock(m.Blocks[i], s.Seq)
-	nb.Input, nb.Open = &r, r.Open()
-	s.Current = withBlock(m, i, nb, s.Seq)
-	return s
+	return answers
+}
+
+func reduceInputAnswered(s State, a InputAnswered) State {
+	return updateOpenInput(s, a.RequestID, func(r *InputRequest, _ *Block) {
+		r.Answers = editAnswers(r.Answers, func(answers map[string]InputAnswer) {
+			if a.Answer == nil {
+				delete(answers, a.QuestionID)
+			} else {
+				answers[a.QuestionID] = *a.Answer
+			}
+		})
+	})
+}
+
+func reduceInputCompleted(s State, a InputCompleted) State {
+	return updateOpenInput(s, a.RequestID, func(r *InputRequest, nb *Block) {
+		r.Answers = editAnswers(r.Answers, func(answers map[string]InputAnswer) {
+			maps.Copy(answers, a.Answers)
+		})
+		r.Response = a.Response
+		nb.Open = r.Open()
+	})
 }

@@ -14,6 +14,15 @@ func toolBase(tc *ToolCall, meta map[string]json.RawMessage) *ToolCall {
 	}
 }
 
+// carryRunning returns toolBase(tc, meta) with the fields a running tool
+// call keeps while it enters and leaves auth-required.
+func carryRunning(tc *ToolCall, meta map[string]json.RawMessage) *ToolCall {
+	nt := toolBase(tc, meta)
+	nt.InvocationMessage, nt.Input = tc.InvocationMessage, tc.Input
+	nt.Confirmed, nt.SelectedOption, nt.Content = tc.Confirmed, tc.SelectedOption, tc.Content
+	return nt
+}
+
 // findTool returns Current (when named by msgID) and the index of the tool
 // call block with the given id.
 func (s State) findTool(msgID, toolID string) (*Message, int) {
@@ -27,6 +36,17 @@ func (s State) findTool(msgID, toolID string) (*Message, int) {
 		}
 	}
 	return m, -1
+}
+
+// fromStatus adapts f for updateTool: f applies only to a tool call in
+// status from (otherwise the transition does not apply).
+func fromStatus(from ToolStatus, f func(*ToolCall) *ToolCall) func(*ToolCall) *ToolCall {
+	return func(tc *ToolCall) *ToolCall {
+		if tc.Status != from {
+			return nil
+		}
+		return f(tc)
+	}
 }
 
 // updateTool applies f to the tool call of Current named by msgID/toolID. f
@@ -69,10 +89,7 @@ func reduceToolStart(s State, a ToolCallStart) State {
 }
 
 func reduceToolDelta(s State, a ToolCallDelta) State {
-	return updateTool(s, a.MessageID, a.ToolCallID, true, func(tc *ToolCall) *ToolCall {
-		if tc.Status != ToolStreaming {
-			return nil
-		}
+	return updateTool(s, a.MessageID, a.ToolCallID, true, fromStatus(ToolStreaming, func(tc *ToolCall) *ToolCall {
 		nt := *tc
 		if a.Meta != nil {
 			nt.Meta = a.Meta
@@ -83,7 +100,7 @@ func reduceToolDelta(s State, a ToolCallDelta) State {
 			nt.InvocationMessage = &im
 		}
 		return &nt
-	})
+	}))
 }
 
 func reduceToolReady(s State, a ToolCallReady) State {
@@ -151,10 +168,7 @@ func selectOption(options []ConfirmOption, id string) *ConfirmOption {
 }
 
 func reduceToolConfirmed(s State, a ToolCallConfirmed) State {
-	return updateTool(s, a.MessageID, a.ToolCallID, false, func(tc *ToolCall) *ToolCall {
-		if tc.Status != ToolPendingConfirmation {
-			return nil
-		}
+	return updateTool(s, a.MessageID, a.ToolCallID, false, fromStatus(ToolPendingConfirmation, func(tc *ToolCall) *ToolCall {
 		nt := toolBase(tc, a.Meta)
 		nt.InvocationMessage = tc.InvocationMessage
 		nt.SelectedOption = selectOption(tc.Options, a.SelectedOptionID)
@@ -166,7 +180,7 @@ func reduceToolConfirmed(s State, a ToolCallConfirmed) State {
 		nt.Status, nt.Input = ToolCancelled, tc.Input
 		nt.CancelReason, nt.ReasonMessage, nt.UserSuggestion = a.Reason, a.ReasonMessage, a.UserSuggestion
 		return nt
-	})
+	}))
 }
 
 func reduceToolResult(s State, a ToolResult) State {
@@ -244,10 +258,7 @@ func reduceLooseToolResult(s State, a ToolResult) State {
 }
 
 func reduceToolResultConfirmed(s State, a ToolCallResultConfirmed) State {
-	return updateTool(s, a.MessageID, a.ToolCallID, false, func(tc *ToolCall) *ToolCall {
-		if tc.Status != ToolPendingResultConfirmation {
-			return nil
-		}
+	return updateTool(s, a.MessageID, a.ToolCallID, false, fromStatus(ToolPendingResultConfirmation, func(tc *ToolCall) *ToolCall {
 		nt := toolBase(tc, a.Meta)
 		nt.InvocationMessage, nt.Input, nt.SelectedOption = tc.InvocationMessage, tc.Input, tc.SelectedOption
 		if a.Approved {
@@ -257,21 +268,18 @@ func reduceToolResultConfirmed(s State, a ToolCallResultConfirmed) State {
 		}
 		nt.Status, nt.CancelReason = ToolCancelled, CancelResultDenied
 		return nt
-	})
+	}))
 }
 
 func reduceToolContent(s State, a ToolCallContentChanged) State {
-	return updateTool(s, a.MessageID, a.ToolCallID, false, func(tc *ToolCall) *ToolCall {
-		if tc.Status != ToolRunning {
-			return nil
-		}
+	return updateTool(s, a.MessageID, a.ToolCallID, false, fromStatus(ToolRunning, func(tc *ToolCall) *ToolCall {
 		nt := *tc
 		if a.Meta != nil {
 			nt.Meta = a.Meta
 		}
 		nt.Content = a.Content
 		return &nt
-	})
+	}))
 }
 
 func reduceToolAuthRequired(s State, a ToolCallAuthRequired) State {
@@ -279,10 +287,8 @@ func reduceToolAuthRequired(s State, a ToolCallAuthRequired) State {
 		if tc.Status != ToolRunning || tc.Contributor == nil || tc.Contributor.Kind != "mcp" {
 			return nil
 		}
-		nt := toolBase(tc, a.Meta)
+		nt := carryRunning(tc, a.Meta)
 		nt.Status = ToolAuthRequired
-		nt.InvocationMessage, nt.Input = tc.InvocationMessage, tc.Input
-		nt.Confirmed, nt.SelectedOption, nt.Content = tc.Confirmed, tc.SelectedOption, tc.Content
 		auth := a.Auth
 		nt.Auth = &auth
 		return nt
@@ -290,14 +296,9 @@ func reduceToolAuthRequired(s State, a ToolCallAuthRequired) State {
 }
 
 func reduceToolAuthResolved(s State, a ToolCallAuthResolved) State {
-	return updateTool(s, a.MessageID, a.ToolCallID, false, func(tc *ToolCall) *ToolCall {
-		if tc.Status != ToolAuthRequired {
-			return nil
-		}
-		nt := toolBase(tc, a.Meta)
+	return updateTool(s, a.MessageID, a.ToolCallID, false, fromStatus(ToolAuthRequired, func(tc *ToolCall) *ToolCall {
+		nt := carryRunning(tc, a.Meta)
 		nt.Status = ToolRunning
-		nt.InvocationMessage, nt.Input = tc.InvocationMessage, tc.Input
-		nt.Confirmed, nt.SelectedOption, nt.Content = tc.Confirmed, tc.SelectedOption, tc.Content
 		return nt
-	})
+	}))
 }

@@ -37,7 +37,7 @@ func (r *Renderer) attachments(m *reducer.Message, width int) []string {
 	for _, a := range m.Attachments {
 		s := "+ " + a.Label
 		if a.URI != "" && a.URI != a.Label {
-			s += " (" + a.URI + ")"
+			s += " (" + displayURI(a.URI) + ")"
 		}
 		out = append(out, gutter+r.styles.Muted.Render(truncatePlain(oneLine(s), width-len(gutter))))
 	}
@@ -139,7 +139,7 @@ func (r *Renderer) contentRef(b *reducer.Block, width int) []string {
 	if b.Ref == nil {
 		return nil
 	}
-	s := "→ " + b.Ref.URI
+	s := "→ " + displayURI(b.Ref.URI)
 	if meta := refMeta(b.Ref.ContentType, b.Ref.SizeHint); meta != "" {
 		s += " (" + meta + ")"
 	}

@@ -2,8 +2,6 @@ package render
 
 import (
 	"fmt"
-
-	"charm.land/lipgloss/v2"
 	"strconv"
 	"strings"
 
@@ -37,7 +35,8 @@ func (r *Renderer) confirmation(tc *reducer.ToolCall, width int, v ViewOpts) []s
 			out = append(out, r.fileEdit(&tc.Edits[i], width, v)...)
 		}
 	}
-	return append(out, r.options(tc.Options, width)...)
+	out = append(out, r.options(tc.Options, width)...)
+	return append(out, r.hintLines(v.confirmHints(), width)...)
 }
 
 // risk renders a risk assessment line.
@@ -68,13 +67,10 @@ func (r *Renderer) risk(rk *reducer.Risk, width int) []string {
 	return textBlock(label, width, style, detailIndent)
 }
 
-// options renders the approval choices, numbered in display order, with a
-// blank line between groups; without options, a plain approve/deny hint.
+// options renders the host's approval choices, numbered in display order
+// (the TUI's option keys), with a blank line between groups.
 func (r *Renderer) options(opts []reducer.ConfirmOption, width int) []string {
 	st := r.styles.Confirm
-	if len(opts) == 0 {
-		return choices(width, choice{"[y] approve", st.Approve}, choice{"[n] deny", st.Deny})
-	}
 	var out []string
 	for i, o := range opts {
 		if i > 0 && groupOf(o) != groupOf(opts[i-1]) {
@@ -101,37 +97,7 @@ func groupOf(o reducer.ConfirmOption) int {
 }
 
 // resultReview renders the prompt of a result waiting for review.
-func (r *Renderer) resultReview(width int) []string {
-	st := r.styles.Confirm
-	return append(textBlock("Review the result before the agent sees it.", width, st.Title, detailIndent),
-		choices(width, choice{"[y] accept", st.Approve}, choice{"[n] reject", st.Deny})...)
-}
-
-// choice is one styled key hint.
-type choice struct {
-	text  string
-	style lipgloss.Style
-}
-
-// choices puts key hints on one line when they fit, else one per line.
-func choices(width int, cs ...choice) []string {
-	total := len(detailIndent)
-	for i, c := range cs {
-		if i > 0 {
-			total += 2
-		}
-		total += len(c.text)
-	}
-	if total <= width {
-		parts := make([]string, len(cs))
-		for i, c := range cs {
-			parts[i] = c.style.Render(c.text)
-		}
-		return []string{detailIndent + strings.Join(parts, "  ")}
-	}
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = detailIndent + c.style.Render(truncatePlain(c.text, width-len(detailIndent)))
-	}
-	return out
+func (r *Renderer) resultReview(width int, v ViewOpts) []string {
+	return append(textBlock("Review the result before the agent sees it.", width, r.styles.Confirm.Title, detailIndent),
+		r.hintLines(v.reviewHints(), width)...)
 }

@@ -20,6 +20,10 @@
 // re-renders only the open tail, without syntax highlighting. See
 // markdown.go for the details and docs/bench/render.md for the numbers.
 //
+// The package knows no key bindings (render does not import keymap): the
+// key hints under confirmations and result reviews come from the caller as
+// data ([ViewOpts].Hints), defaulting to [DefaultPromptHints].
+//
 // The package does not coalesce on its own: the TUI renders at most once per
 // frame tick (see [FrameGate]).
 package render

@@ -306,5 +306,5 @@ func goldenCases() []goldenCase {
 		endMsg(reducer.StatusError, 0))
 	hm := msgOf(hs)
 	add("hostile", hm, ViewOpts{Thinking: ThinkingFull, Expanded: expand(hm, 2)}, nil)
-	return cs
+	return append(cs, moreGoldenCases()...)
 }

@@ -26,14 +26,14 @@ func (r *Renderer) inputRequest(b *reducer.Block, width int) []string {
 	case reducer.InputCancel:
 		head = "⊘ Input cancelled"
 	default:
-		head = "Input: " + req.Response
+		head = "Input: " + oneLine(req.Response)
 	}
 	out := []string{gutter + st.Label.Render(truncatePlain(head, width-len(gutter)))}
 	if strings.TrimSpace(req.Message) != "" {
 		out = append(out, textBlock(req.Message, width, r.styles.Tool.Body, detailIndent)...)
 	}
 	if req.URL != "" {
-		out = append(out, textBlock("→ "+req.URL, width, r.styles.Tool.Link, detailIndent)...)
+		out = append(out, textBlock("→ "+displayURI(req.URL), width, r.styles.Tool.Link, detailIndent)...)
 	}
 	for i, q := range req.Questions {
 		out = append(out, r.question(i, q, req, width)...)
@@ -48,7 +48,7 @@ func (r *Renderer) question(i int, q reducer.InputQuestion, req *reducer.InputRe
 	if title == "" {
 		title = q.Message
 	}
-	head := strconv.Itoa(i+1) + ". " + title
+	head := strconv.Itoa(i+1) + ". " + oneLine(title)
 	if q.Required {
 		head += " (required)"
 	}
@@ -69,9 +69,9 @@ func (r *Renderer) question(i int, q reducer.InputQuestion, req *reducer.InputRe
 		if chosen[o.ID] {
 			mark = "● "
 		}
-		s := mark + o.Label
-		if o.Description != "" {
-			s += " — " + o.Description
+		s := mark + oneLine(o.Label)
+		if d := oneLine(o.Description); d != "" {
+			s += " — " + d
 		}
 		if o.Recommended {
 			s += " (recommended)"

@@ -3,6 +3,7 @@ package render
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ahptui/ahptui/reducer"
 )
@@ -127,7 +128,7 @@ func (r *Renderer) block(m *reducer.Message, b *reducer.Block, width int, v View
 	case reducer.KindUnknown:
 		return nil
 	}
-	live := isLive(b)
+	live := isLive(m, b)
 	fp := r.blockFingerprint(k, b, v)
 	if !live {
 		if e := r.blocks[k]; e != nil && e.blk == b && e.width == width && e.style == r.styles.Name && e.fp == fp {
@@ -149,9 +150,9 @@ func (r *Renderer) drawBlock(m *reducer.Message, b *reducer.Block, k BlockKey, w
 	case reducer.KindText:
 		return r.userText(b, width)
 	case reducer.KindThinking:
-		return r.thinking(b, k, width, v)
+		return r.thinking(m, b, k, width, v)
 	case reducer.KindToolCall:
-		return r.toolCall(b, k, width, v)
+		return r.toolCall(m, b, k, width, v)
 	case reducer.KindError:
 		return r.errorBlock(b, width, v.Expanded[k])
 	case reducer.KindInputRequest:
@@ -165,10 +166,10 @@ func (r *Renderer) drawBlock(m *reducer.Message, b *reducer.Block, k BlockKey, w
 }
 
 // isLive reports whether a block's rendering depends on ViewOpts.Now.
-func isLive(b *reducer.Block) bool {
+func isLive(m *reducer.Message, b *reducer.Block) bool {
 	switch b.Kind {
 	case reducer.KindThinking:
-		return b.Open
+		return thinkingLive(m, b)
 	case reducer.KindToolCall:
 		return b.Tool != nil && !b.Tool.Status.Terminal()
 	}
@@ -180,6 +181,9 @@ func (r *Renderer) blockFingerprint(k BlockKey, b *reducer.Block, v ViewOpts) st
 	var sb strings.Builder
 	if v.Expanded[k] {
 		sb.WriteByte('e')
+	}
+	if b.Kind == reducer.KindToolCall && b.Tool != nil && b.Tool.Status.NeedsUser() {
+		sb.WriteString(v.hintsFingerprint())
 	}
 	if b.Kind == reducer.KindThinking {
 		sb.WriteByte(byte('0' + v.Thinking))
@@ -214,4 +218,22 @@ func (r *Renderer) markFocus(lines []string) []string {
 		}
 	}
 	return out
+}
+
+// thinkingLive reports whether the agent is still thinking in b. AHP has no
+// end-of-reasoning action, so the reducer keeps a reasoning block open until
+// the turn ends; the agent has moved on as soon as a later block exists.
+func thinkingLive(m *reducer.Message, b *reducer.Block) bool {
+	return b.Open && m.Open() && len(m.Blocks) > 0 && m.Blocks[len(m.Blocks)-1] == b
+}
+
+// startHint is when block b started, if the message says so: the first
+// block of a message starts with the turn (m.StartedAt). It lets a block
+// first seen mid-way (after a reconnect or a snapshot) count from the
+// turn's start rather than from its first sighting.
+func startHint(m *reducer.Message, b *reducer.Block) time.Time {
+	if len(m.Blocks) > 0 && m.Blocks[0] == b {
+		return m.StartedAt
+	}
+	return time.Time{}
 }

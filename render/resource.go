@@ -50,3 +50,35 @@ func decodeDataURI(uri string) (string, bool) {
 	}
 	return string(out), true
 }
+
+// maxURIDisplay is the most runes of a URI a line shows.
+const maxURIDisplay = 300
+
+// displayURI is how a URI from the server is shown: sanitised on one line,
+// a data: URI as its media type and size (never its payload), and anything
+// longer than maxURIDisplay runes cut in the middle.
+func displayURI(uri string) string {
+	if rest, ok := strings.CutPrefix(uri, "data:"); ok {
+		meta, payload, _ := strings.Cut(rest, ",")
+		mime := meta
+		size := int64(len(payload))
+		if m, isB64 := strings.CutSuffix(strings.ToLower(meta), ";base64"); isB64 {
+			mime = meta[:len(m)]
+			size = int64(len(strings.TrimRight(payload, "="))) * 3 / 4
+		}
+		if i := strings.IndexByte(mime, ';'); i >= 0 {
+			mime = mime[:i]
+		}
+		if mime = oneLine(mime); mime == "" {
+			mime = "text/plain"
+		}
+		return "data: URI (" + mime + ", " + fmtBytes(size) + ")"
+	}
+	s := oneLine(uri)
+	if utf8.RuneCountInString(s) <= maxURIDisplay {
+		return s
+	}
+	r := []rune(s)
+	half := maxURIDisplay / 2
+	return string(r[:half]) + "…" + string(r[len(r)-half+1:])
+}

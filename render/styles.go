@@ -8,29 +8,49 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// palette is the only place in the package that names colours.
-type palette struct {
-	text, muted, faint    color.Color
-	accent, user, link    color.Color
-	ok, warn, err, info   color.Color
-	add, del, hunk, focus color.Color
+// Palette is every colour of the application: the only place in the code
+// base that names colours (a test in the root package enforces it). The
+// transcript styles below and the TUI's chrome (status bar, picker, dialogs,
+// help) are both derived from it, so dark and light themes stay consistent.
+type Palette struct {
+	// Text is body text; Muted secondary text; Faint tertiary text.
+	Text, Muted, Faint color.Color
+	// Accent marks names and selections; User the user's messages; Link
+	// links and resources.
+	Accent, User, Link color.Color
+	// OK, Warn, Err and Info are the status colours.
+	OK, Warn, Err, Info color.Color
+	// Add, Del and Hunk colour diffs; Focus the focused-block gutter.
+	Add, Del, Hunk, Focus color.Color
+	// Match highlights fuzzy-filter matches.
+	Match color.Color
+	// BarBg is the status bar background; Border the dialog border.
+	BarBg, Border color.Color
+	// OnWarn is text drawn on a Warn background (the "new output" marker).
+	OnWarn color.Color
 }
 
-func darkPalette() palette {
-	return palette{
-		text: lipgloss.Color("#D0D0D0"), muted: lipgloss.Color("#8A8A8A"), faint: lipgloss.Color("#626262"),
-		accent: lipgloss.Color("#AF87FF"), user: lipgloss.Color("#5FAFFF"), link: lipgloss.Color("#00AFAF"),
-		ok: lipgloss.Color("#5FD75F"), warn: lipgloss.Color("#FFAF00"), err: lipgloss.Color("#FF5F5F"), info: lipgloss.Color("#5FAFD7"),
-		add: lipgloss.Color("#5FD75F"), del: lipgloss.Color("#FF5F5F"), hunk: lipgloss.Color("#5FAFD7"), focus: lipgloss.Color("#FFD75F"),
+// DarkPalette returns the colours for a dark terminal background.
+func DarkPalette() Palette {
+	return Palette{
+		Text: lipgloss.Color("#D0D0D0"), Muted: lipgloss.Color("#8A8A8A"), Faint: lipgloss.Color("#626262"),
+		Accent: lipgloss.Color("#AF87FF"), User: lipgloss.Color("#5FAFFF"), Link: lipgloss.Color("#00AFAF"),
+		OK: lipgloss.Color("#5FD75F"), Warn: lipgloss.Color("#FFAF00"), Err: lipgloss.Color("#FF5F5F"), Info: lipgloss.Color("#5FAFD7"),
+		Add: lipgloss.Color("#5FD75F"), Del: lipgloss.Color("#FF5F5F"), Hunk: lipgloss.Color("#5FAFD7"), Focus: lipgloss.Color("#FFD75F"),
+		Match: lipgloss.Color("#FFD75F"), BarBg: lipgloss.Color("#262626"), Border: lipgloss.Color("#5F5F87"),
+		OnWarn: lipgloss.Color("#000000"),
 	}
 }
 
-func lightPalette() palette {
-	return palette{
-		text: lipgloss.Color("#262626"), muted: lipgloss.Color("#6C6C6C"), faint: lipgloss.Color("#9E9E9E"),
-		accent: lipgloss.Color("#8700D7"), user: lipgloss.Color("#005FD7"), link: lipgloss.Color("#008787"),
-		ok: lipgloss.Color("#008700"), warn: lipgloss.Color("#AF5F00"), err: lipgloss.Color("#D70000"), info: lipgloss.Color("#005F87"),
-		add: lipgloss.Color("#008700"), del: lipgloss.Color("#D70000"), hunk: lipgloss.Color("#005F87"), focus: lipgloss.Color("#AF8700"),
+// LightPalette returns the colours for a light terminal background.
+func LightPalette() Palette {
+	return Palette{
+		Text: lipgloss.Color("#262626"), Muted: lipgloss.Color("#6C6C6C"), Faint: lipgloss.Color("#9E9E9E"),
+		Accent: lipgloss.Color("#8700D7"), User: lipgloss.Color("#005FD7"), Link: lipgloss.Color("#008787"),
+		OK: lipgloss.Color("#008700"), Warn: lipgloss.Color("#AF5F00"), Err: lipgloss.Color("#D70000"), Info: lipgloss.Color("#005F87"),
+		Add: lipgloss.Color("#008700"), Del: lipgloss.Color("#D70000"), Hunk: lipgloss.Color("#005F87"), Focus: lipgloss.Color("#AF8700"),
+		Match: lipgloss.Color("#AF5F00"), BarBg: lipgloss.Color("#E4E4E4"), Border: lipgloss.Color("#8787AF"),
+		OnWarn: lipgloss.Color("#000000"),
 	}
 }
 
@@ -42,6 +62,9 @@ func lightPalette() palette {
 type Styles struct {
 	// Name is "dark" or "light" (or a caller's own name for adjusted styles).
 	Name string
+	// Palette is the colours the styles were built from; other packages
+	// derive their own styles from it instead of naming colours.
+	Palette Palette
 	// Markdown is the glamour style for completed markdown blocks.
 	Markdown ansi.StyleConfig
 	// MarkdownPlain is Markdown without syntax highlighting, used for the
@@ -99,12 +122,12 @@ type Styles struct {
 
 // DarkStyles returns the styles for a dark terminal background.
 func DarkStyles() Styles {
-	return buildStyles("dark", darkPalette(), styles.DarkStyleConfig, chromaDark)
+	return buildStyles("dark", DarkPalette(), styles.DarkStyleConfig, chromaDark)
 }
 
 // LightStyles returns the styles for a light terminal background.
 func LightStyles() Styles {
-	return buildStyles("light", lightPalette(), styles.LightStyleConfig, chromaLight)
+	return buildStyles("light", LightPalette(), styles.LightStyleConfig, chromaLight)
 }
 
 // StylesFor picks [DarkStyles] or [LightStyles]; the TUI passes
@@ -116,8 +139,8 @@ func StylesFor(isDark bool) Styles {
 	return LightStyles()
 }
 
-func buildStyles(name string, p palette, md ansi.StyleConfig, chromaTheme string) Styles {
-	s := Styles{Name: name}
+func buildStyles(name string, p Palette, md ansi.StyleConfig, chromaTheme string) Styles {
+	s := Styles{Name: name, Palette: p}
 	s.Markdown = markdownConfig(md)
 	s.Markdown.CodeBlock.Chroma = nil // see chroma.go: our own registered theme
 	s.Markdown.CodeBlock.Theme = chromaTheme
@@ -128,56 +151,56 @@ func buildStyles(name string, p palette, md ansi.StyleConfig, chromaTheme string
 	base := lipgloss.NewStyle()
 	fg := func(c color.Color) lipgloss.Style { return base.Foreground(c) }
 
-	s.GutterFocused = fg(p.focus).Bold(true)
+	s.GutterFocused = fg(p.Focus).Bold(true)
 
-	s.User.Label = fg(p.user).Bold(true)
-	s.User.Text = fg(p.text)
+	s.User.Label = fg(p.User).Bold(true)
+	s.User.Text = fg(p.Text)
 
-	s.Thinking.Label = fg(p.muted).Italic(true)
-	s.Thinking.Text = fg(p.muted).Italic(true)
-	s.Thinking.Redacted = fg(p.faint).Italic(true)
+	s.Thinking.Label = fg(p.Muted).Italic(true)
+	s.Thinking.Text = fg(p.Muted).Italic(true)
+	s.Thinking.Redacted = fg(p.Faint).Italic(true)
 
-	s.Tool.Running = fg(p.info).Bold(true)
-	s.Tool.Pending = fg(p.warn).Bold(true)
-	s.Tool.OK = fg(p.ok).Bold(true)
-	s.Tool.Failed = fg(p.err).Bold(true)
-	s.Tool.Cancelled = fg(p.faint).Bold(true)
-	s.Tool.Name = fg(p.accent).Bold(true)
-	s.Tool.Summary = fg(p.text)
-	s.Tool.Duration = fg(p.faint)
-	s.Tool.Section = fg(p.muted).Bold(true)
-	s.Tool.Body = fg(p.text)
-	s.Tool.ExitOK = fg(p.ok)
-	s.Tool.ExitFailed = fg(p.err).Bold(true)
-	s.Tool.Reason = fg(p.warn)
-	s.Tool.Link = fg(p.link).Underline(true)
+	s.Tool.Running = fg(p.Info).Bold(true)
+	s.Tool.Pending = fg(p.Warn).Bold(true)
+	s.Tool.OK = fg(p.OK).Bold(true)
+	s.Tool.Failed = fg(p.Err).Bold(true)
+	s.Tool.Cancelled = fg(p.Faint).Bold(true)
+	s.Tool.Name = fg(p.Accent).Bold(true)
+	s.Tool.Summary = fg(p.Text)
+	s.Tool.Duration = fg(p.Faint)
+	s.Tool.Section = fg(p.Muted).Bold(true)
+	s.Tool.Body = fg(p.Text)
+	s.Tool.ExitOK = fg(p.OK)
+	s.Tool.ExitFailed = fg(p.Err).Bold(true)
+	s.Tool.Reason = fg(p.Warn)
+	s.Tool.Link = fg(p.Link).Underline(true)
 
-	s.Diff.File = fg(p.text).Bold(true)
-	s.Diff.Hunk = fg(p.hunk)
-	s.Diff.Add = fg(p.add)
-	s.Diff.Del = fg(p.del)
-	s.Diff.Context = fg(p.muted)
+	s.Diff.File = fg(p.Text).Bold(true)
+	s.Diff.Hunk = fg(p.Hunk)
+	s.Diff.Add = fg(p.Add)
+	s.Diff.Del = fg(p.Del)
+	s.Diff.Context = fg(p.Muted)
 
-	s.Confirm.Title = fg(p.warn).Bold(true)
-	s.Confirm.Risk = fg(p.muted)
-	s.Confirm.RiskLow = fg(p.ok)
-	s.Confirm.RiskHigh = fg(p.err).Bold(true)
-	s.Confirm.Approve = fg(p.ok)
-	s.Confirm.Deny = fg(p.err)
+	s.Confirm.Title = fg(p.Warn).Bold(true)
+	s.Confirm.Risk = fg(p.Muted)
+	s.Confirm.RiskLow = fg(p.OK)
+	s.Confirm.RiskHigh = fg(p.Err).Bold(true)
+	s.Confirm.Approve = fg(p.OK)
+	s.Confirm.Deny = fg(p.Err)
 
-	s.Error.Label = fg(p.err).Bold(true)
-	s.Error.Text = fg(p.err)
-	s.Error.Hint = fg(p.muted).Italic(true)
+	s.Error.Label = fg(p.Err).Bold(true)
+	s.Error.Text = fg(p.Err)
+	s.Error.Hint = fg(p.Muted).Italic(true)
 
-	s.Input.Label = fg(p.warn).Bold(true)
-	s.Input.Question = fg(p.text).Bold(true)
-	s.Input.Answer = fg(p.ok)
-	s.Input.Missing = fg(p.faint).Italic(true)
+	s.Input.Label = fg(p.Warn).Bold(true)
+	s.Input.Question = fg(p.Text).Bold(true)
+	s.Input.Answer = fg(p.OK)
+	s.Input.Missing = fg(p.Faint).Italic(true)
 
-	s.Code = fg(p.text)
-	s.Notice = fg(p.info).Italic(true)
-	s.Usage = fg(p.faint)
-	s.Muted = fg(p.muted)
+	s.Code = fg(p.Text)
+	s.Notice = fg(p.Info).Italic(true)
+	s.Usage = fg(p.Faint)
+	s.Muted = fg(p.Muted)
 	return s
 }
 

@@ -13,10 +13,11 @@ const (
 )
 
 // thinking renders a thinking block in the view v asks for.
-func (r *Renderer) thinking(b *reducer.Block, k BlockKey, width int, v ViewOpts) []string {
+func (r *Renderer) thinking(m *reducer.Message, b *reducer.Block, k BlockKey, width int, v ViewOpts) []string {
 	st := r.styles.Thinking
-	t := r.observe(k, b.Open, v.Now)
-	head := r.thinkingHeader(b, t, v)
+	live := thinkingLive(m, b)
+	t := r.observe(k, live, v.Now, startHint(m, b))
+	head := r.thinkingHeader(b, live, t, v)
 	lines := []string{gutter + st.Label.Render(truncatePlain(head, width-len(gutter)))}
 	if b.Redacted {
 		return lines
@@ -34,7 +35,7 @@ func (r *Renderer) thinking(b *reducer.Block, k BlockKey, width int, v ViewOpts)
 	case mode == ThinkingFull:
 		body := wrapText(Sanitize(text), inner)
 		return append(lines, r.barLines(body)...)
-	case mode == ThinkingTail && b.Open:
+	case mode == ThinkingTail && live:
 		n := v.tailLines()
 		body := wrapText(Sanitize(lastLinesSource(text, n, inner)), inner)
 		if len(body) > n {
@@ -57,11 +58,13 @@ func (r *Renderer) barLines(body []string) []string {
 	return out
 }
 
-// thinkingHeader is the one-line summary of a thinking block.
-func (r *Renderer) thinkingHeader(b *reducer.Block, t blockTimes, v ViewOpts) string {
+// thinkingHeader is the one-line summary of a thinking block: "Thinking…
+// 3s" while live, "Thought for 12s" after, and just "Thought" for a block
+// never seen live (history: AHP records no per-part timing).
+func (r *Renderer) thinkingHeader(b *reducer.Block, live bool, t blockTimes, v ViewOpts) string {
 	var s string
 	switch {
-	case b.Open:
+	case live:
 		s = thinkingIcon + " Thinking…"
 		if d, ok := t.liveFor(v.Now); ok {
 			s += " " + fmtSeconds(d)

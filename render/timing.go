@@ -7,13 +7,18 @@ import (
 
 // Elapsed times without clocks.
 //
-// The reducer's blocks carry no timestamps, and the package never reads a
-// clock. The Renderer therefore notes ViewOpts.Now the first time it renders
-// a thinking block or a tool call in a live state (open thinking, a tool call
-// that is not terminal) and the first time it renders the same block in its
-// final state. Live lines show Now minus the first sighting ("Thinking… 3s");
-// final lines show the span between the two sightings ("Thought for 12s").
-// Blocks never seen live (history, snapshots) show no duration. A zero Now
+// The reducer's blocks carry no timestamps (AHP records none per part), and
+// the package never reads a clock. The Renderer therefore notes ViewOpts.Now
+// the first time it renders a thinking block or a tool call in a live state
+// (thinking that is the message's last block while the message streams, a
+// tool call that is not terminal) and the first time it renders the same
+// block in its final state. Live lines show Now minus the first sighting
+// ("Thinking… 3s"); final lines show the span between the two sightings
+// ("Thought for 12s"). The first block of a message starts with the turn,
+// so its live sighting is backdated to Message.StartedAt (when that is not
+// after Now): a turn joined mid-way, after a reconnect, still counts from
+// its start. Blocks never seen live (history, snapshots) show no duration
+// ("Thought"); the turn's own duration is on the usage line. A zero Now
 // records nothing. Given the same sequence of calls the output is the same.
 
 // blockTimes are the sightings of one block.
@@ -26,8 +31,10 @@ type blockTimes struct {
 const maxTimes = 1 << 16
 
 // observe records a sighting of key in the given state and returns the
-// times known so far.
-func (r *Renderer) observe(k BlockKey, live bool, now time.Time) blockTimes {
+// times known so far. start, when not zero and not after now, is when the
+// block is known to have started (see startHint); a first live sighting
+// then counts from it.
+func (r *Renderer) observe(k BlockKey, live bool, now, start time.Time) blockTimes {
 	t := r.times[k]
 	if now.IsZero() {
 		return t
@@ -35,6 +42,9 @@ func (r *Renderer) observe(k BlockKey, live bool, now time.Time) blockTimes {
 	switch {
 	case live && t.live.IsZero():
 		t.live = now
+		if !start.IsZero() && !start.After(now) {
+			t.live = start
+		}
 	case !live && !t.live.IsZero() && t.final.IsZero():
 		t.final = now
 	default:

@@ -16,19 +16,19 @@ const detailIndent = gutter + "  "
 
 // toolCall renders a tool call: the one-line pill and, when expanded (or
 // when the call waits for the user), its details.
-func (r *Renderer) toolCall(b *reducer.Block, k BlockKey, width int, v ViewOpts) []string {
+func (r *Renderer) toolCall(m *reducer.Message, b *reducer.Block, k BlockKey, width int, v ViewOpts) []string {
 	tc := b.Tool
 	if tc == nil {
 		return nil
 	}
-	t := r.observe(k, !tc.Status.Terminal(), v.Now)
+	t := r.observe(k, !tc.Status.Terminal(), v.Now, startHint(m, b))
 	lines := []string{r.toolPill(tc, t, width, v)}
 	switch tc.Status {
 	case reducer.ToolPendingConfirmation:
 		return append(lines, r.confirmation(tc, width, v)...)
 	case reducer.ToolPendingResultConfirmation:
 		lines = append(lines, r.toolDetails(tc, width, v)...)
-		return append(lines, r.resultReview(width)...)
+		return append(lines, r.resultReview(width, v)...)
 	case reducer.ToolAuthRequired:
 		lines = append(lines, r.authRequired(tc, width)...)
 	}
@@ -161,8 +161,9 @@ func (r *Renderer) toolDetails(tc *reducer.ToolCall, width int, v ViewOpts) []st
 		out = append(out, textBlock(tc.Intention, width, r.styles.Muted, detailIndent)...)
 	}
 	out = append(out, r.toolInput(tc, width, v)...)
+	name := resourceName(tc, v)
 	for _, c := range tc.Content {
-		out = append(out, r.toolContent(c, width, v)...)
+		out = append(out, r.toolContent(c, name, width, v)...)
 	}
 	if tc.Result != nil && !tc.Result.Success && tc.Result.ErrorMessage != "" {
 		msg := tc.Result.ErrorMessage
@@ -256,7 +257,7 @@ func (r *Renderer) codeLines(text string, width, tab int) []string {
 // notLoaded notes content that lives behind a reference the caller has not
 // fetched.
 func (r *Renderer) notLoaded(ref *reducer.ContentRef, width int) []string {
-	s := "‹not loaded: " + ref.URI
+	s := "‹not loaded: " + displayURI(ref.URI)
 	if ref.SizeHint >= 0 {
 		s += ", " + fmtBytes(ref.SizeHint)
 	}

@@ -1,20 +1,16 @@
 package render
 
 import (
-	"encoding/base64"
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ahptui/ahptui/reducer"
 )
 
-// maxEmbeddedText is the largest embedded text resource shown inline.
-const maxEmbeddedText = 64 << 10
-
-// toolContent renders one item of tool output.
-func (r *Renderer) toolContent(c reducer.ToolContent, width int, v ViewOpts) []string {
+// toolContent renders one item of tool output; name labels an embedded
+// resource (see resourceName).
+func (r *Renderer) toolContent(c reducer.ToolContent, name string, width int, v ViewOpts) []string {
 	st := r.styles.Tool
 	switch c.Type {
 	case reducer.ContentText:
@@ -35,13 +31,13 @@ func (r *Renderer) toolContent(c reducer.ToolContent, width int, v ViewOpts) []s
 		}
 		return r.fileEdit(c.Edit, width, v)
 	case reducer.ContentResource:
-		s := "→ " + c.URI
+		s := "→ " + displayURI(c.URI)
 		if meta := refMeta(c.ContentType, c.SizeHint); meta != "" {
 			s += " (" + meta + ")"
 		}
 		return textBlock(s, width, st.Link, detailIndent)
 	case reducer.ContentEmbeddedResource:
-		return r.embedded(c, width)
+		return r.embedded(c, name, width)
 	case reducer.ContentSubagent:
 		return r.subagent(c.Subagent, width)
 	}
@@ -68,7 +64,11 @@ func (r *Renderer) terminal(t *reducer.TerminalOutput, width int) []string {
 		out = append(out, r.codeLines(text, width, TerminalTabWidth)...)
 	}
 	if t.Truncated {
-		out = append(out, textBlock("… output truncated; full output at "+t.Resource, width, r.styles.Muted, detailIndent+"  ")...)
+		note := "… output truncated"
+		if t.Resource != "" {
+			note += "; full output at " + displayURI(t.Resource)
+		}
+		out = append(out, textBlock(note, width, r.styles.Muted, detailIndent+"  ")...)
 	}
 	switch {
 	case t.ExitCode == nil:
@@ -84,7 +84,7 @@ func (r *Renderer) terminal(t *reducer.TerminalOutput, width int) []string {
 // when the caller supplied both contents, a coloured unified diff.
 func (r *Renderer) fileEdit(e *reducer.FileEdit, width int, v ViewOpts) []string {
 	st := r.styles.Diff
-	path := oneLine(e.Path())
+	path := displayURI(e.Path())
 	var verb string
 	switch {
 	case e.BeforeURI == "" && e.BeforeContent == nil:
@@ -92,7 +92,7 @@ func (r *Renderer) fileEdit(e *reducer.FileEdit, width int, v ViewOpts) []string
 	case e.AfterURI == "" && e.AfterContent == nil:
 		verb = "deleted "
 	case e.BeforeURI != "" && e.AfterURI != "" && e.BeforeURI != e.AfterURI:
-		verb = "renamed " + oneLine(e.BeforeURI) + " → "
+		verb = "renamed " + displayURI(e.BeforeURI) + " → "
 	}
 	head := verb + path
 	if e.Added >= 0 && e.Removed >= 0 {
@@ -151,38 +151,24 @@ func (r *Renderer) diffLines(before, after string, width int) []string {
 	return out
 }
 
-// embedded renders an embedded resource: short text inline, otherwise its
-// type and size.
-func (r *Renderer) embedded(c reducer.ToolContent, width int) []string {
-	data, err := base64.StdEncoding.DecodeString(c.Data)
-	if err == nil && strings.HasPrefix(c.ContentType, "text/") && len(data) <= maxEmbeddedText && utf8.Valid(data) {
-		return append(r.section("Resource ("+oneLine(c.ContentType)+")", width), r.codeBlock(string(data), width, TabWidth)...)
-	}
-	size := int64(len(c.Data) * 3 / 4)
-	if err == nil {
-		size = int64(len(data))
-	}
-	return textBlock("embedded resource ("+refMeta(c.ContentType, size)+")", width, r.styles.Muted, detailIndent)
-}
-
 // subagent renders a link to a sub-agent's chat.
 func (r *Renderer) subagent(s *reducer.SubagentLink, width int) []string {
 	if s == nil {
 		return nil
 	}
 	head := "↳ sub-agent"
-	if s.AgentName != "" {
-		head += " " + s.AgentName
+	if n := oneLine(s.AgentName); n != "" {
+		head += " " + n
 	}
-	if s.Title != "" {
-		head += ": " + s.Title
+	if t := oneLine(s.Title); t != "" {
+		head += ": " + t
 	}
 	out := textBlock(head, width, r.styles.Tool.Section, detailIndent)
 	if s.Description != "" {
 		out = append(out, textBlock(s.Description, width, r.styles.Muted, detailIndent+"  ")...)
 	}
 	if s.Resource != "" {
-		out = append(out, textBlock("→ "+s.Resource, width, r.styles.Tool.Link, detailIndent+"  ")...)
+		out = append(out, textBlock("→ "+displayURI(s.Resource), width, r.styles.Tool.Link, detailIndent+"  ")...)
 	}
 	return out
 }

@@ -61,6 +61,9 @@ type ViewOpts struct {
 	// inputs and the before/after contents of file edits). Missing
 	// entries are shown as not loaded; see [NeededResources].
 	Resources map[string]string
+	// Hints are the key hints drawn under confirmations and result
+	// reviews; empty lists mean [DefaultPromptHints].
+	Hints PromptHints
 }
 
 func (v ViewOpts) tailLines() int {
@@ -106,6 +109,7 @@ func viewFingerprint(m *reducer.Message, v ViewOpts, seed maphash.Seed) string {
 	var b strings.Builder
 	b.WriteByte(byte('0' + v.Thinking))
 	b.WriteString(strconv.Itoa(v.tailLines()))
+	b.WriteString(v.hintsFingerprint())
 	var idx []int
 	for k, on := range v.Expanded {
 		if on && k.MessageID == m.ID {

@@ -13,7 +13,11 @@ import (
 //   - "unicode": the same with dense non-ASCII (≈ 15 % of the bytes);
 //   - "structured": a snapshot-like response with many small objects.
 func benchMessage(tb testing.TB, kind string) []byte {
-	const size = 32 << 20
+	return benchMessageSize(tb, kind, 32<<20)
+}
+
+// benchMessageSize is benchMessage with a given size (≥ 1 KiB).
+func benchMessageSize(tb testing.TB, kind string, size int) []byte {
 	var buf bytes.Buffer
 	buf.Grow(size)
 	var lines []string

@@ -17,7 +17,10 @@ import (
 )
 
 // approvalPrompt asks the user to confirm a tool call (or its result).
-// It never dispatches: decisions leave as toolDecisionMsg intents.
+// It never dispatches: decisions leave as toolDecisionMsg intents. Its body
+// is the tool call as the transcript renders it (render.RenderBlock): title,
+// invocation, risk, input, coloured diffs of proposed edits, options, or the
+// result under review, so the prompt and the transcript never disagree.
 type approvalPrompt struct {
 	km       keymap.Approval
 	turnID   string
@@ -27,6 +30,16 @@ type approvalPrompt struct {
 	reason   textinput.Model
 	asking   bool // typing a denial reason
 	bodyRows int
+
+	// live returns the tool call's current block rendering at a width and
+	// the current tool call (nil when it is gone); nil in tests that build
+	// a bare prompt, which then draw a plain summary.
+	live  func(width int) ([]string, *reducer.ToolCall)
+	cache struct {
+		tool  *reducer.ToolCall
+		width int
+		lines []string
+	}
 }
 
 // toolDecisionMsg is the user's decision on a pending tool call.
@@ -39,13 +52,46 @@ type toolDecisionMsg struct {
 	Reason     string
 }
 
-func newApprovalPrompt(km keymap.Approval, turnID string, tc *reducer.ToolCall) *approvalPrompt {
-	ti := newTextInput()
+func newApprovalPrompt(km keymap.Approval, turnID string, tc *reducer.ToolCall, st *Styles) *approvalPrompt {
+	ti := newTextInput(st)
 	ti.Placeholder = "why? (optional)"
 	ti.Prompt = "reason: "
 	p := &approvalPrompt{km: km, turnID: turnID, tool: tc, result: tc.Status == reducer.ToolPendingResultConfirmation, reason: ti}
 	p.setAsking(false)
 	return p
+}
+
+// newApproval builds the approval prompt for a tool call of the open chat,
+// rendering its body through the transcript renderer.
+func (m *Model) newApproval(turn string, tc *reducer.ToolCall) *approvalPrompt {
+	p := newApprovalPrompt(m.c.km.Approval, turn, tc, &m.c.styles)
+	ch, r := m.chat, m.c.renderer
+	p.live = func(width int) ([]string, *reducer.ToolCall) {
+		msg := ch.state.Current
+		if msg == nil {
+			return nil, nil
+		}
+		for _, b := range msg.Blocks {
+			if b.Kind == reducer.KindToolCall && b.Tool != nil && b.Tool.ID == tc.ID {
+				return r.RenderBlock(msg, b, width, render.ViewOpts{Now: ch.c.now(), Hints: p.promptHints()}), b.Tool
+			}
+		}
+		return nil, nil
+	}
+	return p
+}
+
+// promptHints are the prompt's keys, from the keymap, for render to draw
+// under the confirmation (as data: render does not import keymap).
+func (p *approvalPrompt) promptHints() render.PromptHints {
+	h := func(b key.Binding, kind render.HintKind) render.KeyHint {
+		return render.KeyHint{Keys: b.Help().Key, Action: b.Help().Desc, Kind: kind}
+	}
+	return render.PromptHints{
+		Confirm: []render.KeyHint{h(p.km.Approve, render.HintApprove), h(p.km.Deny, render.HintDeny), h(p.km.DenyReason, render.HintOther)},
+		Review: []render.KeyHint{{Keys: p.km.Approve.Help().Key, Action: "accept", Kind: render.HintApprove},
+			{Keys: p.km.Deny.Help().Key, Action: "reject", Kind: render.HintDeny}},
+	}
 }
 
 // toolCallID identifies the prompt's tool call.
@@ -55,6 +101,12 @@ func (p *approvalPrompt) setAsking(on bool) {
 	p.asking = on
 	for _, b := range []*key.Binding{&p.km.Approve, &p.km.Deny, &p.km.DenyReason, &p.km.Option, &p.km.Up, &p.km.Down} {
 		b.SetEnabled(!on)
+	}
+	if p.result {
+		// A result review is accepted or rejected; the wire has no reason
+		// or options for it.
+		p.km.DenyReason.SetEnabled(false)
+		p.km.Option.SetEnabled(false)
 	}
 	p.km.SubmitReason.SetEnabled(on)
 	if on {
@@ -129,145 +181,100 @@ func (p *approvalPrompt) firstOption(kind string) *reducer.ConfirmOption {
 
 func (p *approvalPrompt) denyOption() *reducer.ConfirmOption { return p.firstOption("deny") }
 
-// View draws the prompt as a bordered box.
+// bodyLines is the rendered tool call at width (cached per tool call
+// revision and width), without the transcript's two-column gutter.
+func (p *approvalPrompt) bodyLines(st *Styles, width int) []string {
+	if p.live == nil {
+		return p.plainBody(st, width)
+	}
+	lines, tc := p.live(width + 2)
+	if tc == nil {
+		return p.cache.lines
+	}
+	if tc == p.cache.tool && width == p.cache.width {
+		return p.cache.lines
+	}
+	p.tool = tc
+	out := make([]string, 0, len(lines)+1)
+	for i, l := range lines {
+		out = append(out, strings.TrimPrefix(l, "  "))
+		if i == 0 && tc.Intention != "" {
+			out = append(out, st.Dialog.Muted.Render(ansi.Truncate("  intention: "+render.Sanitize(tc.Intention), width, "…")))
+		}
+	}
+	p.cache.tool, p.cache.width, p.cache.lines = tc, width, out
+	return out
+}
+
+// plainBody is the prompt body without a renderer (bare prompts in tests).
+func (p *approvalPrompt) plainBody(st *Styles, width int) []string {
+	tc := p.tool
+	out := []string{st.Dialog.Title.Render(toolName(tc))}
+	if tc.InvocationMessage != nil {
+		out = append(out, wrapLines(plainRich(tc.InvocationMessage), width)...)
+	}
+	if tc.Input != nil && tc.Input.Ref == nil {
+		out = append(out, wrapLines(prettyJSON(tc.Input.Text), width)...)
+	}
+	return out
+}
+
+// View draws the prompt as a bordered box: a heading, the scrollable body
+// and the key hints, which always stay on screen.
 func (p *approvalPrompt) View(st *Styles, width, height int) string {
 	inner := max(20, min(width, 110)-4)
-	tc := p.tool
-	name := render.Sanitize(firstNonEmpty(tc.DisplayName, tc.ToolName, "tool"))
-	var head []string
-	switch {
-	case p.result:
-		head = append(head, st.Dialog.Title.Render("Review the result of "+name+"?"))
-	case tc.ConfirmationTitle != nil && tc.ConfirmationTitle.Text != "":
-		head = append(head, st.Dialog.Title.Render(render.Sanitize(tc.ConfirmationTitle.Text)))
-	default:
-		head = append(head, st.Dialog.Title.Render("Allow "+name+"?"))
-	}
-	if tc.InvocationMessage != nil && tc.InvocationMessage.Text != "" {
-		head = append(head, st.Dialog.Text.Render(render.Sanitize(tc.InvocationMessage.Text)))
-	}
-	if tc.Intention != "" {
-		head = append(head, st.Dialog.Muted.Render("intention: "+render.Sanitize(tc.Intention)))
-	}
-	if r := riskLine(st, tc.Risk); r != "" {
-		head = append(head, r)
-	}
-
-	var body []string
-	if tc.Input != nil {
-		body = append(body, st.Dialog.Label.Render("input"))
-		if tc.Input.Ref != nil {
-			body = append(body, st.Dialog.Muted.Render("(stored at "+render.Sanitize(tc.Input.Ref.URI)+")"))
-		} else {
-			body = append(body, wrapLines(prettyJSON(tc.Input.Text), inner)...)
-		}
-	}
-	if len(tc.Edits) > 0 {
-		body = append(body, st.Dialog.Label.Render("edits"))
-		for _, e := range tc.Edits {
-			body = append(body, fmt.Sprintf("  %s  %s", render.Sanitize(e.Path()), diffStat(e.Added, e.Removed)))
-		}
-	}
+	body := p.bodyLines(st, inner)
+	heading := "Approval needed"
 	if p.result {
-		body = append(body, resultLines(st, tc, inner)...)
+		heading = "Review the result before the agent sees it"
 	}
+	head := []string{st.Dialog.Title.Render(heading)}
 
-	var foot []string
-	if !p.result && len(tc.Options) > 0 {
-		for i, o := range tc.Options {
-			if i >= 9 {
-				break
-			}
-			sty := st.Dialog.Option
-			foot = append(foot, st.Dialog.Key.Render(fmt.Sprintf("%d", i+1))+" "+sty.Render(render.Sanitize(o.Label)))
+	// The body ends with the approve/deny keys (drawn by render, as in the
+	// transcript). While they are scrolled out of sight, the footer repeats
+	// them, so the way out is always on screen.
+	later := []string{"esc", "later (ctrl+p reopens)"}
+	if !p.result && len(p.tool.Options) > 0 {
+		later = append([]string{fmt.Sprintf("1-%d", min(len(p.tool.Options), 9)), "choose option"}, later...)
+	}
+	full := []string{"a/y", "approve", "d/n", "deny", "r", "deny with reason"}
+	if p.result {
+		full = []string{"a/y", "accept", "d/n", "reject"}
+	}
+	if p.live == nil {
+		later = append(full, later...)
+	}
+	footFor := func(bodyHidden bool) []string {
+		if p.asking {
+			return []string{p.reason.View(), st.Dialog.Muted.Render("enter deny with this reason · esc back")}
 		}
+		if bodyHidden {
+			return keyHints(st, inner, append(append([]string{}, full...), later...)...)
+		}
+		return keyHints(st, inner, later...)
 	}
-	hints := []string{"a", "approve", "d", "deny", "r", "deny with reason", "esc", "later"}
-	if len(body) > 0 {
-		hints = append(hints, "↑/↓", "scroll")
-	}
-	foot = append(foot, keyHints(st, inner, hints...)...)
-	if p.asking {
-		foot = append(foot, p.reason.View()+"  "+st.Dialog.Muted.Render("(enter deny · esc back)"))
-	}
-
+	foot := footFor(false)
 	avail := max(1, height-2-len(head)-len(foot)-2)
+	if len(body) > avail {
+		foot = footFor(true)
+		avail = max(1, height-2-len(head)-len(foot)-2)
+	}
 	p.bodyRows = avail
 	p.scroll = min(p.scroll, max(0, len(body)-avail))
-	shown := body[p.scroll:min(len(body), p.scroll+avail)]
-	lines := append(append(append([]string{}, head...), ""), shown...)
-	if len(body) > len(shown) {
-		lines = append(lines, st.Dialog.Muted.Render(fmt.Sprintf("… %d more lines (↑/↓)", len(body)-len(shown))))
+	end := min(len(body), p.scroll+avail)
+	if end < len(body) && avail > 1 {
+		end-- // room for the "more" line
+	}
+	shown := body[p.scroll:end]
+	lines := append(append([]string{}, head...), shown...)
+	if end < len(body) || p.scroll > 0 {
+		lines = append(lines, st.Dialog.Muted.Render(fmt.Sprintf("  ↑/↓ scroll · lines %d–%d of %d", p.scroll+1, end, len(body))))
 	}
 	lines = append(append(lines, ""), foot...)
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, inner, "…")
 	}
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
-}
-
-func riskLine(st *Styles, r *reducer.Risk) string {
-	if r == nil {
-		return ""
-	}
-	if r.Status == "loading" {
-		return st.Dialog.Muted.Render("risk: assessing…")
-	}
-	s := "risk: "
-	sty := st.Dialog.Warn
-	if r.Safety != nil {
-		switch {
-		case *r.Safety >= 0.8:
-			s += "low"
-			sty = st.Dialog.Muted
-		case *r.Safety >= 0.4:
-			s += "medium"
-		default:
-			s += "HIGH"
-			sty = st.Dialog.Error
-		}
-		s += fmt.Sprintf(" (safety %.0f%%)", *r.Safety*100)
-	} else {
-		s += "assessed"
-	}
-	if r.Reason != nil && r.Reason.Text != "" {
-		s += " — " + render.Sanitize(r.Reason.Text)
-	}
-	return sty.Render(s)
-}
-
-func resultLines(st *Styles, tc *reducer.ToolCall, width int) []string {
-	var out []string
-	if tc.Result != nil {
-		status := "succeeded"
-		if !tc.Result.Success {
-			status = "failed: " + render.Sanitize(tc.Result.ErrorMessage)
-		}
-		out = append(out, st.Dialog.Label.Render("result ")+st.Dialog.Text.Render(status))
-		if tc.Result.PastTenseMessage.Text != "" {
-			out = append(out, render.Sanitize(tc.Result.PastTenseMessage.Text))
-		}
-	}
-	for _, c := range tc.Content {
-		switch {
-		case c.Type == reducer.ContentText:
-			out = append(out, wrapLines(c.Text, width)...)
-		case c.Terminal != nil:
-			out = append(out, wrapLines(c.Terminal.Output, width)...)
-		case c.Edit != nil:
-			out = append(out, "  "+render.Sanitize(c.Edit.Path())+"  "+diffStat(c.Edit.Added, c.Edit.Removed))
-		case c.URI != "":
-			out = append(out, "  "+render.Sanitize(c.URI))
-		}
-	}
-	return out
-}
-
-func diffStat(added, removed int64) string {
-	if added < 0 && removed < 0 {
-		return ""
-	}
-	return fmt.Sprintf("+%d −%d", max(added, 0), max(removed, 0))
 }
 
 // prettyJSON indents JSON input; other text is returned as is.

@@ -41,14 +41,14 @@ type chatModel struct {
 	ticking  bool // a frame tick is scheduled
 	width    int
 	height   int
-	conn     *ahpclient.ConnState // shared with the root (read-only here)
+	conn     ahpclient.ConnState // a copy of the root's, updated by it
 }
 
 // newChat builds the chat screen. It is used through a pointer: the
 // transcript's renderer closes over it.
-func newChat(c *common, conn *ahpclient.ConnState, session, chat, title string) *chatModel {
+func newChat(c *common, conn ahpclient.ConnState, session, chat, title string) *chatModel {
 	m := &chatModel{c: c, conn: conn, session: session, chat: chat, title: title, expanded: map[render.BlockKey]bool{}}
-	m.comp = newComposer(c.km.Composer)
+	m.comp = newComposer(c.km.Composer, &c.styles)
 	m.tr = newTranscript(m.renderItem, c.styles.Chat.Marker)
 	return m
 }
@@ -200,27 +200,21 @@ func (m *chatModel) resumableTurn() string {
 	return ""
 }
 
-// pendingCount counts approvals and questions waiting for the user (tool
-// authentication requests are shown in the transcript, not prompted).
+// pendingCount counts what waits for the user: approvals, result reviews,
+// tool calls waiting for authentication, and questions.
 func (m *chatModel) pendingCount() int {
-	n := len(m.state.PendingInputs())
-	for _, b := range m.state.PendingApprovals() {
-		if b.Tool.Status != reducer.ToolAuthRequired {
-			n++
-		}
-	}
-	return n
+	return len(m.state.PendingInputs()) + len(m.state.PendingApprovals())
 }
 
-// usageModel returns the model name and usage of the current or last turn.
+// usage returns the token usage of the current turn; when no turn runs, of
+// the last finished one. A running turn never shows the previous turn's
+// numbers.
 func (m *chatModel) usage() *reducer.Usage {
-	if m.state.Current != nil && m.state.Current.Usage != nil {
+	if m.state.Current != nil {
 		return m.state.Current.Usage
 	}
-	for i := len(m.state.Messages) - 1; i >= 0 && i >= len(m.state.Messages)-2; i-- {
-		if u := m.state.Messages[i].Usage; u != nil {
-			return u
-		}
+	if n := len(m.state.Messages); n > 0 {
+		return m.state.Messages[n-1].Usage
 	}
 	return nil
 }
@@ -228,7 +222,14 @@ func (m *chatModel) usage() *reducer.Usage {
 // View draws the chat screen (height lines; the root adds the status line).
 func (m *chatModel) View() string {
 	var b strings.Builder
-	b.WriteString(m.tr.View())
+	tv := m.tr.View()
+	if m.ready && m.itemCount() == 0 {
+		// An empty chat says what to do instead of showing a blank screen.
+		if _, rest, ok := strings.Cut(tv, "\n"); ok || m.tr.height == 1 {
+			tv = ansi.Truncate(m.c.styles.Chat.Notice.Render("  No messages yet — type below and press enter."), max(1, m.width), "…") + "\n" + rest
+		}
+	}
+	b.WriteString(tv)
 	b.WriteByte('\n')
 	for _, l := range m.stripLines() {
 		b.WriteString(l)
@@ -256,6 +257,9 @@ func (m *chatModel) hintLine() string {
 	var parts []string
 	if !m.ready {
 		parts = append(parts, "loading chat…")
+	}
+	if m.conn.Phase != ahpclient.Connected {
+		parts = append(parts, "offline — what you send is held and sent after reconnecting")
 	}
 	if m.state.Current != nil {
 		act := firstNonEmpty(render.Sanitize(m.state.Activity), "working")

@@ -27,6 +27,17 @@ func (v thinkingView) String() string {
 	return "collapsed"
 }
 
+// describe explains the view in the notice shown when it changes.
+func (v thinkingView) describe() string {
+	switch v {
+	case thinkingTail:
+		return "tail (the last lines while the agent thinks)"
+	case thinkingFull:
+		return "full (all thinking text)"
+	}
+	return "collapsed (one line; enter on a block expands it)"
+}
+
 func (v thinkingView) mode() render.ThinkingMode {
 	switch v {
 	case thinkingTail:
@@ -57,7 +68,7 @@ func (m *chatModel) renderItem(i, width int) renderedItem {
 	if msg == nil {
 		return renderedItem{}
 	}
-	v := render.ViewOpts{Thinking: m.thinking.mode(), Expanded: m.expanded, Now: m.c.now()}
+	v := render.ViewOpts{Thinking: m.thinking.mode(), Expanded: m.expanded, Now: m.c.now(), Hints: m.transcriptHints()}
 	if m.focus == focusTranscript && m.tr.fItem == i {
 		if k, ok := parseSpanID(m.tr.fBlockID); ok {
 			v.Focused = k
@@ -74,6 +85,16 @@ func (m *chatModel) renderItem(i, width int) renderedItem {
 	// A spacer line between messages.
 	out.lines = append(out.lines[:len(out.lines):len(out.lines)], "")
 	return out
+}
+
+// transcriptHints are the key hints under prompts in the transcript: the
+// decision keys work in the prompt overlay, which ctrl+p (re)opens.
+func (m *chatModel) transcriptHints() render.PromptHints {
+	k := m.c.km.Chat.OpenPrompt.Help().Key
+	return render.PromptHints{
+		Confirm: []render.KeyHint{{Keys: k, Action: "approve or deny", Kind: render.HintOther}},
+		Review:  []render.KeyHint{{Keys: k, Action: "review the result", Kind: render.HintOther}},
+	}
 }
 
 // blockAt returns the message block a span id names.

@@ -83,7 +83,7 @@ func (m *chatModel) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.CycleThinking):
 		m.thinking = (m.thinking + 1) % 3
 		m.tr.invalidateAll()
-		return notice("thinking view: "+m.thinking.String(), false)
+		return notice("thinking view: "+m.thinking.describe(), false)
 	case key.Matches(k, km.Resume):
 		if t := m.resumableTurn(); t != "" {
 			return dispatch(m.c.ctx, m.c.backend, m.chat, &ahpwire.ChatTurnResume{TurnID: t}, "resume turn")

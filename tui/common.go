@@ -71,7 +71,7 @@ type common struct {
 
 func newCommon(o Options) *common {
 	c := &common{
-		ctx: o.Context, backend: o.Backend, km: keymap.Default(), styles: newStyles(o.Dark),
+		ctx: o.Context, backend: o.Backend, km: keymap.Default(),
 		rstyles: render.StylesFor(o.Dark), now: o.Now, newID: o.NewID, log: o.Logger,
 		host: o.Host, editor: o.Editor, dir: o.WorkingDir, turns: o.HistoryTurns, frame: o.FrameInterval,
 		noticeTTL: o.NoticeTTL, autoTheme: o.AutoTheme,
@@ -100,6 +100,7 @@ func newCommon(o Options) *common {
 	if o.DemoFault != nil {
 		c.km.Demo.DropConnection.SetEnabled(true)
 	}
+	c.styles = newStyles(c.rstyles)
 	c.renderer = render.New(c.rstyles)
 	return c
 }
@@ -116,7 +117,7 @@ func newUUID() string {
 
 // setTheme rebuilds the styles for a dark or light background.
 func (c *common) setTheme(dark bool) {
-	c.styles = newStyles(dark)
 	c.rstyles = render.StylesFor(dark)
+	c.styles = newStyles(c.rstyles)
 	c.renderer.SetStyles(c.rstyles)
 }

@@ -57,7 +57,7 @@ type histEntry struct {
 // newComposer builds the composer. Text-editing keys of the textarea that
 // collide with our bindings are removed (ctrl+t, ctrl+g, ctrl+n/ctrl+p) and
 // its newline key becomes ours (ctrl+j, shift+enter).
-func newComposer(km keymap.Composer) composer {
+func newComposer(km keymap.Composer, st *Styles) composer {
 	ta := textarea.New()
 	ta.Placeholder = "Message… (enter send · ctrl+j newline · f1 help)"
 	ta.ShowLineNumbers = false
@@ -75,7 +75,7 @@ func newComposer(km keymap.Composer) composer {
 	ta.KeyMap.LineEnd = key.NewBinding(key.WithKeys("end", "ctrl+e"))
 	ta.KeyMap.DeleteCharacterForward = key.NewBinding(key.WithKeys("delete"))
 	ta.SetVirtualCursor(true)
-	steadyTextarea(&ta)
+	styleTextarea(&ta, st)
 	c := composer{ta: ta, km: km, pastes: map[int]string{}}
 	c.ta.Focus()
 	return c
@@ -94,6 +94,9 @@ func (c *composer) textareaBindings() []key.Binding {
 		k.SelectWordBackward, k.SelectLineUp, k.SelectLineDown, k.SelectAll, k.CopySelection,
 	}
 }
+
+// SetStyles re-colours the editor after a theme change.
+func (c *composer) SetStyles(st *Styles) { styleTextarea(&c.ta, st) }
 
 // SetWidth sets the editor width.
 func (c *composer) SetWidth(w int) { c.ta.SetWidth(max(10, w)) }

@@ -24,6 +24,7 @@ type inputForm struct {
 	fields []formField
 	cur    int
 	err    string
+	armed  string // reducer.InputDecline or InputCancel after its first key press
 }
 
 // inputDecisionMsg is the user's answer to an input request.
@@ -43,10 +44,10 @@ type formField struct {
 	selected map[int]bool // select: chosen options
 }
 
-func newInputForm(km keymap.Form, turnID string, req *reducer.InputRequest) *inputForm {
+func newInputForm(km keymap.Form, turnID string, req *reducer.InputRequest, st *Styles) *inputForm {
 	f := &inputForm{km: km, turnID: turnID, req: req}
 	for _, q := range req.Questions {
-		ti := newTextInput()
+		ti := newTextInput(st)
 		ti.Prompt = "› "
 		ff := formField{q: q, text: ti, selected: map[int]bool{}}
 		ff.applyDefault(req.Answers[q.ID], q.Default)
@@ -121,13 +122,27 @@ func (f *inputForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 	if !ok {
 		return f.updateText(msg)
 	}
+	// Decline and cancel throw the answers away: they ask for a second
+	// press (ctrl+d also deletes a character in many editors).
+	armed := f.armed
+	if armed != "" {
+		f.armed, f.err = "", ""
+	}
 	switch {
 	case key.Matches(k, f.km.Later):
 		return f, nil, resultClose
 	case key.Matches(k, f.km.Cancel):
-		return f, f.finish(reducer.InputCancel, nil), resultClose
+		if armed == reducer.InputCancel {
+			return f, f.finish(reducer.InputCancel, nil), resultClose
+		}
+		f.armed = reducer.InputCancel
+		f.err = "press " + f.km.Cancel.Help().Key + " again to cancel the request (the agent gets no answers)"
 	case key.Matches(k, f.km.Decline):
-		return f, f.finish(reducer.InputDecline, nil), resultClose
+		if armed == reducer.InputDecline {
+			return f, f.finish(reducer.InputDecline, nil), resultClose
+		}
+		f.armed = reducer.InputDecline
+		f.err = "press " + f.km.Decline.Help().Key + " again to decline to answer"
 	case key.Matches(k, f.km.NextField):
 		f.focus(f.cur + 1)
 	case key.Matches(k, f.km.PrevField):
@@ -143,9 +158,10 @@ func (f *inputForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 		if ff := f.field(); ff != nil && ff.q.Kind == "single-select" && !ff.usesText() && len(ff.selected) == 0 {
 			ff.selected = map[int]bool{ff.cursor: true}
 		}
-		answers, err := f.answers()
+		answers, bad, err := f.answers()
 		if err != "" {
 			f.err = err
+			f.focus(bad)
 			return f, nil, resultNone
 		}
 		return f, f.finish(reducer.InputAccept, answers), resultClose
@@ -203,8 +219,9 @@ func (f *inputForm) field() *formField {
 
 func isSelect(kind string) bool { return kind == "single-select" || kind == "multi-select" }
 
-// answers validates every field and builds the submitted answers.
-func (f *inputForm) answers() (map[string]reducer.InputAnswer, string) {
+// answers validates every field and builds the submitted answers; on error
+// it returns the index of the offending field and the message.
+func (f *inputForm) answers() (map[string]reducer.InputAnswer, int, string) {
 	out := map[string]reducer.InputAnswer{}
 	for i := range f.fields {
 		ff := &f.fields[i]
@@ -220,10 +237,10 @@ func (f *inputForm) answers() (map[string]reducer.InputAnswer, string) {
 			}
 			n, err := strconv.ParseFloat(text, 64)
 			if err != nil || (q.Kind == "integer" && n != float64(int64(n))) {
-				return nil, fmt.Sprintf("%s: %q is not a valid %s", questionLabel(q), text, q.Kind)
+				return nil, i, fmt.Sprintf("%s: %q is not a valid %s", questionLabel(q), text, q.Kind)
 			}
 			if (q.Min != nil && n < *q.Min) || (q.Max != nil && n > *q.Max) {
-				return nil, fmt.Sprintf("%s: %v is out of range", questionLabel(q), n)
+				return nil, i, fmt.Sprintf("%s: %v is out of range", questionLabel(q), n)
 			}
 			a.Kind, a.Number = reducer.AnswerNumber, n
 		case "boolean":
@@ -249,14 +266,14 @@ func (f *inputForm) answers() (map[string]reducer.InputAnswer, string) {
 		}
 		if empty {
 			if q.Required {
-				return nil, questionLabel(q) + " is required"
+				return nil, i, questionLabel(q) + " is required"
 			}
 			out[q.ID] = reducer.InputAnswer{State: reducer.AnswerSkipped}
 			continue
 		}
 		out[q.ID] = a
 	}
-	return out, ""
+	return out, -1, ""
 }
 
 func questionLabel(q reducer.InputQuestion) string {

@@ -68,7 +68,7 @@ func TestGoldenApprovalPrompt(t *testing.T) {
 				t.Fatalf("approval prompt not opened automatically (%d overlays)", len(m.overlays))
 			}
 			got := checkFrame(t, m, sz.w, sz.h)
-			for _, want := range []string{"Run `go test ./...` in the working directory?", "1 Run once", "3 Don't run", "risk: low", "1 pending"} {
+			for _, want := range []string{"Run `go test ./...` in the working directory?", "[1] Run once", "[3] Don't run", "Risk: low", "a/y approve", "1 waiting for you"} {
 				if !strings.Contains(got, want) {
 					t.Errorf("prompt lacks %q", want)
 				}
@@ -103,7 +103,7 @@ func TestGoldenReconnecting(t *testing.T) {
 				Action: &ahpwire.ChatTurnStarted{TurnID: "t9", Message: ahpwire.UserMessage("are you still there?")}}
 			m = send(t, m, connEventMsg{ev: ahpclient.OutboxEvent{Entry: held}})
 			got := checkFrame(t, m, sz.w, sz.h)
-			for _, want := range []string{"Reconnecting 3", "connection refused", "pending (sent when reconnected): are you still there?", "Hi! How can I help?"} {
+			for _, want := range []string{"Reconnecting 3", "connection refused", "pending (sent when reconnected): are you still there?", "Hi! How can I help?", "offline — what you send is held"} {
 				if !strings.Contains(got, want) {
 					t.Errorf("frame lacks %q", want)
 				}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -14,25 +15,30 @@ import (
 // helpOverlay lists every enabled binding by context, generated from keymap.
 type helpOverlay struct {
 	groups []keymap.Group
-	close  key.Binding
+	km     keymap.HelpOverlay
 	toggle key.Binding
 	scroll int
+	page   int // body rows of the last View (for page keys)
 }
 
 func newHelpOverlay(km keymap.KeyMap) *helpOverlay {
-	return &helpOverlay{groups: km.Groups(), close: km.Help.Close, toggle: km.Global.Help}
+	return &helpOverlay{groups: km.Groups(), km: km.Help, toggle: km.Global.Help, page: 10}
 }
 
-// Update closes on esc/q/?/f1 and scrolls with the arrows.
+// Update closes on esc/q/?/f1 and scrolls by line or page.
 func (h *helpOverlay) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case key.Matches(k, h.close, h.toggle):
+		case key.Matches(k, h.km.Close, h.toggle):
 			return h, nil, resultClose
-		case k.String() == "down" || k.String() == "j":
+		case key.Matches(k, h.km.Down):
 			h.scroll++
-		case k.String() == "up" || k.String() == "k":
+		case key.Matches(k, h.km.Up):
 			h.scroll = max(0, h.scroll-1)
+		case key.Matches(k, h.km.PageDown):
+			h.scroll += max(1, h.page-1)
+		case key.Matches(k, h.km.PageUp):
+			h.scroll = max(0, h.scroll-max(1, h.page-1))
 		}
 	}
 	return h, nil, resultNone
@@ -62,19 +68,28 @@ func (h *helpOverlay) View(st *Styles, width, height int) string {
 	var rows []string
 	for i := 0; i < len(blocks); i += cols {
 		row := blocks[i:min(i+cols, len(blocks))]
+		if cols == 1 {
+			rows = append(rows, row[0]) // no padding: it would only be cut off
+			continue
+		}
 		cells := make([]string, len(row))
 		for j, b := range row {
 			cells[j] = lipgloss.NewStyle().Width(colW + 3).Render(b)
 		}
 		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, cells...))
 	}
-	body := st.Help.Title.Render("Key bindings") + "  " + st.Help.Desc.Render("(esc to close, ↑/↓ to scroll)") + "\n\n" + strings.Join(rows, "\n\n")
-	lines := strings.Split(body, "\n")
-	avail := max(1, height-2)
+	lines := strings.Split(strings.Join(rows, "\n\n"), "\n")
+	avail := max(1, height-4) // border, title, blank line
+	h.page = avail
 	h.scroll = min(h.scroll, max(0, len(lines)-avail))
-	lines = lines[h.scroll:min(len(lines), h.scroll+avail)]
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, inner, "…")
+	end := min(len(lines), h.scroll+avail)
+	title := st.Help.Title.Render("Key bindings") + "  " + st.Help.Desc.Render("esc closes")
+	if len(lines) > avail {
+		title += st.Help.Desc.Render(fmt.Sprintf(" · ↑/↓ pgup/pgdn scroll · %d–%d of %d", h.scroll+1, end, len(lines)))
 	}
-	return st.Help.Box.Width(min(width, inner+4)).Render(strings.Join(lines, "\n"))
+	out := append([]string{title, ""}, lines[h.scroll:end]...)
+	for i, l := range out {
+		out[i] = ansi.Truncate(l, inner, "…")
+	}
+	return st.Help.Box.Width(min(width, inner+4)).Render(strings.Join(out, "\n"))
 }

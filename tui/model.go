@@ -50,9 +50,11 @@ type Model struct {
 // New builds the root model. o.Backend must be started (connected) first.
 func New(o Options) Model {
 	c := newCommon(o)
+	p := newPicker(c.km.Picker, c.now, &c.styles)
+	p.helpKey, p.quitKey = c.km.Global.Help.Help().Key, c.km.Global.Quit.Help().Key
 	return Model{
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
-		picker: newPicker(c.km.Picker, c.now), prompted: map[string]bool{},
+		picker: p, prompted: map[string]bool{},
 		demoFault: o.DemoFault, noMouse: o.NoMouse,
 	}
 }
@@ -83,7 +85,9 @@ func (m Model) ConnectionFailure() error {
 func (m *Model) setTheme(dark bool) {
 	m.c.setTheme(dark)
 	m.picker.km = m.c.km.Picker
+	styleTextInput(&m.picker.filter, &m.c.styles)
 	if m.chat != nil {
+		m.chat.comp.SetStyles(&m.c.styles)
 		m.chat.tr.markerSty = m.c.styles.Chat.Marker
 		m.chat.tr.invalidateAll()
 	}

@@ -49,6 +49,9 @@ func (m *Model) handleEvent(ev ahpclient.Event) tea.Cmd {
 func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 	prev := m.conn.Phase
 	m.conn = s
+	if m.chat != nil {
+		m.chat.conn = s
+	}
 	m.c.log.Info("connection", "state", s.String())
 	if s.Phase == ahpclient.Connected && prev == ahpclient.Reconnecting {
 		return m.setNotice("reconnected ("+s.Recovery.String()+")", false)

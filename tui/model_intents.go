@@ -44,6 +44,8 @@ func (m *Model) handleIntent(msg tea.Msg) (tea.Cmd, bool) {
 		return m.decideTool(msg), true
 	case inputDecisionMsg:
 		return m.decideInput(msg), true
+	case authGiveUpMsg:
+		return m.giveUpAuth(msg), true
 	}
 	return nil, false
 }
@@ -95,7 +97,7 @@ func (m *Model) openChat(session, chat string) tea.Cmd {
 	}
 	m.open = nil
 	m.picker.status = ""
-	m.chat = newChat(m.c, &m.conn, session, chat, title)
+	m.chat = newChat(m.c, m.conn, session, chat, title)
 	m.chat.SetSize(m.width, m.bodyHeight())
 	m.screen = screenChat
 	m.prompted = map[string]bool{}
@@ -109,6 +111,7 @@ func (m *Model) leaveChat() tea.Cmd {
 		return nil
 	}
 	cmd := unsubscribe(m.c.ctx, m.c.backend, m.chat.chat, m.chat.session)
+	m.picker.Select(m.chat.session)
 	m.chat, m.session, m.screen = nil, nil, screenPicker
 	m.overlays = nil
 	return tea.Batch(cmd, listSessions(m.c.ctx, m.c.backend), m.picker.filter.Focus())
@@ -142,6 +145,19 @@ func (m *Model) decideTool(d toolDecisionMsg) tea.Cmd {
 		what = "approve tool"
 	}
 	return dispatch(m.c.ctx, m.c.backend, m.chat.chat, a, what)
+}
+
+// giveUpAuth fails an auth-required tool call (allowed for any client).
+func (m *Model) giveUpAuth(d authGiveUpMsg) tea.Cmd {
+	if m.chat == nil {
+		return nil
+	}
+	a := &ahpwire.ChatToolCallComplete{TurnID: d.TurnID, ToolCallID: d.ToolCallID, Result: ahpwire.ToolCallResult{
+		Success:          false,
+		PastTenseMessage: ahpwire.Plain(d.Name + " was given up: authentication is not available in ahptui"),
+		Error:            &ahpwire.ToolError{Message: authGiveUpMessage, Code: "auth-unavailable"},
+	}}
+	return dispatch(m.c.ctx, m.c.backend, m.chat.chat, a, "give up tool call")
 }
 
 // decideInput dispatches the answer to an input request.
@@ -191,29 +207,36 @@ func wireAnswer(a reducer.InputAnswer) ahpwire.ChatInputAnswer {
 	return out
 }
 
-// openFirstPending opens the first pending approval or question. Unless
-// force is set, items already prompted once are skipped (the user chose
-// "later"); it reports whether a prompt was opened.
+// promptKey identifies one prompt of a pending item: a tool call may wait
+// for the user several times (approval, authentication, result review, a
+// re-confirmation), and each is prompted once automatically.
+func promptKey(id string, status reducer.ToolStatus) string { return id + "/" + string(status) }
+
+// openFirstPending opens the first pending approval, sign-in notice or
+// question. Unless force is set, items already prompted once are skipped
+// (the user chose "later"); it reports whether a prompt was opened.
 func (m *Model) openFirstPending(force bool) bool {
 	if m.chat == nil || m.screen != screenChat {
 		return false
 	}
 	turn := m.chat.state.ActiveTurnID()
 	for _, b := range m.chat.state.PendingApprovals() {
-		if b.Tool.Status == reducer.ToolAuthRequired {
+		k := promptKey(b.Tool.ID, b.Tool.Status)
+		if !force && m.prompted[k] {
 			continue
 		}
-		if force || !m.prompted[b.Tool.ID] {
-			m.prompted[b.Tool.ID+string(b.Tool.Status)] = true
-			m.prompted[b.Tool.ID] = true
-			m.overlays = append(m.overlays, newApprovalPrompt(m.c.km.Approval, turn, b.Tool))
-			return true
+		m.prompted[k] = true
+		if b.Tool.Status == reducer.ToolAuthRequired {
+			m.overlays = append(m.overlays, newAuthNotice(m.c.km.Auth, turn, b.Tool))
+		} else {
+			m.overlays = append(m.overlays, m.newApproval(turn, b.Tool))
 		}
+		return true
 	}
 	for _, b := range m.chat.state.PendingInputs() {
 		if force || !m.prompted[b.Input.ID] {
 			m.prompted[b.Input.ID] = true
-			m.overlays = append(m.overlays, newInputForm(m.c.km.Form, turn, b.Input))
+			m.overlays = append(m.overlays, newInputForm(m.c.km.Form, turn, b.Input, &m.c.styles))
 			return true
 		}
 	}
@@ -228,7 +251,7 @@ func (m *Model) syncPrompts() {
 	}
 	live := map[string]bool{}
 	for _, b := range m.chat.state.PendingApprovals() {
-		live["t:"+b.Tool.ID+"/"+string(b.Tool.Status)] = true
+		live["t:"+promptKey(b.Tool.ID, b.Tool.Status)] = true
 	}
 	for _, b := range m.chat.state.PendingInputs() {
 		live["i:"+b.Input.ID] = true
@@ -237,7 +260,11 @@ func (m *Model) syncPrompts() {
 	for _, ov := range m.overlays {
 		switch o := ov.(type) {
 		case *approvalPrompt:
-			if !live["t:"+o.tool.ID+"/"+string(o.tool.Status)] {
+			if !live["t:"+promptKey(o.tool.ID, o.tool.Status)] {
+				continue
+			}
+		case *authNotice:
+			if !live["t:"+promptKey(o.tool.ID, o.tool.Status)] {
 				continue
 			}
 		case *inputForm:
@@ -249,12 +276,6 @@ func (m *Model) syncPrompts() {
 	}
 	m.overlays = kept
 	if len(m.overlays) == 0 {
-		// A result confirmation is a new prompt for an already-prompted call.
-		for _, b := range m.chat.state.PendingApprovals() {
-			if b.Tool.Status == reducer.ToolPendingResultConfirmation && !m.prompted[b.Tool.ID+string(b.Tool.Status)] {
-				m.prompted[b.Tool.ID] = false
-			}
-		}
 		m.openFirstPending(false)
 	}
 }

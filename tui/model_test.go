@@ -11,6 +11,7 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/render"
 )
 
 func idleChat(t *testing.T) (Model, *fakeBackend) {
@@ -149,7 +150,7 @@ func TestApprovalLaterCountsAndReopens(t *testing.T) {
 	if len(m.overlays) != 0 {
 		t.Fatal("esc did not close the prompt")
 	}
-	if !strings.Contains(viewText(m), "1 pending") {
+	if !strings.Contains(viewText(m), "1 waiting for you") {
 		t.Fatal("status line does not count the pending approval")
 	}
 	m = send(t, m, keyPress("ctrl+p"))
@@ -158,7 +159,7 @@ func TestApprovalLaterCountsAndReopens(t *testing.T) {
 	}
 	// Resolved elsewhere (another client approved): the prompt closes.
 	m = send(t, m, envelope(6, &ahpwire.ChatToolCallConfirmed{TurnID: "t2", ToolCallID: "tc1", Approved: true, Confirmed: "user-action"}))
-	if len(m.overlays) != 0 || strings.Contains(viewText(m), "pending (ctrl+p)") {
+	if len(m.overlays) != 0 || strings.Contains(viewText(m), "waiting for you (ctrl+p)") {
 		t.Fatal("prompt or count left after the tool call was confirmed")
 	}
 }
@@ -192,7 +193,9 @@ func TestInputFormSubmitDeclineCancel(t *testing.T) {
 	if len(fb.dispatched) != 0 || !strings.Contains(viewText(m), "is required") {
 		t.Fatalf("submitted without the required answer:\n%s", viewText(m))
 	}
-	m = send(t, m, keyPress("tab")) // back to the first question
+	if f := m.overlays[0].(*inputForm); f.cur != 0 {
+		t.Fatalf("focus stayed on field %d; it must jump to the missing answer (0)", f.cur)
+	}
 	m = typeText(t, m, "myproj")
 	m = send(t, m, keyPress("enter")) // -> language
 	m = send(t, m, keyPress("down"))  // Rust
@@ -212,20 +215,31 @@ func TestInputFormSubmitDeclineCancel(t *testing.T) {
 			t.Errorf("answer %s = %+v, want submitted %q", id, ans, v)
 		}
 	}
+	// Decline and cancel need a second press; any other key disarms them.
 	m, fb = runningChat(t, inputPart())
+	m = send(t, m, keyPress("ctrl+d"))
+	if len(fb.dispatched) != 0 || !strings.Contains(viewText(m), "again to decline") {
+		t.Fatalf("one ctrl+d must only ask for confirmation:\n%s", viewText(m))
+	}
+	m = send(t, m, keyPress("down"))
+	m = send(t, m, keyPress("ctrl+d"))
+	if len(fb.dispatched) != 0 {
+		t.Fatal("ctrl+d after another key must ask again")
+	}
 	send(t, m, keyPress("ctrl+d"))
 	if a := fb.lastDispatch(t).action.(*ahpwire.ChatInputCompleted); a.Response != "decline" {
-		t.Fatalf("ctrl+d: %s", a.Response)
+		t.Fatalf("ctrl+d ctrl+d: %s", a.Response)
 	}
 	m, fb = runningChat(t, inputPart())
+	m = send(t, m, keyPress("ctrl+x"))
 	send(t, m, keyPress("ctrl+x"))
 	if a := fb.lastDispatch(t).action.(*ahpwire.ChatInputCompleted); a.Response != "cancel" {
-		t.Fatalf("ctrl+x: %s", a.Response)
+		t.Fatalf("ctrl+x ctrl+x: %s", a.Response)
 	}
 	// esc only closes the form; the question stays pending and ctrl+p reopens it.
 	m, fb = runningChat(t, inputPart())
 	m = send(t, m, keyPress("esc"))
-	if len(fb.dispatched) != 0 || len(m.overlays) != 0 || !strings.Contains(viewText(m), "1 pending") {
+	if len(fb.dispatched) != 0 || len(m.overlays) != 0 || !strings.Contains(viewText(m), "1 waiting for you") {
 		t.Fatal("esc must close the form without answering")
 	}
 	m = send(t, m, keyPress("ctrl+p"))
@@ -493,7 +507,8 @@ func TestPickerFlows(t *testing.T) {
 func TestComposerBindingsDoNotConflict(t *testing.T) {
 	km := keymap.Default()
 	km.Demo.DropConnection.SetEnabled(true)
-	c := newComposer(km.Composer)
+	st := newStyles(render.DarkStyles())
+	c := newComposer(km.Composer, &st)
 	all := append(append(append(c.textareaBindings(), key.Binding(km.Global.Quit), km.Global.Help, km.Demo.DropConnection),
 		bindingsOfChat(km)...), bindingsOfComposer(km)...)
 	// InsertNewline is our Newline binding; count it once.

@@ -68,10 +68,12 @@ type picker struct {
 	now     func() time.Time
 	loaded  bool
 	status  string // transient note (errors, "creating…")
+	helpKey string // the global help and quit keys, for the hint line
+	quitKey string
 }
 
-func newPicker(km keymap.Picker, now func() time.Time) picker {
-	ti := newTextInput()
+func newPicker(km keymap.Picker, now func() time.Time, st *Styles) picker {
+	ti := newTextInput(st)
 	ti.Prompt = "filter › "
 	ti.Placeholder = "type to search sessions"
 	ti.Focus()
@@ -131,6 +133,18 @@ func (p *picker) Session(resource string) (ahpwire.SessionSummary, bool) {
 		}
 	}
 	return ahpwire.SessionSummary{}, false
+}
+
+// Select moves the cursor to a session (the one the user just left), when
+// the filter shows it.
+func (p *picker) Select(resource string) {
+	for i, m := range p.shown {
+		if p.entries[m.Index].s.Resource == resource {
+			p.cursor = i
+			p.offset = p.visibleOffset()
+			return
+		}
+	}
 }
 
 // SetAgents sets the agents offered for new sessions.
@@ -224,6 +238,9 @@ func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 	case key.Matches(k, p.km.Open):
 		if r := p.selectedResource(); r != "" {
 			return p, emit(openSessionMsg{Session: r})
+		}
+		if len(p.entries) == 0 {
+			p.status = "no session yet — " + p.km.New.Help().Key + " creates one"
 		}
 	case key.Matches(k, p.km.New):
 		switch len(p.agents) {

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+
+	"charm.land/bubbles/v2/key"
 	"strconv"
 	"strings"
 	"time"
@@ -26,8 +28,19 @@ func (p *picker) visibleOffset() int {
 	return max(0, min(off, len(p.shown)-rows))
 }
 
-// rows is the number of list rows that fit.
+// rows is the number of list rows that fit (title, filter, a blank line
+// and the key hints take four lines).
 func (p *picker) rows() int { return max(1, p.height-4) }
+
+// hints is the picker's key hint line, generated from the keymap.
+func (p *picker) hints(st *Styles) string {
+	var parts []string
+	for _, b := range []key.Binding{p.km.Open, p.km.New, p.km.Dispose, p.km.Refresh} {
+		parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+	}
+	parts = append(parts, "type to filter", p.helpKey+" help", p.quitKey+" quit")
+	return ansi.Truncate(st.Status.Hint.Render(strings.Join(parts, " · ")), max(1, p.width), "…")
+}
 
 // View draws the picker (height lines).
 func (p *picker) View(st *Styles) string {
@@ -67,7 +80,11 @@ func (p *picker) View(st *Styles) string {
 	for i := offset; i < len(p.shown) && i < offset+rows; i++ {
 		lines = append(lines, p.row(st, p.shown[i], i == p.cursor))
 	}
-	return p.pad(lines)
+	if p.height < 2 {
+		return p.pad(lines)
+	}
+	body := strings.Split(p.padTo(lines, p.height-1), "\n")
+	return strings.Join(append(body, p.hints(st)), "\n")
 }
 
 func (p *picker) choiceLine(st *Styles, sel bool, label, desc string) string {
@@ -97,11 +114,15 @@ func (p *picker) row(st *Styles, m fuzzy.Match, sel bool) string {
 	return ansi.Truncate(cur+isty.Render(icon)+" "+title+st.Picker.Meta.Render(meta), p.width, "…")
 }
 
-func (p *picker) pad(lines []string) string {
-	for len(lines) < p.height {
+func (p *picker) pad(lines []string) string { return p.padTo(lines, p.height) }
+
+// padTo returns exactly h lines (at least one).
+func (p *picker) padTo(lines []string, h int) string {
+	h = max(h, 1)
+	for len(lines) < h {
 		lines = append(lines, "")
 	}
-	return strings.Join(lines[:min(len(lines), max(p.height, 1))], "\n")
+	return strings.Join(lines[:h], "\n")
 }
 
 // highlight styles the matched byte offsets of s (offsets beyond s, from the

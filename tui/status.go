@@ -47,12 +47,20 @@ func connLabel(st *Styles, c ahpclient.ConnState) string {
 }
 
 // renderStatus draws the one-line status bar at width. The connection
-// state and pending count are kept when space runs out; the rest is cut.
+// state and the pending count always stay visible: a long connection error
+// is cut first, then the rest of the line.
 func renderStatus(st *Styles, s statusInfo, width int) string {
 	sep := st.Status.Sep.Render(" │ ")
-	left := []string{connLabel(st, s.conn)}
+	var pending string
 	if s.pending > 0 {
-		left = append(left, st.Status.Pending.Render(fmt.Sprintf("⚠ %d pending (ctrl+p)", s.pending)))
+		pending = sep + st.Status.Pending.Render(fmt.Sprintf("⚠ %d waiting for you (ctrl+p)", s.pending))
+		if lipgloss.Width(pending) > width/2 {
+			pending = sep + st.Status.Pending.Render(fmt.Sprintf("⚠ %d (ctrl+p)", s.pending))
+		}
+	}
+	conn := connLabel(st, s.conn)
+	if room := width - lipgloss.Width(pending); lipgloss.Width(conn) > room {
+		conn = ansi.Truncate(conn, max(1, room), "…")
 	}
 	var rest []string
 	if s.notice != "" {
@@ -74,7 +82,10 @@ func renderStatus(st *Styles, s statusInfo, width int) string {
 	if s.host != "" {
 		rest = append(rest, st.Status.Host.Render(s.host))
 	}
-	line := strings.Join(append(left, rest...), sep)
+	line := conn + pending
+	if len(rest) > 0 {
+		line += sep + strings.Join(rest, sep)
+	}
 	line = ansi.Truncate(line, max(1, width), "…")
 	if w := lipgloss.Width(line); w < width {
 		line += strings.Repeat(" ", width-w)

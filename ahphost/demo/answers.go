@@ -52,21 +52,7 @@ func plainAnswer(prompt string, seed uint64, l listing) string {
 	title := pick(seed, 4, []string{"Here is how I would approach it", "A plan for this", "Suggested approach", "How to tackle it"})
 	fmt.Fprintf(&b, "## %s\n\n", title)
 	fmt.Fprintf(&b, "You asked:\n\n> %s\n\n", strings.ReplaceAll(short, "\n", " "))
-	switch {
-	case l.err != "":
-		fmt.Fprintf(&b, "I could not list the working directory (%s), so this answer stays generic.\n\n", l.err)
-	case len(l.entries) == 0:
-		b.WriteString("The working directory is empty, so we can start from a clean slate.\n\n")
-	default:
-		fmt.Fprintf(&b, "The working directory has **%d** entries", len(l.entries))
-		var names []string
-		for _, e := range l.entries[:min(3, len(l.entries))] {
-			names = append(names, inlineCode(e.name))
-		}
-		fmt.Fprintf(&b, " (%s%s), so I'll keep the change small and local.\n\n", strings.Join(names, ", "),
-			map[bool]string{true: ", …", false: ""}[len(l.entries) > 3])
-	}
-
+	b.WriteString(listingSummary(l))
 	b.WriteString("### Steps\n\n")
 	steps := [][]string{
 		{"**Reproduce it** — write a failing test that captures the request", "**Pin the behaviour** — add a test that describes the expected result"},
@@ -78,14 +64,18 @@ func plainAnswer(prompt string, seed uint64, l listing) string {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, pick(seed, uint64(10+i), s))
 	}
 	b.WriteString("\n### Example\n\n")
-	sample := pick(seed, 5, codeSamples)
+	sample := sampleFor(prompt, seed, l.entries)
 	b.WriteString(fenced(sample.lang, sample.body(name, shortPrompt(prompt, 60))))
 	b.WriteString("\n")
 
 	if len(l.entries) > 0 {
 		b.WriteString("### What I found\n\n| Entry | Kind | Size |\n|---|---|---|\n")
-		for _, e := range l.entries[:min(6, len(l.entries))] {
+		const shown = 6
+		for _, e := range l.entries[:min(shown, len(l.entries))] {
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", mdCell(e.name), e.kind, mdCell(e.size))
+		}
+		if rest := l.total() - min(shown, len(l.entries)); rest > 0 {
+			fmt.Fprintf(&b, "\n_…and %s not shown._\n", plural(rest, "more entry", "more entries"))
 		}
 	} else {
 		b.WriteString("### Options\n\n| Option | Effort | Risk |\n|---|---|---|\n" +
@@ -150,4 +140,72 @@ func visibleFirst(es []listEntry) []listEntry {
 		}
 	}
 	return out
+}
+
+// listingSummary is the sentence of a plain answer about the working
+// directory: how many entries of which kinds, and the first few names.
+func listingSummary(l listing) string {
+	switch {
+	case l.err != "":
+		return fmt.Sprintf("I could not list the working directory (%s), so this answer stays generic.\n\n", l.err)
+	case l.total() == 0:
+		return "The working directory is empty, so we can start from a clean slate.\n\n"
+	case len(l.entries) == 1 && l.more == 0:
+		return fmt.Sprintf("The working directory has a single entry, %s, so I'll keep the change small and local.\n\n", inlineCode(l.entries[0].name))
+	}
+	const named = 3
+	var names []string
+	for _, e := range l.entries[:min(named, len(l.entries))] {
+		names = append(names, inlineCode(e.name))
+	}
+	rest := l.total() - len(names)
+	var list string
+	if rest > 0 {
+		list = strings.Join(names, ", ") + " and " + plural(rest, "other", "others")
+	} else {
+		list = strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	s := fmt.Sprintf("The working directory has **%d** entries", l.total())
+	if kinds := kindCounts(l.entries); kinds != "" && l.more == 0 {
+		s += " (" + kinds + ")"
+	}
+	return s + ": " + list + ". I'll keep the change small and local.\n\n"
+}
+
+// kindCounts describes how many directories, files and other entries es
+// holds ("2 directories, 5 files"); "" when there is only one kind.
+func kindCounts(es []listEntry) string {
+	var dirs, files, other int
+	for _, e := range es {
+		switch e.kind {
+		case "directory":
+			dirs++
+		case "file":
+			files++
+		default:
+			other++
+		}
+	}
+	var parts []string
+	if dirs > 0 {
+		parts = append(parts, plural(dirs, "directory", "directories"))
+	}
+	if files > 0 {
+		parts = append(parts, plural(files, "file", "files"))
+	}
+	if other > 0 {
+		parts = append(parts, plural(other, "other", "others"))
+	}
+	if len(parts) < 2 {
+		return ""
+	}
+	return strings.Join(parts, ", ")
+}
+
+// plural formats n with the singular or plural noun ("1 file", "3 files").
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

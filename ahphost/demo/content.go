@@ -2,6 +2,7 @@ package demo
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -77,7 +78,34 @@ var stopWords = map[string]bool{
 // listing is a parsed list_files result used by the answers.
 type listing struct {
 	entries []listEntry
+	more    int    // entries the tool left out ("… N more entries")
 	err     string // set when the tool failed
+}
+
+// newListing parses a list_files result (out) or its failure.
+func newListing(out, failure string) listing {
+	return listing{entries: parseListing(out), more: moreEntries(out), err: failure}
+}
+
+// total is the number of entries in the directory, listed or not.
+func (l listing) total() int { return len(l.entries) + l.more }
+
+// moreEntries returns N from ListFiles' "… N more entries" line (0 if none).
+func moreEntries(out string) int {
+	for _, line := range strings.Split(out, "\n") {
+		rest, ok := strings.CutPrefix(line, "… ")
+		if !ok {
+			continue
+		}
+		num, ok := strings.CutSuffix(rest, " more entries")
+		if !ok {
+			continue
+		}
+		if n, err := strconv.Atoi(num); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 0
 }
 
 // listEntry is one listing line.
@@ -121,7 +149,7 @@ type codeSample struct {
 
 // codeSamples are the fenced examples a plain answer chooses from.
 var codeSamples = []codeSample{
-	{"go", func(name, prompt string) string {
+	{langGo, func(name, prompt string) string {
 		return fmt.Sprintf(`// %s handles: %s
 func %s(ctx context.Context, in Input) (Output, error) {
 	if err := in.Validate(); err != nil {
@@ -134,7 +162,7 @@ func %s(ctx context.Context, in Input) (Output, error) {
 	return out, nil
 }`, name, prompt, name, name, name)
 	}},
-	{"python", func(name, prompt string) string {
+	{langPython, func(name, prompt string) string {
 		return fmt.Sprintf(`def %s(data: dict) -> dict:
     """%s"""
     if not data:
@@ -142,7 +170,7 @@ func %s(ctx context.Context, in Input) (Output, error) {
     result = {key: value for key, value in data.items() if value is not None}
     return result`, snake(name), strings.ReplaceAll(prompt, `"""`, `'''`), snake(name))
 	}},
-	{"typescript", func(name, prompt string) string {
+	{langTypeScript, func(name, prompt string) string {
 		return fmt.Sprintf(`// %s
 export async function %s(input: Input): Promise<Output> {
   const checked = validate(input);
@@ -150,7 +178,7 @@ export async function %s(input: Input): Promise<Output> {
   return { ...result, done: true };
 }`, prompt, name)
 	}},
-	{"rust", func(name, prompt string) string {
+	{langRust, func(name, prompt string) string {
 		return fmt.Sprintf(`/// %s
 pub fn %s(input: &Input) -> Result<Output, Error> {
     input.validate()?;
@@ -158,7 +186,7 @@ pub fn %s(input: &Input) -> Result<Output, Error> {
     Ok(out)
 }`, prompt, snake(name))
 	}},
-	{"bash", func(name, prompt string) string {
+	{langBash, func(name, prompt string) string {
 		return fmt.Sprintf(`#!/usr/bin/env bash
 # %s
 set -euo pipefail
@@ -167,6 +195,15 @@ set -euo pipefail
   find "$target" -type f -name '*.go' | sort | head -n 20
 }
 %s "$@"`, prompt, snake(name), snake(name))
+	}},
+	{langSQL, func(name, prompt string) string {
+		return fmt.Sprintf(`-- %s: %s
+SELECT id, name, updated_at
+FROM items
+WHERE deleted_at IS NULL
+  AND updated_at > now() - interval '7 days'
+ORDER BY updated_at DESC
+LIMIT 20;`, snake(name), strings.ReplaceAll(prompt, "\n", " "))
 	}},
 }
 

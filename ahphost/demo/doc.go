@@ -58,7 +58,13 @@
 //   - Any plain message: a reasoning part, a short markdown intro, a real
 //     list_files tool call on the working directory (no confirmation), then a
 //     markdown answer quoting the prompt with a list, a fenced code block and
-//     a table, chat/usage and chat/turnComplete.
+//     a table, chat/usage and chat/turnComplete. The code block is in the
+//     language the prompt names (go/golang, rust, python,
+//     typescript/javascript/js/ts, sql, bash/shell; the first one mentioned
+//     wins), else the language of the project's build file (go.mod,
+//     Cargo.toml, package.json, pyproject.toml …), else one chosen by the
+//     prompt's hash. The answer counts every directory entry, also those
+//     list_files left out past MaxListEntries.
 //   - /demo help (or just /demo): lists the scripts. Unknown words say so.
 //   - /demo tools: list_files and read_file (real, read-only, no
 //     confirmation), an edit_file call that needs confirmation and carries a

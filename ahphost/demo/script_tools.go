@@ -31,12 +31,13 @@ func (r *run) tools() error {
 	if err != nil {
 		return err
 	}
-	entries := parseListing(out)
+	l := newListing(out, failure)
+	entries := l.entries
 	var rows []outcome
 	if failure != "" {
 		rows = append(rows, outcome{ToolListFiles, "failed: " + failure})
 	} else {
-		rows = append(rows, outcome{ToolListFiles, fmt.Sprintf("%d entries", len(entries))})
+		rows = append(rows, outcome{ToolListFiles, plural(l.total(), "entry", "entries")})
 	}
 
 	target := pickTarget(entries)

@@ -15,7 +15,7 @@ func (r *run) plain() error {
 	if err != nil {
 		return err
 	}
-	l := listing{entries: parseListing(out), err: failure}
+	l := newListing(out, failure)
 	if err := r.streamMarkdown(plainAnswer(r.t.Text, r.seed, l)); err != nil {
 		return err
 	}

@@ -1,0 +1,88 @@
+package ahpfixtures
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func TestDirWalksUpToProjectFixtures(t *testing.T) {
+	t.Setenv(EnvDir, "")
+	d, err := Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "ahp", "fixtures"))
+	if d != want {
+		t.Fatalf("Dir() = %s, want %s", d, want)
+	}
+	rs, err := LoadReducers()
+	if err != nil || len(rs) == 0 {
+		t.Fatalf("reducers: %d cases, err %v", len(rs), err)
+	}
+	for i := 1; i < len(rs); i++ {
+		if rs[i-1].File >= rs[i].File {
+			t.Fatalf("not sorted: %s before %s", rs[i-1].File, rs[i].File)
+		}
+	}
+	if rs[0].Reducer == "" || len(rs[0].Initial) == 0 || filepath.Ext(rs[0].File) != ".json" {
+		t.Fatalf("case not decoded: %+v", rs[0])
+	}
+	rt, err := LoadRoundTrips()
+	if err != nil || len(rt) == 0 || rt[0].Type == "" || len(rt[0].Input) == 0 {
+		t.Fatalf("round trips: %d cases, err %v", len(rt), err)
+	}
+}
+
+func TestEnvOverride(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.Mkdir(filepath.Join(root, "reducers"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "reducers", "b.json"), []byte(`{"reducer":"chat","actions":[{}]}`), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, "reducers", "a.json"), []byte(`{"reducer":"session"}`), 0o644))
+	t.Setenv(EnvDir, root)
+	rs, err := LoadReducers()
+	if err != nil || len(rs) != 2 || rs[0].File != "a.json" || rs[1].Reducer != "chat" || len(rs[1].Actions) != 1 {
+		t.Fatalf("got %+v err %v", rs, err)
+	}
+	// No round-trips/ below the root: the root itself is the set, and it
+	// holds no *.json files.
+	if _, err := LoadRoundTrips(); err == nil {
+		t.Fatal("empty set accepted")
+	}
+	// The variable may name a set directly.
+	t.Setenv(EnvDir, filepath.Join(root, "reducers"))
+	if rs, err := LoadReducers(); err != nil || len(rs) != 2 {
+		t.Fatalf("set dir: %d cases, err %v", len(rs), err)
+	}
+	must(t, os.WriteFile(filepath.Join(root, "reducers", "c.json"), []byte(`{"reducer":`), 0o644))
+	if _, err := LoadReducers(); err == nil {
+		t.Fatal("broken fixture accepted")
+	}
+}
+
+func TestDecodeAndStripNulls(t *testing.T) {
+	v, err := Decode([]byte(`{"a":1.50,"b":null,"c":[{"d":null,"e":2}],"f":{"g":null}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := StripNulls(v)
+	want := map[string]any{"a": json.Number("1.50"), "c": []any{map[string]any{"e": json.Number("2")}}, "f": map[string]any{}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %#v", got)
+	}
+	if _, err := Decode([]byte(`{`)); err == nil {
+		t.Fatal("bad JSON accepted")
+	}
+	if a, b := Normalized(t, []byte(`{"x":null,"y":[1]}`)), JSON(t, []byte(`{"y":[1]}`)); !reflect.DeepEqual(a, b) {
+		t.Fatalf("%v != %v", a, b)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,133 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/render"
+)
+
+// authNotice tells the user that a tool call waits for authentication
+// (auth-required: an MCP server needs a token for a protected resource).
+// ahptui cannot run an OAuth sign-in, so it says so plainly and offers the
+// two ways forward: authenticate from another client attached to the same
+// host (the tool then resumes by itself), or give the tool call up, which
+// any client may do (chat/toolCallComplete with success false).
+type authNotice struct {
+	km     keymap.Auth
+	turnID string
+	tool   *reducer.ToolCall
+}
+
+// authGiveUpMsg is the user's decision to fail an auth-required tool call.
+type authGiveUpMsg struct {
+	TurnID     string
+	ToolCallID string
+	Name       string
+}
+
+// authGiveUpMessage is the error the host and agent see when the user gives up.
+const authGiveUpMessage = "The user could not authenticate from ahptui (a terminal client without sign-in support) and gave up the tool call."
+
+func newAuthNotice(km keymap.Auth, turnID string, tc *reducer.ToolCall) *authNotice {
+	return &authNotice{km: km, turnID: turnID, tool: tc}
+}
+
+// Update: f gives up, esc closes (the call stays pending).
+func (a *authNotice) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return a, nil, resultNone
+	}
+	switch {
+	case key.Matches(k, a.km.GiveUp):
+		d := authGiveUpMsg{TurnID: a.turnID, ToolCallID: a.tool.ID, Name: toolName(a.tool)}
+		return a, emit(d), resultClose
+	case key.Matches(k, a.km.Later):
+		return a, nil, resultClose
+	}
+	return a, nil, resultNone
+}
+
+// toolName is the sanitised human name of a tool call.
+func toolName(tc *reducer.ToolCall) string {
+	return render.Sanitize(firstNonEmpty(tc.DisplayName, tc.ToolName, "tool"))
+}
+
+// View draws the notice.
+func (a *authNotice) View(st *Styles, width, height int) string {
+	inner := max(20, min(width, 90)-4)
+	tc := a.tool
+	lines := []string{st.Dialog.Title.Render("Sign-in needed: " + toolName(tc) + " is waiting")}
+	wrap := func(s string, sty interface{ Render(...string) string }) {
+		for _, l := range strings.Split(ansi.Wordwrap(render.Sanitize(s), inner, ""), "\n") {
+			lines = append(lines, sty.Render(l))
+		}
+	}
+	if tc.InvocationMessage != nil && tc.InvocationMessage.Text != "" {
+		wrap(plainRich(tc.InvocationMessage), st.Dialog.Text)
+	}
+	lines = append(lines, "")
+	if au := tc.Auth; au != nil {
+		if d := firstNonEmpty(au.Description, au.Reason); d != "" {
+			wrap(d, st.Dialog.Text)
+		}
+		if au.Resource != "" {
+			lines = append(lines, st.Dialog.Label.Render("resource ")+st.Dialog.Text.Render(render.Sanitize(au.Resource)))
+		}
+		if len(au.Scopes) > 0 {
+			lines = append(lines, st.Dialog.Label.Render("scopes   ")+st.Dialog.Text.Render(render.Sanitize(strings.Join(au.Scopes, ", "))))
+		}
+		lines = append(lines, "")
+	}
+	wrap("ahptui cannot sign in for you. Authenticate this resource from another client attached to the same host "+
+		"(for example VS Code); the tool then continues on its own and this notice closes.", st.Dialog.Warn)
+	wrap("Or give up: the tool call fails and the agent is told you could not authenticate.", st.Dialog.Muted)
+	lines = append(lines, "")
+	lines = append(lines, keyHints(st, inner, "f", "give up (fail the tool call)", "esc", "wait")...)
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, inner, "…")
+	}
+	if len(lines) > height-2 {
+		lines = append(lines[:max(1, height-3)], lines[len(lines)-1])
+	}
+	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
+}
+
+// plainRich returns a rich text's text; markdown loses its inline code
+// backticks and emphasis markers (dialogs show plain text).
+func plainRich(r *reducer.Rich) string {
+	if r == nil {
+		return ""
+	}
+	if !r.Markdown {
+		return r.Text
+	}
+	return stripInlineMarkdown(r.Text)
+}
+
+// stripInlineMarkdown removes the inline markers a one-line markdown text
+// typically carries: `code`, **strong**, __strong__ and *emphasis*.
+func stripInlineMarkdown(s string) string {
+	s = strings.ReplaceAll(s, "**", "")
+	s = strings.ReplaceAll(s, "__", "")
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) && strings.IndexByte("`*_\\", s[i+1]) >= 0 {
+			b.WriteByte(s[i+1])
+			i++
+			continue
+		}
+		if c == '`' {
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
