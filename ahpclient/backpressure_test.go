@@ -59,7 +59,7 @@ func TestSlowConsumerBackpressureIsLossless(t *testing.T) {
 	}
 	// The paused reader may have had the whole turn buffered before the
 	// cut; either way it must notice the cut and recover.
-	sa.waitFor("reconnect of the slow client", 10*time.Second, func(evs []Event) bool {
+	sa.waitFor("reconnect of the slow client", 20*time.Second, func(evs []Event) bool {
 		return countState(evs, Reconnecting) > 0 && countState(evs, Connected) >= 2
 	})
 	var want, got string

@@ -79,7 +79,7 @@ func runDropSession(t *testing.T, dir string, replayLog int, dropAfter int64) se
 	}
 	frames := p.frames.Load()
 	if p.fired.Load() { // a drop after the last frame the script needed: wait for the recovery too
-		a.waitFor("recovery after the drop", 10*time.Second, func(evs []Event) bool {
+		a.waitFor("recovery after the drop", 20*time.Second, func(evs []Event) bool {
 			for _, e := range evs {
 				if s, ok := e.(ConnStateEvent); ok && s.State.Phase == Connected && s.State.Recovery != RecoveryNone {
 					return true

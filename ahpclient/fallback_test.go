@@ -25,7 +25,7 @@ func TestReconnectFallsBackToInitialize(t *testing.T) {
 	_, url2 := startHost(t, ahphost.Options{NoToken: true})
 	p.retarget(url2)
 	p.killAll()
-	evs := a.waitFor("reinitialized", 10*time.Second, func(evs []Event) bool {
+	evs := a.waitFor("reinitialized", 20*time.Second, func(evs []Event) bool {
 		return hasEvent(evs, func(e ConnStateEvent) bool {
 			return e.State.Phase == Connected && e.State.Recovery == RecoveryReinitialized
 		})
@@ -46,7 +46,7 @@ func TestReconnectFallsBackToInitialize(t *testing.T) {
 	if subs := c.Subscriptions(); !slices.Equal(subs, []string{ahpwire.RootURI}) {
 		t.Fatalf("subscriptions after fallback = %v", subs)
 	}
-	a.waitFor("sessions refreshed", 5*time.Second, func(evs []Event) bool {
+	a.waitFor("sessions refreshed", 15*time.Second, func(evs []Event) bool {
 		n := 0
 		for _, e := range evs {
 			if s, ok := e.(SessionsEvent); ok && s.Err == nil {

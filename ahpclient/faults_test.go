@@ -142,7 +142,7 @@ func TestRejectionEchoIsNeverDelivered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs := a.waitFor("rejection", 5*time.Second, func(evs []Event) bool {
+	evs := a.waitFor("rejection", 15*time.Second, func(evs []Event) bool {
 		return hasEvent(evs, func(e OutboxEvent) bool { return e.Entry.ClientSeq == seq && e.Entry.Status.Final() })
 	})
 	var got OutboxEntry
@@ -174,10 +174,10 @@ func TestUncertainAfterDropAndHeldWhileDisconnected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.waitFor("uncertain", 5*time.Second, func(evs []Event) bool {
+	a.waitFor("uncertain", 15*time.Second, func(evs []Event) bool {
 		return hasEvent(evs, func(e OutboxEvent) bool { return e.Entry.ClientSeq == seq && e.Entry.Status == OutboxUncertain })
 	})
-	a.waitFor("reconnected", 5*time.Second, func(evs []Event) bool {
+	a.waitFor("reconnected", 15*time.Second, func(evs []Event) bool {
 		return hasEvent(evs, func(e ConnStateEvent) bool { return e.State.Phase == Connected && e.State.Recovery == RecoveryReplay })
 	})
 	time.Sleep(300 * time.Millisecond) // would an automatic re-send happen, its echo would arrive by now
@@ -200,14 +200,14 @@ func TestUncertainAfterDropAndHeldWhileDisconnected(t *testing.T) {
 	if err != nil || ns <= seq {
 		t.Fatalf("Resend = %d, %v", ns, err)
 	}
-	a.waitFor("resent confirmed", 5*time.Second, func(evs []Event) bool {
+	a.waitFor("resent confirmed", 15*time.Second, func(evs []Event) bool {
 		return hasEvent(evs, func(e OutboxEvent) bool { return e.Entry.ClientSeq == ns && e.Entry.Status == OutboxConfirmed })
 	})
 
 	// 2. Dispatch while disconnected: Held, then sent after reconnecting.
 	p.gate(false)
 	p.killAll()
-	a.waitFor("reconnecting", 5*time.Second, func(evs []Event) bool {
+	a.waitFor("reconnecting", 15*time.Second, func(evs []Event) bool {
 		return countState(evs, Reconnecting) >= 2
 	})
 	hs, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{TurnID: "held", Message: ahpwire.UserMessage("held")})
@@ -218,7 +218,7 @@ func TestUncertainAfterDropAndHeldWhileDisconnected(t *testing.T) {
 		t.Fatalf("dispatch while disconnected = %v, want held", e.Status)
 	}
 	p.gate(true)
-	a.waitFor("held confirmed", 10*time.Second, func(evs []Event) bool {
+	a.waitFor("held confirmed", 20*time.Second, func(evs []Event) bool {
 		return hasEvent(evs, func(e OutboxEvent) bool { return e.Entry.ClientSeq == hs && e.Entry.Status == OutboxConfirmed })
 	})
 	if hs <= ns {
@@ -259,7 +259,7 @@ func TestRequestsFailTypedAndNeverHang(t *testing.T) {
 	if err := c.Ping(context.Background()); err != nil && !errors.Is(err, ErrNotConnected) && !errors.Is(err, ErrConnectionLost) {
 		t.Fatalf("Ping while reconnecting = %v", err)
 	}
-	a.waitFor("reconnected", 10*time.Second, func(evs []Event) bool {
+	a.waitFor("reconnected", 20*time.Second, func(evs []Event) bool {
 		return countState(evs, Connected) >= 2
 	})
 	_ = c.Close()
@@ -293,7 +293,7 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 		}
 		chat := openSession(t, c, a, sessionURI(4))
 		h.DropAll() // exercise the supervisor too
-		a.waitFor("reconnected", 10*time.Second, func(evs []Event) bool { return countState(evs, Connected) >= 2 })
+		a.waitFor("reconnected", 20*time.Second, func(evs []Event) bool { return countState(evs, Connected) >= 2 })
 		runTurn(t, c, a, chat, "turn-leak", "hi")
 		if err := c.Close(); err != nil {
 			t.Fatal(err)

@@ -55,7 +55,7 @@ func TestOversizedFrameFailsInFlightAndReconnects(t *testing.T) {
 	if !errors.As(err, &te) || !errors.As(err, &ft) || ft.Limit != 64<<10 {
 		t.Fatalf("Subscribe = %v, want *TransportError caused by *FrameTooLargeError", err)
 	}
-	evs := a.waitFor("reconnected", 10*time.Second, func(evs []Event) bool { return countState(evs, Connected) >= 2 })
+	evs := a.waitFor("reconnected", 20*time.Second, func(evs []Event) bool { return countState(evs, Connected) >= 2 })
 	if countState(evs, Failed) != 0 {
 		t.Fatalf("one oversized response must not fail the client: %s", describeTail(evs, 6))
 	}
@@ -77,7 +77,7 @@ func TestRepeatedOversizeStopsWithActionableError(t *testing.T) {
 	if _, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{TurnID: "big", Message: ahpwire.UserMessage("/demo big 200k")}); err != nil {
 		t.Fatal(err)
 	}
-	evs := a.waitFor("failed", 10*time.Second, func(evs []Event) bool { return countState(evs, Failed) > 0 })
+	evs := a.waitFor("failed", 20*time.Second, func(evs []Event) bool { return countState(evs, Failed) > 0 })
 	st, _ := lastState(evs)
 	var pe *PersistentOversizeError
 	if st.Phase != Failed || !errors.As(st.Err, &pe) || !errors.Is(st.Err, ErrFrameTooLarge) {
@@ -101,7 +101,7 @@ func TestBigReplyThroughRelayWithChunking(t *testing.T) {
 	_, url := startHost(t, ahphost.Options{NoToken: true, RelayFrameCap: 1000000})
 	o := testOptions(t, url)
 	o.MaxFrameBytes = 900000
-	o.PingTimeout = 2 * time.Second
+	o.PingTimeout, o.DialTimeout = 10*time.Second, 60*time.Second
 	c, a := startClient(t, o)
 	if st := c.State(); !st.HostChunking {
 		t.Fatalf("host chunking not negotiated: %+v", st)
@@ -127,6 +127,9 @@ func TestBigReplyThroughRelayWithoutChunkingStops(t *testing.T) {
 	_, url := startHost(t, ahphost.Options{NoToken: true, RelayFrameCap: 1000000})
 	o := testOptions(t, url)
 	o.DisableChunking = true
+	// A host building a 3 MiB frame under -race on a loaded machine is slow;
+	// keep the heartbeat and handshake from giving up first.
+	o.PingTimeout, o.DialTimeout = 10*time.Second, 60*time.Second
 	c, a := startClient(t, o)
 	if c.cfg.chunking != nil {
 		t.Fatal("chunking advertised")
@@ -135,7 +138,7 @@ func TestBigReplyThroughRelayWithoutChunkingStops(t *testing.T) {
 	if _, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{TurnID: "big", Message: ahpwire.UserMessage("/demo big 3m")}); err != nil {
 		t.Fatal(err)
 	}
-	evs := a.waitFor("failed", 10*time.Second, func(evs []Event) bool { return countState(evs, Failed) > 0 })
+	evs := a.waitFor("failed", 60*time.Second, func(evs []Event) bool { return countState(evs, Failed) > 0 })
 	st, _ := lastState(evs)
 	var pe *PersistentOversizeError
 	if !errors.As(st.Err, &pe) || !pe.Remote || pe.ClientChunking {

@@ -162,7 +162,7 @@ func runTurn(t testing.TB, c *Client, a *appConsumer, chat, turnID, text string)
 	})
 	// Wait for the turn to end; resend only an entry the host provably
 	// never saw (still uncertain after a completed replay reconnect).
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	var uncertainSince time.Time
 	for !a.turnFinished(chat, turn.TurnID) {
 		e, ok := c.ob.get(seq)

@@ -21,7 +21,7 @@ func TestSmokeConnect(t *testing.T) {
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	evs := k.waitFor("sessions", 5*time.Second, func(evs []Event) bool {
+	evs := k.waitFor("sessions", 15*time.Second, func(evs []Event) bool {
 		for _, e := range evs {
 			if _, ok := e.(SessionsEvent); ok {
 				return true

@@ -53,8 +53,9 @@ func BenchmarkHostThroughput(b *testing.B) {
 }
 
 // BenchmarkHostOnePart is the same with all 1000 deltas in one markdown
-// part: the copy-on-write chat reducer copies the part's text on every
-// delta, so the cost per envelope grows with the part's length.
+// part (the chat reducer appends each delta to the part's shared
+// append-only text buffer, so the cost per envelope does not grow with the
+// part's length).
 func BenchmarkHostOnePart(b *testing.B) {
 	benchFlood(b, 1, 0, deltasPerTurn)
 }
@@ -63,7 +64,8 @@ func BenchmarkHostOnePart(b *testing.B) {
 const longPartDeltas = 10_000
 
 // BenchmarkHostLongPart streams 10,000 deltas (60 kB) into one markdown
-// part per turn, the case where a copy-per-delta reducer costs O(n²).
+// part per turn: the case where a reducer that copies the part's text on
+// every delta costs O(n²) bytes per turn.
 func BenchmarkHostLongPart(b *testing.B) {
 	benchFlood(b, 1, 0, longPartDeltas)
 }

@@ -1,26 +1,28 @@
 package reducer
 
-// Input request responses (InputRequest.Response).
+import "github.com/ahptui/ahptui/ahpwire"
+
+// Input request responses (InputRequest.Response): the wire values.
 const (
-	InputAccept  = "accept"
-	InputDecline = "decline"
-	InputCancel  = "cancel"
+	InputAccept  = ahpwire.InputAccept
+	InputDecline = ahpwire.InputDecline
+	InputCancel  = ahpwire.InputCancel
 )
 
-// Answer states (InputAnswer.State).
+// Answer states (InputAnswer.State): the wire values.
 const (
-	AnswerDraft     = "draft"
-	AnswerSubmitted = "submitted"
-	AnswerSkipped   = "skipped"
+	AnswerDraft     = ahpwire.AnswerDraft
+	AnswerSubmitted = ahpwire.AnswerSubmitted
+	AnswerSkipped   = ahpwire.AnswerSkipped
 )
 
-// Answer value kinds (InputAnswer.Kind).
+// Answer value kinds (InputAnswer.Kind): the wire values.
 const (
-	AnswerText         = "text"
-	AnswerNumber       = "number"
-	AnswerBoolean      = "boolean"
-	AnswerSelected     = "selected"
-	AnswerSelectedMany = "selected-many"
+	AnswerText         = ahpwire.AnswerValueText
+	AnswerNumber       = ahpwire.AnswerValueNumber
+	AnswerBoolean      = ahpwire.AnswerValueBoolean
+	AnswerSelected     = ahpwire.AnswerValueSelected
+	AnswerSelectedMany = ahpwire.AnswerValueSelectedMany
 )
 
 // InputRequest is the payload of a KindInputRequest block: an elicitation

@@ -1,6 +1,10 @@
 package reducer
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
 
 // ToolStatus is a tool call's state (AHP ToolCallState.status).
 type ToolStatus string
@@ -155,14 +159,14 @@ type ToolOutcome struct {
 	ErrorCode    string
 }
 
-// Tool result content types (ToolContent.Type).
+// Tool result content types (ToolContent.Type): the wire values.
 const (
-	ContentText             = "text"
-	ContentEmbeddedResource = "embeddedResource"
-	ContentResource         = "resource"
-	ContentFileEdit         = "fileEdit"
-	ContentTerminal         = "terminal"
-	ContentSubagent         = "subagent"
+	ContentText             = ahpwire.ContentText
+	ContentEmbeddedResource = ahpwire.ContentEmbeddedResource
+	ContentResource         = ahpwire.ContentResource
+	ContentFileEdit         = ahpwire.ContentFileEdit
+	ContentTerminal         = ahpwire.ContentTerminal
+	ContentSubagent         = ahpwire.ContentSubagent
 )
 
 // ToolContent is one item of tool output; a flat union by Type. Unknown

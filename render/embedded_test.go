@@ -205,15 +205,16 @@ func TestPromptHintsFromCaller(t *testing.T) {
 	if !strings.Contains(got, "ctrl+y ok · q nope␇") || strings.Contains(got, "a approve") {
 		t.Errorf("caller hints not used (or not sanitised):\n%s", got)
 	}
-	// A finished message is cached; changing the hints must not serve the
-	// old rendering. Result review of a finished-but-cached block.
+	// Result review: the review hints.
 	pr := completedTool(true)
 	pr.Status = reducer.ToolPendingResultConfirmation
-	m2 := msgOf(apply(startState(), toolStart(pr), endMsg(reducer.StatusComplete, 0)))
-	_ = r.RenderMessage(m2, 80, ViewOpts{Now: now})
+	m2 := msgOf(apply(startState(), toolStart(pr)))
+	if s := ansi.Strip(r.RenderMessage(m2, 80, ViewOpts{Now: now}).String()); !strings.Contains(s, "a accept · d reject") {
+		t.Errorf("default review hints:\n%s", s)
+	}
 	review := PromptHints{Review: []KeyHint{{"K", "keep", HintApprove}}}
-	if s := ansi.Strip(r.RenderMessage(m2, 80, ViewOpts{Now: now, Hints: review}).String()); strings.Contains(s, "Review the result") && !strings.Contains(s, "K keep") {
-		t.Errorf("cached rendering ignores new hints:\n%s", s)
+	if s := ansi.Strip(r.RenderMessage(m2, 80, ViewOpts{Now: now, Hints: review}).String()); !strings.Contains(s, "Review the result") || !strings.Contains(s, "K keep") || strings.Contains(s, "a accept") {
+		t.Errorf("caller review hints not used:\n%s", s)
 	}
 	// Narrow: one hint per line, each within the width.
 	out := r.RenderMessage(m, 24, ViewOpts{Now: now})

@@ -119,9 +119,23 @@ func scanString(b []byte, i int) (end int, esc bool, ok bool) {
 		case c < utf8.RuneSelf:
 			i++
 		default:
-			// Validate a run of multi-byte sequences in place.
-			for i < len(b) && b[i] >= utf8.RuneSelf {
-				n := utf8Len(b[i:])
+			// Validate a run of multi-byte sequences in place; 3-byte
+			// ones without special second-byte ranges (lead E1–EC, EE,
+			// EF: most of the BMP, CJK included) inline.
+			for i+3 <= len(b) && b[i] >= utf8.RuneSelf {
+				if l := b[i]; l >= 0xE1 && l != 0xED && l <= 0xEF &&
+					binary.LittleEndian.Uint16(b[i+1:])&0xC0C0 == 0x8080 {
+					i += 3
+					continue
+				}
+				n := utf8Seq(b[i:])
+				if n == 0 {
+					return i, esc, false
+				}
+				i += n
+			}
+			if i < len(b) && b[i] >= utf8.RuneSelf {
+				n := utf8Seq(b[i:]) // fewer than 3 bytes left
 				if n == 0 {
 					return i, esc, false
 				}

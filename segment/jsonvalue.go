@@ -41,6 +41,7 @@ func skipValue(b []byte, i int) (int, bool) {
 	var top byte // innermost container: 0, '{' or '['
 	inKey := false
 	var c byte
+	var s int // opening quote of the current string
 
 value:
 	if i < len(b) && b[i] <= ' ' {
@@ -73,6 +74,26 @@ value:
 		}
 		goto value
 	case numStart[c]:
+		if c != '-' && c != '0' {
+			// Integer fast path: skip digits 8 at a time; anything with a
+			// fraction or exponent goes to scanNumber from the start.
+			j := i + 1
+			for j+8 <= len(b) {
+				x := binary.LittleEndian.Uint64(b[j:])
+				// High bit of each non-digit byte; the lowest one is exact.
+				nd := ((x - 0x3030303030303030) | (x + 0x4646464646464646) | x) & swarHi
+				if nd == 0 {
+					j += 8
+					continue
+				}
+				j += bits.TrailingZeros64(nd) >> 3
+				if c = b[j]; c != '.' && c != 'e' && c != 'E' {
+					i = j
+					goto after
+				}
+				break
+			}
+		}
 		var ok bool
 		if i, ok = scanNumber(b, i); !ok {
 			return i, false
@@ -133,115 +154,27 @@ key:
 	inKey = true
 
 str: // b[i] == '"' opens a string
+	s = i
 	i++
 	// Short strings (most keys and values): one word decides.
 	if i+8 <= len(b) {
-		m := specialMask(binary.LittleEndian.Uint64(b[i:]))
+		x := binary.LittleEndian.Uint64(b[i:])
+		q := (x ^ 0x2222222222222222) - swarLo
+		m := (q | ((x ^ 0x5c5c5c5c5c5c5c5c) - swarLo) | (x - 0x2020202020202020) | x) & swarHi
 		if m == 0 {
 			i += 8
-		} else if p := i + bits.TrailingZeros64(m)>>3; b[p] == '"' {
-			i = p + 1
+		} else if m&-m&q&^x != 0 { // the first special byte is the closing quote
+			i += bits.TrailingZeros64(m)>>3 + 1
 			goto strEnd
 		}
 	}
-strLoop:
-	for {
-		if i+16 > len(b) {
-			goto strTail
-		}
-		x := binary.LittleEndian.Uint64(b[i:])
-		y := binary.LittleEndian.Uint64(b[i+8:])
-		mx, my := specialMask(x), specialMask(y)
-		if mx|my == 0 {
-			i += 16
-			continue
-		}
-		// Walk the flagged bytes of the 16-byte window in order, handling
-		// closing quotes and two-character escapes without reloading.
-		// Only the lowest flagged byte of a word is exact (a borrow can flag
-		// the byte above a flagged one), so a flagged byte that is none of
-		// the special kinds is simply stepped over... except that it could
-		// be a real control byte: those are exact when lowest, and a
-		// non-lowest flag is rechecked by value below.
-		skip := i
-		for w, m := 0, mx; w < 2; w, m = w+1, my {
-			for ; m != 0; m &= m - 1 {
-				p := i + 8*w + bits.TrailingZeros64(m)>>3
-				if p < skip {
-					continue // the character after a backslash
-				}
-				switch c = b[p]; {
-				case c == '"':
-					i = p + 1
-					goto strEnd
-				case c == '\\' && p+1 < len(b) && simpleEscape[b[p+1]]:
-					skip = p + 2
-					continue
-				}
-				if c >= 0x20 && c < 0x80 && c != '\\' {
-					continue // borrow false positive: plain ASCII
-				}
-				i = p
-				goto strSlow
-			}
-		}
-		i = max(i+16, skip)
-	}
-strSlow: // b[i] is a backslash (not a simple escape), control or non-ASCII byte
-	switch c = b[i]; {
-	case c == '\\':
-		if i+6 <= len(b) && b[i+1] == 'u' && isHex4(b[i+2:i+6]) {
-			i += 6
-			goto strLoop
-		}
-		return i, false
-	case c >= 0x80:
-		// A run of multi-byte characters; 3-byte ones (most of the BMP,
-		// CJK included) inline.
-		for i+3 <= len(b) && b[i] >= 0x80 {
-			if l := b[i]; l >= 0xE1 && l != 0xED && l <= 0xEF &&
-				binary.LittleEndian.Uint16(b[i+1:])&0xC0C0 == 0x8080 {
-				i += 3
-				continue
-			}
-			n := utf8Seq(b[i:])
-			if n == 0 {
-				return i, false
-			}
-			i += n
-		}
-		goto strLoop
-	}
-	return i, false // control character
-strTail: // fewer than 8 bytes left: one byte at a time
-	for i < len(b) {
-		switch c = b[i]; {
-		case c == '"':
-			i++
-			goto strEnd
-		case c == '\\':
-			if i+1 < len(b) && simpleEscape[b[i+1]] {
-				i += 2
-				continue
-			}
-			if i+6 <= len(b) && b[i+1] == 'u' && isHex4(b[i+2:i+6]) {
-				i += 6
-				continue
-			}
+	// Longer strings, escapes, non-ASCII: the general string scanner.
+	{
+		var ok bool
+		if i, _, ok = scanString(b, s); !ok {
 			return i, false
-		case c >= 0x80:
-			n := utf8Len(b[i:])
-			if n == 0 {
-				return i, false
-			}
-			i += n
-		case c < 0x20:
-			return i, false
-		default:
-			i++
 		}
 	}
-	return i, false
 strEnd:
 	if !inKey {
 		goto after

@@ -1,6 +1,7 @@
 package segment
 
 import (
+	"encoding/base64"
 	"testing"
 	"time"
 )
@@ -35,3 +36,20 @@ func BenchmarkZZCompare(b *testing.B) {
 	}
 }
 
+
+func BenchmarkZZDecode(b *testing.B) {
+	msg := benchMessageSize(b, "structured", 1<<20)
+	enc := []byte(base64.StdEncoding.EncodeToString(msg))
+	dst := make([]byte, len(msg)+3)
+	bs, bo := time.Hour, time.Hour
+	for b.Loop() {
+		t := time.Now()
+		base64.StdEncoding.Decode(dst, enc)
+		bs = min(bs, time.Since(t))
+		t = time.Now()
+		b64Decode(dst, enc)
+		bo = min(bo, time.Since(t))
+	}
+	b.ReportMetric(float64(bo)/float64(bs), "ours/std")
+	b.ReportMetric(float64(bs.Microseconds())/1000, "std-ms")
+}

@@ -83,10 +83,14 @@ func (h *helpOverlay) View(st *Styles, width, height int) string {
 	h.page = avail
 	h.scroll = min(h.scroll, max(0, len(lines)-avail))
 	end := min(len(lines), h.scroll+avail)
-	title := st.Help.Title.Render("Key bindings") + "  " + st.Help.Desc.Render("esc closes")
+	desc := "esc closes"
 	if len(lines) > avail {
-		title += st.Help.Desc.Render(fmt.Sprintf(" · ↑/↓ pgup/pgdn scroll · %d–%d of %d", h.scroll+1, end, len(lines)))
+		desc = fmt.Sprintf("esc closes · ↑/↓ pgup/pgdn scroll · %d–%d of %d", h.scroll+1, end, len(lines))
+		if 14+ansi.StringWidth(desc) > inner {
+			desc = fmt.Sprintf("%d–%d of %d · ↑/↓ · esc", h.scroll+1, end, len(lines))
+		}
 	}
+	title := st.Help.Title.Render("Key bindings") + "  " + st.Help.Desc.Render(desc)
 	out := append([]string{title, ""}, lines[h.scroll:end]...)
 	for i, l := range out {
 		out[i] = ansi.Truncate(l, inner, "…")

@@ -30,6 +30,7 @@ type fakeBackend struct {
 	fetched    []string
 	resent     []uint64
 	seq        uint64
+	sessions   []ahpwire.SessionSummary // what ListSessions returns
 }
 
 type dispatchCall struct {
@@ -42,7 +43,9 @@ func (f *fakeBackend) Next(ctx context.Context) (ahpclient.Event, error) {
 }
 
 func (f *fakeBackend) ListSessions(context.Context, int, string) (ahpwire.ListSessionsResult, error) {
-	return ahpwire.ListSessionsResult{}, nil
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return ahpwire.ListSessionsResult{Items: f.sessions}, nil
 }
 
 func (f *fakeBackend) Subscribe(_ context.Context, ch string, _ *ahpwire.SubscribeView) (ahpwire.Snapshot, error) {

@@ -127,7 +127,8 @@ func (m Model) render() string {
 }
 
 // composeOverlay draws ov centred over body, line by line (only the rows
-// the box covers are rebuilt).
+// the box covers are rebuilt). Those rows are blanked beside the box: a
+// word cut in half at the box's edge reads as a rendering glitch.
 func (m *Model) composeOverlay(body string, ov overlay) string {
 	h := m.bodyHeight()
 	box := strings.Split(ov.View(&m.c.styles, m.width, h), "\n")
@@ -140,21 +141,13 @@ func (m *Model) composeOverlay(body string, ov overlay) string {
 		bw = max(bw, ansi.StringWidth(l))
 	}
 	x, y := max(0, (m.width-bw)/2), max(0, (h-len(box))/2)
+	pad := strings.Repeat(" ", x)
 	for i, bl := range box {
 		row := y + i
 		if row >= len(lines) {
 			break
 		}
-		l := lines[row]
-		left := ansi.Truncate(l, x, "")
-		if pad := x - ansi.StringWidth(left); pad > 0 {
-			left += strings.Repeat(" ", pad)
-		}
-		right := ""
-		if ansi.StringWidth(l) > x+bw {
-			right = ansi.TruncateLeft(l, x+bw, "")
-		}
-		lines[row] = left + "\x1b[m" + bl + "\x1b[m" + right
+		lines[row] = pad + "\x1b[m" + ansi.Truncate(bl, m.width-x, "") + "\x1b[m"
 	}
 	return strings.Join(lines[:h], "\n")
 }

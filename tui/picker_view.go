@@ -35,10 +35,13 @@ func (p *picker) rows() int { return max(1, p.height-4) }
 // hints is the picker's key hint line, generated from the keymap.
 func (p *picker) hints(st *Styles) string {
 	var parts []string
-	for _, b := range []key.Binding{p.km.Open, p.km.New, p.km.Dispose, p.km.Refresh} {
-		parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+	for _, b := range []struct {
+		k    key.Binding
+		what string
+	}{{p.km.Open, "open"}, {p.km.New, "new"}, {p.km.Dispose, "dispose"}, {p.km.Refresh, "refresh"}} {
+		parts = append(parts, b.k.Help().Key+" "+b.what)
 	}
-	parts = append(parts, "type to filter", p.helpKey+" help", p.quitKey+" quit")
+	parts = append(parts, p.helpKey+" help", p.quitKey+" quit", "type to filter")
 	return ansi.Truncate(st.Status.Hint.Render(strings.Join(parts, " · ")), max(1, p.width), "…")
 }
 

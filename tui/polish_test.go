@@ -1,0 +1,267 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// runningMCPTool is a running tool call contributed by an MCP server (the
+// only kind that can ask for authentication).
+func runningMCPTool() ahpwire.ResponsePart {
+	return ahpwire.ResponsePart{Kind: ahpwire.PartToolCall, ToolCall: &ahpwire.ToolCallState{
+		Status: ahpwire.ToolRunning, ToolCallID: "mcp1", ToolName: "github_search", DisplayName: "Search GitHub",
+		Contributor: &ahpwire.ToolCallContributor{Kind: "mcp", CustomizationID: "github"}, Confirmed: "not-needed",
+		InvocationMessage: ahpwire.PlainPtr("Search issues for `reconnect`"), ToolInput: ahpwire.InlineInput(`{"q":"reconnect"}`),
+	}}
+}
+
+func authRequired() connEventMsg {
+	return envelope(5, &ahpwire.ChatToolCallAuthRequired{TurnID: "t2", ToolCallID: "mcp1", Auth: ahpwire.McpAuthRequirement{
+		Reason: "token missing", Description: "GitHub needs you to sign in to search private repositories.",
+		Resource: ahpwire.ProtectedResourceMetadata{Resource: "https://api.github.com"}, RequiredScopes: []string{"repo", "read:org"},
+	}})
+}
+
+func TestAuthRequiredIsCountedAndExplained(t *testing.T) {
+	m, fb := runningChat(t, runningMCPTool())
+	if len(m.overlays) != 0 {
+		t.Fatal("a running tool opened a prompt")
+	}
+	m = send(t, m, authRequired())
+	n, ok := m.overlays[len(m.overlays)-1].(*authNotice)
+	if !ok || len(m.overlays) != 1 {
+		t.Fatalf("auth-required did not open the sign-in notice (%d overlays)", len(m.overlays))
+	}
+	_ = n
+	v := viewText(m)
+	for _, want := range []string{"Sign-in needed: Search GitHub", "https://api.github.com", "repo, read:org",
+		"ahptui cannot sign in for you", "another client", "f give up", "1 waiting for you (ctrl+p)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("sign-in notice lacks %q:\n%s", want, v)
+		}
+	}
+	// esc waits: the call stays counted and ctrl+p brings the notice back.
+	m = send(t, m, keyPress("esc"))
+	if len(m.overlays) != 0 || !strings.Contains(viewText(m), "1 waiting for you") {
+		t.Fatalf("esc must close the notice and keep the count:\n%s", viewText(m))
+	}
+	m = send(t, m, keyPress("ctrl+p"))
+	if _, ok := m.overlays[0].(*authNotice); !ok {
+		t.Fatal("ctrl+p did not reopen the sign-in notice")
+	}
+	// f gives up: chat/toolCallComplete with a failed result.
+	m = send(t, m, keyPress("f"))
+	a, ok := fb.lastDispatch(t).action.(*ahpwire.ChatToolCallComplete)
+	if !ok || a.TurnID != "t2" || a.ToolCallID != "mcp1" || a.Result.Success || a.Result.Error == nil || a.Result.Error.Message == "" {
+		t.Fatalf("want a failed toolCallComplete for mcp1, got %#v", fb.lastDispatch(t).action)
+	}
+	if len(m.overlays) != 0 {
+		t.Fatal("the notice stayed open after giving up")
+	}
+}
+
+func TestAuthResolvedElsewhereClosesNotice(t *testing.T) {
+	m, fb := runningChat(t, runningMCPTool())
+	m = send(t, m, authRequired())
+	if len(m.overlays) != 1 {
+		t.Fatal("no notice")
+	}
+	m = send(t, m, envelope(6, &ahpwire.ChatToolCallAuthResolved{TurnID: "t2", ToolCallID: "mcp1"}))
+	if len(m.overlays) != 0 || strings.Contains(viewText(m), "waiting for you") {
+		t.Fatalf("resolved auth must close the notice and clear the count:\n%s", viewText(m))
+	}
+	if len(fb.dispatched) != 0 {
+		t.Fatal("nothing should have been dispatched")
+	}
+}
+
+func TestApprovedToolThatNeedsAuthIsPromptedAgain(t *testing.T) {
+	// The same tool call first waits for approval, then (running) for
+	// authentication: both must be prompted automatically.
+	tool := runningMCPTool()
+	tool.ToolCall.Status = ahpwire.ToolPendingConfirmation
+	tool.ToolCall.Confirmed = ""
+	m, _ := runningChat(t, tool)
+	if _, ok := m.overlays[0].(*approvalPrompt); !ok {
+		t.Fatal("no approval prompt")
+	}
+	m = send(t, m, keyPress("a"))
+	m = send(t, m, envelope(4, &ahpwire.ChatToolCallConfirmed{TurnID: "t2", ToolCallID: "mcp1", Approved: true, Confirmed: ahpwire.ConfirmedUserAction}))
+	m = send(t, m, authRequired())
+	if len(m.overlays) != 1 {
+		t.Fatalf("auth after approval not prompted (%d overlays)", len(m.overlays))
+	}
+	if _, ok := m.overlays[0].(*authNotice); !ok {
+		t.Fatalf("want the sign-in notice, got %T", m.overlays[0])
+	}
+}
+
+func TestResultReviewHintsAcceptReject(t *testing.T) {
+	tool := pendingTool()
+	tool.ToolCall.Status = ahpwire.ToolPendingResultConfirmation
+	tool.ToolCall.Confirmed = "user-action"
+	tool.ToolCall.Options = nil
+	tool.ToolCall.Success = ahpwire.Ptr(true)
+	tool.ToolCall.Content = []ahpwire.ToolResultContent{{Type: ahpwire.ContentText, Text: "ok  ./... 0.1s"}}
+	m, fb := runningChat(t, tool)
+	v := viewText(m)
+	for _, want := range []string{"a/y accept", "d/n reject", "ok  ./... 0.1s"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("result review lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "deny with reason") {
+		t.Errorf("a result review cannot carry a reason:\n%s", v)
+	}
+	m = send(t, m, keyPress("r"))
+	if len(fb.dispatched) != 0 || m.overlays[0].(*approvalPrompt).asking {
+		t.Fatal("r must do nothing in a result review")
+	}
+}
+
+func TestApprovalPromptShowsEditDiffAndKeepsKeysVisible(t *testing.T) {
+	tool := pendingTool()
+	tool.ToolCall.Options = nil
+	var edits []ahpwire.FileEdit
+	var b strings.Builder
+	for i := range 60 {
+		b.WriteString("line " + string(rune('a'+i%26)) + "\n")
+	}
+	before := b.String()
+	edits = append(edits, ahpwire.FileEdit{
+		Before: &ahpwire.FileEditSide{URI: "file:///p/main.go", Content: ahpwire.ContentRef{URI: "data:text/plain," + strings.ReplaceAll(before, "\n", "%0A")}},
+		After:  &ahpwire.FileEditSide{URI: "file:///p/main.go", Content: ahpwire.ContentRef{URI: "data:text/plain," + strings.ReplaceAll("NEW\n"+before, "\n", "%0A")}},
+	})
+	tool.ToolCall.Edits = &ahpwire.FileEditCollection{Items: edits}
+	m, _ := newTestModel(t, 80, 24)
+	m = openChat(t, m, chatState(nil, activeTurn(tool)))
+	v := viewText(m)
+	if !strings.Contains(v, "+NEW") && !strings.Contains(v, "Edits") {
+		// The diff may be below the fold; scroll to it.
+		for range 40 {
+			m = send(t, m, keyPress("down"))
+		}
+		v = viewText(m)
+	}
+	if !strings.Contains(v, "+NEW") {
+		t.Errorf("the prompt does not show the edit's diff:\n%s", v)
+	}
+	// However far it scrolled, approve and deny stay on screen.
+	if !strings.Contains(v, "a/y approve") || !strings.Contains(v, "d/n deny") {
+		t.Errorf("approve/deny keys scrolled out of sight:\n%s", v)
+	}
+}
+
+func TestStatusKeepsPendingVisibleWithLongError(t *testing.T) {
+	m, _ := runningChat(t, pendingTool())
+	m = send(t, m, connEventMsg{ev: ahpclient.ConnStateEvent{State: ahpclient.ConnState{
+		Phase: ahpclient.Reconnecting, Attempt: 2,
+		Err: errors.New("ahpclient: connect ws://127.0.0.1:36451: HTTP 503: failed to WebSocket dial: expected handshake response status code 101 but got 503")}}})
+	lines := strings.Split(viewText(m), "\n")
+	status := lines[len(lines)-1]
+	if !strings.Contains(status, "Reconnecting 2") || !strings.Contains(status, "⚠ 1") {
+		t.Fatalf("status lost the state or the pending count: %q", status)
+	}
+	if w := ansi.StringWidth(status); w > 100 {
+		t.Fatalf("status is %d wide", w)
+	}
+}
+
+func TestUsageIsTheCurrentTurns(t *testing.T) {
+	m, _ := newTestModel(t, 120, 30)
+	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "hi", "hello")}, nil))
+	if !strings.Contains(viewText(m), "1.2k in · 340 out") {
+		t.Fatal("idle chat must show the last turn's usage")
+	}
+	m = send(t, m, envelope(3, &ahpwire.ChatTurnStarted{TurnID: "t2", Message: ahpwire.UserMessage("again")}))
+	if strings.Contains(viewText(m), "1.2k in") {
+		t.Fatalf("a running turn shows the previous turn's usage:\n%s", viewText(m))
+	}
+}
+
+func TestPickerHintsAndReturnSelectsLeftSession(t *testing.T) {
+	m, fb := newTestModel(t, 100, 20)
+	fb.sessions = testSessions()
+	m = send(t, m, connEventMsg{ev: ahpclient.SessionsEvent{Result: ahpwire.ListSessionsResult{Items: testSessions()}}})
+	v := viewText(m)
+	if !strings.Contains(v, "ctrl+n new") || !strings.Contains(v, "ctrl+x dispose") || !strings.Contains(v, "f1/ctrl+g help") {
+		t.Fatalf("picker shows no key hints:\n%s", v)
+	}
+	// Open the third session, go back: the cursor is on it.
+	m = send(t, m, keyPress("down"))
+	m = send(t, m, keyPress("down"))
+	m = send(t, m, openSessionMsg{Session: "ahp-session:/c"})
+	ss := ahpwire.SessionState{Provider: "demo", Title: "Benchmark", Lifecycle: ahpwire.LifecycleReady,
+		DefaultChat: testChat, Chats: []ahpwire.ChatSummary{{Resource: testChat}}}
+	m = send(t, m, snapshotEvent(t, "ahp-session:/c", ss))
+	m.picker.cursor = 0 // as if the list had been refreshed meanwhile
+	m = send(t, m, keyPress("ctrl+s"))
+	if m.screen != screenPicker || m.picker.selectedResource() != "ahp-session:/c" {
+		t.Fatalf("back in the picker on %q, want the session just left", m.picker.selectedResource())
+	}
+}
+
+func TestPickerEnterWithNoSessionsSaysHowToCreate(t *testing.T) {
+	m, _ := newTestModel(t, 100, 20)
+	m = send(t, m, connEventMsg{ev: ahpclient.SessionsEvent{}})
+	m = send(t, m, keyPress("enter"))
+	if !strings.Contains(viewText(m), "no session yet — ctrl+n creates one") {
+		t.Fatalf("enter on an empty list gives no feedback:\n%s", viewText(m))
+	}
+}
+
+func TestEmptyChatSaysWhatToDo(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	m = openChat(t, m, chatState(nil, nil))
+	if !strings.Contains(viewText(m), "No messages yet") {
+		t.Fatalf("empty chat is blank:\n%s", viewText(m))
+	}
+	checkFrame(t, m, 80, 24)
+}
+
+func TestHelpOverlayNarrowHasNoCutMarks(t *testing.T) {
+	m, _ := newTestModel(t, 50, 16)
+	m = send(t, m, keyPress("f1"))
+	v := checkFrame(t, m, 50, 16)
+	for _, l := range strings.Split(v, "\n") {
+		if strings.Contains(l, "… │") {
+			t.Fatalf("help rows are cut although they fit:\n%s", v)
+		}
+	}
+	if !strings.Contains(v, "of ") {
+		t.Fatalf("help does not say it scrolls:\n%s", v)
+	}
+	before := v
+	m = send(t, m, keyPress("pgdown"))
+	if viewText(m) == before {
+		t.Fatal("pgdown does not scroll the help")
+	}
+}
+
+func TestOverlayRowsHaveNoCutWords(t *testing.T) {
+	m, _ := newTestModel(t, 120, 40)
+	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", strings.Repeat("wordy text ", 40), strings.Repeat("answer words ", 200))},
+		activeTurn(pendingTool())))
+	v := checkFrame(t, m, 120, 40)
+	in := false
+	for _, l := range strings.Split(v, "\n") {
+		if strings.Contains(l, "╭") {
+			in = true
+		}
+		if in {
+			i := strings.IndexAny(l, "│╭╰")
+			if i < 0 || strings.TrimSpace(l[:i]) != "" {
+				t.Fatalf("text beside the dialog box: %q", l)
+			}
+		}
+		if strings.Contains(l, "╰") {
+			in = false
+		}
+	}
+}
