@@ -80,7 +80,7 @@ func New(o Options) (*Client, error) {
 	c := &Client{
 		cfg:      cfg,
 		clientID: id,
-		log:      cfg.Logger,
+		log:      newMaskedLogger(cfg.Logger, cfg.mask),
 		q:        newEventQueue(cfg.HighWater),
 		seq:      newSeqTracker(),
 		ob:       newOutbox(),

@@ -126,7 +126,10 @@ func (c *Client) Subscribe(ctx context.Context, channel string, view *ahpwire.Su
 		if r.Snapshot != nil {
 			from = r.Snapshot.FromSeq
 		}
-		buffered := c.seq.completeSubscribe(channel, from)
+		buffered, ok := c.seq.completeSubscribe(channel, from)
+		if !ok {
+			return // unsubscribed while the subscribe was in flight
+		}
 		if r.Snapshot != nil {
 			_ = c.q.push(k.ctx, SnapshotEvent{Snapshot: *r.Snapshot, Reason: SnapshotSubscribe}, true, true)
 		}

@@ -129,9 +129,11 @@ type ConnStateEvent struct {
 // once the consumer acknowledges it: by calling Ack, or implicitly by
 // calling Next again (unless Options.ExplicitAck is set).
 type EnvelopeEvent struct {
-	// Envelope is the decoded envelope (Action decoded with
-	// ahpwire.DecodeAction; unknown types arrive as-is for the consumer to
-	// ignore).
+	// Envelope is the decoded envelope. Its Action is decoded by Next (on
+	// the consumer's goroutine) as ahpwire.DecodeAction does; unknown types,
+	// and known types whose payload this build cannot decode, arrive as
+	// *ahpwire.UnknownAction for the consumer to ignore, so an envelope is
+	// never lost to a decoding problem.
 	Envelope ahpwire.ActionEnvelope
 	// Replayed is true when it came from a reconnect replay.
 	Replayed bool

@@ -22,10 +22,16 @@ import (
 type fakeHost struct {
 	srv     *httptest.Server
 	replies chan ahpwire.Message
+	// afterInit, when set, is sent instead of the resourceRead request.
+	afterInit []byte
+	// closes receives the close status of each connection the client ends.
+	closes chan websocket.StatusCode
 }
 
-func newFakeHost(t *testing.T) *fakeHost {
-	f := &fakeHost{replies: make(chan ahpwire.Message, 4)}
+func newFakeHost(t *testing.T) *fakeHost { return newFakeHostSending(t, nil) }
+
+func newFakeHostSending(t *testing.T, afterInit []byte) *fakeHost {
+	f := &fakeHost{replies: make(chan ahpwire.Message, 4), afterInit: afterInit, closes: make(chan websocket.StatusCode, 8)}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ws, err := websocket.Accept(w, r, nil)
 		if err != nil {
@@ -37,6 +43,10 @@ func newFakeHost(t *testing.T) *fakeHost {
 		for {
 			_, b, err := ws.Read(ctx)
 			if err != nil {
+				select {
+				case f.closes <- websocket.CloseStatus(err):
+				default:
+				}
 				return
 			}
 			var m ahpwire.Message
@@ -61,7 +71,9 @@ func newFakeHost(t *testing.T) *fakeHost {
 			if ws.Write(ctx, websocket.MessageText, out) != nil {
 				return
 			}
-			if m.Method == ahpwire.MethodInitialize {
+			if m.Method == ahpwire.MethodInitialize && f.afterInit != nil {
+				_ = ws.Write(ctx, websocket.MessageText, f.afterInit)
+			} else if m.Method == ahpwire.MethodInitialize {
 				req, _ := ahpwire.NewRequest(77, "resourceRead", map[string]string{"channel": ahpwire.RootURI, "uri": "file:///etc/passwd"})
 				out, _ := json.Marshal(req)
 				_ = ws.Write(ctx, websocket.MessageText, out)
@@ -141,5 +153,30 @@ func TestFailClosedRequestWithoutHostChunking(t *testing.T) {
 	}
 	if _, ok := c.ob.get(seq); ok {
 		t.Fatal("failed dispatch left in the outbox")
+	}
+}
+
+func TestInvalidSegmentClosesWith4400AndReconnects(t *testing.T) {
+	bad := []byte(`{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g1","index":1,"total":2,"data":"eyJh"}}`)
+	f := newFakeHostSending(t, bad)
+	o := testOptions(t, f.url())
+	o.SessionsLimit = -1
+	_, a := startClient(t, o)
+	select {
+	case st := <-f.closes:
+		if st != segment.CloseCode {
+			t.Fatalf("client closed with %d, want %d", st, segment.CloseCode)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("client did not close the connection after an invalid segment")
+	}
+	evs := a.waitFor("reconnecting", 15*time.Second, func(evs []Event) bool { return countState(evs, Reconnecting) > 0 })
+	for _, e := range evs {
+		if s, ok := e.(ConnStateEvent); ok && s.State.Phase == Reconnecting {
+			if _, ok := segment.RuleOf(s.State.Err); !ok {
+				t.Fatalf("reconnect cause %v is not the segment violation", s.State.Err)
+			}
+			return
+		}
 	}
 }

@@ -3,8 +3,10 @@ package ahpclient
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -112,10 +114,37 @@ func TestBadTokenIsAuthErrorWithoutToken(t *testing.T) {
 			t.Fatalf("token leaked: %q", s)
 		}
 	}
-	// The right token via the Token option works (query + bearer header).
+	// The right token via the Token option works (query + bearer header),
+	// and nothing it logs across a reconnect contains the token.
+	var logs syncBuffer
 	o := testOptions(t, strings.Split(url, "?")[0])
 	o.Token = h.Token()
-	startClient(t, o)
+	o.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c2, a2 := startClient(t, o)
+	h.DropAll()
+	a2.waitFor("reconnected", 20*time.Second, func(evs []Event) bool { return countState(evs, Connected) >= 2 })
+	_ = c2.Close()
+	if logs.String() == "" || strings.Contains(logs.String(), h.Token()) {
+		t.Fatalf("logs empty or carrying the token:\n%s", logs.String())
+	}
+}
+
+// syncBuffer is a goroutine-safe strings.Builder for log output.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func TestUnreachableHostErrorIsMasked(t *testing.T) {

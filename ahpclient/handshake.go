@@ -14,6 +14,10 @@ import (
 	"github.com/ahptui/ahptui/segment"
 )
 
+// errReconnectUnusable is a reconnect result of an unknown type: the
+// client falls back to initialize as for a JSON-RPC error.
+var errReconnectUnusable = errors.New("ahpclient: reconnect result of unknown type")
+
 // toWireCap converts a segment capability to its wire form.
 func toWireCap(c *segment.ChunkingCapability) *ahpwire.ChunkingCapability {
 	if c == nil {
@@ -130,10 +134,10 @@ func (c *Client) handshake(ctx context.Context, k *conn) (Recovery, error) {
 	if resume {
 		rec, err := c.reconnect(ctx, k)
 		var re *ahpwire.RPCError
-		if err == nil || !errors.As(err, &re) {
+		if err == nil || (!errors.As(err, &re) && !errors.Is(err, errReconnectUnusable)) {
 			return rec, err
 		}
-		c.log.Info("reconnect refused; falling back to initialize", "code", re.Code)
+		c.log.Info("reconnect refused; falling back to initialize", "err", err)
 		if err := c.initialize(ctx, k, true); err != nil {
 			return 0, err
 		}
@@ -253,7 +257,7 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 					_ = c.q.push(k.ctx, ChannelLostEvent{Channel: ch}, true, true)
 				}
 			}
-		default:
+		case ahpwire.ReconnectReplay:
 			rec = RecoveryReplay
 			missing := make(map[string]bool, len(res.Missing))
 			for _, ch := range res.Missing {
@@ -267,6 +271,8 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 				}
 				c.onEnvelope(c.ctx, env, nil, true, true)
 			}
+		default:
+			hookErr = errReconnectUnusable
 		}
 	}
 	_, err := k.call(ctx, ahpwire.MethodReconnect, p, hook)

@@ -1,6 +1,8 @@
 package ahpclient
 
 import (
+	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 )
@@ -53,4 +55,19 @@ func FuzzMaskToken(f *testing.F) {
 			t.Fatalf("token leaked: %q", out)
 		}
 	})
+}
+
+func TestLogsNeverCarryTheToken(t *testing.T) {
+	var buf strings.Builder
+	l := newMaskedLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})), masker{secret: "tok-SECRET-1"})
+	l = l.With("url", "ws://h/?tkn=tok-SECRET-1")
+	l.WithGroup("g").Warn("dial ws://h/?tkn=tok-SECRET-1 failed",
+		"err", errors.New("Get ws://h/?tkn=tok-SECRET-1: refused"),
+		"hdr", "Bearer tok-SECRET-1", slog.Group("inner", "v", "tok-SECRET-1"), "n", 3)
+	if strings.Contains(buf.String(), "SECRET") {
+		t.Fatalf("token in log: %s", buf.String())
+	}
+	if !strings.Contains(buf.String(), "n=3") {
+		t.Fatalf("non-string attribute lost: %s", buf.String())
+	}
 }

@@ -166,18 +166,17 @@ func (t *seqTracker) beginSubscribe(ch string) {
 }
 
 // completeSubscribe ends buffering with a snapshot at fromSeq and returns
-// the buffered envelopes newer than it, in arrival order.
-func (t *seqTracker) completeSubscribe(ch string, fromSeq uint64) []bufferedEnvelope {
+// the buffered envelopes newer than it, in arrival order. ok is false when
+// the channel was unsubscribed meanwhile (the snapshot is then ignored).
+func (t *seqTracker) completeSubscribe(ch string, fromSeq uint64) (out []bufferedEnvelope, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	cs := t.chans[ch]
 	if cs == nil {
-		cs = &chanState{}
-		t.chans[ch] = cs
+		return nil, false
 	}
 	cs.pending, cs.existed = false, false
 	cs.delivered = fromSeq
-	var out []bufferedEnvelope
 	for _, b := range cs.buffer {
 		if b.env.ServerSeq <= cs.delivered {
 			t.removeUnackedLocked(b.env.ServerSeq)
@@ -187,7 +186,7 @@ func (t *seqTracker) completeSubscribe(ch string, fromSeq uint64) []bufferedEnve
 		out = append(out, b)
 	}
 	cs.buffer = nil
-	return out
+	return out, true
 }
 
 // abortSubscribe ends buffering without a snapshot (error or lost link).

@@ -85,8 +85,8 @@ func TestSeqTrackerSubscribeBuffering(t *testing.T) {
 	if subs := tr.subscriptions(); slices.Contains(subs, "c") {
 		t.Fatalf("pending subscription reported: %v", subs)
 	}
-	out := tr.completeSubscribe("c", 7)
-	if len(out) != 1 || out[0].env.ServerSeq != 8 {
+	out, ok := tr.completeSubscribe("c", 7)
+	if !ok || len(out) != 1 || out[0].env.ServerSeq != 8 {
 		t.Fatalf("flushed %v, want only seq 8", out)
 	}
 	tr.ack(8)
@@ -98,6 +98,19 @@ func TestSeqTrackerSubscribeBuffering(t *testing.T) {
 	}
 	if !tr.subscribed("c") {
 		t.Fatal("c not subscribed after snapshot")
+	}
+}
+
+func TestSeqTrackerUnsubscribeDuringSubscribe(t *testing.T) {
+	tr := newSeqTracker()
+	tr.beginSubscribe("c")
+	_ = tr.admit(env("c", 3), nil, false, false)
+	tr.drop("c")
+	if _, ok := tr.completeSubscribe("c", 2); ok || tr.subscribed("c") {
+		t.Fatal("a subscribe completing after unsubscribe revived the channel")
+	}
+	if got := tr.lastSeen(); got != 3 {
+		t.Fatalf("dropped buffered envelope still holds lastSeen: %d", got)
 	}
 }
 

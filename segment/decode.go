@@ -18,13 +18,16 @@ var b64Alphabet = func() (t [256]bool) {
 // group's buffer. The fast path hands the raw frame bytes to the base64
 // decoder; if they do not decode (escapes such as \/ in the string), the
 // string is validated and unescaped into a scratch buffer and decoded again.
-func (r *Reassembler) appendSegment(g *group, frame []byte, v span) (Rule, string) {
+// With guessed (the end of data is a guess, see envelope.scanParams) a
+// failure is returned as is: the caller retries with an exact scan. g is
+// changed only on success.
+func (r *Reassembler) appendSegment(g *group, frame []byte, v span, guessed bool) (Rule, string) {
 	raw := frame[v.start:v.end]
 	if g.buf == nil {
 		r.presize(g, len(raw))
 	}
 	rule, detail := r.decodeInto(g, raw)
-	if rule == 0 || bytes.IndexByte(raw, '\\') < 0 {
+	if rule == 0 || guessed || bytes.IndexByte(raw, '\\') < 0 {
 		return rule, detail
 	}
 	// Slow path: the string has escapes. Validate it as a JSON string,

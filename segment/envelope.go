@@ -19,6 +19,7 @@ type envelope struct {
 	groupID, index, total, data span
 	dup                         bool // a member we care about appears twice
 	methodIsSegment             bool
+	guessed                     bool // data's end was guessed (scanFrameGuess)
 }
 
 var methodBytes = []byte(Method)
@@ -31,6 +32,13 @@ const (
 	scanFrame scanMode = iota
 	// scanStrict validates every byte (final message check).
 	scanStrict
+	// scanFrameGuess is scanFrame, except that when the frame ends with
+	// `"}}` (plus whitespace) the data string is assumed to end at that
+	// quote, without searching its body for the closing quote. The caller
+	// must confirm the guess (a successful base64 decode of the body
+	// proves it: the alphabet has no '"' or '\\') before trusting e, and
+	// rescan with scanFrame otherwise.
+	scanFrameGuess
 )
 
 // scan parses the top-level object of b into e. It returns false on a
@@ -83,7 +91,7 @@ func (e *envelope) scan(b []byte, mode scanMode) bool {
 		}
 		if dst == &e.params && mode != scanStrict && i < len(b) && b[i] == '{' {
 			e.params = span{kind: 'o', start: i}
-			if i, ok = e.scanParams(b, i); !ok {
+			if i, ok = e.scanParams(b, i, mode); !ok {
 				return false
 			}
 			e.params.end = i
@@ -117,7 +125,7 @@ func (e *envelope) scan(b []byte, mode scanMode) bool {
 // segment members. The data string takes a fast path: the closing quote is
 // found with bytes.IndexByte and the body is left unvalidated (the base64
 // decoder validates it; on failure Feed falls back to a full string scan).
-func (e *envelope) scanParams(b []byte, i int) (int, bool) {
+func (e *envelope) scanParams(b []byte, i int, mode scanMode) (int, bool) {
 	i = skipWS(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, true
@@ -156,9 +164,15 @@ func (e *envelope) scanParams(b []byte, i int) (int, bool) {
 			e.dup = true
 		}
 		if dst == &e.data && i < len(b) && b[i] == '"' {
-			var end int
-			if end, ok = fastStringEnd(b, i); !ok {
-				return i, false
+			end := 0
+			if mode == scanFrameGuess && !e.guessed {
+				end = guessDataEnd(b, i)
+				e.guessed = end > 0
+			}
+			if end == 0 {
+				if end, ok = fastStringEnd(b, i); !ok {
+					return i, false
+				}
 			}
 			e.data = span{kind: '"', start: i + 1, end: end - 1, esc: true}
 			i = end
@@ -183,6 +197,36 @@ func (e *envelope) scanParams(b []byte, i int) (int, bool) {
 		}
 		i = skipWS(b, i+1)
 	}
+}
+
+// guessDataEnd returns the index after the quote of a frame ending in
+// `"}}` (whitespace allowed between and after), if that quote lies after the
+// opening quote b[i]; otherwise 0. It is the end of the data string whenever
+// data is the last member of params and params the last member of the
+// frame, as Splitter writes them; the caller confirms it.
+func guessDataEnd(b []byte, i int) int {
+	j := len(b)
+	for _, want := range []byte("}}\"") {
+		j = skipWSBack(b, j)
+		if j <= i+1 || b[j-1] != want {
+			return 0
+		}
+		j--
+	}
+	return j + 1
+}
+
+// skipWSBack returns j moved back over whitespace before it.
+func skipWSBack(b []byte, j int) int {
+	for j > 0 {
+		switch b[j-1] {
+		case ' ', '\t', '\n', '\r':
+			j--
+		default:
+			return j
+		}
+	}
+	return j
 }
 
 // fastStringEnd finds the end of the string starting at b[i] == '"' without

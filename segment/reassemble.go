@@ -1,6 +1,7 @@
 package segment
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"time"
@@ -82,59 +83,86 @@ func (r *Reassembler) Feed(frame []byte) ([]byte, error) {
 	if !IsSegment(frame) {
 		return frame, nil
 	}
+	out, err := r.feed(frame, scanFrameGuess)
+	if err == errGuess {
+		// The guessed end of data was wrong or something failed: redo it
+		// exactly. The guessed attempt changed nothing.
+		return r.feed(frame, scanFrame)
+	}
+	return out, err
+}
+
+// errGuess reports that feed, scanning with scanFrameGuess, hit a violation
+// before the guessed end of the data string was confirmed; it has not
+// changed the table and Feed retries with an exact scan.
+var errGuess = errors.New("segment: data end guessed")
+
+// feed processes one segment frame. With scanFrameGuess the end of the data
+// string may be guessed (see envelope.scanParams); the guess is confirmed by
+// a successful base64 decode of the data (the alphabet has no '"' or '\\'),
+// and until then every violation returns errGuess instead, before any change
+// to the table.
+func (r *Reassembler) feed(frame []byte, mode scanMode) ([]byte, error) {
 	var e envelope
-	ok := e.scan(frame, scanFrame)
+	ok := e.scan(frame, mode)
+	if e.guessed && !ok {
+		return nil, errGuess
+	}
 	if !ok || !e.methodIsSegment || e.dup || e.id.kind != 0 || e.jsonrpc.kind != '"' || !stringEquals(frame, e.jsonrpc, version20) ||
 		e.params.kind != 'o' || frame[e.params.start] != '{' {
-		return nil, violation(RuleEnvelope, nil, -1, "")
+		return nil, r.violation(&e, RuleEnvelope, nil, -1, "")
 	}
 	gidb, err := groupID(frame, e.groupID)
 	if err != nil {
+		if e.guessed {
+			return nil, errGuess
+		}
 		return nil, err
 	}
 	gid := gidString(gidb)
 	index, iok := parseCount(frame, e.index, MaxIndex)
 	if !iok {
-		return nil, violation(RuleIndex, gid, -1, "")
+		return nil, r.violation(&e, RuleIndex, gid, -1, "")
 	}
 	total, tok := parseCount(frame, e.total, MaxTotal)
 	if !tok || total < 1 {
-		return nil, violation(RuleTotal, gid, index, "")
+		return nil, r.violation(&e, RuleTotal, gid, index, "")
 	}
 	if index >= total {
-		return nil, violation(RuleIndexNotBelowTotal, gid, index, "total "+strconv.FormatInt(total, 10))
+		return nil, r.violation(&e, RuleIndexNotBelowTotal, gid, index, "total "+strconv.FormatInt(total, 10))
 	}
 	if e.data.kind != '"' {
-		return nil, violation(RuleData, gid, index, "not a string")
+		return nil, r.violation(&e, RuleData, gid, index, "not a string")
 	}
 	g := r.groups[string(gidb)]
 	fresh := g == nil
 	switch {
 	case fresh && index != 0:
-		return nil, violation(RuleIndexOrder, gid, index, "unknown group must start at 0")
+		return nil, r.violation(&e, RuleIndexOrder, gid, index, "unknown group must start at 0")
 	case fresh:
 		if len(r.groups) >= r.lim.MaxGroups {
+			if e.guessed {
+				return nil, errGuess
+			}
 			r.Sweep()
 		}
 		if len(r.groups) >= r.lim.MaxGroups {
-			return nil, violation(RuleTooManyGroups, gid, index, "limit "+strconv.Itoa(r.lim.MaxGroups))
+			return nil, r.violation(&e, RuleTooManyGroups, gid, index, "limit "+strconv.Itoa(r.lim.MaxGroups))
 		}
 		g = &group{total: total, started: r.now()}
 	case index == 0:
-		r.drop(gidb)
-		return nil, violation(RuleDuplicateGroup, gid, index, "")
+		return nil, r.dropViolation(&e, gidb, RuleDuplicateGroup, gid, index, "")
 	case total != g.total:
-		r.drop(gidb)
-		return nil, violation(RuleTotalChanged, gid, index,
+		return nil, r.dropViolation(&e, gidb, RuleTotalChanged, gid, index,
 			"was "+strconv.FormatInt(g.total, 10)+", now "+strconv.FormatInt(total, 10))
 	case index != g.next:
-		r.drop(gidb)
-		return nil, violation(RuleIndexOrder, gid, index, "expected "+strconv.FormatInt(g.next, 10))
+		return nil, r.dropViolation(&e, gidb, RuleIndexOrder, gid, index, "expected "+strconv.FormatInt(g.next, 10))
 	}
-	if rule, detail := r.appendSegment(g, frame, e.data); rule != 0 {
-		r.drop(gidb)
-		return nil, violation(rule, gid, index, detail)
+	if rule, detail := r.appendSegment(g, frame, e.data, e.guessed); rule != 0 {
+		return nil, r.dropViolation(&e, gidb, rule, gid, index, detail)
 	}
+	// The data decoded, so a guessed end of data was right: from here on
+	// the frame is exactly what an exact scan would have seen.
 	g.next++
 	if g.next < g.total {
 		if fresh {
@@ -150,6 +178,24 @@ func (r *Reassembler) Feed(frame []byte) ([]byte, error) {
 		return nil, violation(rule, gid, index, "")
 	}
 	return g.buf, nil
+}
+
+// violation returns errGuess while e's data end is an unconfirmed guess, and
+// the *ViolationError otherwise.
+func (r *Reassembler) violation(e *envelope, rule Rule, gid gidString, index int64, detail string) error {
+	if e.guessed {
+		return errGuess
+	}
+	return violation(rule, gid, index, detail)
+}
+
+// dropViolation is violation that also drops the group (exact scans only).
+func (r *Reassembler) dropViolation(e *envelope, gidb []byte, rule Rule, gid gidString, index int64, detail string) error {
+	if e.guessed {
+		return errGuess
+	}
+	r.drop(gidb)
+	return violation(rule, gid, index, detail)
 }
 
 // drop removes a group.

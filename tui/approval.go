@@ -198,7 +198,8 @@ func (p *approvalPrompt) bodyLines(st *Styles, width int) []string {
 	out := make([]string, 0, len(lines)+1)
 	for i, l := range lines {
 		out = append(out, strings.TrimPrefix(l, "  "))
-		if i == 0 && tc.Intention != "" {
+		if i == 0 && tc.Intention != "" && tc.Status == reducer.ToolPendingConfirmation {
+			// render shows the intention with the details of other states.
 			out = append(out, st.Dialog.Muted.Render(ansi.Truncate("  intention: "+render.Sanitize(tc.Intention), width, "…")))
 		}
 	}
@@ -226,7 +227,7 @@ func (p *approvalPrompt) View(st *Styles, width, height int) string {
 	body := p.bodyLines(st, inner)
 	heading := "Approval needed"
 	if p.result {
-		heading = "Review the result before the agent sees it"
+		heading = "Result review"
 	}
 	head := []string{st.Dialog.Title.Render(heading)}
 

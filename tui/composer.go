@@ -160,10 +160,16 @@ func (c *composer) browsing() bool {
 func (c composer) Update(msg tea.Msg) (composer, tea.Cmd, composerAction) {
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
-		if needsChip(msg.Content) {
-			c.insertChip(msg.Content)
+		// Terminals send the line breaks of a paste as CR (xterm, tmux):
+		// give them back their LF so the agent gets the text as copied.
+		text := pasteNewlines(msg.Content)
+		if needsChip(text) {
+			c.insertChip(text)
 			return c, nil, nil
 		}
+		var cmd tea.Cmd
+		c.ta, cmd = c.ta.Update(tea.PasteMsg{Content: text})
+		return c, cmd, nil
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, c.km.Send):
@@ -218,6 +224,15 @@ func (c *composer) insertChip(text string) {
 	c.nPaste++
 	c.pastes[c.nPaste] = text
 	c.ta.InsertString(fmt.Sprintf("[paste #%d: %d lines, %d bytes]", c.nPaste, strings.Count(text, "\n")+1, len(text)))
+}
+
+// pasteNewlines turns the CR and CRLF line breaks a terminal sends for a
+// paste into LF.
+func pasteNewlines(s string) string {
+	if !strings.ContainsRune(s, '\r') {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }
 
 // needsChip reports whether a paste must be kept aside to stay intact.

@@ -331,6 +331,25 @@ func TestComposerLargePasteIntactAndHistory(t *testing.T) {
 	}
 }
 
+func TestPasteLineBreaksFromTerminal(t *testing.T) {
+	// xterm and tmux send a paste's line breaks as CR; the agent must get LF.
+	m, fb := idleChat(t)
+	want := strings.Repeat("line\twith tab\n", 100) + "end"
+	m = send(t, m, tea.PasteMsg{Content: strings.ReplaceAll(want, "\n", "\r")})
+	if v := m.chat.comp.Value(); !strings.Contains(v, "101 lines") {
+		t.Fatalf("chip counts the lines wrong: %q", v)
+	}
+	send(t, m, keyPress("enter"))
+	if got := fb.lastDispatch(t).action.(*ahpwire.ChatTurnStarted).Message.Text; got != want {
+		t.Fatalf("CR line breaks were not turned into LF: %q", got[:40])
+	}
+	m, _ = idleChat(t)
+	m = send(t, m, tea.PasteMsg{Content: "a\r\nb\rc"})
+	if v := m.chat.comp.Value(); v != "a\nb\nc" {
+		t.Fatalf("small paste: %q", v)
+	}
+}
+
 func TestNewlineKeysDoNotSend(t *testing.T) {
 	m, fb := idleChat(t)
 	m = typeText(t, m, "a")
