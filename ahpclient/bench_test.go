@@ -16,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/segment"
 )
 
 const (
@@ -40,10 +41,15 @@ func deltaFrame(dst []byte, seq int) []byte {
 // subscribe, listSessions and ping are answered as a host would).
 type benchServer struct {
 	srv *httptest.Server
+	// bigBytes > 0 makes every envelope a chat/delta of that many bytes,
+	// sent as ahp/messageSegment frames of at most segFrame bytes.
+	bigBytes, segFrame int
 }
 
-func newBenchServer(b *testing.B) *benchServer {
-	s := &benchServer{}
+func newBenchServer(b *testing.B) *benchServer { return newBigBenchServer(b, 0, 0) }
+
+func newBigBenchServer(b *testing.B, bigBytes, segFrame int) *benchServer {
+	s := &benchServer{bigBytes: bigBytes, segFrame: segFrame}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	b.Cleanup(func() { s.srv.CloseClientConnections(); s.srv.Close() })
 	return s
@@ -53,16 +59,64 @@ func (s *benchServer) url(mode string) string {
 	return "ws" + strings.TrimPrefix(s.srv.URL, "http") + "/?mode=" + mode
 }
 
-// stream writes count frames starting after *seq.
-func stream(ctx context.Context, ws *websocket.Conn, seq *int, count int) {
+// stream writes count envelopes starting after *seq.
+func (s *benchServer) stream(ctx context.Context, ws *websocket.Conn, seq *int, count int) {
 	buf := make([]byte, 0, 256)
+	var sp *segment.Splitter
+	var recv *segment.ChunkingCapability
+	if s.bigBytes > 0 {
+		sp = segment.NewSplitter(nil)
+		cc := segment.DefaultCapability()
+		cc.MaxIncomingFrameBytes = int64(s.segFrame)
+		recv = &cc
+	}
 	for i := 0; i < count; i++ {
 		*seq++
-		buf = deltaFrame(buf[:0], *seq)
-		if ws.Write(ctx, websocket.MessageText, buf) != nil {
+		if sp == nil {
+			buf = deltaFrame(buf[:0], *seq)
+			if ws.Write(ctx, websocket.MessageText, buf) != nil {
+				return
+			}
+			continue
+		}
+		buf = bigDeltaFrame(buf[:0], *seq, s.bigBytes)
+		g, err := sp.SplitGroup(buf, recv, 0)
+		if err != nil {
 			return
 		}
+		for _, f := range g.Frames {
+			if ws.Write(ctx, websocket.MessageText, f) != nil {
+				return
+			}
+		}
+		sp.Done(g.ID)
 	}
+}
+
+// bigDeltaFrame appends an `action` notification with a chat/delta of
+// about size bytes of text.
+func bigDeltaFrame(dst []byte, seq, size int) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","method":"action","params":{"channel":"`+benchChat+`","serverSeq":`...)
+	dst = strconv.AppendInt(dst, int64(seq), 10)
+	dst = append(dst, `,"action":{"type":"chat/delta","turnId":"t1","partId":"p1","content":"`...)
+	for i := 0; i < size; i++ {
+		dst = append(dst, 'a'+byte(i%26))
+	}
+	return append(dst, `"}}}`...)
+}
+
+// framesPer is how many frames one envelope takes on the wire.
+func (s *benchServer) framesPer() int {
+	if s.bigBytes == 0 {
+		return 1
+	}
+	var seq int
+	g, err := segment.NewSplitter(nil).SplitGroup(bigDeltaFrame(nil, seq, s.bigBytes), &segment.ChunkingCapability{
+		MaxIncomingFrameBytes: int64(s.segFrame), MaxIncomingMessageBytes: segment.DefaultMaxMessageBytes}, 0)
+	if err != nil {
+		panic(err)
+	}
+	return len(g.Frames)
 }
 
 func (s *benchServer) serve(w http.ResponseWriter, r *http.Request) {
@@ -82,7 +136,7 @@ func (s *benchServer) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		if raw {
 			n, _ := strconv.Atoi(string(b))
-			stream(ctx, ws, &seq, n)
+			s.stream(ctx, ws, &seq, n)
 			continue
 		}
 		var m ahpwire.Message
@@ -114,7 +168,7 @@ func (s *benchServer) serve(w http.ResponseWriter, r *http.Request) {
 		if ws.Write(ctx, websocket.MessageText, out) != nil {
 			return
 		}
-		stream(ctx, ws, &seq, count)
+		s.stream(ctx, ws, &seq, count)
 	}
 }
 
@@ -135,10 +189,24 @@ func mallocs() uint64 {
 // the allocations per envelope (whole process during the client phase:
 // raw-allocs/msg is the same server's share plus the raw reader's). Run
 // with a fixed count, e.g. -benchtime=200000x.
-func BenchmarkDeltaEnvelopes(b *testing.B) {
+func BenchmarkDeltaEnvelopes(b *testing.B) { benchEnvelopes(b, newBenchServer(b), 0) }
+
+// BenchmarkSegmentedEnvelopes is BenchmarkDeltaEnvelopes with 1 MiB
+// chat/delta envelopes that the server segments into ahp/messageSegment
+// frames of at most 64 KiB (the client advertises that frame limit), so the
+// client phase includes base64 decoding and reassembly. The raw phase reads
+// the same segment frames without reassembling. Rates are envelopes/s
+// (one envelope = framesPer raw frames). Run with e.g. -benchtime=200x.
+func BenchmarkSegmentedEnvelopes(b *testing.B) {
+	benchEnvelopes(b, newBigBenchServer(b, 1<<20, 64<<10), 64<<10)
+}
+
+// benchEnvelopes runs the alternating raw/client measurement; frameLimit >
+// 0 is the client's advertised maxIncomingFrameBytes.
+func benchEnvelopes(b *testing.B, s *benchServer, frameLimit int64) {
 	per := max(1, b.N/benchRounds)
 	n := per * benchRounds
-	s := newBenchServer(b)
+	fp := s.framesPer()
 	ctx := context.Background()
 
 	ws, _, err := websocket.Dial(ctx, s.url("raw"), nil)
@@ -149,7 +217,11 @@ func BenchmarkDeltaEnvelopes(b *testing.B) {
 	ws.SetReadLimit(-1)
 	var buf bytes.Buffer
 
-	c, err := New(Options{URL: s.url("ahp"), StateDir: b.TempDir(), ClientID: "bench", PingInterval: time.Minute, PingTimeout: time.Minute})
+	o := Options{URL: s.url("ahp"), StateDir: b.TempDir(), ClientID: "bench", PingInterval: time.Minute, PingTimeout: time.Minute}
+	if frameLimit > 0 {
+		o.MaxFrameBytes = frameLimit
+	}
+	c, err := New(o)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -172,7 +244,7 @@ func BenchmarkDeltaEnvelopes(b *testing.B) {
 		if err := ws.Write(ctx, websocket.MessageText, []byte(count)); err != nil {
 			b.Fatal(err)
 		}
-		for i := 0; i < per; i++ {
+		for i := 0; i < per*fp; i++ {
 			_, r, err := ws.Reader(ctx)
 			if err != nil {
 				b.Fatal(err)

@@ -128,10 +128,15 @@ func (c *Client) Start(ctx context.Context) error {
 		return errors.New("ahpclient: Start called twice")
 	}
 	c.started = true
+	c.wg.Add(1) // Close waits for Start (a closing client fails its connection)
 	c.mu.Unlock()
+	defer c.wg.Done()
 	c.setState(ConnState{Phase: Connecting})
 	k, rec, err := c.connectOnce(ctx)
 	if err != nil {
+		if c.isClosed() {
+			return ErrClosed
+		}
 		err = c.maskErr(err)
 		c.setState(ConnState{Phase: Failed, Err: err})
 		return err
@@ -143,7 +148,7 @@ func (c *Client) Start(ctx context.Context) error {
 		k.wait()
 		return ErrClosed
 	}
-	c.wg.Add(1) // under c.mu: Close cannot be waiting yet
+	c.wg.Add(1) // the supervisor; under c.mu so Close cannot be waiting yet
 	c.mu.Unlock()
 	c.activate(k, rec)
 	go c.supervise(k)
@@ -241,6 +246,22 @@ func (c *Client) setState(s ConnState) {
 	c.mu.Unlock()
 	_ = c.q.push(context.Background(), ConnStateEvent{State: s}, false, false)
 	c.log.Info("connection state", "state", s.String())
+	if s.Phase == Failed {
+		c.failHeld(s.Err)
+	}
+}
+
+// failHeld settles the dispatches that can never be sent once the client
+// has failed: Held entries become Failed with the failure's reason.
+func (c *Client) failHeld(cause error) {
+	c.sendMu.Lock()
+	defer c.sendMu.Unlock()
+	for _, e := range c.ob.withStatus(OutboxHeld) {
+		err := fmt.Errorf("ahpclient: not sent: %w: %w", ErrNotConnected, cause)
+		if ne, ok := c.ob.transition(e.ClientSeq, OutboxFailed, err, 0, OutboxHeld); ok {
+			_ = c.q.push(context.Background(), OutboxEvent{Entry: ne}, false, false)
+		}
+	}
 }
 
 // isClosed reports whether Close was called.

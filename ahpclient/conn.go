@@ -42,6 +42,8 @@ type conn struct {
 
 	busy atomic.Bool // the reader is processing a frame (not waiting for one)
 
+	stopOnClose func() bool // unregisters the client-close hook; guarded by errMu
+
 	done    chan struct{}
 	errOnce sync.Once
 	errMu   sync.Mutex
@@ -79,6 +81,12 @@ func newConn(cl *Client, ws *websocket.Conn) *conn {
 	}
 	k.hostCap.Store(cl.hostCapability())
 	k.lastRead.Store(cl.cfg.Now().UnixNano())
+	// Closing the client fails every connection, including one still in
+	// its handshake.
+	stop := context.AfterFunc(cl.ctx, func() { k.fail(ErrClosed) })
+	k.errMu.Lock()
+	k.stopOnClose = stop
+	k.errMu.Unlock()
 	k.wg.Add(1)
 	go k.readLoop()
 	return k
@@ -90,6 +98,7 @@ func (k *conn) fail(err error) {
 	k.errOnce.Do(func() {
 		k.errMu.Lock()
 		k.err = err
+		stop := k.stopOnClose
 		k.errMu.Unlock()
 		if _, ok := segment.RuleOf(err); ok {
 			// Only the reader reports violations, so Close can complete the
@@ -97,6 +106,9 @@ func (k *conn) fail(err error) {
 			_ = k.ws.Close(segment.CloseCode, segment.CloseReason)
 		}
 		k.cancel()
+		if stop != nil {
+			stop()
+		}
 		_ = k.ws.CloseNow()
 		k.pendMu.Lock()
 		k.dead = true

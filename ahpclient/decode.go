@@ -44,6 +44,9 @@ func decodeStreamAction(raw []byte) (ahpwire.Action, bool) {
 	if !bytes.Contains(raw, deltaMarker) && !bytes.Contains(raw, reasoningMarker) {
 		return nil, false
 	}
+	if a, ok := scanStreamAction(raw); ok {
+		return a, true
+	}
 	var s streamAction
 	if json.Unmarshal(raw, &s) != nil {
 		return nil, false

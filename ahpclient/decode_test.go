@@ -2,6 +2,7 @@ package ahpclient
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
@@ -118,4 +119,26 @@ func TestStreamActionFastPathMatchesDecodeAction(t *testing.T) {
 			t.Fatalf("fast path took %s", raw)
 		}
 	}
+}
+
+// FuzzStreamAction: whenever the hand-written scanner decodes an action,
+// ahpwire.DecodeAction decodes the same bytes to an identical action.
+func FuzzStreamAction(f *testing.F) {
+	f.Add([]byte(`{"type":"chat/delta","turnId":"t","partId":"p","content":"a\n\"b\" \u003cc\u003e \ud83d\ude00 é"}`))
+	f.Add([]byte(`{"type":"chat/reasoning","turnId":"t","partId":"r","content":"x","_meta":{"k":[1,"}"]}}`))
+	f.Add([]byte(`{"Content":"x","type":"chat/delta"}`))
+	f.Add([]byte(`{"type":"chat/delta","content":"\ud800"}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		fast, ok := scanStreamAction(raw)
+		if !ok {
+			return
+		}
+		slow, err := ahpwire.DecodeAction(raw)
+		if err != nil {
+			t.Fatalf("scanner accepted what DecodeAction rejects (%v): %q", err, raw)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("scanner %#v != DecodeAction %#v for %q", fast, slow, raw)
+		}
+	})
 }

@@ -26,12 +26,20 @@ type fakeHost struct {
 	afterInit []byte
 	// closes receives the close status of each connection the client ends.
 	closes chan websocket.StatusCode
+	// onSubscribe, when set, returns the frames sent for a subscribe
+	// request (instead of a null result).
+	onSubscribe func(id uint64) [][]byte
 }
 
-func newFakeHost(t *testing.T) *fakeHost { return newFakeHostSending(t, nil) }
+func newFakeHost(t *testing.T) *fakeHost { return newFakeHostWith(t, nil, nil) }
 
 func newFakeHostSending(t *testing.T, afterInit []byte) *fakeHost {
-	f := &fakeHost{replies: make(chan ahpwire.Message, 4), afterInit: afterInit, closes: make(chan websocket.StatusCode, 8)}
+	return newFakeHostWith(t, afterInit, nil)
+}
+
+func newFakeHostWith(t *testing.T, afterInit []byte, onSubscribe func(id uint64) [][]byte) *fakeHost {
+	f := &fakeHost{replies: make(chan ahpwire.Message, 4), afterInit: afterInit, closes: make(chan websocket.StatusCode, 8),
+		onSubscribe: onSubscribe}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ws, err := websocket.Accept(w, r, nil)
 		if err != nil {
@@ -58,6 +66,14 @@ func newFakeHostSending(t *testing.T, afterInit []byte) *fakeHost {
 				continue
 			}
 			if !m.IsRequest() {
+				continue
+			}
+			if m.Method == ahpwire.MethodSubscribe && f.onSubscribe != nil {
+				for _, fr := range f.onSubscribe(*m.ID) {
+					if ws.Write(ctx, websocket.MessageText, fr) != nil {
+						return
+					}
+				}
 				continue
 			}
 			var resp *ahpwire.Message

@@ -334,3 +334,83 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 	}()
 	checkNoLeak(t, base)
 }
+
+func TestCloseDuringStartHandshake(t *testing.T) {
+	base := runtime.NumGoroutine()
+	func() {
+		h, err := ahphost.New(ahphost.Options{NoToken: true, Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		url, err := h.Listen("127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close()
+		h.GoSilent(time.Minute) // initialize is never answered
+		c, err := New(testOptions(t, url))
+		if err != nil {
+			t.Fatal(err)
+		}
+		started := make(chan error, 1)
+		go func() { started <- c.Start(context.Background()) }()
+		time.Sleep(100 * time.Millisecond)
+		closed := time.Now()
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case err := <-started:
+			if !errors.Is(err, ErrClosed) {
+				t.Fatalf("Start after Close = %v, want ErrClosed", err)
+			}
+		case <-time.After(3 * time.Second):
+			t.Fatal("Start did not return after Close")
+		}
+		if d := time.Since(closed); d > 2*time.Second {
+			t.Fatalf("Close took %v", d)
+		}
+		h.GoSilent(0)
+	}()
+	checkNoLeak(t, base)
+}
+
+func TestHeldDispatchFailsWhenClientFails(t *testing.T) {
+	c, err := New(Options{URL: "ws://127.0.0.1:1/", StateDir: t.TempDir(), DialTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	seq, err := c.Dispatch(context.Background(), "ahp-chat:/x", &ahpwire.ChatTurnStarted{TurnID: "t", Message: ahpwire.UserMessage("hi")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := c.ob.get(seq); e.Status != OutboxHeld {
+		t.Fatalf("dispatch before Start = %v, want held", e.Status)
+	}
+	if err := c.Start(context.Background()); err == nil {
+		t.Fatal("Start against a closed port succeeded")
+	}
+	if _, ok := c.ob.get(seq); ok {
+		t.Fatal("held dispatch survived the client's failure")
+	}
+	var got OutboxEntry
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		ev, err := c.Next(ctx)
+		cancel()
+		if err != nil {
+			t.Fatalf("no Failed outbox event: %v", err)
+		}
+		if o, ok := ev.(OutboxEvent); ok && o.Entry.Status == OutboxFailed {
+			got = o.Entry
+			break
+		}
+	}
+	if got.ClientSeq != seq || !errors.Is(got.Err, ErrNotConnected) {
+		t.Fatalf("failed entry = %+v", got)
+	}
+	if _, err := c.Dispatch(context.Background(), "ahp-chat:/x", &ahpwire.ChatTurnStarted{TurnID: "t2"}); !errors.Is(err, ErrNotConnected) {
+		t.Fatalf("Dispatch on a failed client = %v", err)
+	}
+}

@@ -14,6 +14,17 @@ import (
 	"github.com/ahptui/ahptui/segment"
 )
 
+// reconnectResultWire is ahpwire.ReconnectResult with the replayed actions
+// kept raw, so one undecodable action cannot fail the whole reconnect (it
+// is delivered as *ahpwire.UnknownAction, like a live one).
+type reconnectResultWire struct {
+	Type         string                `json:"type"`
+	Actions      []envelopeParams      `json:"actions"`
+	Missing      []string              `json:"missing"`
+	Snapshots    []ahpwire.Snapshot    `json:"snapshots"`
+	Capabilities *ahpwire.Capabilities `json:"capabilities"`
+}
+
 // errReconnectUnusable is a reconnect result of an unknown type: the
 // client falls back to initialize as for a JSON-RPC error.
 var errReconnectUnusable = errors.New("ahpclient: reconnect result of unknown type")
@@ -234,7 +245,7 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 		if m.Error != nil {
 			return
 		}
-		var res ahpwire.ReconnectResult
+		var res reconnectResultWire
 		if err := m.DecodeResult(&res); err != nil {
 			hookErr = &ProtocolError{Detail: "reconnect result", Err: err}
 			return
@@ -265,11 +276,18 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 				c.seq.drop(ch)
 				_ = c.q.push(k.ctx, ChannelLostEvent{Channel: ch}, true, true)
 			}
-			for _, env := range res.Actions {
-				if missing[env.Channel] {
+			for i := range res.Actions {
+				p := &res.Actions[i]
+				if missing[p.Channel] {
 					continue
 				}
-				c.onEnvelope(c.ctx, env, nil, true, true)
+				env, err := p.header()
+				if err != nil {
+					c.log.Warn("replayed action envelope ignored", "serverSeq", p.ServerSeq, "err", err)
+					c.seq.noteProcessed(p.ServerSeq)
+					continue
+				}
+				c.onEnvelope(c.ctx, env, p.Action, true, true)
 			}
 		default:
 			hookErr = errReconnectUnusable

@@ -219,7 +219,7 @@ func (s *scanner) params() (*envelopeParams, bool) {
 				return nil, false // encoding/json matches keys case-insensitively
 			}
 			end, ok := skipValue(s.b, s.i)
-			if !ok {
+			if !ok || !json.Valid(s.b[s.i:end]) { // unknown member: must still be valid JSON
 				return nil, false
 			}
 			s.i = end
@@ -287,7 +287,7 @@ func (s *scanner) origin() (*ahpwire.ActionOrigin, bool) {
 				return nil, false
 			}
 			end, ok := skipValue(s.b, s.i)
-			if !ok {
+			if !ok || !json.Valid(s.b[s.i:end]) { // unknown member: must still be valid JSON
 				return nil, false
 			}
 			s.i = end

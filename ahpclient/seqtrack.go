@@ -56,6 +56,7 @@ type seqTracker struct {
 	applied   uint64
 	unacked   []uint64 // sorted ascending
 	chans     map[string]*chanState
+	buffered  int // envelopes ever buffered during a pending subscribe (tests)
 }
 
 func newSeqTracker() *seqTracker {
@@ -118,6 +119,7 @@ func (t *seqTracker) admit(env ahpwire.ActionEnvelope, raw json.RawMessage, repl
 	}
 	if cs.pending {
 		cs.buffer = append(cs.buffer, bufferedEnvelope{env: env, raw: raw, replayed: replayed, own: own})
+		t.buffered++
 		t.addUnackedLocked(seq)
 		return admitBuffered
 	}

@@ -108,14 +108,19 @@ keys Tab
 step "approve the tools of /demo tools"
 type_text '/demo tools'
 keys Enter
+# A prompt that opens while the user is typing ignores keys for a moment
+# (so typed letters are not taken as decisions): wait until it says so no more.
 wait_for 'Apply this edit'
+wait_gone 'you were typing'
 keys a
 wait_for 'Run `go test'
+wait_gone 'you were typing'
 keys a
 wait_for 'Review the result'
+wait_gone 'you were typing'
 keys a
 wait_for 'output accepted'
-wait_gone '⚠ [0-9]+ pending'
+wait_gone '⚠ [0-9]+ waiting for you'
 
 step "cancel /demo slow"
 type_text '/demo slow'

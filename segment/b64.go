@@ -37,15 +37,41 @@ const b64Bad = 1 << 31
 
 // b64Decode decodes standard base64 src into dst exactly like
 // base64.StdEncoding.Decode (same result, same success/failure), but faster:
-// the bulk is decoded 16 characters at a time from two 64-bit loads through
-// four pre-shifted tables (no per-character shifts); padding, line breaks
+// the bulk is decoded 32 (then 16) characters at a time from 64-bit loads
+// through four pre-shifted tables (no per-character shifts); padding, line breaks
 // and errors are left to the standard decoder for the final part. dst must
 // have room for base64.StdEncoding.DecodedLen(len(src)) bytes.
 func b64Decode(dst, src []byte) (int, error) {
 	t0, t1, t2, t3 := &b64Tables[0], &b64Tables[1], &b64Tables[2], &b64Tables[3]
-	out, in := dst, src
 	// Keep the final 4 characters (which may hold padding) for the standard
-	// decoder, and 2 bytes of slack in dst for the 8-byte stores.
+	// decoder, and 2 bytes of slack in dst for the 8-byte stores. The bulk
+	// goes 32 characters per step (four independent loads, three stores).
+	n, si := 0, 0
+	for si+36 <= len(src) && n+26 <= len(dst) {
+		s, d := src[si:si+32], dst[n:n+26]
+		x := binary.LittleEndian.Uint64(s[0:])
+		y := binary.LittleEndian.Uint64(s[8:])
+		z := binary.LittleEndian.Uint64(s[16:])
+		w := binary.LittleEndian.Uint64(s[24:])
+		a := t0[byte(x)] | t1[byte(x>>8)] | t2[byte(x>>16)] | t3[byte(x>>24)]
+		b := t0[byte(x>>32)] | t1[byte(x>>40)] | t2[byte(x>>48)] | t3[byte(x>>56)]
+		c := t0[byte(y)] | t1[byte(y>>8)] | t2[byte(y>>16)] | t3[byte(y>>24)]
+		e := t0[byte(y>>32)] | t1[byte(y>>40)] | t2[byte(y>>48)] | t3[byte(y>>56)]
+		f := t0[byte(z)] | t1[byte(z>>8)] | t2[byte(z>>16)] | t3[byte(z>>24)]
+		g := t0[byte(z>>32)] | t1[byte(z>>40)] | t2[byte(z>>48)] | t3[byte(z>>56)]
+		h := t0[byte(w)] | t1[byte(w>>8)] | t2[byte(w>>16)] | t3[byte(w>>24)]
+		k := t0[byte(w>>32)] | t1[byte(w>>40)] | t2[byte(w>>48)] | t3[byte(w>>56)]
+		if (a|b|c|e|f|g|h|k)&b64Bad != 0 {
+			break // the 16-character loop and the standard decoder find it
+		}
+		// Eight 3-byte groups (24 bits each) packed into 24 bytes.
+		binary.LittleEndian.PutUint64(d[0:], uint64(a)|uint64(b)<<24|uint64(c)<<48)
+		binary.LittleEndian.PutUint64(d[8:], uint64(c)>>16|uint64(e)<<8|uint64(f)<<32|uint64(g)<<56)
+		binary.LittleEndian.PutUint64(d[16:], uint64(g)>>8|uint64(h)<<16|uint64(k)<<40)
+		si += 32
+		n += 24
+	}
+	out, in := dst[n:], src[si:]
 	for len(in) >= 20 && len(out) >= 14 {
 		x := binary.LittleEndian.Uint64(in)
 		y := binary.LittleEndian.Uint64(in[8:])
@@ -61,7 +87,7 @@ func b64Decode(dst, src []byte) (int, error) {
 		in = in[16:]
 		out = out[12:]
 	}
-	n := len(dst) - len(out)
+	n = len(dst) - len(out)
 	m, err := base64.StdEncoding.Decode(out, in)
 	return n + m, err
 }

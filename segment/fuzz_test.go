@@ -16,8 +16,9 @@ const frameSep = 0x1e
 
 // FuzzReassemble feeds arbitrary frame sequences (separated by 0x1e) to a
 // Reassembler: it must never panic, never hold more than the configured
-// bytes, only return valid JSON-RPC messages, and report violations as
-// *ViolationError.
+// bytes, only return valid JSON-RPC messages, report violations as
+// *ViolationError, and behave exactly like a Reassembler that never guesses
+// the end of the data string.
 func FuzzReassemble(f *testing.F) {
 	sp := NewSplitter(nil)
 	recv := &ChunkingCapability{MaxIncomingFrameBytes: 256, MaxIncomingMessageBytes: 1024}
@@ -33,8 +34,19 @@ func FuzzReassemble(f *testing.F) {
 	f.Add([]byte(okMsg))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		r := NewReassembler(fuzzLimits, newClock().now)
+		ref := NewReassembler(fuzzLimits, newClock().now) // exact scans only
+		ref.exact = true
 		for _, frame := range bytes.Split(in, []byte{frameSep}) {
 			out, err := r.Feed(frame)
+			rout, rerr := ref.Feed(frame)
+			rule, _ := RuleOf(err)
+			rrule, _ := RuleOf(rerr)
+			if !bytes.Equal(out, rout) || (err == nil) != (rerr == nil) || rule != rrule || r.Pending() != ref.Pending() || r.Buffered() != ref.Buffered() {
+				t.Fatalf("guessed and exact scans differ on %q: (%q, %v) vs (%q, %v)", frame, out, err, rout, rerr)
+			}
+			if err != nil {
+				ref.Reset()
+			}
 			if err != nil {
 				var v *ViolationError
 				if !errors.As(err, &v) || out != nil {

@@ -48,6 +48,13 @@ func scanString(b []byte, i int) (end int, esc bool, ok bool) {
 			return p + 1, false, true
 		}
 	}
+	return scanStringBody(b, i, false)
+}
+
+// scanStringBody continues scanString at b[i], inside the body of a string
+// (after the opening quote and any bytes already known to be plain ASCII);
+// esc says whether escapes were seen already.
+func scanStringBody(b []byte, i int, esc bool) (int, bool, bool) {
 	for {
 		// Skip plain ASCII 16 bytes at a time. A byte is flagged when it is
 		// '"', '\\', a control or non-ASCII. There are no false negatives; a
@@ -143,18 +150,6 @@ func scanString(b []byte, i int) (end int, esc bool, ok bool) {
 			}
 		}
 	}
-}
-
-// utf8Len returns the length of the valid multi-byte UTF-8 sequence at the
-// start of p (p[0] ≥ 0x80), or 0 if it is invalid. 3-byte sequences without
-// special second-byte ranges (lead E1–EC, EE, EF: most of the BMP, CJK
-// included) take a fast path.
-func utf8Len(p []byte) int {
-	if l := p[0]; l >= 0xE1 && l != 0xED && l <= 0xEF && len(p) >= 3 &&
-		binary.LittleEndian.Uint16(p[1:])&0xC0C0 == 0x8080 {
-		return 3
-	}
-	return utf8Seq(p)
 }
 
 // utf8Seq returns the length of the valid multi-byte UTF-8 sequence at the

@@ -41,7 +41,6 @@ func skipValue(b []byte, i int) (int, bool) {
 	var top byte // innermost container: 0, '{' or '['
 	inKey := false
 	var c byte
-	var s int // opening quote of the current string
 
 value:
 	if i < len(b) && b[i] <= ' ' {
@@ -154,7 +153,6 @@ key:
 	inKey = true
 
 str: // b[i] == '"' opens a string
-	s = i
 	i++
 	// Short strings (most keys and values): one word decides.
 	if i+8 <= len(b) {
@@ -171,7 +169,7 @@ str: // b[i] == '"' opens a string
 	// Longer strings, escapes, non-ASCII: the general string scanner.
 	{
 		var ok bool
-		if i, _, ok = scanString(b, s); !ok {
+		if i, _, ok = scanStringBody(b, i, false); !ok {
 			return i, false
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -34,8 +35,12 @@ type approvalPrompt struct {
 	// live returns the tool call's current block rendering at a width and
 	// the current tool call (nil when it is gone); nil in tests that build
 	// a bare prompt, which then draw a plain summary.
-	live  func(width int) ([]string, *reducer.ToolCall)
-	cache struct {
+	live func(width int) ([]string, *reducer.ToolCall)
+	// guardUntil holds the decision keys back while the user was typing
+	// when the prompt opened (see guardPrompt); now is the clock.
+	guardUntil time.Time
+	now        func() time.Time
+	cache      struct {
 		tool  *reducer.ToolCall
 		width int
 		lines []string
@@ -94,6 +99,13 @@ func (p *approvalPrompt) promptHints() render.PromptHints {
 	}
 }
 
+func (p *approvalPrompt) guard(until time.Time, now func() time.Time) {
+	p.guardUntil, p.now = until, now
+}
+
+// guarded reports whether decision keys are still held back.
+func (p *approvalPrompt) guarded() bool { return p.now != nil && p.now().Before(p.guardUntil) }
+
 // toolCallID identifies the prompt's tool call.
 func (p *approvalPrompt) toolCallID() string { return p.tool.ID }
 
@@ -143,6 +155,8 @@ func (p *approvalPrompt) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 		var cmd tea.Cmd
 		p.reason, cmd = p.reason.Update(msg)
 		return p, cmd, resultNone
+	case p.guarded() && key.Matches(k, p.km.Approve, p.km.Deny, p.km.DenyReason, p.km.Option):
+		return p, nil, resultNone // typed while the prompt appeared: not a decision
 	case key.Matches(k, p.km.Approve):
 		return p, p.decide(true, p.firstOption("approve"), ""), resultClose
 	case key.Matches(k, p.km.Deny):
@@ -246,6 +260,9 @@ func (p *approvalPrompt) View(st *Styles, width, height int) string {
 		later = append(full, later...)
 	}
 	footFor := func(bodyHidden bool) []string {
+		if p.guarded() {
+			return []string{st.Dialog.Warn.Render("you were typing: keys are ignored for a moment")}
+		}
 		if p.asking {
 			return []string{p.reason.View(), st.Dialog.Muted.Render("enter deny with this reason · esc back")}
 		}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -19,10 +20,14 @@ import (
 // host (the tool then resumes by itself), or give the tool call up, which
 // any client may do (chat/toolCallComplete with success false).
 type authNotice struct {
-	km     keymap.Auth
-	turnID string
-	tool   *reducer.ToolCall
+	km         keymap.Auth
+	turnID     string
+	tool       *reducer.ToolCall
+	guardUntil time.Time // see guardPrompt
+	now        func() time.Time
 }
+
+func (a *authNotice) guard(until time.Time, now func() time.Time) { a.guardUntil, a.now = until, now }
 
 // authGiveUpMsg is the user's decision to fail an auth-required tool call.
 type authGiveUpMsg struct {
@@ -45,6 +50,8 @@ func (a *authNotice) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 		return a, nil, resultNone
 	}
 	switch {
+	case key.Matches(k, a.km.GiveUp) && a.now != nil && a.now().Before(a.guardUntil):
+		return a, nil, resultNone // typed while the notice appeared
 	case key.Matches(k, a.km.GiveUp):
 		d := authGiveUpMsg{TurnID: a.turnID, ToolCallID: a.tool.ID, Name: toolName(a.tool)}
 		return a, emit(d), resultClose

@@ -267,10 +267,13 @@ func (m *chatModel) hintLine() string {
 	} else if m.resumableTurn() != "" {
 		parts = append(parts, "turn failed — ctrl+r resumes")
 	}
+	km := &m.c.km
 	if m.focus == focusTranscript {
-		parts = append(parts, "transcript: ↑↓ scroll · [ ] blocks · enter expand · y copy · tab composer")
+		parts = append(parts, "transcript: ↑↓ pgup/pgdn scroll · [ ] block · enter expand · y copy · "+
+			km.Chat.SwitchFocus.Help().Key+" back")
 	} else if len(parts) == 0 {
-		parts = append(parts, "tab transcript · ctrl+t thinking ("+m.thinking.String()+") · f1 help")
+		parts = append(parts, km.Chat.SwitchFocus.Help().Key+" transcript · "+km.Chat.CycleThinking.Help().Key+
+			" thinking ("+m.thinking.String()+") · "+km.Chat.Sessions.Help().Key+" sessions · "+km.Global.Help.Help().Key+" help")
 	}
 	return ansi.Truncate(st.Status.Hint.Render(strings.Join(parts, " · ")), max(1, m.width), "…")
 }

@@ -376,7 +376,11 @@ func (f *inputForm) fieldLines(st *Styles, i int) []string {
 			lines = append(lines, "  "+cur+box+" "+sty.Render(label))
 		}
 		if q.AllowFreeform {
-			lines = append(lines, "    other: "+ff.text.View())
+			cur := "    "
+			if i == f.cur && ff.cursor == len(q.Options) {
+				cur = "  › "
+			}
+			lines = append(lines, cur+"other: "+ff.text.View())
 		}
 	default:
 		lines = append(lines, "  "+ff.text.View())

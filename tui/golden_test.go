@@ -112,3 +112,20 @@ func TestGoldenReconnecting(t *testing.T) {
 		})
 	}
 }
+
+func TestGoldenAuthNotice(t *testing.T) {
+	for _, sz := range goldenSizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			m, _ := newTestModel(t, sz.w, sz.h)
+			m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "Let me search GitHub."), runningMCPTool())))
+			m = send(t, m, authRequired())
+			got := checkFrame(t, m, sz.w, sz.h)
+			for _, want := range []string{"Sign-in needed", "ahptui cannot sign in for you", "f give up", "1 waiting for you"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("notice lacks %q", want)
+				}
+			}
+			golden(t, "auth", got)
+		})
+	}
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -21,8 +22,19 @@ type helpOverlay struct {
 	page   int // body rows of the last View (for page keys)
 }
 
-func newHelpOverlay(km keymap.KeyMap) *helpOverlay {
-	return &helpOverlay{groups: km.Groups(), km: km.Help, toggle: km.Global.Help, page: 10}
+// newHelpOverlay lists every group; the groups titled in first (the
+// current screen's) come first.
+func newHelpOverlay(km keymap.KeyMap, first ...string) *helpOverlay {
+	gs := km.Groups()
+	var front, rest []keymap.Group
+	for _, g := range gs {
+		if slices.Contains(first, g.Title) {
+			front = append(front, g)
+		} else {
+			rest = append(rest, g)
+		}
+	}
+	return &helpOverlay{groups: append(front, rest...), km: km.Help, toggle: km.Global.Help, page: 10}
 }
 
 // Update closes on esc/q/?/f1 and scrolls by line or page.

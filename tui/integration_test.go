@@ -168,6 +168,19 @@ func TestLiveCancelAndApprove(t *testing.T) {
 	r.m = send(t, r.m, keyPress("enter"))
 	for i := 0; i < 3; i++ {
 		r.pump("approval prompt", func(m Model) bool { return len(m.overlays) > 0 })
+		// The first prompt opens while the user has just typed: an "a" at
+		// once is taken as typing, not as a decision (typing guard).
+		if p, ok := r.m.overlays[len(r.m.overlays)-1].(*approvalPrompt); ok && p.guarded() {
+			r.m = send(t, r.m, keyPress("a"))
+			if len(r.m.overlays) == 0 {
+				t.Fatal("an a typed just as the prompt opened approved the tool")
+			}
+			for p.guarded() {
+				time.Sleep(10 * time.Millisecond) // polling the guard's end, not timing behaviour
+			}
+		} else if i == 0 {
+			t.Log("first prompt not guarded (it opened more than typingRecent after the last key)")
+		}
 		r.m = send(t, r.m, keyPress("a"))
 		r.pump("prompt closed", func(m Model) bool { return len(m.overlays) == 0 })
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -45,13 +46,14 @@ type Model struct {
 	demoFault func()
 	noMouse   bool
 	quitting  bool
+	lastTyped time.Time // last key typed into the screen (not an overlay)
 }
 
 // New builds the root model. o.Backend must be started (connected) first.
 func New(o Options) Model {
 	c := newCommon(o)
 	p := newPicker(c.km.Picker, c.now, &c.styles)
-	p.helpKey, p.quitKey = c.km.Global.Help.Help().Key, c.km.Global.Quit.Help().Key
+	p.helpKey, p.quitKey = c.km.Global.Help.Keys()[0], c.km.Global.Quit.Keys()[0]
 	return Model{
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
 		picker: p, prompted: map[string]bool{},

@@ -108,7 +108,7 @@ func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 			return m.setNotice("chat state: "+err.Error(), true)
 		}
 		m.chat.applyChatSnapshot(cs)
-		m.syncPrompts()
+		return m.syncPrompts()
 	}
 	return nil
 }
@@ -174,8 +174,7 @@ func (m *Model) onEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 		return m.onSessionAction(env)
 	case m.chat != nil && env.Channel == m.chat.chat:
 		cmd := m.chat.applyChatEnvelope(env)
-		m.syncPrompts()
-		return cmd
+		return tea.Batch(cmd, m.syncPrompts())
 	}
 	return nil
 }

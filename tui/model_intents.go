@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -244,10 +245,11 @@ func (m *Model) openFirstPending(force bool) bool {
 }
 
 // syncPrompts closes prompts whose item was resolved (here or by another
-// client) and opens the next pending item automatically.
-func (m *Model) syncPrompts() {
+// client) and opens the next pending item automatically (guarded when the
+// user was typing).
+func (m *Model) syncPrompts() tea.Cmd {
 	if m.chat == nil {
-		return
+		return nil
 	}
 	live := map[string]bool{}
 	for _, b := range m.chat.state.PendingApprovals() {
@@ -275,7 +277,40 @@ func (m *Model) syncPrompts() {
 		kept = append(kept, ov)
 	}
 	m.overlays = kept
-	if len(m.overlays) == 0 {
-		m.openFirstPending(false)
+	if len(m.overlays) == 0 && m.openFirstPending(false) {
+		return m.guardPrompt()
 	}
+	return nil
+}
+
+// Typing guard: a prompt that opens by itself while the user is typing in
+// the composer would otherwise take their next letters as decisions ("a"
+// approves, "d" denies). Its decision keys are ignored for promptGuard when
+// a key was typed within typingRecent before it opened.
+const (
+	typingRecent = time.Second
+	promptGuard  = 800 * time.Millisecond
+)
+
+// guardedPrompt is an overlay whose decision keys can be held back.
+type guardedPrompt interface {
+	guard(until time.Time, now func() time.Time)
+}
+
+// promptGuardEndedMsg redraws the prompt when its guard ends.
+type promptGuardEndedMsg struct{}
+
+// guardPrompt guards the prompt just opened if the user was typing, and
+// schedules the redraw that shows its keys are live.
+func (m *Model) guardPrompt() tea.Cmd {
+	now := m.c.now()
+	if m.lastTyped.IsZero() || now.Sub(m.lastTyped) >= typingRecent {
+		return nil
+	}
+	g, ok := m.overlays[len(m.overlays)-1].(guardedPrompt)
+	if !ok {
+		return nil
+	}
+	g.guard(now.Add(promptGuard), m.c.now)
+	return tea.Tick(promptGuard, func(time.Time) tea.Msg { return promptGuardEndedMsg{} })
 }

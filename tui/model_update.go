@@ -26,6 +26,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.setNotice("connection closed", true)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		if n := len(m.overlays); n > 0 {
+			return m.wheelOverlay(msg)
+		}
+		return m.updateScreen(msg)
 	case tea.PasteMsg:
 		if n := len(m.overlays); n > 0 {
 			return m.updateOverlay(msg)
@@ -43,6 +48,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case demoFaultMsg:
 		return m, m.setNotice("demo: connection dropped", false)
+	case promptGuardEndedMsg:
+		return m, nil // redraw: the prompt's keys are live again
 	}
 	if cmd, ok := m.handleIntent(msg); ok {
 		return m, cmd
@@ -71,10 +78,36 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.updateOverlay(k)
 	}
 	if key.Matches(k, km.Global.Help) {
-		m.overlays = append(m.overlays, newHelpOverlay(*km))
+		var first []string
+		if m.screen == screenPicker {
+			first = []string{"Session picker"}
+		}
+		m.overlays = append(m.overlays, newHelpOverlay(*km, first...))
 		return m, nil
 	}
+	m.lastTyped = m.c.now()
 	return m.updateScreen(k)
+}
+
+// wheelOverlay scrolls a scrollable overlay (approval body, help) with the
+// mouse wheel; other overlays ignore it, and the screen behind never scrolls.
+func (m Model) wheelOverlay(w tea.MouseWheelMsg) (tea.Model, tea.Cmd) {
+	switch m.overlays[len(m.overlays)-1].(type) {
+	case *approvalPrompt, *helpOverlay:
+	default:
+		return m, nil
+	}
+	k := tea.KeyPressMsg{Code: tea.KeyDown}
+	if w.Button == tea.MouseWheelUp {
+		k = tea.KeyPressMsg{Code: tea.KeyUp}
+	} else if w.Button != tea.MouseWheelDown {
+		return m, nil
+	}
+	var mm tea.Model = m
+	for range wheelLines {
+		mm, _ = mm.(Model).updateOverlay(k)
+	}
+	return mm, nil
 }
 
 func (m *Model) topIsConfirm() bool {

@@ -67,7 +67,8 @@ type picker struct {
 	height  int
 	now     func() time.Time
 	loaded  bool
-	status  string // transient note (errors, "creating…")
+	status  string // progress set by the root ("opening…", "creating session…")
+	note    string // the picker's own feedback, cleared by the next key
 	helpKey string // the global help and quit keys, for the hint line
 	quitKey string
 }
@@ -205,6 +206,16 @@ func emit(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
 
 // Update handles keys; printable keys edit the filter.
 func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
+	if w, ok := msg.(tea.MouseWheelMsg); ok && p.mode == pickSession {
+		switch w.Button {
+		case tea.MouseWheelUp:
+			p.cursor = max(0, p.cursor-1)
+		case tea.MouseWheelDown:
+			p.cursor = min(max(0, len(p.shown)-1), p.cursor+1)
+		}
+		p.offset = p.visibleOffset()
+		return p, nil
+	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		var cmd tea.Cmd
@@ -226,6 +237,7 @@ func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
 }
 
 func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
+	p.note = ""
 	switch {
 	case key.Matches(k, p.km.Up):
 		p.cursor = max(0, p.cursor-1)
@@ -240,12 +252,12 @@ func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 			return p, emit(openSessionMsg{Session: r})
 		}
 		if len(p.entries) == 0 {
-			p.status = "no session yet — " + p.km.New.Help().Key + " creates one"
+			p.note = "no session yet — " + p.km.New.Help().Key + " creates one"
 		}
 	case key.Matches(k, p.km.New):
 		switch len(p.agents) {
 		case 0:
-			p.status = "the host offers no agents"
+			p.note = "the host offers no agents"
 		case 1:
 			return p, emit(newSessionMsg{Provider: p.agents[0].Provider})
 		default:

@@ -38,10 +38,10 @@ func (p *picker) hints(st *Styles) string {
 	for _, b := range []struct {
 		k    key.Binding
 		what string
-	}{{p.km.Open, "open"}, {p.km.New, "new"}, {p.km.Dispose, "dispose"}, {p.km.Refresh, "refresh"}} {
+	}{{p.km.Open, "open"}, {p.km.New, "new session"}, {p.km.Dispose, "dispose"}} {
 		parts = append(parts, b.k.Help().Key+" "+b.what)
 	}
-	parts = append(parts, p.helpKey+" help", p.quitKey+" quit", "type to filter")
+	parts = append(parts, p.helpKey+" help", p.quitKey+" quit")
 	return ansi.Truncate(st.Status.Hint.Render(strings.Join(parts, " · ")), max(1, p.width), "…")
 }
 
@@ -66,8 +66,10 @@ func (p *picker) View(st *Styles) string {
 		return p.pad(lines)
 	}
 	head := st.Picker.Title.Render("Sessions") + st.Picker.Meta.Render(fmt.Sprintf("  %d", len(p.entries)))
-	if p.status != "" {
-		head += "  " + st.Picker.Meta.Render(p.status)
+	for _, n := range []string{p.status, p.note} {
+		if n != "" {
+			head += "  " + st.Picker.Meta.Render(n)
+		}
 	}
 	lines = append(lines, head, p.filter.View(), "")
 	rows := p.rows()

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/ahpclient"
@@ -168,6 +170,9 @@ func TestStatusKeepsPendingVisibleWithLongError(t *testing.T) {
 	if !strings.Contains(status, "Reconnecting 2") || !strings.Contains(status, "⚠ 1") {
 		t.Fatalf("status lost the state or the pending count: %q", status)
 	}
+	if !strings.Contains(status, "Reconnecting 2: HTTP 503") || strings.Contains(status, "ahpclient:") {
+		t.Fatalf("the reason is buried behind the package name and URL: %q", status)
+	}
 	if w := ansi.StringWidth(status); w > 100 {
 		t.Fatalf("status is %d wide", w)
 	}
@@ -190,7 +195,7 @@ func TestPickerHintsAndReturnSelectsLeftSession(t *testing.T) {
 	fb.sessions = testSessions()
 	m = send(t, m, connEventMsg{ev: ahpclient.SessionsEvent{Result: ahpwire.ListSessionsResult{Items: testSessions()}}})
 	v := viewText(m)
-	if !strings.Contains(v, "ctrl+n new") || !strings.Contains(v, "ctrl+x dispose") || !strings.Contains(v, "f1/ctrl+g help") {
+	if !strings.Contains(v, "ctrl+n new session") || !strings.Contains(v, "ctrl+x dispose") || !strings.Contains(v, "f1 help") {
 		t.Fatalf("picker shows no key hints:\n%s", v)
 	}
 	// Open the third session, go back: the cursor is on it.
@@ -213,6 +218,10 @@ func TestPickerEnterWithNoSessionsSaysHowToCreate(t *testing.T) {
 	m = send(t, m, keyPress("enter"))
 	if !strings.Contains(viewText(m), "no session yet — ctrl+n creates one") {
 		t.Fatalf("enter on an empty list gives no feedback:\n%s", viewText(m))
+	}
+	m = send(t, m, keyPress("down"))
+	if strings.Contains(viewText(m), "no session yet —") {
+		t.Fatal("the note outlives the next key")
 	}
 }
 
@@ -263,5 +272,114 @@ func TestOverlayRowsHaveNoCutWords(t *testing.T) {
 		if strings.Contains(l, "╰") {
 			in = false
 		}
+	}
+}
+
+func TestStatusBarBackgroundHasNoHoles(t *testing.T) {
+	m, _ := runningChat(t, pendingTool())
+	lines := strings.Split(m.View().Content, "\n")
+	bar := lines[len(lines)-1]
+	// Every run of text on the bar is drawn with the bar's background: each
+	// SGR sequence that precedes text sets it (lipgloss resets after every
+	// styled segment, so a segment without it shows the default background).
+	segs := strings.Split(bar, "\x1b[")
+	if segs[0] != "" {
+		t.Fatalf("text before any style: %q", segs[0])
+	}
+	for i, seg := range segs[1:] {
+		end := strings.IndexByte(seg, 'm')
+		if end < 0 {
+			t.Fatalf("odd escape in %q", bar)
+		}
+		params, text := seg[:end], seg[end+1:]
+		if text != "" && !strings.Contains(params, "48;") {
+			t.Fatalf("segment %d %q of the status bar has no background: %q", i, text, bar)
+		}
+	}
+}
+
+func TestPromptOpeningWhileTypingIgnoresKeysBriefly(t *testing.T) {
+	now := fixedNow
+	fb := &fakeBackend{}
+	m := New(Options{Backend: fb, Host: "h", Dark: true, Now: func() time.Time { return now },
+		NewID: func() string { return "id" }, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
+	m = send(t, m, teaSize(100, 30))
+	m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "working"))))
+	// The user types "an" in the composer; the approval arrives right then.
+	m = typeText(t, m, "an")
+	now = now.Add(200 * time.Millisecond)
+	m = send(t, m, envelope(4, &ahpwire.ChatToolCallStart{TurnID: "t2", ToolCallID: "tc1", ToolName: "run_command", DisplayName: "Run command"}))
+	m = send(t, m, envelope(5, &ahpwire.ChatToolCallReady{TurnID: "t2", ToolCallID: "tc1",
+		InvocationMessage: ahpwire.Plain("Run `ls`"), ToolInput: ahpwire.InlineInput(`{"command":"ls"}`)}))
+	if len(m.overlays) != 1 {
+		t.Fatalf("no prompt (%d overlays)", len(m.overlays))
+	}
+	if !strings.Contains(viewText(m), "you were typing") {
+		t.Fatalf("the guard is not shown:\n%s", viewText(m))
+	}
+	m = typeText(t, m, "d a")
+	if len(fb.dispatched) != 0 || len(m.overlays) != 1 {
+		t.Fatalf("keys typed as the prompt opened were taken as a decision: %v", fb.dispatched)
+	}
+	now = now.Add(promptGuard)
+	m = send(t, m, promptGuardEndedMsg{})
+	if strings.Contains(viewText(m), "you were typing") {
+		t.Fatal("guard notice stays after the guard ended")
+	}
+	send(t, m, keyPress("a"))
+	if a, ok := fb.lastDispatch(t).action.(*ahpwire.ChatToolCallConfirmed); !ok || !a.Approved {
+		t.Fatalf("a after the guard must approve, got %#v", fb.lastDispatch(t).action)
+	}
+}
+
+func TestPromptNotGuardedWhenIdle(t *testing.T) {
+	m, fb := runningChat(t, pendingTool())
+	send(t, m, keyPress("a"))
+	if _, ok := fb.lastDispatch(t).action.(*ahpwire.ChatToolCallConfirmed); !ok {
+		t.Fatal("a prompt opened while idle must take keys at once")
+	}
+}
+
+func TestHelpStartsWithTheCurrentScreen(t *testing.T) {
+	m, _ := newTestModel(t, 80, 30)
+	m = send(t, m, keyPress("f1"))
+	v := viewText(m)
+	if i, j := strings.Index(v, "Session picker"), strings.Index(v, "Global"); i < 0 || j < 0 || i > j {
+		t.Fatalf("picker help does not start with the picker's keys:\n%s", v)
+	}
+}
+
+func TestFormMarksTheFreeformRow(t *testing.T) {
+	m, _ := runningChat(t, inputPart())
+	m = send(t, m, keyPress("tab")) // -> language (single-select with free-form)
+	m = send(t, m, keyPress("up"))  // wraps to the "other" row
+	if !strings.Contains(viewText(m), "› other: ") {
+		t.Fatalf("the free-form row does not show the cursor:\n%s", viewText(m))
+	}
+}
+
+func TestMouseWheelMovesPickerCursor(t *testing.T) {
+	m, _ := newTestModel(t, 100, 20)
+	m = send(t, m, connEventMsg{ev: ahpclient.SessionsEvent{Result: ahpwire.ListSessionsResult{Items: testSessions()}}})
+	m = send(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if m.picker.cursor != 1 {
+		t.Fatalf("wheel down: cursor %d", m.picker.cursor)
+	}
+	m = send(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if m.picker.cursor != 0 {
+		t.Fatalf("wheel up: cursor %d", m.picker.cursor)
+	}
+}
+
+func TestMouseWheelScrollsHelpNotTheTranscript(t *testing.T) {
+	m, _ := idleChat(t)
+	m = send(t, m, keyPress("f1"))
+	before := viewText(m)
+	m = send(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if viewText(m) == before {
+		t.Fatal("wheel does not scroll the help")
+	}
+	if !m.chat.tr.Following() {
+		t.Fatal("wheel over the help scrolled the transcript behind it")
 	}
 }

@@ -31,19 +31,33 @@ func connLabel(st *Styles, c ahpclient.ConnState) string {
 	case ahpclient.Reconnecting:
 		s := fmt.Sprintf("◌ Reconnecting %d", c.Attempt)
 		if c.Err != nil {
-			s += ": " + oneLine(render.Sanitize(c.Err.Error()))
+			s += ": " + connReason(c.Err)
 		}
 		return st.Status.Reconnecting.Render(s)
 	case ahpclient.Failed:
 		s := "✗ Failed"
 		if c.Err != nil {
-			s += ": " + oneLine(render.Sanitize(c.Err.Error()))
+			s += ": " + connReason(c.Err)
 		}
 		return st.Status.Failed.Render(s)
 	case ahpclient.Closed:
 		return st.Status.Failed.Render("✗ Closed")
 	}
 	return st.Status.Reconnecting.Render("◌ Connecting")
+}
+
+// connReason shortens a connection error for the status line: the client
+// package prefix and the URL (the host is shown separately) say nothing new
+// and would push the reason itself out of sight.
+func connReason(err error) string {
+	s := oneLine(render.Sanitize(err.Error()))
+	s = strings.TrimPrefix(s, "ahpclient: ")
+	if rest, ok := strings.CutPrefix(s, "connect "); ok {
+		if i := strings.Index(rest, ": "); i >= 0 && strings.Contains(rest[:i], "://") {
+			s = rest[i+2:]
+		}
+	}
+	return s
 }
 
 // renderStatus draws the one-line status bar at width. The connection
@@ -59,12 +73,13 @@ func renderStatus(st *Styles, s statusInfo, width int) string {
 		}
 	}
 	conn := connLabel(st, s.conn)
+	ell := st.Status.Bar.Render("…")
 	if room := width - lipgloss.Width(pending); lipgloss.Width(conn) > room {
-		conn = ansi.Truncate(conn, max(1, room), "…")
+		conn = ansi.Truncate(conn, max(1, room), ell)
 	}
 	var rest []string
 	if s.notice != "" {
-		sty := st.Status.Hint
+		sty := st.Status.Notice
 		if s.noticeEr {
 			sty = st.Status.Failed
 		}
@@ -86,11 +101,11 @@ func renderStatus(st *Styles, s statusInfo, width int) string {
 	if len(rest) > 0 {
 		line += sep + strings.Join(rest, sep)
 	}
-	line = ansi.Truncate(line, max(1, width), "…")
+	line = ansi.Truncate(line, max(1, width), ell)
 	if w := lipgloss.Width(line); w < width {
-		line += strings.Repeat(" ", width-w)
+		line += st.Status.Bar.Render(strings.Repeat(" ", width-w))
 	}
-	return st.Status.Bar.Render(line)
+	return line
 }
 
 // formatTokens renders a token count compactly (950, 12.3k, 1.2M).

@@ -12,7 +12,10 @@ import (
 // Transcript content is styled by render.Styles. Built by newStyles.
 type Styles struct {
 	Status struct {
-		Bar, Connected, Reconnecting, Failed, Host, Title, Model, Usage, Pending, Sep, Hint lipgloss.Style
+		// Bar and every segment drawn on it (Connected … Notice) carry the
+		// bar's background: an inner reset would otherwise punch holes
+		// into it. Hint is the key hint line above the bar (no background).
+		Bar, Connected, Reconnecting, Failed, Host, Title, Model, Usage, Pending, Sep, Notice, Hint lipgloss.Style
 	}
 	Picker struct {
 		Title, Item, Selected, Match, Meta, Filter, Empty, Icon, IconBusy, IconError lipgloss.Style
@@ -40,16 +43,18 @@ func newStyles(rs render.Styles) Styles {
 	p := rs.Palette
 	fg := func(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	var s Styles
-	s.Status.Bar = lipgloss.NewStyle().Background(p.BarBg).Foreground(p.Text)
-	s.Status.Connected = fg(p.OK).Bold(true)
-	s.Status.Reconnecting = fg(p.Warn).Bold(true)
-	s.Status.Failed = fg(p.Err).Bold(true)
-	s.Status.Host = fg(p.Muted)
-	s.Status.Title = fg(p.Text).Bold(true)
-	s.Status.Model = fg(p.Accent)
-	s.Status.Usage = fg(p.Muted)
-	s.Status.Pending = fg(p.Warn).Bold(true)
-	s.Status.Sep = fg(p.Faint)
+	bar := func(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Background(p.BarBg).Foreground(c) }
+	s.Status.Bar = bar(p.Text)
+	s.Status.Connected = bar(p.OK).Bold(true)
+	s.Status.Reconnecting = bar(p.Warn).Bold(true)
+	s.Status.Failed = bar(p.Err).Bold(true)
+	s.Status.Host = bar(p.Muted)
+	s.Status.Title = bar(p.Text).Bold(true)
+	s.Status.Model = bar(p.Accent)
+	s.Status.Usage = bar(p.Muted)
+	s.Status.Pending = bar(p.Warn).Bold(true)
+	s.Status.Sep = bar(p.Faint)
+	s.Status.Notice = bar(p.Muted)
 	s.Status.Hint = fg(p.Faint)
 
 	s.Picker.Title = fg(p.Accent).Bold(true)
