@@ -16,6 +16,7 @@ import (
 type Client struct {
 	cfg      *config
 	clientID string
+	idSlot   *idSlot // the locked client-id slot (nil: explicit or temporary id)
 	log      *slog.Logger
 	q        *eventQueue
 	seq      *seqTracker
@@ -35,6 +36,7 @@ type Client struct {
 	hostChunk   *segment.ChunkingCapability
 	version     string // negotiated protocol version
 	initialized bool   // a handshake succeeded once: reconnect is possible
+	needInit    bool   // reconnect was unusable: initialize until that succeeds
 	started     bool
 	closed      bool
 	oversize    oversizeStreak
@@ -49,14 +51,18 @@ type oversizeStreak struct {
 	at    uint64
 }
 
-// New validates o and returns an idle client. It performs no network I/O;
-// it may read or create the persisted client id.
+// New validates o and returns an idle client. It performs no network I/O.
+// Unless Options.ClientID is set it claims this process's client id for the
+// host: the first client-id slot under StateDir that no live process holds
+// (see Options.StateDir). The slot stays locked until Close, so always Close
+// a client, even one whose Start failed.
 func New(o Options) (*Client, error) {
 	cfg, err := o.validate()
 	if err != nil {
 		return nil, err
 	}
 	id := cfg.ClientID
+	var slot *idSlot
 	if id == "" {
 		dir := cfg.StateDir
 		if dir == "" {
@@ -65,9 +71,12 @@ func New(o Options) (*Client, error) {
 			}
 		}
 		if dir != "" {
-			id, err = loadOrCreateClientID(dir, cfg.hostKey)
+			slot, err = claimClientID(dir, cfg.hostKey)
 			if err != nil {
 				cfg.Logger.Warn("client id not persisted", "err", err)
+			}
+			if slot != nil {
+				id = slot.id
 			}
 		}
 		if id == "" {
@@ -80,6 +89,7 @@ func New(o Options) (*Client, error) {
 	c := &Client{
 		cfg:      cfg,
 		clientID: id,
+		idSlot:   slot,
 		log:      newMaskedLogger(cfg.Logger, cfg.mask),
 		q:        newEventQueue(cfg.HighWater),
 		seq:      newSeqTracker(),
@@ -201,8 +211,9 @@ func (c *Client) Ack(serverSeq uint64) { c.seq.ack(serverSeq) }
 func (c *Client) Applied(channel string, serverSeq uint64) { c.seq.ack(serverSeq) }
 
 // Close ends the client: the supervisor stops, the connection closes, every
-// waiting request fails with ErrClosed, held dispatches become Failed, and
-// Next returns the remaining events and then ErrClosed. All goroutines the
+// waiting request fails with ErrClosed, held dispatches become Failed, the
+// client-id slot is released for the next process, and Next returns the
+// remaining events and then ErrClosed. All goroutines the
 // client started have exited when Close returns. It is idempotent.
 func (c *Client) Close() error {
 	c.mu.Lock()
@@ -229,6 +240,9 @@ func (c *Client) Close() error {
 	}
 	c.setState(ConnState{Phase: Closed})
 	c.q.close()
+	if err := c.idSlot.release(); err != nil {
+		c.log.Warn("release client id slot", "err", err)
+	}
 	return nil
 }
 

@@ -3,12 +3,12 @@ package ahpclient
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -75,58 +75,105 @@ func validClientID(s string) bool {
 	return true
 }
 
-// loadOrCreateClientID returns the client id persisted for key under
-// dir/client-ids, creating and persisting a new one when none exists. When
-// persisting fails the fresh id is still returned together with the error
-// (the caller logs it and carries on).
-func loadOrCreateClientID(dir, key string) (string, error) {
-	path := filepath.Join(dir, "client-ids", key)
-	b, err := os.ReadFile(path)
-	if err == nil {
-		if id := strings.TrimSpace(string(b)); validClientID(id) {
-			return id, nil
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		id, gerr := newClientID()
-		if gerr != nil {
-			return "", gerr
-		}
-		return id, fmt.Errorf("ahpclient: read client id: %w", err)
-	}
-	id, err := newClientID()
-	if err != nil {
-		return "", err
-	}
-	if err := writeFileAtomic(path, []byte(id+"\n")); err != nil {
-		return id, fmt.Errorf("ahpclient: persist client id: %w", err)
-	}
-	return id, nil
+// maxClientIDSlots bounds the client-id slots per host: at most this many
+// processes attached to one host keep a persisted id at the same time (any
+// further one gets a temporary id).
+const maxClientIDSlots = 64
+
+// idSlot is a claimed client-id slot: the id and the open, exclusively
+// locked slot file that keeps it to this process until release.
+type idSlot struct {
+	id   string
+	path string
+	f    *os.File
 }
 
-// writeFileAtomic writes data to path via a temporary file and rename, with
-// private permissions.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
+// release gives the slot back (the next process may take the id).
+func (s *idSlot) release() error {
+	if s == nil || s.f == nil {
+		return nil
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	err := unlockSlot(s.f)
+	s.f = nil
+	return err
+}
+
+// slotPath is the file of slot n for key under dir.
+func slotPath(dir, key string, n int) string {
+	return filepath.Join(dir, "client-ids", key+"."+strconv.Itoa(n))
+}
+
+// claimClientID takes the first free client-id slot for key under
+// dir/client-ids (files <key>.0, <key>.1, ...): a slot is free when no live
+// process holds its exclusive lock (flock on Unix, a share-exclusive open on
+// Windows; a crashed process's lock is released by the OS). The id stored in
+// the slot is reused, so a restarted TUI keeps its id; an empty or corrupt
+// slot gets a fresh id (slot 0 first adopts the id a pre-slot version kept
+// in <key>). The lock is held until release, so two live processes never
+// share a clientId (their clientSeq echoes would be confused).
+//
+// When the id cannot be persisted the slot is still returned together with
+// the error (the caller logs it and carries on); when no slot can be locked
+// at all, slot is nil.
+func claimClientID(dir, key string) (*idSlot, error) {
+	if err := os.MkdirAll(filepath.Join(dir, "client-ids"), 0o700); err != nil {
+		return nil, fmt.Errorf("ahpclient: client id directory: %w", err)
+	}
+	for n := 0; n < maxClientIDSlots; n++ {
+		path := slotPath(dir, key, n)
+		f, ok, err := lockSlot(path)
+		if err != nil {
+			return nil, fmt.Errorf("ahpclient: lock client id slot: %w", err)
+		}
+		if !ok {
+			continue // held by a live process (or another Client of this one)
+		}
+		s := &idSlot{path: path, f: f}
+		b, rerr := io.ReadAll(io.LimitReader(f, 4096))
+		if id := strings.TrimSpace(string(b)); rerr == nil && validClientID(id) {
+			s.id = id
+			return s, nil
+		}
+		id := ""
+		if n == 0 {
+			id = legacyClientID(filepath.Join(dir, "client-ids", key))
+		}
+		if id == "" {
+			if id, err = newClientID(); err != nil {
+				_ = s.release()
+				return nil, err
+			}
+		}
+		s.id = id
+		if err := writeSlot(f, id); err != nil {
+			return s, fmt.Errorf("ahpclient: persist client id: %w", err)
+		}
+		return s, nil
+	}
+	return nil, fmt.Errorf("ahpclient: all %d client id slots for this host are in use", maxClientIDSlots)
+}
+
+// legacyClientID returns the valid id in a pre-slot id file, or "".
+func legacyClientID(path string) string {
+	b, err := os.ReadFile(path)
 	if err != nil {
+		return ""
+	}
+	if id := strings.TrimSpace(string(b)); validClientID(id) {
+		return id
+	}
+	return ""
+}
+
+// writeSlot replaces the locked slot file's content with id. It writes in
+// place (not via rename): a rename would put a new, unlocked file at the
+// path while this process holds the lock on the old one.
+func writeSlot(f *os.File, id string) error {
+	if err := f.Truncate(0); err != nil {
 		return err
 	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr != nil || cerr != nil {
-		_ = os.Remove(tmp)
-		return errors.Join(werr, cerr)
-	}
-	if err := os.Chmod(tmp, 0o600); err != nil {
-		_ = os.Remove(tmp)
+	if _, err := f.WriteAt([]byte(id+"\n"), 0); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	return nil
+	return f.Sync()
 }

@@ -10,29 +10,108 @@ import (
 
 func TestClientIDPersistedPerHost(t *testing.T) {
 	dir := t.TempDir()
-	a1, err := loadOrCreateClientID(dir, "h1_80")
+	s1, err := claimClientID(dir, "h1_80")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a2, err := loadOrCreateClientID(dir, "h1_80")
-	if err != nil || a2 != a1 {
-		t.Fatalf("second load = %q, %v; want %q", a2, err, a1)
+	a1 := s1.id
+	if err := s1.release(); err != nil {
+		t.Fatal(err)
 	}
-	b, _ := loadOrCreateClientID(dir, "h2_80")
-	if b == a1 {
+	s2, err := claimClientID(dir, "h1_80")
+	if err != nil || s2.id != a1 {
+		t.Fatalf("second claim = %v, %v; want %q", s2, err, a1)
+	}
+	defer s2.release()
+	s3, _ := claimClientID(dir, "h2_80")
+	defer s3.release()
+	if s3.id == a1 {
 		t.Fatal("two hosts share a client id")
 	}
-	st, err := os.Stat(filepath.Join(dir, "client-ids", "h1_80"))
+	st, err := os.Stat(slotPath(dir, "h1_80", 0))
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("id file: %v perm %v", err, st.Mode().Perm())
 	}
-	// A corrupt file is replaced.
-	if err := os.WriteFile(filepath.Join(dir, "client-ids", "h1_80"), []byte("bad id\x01"), 0o600); err != nil {
+	// A corrupt slot is rewritten with a fresh id.
+	_ = s2.release()
+	if err := os.WriteFile(slotPath(dir, "h1_80", 0), []byte("bad id\x01"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := loadOrCreateClientID(dir, "h1_80")
-	if err != nil || c == a1 || !validClientID(c) {
-		t.Fatalf("corrupt file: got %q, %v", c, err)
+	s4, err := claimClientID(dir, "h1_80")
+	if err != nil || s4.id == a1 || !validClientID(s4.id) {
+		t.Fatalf("corrupt file: got %v, %v", s4, err)
+	}
+	_ = s4.release()
+	if b, _ := os.ReadFile(slotPath(dir, "h1_80", 0)); strings.TrimSpace(string(b)) != s4.id {
+		t.Fatalf("slot holds %q, want %q", b, s4.id)
+	}
+}
+
+// Slot 0 adopts the id a pre-slot version persisted in client-ids/<host>.
+func TestClientIDAdoptsLegacyFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "client-ids"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "client-ids", "h_80"), []byte("ahptui-legacy\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s0, err := claimClientID(dir, "h_80")
+	if err != nil || s0.id != "ahptui-legacy" {
+		t.Fatalf("slot 0 = %v, %v; want the legacy id", s0, err)
+	}
+	defer s0.release()
+	s1, err := claimClientID(dir, "h_80")
+	if err != nil || s1.id == "ahptui-legacy" {
+		t.Fatalf("slot 1 = %v, %v; must not reuse the legacy id", s1, err)
+	}
+	defer s1.release()
+}
+
+// Two live Clients of one host never share a clientId; a Client started
+// after one closed takes the freed slot and its id; one started after all
+// closed reuses the first id (a restarted TUI keeps its identity).
+func TestClientIDBelongsToOneLiveClient(t *testing.T) {
+	dir := t.TempDir()
+	o := Options{URL: "ws://127.0.0.1:9/x", StateDir: dir}
+	newC := func() *Client {
+		t.Helper()
+		c, err := New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	c1, c2 := newC(), newC()
+	if c1.ClientID() == c2.ClientID() {
+		t.Fatalf("two live clients share clientId %q", c1.ClientID())
+	}
+	id1, id2 := c1.ClientID(), c2.ClientID()
+	if err := c1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c3 := newC()
+	if c3.ClientID() != id1 {
+		t.Fatalf("third client got %q, want the freed %q", c3.ClientID(), id1)
+	}
+	c4 := newC()
+	if id := c4.ClientID(); id == id1 || id == id2 {
+		t.Fatalf("fourth client reuses a live id %q", id)
+	}
+	for _, c := range []*Client{c2, c3, c4} {
+		_ = c.Close()
+	}
+	c5 := newC()
+	defer c5.Close()
+	if c5.ClientID() != id1 {
+		t.Fatalf("restarted client got %q, want %q", c5.ClientID(), id1)
+	}
+	// An explicit ClientID takes no slot.
+	o.ClientID = "fixed"
+	c6 := newC()
+	defer c6.Close()
+	if c6.ClientID() != "fixed" || c6.idSlot != nil {
+		t.Fatalf("explicit id: %q slot %v", c6.ClientID(), c6.idSlot)
 	}
 }
 

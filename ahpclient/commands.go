@@ -51,7 +51,7 @@ func (c *Client) requestOn(ctx context.Context, k *conn, method string, params, 
 		if errors.As(err, &te) {
 			return c.maskErr(err)
 		}
-		return c.maskErr(fmt.Errorf("ahpclient: %s: %w", method, err))
+		return c.maskErr(rpcFailure(method, err))
 	}
 	if out != nil {
 		if err := resp.DecodeResult(out); err != nil {

@@ -1,12 +1,14 @@
 package ahpclient
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/segment"
 )
 
 // Sentinel errors. Typed errors below match them with errors.Is.
@@ -29,6 +31,12 @@ var (
 	ErrUnauthorized = errors.New("ahpclient: host rejected the connection token")
 	// ErrRejected is matched by *RejectedError.
 	ErrRejected = errors.New("ahpclient: action rejected by host")
+	// ErrMessageTooLarge is matched by every "message too large" outcome
+	// that leaves the link up: the host's -32050 answer
+	// (*MessageTooLargeError) and a request refused locally because it
+	// exceeds what the host accepts (*segment.NotNegotiatedError,
+	// *segment.MessageTooLargeError). It is segment.ErrMessageTooLarge.
+	ErrMessageTooLarge = segment.ErrMessageTooLarge
 )
 
 // TransportError fails a request whose connection broke before the response
@@ -58,18 +66,37 @@ func (e *TransportError) Is(target error) bool { return target == ErrConnectionL
 // FrameTooLargeError reports a received frame above the receive ceiling
 // (PROTOCOL.md Part A §3; the frame was never decoded), or, with Remote set,
 // that the host or a relay on the path closed the link with 1009 "message
-// too big" because a frame toward this client exceeded its cap. Either way
-// the transport was closed and the client reconnects.
+// too big". Either way the transport was closed and the client reconnects.
+//
+// With Outbound also set the close is attributed to a frame this client
+// sent: a Size-byte request or dispatch was in flight and larger than any
+// frame the host had accepted before. The client then refuses messages of
+// that size toward this host locally (they fail with an error matching
+// ErrMessageTooLarge, or are segmented smaller when the host advertised
+// chunking), so re-issuing the request cannot drop the link again.
 type FrameTooLargeError struct {
 	// Limit is the receive ceiling in bytes (0 when Remote).
 	Limit int64
 	// Remote is true when the peer closed with status 1009.
 	Remote bool
+	// Outbound is true when the 1009 close is attributed to a frame this
+	// client sent.
+	Outbound bool
+	// Size is the size of that outbound frame (Outbound only).
+	Size int64
+
+	// userPending: a user request was awaiting its answer when the frame
+	// arrived, so the frame is taken to be that answer (a per-request
+	// failure, not a message the host re-sends after reconnecting).
+	userPending bool
 }
 
 // Error implements error.
 func (e *FrameTooLargeError) Error() string {
-	if e.Remote {
+	switch {
+	case e.Outbound:
+		return fmt.Sprintf("ahpclient: the host or a relay closed the link (1009) on receiving a %d-byte frame from this client; messages that large are refused locally from now on", e.Size)
+	case e.Remote:
 		return "ahpclient: the host or a relay closed the link because a frame toward this client was too large (1009)"
 	}
 	return fmt.Sprintf("ahpclient: host sent a frame larger than the %d-byte receive ceiling", e.Limit)
@@ -77,6 +104,56 @@ func (e *FrameTooLargeError) Error() string {
 
 // Is makes errors.Is(err, ErrFrameTooLarge) true.
 func (e *FrameTooLargeError) Is(target error) bool { return target == ErrFrameTooLarge }
+
+// MessageTooLargeError is the host's -32050 MessageTooLarge answer
+// (PROTOCOL.md Part A §2): the request's answer (or the request itself)
+// exceeded a limit of the host or of this client, so the host refused it
+// instead of sending it. The connection stays up. errors.As finds the
+// underlying *ahpwire.RPCError too, so ErrorCode reports -32050, and
+// errors.Is(err, ErrMessageTooLarge) is true.
+type MessageTooLargeError struct {
+	// Op is the request that failed, e.g. "subscribe".
+	Op string
+	// Size is data.size: the message's size in bytes (0 if not given).
+	Size int64
+	// Limit is data.limit: the limit it exceeded (0 if not given).
+	Limit int64
+	// RPC is the host's error object.
+	RPC *ahpwire.RPCError
+}
+
+// Error implements error.
+func (e *MessageTooLargeError) Error() string {
+	if e.Size > 0 || e.Limit > 0 {
+		return fmt.Sprintf("ahpclient: %s: the host refused a %d-byte message above the %d-byte limit (MessageTooLarge %d)",
+			e.Op, e.Size, e.Limit, ahpwire.CodeMessageTooLarge)
+	}
+	return fmt.Sprintf("ahpclient: %s: the host refused a message above its size limit (MessageTooLarge %d)", e.Op, ahpwire.CodeMessageTooLarge)
+}
+
+// Unwrap returns the host's error object.
+func (e *MessageTooLargeError) Unwrap() error { return e.RPC }
+
+// Is makes errors.Is(err, ErrMessageTooLarge) true.
+func (e *MessageTooLargeError) Is(target error) bool { return target == ErrMessageTooLarge }
+
+// rpcFailure wraps a request error for op: a -32050 answer becomes a
+// *MessageTooLargeError (with size and limit from its data), any other
+// error is wrapped with op.
+func rpcFailure(op string, err error) error {
+	var re *ahpwire.RPCError
+	if errors.As(err, &re) && re.Code == ahpwire.CodeMessageTooLarge {
+		e := &MessageTooLargeError{Op: op, RPC: re}
+		if len(re.Data) > 0 {
+			var d ahpwire.MessageTooLargeData
+			if json.Unmarshal(re.Data, &d) == nil && d.Size >= 0 && d.Limit >= 0 {
+				e.Size, e.Limit = d.Size, d.Limit
+			}
+		}
+		return e
+	}
+	return fmt.Errorf("ahpclient: %s: %w", op, err)
+}
 
 // PersistentOversizeError is the Failed reason when the host sends an
 // oversized frame again at the same point after reconnecting: it cannot

@@ -25,9 +25,10 @@ type reconnectResultWire struct {
 	Capabilities *ahpwire.Capabilities `json:"capabilities"`
 }
 
-// errReconnectUnusable is a reconnect result of an unknown type: the
-// client falls back to initialize as for a JSON-RPC error.
-var errReconnectUnusable = errors.New("ahpclient: reconnect result of unknown type")
+// errReconnectUnusable is a reconnect result the client cannot use (unknown
+// type or undecodable): the client falls back to initialize on a fresh
+// transport (see connectOnce).
+var errReconnectUnusable = errors.New("ahpclient: reconnect result unusable")
 
 // toWireCap converts a segment capability to its wire form.
 func toWireCap(c *segment.ChunkingCapability) *ahpwire.ChunkingCapability {
@@ -115,21 +116,56 @@ func (c *Client) dial(ctx context.Context) (*websocket.Conn, error) {
 }
 
 // connectOnce dials and runs the handshake: reconnect when a previous
-// session exists (falling back to initialize on a JSON-RPC error), else
-// initialize. Replay/snapshot effects are applied on the reader goroutine
-// before any later frame is processed.
+// session exists, else initialize. Replay/snapshot effects are applied on
+// the reader goroutine before any later frame is processed.
+//
+// Fallback (PROTOCOL.md Part A §5): when the host refuses reconnect with a
+// JSON-RPC error, the client sends initialize (with the old subscriptions)
+// on the same connection, which the host has not initialized. When the
+// reconnect result is unusable (unknown type, undecodable) the host may
+// consider that connection initialized, so it is closed and initialize runs
+// on a fresh one; the same happens when the same-connection initialize is
+// itself refused. Until a fallback initialize succeeds every further
+// attempt goes straight to initialize, so a host that keeps answering
+// reconnect with garbage can never make the client loop on reconnect.
 func (c *Client) connectOnce(ctx context.Context) (*conn, Recovery, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.DialTimeout)
 	defer cancel()
-	ws, err := c.dial(ctx)
+	k, err := c.open(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
-	k := newConn(c, ws)
-	rec, err := c.handshake(ctx, k)
+	c.mu.Lock()
+	resume, reinit := c.initialized, c.needInit
+	c.mu.Unlock()
+	var rec Recovery
+	switch {
+	case !resume:
+		rec, err = RecoveryNone, c.initialize(ctx, k, false)
+	case reinit:
+		rec, err = RecoveryReinitialized, c.initialize(ctx, k, true)
+	default:
+		rec, err = c.reconnect(ctx, k)
+		var re *ahpwire.RPCError
+		switch {
+		case err == nil:
+		case errors.As(err, &re):
+			c.log.Info("reconnect refused; falling back to initialize", "err", err)
+			rec, err = RecoveryReinitialized, c.initialize(ctx, k, true)
+			if err != nil && errors.As(err, &re) && !errors.Is(err, ErrUnsupportedVersion) {
+				c.log.Info("initialize refused after reconnect; retrying on a fresh connection", "err", err)
+				k, rec, err = c.freshInitialize(ctx, k)
+			}
+		case errors.Is(err, errReconnectUnusable):
+			c.log.Info("reconnect result unusable; initializing on a fresh connection", "err", err)
+			k, rec, err = c.freshInitialize(ctx, k)
+		}
+	}
 	if err != nil {
-		k.fail(err)
-		k.wait()
+		if k != nil {
+			k.fail(err)
+			k.wait()
+		}
 		return nil, 0, err
 	}
 	k.wg.Add(1)
@@ -137,37 +173,61 @@ func (c *Client) connectOnce(ctx context.Context) (*conn, Recovery, error) {
 	return k, rec, nil
 }
 
-// handshake runs reconnect or initialize on k.
-func (c *Client) handshake(ctx context.Context, k *conn) (Recovery, error) {
+// freshInitialize closes old and runs the fallback initialize on a new
+// transport. Until that succeeds, later attempts skip reconnect.
+func (c *Client) freshInitialize(ctx context.Context, old *conn) (*conn, Recovery, error) {
 	c.mu.Lock()
-	resume := c.initialized
+	c.needInit = true
 	c.mu.Unlock()
-	if resume {
-		rec, err := c.reconnect(ctx, k)
-		var re *ahpwire.RPCError
-		if err == nil || (!errors.As(err, &re) && !errors.Is(err, errReconnectUnusable)) {
-			return rec, err
-		}
-		c.log.Info("reconnect refused; falling back to initialize", "err", err)
-		if err := c.initialize(ctx, k, true); err != nil {
-			return 0, err
-		}
-		return RecoveryReinitialized, nil
+	old.fail(errReconnectUnusable)
+	old.wait()
+	k, err := c.open(ctx)
+	if err != nil {
+		return nil, 0, err
 	}
-	return RecoveryNone, c.initialize(ctx, k, false)
+	if err := c.initialize(ctx, k, true); err != nil {
+		return k, 0, err
+	}
+	return k, RecoveryReinitialized, nil
+}
+
+// open dials a new transport.
+func (c *Client) open(ctx context.Context) (*conn, error) {
+	ws, err := c.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return newConn(c, ws), nil
 }
 
 // initialize runs `initialize`. With again set (fallback after a failed
 // reconnect) the old subscriptions are requested as initialSubscriptions and
-// those the host does not return are reported lost.
+// those the host does not return are reported lost. If the host answers
+// -32050 MessageTooLarge (their snapshots together are too large for this
+// client), it is asked again for the root channel alone on the same
+// connection (a refused initialize leaves it uninitialized) and the other
+// channels are reported lost: the user can re-subscribe to each, and one
+// too large gets its own per-request error.
 func (c *Client) initialize(ctx context.Context, k *conn, again bool) error {
-	subs := []string{ahpwire.RootURI}
-	if again {
-		subs = c.seq.subscriptions()
-		if len(subs) == 0 || subs[0] != ahpwire.RootURI {
-			subs = append([]string{ahpwire.RootURI}, subs...)
-		}
+	root := []string{ahpwire.RootURI}
+	if !again {
+		return c.initializeWith(ctx, k, root, root)
 	}
+	subs := c.seq.subscriptions()
+	if len(subs) == 0 || subs[0] != ahpwire.RootURI {
+		subs = append(root, subs...)
+	}
+	err := c.initializeWith(ctx, k, subs, subs)
+	if len(subs) > 1 && errors.Is(err, ErrMessageTooLarge) {
+		c.log.Warn("initial snapshots too large; initializing with the root channel only", "channels", len(subs), "err", err)
+		return c.initializeWith(ctx, k, root, subs)
+	}
+	return err
+}
+
+// initializeWith runs `initialize` with subs as initialSubscriptions and
+// reports the channels of prev the host did not return as lost.
+func (c *Client) initializeWith(ctx context.Context, k *conn, subs, prev []string) error {
 	info := c.cfg.ClientInfo
 	p := ahpwire.InitializeParams{
 		Channel:              ahpwire.RootURI,
@@ -195,7 +255,7 @@ func (c *Client) initialize(ctx context.Context, k *conn, again bool) error {
 			c.seq.setSnapshot(s.Resource, s.FromSeq)
 			_ = c.q.push(k.ctx, SnapshotEvent{Snapshot: s, Reason: SnapshotInitialize}, true, true)
 		}
-		for _, ch := range subs {
+		for _, ch := range prev {
 			if !got[ch] && ch != ahpwire.RootURI {
 				_ = c.q.push(k.ctx, ChannelLostEvent{Channel: ch}, true, true)
 			}
@@ -214,13 +274,13 @@ func (c *Client) initialize(ctx context.Context, k *conn, again bool) error {
 			}
 			return &VersionError{Offered: append([]string(nil), ProtocolVersions...), Supported: d.SupportedVersions, Message: re.Message}
 		}
-		return fmt.Errorf("ahpclient: initialize: %w", err)
+		return rpcFailure("initialize", err)
 	}
 	if hookErr != nil {
 		return hookErr
 	}
 	c.mu.Lock()
-	c.initialized = true
+	c.initialized, c.needInit = true, false
 	c.hostChunk = k.hostCap.Load()
 	c.version = res.ProtocolVersion
 	c.mu.Unlock()
@@ -247,7 +307,7 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 		}
 		var res reconnectResultWire
 		if err := m.DecodeResult(&res); err != nil {
-			hookErr = &ProtocolError{Detail: "reconnect result", Err: err}
+			hookErr = fmt.Errorf("%w: %w", errReconnectUnusable, &ProtocolError{Detail: "reconnect result", Err: err})
 			return
 		}
 		if cp := fromWireCap(res.Capabilities); cp != nil {
@@ -290,12 +350,12 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 				c.onEnvelope(c.ctx, env, p.Action, true, true)
 			}
 		default:
-			hookErr = errReconnectUnusable
+			hookErr = fmt.Errorf("%w: type %.40q", errReconnectUnusable, res.Type)
 		}
 	}
 	_, err := k.call(ctx, ahpwire.MethodReconnect, p, hook)
 	if err != nil {
-		return 0, fmt.Errorf("ahpclient: reconnect: %w", err)
+		return 0, rpcFailure("reconnect", err)
 	}
 	if hookErr != nil {
 		return 0, hookErr

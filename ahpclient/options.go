@@ -43,11 +43,15 @@ type Options struct {
 	// Token is the connection token. It is sent both as the `tkn` query
 	// parameter and as `Authorization: Bearer`, and masked everywhere.
 	Token string
-	// ClientID is the AHP clientId; empty means the id persisted for this
-	// host under StateDir (created on first use).
+	// ClientID is the AHP clientId; empty means an id persisted for this
+	// host under StateDir that belongs to this process alone (see StateDir).
 	ClientID string
 	// StateDir is where client ids are persisted; empty means
-	// DefaultStateDir() ($XDG_STATE_HOME/ahptui).
+	// DefaultStateDir() ($XDG_STATE_HOME/ahptui). Each host has slots
+	// client-ids/<host>.0, <host>.1, ...; a client takes the first slot no
+	// live process holds (an exclusive lock kept until Close) and reuses
+	// the id stored there, so concurrent processes attached to one host
+	// never share a clientId while a restarted TUI keeps its own.
 	StateDir string
 	// ClientInfo is sent in initialize; empty Name means "ahptui".
 	ClientInfo ahpwire.Implementation

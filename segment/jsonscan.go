@@ -130,6 +130,20 @@ func scanStringBody(b []byte, i int, esc bool) (int, bool, bool) {
 			// ones without special second-byte ranges (lead E1–EC, EE,
 			// EF: most of the BMP, CJK included) inline.
 			for i+3 <= len(b) && b[i] >= utf8.RuneSelf {
+				// Two such characters per step: leads 1110xxxx at bytes 0
+				// and 3 (not E0 or ED, which need range checks), 10xxxxxx
+				// at bytes 1, 2, 4 and 5.
+				for i+8 <= len(b) {
+					x := binary.LittleEndian.Uint64(b[i:])
+					if x&0x0000C0C0F0C0C0F0 != 0x00008080E08080E0 ||
+						byte(x) == 0xE0 || byte(x) == 0xED || byte(x>>24) == 0xE0 || byte(x>>24) == 0xED {
+						break
+					}
+					i += 6
+				}
+				if i+3 > len(b) || b[i] < utf8.RuneSelf {
+					break
+				}
 				if l := b[i]; l >= 0xE1 && l != 0xED && l <= 0xEF &&
 					binary.LittleEndian.Uint16(b[i+1:])&0xC0C0 == 0x8080 {
 					i += 3

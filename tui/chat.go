@@ -28,7 +28,8 @@ type chatModel struct {
 	chat     string
 	title    string
 	state    reducer.State
-	ready    bool // the chat snapshot arrived
+	ready    bool   // the chat snapshot arrived
+	loadErr  string // why the chat could not be (re)loaded; "" = fine
 	tr       transcript
 	comp     composer
 	focus    chatFocus
@@ -255,13 +256,16 @@ func (m *chatModel) status(s *statusInfo) {
 func (m *chatModel) hintLine() string {
 	st := &m.c.styles
 	var parts []string
+	if m.loadErr != "" {
+		return ansi.Truncate(m.c.styles.Chat.Error.Render("✗ "+m.loadErr+" — "+m.c.km.Chat.Sessions.Help().Key+" sessions"), max(1, m.width), "…")
+	}
 	if !m.ready {
 		parts = append(parts, "loading chat…")
 	}
 	if m.conn.Phase != ahpclient.Connected {
 		parts = append(parts, "offline — what you send is held and sent after reconnecting")
 	}
-	if m.state.Current != nil {
+	if m.state.Current != nil && m.ready {
 		act := firstNonEmpty(render.Sanitize(m.state.Activity), "working")
 		parts = append(parts, "● "+act+" — esc cancels, enter queues")
 	} else if m.resumableTurn() != "" {

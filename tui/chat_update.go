@@ -272,7 +272,7 @@ func (m *chatModel) applyChatSnapshot(cs ahpwire.ChatState) {
 	} else {
 		m.state = reducer.Project(cs)
 	}
-	m.ready = true
+	m.ready, m.loadErr = true, ""
 	m.cursor = cs.TurnsNextCursor
 	if cs.Title != "" && m.title == "" {
 		m.title = cs.Title

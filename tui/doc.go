@@ -8,6 +8,12 @@
 // after each event. Envelopes are acknowledged to the client only after the
 // reducer has applied them.
 //
+// Every colour comes from render.Palette: the chrome styles (styles.go) and
+// the text inputs are derived from the same dark or light palette as the
+// transcript. Prompts that open by themselves (approvals, sign-in notices,
+// questions) are counted in the status line; one that opens while the user
+// is typing ignores its decision keys for a moment (prompts.go).
+//
 // The transcript is virtualised: it renders only the messages needed for the
 // visible window, caches their lines per immutable message, and composes
 // each frame from at most one screen of lines (see transcript.go).

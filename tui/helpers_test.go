@@ -31,6 +31,7 @@ type fakeBackend struct {
 	resent     []uint64
 	seq        uint64
 	sessions   []ahpwire.SessionSummary // what ListSessions returns
+	subErr     map[string]error         // Subscribe fails for these channels
 }
 
 type dispatchCall struct {
@@ -52,6 +53,9 @@ func (f *fakeBackend) Subscribe(_ context.Context, ch string, _ *ahpwire.Subscri
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.subscribed = append(f.subscribed, ch)
+	if err := f.subErr[ch]; err != nil {
+		return ahpwire.Snapshot{}, err
+	}
 	return ahpwire.Snapshot{}, nil
 }
 

@@ -29,24 +29,25 @@ type opening struct {
 // Model is the root Bubble Tea model. It routes messages to the picker, the
 // chat screen and the overlay stack, and turns their intents into commands.
 type Model struct {
-	c         *common
-	conn      ahpclient.ConnState
-	screen    screen
-	picker    picker
-	chat      *chatModel
-	overlays  []overlay
-	width     int
-	height    int
-	notice    string
-	noticeErr bool
-	noticeID  int
-	open      *opening
-	session   *ahpwire.SessionState // state of the chat's session
-	prompted  map[string]bool       // pending items already prompted once
-	demoFault func()
-	noMouse   bool
-	quitting  bool
-	lastTyped time.Time // last key typed into the screen (not an overlay)
+	c             *common
+	conn          ahpclient.ConnState
+	screen        screen
+	picker        picker
+	chat          *chatModel
+	overlays      []overlay
+	width         int
+	height        int
+	notice        string
+	noticeErr     bool
+	noticeID      int
+	open          *opening
+	session       *ahpwire.SessionState // state of the chat's session
+	prompted      map[string]bool       // pending items already prompted once
+	demoFault     func()
+	noMouse       bool
+	quitting      bool
+	lastTyped     time.Time // last key typed into the screen (not an overlay)
+	overlayClosed time.Time // when the last overlay closed (esc debounce)
 }
 
 // New builds the root model. o.Backend must be started (connected) first.

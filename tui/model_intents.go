@@ -2,13 +2,14 @@ package tui
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/render"
 )
 
 // handleIntent turns a child's intent into commands.
@@ -71,6 +72,14 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 			m.open = nil
 			m.picker.status = ""
 		}
+		if m.chat != nil && (msg.channel == m.chat.chat || msg.channel == m.chat.session) {
+			// The chat stays on screen (with the user's draft); the hint
+			// line says why it is stale and how to leave.
+			m.chat.loadErr = loadFailure(msg.err)
+			m.chat.ready = m.chat.ready && msg.channel == m.chat.session
+			m.c.log.Warn("chat reload failed", "channel", msg.channel, "err", msg.err)
+			return m.setNotice(m.chat.loadErr, true), true
+		}
 		return m.setNotice(msg.err.Error(), true), true
 	case sessionDisposedMsg:
 		if msg.err != nil {
@@ -85,6 +94,15 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	return nil, false
+}
+
+// loadFailure explains a failed chat or session subscription.
+func loadFailure(err error) string {
+	var re *ahpwire.RPCError
+	if errors.As(err, &re) && (re.Code == ahpwire.CodeSessionNotFound || re.Code == ahpwire.CodeNotFound) {
+		return "this chat is gone from the host (restarted?)"
+	}
+	return "could not load this chat: " + oneLine(render.Sanitize(err.Error()))
 }
 
 // openChat switches to the chat screen and subscribes to the chat.
@@ -206,111 +224,4 @@ func wireAnswer(a reducer.InputAnswer) ahpwire.ChatInputAnswer {
 	v.FreeformValues = a.Freeform
 	out.Value = &v
 	return out
-}
-
-// promptKey identifies one prompt of a pending item: a tool call may wait
-// for the user several times (approval, authentication, result review, a
-// re-confirmation), and each is prompted once automatically.
-func promptKey(id string, status reducer.ToolStatus) string { return id + "/" + string(status) }
-
-// openFirstPending opens the first pending approval, sign-in notice or
-// question. Unless force is set, items already prompted once are skipped
-// (the user chose "later"); it reports whether a prompt was opened.
-func (m *Model) openFirstPending(force bool) bool {
-	if m.chat == nil || m.screen != screenChat {
-		return false
-	}
-	turn := m.chat.state.ActiveTurnID()
-	for _, b := range m.chat.state.PendingApprovals() {
-		k := promptKey(b.Tool.ID, b.Tool.Status)
-		if !force && m.prompted[k] {
-			continue
-		}
-		m.prompted[k] = true
-		if b.Tool.Status == reducer.ToolAuthRequired {
-			m.overlays = append(m.overlays, newAuthNotice(m.c.km.Auth, turn, b.Tool))
-		} else {
-			m.overlays = append(m.overlays, m.newApproval(turn, b.Tool))
-		}
-		return true
-	}
-	for _, b := range m.chat.state.PendingInputs() {
-		if force || !m.prompted[b.Input.ID] {
-			m.prompted[b.Input.ID] = true
-			m.overlays = append(m.overlays, newInputForm(m.c.km.Form, turn, b.Input, &m.c.styles))
-			return true
-		}
-	}
-	return false
-}
-
-// syncPrompts closes prompts whose item was resolved (here or by another
-// client) and opens the next pending item automatically (guarded when the
-// user was typing).
-func (m *Model) syncPrompts() tea.Cmd {
-	if m.chat == nil {
-		return nil
-	}
-	live := map[string]bool{}
-	for _, b := range m.chat.state.PendingApprovals() {
-		live["t:"+promptKey(b.Tool.ID, b.Tool.Status)] = true
-	}
-	for _, b := range m.chat.state.PendingInputs() {
-		live["i:"+b.Input.ID] = true
-	}
-	kept := m.overlays[:0]
-	for _, ov := range m.overlays {
-		switch o := ov.(type) {
-		case *approvalPrompt:
-			if !live["t:"+promptKey(o.tool.ID, o.tool.Status)] {
-				continue
-			}
-		case *authNotice:
-			if !live["t:"+promptKey(o.tool.ID, o.tool.Status)] {
-				continue
-			}
-		case *inputForm:
-			if !live["i:"+o.req.ID] {
-				continue
-			}
-		}
-		kept = append(kept, ov)
-	}
-	m.overlays = kept
-	if len(m.overlays) == 0 && m.openFirstPending(false) {
-		return m.guardPrompt()
-	}
-	return nil
-}
-
-// Typing guard: a prompt that opens by itself while the user is typing in
-// the composer would otherwise take their next letters as decisions ("a"
-// approves, "d" denies). Its decision keys are ignored for promptGuard when
-// a key was typed within typingRecent before it opened.
-const (
-	typingRecent = time.Second
-	promptGuard  = 800 * time.Millisecond
-)
-
-// guardedPrompt is an overlay whose decision keys can be held back.
-type guardedPrompt interface {
-	guard(until time.Time, now func() time.Time)
-}
-
-// promptGuardEndedMsg redraws the prompt when its guard ends.
-type promptGuardEndedMsg struct{}
-
-// guardPrompt guards the prompt just opened if the user was typing, and
-// schedules the redraw that shows its keys are live.
-func (m *Model) guardPrompt() tea.Cmd {
-	now := m.c.now()
-	if m.lastTyped.IsZero() || now.Sub(m.lastTyped) >= typingRecent {
-		return nil
-	}
-	g, ok := m.overlays[len(m.overlays)-1].(guardedPrompt)
-	if !ok {
-		return nil
-	}
-	g.guard(now.Add(promptGuard), m.c.now)
-	return tea.Tick(promptGuard, func(time.Time) tea.Msg { return promptGuardEndedMsg{} })
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -60,6 +62,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m.updateScreen(msg)
 }
 
+// escDebounce is how soon after an overlay closed an esc is taken as a
+// repeat of the closing esc rather than as "cancel the turn".
+const escDebounce = 500 * time.Millisecond
+
 // handleKey: global keys first, then the top overlay, then the screen.
 func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	km := &m.c.km
@@ -85,6 +91,14 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.overlays = append(m.overlays, newHelpOverlay(*km, first...))
 		return m, nil
 	}
+	if key.Matches(k, km.Chat.CancelTurn) && m.screen == screenChat && !m.overlayClosed.IsZero() &&
+		m.c.now().Sub(m.overlayClosed) < escDebounce {
+		// The esc that closed a prompt was pressed twice: the second one
+		// must not cancel the turn behind it.
+		m.overlayClosed = time.Time{}
+		return m, nil
+	}
+	m.overlayClosed = time.Time{}
 	m.lastTyped = m.c.now()
 	return m.updateScreen(k)
 }
@@ -125,6 +139,9 @@ func (m Model) updateOverlay(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.overlays[n-1] = ov
 	if res == resultClose {
 		m.overlays = m.overlays[:n-1]
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.c.km.Chat.CancelTurn) {
+			m.overlayClosed = m.c.now() // closed by esc: debounce the next esc
+		}
 	}
 	return m, cmd
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -381,5 +382,47 @@ func TestMouseWheelScrollsHelpNotTheTranscript(t *testing.T) {
 	}
 	if !m.chat.tr.Following() {
 		t.Fatal("wheel over the help scrolled the transcript behind it")
+	}
+}
+
+func TestChatGoneFromHostSaysSoAndKeepsDraft(t *testing.T) {
+	m, fb := runningChat(t)
+	m = typeText(t, m, "my unsent draft")
+	fb.mu.Lock()
+	fb.subErr = map[string]error{
+		testChat:    fmt.Errorf("ahpclient: subscribe: %w", &ahpwire.RPCError{Code: ahpwire.CodeNotFound, Message: "chat not found"}),
+		testSession: fmt.Errorf("ahpclient: subscribe: %w", &ahpwire.RPCError{Code: ahpwire.CodeSessionNotFound, Message: "session not found"}),
+	}
+	fb.mu.Unlock()
+	// The host restarted: both subscriptions are lost and cannot be renewed.
+	m = send(t, m, connEventMsg{ev: ahpclient.ChannelLostEvent{Channel: testSession}})
+	m = send(t, m, connEventMsg{ev: ahpclient.ChannelLostEvent{Channel: testChat}})
+	v := viewText(m)
+	if !strings.Contains(v, "this chat is gone from the host") || !strings.Contains(v, "ctrl+s sessions") {
+		t.Fatalf("a vanished chat is not explained:\n%s", v)
+	}
+	if strings.Contains(v, "● working") || strings.Contains(v, "loading chat") {
+		t.Fatalf("a vanished chat still claims to work or load:\n%s", v)
+	}
+	if m.chat.comp.Value() != "my unsent draft" {
+		t.Fatalf("draft lost: %q", m.chat.comp.Value())
+	}
+	// A later snapshot (e.g. the host came back) clears the error.
+	m = send(t, m, snapshotEvent(t, testChat, chatState(nil, nil)))
+	if strings.Contains(viewText(m), "is gone from the host") {
+		t.Fatal("error stays after the chat loaded")
+	}
+}
+
+func TestEscThatClosedAPromptDoesNotAlsoCancelTheTurn(t *testing.T) {
+	m, fb := runningChat(t, pendingTool())
+	m = send(t, m, keyPress("esc")) // closes the approval prompt ("later")
+	m = send(t, m, keyPress("esc")) // the same esc, pressed twice
+	if len(fb.dispatched) != 0 {
+		t.Fatalf("a double esc on a prompt cancelled the turn: %#v", fb.lastDispatch(t).action)
+	}
+	m = send(t, m, keyPress("esc")) // a deliberate third esc cancels
+	if _, ok := fb.lastDispatch(t).action.(*ahpwire.ChatTurnCancelled); !ok {
+		t.Fatal("esc after the debounce must cancel the turn")
 	}
 }

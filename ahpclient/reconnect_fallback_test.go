@@ -1,0 +1,186 @@
+package ahpclient
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// strictHost is a scripted AHP peer that, like a strict real host,
+// refuses a second handshake on a connection it considers initialized, and
+// answers reconnect with a caller-chosen result.
+type strictHost struct {
+	srv *httptest.Server
+	// reconnectResult returns the raw result for the n-th reconnect (1-based).
+	reconnectResult func(n int) string
+	// reconnectError answers reconnect with -32602 but still marks the
+	// connection initialized.
+	reconnectError bool
+
+	mu         sync.Mutex
+	cur        *websocket.Conn
+	conns      int
+	inits      int
+	reconnects int
+	refused    int // handshakes refused because the connection was initialized
+}
+
+func newStrictHost(t *testing.T, reconnectResult func(n int) string) *strictHost {
+	h := &strictHost{reconnectResult: reconnectResult}
+	h.srv = httptest.NewServer(http.HandlerFunc(h.serve))
+	t.Cleanup(func() {
+		h.srv.CloseClientConnections()
+		h.srv.Close()
+	})
+	return h
+}
+
+func (h *strictHost) url() string { return "ws" + strings.TrimPrefix(h.srv.URL, "http") }
+
+// kill closes the current connection abruptly.
+func (h *strictHost) kill() {
+	h.mu.Lock()
+	ws := h.cur
+	h.mu.Unlock()
+	if ws != nil {
+		_ = ws.CloseNow()
+	}
+}
+
+func (h *strictHost) counts() (conns, inits, reconnects, refused int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.conns, h.inits, h.reconnects, h.refused
+}
+
+func (h *strictHost) serve(w http.ResponseWriter, r *http.Request) {
+	ws, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer ws.CloseNow()
+	h.mu.Lock()
+	h.cur = ws
+	h.conns++
+	h.mu.Unlock()
+	ctx := r.Context()
+	ready := false
+	for {
+		_, b, err := ws.Read(ctx)
+		if err != nil {
+			return
+		}
+		var m ahpwire.Message
+		if json.Unmarshal(b, &m) != nil || !m.IsRequest() {
+			continue
+		}
+		var out string
+		id := *m.ID
+		h.mu.Lock()
+		switch {
+		case (m.Method == ahpwire.MethodInitialize || m.Method == ahpwire.MethodReconnect) && ready:
+			h.refused++
+			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"error":{"code":-32600,"message":"connection already initialized"}}`
+		case m.Method == ahpwire.MethodInitialize:
+			h.inits++
+			ready = true
+			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"result":{"protocolVersion":"1.0.0","serverSeq":0,"snapshots":[]}}`
+		case m.Method == ahpwire.MethodReconnect && h.reconnectError:
+			h.reconnects++
+			ready = true
+			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"error":{"code":-32602,"message":"unknown clientId"}}`
+		case m.Method == ahpwire.MethodReconnect:
+			h.reconnects++
+			ready = true // the host took the connection as resumed
+			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"result":` + h.reconnectResult(h.reconnects) + `}`
+		default:
+			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"result":null}`
+		}
+		h.mu.Unlock()
+		if ws.Write(ctx, websocket.MessageText, []byte(out)) != nil {
+			return
+		}
+	}
+}
+
+// An unusable reconnect result (unknown type or undecodable) must not make
+// the client send initialize on the connection the host considers resumed:
+// it initializes on a fresh transport, exactly once, and the next drop
+// resumes with reconnect again.
+func TestUnusableReconnectResultInitializesOnFreshTransport(t *testing.T) {
+	for name, bad := range map[string]string{
+		"unknown type": `{"type":"teleport"}`,
+		"undecodable":  `[1,2,3]`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newStrictHost(t, func(n int) string {
+				if n == 1 {
+					return bad
+				}
+				return `{"type":"replay","actions":[],"missing":[]}`
+			})
+			o := testOptions(t, h.url())
+			o.SessionsLimit = -1
+			c, a := startClient(t, o)
+			h.kill()
+			a.waitFor("reinitialized", 15*time.Second, func(evs []Event) bool {
+				return hasEvent(evs, func(e ConnStateEvent) bool {
+					return e.State.Phase == Connected && e.State.Recovery == RecoveryReinitialized
+				})
+			})
+			conns, inits, reconnects, refused := h.counts()
+			if refused != 0 || inits != 2 || reconnects != 1 || conns != 3 {
+				t.Fatalf("conns %d, initialize %d, reconnect %d, refused %d; want 3, 2, 1, 0", conns, inits, reconnects, refused)
+			}
+			if err := c.Ping(context.Background()); err != nil {
+				t.Fatalf("Ping after fallback: %v", err)
+			}
+			// The fallback succeeded, so the next drop resumes normally.
+			h.kill()
+			evs := a.waitFor("replayed", 15*time.Second, func(evs []Event) bool {
+				return hasEvent(evs, func(e ConnStateEvent) bool {
+					return e.State.Phase == Connected && e.State.Recovery == RecoveryReplay
+				})
+			})
+			if n := countState(evs, Failed); n != 0 {
+				t.Fatalf("client failed: %s", describeTail(evs, 6))
+			}
+			if _, _, reconnects, refused := h.counts(); reconnects != 2 || refused != 0 {
+				t.Fatalf("reconnect %d, refused %d; want 2, 0", reconnects, refused)
+			}
+		})
+	}
+}
+
+// A host that refuses reconnect with a JSON-RPC error yet takes the
+// connection as used (it also refuses the initialize that follows there)
+// gets the fallback initialize on a fresh connection.
+func TestRefusedFallbackInitializeRetriesOnFreshTransport(t *testing.T) {
+	h := newStrictHost(t, func(n int) string { return "" })
+	h.reconnectError = true
+	o := testOptions(t, h.url())
+	o.SessionsLimit = -1
+	_, a := startClient(t, o)
+	h.kill()
+	evs := a.waitFor("reinitialized", 15*time.Second, func(evs []Event) bool {
+		return hasEvent(evs, func(e ConnStateEvent) bool {
+			return e.State.Phase == Connected && e.State.Recovery == RecoveryReinitialized
+		})
+	})
+	conns, inits, reconnects, refused := h.counts()
+	// conn 2: reconnect (error, connection marked used) + initialize
+	// (refused); conn 3: initialize.
+	if conns != 3 || inits != 2 || reconnects != 1 || refused != 1 || countState(evs, Reconnecting) != 1 {
+		t.Fatalf("conns %d, initialize %d, reconnect %d, refused %d; want 3, 2, 1, 1; events: %s",
+			conns, inits, reconnects, refused, describeTail(evs, 8))
+	}
+}
