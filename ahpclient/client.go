@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ahptui/ahptui/segment"
 )
@@ -40,6 +41,12 @@ type Client struct {
 	started     bool
 	closed      bool
 	oversize    oversizeStreak
+
+	// hostAccepted is the largest frame the host answered or echoed;
+	// outLimit the learned outbound frame limit (0: none), see
+	// FrameTooLargeError.Outbound.
+	hostAccepted atomic.Int64
+	outLimit     atomic.Int64
 
 	ackMu        sync.Mutex
 	lastReturned uint64 // envelope seq returned by the previous Next
@@ -325,3 +332,23 @@ func (e *maskedError) Error() string { return e.msg }
 
 // Unwrap returns the original error.
 func (e *maskedError) Unwrap() error { return e.err }
+
+// noteAccepted records that the host read a frame of n bytes.
+func (c *Client) noteAccepted(n int64) {
+	for {
+		cur := c.hostAccepted.Load()
+		if n <= cur || c.hostAccepted.CompareAndSwap(cur, n) {
+			return
+		}
+	}
+}
+
+// learnOutLimit lowers the outbound frame limit to n.
+func (c *Client) learnOutLimit(n int64) {
+	for {
+		cur := c.outLimit.Load()
+		if (cur != 0 && cur <= n) || c.outLimit.CompareAndSwap(cur, n) {
+			return
+		}
+	}
+}

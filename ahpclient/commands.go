@@ -32,17 +32,18 @@ func (c *Client) request(ctx context.Context, method string, params, out any, ho
 	if err != nil {
 		return fmt.Errorf("ahpclient: %s: %w", method, err)
 	}
-	return c.requestOn(ctx, k, method, params, out, hook)
+	return c.requestOn(ctx, k, method, params, out, hook, true)
 }
 
-// requestOn is request on a given connection.
-func (c *Client) requestOn(ctx context.Context, k *conn, method string, params, out any, hook func(*ahpwire.Message)) error {
+// requestOn is request on a given connection; user marks an application
+// request (not an automatic one).
+func (c *Client) requestOn(ctx context.Context, k *conn, method string, params, out any, hook func(*ahpwire.Message), user bool) error {
 	if _, ok := ctx.Deadline(); !ok && c.requestTimeout() > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.requestTimeout())
 		defer cancel()
 	}
-	resp, err := k.call(ctx, method, params, hook)
+	resp, err := k.callAs(ctx, method, params, hook, user)
 	if err != nil {
 		if c.isClosed() {
 			return fmt.Errorf("ahpclient: %s: %w", method, ErrClosed)
@@ -79,16 +80,17 @@ func (c *Client) ListSessions(ctx context.Context, limit int, cursor string) (ah
 	if err != nil {
 		return ahpwire.ListSessionsResult{}, fmt.Errorf("ahpclient: listSessions: %w", err)
 	}
-	return c.listSessions(ctx, k, limit, cursor)
+	return c.listSessions(ctx, k, limit, cursor, true)
 }
 
-func (c *Client) listSessions(ctx context.Context, k *conn, limit int, cursor string) (ahpwire.ListSessionsResult, error) {
+// listSessions fetches one page on k; user marks an application request.
+func (c *Client) listSessions(ctx context.Context, k *conn, limit int, cursor string, user bool) (ahpwire.ListSessionsResult, error) {
 	p := ahpwire.ListSessionsParams{Channel: ahpwire.RootURI, Cursor: cursor}
 	if limit > 0 {
 		p.Limit = ahpwire.Ptr(limit)
 	}
 	var res ahpwire.ListSessionsResult
-	err := c.requestOn(ctx, k, ahpwire.MethodListSessions, p, &res, nil)
+	err := c.requestOn(ctx, k, ahpwire.MethodListSessions, p, &res, nil, user)
 	return res, err
 }
 
@@ -136,7 +138,7 @@ func (c *Client) Subscribe(ctx context.Context, channel string, view *ahpwire.Su
 		c.flushBuffered(k.ctx, buffered)
 	}
 	c.seq.beginSubscribe(channel)
-	if err := c.requestOn(ctx, k, ahpwire.MethodSubscribe, p, nil, hook); err != nil {
+	if err := c.requestOn(ctx, k, ahpwire.MethodSubscribe, p, nil, hook, true); err != nil {
 		if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 			c.seq.abortSubscribe(channel)
 		}

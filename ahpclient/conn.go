@@ -65,6 +65,11 @@ type call struct {
 	// if the waiter gave up.
 	hook func(*ahpwire.Message)
 	ch   chan *ahpwire.Message // nil message = connection lost
+	// user: made by the application (not the handshake, heartbeat or
+	// automatic refresh); see FrameTooLargeError.userPending.
+	user bool
+	// size is the largest frame of the request (guarded by pendMu).
+	size int64
 }
 
 // newConn wraps an open WebSocket and starts its reader.
@@ -185,12 +190,19 @@ func (k *conn) classifyReadErr(err error) error {
 	}
 	if errors.Is(err, websocket.ErrMessageTooBig) {
 		lim := k.cl.cfg.MaxFrameBytes
-		k.cl.log.Error("frame exceeds the receive ceiling; closing", "limit", lim)
-		return &FrameTooLargeError{Limit: lim}
+		user, _ := k.inflight()
+		k.cl.log.Error("frame exceeds the receive ceiling; closing", "limit", lim, "userRequestPending", user)
+		return &FrameTooLargeError{Limit: lim, userPending: user}
 	}
 	if st := websocket.CloseStatus(err); st == websocket.StatusMessageTooBig {
+		user, size := k.inflight()
+		if size >= outboundFloor && size > k.cl.hostAccepted.Load() {
+			k.cl.learnOutLimit(size - 1)
+			k.cl.log.Error("host closed the link for an oversized frame from this client", "size", size)
+			return &FrameTooLargeError{Remote: true, Outbound: true, Size: size}
+		}
 		k.cl.log.Error("host closed the link for an oversized frame")
-		return &FrameTooLargeError{Remote: true}
+		return &FrameTooLargeError{Remote: true, userPending: user}
 	} else if st != -1 {
 		return fmt.Errorf("ahpclient: host closed the connection (%d %s)", int(st), st)
 	}
@@ -237,7 +249,29 @@ func (k *conn) resolve(m *ahpwire.Message) {
 	if c.hook != nil {
 		c.hook(m)
 	}
+	k.pendMu.Lock()
+	size := c.size
+	k.pendMu.Unlock()
+	k.cl.noteAccepted(size)
 	c.ch <- m
+}
+
+// outboundFloor is the smallest frame a 1009 close is ever attributed to:
+// below it the close is taken to be about a frame toward this client (no
+// real host or relay caps frames that low).
+const outboundFloor = 16 << 10
+
+// inflight reports whether an application request is awaiting its answer
+// and the largest frame written on this connection that the host has not
+// answered (requests) or echoed (dispatches) yet.
+func (k *conn) inflight() (user bool, maxSize int64) {
+	k.pendMu.Lock()
+	for _, c := range k.pending {
+		user = user || c.user
+		maxSize = max(maxSize, c.size)
+	}
+	k.pendMu.Unlock()
+	return user, max(maxSize, k.cl.ob.maxSentSize())
 }
 
 // register adds a call and returns its id.
@@ -262,7 +296,12 @@ func (k *conn) unregister(id uint64) {
 // call sends a request and waits for its response, ctx, or the end of the
 // connection. A JSON-RPC error response is returned as *ahpwire.RPCError.
 func (k *conn) call(ctx context.Context, method string, params any, hook func(*ahpwire.Message)) (*ahpwire.Message, error) {
-	c := &call{method: method, hook: hook, ch: make(chan *ahpwire.Message, 1)}
+	return k.callAs(ctx, method, params, hook, false)
+}
+
+// callAs is call; user marks an application request.
+func (k *conn) callAs(ctx context.Context, method string, params any, hook func(*ahpwire.Message), user bool) (*ahpwire.Message, error) {
+	c := &call{method: method, hook: hook, ch: make(chan *ahpwire.Message, 1), user: user}
 	id, err := k.register(c)
 	if err != nil {
 		return nil, err
@@ -272,7 +311,12 @@ func (k *conn) call(ctx context.Context, method string, params any, hook func(*a
 		k.unregister(id)
 		return nil, err
 	}
-	if err := k.send(req, method); err != nil {
+	err = k.sendSized(req, method, func(n int64) {
+		k.pendMu.Lock()
+		c.size = n
+		k.pendMu.Unlock()
+	})
+	if err != nil {
 		k.unregister(id)
 		return nil, err
 	}
@@ -302,13 +346,19 @@ func (k *conn) notify(method string, params any) error {
 	return k.send(m, method)
 }
 
-// sendCeiling is the frame ceiling assumed for a host that did not
-// advertise chunking: the client's own receive ceiling (symmetric limits).
+// sendCeiling is the frame ceiling for sending: for a host that did not
+// advertise chunking the client's own receive ceiling (symmetric limits),
+// lowered to the learned outbound limit once the host or a relay closed
+// the link for an outbound frame (see FrameTooLargeError.Outbound).
 func (k *conn) sendCeiling() int64 {
-	if k.hostCap.Load() != nil {
-		return 0
+	var lim int64
+	if k.hostCap.Load() == nil {
+		lim = k.cl.cfg.MaxFrameBytes
 	}
-	return k.cl.cfg.MaxFrameBytes
+	if l := k.cl.outLimit.Load(); l > 0 && (lim == 0 || l < lim) {
+		lim = l
+	}
+	return lim
 }
 
 // send serialises, segments (toward a host that advertised chunking) and
@@ -316,6 +366,12 @@ func (k *conn) sendCeiling() int64 {
 // *segment.MessageTooLargeError, ...) are returned without touching the
 // connection; write errors end it and return a *TransportError.
 func (k *conn) send(m *ahpwire.Message, op string) error {
+	return k.sendSized(m, op, nil)
+}
+
+// sendSized is send; sized, if set, learns the largest frame's size before
+// anything is written.
+func (k *conn) sendSized(m *ahpwire.Message, op string, sized func(int64)) error {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return fmt.Errorf("ahpclient: encode %s: %w", op, err)
@@ -326,6 +382,13 @@ func (k *conn) send(m *ahpwire.Message, op string) error {
 	}
 	if g.ID != "" {
 		defer k.cl.splitter.Done(g.ID)
+	}
+	if sized != nil {
+		var n int64
+		for _, f := range g.Frames {
+			n = max(n, int64(len(f)))
+		}
+		sized(n)
 	}
 	k.writeMu.Lock()
 	defer k.writeMu.Unlock()

@@ -68,7 +68,10 @@ func (c *Client) sendEntry(k *conn, e OutboxEntry) error {
 		return nil
 	}
 	_ = c.q.push(c.ctx, OutboxEvent{Entry: ne}, false, false)
-	err := k.notify(ahpwire.MethodDispatchAction, ahpwire.DispatchActionParams{Channel: e.Channel, ClientSeq: e.ClientSeq, Action: e.Action})
+	m, err := ahpwire.NewNotification(ahpwire.MethodDispatchAction, ahpwire.DispatchActionParams{Channel: e.Channel, ClientSeq: e.ClientSeq, Action: e.Action})
+	if err == nil {
+		err = k.sendSized(m, ahpwire.MethodDispatchAction, func(n int64) { c.ob.setSize(e.ClientSeq, n) })
+	}
 	if err == nil {
 		return nil
 	}

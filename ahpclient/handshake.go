@@ -152,7 +152,7 @@ func (c *Client) connectOnce(ctx context.Context) (*conn, Recovery, error) {
 		case errors.As(err, &re):
 			c.log.Info("reconnect refused; falling back to initialize", "err", err)
 			rec, err = RecoveryReinitialized, c.initialize(ctx, k, true)
-			if err != nil && errors.As(err, &re) && !errors.Is(err, ErrUnsupportedVersion) {
+			if err != nil && errors.As(err, &re) && !errors.Is(err, ErrUnsupportedVersion) && !errors.Is(err, ErrMessageTooLarge) {
 				c.log.Info("initialize refused after reconnect; retrying on a fresh connection", "err", err)
 				k, rec, err = c.freshInitialize(ctx, k)
 			}
@@ -397,7 +397,7 @@ func (c *Client) activate(k *conn, rec Recovery) {
 	c.setState(ConnState{Phase: Connected, ProtocolVersion: ver, Recovery: rec, HostChunking: hc})
 	if c.cfg.SessionsLimit > 0 {
 		ctx, cancel := context.WithTimeout(k.ctx, c.requestTimeout())
-		res, err := c.listSessions(ctx, k, c.cfg.SessionsLimit, "")
+		res, err := c.listSessions(ctx, k, c.cfg.SessionsLimit, "", false)
 		cancel()
 		if err != nil && k.ctx.Err() != nil {
 			return // the link dropped again; the next activation refreshes

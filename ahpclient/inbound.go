@@ -55,6 +55,9 @@ func (c *Client) onActionParams(k *conn, p *envelopeParams) {
 // raw, when non-nil, is the still undecoded action (env.Action is nil).
 func (c *Client) onEnvelope(ctx context.Context, env ahpwire.ActionEnvelope, raw json.RawMessage, replayed, force bool) {
 	own := env.Origin != nil && env.Origin.ClientID == c.clientID
+	if own {
+		c.noteAccepted(c.ob.sizeOf(env.Origin.ClientSeq)) // the host read it
+	}
 	if env.RejectionReason != "" {
 		c.seq.noteProcessed(env.ServerSeq)
 		if own {

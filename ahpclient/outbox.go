@@ -20,10 +20,40 @@ func nextClientSeq() uint64 { return clientSeqCounter.Add(1) }
 type outbox struct {
 	mu      sync.Mutex
 	entries map[uint64]*OutboxEntry
+	sizes   map[uint64]int64 // frame size of each written entry
 }
 
 func newOutbox() *outbox {
-	return &outbox{entries: make(map[uint64]*OutboxEntry)}
+	return &outbox{entries: make(map[uint64]*OutboxEntry), sizes: make(map[uint64]int64)}
+}
+
+// setSize records the frame size of entry seq (before it is written).
+func (o *outbox) setSize(seq uint64, n int64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.entries[seq] != nil {
+		o.sizes[seq] = n
+	}
+}
+
+// sizeOf returns the recorded frame size of entry seq (0 if unknown).
+func (o *outbox) sizeOf(seq uint64) int64 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.sizes[seq]
+}
+
+// maxSentSize is the largest frame among Sent entries (written, not echoed).
+func (o *outbox) maxSentSize() int64 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var n int64
+	for seq, sz := range o.sizes {
+		if e := o.entries[seq]; e != nil && e.Status == OutboxSent {
+			n = max(n, sz)
+		}
+	}
+	return n
 }
 
 // add records a new entry and returns a copy.
@@ -55,6 +85,7 @@ func (o *outbox) transition(seq uint64, st OutboxStatus, err error, serverSeq ui
 	out := *e
 	if st.Final() {
 		delete(o.entries, seq)
+		delete(o.sizes, seq)
 	}
 	return out, true
 }

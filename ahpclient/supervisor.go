@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // supervise keeps the client connected until Close: it waits for the live
@@ -88,8 +90,16 @@ func (c *Client) fatal(cause error) error {
 	if errors.As(cause, &ae) || errors.As(cause, &ve) {
 		return cause
 	}
+	var mt *MessageTooLargeError
+	if errors.As(cause, &mt) && mt.Op == ahpwire.MethodInitialize {
+		// Even the root channel alone is too large for this client.
+		return fmt.Errorf("ahpclient: stopped reconnecting: the host cannot send the root state within this client's limits; enable chunking or raise the receive ceiling (--max-frame-bytes): %w", cause)
+	}
 	var ft *FrameTooLargeError
-	if !errors.As(cause, &ft) {
+	if !errors.As(cause, &ft) || ft.Outbound || ft.userPending {
+		// An outbound frame the host refused, or the answer to an
+		// application request: that request failed, nothing comes back
+		// by itself after reconnecting.
 		return nil
 	}
 	at := c.seq.processedSeq()
