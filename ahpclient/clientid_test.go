@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ahptui/ahptui/ahphost"
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 func TestClientIDPersistedPerHost(t *testing.T) {
@@ -128,9 +132,10 @@ func TestHostKeyIgnoresToken(t *testing.T) {
 }
 
 func TestDefaultStateDirXDG(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", "/tmp/xdg-test")
+	x := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", x)
 	d, err := DefaultStateDir()
-	if err != nil || d != "/tmp/xdg-test/ahptui" {
+	if err != nil || d != filepath.Join(x, "ahptui") {
 		t.Fatalf("DefaultStateDir = %q, %v", d, err)
 	}
 }
@@ -158,5 +163,41 @@ func TestOptionsValidate(t *testing.T) {
 	_, err = Options{URL: "::bad?tkn=topsecret"}.validate()
 	if err == nil || strings.Contains(err.Error(), "topsecret") {
 		t.Fatalf("error leaks token or missing: %v", err)
+	}
+}
+
+// Two clients of one host sharing a state directory (two TUIs) get
+// different clientIds, so each recognises only its own echoes.
+func TestTwoClientsOfOneHostKeepEchoesApart(t *testing.T) {
+	_, url := startHost(t, ahphost.Options{NoToken: true})
+	dir := t.TempDir()
+	o1, o2 := testOptions(t, url), testOptions(t, url)
+	o1.StateDir, o2.StateDir = dir, dir
+	c1, a1 := startClient(t, o1)
+	c2, a2 := startClient(t, o2)
+	if c1.ClientID() == c2.ClientID() {
+		t.Fatalf("shared clientId %q", c1.ClientID())
+	}
+	chat := openSession(t, c1, a1, sessionURI(40))
+	if got := openSession(t, c2, a2, sessionURI(40)); got != chat {
+		t.Fatalf("chat %s vs %s", got, chat)
+	}
+	runTurn(t, c1, a1, chat, "t1", "hello")
+	own := func(a *appConsumer) (own, seen bool) {
+		evs := a.waitFor("turnStarted", 15*time.Second, func(evs []Event) bool {
+			return hasEvent(evs, func(e EnvelopeEvent) bool { return e.Envelope.Action.ActionType() == ahpwire.ActionChatTurnStarted })
+		})
+		for _, e := range evs {
+			if en, ok := e.(EnvelopeEvent); ok && en.Envelope.Action.ActionType() == ahpwire.ActionChatTurnStarted {
+				return en.Own, true
+			}
+		}
+		return false, false
+	}
+	if o, _ := own(a1); !o {
+		t.Fatal("dispatching client does not see its echo as its own")
+	}
+	if o, _ := own(a2); o {
+		t.Fatal("the other client took the echo as its own")
 	}
 }

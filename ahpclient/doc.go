@@ -33,12 +33,13 @@
 //   - The receive ceiling (Options.MaxFrameBytes, 16 MiB) is the WebSocket
 //     read limit, so an oversized frame is rejected before it is decoded:
 //     the transport closes, in-flight requests fail with *TransportError
-//     (cause *FrameTooLargeError), and the supervisor reconnects. The same
-//     oversized frame at the same point again ends in Failed with a
-//     *PersistentOversizeError instead of a loop.
+//     (cause *FrameTooLargeError), and the supervisor reconnects. See
+//     "Oversized messages" for when it stops instead.
 //   - Every request gets its result or a typed error (ErrNotConnected,
-//     ErrClosed, *TransportError, a wrapped *ahpwire.RPCError, ctx's error);
-//     requests without a deadline get Options.RequestTimeout.
+//     ErrClosed, *TransportError, *MessageTooLargeError for a -32050
+//     answer, a wrapped *ahpwire.RPCError, ctx's error); requests without
+//     a deadline get Options.RequestTimeout. ErrorCode reports the JSON-RPC
+//     code of any host error, -32050 included.
 //   - Events are never dropped. When the consumer falls behind, reading from
 //     the host pauses (backpressure) instead of buffering without bound.
 //   - lastSeenServerSeq advances only over acknowledged envelopes
@@ -47,6 +48,53 @@
 //   - Envelopes carrying rejectionReason are never delivered; the outbox
 //     entry becomes Rejected with a *RejectedError.
 //   - Tokens are masked (MaskToken) in every error, log line and state.
+//
+// # Client identity
+//
+// The clientId belongs to one live process. Ids are persisted per host in
+// slots StateDir/client-ids/<host>.0, <host>.1, ...; New takes the first
+// slot no live process holds and keeps an exclusive lock on it (flock on
+// Unix, a share-exclusive open on Windows; elsewhere only among the Clients
+// of one process) until Close. A restarted TUI therefore reuses its id (and
+// can reconnect), while a second TUI attached to the same host gets another
+// one, so echoes (origin clientId + clientSeq) are never confused.
+//
+// # Reconnect fallback
+//
+// On a new transport the client sends reconnect. A JSON-RPC error makes it
+// send initialize with the old subscriptions on the same connection (a
+// refused reconnect leaves it uninitialized). An unusable result (unknown
+// type, undecodable), or a refusal of that initialize, makes it close the
+// transport and initialize on a fresh one; until an initialize succeeds
+// every further attempt initializes directly, so no host answer can make
+// it loop on the same connection. An initialize answered -32050 is retried
+// with the root channel alone and the other channels are reported lost
+// (ChannelLostEvent).
+//
+// # Oversized messages
+//
+//   - Too large to send: refused locally with an error matching
+//     ErrMessageTooLarge (host without chunking, or above its message
+//     limit); the link is untouched.
+//   - The host answers -32050: *MessageTooLargeError (Size, Limit from its
+//     data) for that request only; the link stays up.
+//   - The host or a relay closes with 1009 while a frame of this client
+//     larger than any the host had accepted (and at least 16 KiB) was
+//     unanswered: that request fails (*FrameTooLargeError with Outbound),
+//     the client reconnects, and from then on messages that large toward
+//     this host are refused locally (or segmented smaller), so re-issuing
+//     the request gives a per-request error without dropping the link.
+//   - A frame above the receive ceiling (or a 1009 not attributed to an
+//     outbound frame) while an application request awaited its answer is
+//     taken to be that answer: the request fails with *TransportError and
+//     the client reconnects; re-issuing it fails the same way, never the
+//     whole client.
+//   - Any other oversized frame (an envelope, a notification, a reconnect
+//     or automatic answer) is one the host would send again by itself. Two
+//     such failures in a row with no progress in serverSeq in between (the
+//     highest fully received serverSeq did not move) end in Failed with a
+//     *PersistentOversizeError naming the fix; progress restarts the count,
+//     so a different large message later is judged afresh.
 //
 // Server→client requests are answered -32601 unless Options.RequestHandler
 // is set.

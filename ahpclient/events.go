@@ -27,8 +27,9 @@ const (
 	Connected
 	// Reconnecting: the link dropped; waiting for or attempting a new one.
 	Reconnecting
-	// Failed: the client gave up (auth, version, persistent oversize,
-	// attempts exhausted); Err says why. Only Close remains.
+	// Failed: the client gave up (auth, version, persistent oversize, root
+	// state too large for this client, attempts exhausted); Err says why.
+	// Only Close remains.
 	Failed
 	// Closed: Close was called.
 	Closed

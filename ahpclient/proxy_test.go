@@ -2,6 +2,7 @@ package ahpclient
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -32,6 +33,32 @@ type dropProxy struct {
 	mu      sync.Mutex
 	swallow string
 	kills   []func()
+
+	// stripCaps removes result.capabilities from host→client frames (a
+	// host that does not advertise chunking).
+	stripCaps atomic.Bool
+}
+
+// stripCapabilities returns b without result.capabilities.
+func stripCapabilities(b []byte) []byte {
+	if !strings.Contains(string(b), `"capabilities"`) {
+		return b
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil || m["result"] == nil {
+		return b
+	}
+	var res map[string]json.RawMessage
+	if json.Unmarshal(m["result"], &res) != nil {
+		return b
+	}
+	delete(res, "capabilities")
+	m["result"], _ = json.Marshal(res)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return b
+	}
+	return out
 }
 
 // retarget sends new connections to another host.
@@ -134,7 +161,13 @@ func (p *dropProxy) serve(w http.ResponseWriter, r *http.Request) {
 		for {
 			typ, b, err := up.Read(ctx)
 			if err != nil {
+				if st := websocket.CloseStatus(err); st != -1 {
+					_ = down.Close(st, "relayed") // pass the host's close status on
+				}
 				return
+			}
+			if p.stripCaps.Load() {
+				b = stripCapabilities(b)
 			}
 			if err := down.Write(ctx, typ, b); err != nil {
 				return

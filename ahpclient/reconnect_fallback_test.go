@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -22,9 +23,12 @@ type strictHost struct {
 	srv *httptest.Server
 	// reconnectResult returns the raw result for the n-th reconnect (1-based).
 	reconnectResult func(n int) string
-	// reconnectError answers reconnect with -32602 but still marks the
-	// connection initialized.
-	reconnectError bool
+	// reconnectError answers reconnect with -32602; with
+	// reconnectErrorUsed the connection still counts as initialized.
+	reconnectError, reconnectErrorUsed bool
+	// initTooLarge answers -32050 to an initialize asking for more than
+	// the root channel.
+	initTooLarge bool
 
 	mu         sync.Mutex
 	cur        *websocket.Conn
@@ -32,6 +36,7 @@ type strictHost struct {
 	inits      int
 	reconnects int
 	refused    int // handshakes refused because the connection was initialized
+	tooLarge   int // initialize answered -32050
 }
 
 func newStrictHost(t *testing.T, reconnectResult func(n int) string) *strictHost {
@@ -62,6 +67,13 @@ func (h *strictHost) counts() (conns, inits, reconnects, refused int) {
 	return h.conns, h.inits, h.reconnects, h.refused
 }
 
+// initialSubs returns initialize's initialSubscriptions.
+func initialSubs(params json.RawMessage) []string {
+	var p ahpwire.InitializeParams
+	_ = json.Unmarshal(params, &p)
+	return p.InitialSubscriptions
+}
+
 func (h *strictHost) serve(w http.ResponseWriter, r *http.Request) {
 	ws, err := websocket.Accept(w, r, nil)
 	if err != nil {
@@ -90,13 +102,16 @@ func (h *strictHost) serve(w http.ResponseWriter, r *http.Request) {
 		case (m.Method == ahpwire.MethodInitialize || m.Method == ahpwire.MethodReconnect) && ready:
 			h.refused++
 			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"error":{"code":-32600,"message":"connection already initialized"}}`
+		case m.Method == ahpwire.MethodInitialize && h.initTooLarge && len(initialSubs(m.Params)) > 1:
+			h.tooLarge++
+			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"error":{"code":-32050,"message":"message too large","data":{"size":99999999,"limit":1000}}}`
 		case m.Method == ahpwire.MethodInitialize:
 			h.inits++
 			ready = true
 			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"result":{"protocolVersion":"1.0.0","serverSeq":0,"snapshots":[]}}`
 		case m.Method == ahpwire.MethodReconnect && h.reconnectError:
 			h.reconnects++
-			ready = true
+			ready = h.reconnectErrorUsed
 			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"error":{"code":-32602,"message":"unknown clientId"}}`
 		case m.Method == ahpwire.MethodReconnect:
 			h.reconnects++
@@ -128,6 +143,7 @@ func TestUnusableReconnectResultInitializesOnFreshTransport(t *testing.T) {
 				}
 				return `{"type":"replay","actions":[],"missing":[]}`
 			})
+			base := runtime.NumGoroutine()
 			o := testOptions(t, h.url())
 			o.SessionsLimit = -1
 			c, a := startClient(t, o)
@@ -157,6 +173,10 @@ func TestUnusableReconnectResultInitializesOnFreshTransport(t *testing.T) {
 			if _, _, reconnects, refused := h.counts(); reconnects != 2 || refused != 0 {
 				t.Fatalf("reconnect %d, refused %d; want 2, 0", reconnects, refused)
 			}
+			// Every transport of the fallback is gone after Close.
+			_ = c.Close()
+			a.stop()
+			checkNoLeak(t, base)
 		})
 	}
 }
@@ -166,7 +186,7 @@ func TestUnusableReconnectResultInitializesOnFreshTransport(t *testing.T) {
 // gets the fallback initialize on a fresh connection.
 func TestRefusedFallbackInitializeRetriesOnFreshTransport(t *testing.T) {
 	h := newStrictHost(t, func(n int) string { return "" })
-	h.reconnectError = true
+	h.reconnectError, h.reconnectErrorUsed = true, true
 	o := testOptions(t, h.url())
 	o.SessionsLimit = -1
 	_, a := startClient(t, o)
@@ -182,5 +202,39 @@ func TestRefusedFallbackInitializeRetriesOnFreshTransport(t *testing.T) {
 	if conns != 3 || inits != 2 || reconnects != 1 || refused != 1 || countState(evs, Reconnecting) != 1 {
 		t.Fatalf("conns %d, initialize %d, reconnect %d, refused %d; want 3, 2, 1, 1; events: %s",
 			conns, inits, reconnects, refused, describeTail(evs, 8))
+	}
+}
+
+// When the fallback initialize is answered -32050 (the old subscriptions'
+// snapshots are too large together), the client initializes with the root
+// channel alone and reports the others lost instead of looping.
+func TestFallbackInitializeTooLargeKeepsRootOnly(t *testing.T) {
+	h := newStrictHost(t, func(n int) string { return "" })
+	h.reconnectError, h.initTooLarge = true, true
+	o := testOptions(t, h.url())
+	o.SessionsLimit = -1
+	c, a := startClient(t, o)
+	session := sessionURI(30)
+	if _, err := c.Subscribe(context.Background(), session, nil); err != nil {
+		t.Fatal(err)
+	}
+	h.kill()
+	evs := a.waitFor("reinitialized", 15*time.Second, func(evs []Event) bool {
+		return hasEvent(evs, func(e ConnStateEvent) bool {
+			return e.State.Phase == Connected && e.State.Recovery == RecoveryReinitialized
+		})
+	})
+	if !hasEvent(evs, func(e ChannelLostEvent) bool { return e.Channel == session }) {
+		t.Fatalf("%s not reported lost: %s", session, describeTail(evs, 8))
+	}
+	if subs := c.Subscriptions(); len(subs) != 1 || subs[0] != ahpwire.RootURI {
+		t.Fatalf("subscriptions = %v", subs)
+	}
+	conns, inits, reconnects, refused := h.counts()
+	h.mu.Lock()
+	tooLarge := h.tooLarge
+	h.mu.Unlock()
+	if conns != 2 || inits != 2 || reconnects != 1 || refused != 0 || tooLarge != 1 || countState(evs, Reconnecting) != 1 {
+		t.Fatalf("conns %d, initialize %d (+%d too large), reconnect %d, refused %d", conns, inits, tooLarge, reconnects, refused)
 	}
 }

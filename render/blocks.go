@@ -111,7 +111,7 @@ func (r *Renderer) errorBlock(b *reducer.Block, width int, expanded bool) []stri
 	if msg == "" {
 		msg = "unknown error"
 	}
-	out := textBlock("✗ Error: "+msg, width, st.Label, gutter)
+	out := hangBlock("✗ ", "Error: "+msg, width, st.Label, gutter)
 	if e.ErrorType != "" {
 		out = append(out, textBlock(e.ErrorType, width, st.Text, detailIndent)...)
 	}
@@ -119,7 +119,7 @@ func (r *Renderer) errorBlock(b *reducer.Block, width int, expanded bool) []stri
 		out = append(out, r.codeBlock(e.Stack, width, TabWidth)...)
 	}
 	if e.Resumable {
-		out = append(out, textBlock("↻ resumable — this turn can be resumed", width, st.Hint, detailIndent)...)
+		out = append(out, hangBlock("↻ ", "resumable — this turn can be resumed", width, st.Hint, detailIndent)...)
 	}
 	return out
 }
@@ -131,7 +131,7 @@ func (r *Renderer) notification(b *reducer.Block, k BlockKey, width int) []strin
 	if b.Markdown {
 		return append([]string{gutter + r.styles.Notice.Render("ℹ Notice")}, r.md.Lines(mdID(k), text, true, width)...)
 	}
-	return textBlock("ℹ "+text, width, r.styles.Notice, gutter)
+	return hangBlock("ℹ ", text, width, r.styles.Notice, gutter)
 }
 
 // contentRef renders a reference to content stored elsewhere.
@@ -139,11 +139,11 @@ func (r *Renderer) contentRef(b *reducer.Block, width int) []string {
 	if b.Ref == nil {
 		return nil
 	}
-	s := "→ " + displayURI(b.Ref.URI)
+	s := displayURI(b.Ref.URI)
 	if meta := refMeta(b.Ref.ContentType, b.Ref.SizeHint); meta != "" {
 		s += " (" + meta + ")"
 	}
-	return textBlock(s, width, r.styles.Tool.Link, gutter)
+	return hangBlock("→ ", s, width, r.styles.Tool.Link, gutter)
 }
 
 // blockURIs lists the content references a block can show when fetched:

@@ -12,20 +12,20 @@ import (
 // title, invocation, risk assessment, input, proposed edits and options.
 func (r *Renderer) confirmation(tc *reducer.ToolCall, width int, v ViewOpts) []string {
 	st := r.styles.Confirm
-	title := ""
+	var title reducer.Rich
 	if tc.ConfirmationTitle != nil {
-		title = tc.ConfirmationTitle.Text
+		title = *tc.ConfirmationTitle
 	}
-	if strings.TrimSpace(title) == "" {
+	if strings.TrimSpace(title.Text) == "" {
 		name := tc.DisplayName
 		if name == "" {
 			name = tc.ToolName
 		}
-		title = "Allow " + name + "?"
+		title = reducer.Rich{Text: "Allow " + name + "?"}
 	}
-	out := textBlock(title, width, st.Title, detailIndent)
+	out := r.richBlock(title, st.Title, width, detailIndent)
 	if tc.InvocationMessage != nil && tc.InvocationMessage.Text != "" {
-		out = append(out, textBlock(tc.InvocationMessage.Text, width, r.styles.Tool.Summary, detailIndent)...)
+		out = append(out, r.richBlock(*tc.InvocationMessage, r.styles.Tool.Summary, width, detailIndent)...)
 	}
 	out = append(out, r.risk(tc.Risk, width)...)
 	out = append(out, r.toolInput(tc, width, v)...)
@@ -61,10 +61,12 @@ func (r *Renderer) risk(rk *reducer.Risk, width int) []string {
 		}
 		label += fmt.Sprintf(" (safety %.2f)", s)
 	}
+	spans := []inlineSpan{{text: label}}
 	if rk.Reason != nil && rk.Reason.Text != "" {
-		label += " — " + rk.Reason.Text
+		spans[0].text += " — "
+		spans = append(spans, richSpans(*rk.Reason, false)...)
 	}
-	return textBlock(label, width, style, detailIndent)
+	return r.inlineBlock(spans, style, width, detailIndent)
 }
 
 // options renders the host's approval choices, numbered in display order
@@ -84,7 +86,7 @@ func (r *Renderer) options(opts []reducer.ConfirmOption, width int) []string {
 		if label == "" {
 			label = oneLine(o.ID)
 		}
-		out = append(out, textBlock("["+strconv.Itoa(i+1)+"] "+label, width, style, detailIndent)...)
+		out = append(out, hangBlock("["+strconv.Itoa(i+1)+"] ", label, width, style, detailIndent)...)
 	}
 	return out
 }

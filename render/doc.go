@@ -20,6 +20,12 @@
 // re-renders only the open tail, without syntax highlighting. See
 // markdown.go for the details and docs/bench/render.md for the numbers.
 //
+// One-line server strings that may be markdown (tool invocation and
+// past-tense messages, confirmation titles, risk and cancel reasons) are not
+// sent to glamour: a small inline parser draws their code spans, strong
+// text, emphasis and links (inline.go). Long lines of code, terminal output
+// and diffs wrap with a continuation mark in the gutter (codewrap.go).
+//
 // The package knows no key bindings (render does not import keymap): the
 // key hints under confirmations and result reviews come from the caller as
 // data ([ViewOpts].Hints), defaulting to [DefaultPromptHints].

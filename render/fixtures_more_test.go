@@ -22,7 +22,7 @@ func readFileTool(input string, c reducer.ToolContent) reducer.ToolCall {
 		InvocationMessage: rich("Reading `README.md`"), Confirmed: reducer.ConfirmedNotNeeded,
 		Input:   &reducer.ToolInput{Text: input},
 		Content: []reducer.ToolContent{c},
-		Result:  &reducer.ToolOutcome{Success: true, PastTenseMessage: reducer.Rich{Text: "Read `README.md`"}},
+		Result:  &reducer.ToolOutcome{Success: true, PastTenseMessage: *rich("Read `README.md`")},
 	}
 }
 

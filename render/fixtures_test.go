@@ -43,7 +43,8 @@ func thinkStart(id, text string, redacted bool) reducer.Action {
 	return reducer.BlockStart{MessageID: mid, BlockID: id, Kind: reducer.KindThinking, Text: text, Redacted: redacted}
 }
 
-func rich(s string) *reducer.Rich { return &reducer.Rich{Text: s} }
+// rich is a markdown StringOrMarkdown, as hosts send tool messages.
+func rich(s string) *reducer.Rich { return &reducer.Rich{Text: s, Markdown: true} }
 func intp(i int) *int             { return &i }
 func f64(f float64) *float64      { return &f }
 
@@ -74,7 +75,7 @@ func completedTool(success bool, content ...reducer.ToolContent) reducer.ToolCal
 	tc := baseTool(reducer.ToolCompleted)
 	tc.Confirmed = reducer.ConfirmedUserAction
 	tc.Content = content
-	tc.Result = &reducer.ToolOutcome{Success: success, PastTenseMessage: reducer.Rich{Text: "Ran `ls -la`"}}
+	tc.Result = &reducer.ToolOutcome{Success: success, PastTenseMessage: *rich("Ran `ls -la`")}
 	if !success {
 		tc.Result.PastTenseMessage = reducer.Rich{Text: "Command failed"}
 		tc.Result.ErrorMessage = "exit status 2"
@@ -306,5 +307,5 @@ func goldenCases() []goldenCase {
 		endMsg(reducer.StatusError, 0))
 	hm := msgOf(hs)
 	add("hostile", hm, ViewOpts{Thinking: ThinkingFull, Expanded: expand(hm, 2)}, nil)
-	return append(cs, moreGoldenCases()...)
+	return append(append(cs, moreGoldenCases()...), pillGoldenCases()...)
 }

@@ -33,7 +33,7 @@ func (r *Renderer) inputRequest(b *reducer.Block, width int) []string {
 		out = append(out, textBlock(req.Message, width, r.styles.Tool.Body, detailIndent)...)
 	}
 	if req.URL != "" {
-		out = append(out, textBlock("→ "+displayURI(req.URL), width, r.styles.Tool.Link, detailIndent)...)
+		out = append(out, hangBlock("→ ", displayURI(req.URL), width, r.styles.Tool.Link, detailIndent)...)
 	}
 	for i, q := range req.Questions {
 		out = append(out, r.question(i, q, req, width)...)
@@ -48,11 +48,11 @@ func (r *Renderer) question(i int, q reducer.InputQuestion, req *reducer.InputRe
 	if title == "" {
 		title = q.Message
 	}
-	head := strconv.Itoa(i+1) + ". " + oneLine(title)
+	head := oneLine(title)
 	if q.Required {
 		head += " (required)"
 	}
-	out := textBlock(head, width, st.Question, detailIndent)
+	out := hangBlock(strconv.Itoa(i+1)+". ", head, width, st.Question, detailIndent)
 	sub := detailIndent + "   "
 	if q.Title != "" && q.Message != "" {
 		out = append(out, textBlock(q.Message, width, r.styles.Tool.Body, sub)...)
@@ -69,14 +69,14 @@ func (r *Renderer) question(i int, q reducer.InputQuestion, req *reducer.InputRe
 		if chosen[o.ID] {
 			mark = "● "
 		}
-		s := mark + oneLine(o.Label)
+		s := oneLine(o.Label)
 		if d := oneLine(o.Description); d != "" {
 			s += " — " + d
 		}
 		if o.Recommended {
 			s += " (recommended)"
 		}
-		out = append(out, textBlock(s, width, r.styles.Muted, sub)...)
+		out = append(out, hangBlock(mark, s, width, r.styles.Muted, sub)...)
 	}
 	switch {
 	case !has:
@@ -84,11 +84,11 @@ func (r *Renderer) question(i int, q reducer.InputQuestion, req *reducer.InputRe
 	case ans.State == reducer.AnswerSkipped:
 		out = append(out, textBlock("skipped", width, st.Missing, sub)...)
 	default:
-		s := "→ " + answerText(ans, q)
+		s := answerText(ans, q)
 		if ans.State == reducer.AnswerDraft {
 			s += " (draft)"
 		}
-		out = append(out, textBlock(s, width, st.Answer, sub)...)
+		out = append(out, hangBlock("→ ", s, width, st.Answer, sub)...)
 	}
 	return out
 }

@@ -169,6 +169,35 @@ func textBlock(s string, width int, st lipgloss.Style, indent string) []string {
 	return styleLines(wrapText(Sanitize(s), width-ansi.StringWidth(indent)), st, indent)
 }
 
+// hangBlock is textBlock for a line that starts with a mark ("→ ", "[2] ",
+// "1. ", "● "): the mark is drawn once and wrapped lines align under the
+// text after it, so a narrow terminal never leaves the mark alone on a line
+// or lets the text run under it. mark is trusted; s is sanitised.
+func hangBlock(mark, s string, width int, st lipgloss.Style, indent string) []string {
+	mw := ansi.StringWidth(mark)
+	iw := ansi.StringWidth(indent)
+	if width-iw-mw < 8 { // too narrow to hang: plain wrap
+		return textBlock(mark+s, width, st, indent)
+	}
+	lines := wrapText(Sanitize(s), width-iw-mw)
+	if len(lines) == 0 {
+		return styleLines([]string{strings.TrimRight(mark, " ")}, st, indent)
+	}
+	pad := indent + strings.Repeat(" ", mw)
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		switch {
+		case i == 0:
+			out[i] = indent + st.Render(mark+l)
+		case l == "":
+			out[i] = ""
+		default:
+			out[i] = pad + st.Render(l)
+		}
+	}
+	return out
+}
+
 // truncateLine cuts a line (which may contain SGR) to width columns with an
 // ellipsis.
 func truncateLine(l string, width int) string {

@@ -112,6 +112,10 @@ type Styles struct {
 	Input struct {
 		Label, Question, Answer, Missing lipgloss.Style
 	}
+	// InlineCode styles code spans of inline markdown in one-line places
+	// (tool pills, confirmation titles); it is drawn on the surrounding
+	// style, whose unset attributes it inherits.
+	InlineCode lipgloss.Style
 	// Code styles code lines drawn outside glamour: the open fence of a
 	// streaming answer and plain tool output.
 	Code lipgloss.Style
@@ -198,6 +202,7 @@ func buildStyles(name string, p Palette, md ansi.StyleConfig, chromaTheme string
 	s.Input.Missing = fg(p.Faint).Italic(true)
 
 	s.Code = fg(p.Text)
+	s.InlineCode = fg(p.Text).Background(p.BarBg)
 	s.Notice = fg(p.Info).Italic(true)
 	s.Usage = fg(p.Faint)
 	s.Muted = fg(p.Muted)

@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"time"
+
+	"github.com/ahptui/ahptui/reducer"
 )
 
 // Elapsed times without clocks.
@@ -20,10 +22,20 @@ import (
 // its start. Blocks never seen live (history, snapshots) show no duration
 // ("Thought"); the turn's own duration is on the usage line. A zero Now
 // records nothing. Given the same sequence of calls the output is the same.
+//
+// A tool call's pill shows its execution time, not its age: the span from
+// its first sighting running to its first sighting past running (result
+// review, completed, cancelled), so the time a user took to approve it is
+// left out; while it waits for approval, review or sign-in the pill says so
+// and shows no timer (see observeTool and toolDuration).
 
-// blockTimes are the sightings of one block.
+// blockTimes are the sightings of one block. Tool calls also note when
+// they were first seen waiting for approval (wait), running (run) and past
+// running (done), so that their duration is the execution time and not
+// the time the user took to decide.
 type blockTimes struct {
-	live, final time.Time
+	live, final     time.Time
+	wait, run, done time.Time
 }
 
 // maxTimes bounds the sighting table; when full, entries of finished blocks
@@ -59,6 +71,55 @@ func (r *Renderer) observe(k BlockKey, live bool, now, start time.Time) blockTim
 	}
 	r.times[k] = t
 	return t
+}
+
+// observeTool records a sighting of a tool call (see observe) and the
+// phase sightings of its execution.
+func (r *Renderer) observeTool(k BlockKey, tc *reducer.ToolCall, now, start time.Time) blockTimes {
+	t := r.observe(k, !tc.Status.Terminal(), now, start)
+	if now.IsZero() {
+		return t
+	}
+	switch {
+	case tc.Status == reducer.ToolPendingConfirmation:
+		if !t.wait.IsZero() {
+			return t
+		}
+		t.wait = now
+	case tc.Status == reducer.ToolRunning || tc.Status == reducer.ToolAuthRequired:
+		if !t.run.IsZero() {
+			return t
+		}
+		t.run = now
+	case tc.Status != reducer.ToolStreaming && !t.run.IsZero() && t.done.IsZero():
+		t.done = now
+	default:
+		return t
+	}
+	r.times[k] = t
+	return t
+}
+
+// ran returns how long a tool call executed: from its first sighting
+// running to its first sighting past running. A call never seen running
+// but also never seen waiting for approval (approved automatically, done
+// between two frames) falls back to its whole live span.
+func (t blockTimes) ran() (time.Duration, bool) {
+	switch {
+	case !t.run.IsZero() && !t.done.IsZero():
+		return t.done.Sub(t.run), true
+	case t.run.IsZero() && t.wait.IsZero():
+		return t.took()
+	}
+	return 0, false
+}
+
+// runningFor returns how long a running tool call has executed at now.
+func (t blockTimes) runningFor(now time.Time) (time.Duration, bool) {
+	if t.run.IsZero() || now.IsZero() || now.Before(t.run) {
+		return 0, false
+	}
+	return now.Sub(t.run), true
 }
 
 // liveFor returns how long a live block has been live at now.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 	"github.com/ahptui/ahptui/reducer"
@@ -21,7 +22,7 @@ func (r *Renderer) toolCall(m *reducer.Message, b *reducer.Block, k BlockKey, wi
 	if tc == nil {
 		return nil
 	}
-	t := r.observe(k, !tc.Status.Terminal(), v.Now, startHint(m, b))
+	t := r.observeTool(k, tc, v.Now, startHint(m, b))
 	lines := []string{r.toolPill(tc, t, width, v)}
 	switch tc.Status {
 	case reducer.ToolPendingConfirmation:
@@ -66,29 +67,30 @@ func (r *Renderer) toolIcon(tc *reducer.ToolCall) (string, lipgloss.Style) {
 // toolSummary is the text after the name: the past-tense message once
 // completed, else the invocation message, else the intention or a state
 // word.
-func toolSummary(tc *reducer.ToolCall) string {
+func toolSummary(tc *reducer.ToolCall) reducer.Rich {
 	switch {
 	case tc.Status == reducer.ToolCompleted && tc.Result != nil && tc.Result.PastTenseMessage.Text != "":
-		return tc.Result.PastTenseMessage.Text
+		return tc.Result.PastTenseMessage
 	case tc.InvocationMessage != nil && tc.InvocationMessage.Text != "":
-		return tc.InvocationMessage.Text
+		return *tc.InvocationMessage
 	case tc.Intention != "":
-		return tc.Intention
+		return reducer.Rich{Text: tc.Intention}
 	case tc.Status == reducer.ToolStreaming:
-		return "preparing…"
+		return reducer.Rich{Text: "preparing…"}
 	}
-	return ""
+	return reducer.Rich{}
 }
 
-// toolState is a short state word shown after the summary, if any.
+// toolState is a short state word shown after the summary, if any. The
+// states that wait for the user say so instead of showing a timer.
 func toolState(tc *reducer.ToolCall) string {
 	switch tc.Status {
 	case reducer.ToolPendingConfirmation:
-		return "awaiting approval"
+		return "waiting for approval"
 	case reducer.ToolPendingResultConfirmation:
-		return "awaiting result review"
+		return "waiting for review"
 	case reducer.ToolAuthRequired:
-		return "authentication required"
+		return "waiting for sign-in"
 	case reducer.ToolCancelled:
 		switch tc.CancelReason {
 		case reducer.CancelDenied:
@@ -107,8 +109,37 @@ func toolState(tc *reducer.ToolCall) string {
 	return ""
 }
 
-// toolPill renders the one-line summary: icon, name, summary, state and
-// duration, truncated to width.
+// toolDuration is the pill's time: the execution time once the call ran
+// (approval waits excluded), a live counter while it streams or runs, and
+// nothing while it waits for the user.
+func toolDuration(tc *reducer.ToolCall, t blockTimes, now time.Time) string {
+	switch tc.Status {
+	case reducer.ToolStreaming:
+		if d, ok := t.liveFor(now); ok {
+			return fmtSeconds(d)
+		}
+	case reducer.ToolRunning:
+		if d, ok := t.runningFor(now); ok {
+			return fmtSeconds(d)
+		}
+	case reducer.ToolCompleted, reducer.ToolCancelled, reducer.ToolPendingResultConfirmation:
+		if tc.Status == reducer.ToolCancelled && t.run.IsZero() {
+			return "" // never ran: denied or skipped
+		}
+		if d, ok := t.ran(); ok {
+			return fmtDuration(d)
+		}
+	}
+	return ""
+}
+
+// minSummary is the narrowest summary worth showing; below it the pill
+// drops the summary and keeps name, state and time.
+const minSummary = 8
+
+// toolPill renders the one-line summary: icon, name, summary (inline
+// markdown), state and duration. It never exceeds width: the summary gets
+// what the other parts leave, then the state is cut, then the name.
 func (r *Renderer) toolPill(tc *reducer.ToolCall, t blockTimes, width int, v ViewOpts) string {
 	st := r.styles.Tool
 	icon, ist := r.toolIcon(tc)
@@ -116,37 +147,51 @@ func (r *Renderer) toolPill(tc *reducer.ToolCall, t blockTimes, width int, v Vie
 	if name == "" {
 		name = oneLine(tc.ToolName)
 	}
-	var dur string
-	if tc.Status.Terminal() {
-		if d, ok := t.took(); ok {
-			dur = fmtDuration(d)
-		}
-	} else if d, ok := t.liveFor(v.Now); ok {
-		dur = fmtSeconds(d)
-	}
-	summary := oneLine(toolSummary(tc))
-	if s := toolState(tc); s != "" {
-		if summary != "" {
-			summary += " — "
-		}
-		summary += s
-	}
-	// Fixed parts first; the summary gets what is left.
-	fixed := len(gutter) + 2 + ansi.StringWidth(name)
-	if dur != "" {
-		fixed += 2 + ansi.StringWidth(dur)
-	}
-	room := width - fixed - 2
+	avail := width - len(gutter) - 2 // after "  ✓ "
 	var b strings.Builder
 	b.WriteString(gutter)
 	b.WriteString(ist.Render(icon))
 	b.WriteByte(' ')
-	b.WriteString(st.Name.Render(truncatePlain(name, max(width-len(gutter)-2, 1))))
-	if summary != "" && room >= 4 {
-		b.WriteString("  ")
-		b.WriteString(st.Summary.Render(truncatePlain(summary, room)))
+	name = truncatePlain(name, max(avail, 1))
+	b.WriteString(st.Name.Render(name))
+	rest := avail - ansi.StringWidth(name)
+
+	dur := toolDuration(tc, t, v.Now)
+	state := toolState(tc)
+	summary := richSpans(toolSummary(tc), true)
+	tailW := 0 // state and duration with their separators
+	if state != "" {
+		tailW += 2 + ansi.StringWidth(state)
 	}
-	if dur != "" && room >= 0 {
+	if dur != "" {
+		tailW += 2 + ansi.StringWidth(dur)
+	}
+	if dur != "" && tailW > rest {
+		dur, tailW = "", tailW-2-ansi.StringWidth(dur)
+	}
+	room := rest - tailW - 2
+	if state != "" {
+		room-- // " — " instead of "  "
+	}
+	sep := "  "
+	if sw := spansWidth(summary); sw > 0 && room >= min(minSummary, sw) {
+		b.WriteString("  ")
+		b.WriteString(r.inlineLine(summary, st.Summary, room))
+		rest -= 2 + min(room, sw)
+		sep = " — "
+	}
+	if state != "" && rest >= ansi.StringWidth(sep)+1 {
+		if sep == "  " {
+			b.WriteString(sep)
+		} else {
+			b.WriteString(st.Summary.Render(sep))
+		}
+		rest -= ansi.StringWidth(sep)
+		state = truncatePlain(state, rest)
+		b.WriteString(ist.UnsetBold().Render(state))
+		rest -= ansi.StringWidth(state)
+	}
+	if dur != "" && rest >= 2+ansi.StringWidth(dur) {
 		b.WriteString("  ")
 		b.WriteString(st.Duration.Render(dur))
 	}
@@ -157,7 +202,7 @@ func (r *Renderer) toolPill(tc *reducer.ToolCall, t blockTimes, width int, v Vie
 // reason.
 func (r *Renderer) toolDetails(tc *reducer.ToolCall, width int, v ViewOpts) []string {
 	var out []string
-	if tc.Intention != "" && tc.Intention != toolSummary(tc) {
+	if tc.Intention != "" && tc.Intention != toolSummary(tc).Text {
 		out = append(out, textBlock(tc.Intention, width, r.styles.Muted, detailIndent)...)
 	}
 	out = append(out, r.toolInput(tc, width, v)...)
@@ -247,8 +292,12 @@ func (r *Renderer) codeLines(text string, width, tab int) []string {
 			out = append(out, "")
 			continue
 		}
-		for _, p := range strings.Split(ansiHardwrap(l, inner), "\n") {
-			out = append(out, detailIndent+"  "+r.styles.Code.Render(p))
+		for i, p := range wrapCode(l, inner) {
+			if i == 0 {
+				out = append(out, detailIndent+"  "+r.styles.Code.Render(p))
+			} else {
+				out = append(out, detailIndent+" "+r.styles.Muted.Render(contMark)+r.styles.Code.Render(p))
+			}
 		}
 	}
 	return out
@@ -278,10 +327,12 @@ func (r *Renderer) cancelReason(tc *reducer.ToolCall, width int) []string {
 	default:
 		head = "Cancelled"
 	}
+	spans := []inlineSpan{{text: head}}
 	if tc.ReasonMessage != nil && tc.ReasonMessage.Text != "" {
-		head += ": " + tc.ReasonMessage.Text
+		spans[0].text += ": "
+		spans = append(spans, richSpans(*tc.ReasonMessage, false)...)
 	}
-	out := textBlock(head, width, r.styles.Tool.Reason, detailIndent)
+	out := r.inlineBlock(spans, r.styles.Tool.Reason, width, detailIndent)
 	if tc.UserSuggestion != "" {
 		out = append(out, textBlock("Suggestion: "+tc.UserSuggestion, width, r.styles.Muted, detailIndent)...)
 	}

@@ -31,11 +31,11 @@ func (r *Renderer) toolContent(c reducer.ToolContent, name string, width int, v 
 		}
 		return r.fileEdit(c.Edit, width, v)
 	case reducer.ContentResource:
-		s := "→ " + displayURI(c.URI)
+		s := displayURI(c.URI)
 		if meta := refMeta(c.ContentType, c.SizeHint); meta != "" {
 			s += " (" + meta + ")"
 		}
-		return textBlock(s, width, st.Link, detailIndent)
+		return hangBlock("→ ", s, width, st.Link, detailIndent)
 	case reducer.ContentEmbeddedResource:
 		return r.embedded(c, name, width)
 	case reducer.ContentSubagent:
@@ -138,8 +138,19 @@ func (r *Renderer) diffLines(before, after string, width int) []string {
 		case strings.HasPrefix(l, "-"):
 			style = st.Del
 		}
-		for _, p := range strings.Split(ansiHardwrap(strings.TrimRight(l, " "), inner), "\n") {
-			out = append(out, detailIndent+"  "+style.Render(p))
+		l = strings.TrimRight(l, " ")
+		if len(l) <= 1 || strings.HasPrefix(l, "@@") {
+			out = append(out, detailIndent+"  "+style.Render(truncatePlain(l, inner)))
+			continue
+		}
+		// The sign stays in its column; continuation rows show contMark
+		// there, in the line's colour.
+		for i, p := range wrapCode(l[1:], inner-1) {
+			sign := l[:1]
+			if i > 0 {
+				sign = contMark
+			}
+			out = append(out, detailIndent+"  "+style.Render(sign+p))
 		}
 	}
 	if more > 0 {
@@ -156,19 +167,19 @@ func (r *Renderer) subagent(s *reducer.SubagentLink, width int) []string {
 	if s == nil {
 		return nil
 	}
-	head := "↳ sub-agent"
+	head := "sub-agent"
 	if n := oneLine(s.AgentName); n != "" {
 		head += " " + n
 	}
 	if t := oneLine(s.Title); t != "" {
 		head += ": " + t
 	}
-	out := textBlock(head, width, r.styles.Tool.Section, detailIndent)
+	out := hangBlock("↳ ", head, width, r.styles.Tool.Section, detailIndent)
 	if s.Description != "" {
 		out = append(out, textBlock(s.Description, width, r.styles.Muted, detailIndent+"  ")...)
 	}
 	if s.Resource != "" {
-		out = append(out, textBlock("→ "+displayURI(s.Resource), width, r.styles.Tool.Link, detailIndent+"  ")...)
+		out = append(out, hangBlock("→ ", displayURI(s.Resource), width, r.styles.Tool.Link, detailIndent+"  ")...)
 	}
 	return out
 }
