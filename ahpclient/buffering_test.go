@@ -32,7 +32,15 @@ func TestLateSubscriberWithSegmentedSnapshotDuringStream(t *testing.T) {
 	o.MaxFrameBytes = 64 << 10 // the 2 MiB snapshot arrives in ~45 segments
 	o.PingTimeout = 5 * time.Second
 	s, sa := startClient(t, o)
-	retry(t, "subscribe", func(ctx context.Context) error { _, err := s.Subscribe(ctx, chat, nil); return err })
+	// The subscribe moves a 2 MiB snapshot in ~45 segments while a turn
+	// streams: on a loaded 2-core -race run that can take longer than
+	// retry's 3 s per attempt, and every retry would restart the transfer.
+	start := time.Now()
+	retryWithin(t, "subscribe", 45*time.Second, 60*time.Second, func(ctx context.Context) error {
+		_, err := s.Subscribe(ctx, chat, nil)
+		return err
+	})
+	t.Logf("late subscribe took %v", time.Since(start).Round(time.Millisecond))
 	for _, a := range []*appConsumer{wa, sa} {
 		deadline := time.Now().Add(30 * time.Second)
 		for !a.turnFinished(chat, "slow") {

@@ -50,6 +50,10 @@ type Client struct {
 
 	ackMu        sync.Mutex
 	lastReturned uint64 // envelope seq returned by the previous Next
+
+	// retryNow wakes the supervisor out of a reconnect backoff (RetryNow).
+	retryNow  chan struct{}
+	inBackoff atomic.Bool // the supervisor is waiting out a reconnect backoff
 }
 
 // oversizeStreak detects the same oversized frame coming back.
@@ -105,6 +109,7 @@ func New(o Options) (*Client, error) {
 		ctx:      ctx,
 		cancel:   cancel,
 		state:    ConnState{Phase: Idle},
+		retryNow: make(chan struct{}, 1),
 	}
 	return c, nil
 }

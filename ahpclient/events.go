@@ -3,6 +3,7 @@ package ahpclient
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -91,6 +92,11 @@ type ConnState struct {
 	Phase Phase
 	// Attempt is the reconnect attempt number (Reconnecting), 0 otherwise.
 	Attempt int
+	// NextRetry is when attempt Attempt is due (Reconnecting): the
+	// supervisor waits out its backoff until then, and the attempt is under
+	// way after it. Zero in every other phase. Client.RetryNow cuts the
+	// wait short.
+	NextRetry time.Time
 	// Err is why the link dropped (Reconnecting) or why the client gave up
 	// (Failed). Its text never contains the token.
 	Err error

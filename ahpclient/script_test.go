@@ -81,9 +81,18 @@ func (a *appConsumer) turnFinished(chat, turnID string) bool {
 // transient (the client is reconnecting), for at most 10 s.
 func retry(t testing.TB, what string, f func(ctx context.Context) error) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	retryWithin(t, what, 3*time.Second, 10*time.Second, f)
+}
+
+// retryWithin is retry with explicit bounds: each attempt gets perAttempt,
+// and attempts stop being retried after total. A call that moves a lot of
+// data (a large snapshot) needs a perAttempt sized for a slow, loaded
+// -race run, or every attempt times out and starts the transfer over.
+func retryWithin(t testing.TB, what string, perAttempt, total time.Duration, f func(ctx context.Context) error) {
+	t.Helper()
+	deadline := time.Now().Add(total)
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), perAttempt)
 		err := f(ctx)
 		cancel()
 		if err == nil {

@@ -49,8 +49,13 @@ func (c *Client) reconnectLoop(cause error) (*conn, bool) {
 			c.setState(ConnState{Phase: Failed, Err: fmt.Errorf("ahpclient: gave up after %d reconnect attempts: %w", max, cause)})
 			return nil, false
 		}
-		c.setState(ConnState{Phase: Reconnecting, Attempt: attempt, Err: cause})
-		if !c.sleep(c.cfg.Backoff.Delay(attempt)) {
+		d := c.cfg.Backoff.Delay(attempt)
+		c.drainRetryNow() // a RetryNow from now on cuts this wait short
+		c.inBackoff.Store(true)
+		c.setState(ConnState{Phase: Reconnecting, Attempt: attempt, Err: cause, NextRetry: c.cfg.Now().Add(d)})
+		open := c.backoff(d)
+		c.inBackoff.Store(false)
+		if !open {
 			return nil, false
 		}
 		k, rec, err := c.connectOnce(c.ctx)
@@ -81,6 +86,44 @@ func (c *Client) sleep(d time.Duration) bool {
 	case <-c.ctx.Done():
 		return false
 	}
+}
+
+// drainRetryNow discards a stale RetryNow request.
+func (c *Client) drainRetryNow() {
+	select {
+	case <-c.retryNow:
+	default:
+	}
+}
+
+// backoff is sleep for a reconnect backoff: RetryNow ends it early.
+func (c *Client) backoff(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-c.retryNow:
+		c.log.Info("reconnect backoff cut short (RetryNow)")
+		return c.ctx.Err() == nil
+	case <-c.ctx.Done():
+		return false
+	}
+}
+
+// RetryNow asks a reconnecting client to stop waiting out its backoff and
+// try the next attempt at once. It reports whether the client was waiting
+// out a backoff (Reconnecting, before ConnState.NextRetry); otherwise it
+// does nothing. It never blocks and is safe from any goroutine.
+func (c *Client) RetryNow() bool {
+	if !c.inBackoff.Load() {
+		return false
+	}
+	select {
+	case c.retryNow <- struct{}{}:
+	default: // one request is already pending
+	}
+	return true
 }
 
 // fatal returns the Failed reason if cause must stop reconnecting.

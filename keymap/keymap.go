@@ -19,8 +19,9 @@ type KeyMap struct {
 
 // Global bindings work on every screen.
 type Global struct {
-	Quit key.Binding // ctrl+c; asks first when a turn is running
-	Help key.Binding // open the help overlay
+	Quit      key.Binding // ctrl+c; asks first when a turn is running
+	Help      key.Binding // open the help overlay
+	Reconnect key.Binding // while reconnecting: try now instead of waiting out the backoff
 }
 
 // Picker bindings work in the session picker (typing filters the list).
@@ -130,8 +131,9 @@ func k(ks ...string) []string { return ks }
 func Default() KeyMap {
 	km := KeyMap{
 		Global: Global{
-			Quit: b(k("ctrl+c"), "ctrl+c", "quit"),
-			Help: b(k("f1", "ctrl+g"), "f1/ctrl+g", "help"),
+			Quit:      b(k("ctrl+c"), "ctrl+c", "quit"),
+			Help:      b(k("f1", "ctrl+g"), "f1/ctrl+g", "help"),
+			Reconnect: b(k("f5"), "f5", "reconnect now (while reconnecting)"),
 		},
 		Picker: Picker{
 			Up:          b(k("up"), "↑", "up"),

@@ -41,6 +41,7 @@ func TestFixedDefaults(t *testing.T) {
 		{"newline", km.Composer.Newline, []string{"ctrl+j", "shift+enter"}},
 		{"cancel turn", km.Chat.CancelTurn, []string{"esc"}},
 		{"quit", km.Global.Quit, []string{"ctrl+c"}},
+		{"reconnect now", km.Global.Reconnect, []string{"f5"}},
 		{"switch focus", km.Chat.SwitchFocus, []string{"tab"}},
 		{"thinking", km.Chat.CycleThinking, []string{"ctrl+t"}},
 		{"approve", km.Approval.Approve, []string{"a", "y"}},

@@ -3,6 +3,9 @@
 #
 #   scripts/e2e-tmux.sh            build ./ahptui and run the scenario
 #   AHPTUI_BIN=/path/to/ahptui scripts/e2e-tmux.sh   use a prebuilt binary
+#   E2E_WORKDIR=/some/empty/dir  work there and keep it afterwards (the caller
+#                cleans up): the app's log is state/ahptui/ahptui.log and the
+#                last screen captured by a wait is last-screen.txt
 #
 # Scenario: create a session, send a prompt and see the streamed answer,
 # expand the thinking block, approve the tool calls of `/demo tools`, cancel
@@ -14,7 +17,13 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ahptui-e2e.XXXXXX")
+if [ -n "${E2E_WORKDIR:-}" ]; then
+	WORK=$E2E_WORKDIR
+	KEEP_WORK=1
+else
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/ahptui-e2e.XXXXXX")
+	KEEP_WORK=
+fi
 export TMUX_TMPDIR="$WORK/tmux"
 mkdir -p "$TMUX_TMPDIR" "$WORK/proj" "$WORK/state"
 S=e2e
@@ -22,7 +31,7 @@ TIMEOUT=${E2E_TIMEOUT:-20}
 
 cleanup() {
 	tmux kill-server 2>/dev/null || true
-	rm -rf "$WORK"
+	[ -n "$KEEP_WORK" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
 
@@ -36,13 +45,18 @@ fi
 printf '# e2e project\n\nA fixture for the ahptui end-to-end test.\n' >"$WORK/proj/README.md"
 printf 'module example.com/e2e\n\ngo 1.26\n' >"$WORK/proj/go.mod"
 
-screen() { tmux capture-pane -p -t "$S" ${SCROLLBACK:+-S -200}; }
+# snap captures the pane into last-screen.txt (kept for post-mortems);
+# screen prints it. Matching greps the file, not a pipe: under pipefail a
+# grep -q that stops reading early could fail the writer with SIGPIPE.
+snap() { tmux capture-pane -p -t "$S" ${SCROLLBACK:+-S -200} >"$WORK/last-screen.txt"; }
+screen() { snap && cat "$WORK/last-screen.txt"; }
+on_screen() { snap && grep -qE -- "$1" "$WORK/last-screen.txt"; }
 
 fail() {
 	echo "FAIL: $*" >&2
-	echo "----- screen -----" >&2
-	screen >&2 || true
-	echo "------------------" >&2
+	echo "----- screen (with scrollback) -----" >&2
+	SCROLLBACK=1 screen >&2 || true
+	echo "------------------------------------" >&2
 	exit 1
 }
 
@@ -51,7 +65,7 @@ wait_for() {
 	local pat=$1 limit=${2:-$TIMEOUT}
 	local deadline=$((SECONDS + limit))
 	while ((SECONDS < deadline)); do
-		if screen | grep -qE -- "$pat"; then
+		if on_screen "$pat"; then
 			return 0
 		fi
 		sleep 0.1
@@ -64,7 +78,7 @@ wait_gone() {
 	local pat=$1 limit=${2:-$TIMEOUT}
 	local deadline=$((SECONDS + limit))
 	while ((SECONDS < deadline)); do
-		if ! screen | grep -qE -- "$pat"; then
+		if snap && ! grep -qE -- "$pat" "$WORK/last-screen.txt"; then
 			return 0
 		fi
 		sleep 0.1
@@ -113,7 +127,7 @@ keys Enter
 wait_for 'Apply this edit'
 wait_gone 'you were typing'
 keys a
-wait_for 'Run `go test'
+wait_for 'Run `?go test'
 wait_gone 'you were typing'
 keys a
 wait_for 'Review the result'
@@ -136,7 +150,7 @@ wait_for 'Reconnecting [0-9]+'
 wait_for '● Connected' 30
 
 step "the transcript is intact and the chat still works"
-screen | grep -q 'Cancelled' || fail "transcript lost its last turn after reconnecting"
+on_screen 'Cancelled' || fail "transcript lost its last turn after reconnecting"
 type_text 'after the reconnect'
 keys Enter
 wait_for 'after the reconnect'

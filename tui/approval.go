@@ -226,7 +226,7 @@ func (p *approvalPrompt) plainBody(st *Styles, width int) []string {
 	tc := p.tool
 	out := []string{st.Dialog.Title.Render(toolName(tc))}
 	if tc.InvocationMessage != nil {
-		out = append(out, wrapLines(plainRich(tc.InvocationMessage), width)...)
+		out = append(out, wrapLines(render.RichPlain(*tc.InvocationMessage), width)...)
 	}
 	if tc.Input != nil && tc.Input.Ref == nil {
 		out = append(out, wrapLines(prettyJSON(tc.Input.Text), width)...)

@@ -77,7 +77,7 @@ func (a *authNotice) View(st *Styles, width, height int) string {
 		}
 	}
 	if tc.InvocationMessage != nil && tc.InvocationMessage.Text != "" {
-		wrap(plainRich(tc.InvocationMessage), st.Dialog.Text)
+		wrap(render.RichPlain(*tc.InvocationMessage), st.Dialog.Text)
 	}
 	lines = append(lines, "")
 	if au := tc.Auth; au != nil {
@@ -104,37 +104,4 @@ func (a *authNotice) View(st *Styles, width, height int) string {
 		lines = append(lines[:max(1, height-3)], lines[len(lines)-1])
 	}
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
-}
-
-// plainRich returns a rich text's text; markdown loses its inline code
-// backticks and emphasis markers (dialogs show plain text).
-func plainRich(r *reducer.Rich) string {
-	if r == nil {
-		return ""
-	}
-	if !r.Markdown {
-		return r.Text
-	}
-	return stripInlineMarkdown(r.Text)
-}
-
-// stripInlineMarkdown removes the inline markers a one-line markdown text
-// typically carries: `code`, **strong**, __strong__ and *emphasis*.
-func stripInlineMarkdown(s string) string {
-	s = strings.ReplaceAll(s, "**", "")
-	s = strings.ReplaceAll(s, "__", "")
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' && i+1 < len(s) && strings.IndexByte("`*_\\", s[i+1]) >= 0 {
-			b.WriteByte(s[i+1])
-			i++
-			continue
-		}
-		if c == '`' {
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
 }

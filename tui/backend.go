@@ -19,6 +19,8 @@ type Backend interface {
 	FetchTurns(ctx context.Context, channel, cursor string) error
 	Dispatch(ctx context.Context, channel string, action ahpwire.Action) (uint64, error)
 	Resend(ctx context.Context, clientSeq uint64) (uint64, error)
+	// RetryNow ends a reconnect backoff early (false: none was running).
+	RetryNow() bool
 }
 
 var _ Backend = (*ahpclient.Client)(nil)

@@ -264,6 +264,9 @@ func (m *chatModel) hintLine() string {
 	}
 	if m.conn.Phase != ahpclient.Connected {
 		parts = append(parts, "offline — what you send is held and sent after reconnecting")
+		if m.conn.Phase == ahpclient.Reconnecting {
+			parts = append(parts, m.c.km.Global.Reconnect.Help().Key+" reconnect now")
+		}
 	}
 	if m.state.Current != nil && m.ready {
 		act := firstNonEmpty(render.Sanitize(m.state.Activity), "working")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
@@ -98,12 +99,13 @@ func TestGoldenReconnecting(t *testing.T) {
 			m, _ := newTestModel(t, sz.w, sz.h)
 			m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "hello", "Hi! How can I help?")}, nil))
 			m = send(t, m, connEventMsg{ev: ahpclient.ConnStateEvent{State: ahpclient.ConnState{
-				Phase: ahpclient.Reconnecting, Attempt: 3, Err: errors.New("dial tcp 127.0.0.1:4321: connection refused")}}})
+				Phase: ahpclient.Reconnecting, Attempt: 3, NextRetry: fixedNow.Add(3500 * time.Millisecond),
+				Err: errors.New("dial tcp 127.0.0.1:4321: connection refused")}}})
 			held := ahpclient.OutboxEntry{ClientSeq: 7, Channel: testChat, Status: ahpclient.OutboxHeld,
 				Action: &ahpwire.ChatTurnStarted{TurnID: "t9", Message: ahpwire.UserMessage("are you still there?")}}
 			m = send(t, m, connEventMsg{ev: ahpclient.OutboxEvent{Entry: held}})
 			got := checkFrame(t, m, sz.w, sz.h)
-			for _, want := range []string{"Reconnecting 3", "connection refused", "pending (sent when reconnected): are you still there?", "Hi! How can I help?", "offline — what you send is held"} {
+			for _, want := range []string{"Reconnecting 3 · next try in 4s", "f5 reconnect now", "connection refused", "pending (sent when reconnected): are you still there?", "Hi! How can I help?", "offline — what you send is held"} {
 				if !strings.Contains(got, want) {
 					t.Errorf("frame lacks %q", want)
 				}

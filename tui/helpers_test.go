@@ -29,6 +29,7 @@ type fakeBackend struct {
 	disposed   []string
 	fetched    []string
 	resent     []uint64
+	retried    int // RetryNow calls
 	seq        uint64
 	sessions   []ahpwire.SessionSummary // what ListSessions returns
 	subErr     map[string]error         // Subscribe fails for these channels
@@ -37,6 +38,13 @@ type fakeBackend struct {
 type dispatchCall struct {
 	channel string
 	action  ahpwire.Action
+}
+
+func (f *fakeBackend) RetryNow() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.retried++
+	return true
 }
 
 func (f *fakeBackend) Next(ctx context.Context) (ahpclient.Event, error) {
@@ -194,6 +202,8 @@ func keyPress(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "f1":
 		return tea.KeyPressMsg{Code: tea.KeyF1}
+	case "f5":
+		return tea.KeyPressMsg{Code: tea.KeyF5}
 	case "f12":
 		return tea.KeyPressMsg{Code: tea.KeyF12}
 	case "space":

@@ -48,6 +48,8 @@ type Model struct {
 	quitting      bool
 	lastTyped     time.Time // last key typed into the screen (not an overlay)
 	overlayClosed time.Time // when the last overlay closed (esc debounce)
+	retryTicking  bool      // the reconnect countdown tick is running
+	retryGen      int       // generation of the countdown tick chain
 }
 
 // New builds the root model. o.Backend must be started (connected) first.
@@ -55,6 +57,7 @@ func New(o Options) Model {
 	c := newCommon(o)
 	p := newPicker(c.km.Picker, c.now, &c.styles)
 	p.helpKey, p.quitKey = c.km.Global.Help.Keys()[0], c.km.Global.Quit.Keys()[0]
+	p.reconnectKey = c.km.Global.Reconnect.Help().Key
 	return Model{
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
 		picker: p, prompted: map[string]bool{},
@@ -156,7 +159,7 @@ func (m *Model) composeOverlay(body string, ov overlay) string {
 }
 
 func (m *Model) statusInfo() statusInfo {
-	s := statusInfo{conn: m.conn, host: m.c.host, notice: m.notice, noticeEr: m.noticeErr}
+	s := statusInfo{conn: m.conn, now: m.c.now(), host: m.c.host, notice: m.notice, noticeEr: m.noticeErr}
 	if m.chat != nil && m.screen == screenChat {
 		m.chat.status(&s)
 	}

@@ -52,11 +52,13 @@ func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 	if m.chat != nil {
 		m.chat.conn = s
 	}
+	m.picker.reconnecting = s.Phase == ahpclient.Reconnecting
 	m.c.log.Info("connection", "state", s.String())
+	tick := m.syncRetryTick()
 	if s.Phase == ahpclient.Connected && prev == ahpclient.Reconnecting {
-		return m.setNotice("reconnected ("+s.Recovery.String()+")", false)
+		return tea.Batch(tick, m.setNotice("reconnected ("+s.Recovery.String()+")", false))
 	}
-	return nil
+	return tick
 }
 
 func (m *Model) onNotification(ev ahpclient.NotificationEvent) tea.Cmd {

@@ -5,6 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpclient"
 )
 
 // Update routes a message. It performs no I/O: every effect is a tea.Cmd.
@@ -52,6 +54,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.setNotice("demo: connection dropped", false)
 	case promptGuardEndedMsg:
 		return m, nil // redraw: the prompt's keys are live again
+	case retryTickMsg:
+		return m, m.onRetryTick(msg)
+	case retryNowMsg:
+		return m, m.onRetryNow(msg)
 	}
 	if cmd, ok := m.handleIntent(msg); ok {
 		return m, cmd
@@ -79,6 +85,8 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case key.Matches(k, km.Demo.DropConnection) && m.demoFault != nil:
 		return m, runHook(m.demoFault)
+	case key.Matches(k, km.Global.Reconnect) && m.conn.Phase == ahpclient.Reconnecting:
+		return m, retryNow(m.c.backend)
 	}
 	if len(m.overlays) > 0 {
 		return m.updateOverlay(k)

@@ -71,6 +71,9 @@ type picker struct {
 	note    string // the picker's own feedback, cleared by the next key
 	helpKey string // the global help and quit keys, for the hint line
 	quitKey string
+	// reconnecting (set by the root) puts reconnectKey first in the hints.
+	reconnecting bool
+	reconnectKey string
 }
 
 func newPicker(km keymap.Picker, now func() time.Time, st *Styles) picker {

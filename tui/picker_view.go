@@ -41,6 +41,9 @@ func (p *picker) hints(st *Styles) string {
 	}{{p.km.Open, "open"}, {p.km.New, "new session"}, {p.km.Dispose, "dispose"}} {
 		parts = append(parts, b.k.Help().Key+" "+b.what)
 	}
+	if p.reconnecting {
+		parts = append([]string{p.reconnectKey + " reconnect now"}, parts...)
+	}
 	parts = append(parts, p.helpKey+" help", p.quitKey+" quit")
 	return ansi.Truncate(st.Status.Hint.Render(strings.Join(parts, " · ")), max(1, p.width), "…")
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -14,6 +15,7 @@ import (
 // statusInfo is everything the status line shows.
 type statusInfo struct {
 	conn     ahpclient.ConnState
+	now      time.Time // for the reconnect countdown
 	host     string
 	title    string
 	model    string
@@ -23,13 +25,17 @@ type statusInfo struct {
 	noticeEr bool
 }
 
-// connLabel renders the connection state: Connected, Reconnecting n, Failed.
-func connLabel(st *Styles, c ahpclient.ConnState) string {
+// connLabel renders the connection state: Connected, Reconnecting n (with
+// the countdown to the next attempt at now), Failed.
+func connLabel(st *Styles, c ahpclient.ConnState, now time.Time) string {
 	switch c.Phase {
 	case ahpclient.Connected:
 		return st.Status.Connected.Render("● Connected")
 	case ahpclient.Reconnecting:
 		s := fmt.Sprintf("◌ Reconnecting %d", c.Attempt)
+		if cd := retryCountdown(c, now); cd != "" {
+			s += " · " + cd
+		}
 		if c.Err != nil {
 			s += ": " + connReason(c.Err)
 		}
@@ -72,7 +78,7 @@ func renderStatus(st *Styles, s statusInfo, width int) string {
 			pending = sep + st.Status.Pending.Render(fmt.Sprintf("⚠ %d (ctrl+p)", s.pending))
 		}
 	}
-	conn := connLabel(st, s.conn)
+	conn := connLabel(st, s.conn, s.now)
 	ell := st.Status.Bar.Render("…")
 	if room := width - lipgloss.Width(pending); lipgloss.Width(conn) > room {
 		conn = ansi.Truncate(conn, max(1, room), ell)
