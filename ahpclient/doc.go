@@ -4,6 +4,8 @@
 // and lossless event delivery, sequence tracking, an outbox for dispatched
 // actions, a heartbeat and a reconnect supervisor that resumes subscriptions
 // with `reconnect` (replay or snapshot) and falls back to `initialize`.
+// While it waits out a reconnect backoff, ConnState.NextRetry says when the
+// next attempt is due and Client.RetryNow makes it happen at once.
 //
 // # Quickstart
 //

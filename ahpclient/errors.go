@@ -323,3 +323,39 @@ func (e *DeadLinkError) Error() string {
 
 // Is makes errors.Is(err, ErrConnectionLost) true.
 func (e *DeadLinkError) Is(target error) bool { return target == ErrConnectionLost }
+
+// TooLarge describes a "message too large" outcome for a user-facing
+// message: see AsMessageTooLarge.
+type TooLarge struct {
+	// Op is the request that failed ("" when not known).
+	Op string
+	// Size is the message's size in bytes (0 if not known).
+	Size int64
+	// Limit is the limit it exceeded in bytes (0 if not known).
+	Limit int64
+	// ByHost is true when the host refused the message (-32050), false when
+	// this client refused to send it because the host could not take it.
+	ByHost bool
+}
+
+// AsMessageTooLarge reports whether err matches ErrMessageTooLarge and, if
+// so, what is known about it (size, limit, who refused). It looks through
+// wrapping like errors.As.
+func AsMessageTooLarge(err error) (TooLarge, bool) {
+	if !errors.Is(err, ErrMessageTooLarge) {
+		return TooLarge{}, false
+	}
+	var host *MessageTooLargeError
+	if errors.As(err, &host) {
+		return TooLarge{Op: host.Op, Size: host.Size, Limit: host.Limit, ByHost: true}, true
+	}
+	var nn *segment.NotNegotiatedError
+	if errors.As(err, &nn) {
+		return TooLarge{Size: nn.Size, Limit: nn.Limit}, true
+	}
+	var sm *segment.MessageTooLargeError
+	if errors.As(err, &sm) {
+		return TooLarge{Size: sm.Size, Limit: sm.Limit}, true
+	}
+	return TooLarge{}, true
+}

@@ -45,5 +45,6 @@
 // SeedSession (with SyntheticTurns) preloads a chat with finished turns, and
 // Options.Faults plus the runtime methods DropAll, GoSilent, SetFrameDelay,
 // DropAfterFrames and DropAtServerSeq inject link failures. RunServe
-// implements the `ahptui serve` command.
+// implements the `ahptui serve` command; its --frame-delay, --drop-after and
+// --silent-after/--silent-for flags map onto Options.Faults.
 package ahphost

@@ -96,3 +96,25 @@ func (h *Host) dropAtSeq(seq uint64) bool {
 	}
 	return seq == f.firedSeq
 }
+
+// scheduleSilence starts the Faults.SilentAfter/SilentFor timer when the
+// host starts listening. The caller holds h.lnMu; the goroutine ends when
+// the silence begins or the host closes.
+func (h *Host) scheduleSilence() {
+	f := h.opts.Faults
+	if f.SilentFor <= 0 {
+		return
+	}
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		t := time.NewTimer(f.SilentAfter)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			h.log.Info("fault: going silent", "for", f.SilentFor)
+			h.GoSilent(f.SilentFor)
+		case <-h.ctx.Done():
+		}
+	}()
+}

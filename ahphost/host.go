@@ -149,6 +149,7 @@ func (h *Host) serveOn(ln net.Listener) (string, error) {
 			h.log.Error("serve failed", "err", err)
 		}
 	}()
+	h.scheduleSilence()
 	h.log.Info("listening", "addr", ln.Addr().String(), "token", h.Token() != "")
 	return h.url, nil
 }

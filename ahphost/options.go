@@ -84,6 +84,13 @@ type Faults struct {
 	DropAtServerSeq uint64
 	// FrameDelay delays every outbound frame.
 	FrameDelay time.Duration
+	// SilentFor, when > 0, makes the host go silent once (as GoSilent does:
+	// no frame read is answered, nothing is written, no close is sent) for
+	// this long, SilentAfter after it starts listening (Listen or Serve;
+	// a host used through Handler only has GoSilent).
+	SilentFor time.Duration
+	// SilentAfter is the delay from listening to the SilentFor silence.
+	SilentAfter time.Duration
 }
 
 // withDefaults returns a copy of o with defaults filled in and validated.
@@ -108,6 +115,11 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("ahphost: replay log %d is negative", o.ReplayLog)
 	case o.Pace < 0:
 		return o, fmt.Errorf("ahphost: pace %v is negative", o.Pace)
+	case o.Faults.DropAfterFrames < 0 || o.Faults.FrameDelay < 0 ||
+		o.Faults.SilentFor < 0 || o.Faults.SilentAfter < 0:
+		return o, fmt.Errorf("ahphost: fault options must not be negative")
+	case o.Faults.SilentAfter > 0 && o.Faults.SilentFor == 0:
+		return o, fmt.Errorf("ahphost: Faults.SilentAfter %v without Faults.SilentFor", o.Faults.SilentAfter)
 	case o.NoToken && o.Token != "":
 		return o, fmt.Errorf("ahphost: a token and NoToken are mutually exclusive")
 	}

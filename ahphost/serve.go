@@ -21,7 +21,7 @@ const DefaultAddr = "127.0.0.1:0"
 const DefaultServePace = 20 * time.Millisecond
 
 // ServeUsage is the usage line of `ahptui serve`.
-const ServeUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--log-level LEVEL]"
+const ServeUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--log-level LEVEL]"
 
 // ServeConfig is the parsed `ahptui serve` command line.
 type ServeConfig struct {
@@ -34,22 +34,14 @@ type ServeConfig struct {
 }
 
 // ParseServeFlags parses the arguments after `ahptui serve`. Sizes accept
-// plain bytes or a k/m suffix (powers of 1024, e.g. 64k, 16m). --help
-// returns flag.ErrHelp.
+// plain bytes or a k/m suffix (powers of 1024, e.g. 64k, 16m). The fault
+// injection flags map onto Options.Faults: --frame-delay (FrameDelay),
+// --drop-after N (DropAfterFrames), --silent-for/--silent-after (SilentFor,
+// SilentAfter). --help returns flag.ErrHelp.
 func ParseServeFlags(args []string) (ServeConfig, error) {
 	cfg := ServeConfig{Addr: DefaultAddr}
-	fs := flag.NewFlagSet("ahptui serve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	var maxFrame, relayCap, level string
-	fs.StringVar(&cfg.Addr, "addr", DefaultAddr, "listen address")
-	fs.StringVar(&cfg.Options.Token, "token", "", "connection token (default: random)")
-	fs.BoolVar(&cfg.Options.NoToken, "without-connection-token", false, "accept connections without a token")
-	fs.StringVar(&cfg.Options.Dir, "dir", "", "working directory for the demo agent's read-only tools")
-	fs.StringVar(&maxFrame, "max-frame", "", "receive ceiling per frame in bytes (default 16m)")
-	fs.StringVar(&relayCap, "relay-frame-cap", "", "behave like a relay: close on any frame above this size")
-	fs.DurationVar(&cfg.Options.Pace, "pace", DefaultServePace, "demo streaming pace between deltas (0 = instant)")
-	fs.DurationVar(&cfg.Options.Faults.FrameDelay, "frame-delay", 0, "fault injection: delay every outgoing frame")
-	fs.StringVar(&level, "log-level", "info", "log level: debug, info, warn, error")
+	fs := serveFlags(&cfg, &maxFrame, &relayCap, &level)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return cfg, err
@@ -77,6 +69,12 @@ func ParseServeFlags(args []string) (ServeConfig, error) {
 	if cfg.Options.Pace < 0 || cfg.Options.Faults.FrameDelay < 0 {
 		return cfg, errors.New("serve: --pace and --frame-delay must not be negative")
 	}
+	if f := cfg.Options.Faults; f.DropAfterFrames < 0 || f.SilentFor < 0 || f.SilentAfter < 0 {
+		return cfg, errors.New("serve: --drop-after, --silent-for and --silent-after must not be negative")
+	}
+	if f := cfg.Options.Faults; f.SilentAfter > 0 && f.SilentFor == 0 {
+		return cfg, errors.New("serve: --silent-after needs --silent-for DURATION")
+	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		return cfg, fmt.Errorf("serve: --log-level %q: want debug, info, warn or error", level)
 	}
@@ -84,6 +82,42 @@ func ParseServeFlags(args []string) (ServeConfig, error) {
 		return cfg, fmt.Errorf("serve: --addr %q: %w", cfg.Addr, err)
 	}
 	return cfg, nil
+}
+
+// serveFlags defines the `ahptui serve` flags on a new FlagSet writing into
+// cfg and the string flags that ParseServeFlags converts afterwards.
+func serveFlags(cfg *ServeConfig, maxFrame, relayCap, level *string) *flag.FlagSet {
+	fs := flag.NewFlagSet("ahptui serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&cfg.Addr, "addr", DefaultAddr, "listen address")
+	fs.StringVar(&cfg.Options.Token, "token", "", "connection token (default: random)")
+	fs.BoolVar(&cfg.Options.NoToken, "without-connection-token", false, "accept connections without a token")
+	fs.StringVar(&cfg.Options.Dir, "dir", "", "working directory for the demo agent's read-only tools")
+	fs.StringVar(maxFrame, "max-frame", "", "receive ceiling per frame in bytes (default 16m)")
+	fs.StringVar(relayCap, "relay-frame-cap", "", "behave like a relay: close on any frame above this size")
+	fs.DurationVar(&cfg.Options.Pace, "pace", DefaultServePace, "demo streaming pace between deltas (0 = instant)")
+	fs.DurationVar(&cfg.Options.Faults.FrameDelay, "frame-delay", 0, "fault injection: delay every outgoing frame")
+	fs.IntVar(&cfg.Options.Faults.DropAfterFrames, "drop-after", 0,
+		"fault injection: drop each connection abruptly (no close frame) after it has been sent `N` frames (0 = off)")
+	fs.DurationVar(&cfg.Options.Faults.SilentFor, "silent-for", 0,
+		"fault injection: go silent once for this long (no frame answered or written, no close; 0 = off)")
+	fs.DurationVar(&cfg.Options.Faults.SilentAfter, "silent-after", 0,
+		"fault injection: start the --silent-for silence this long after listening (default: at once)")
+	fs.StringVar(level, "log-level", "info", "log level: debug, info, warn, error")
+	return fs
+}
+
+// ServeHelp returns the `ahptui serve --help` text: the usage line and every
+// flag with its description and default.
+func ServeHelp() string {
+	var cfg ServeConfig
+	var a, b, c string
+	fs := serveFlags(&cfg, &a, &b, &c)
+	var sb strings.Builder
+	sb.WriteString(ServeUsage + "\n\nflags:\n")
+	fs.SetOutput(&sb)
+	fs.PrintDefaults()
+	return sb.String()
 }
 
 // parseSize parses a byte count with an optional k or m suffix.
@@ -117,7 +151,7 @@ func parseSize(name, s string) (int64, error) {
 func RunServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg, err := ParseServeFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(stdout, ServeUsage)
+		fmt.Fprint(stdout, ServeHelp())
 		return 0
 	}
 	if err != nil {

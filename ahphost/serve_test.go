@@ -22,12 +22,29 @@ func TestParseServeFlags(t *testing.T) {
 	}{
 		{"defaults", nil, true, func(c ServeConfig) bool {
 			return c.Addr == "127.0.0.1:0" && !c.Options.NoToken && c.Options.Token == "" && c.Options.MaxFrameBytes == 0 &&
-				c.Options.Pace == DefaultServePace && c.Options.Faults.FrameDelay == 0
+				c.Options.Pace == DefaultServePace && c.Options.Faults == Faults{}
 		}},
 		{"frame delay", []string{"--frame-delay", "5ms", "--pace", "0"}, true, func(c ServeConfig) bool {
 			return c.Options.Faults.FrameDelay == 5*time.Millisecond && c.Options.Pace == 0
 		}},
 		{"negative pace", []string{"--pace", "-1s"}, false, nil},
+		{"drop after", []string{"--drop-after", "7"}, true, func(c ServeConfig) bool {
+			return c.Options.Faults.DropAfterFrames == 7 && c.Options.Faults.SilentFor == 0
+		}},
+		{"drop after =", []string{"-drop-after=1"}, true, func(c ServeConfig) bool { return c.Options.Faults.DropAfterFrames == 1 }},
+		{"negative drop after", []string{"--drop-after", "-1"}, false, nil},
+		{"bad drop after", []string{"--drop-after", "many"}, false, nil},
+		{"silent", []string{"--silent-after", "2s", "--silent-for", "500ms"}, true, func(c ServeConfig) bool {
+			return c.Options.Faults.SilentAfter == 2*time.Second && c.Options.Faults.SilentFor == 500*time.Millisecond &&
+				c.Options.Faults.DropAfterFrames == 0
+		}},
+		{"silent at once", []string{"--silent-for", "1m"}, true, func(c ServeConfig) bool {
+			return c.Options.Faults.SilentFor == time.Minute && c.Options.Faults.SilentAfter == 0
+		}},
+		{"silent after without duration", []string{"--silent-after", "1s"}, false, nil},
+		{"negative silent for", []string{"--silent-for", "-1s"}, false, nil},
+		{"negative silent after", []string{"--silent-after", "-1s", "--silent-for", "1s"}, false, nil},
+		{"bad silent for", []string{"--silent-for", "10"}, false, nil},
 		{"all flags", []string{"--addr", "127.0.0.1:9999", "--token", "T", "--dir", "/tmp", "--max-frame", "64k", "--relay-frame-cap", "1m", "--pace", "20ms"}, true,
 			func(c ServeConfig) bool {
 				return c.Addr == "127.0.0.1:9999" && c.Options.Token == "T" && c.Options.Dir == "/tmp" &&

@@ -3,6 +3,7 @@ package reducer
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -90,22 +91,55 @@ func TestConcurrentBranches(t *testing.T) {
 	}
 }
 
-// TestDeltaCostDoesNotGrow: a delta into a 1 MiB block allocates no more
-// than one into a 3-byte block (amortised: the buffer doubles), and no more
-// with 10k finished messages present.
+// TestDeltaCostDoesNotGrow: a delta into a 1 MiB block costs no more
+// allocations and no more allocated bytes than one into a small block, and
+// no more with 10k finished messages present. Bytes are averaged over many
+// deltas so that the buffer's amortised doubling is included: a small block
+// grows from 2 bytes to 64 KiB, the 1 MiB block grows by 1 MiB (so it
+// doubles at most once or twice). An append that copied the whole text on
+// every delta would cost ~1.5 MiB per delta here and fail.
 func TestDeltaCostDoesNotGrow(t *testing.T) {
 	d := BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "0123456789abcdef"}
 	measure := func(s State) float64 {
 		return testing.AllocsPerRun(2000, func() { s = Reduce(s, d) })
 	}
+	// bytesPerDelta applies n deltas to s and returns the average number of
+	// bytes allocated per delta (runtime.MemStats.TotalAlloc is cumulative,
+	// so garbage collection during the loop does not hide anything).
+	bytesPerDelta := func(s State, n int) float64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for i := 0; i < n; i++ {
+			s = Reduce(s, d)
+		}
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(s)
+		return float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
+	}
+	const mib = 1 << 20
 	small := measure(streaming())
+	smallBytes := bytesPerDelta(streaming(), 64<<10/len(d.Delta))
 	big := streaming()
-	for i := 0; i < 65536; i++ {
+	for len(big.Current.Blocks[0].Text()) < mib {
 		big = Reduce(big, d)
 	}
+	if n := len(big.Current.Blocks[0].Text()); n < mib || n > mib+64 {
+		t.Fatalf("big block holds %d bytes, want ~1 MiB", n)
+	}
 	large := measure(big)
+	largeBytes := bytesPerDelta(big, mib/len(d.Delta))
 	history := measure(withFinished(10_000))
+	historyBytes := bytesPerDelta(withFinished(10_000), 64<<10/len(d.Delta))
+	t.Logf("per delta: small %.1f allocs %.0f B, 1MiB block %.1f allocs %.0f B, 10k messages %.1f allocs %.0f B",
+		small, smallBytes, large, largeBytes, history, historyBytes)
 	if small > 4 || large > small || history > small {
-		t.Fatalf("allocs per delta: small %.1f, 1MiB block %.1f, 10k messages %.1f", small, large, history)
+		t.Errorf("allocs per delta: small %.1f, 1MiB block %.1f, 10k messages %.1f", small, large, history)
+	}
+	// Bytes per delta must not grow with the block size (or the history):
+	// allow a factor 2 for where the doubling falls plus a small constant.
+	if limit := 2*smallBytes + 256; largeBytes > limit || historyBytes > limit {
+		t.Errorf("bytes per delta: small block %.0f, 1MiB block %.0f, 10k messages %.0f (limit %.0f)",
+			smallBytes, largeBytes, historyBytes, limit)
 	}
 }

@@ -109,6 +109,9 @@ type_text 'hello from the e2e test'
 keys Enter
 wait_for 'hello from the e2e test'
 wait_for 'scripted ahptui demo agent'
+# The answer's last line can show before the turn ends: wait for the idle
+# hint (it shows only when no turn runs and the composer has focus).
+wait_for 'tab transcript'
 
 step "expand the thinking block"
 keys Tab
@@ -122,15 +125,18 @@ keys Tab
 step "approve the tools of /demo tools"
 type_text '/demo tools'
 keys Enter
-# A prompt that opens while the user is typing ignores keys for a moment
-# (so typed letters are not taken as decisions): wait until it says so no more.
-wait_for 'Apply this edit'
+# Each wait matches a line inside the prompt's box ("│ "): the transcript
+# behind it shows the same texts, and a key sent before the box is up would
+# land in the composer. A prompt that opens while the user is typing ignores
+# keys for a moment (so typed letters are not taken as decisions): wait until
+# it says so no more.
+wait_for '│ +Apply this edit'
 wait_gone 'you were typing'
 keys a
-wait_for 'Run `?go test'
+wait_for '│ \? Run command .*waiting for approval'
 wait_gone 'you were typing'
 keys a
-wait_for 'Review the result'
+wait_for '│ +Review the result'
 wait_gone 'you were typing'
 keys a
 wait_for 'output accepted'
@@ -146,14 +152,23 @@ wait_for 'tab transcript'
 
 step "drop the connection (F12), see Reconnecting → Connected"
 keys F12
-wait_for 'Reconnecting [0-9]+'
+# The demo host refuses connections for 2s: long enough to see the state,
+# the countdown to the next attempt and the reconnect key in the hint (all
+# on the same captured screen).
+wait_for 'f5 reconnect now'
+grep -qE 'Reconnecting [0-9]+ · (next try in [0-9]+|trying now)' "$WORK/last-screen.txt" ||
+	fail "no reconnect countdown next to the reconnect key"
 wait_for '● Connected' 30
 
 step "the transcript is intact and the chat still works"
 on_screen 'Cancelled' || fail "transcript lost its last turn after reconnecting"
+# The answer ends with the "scripted … demo agent" line, which is out of
+# view now; once it shows and the hint is idle again, the turn is over (a
+# screen captured before the Enter was handled shows the idle hint too).
+on_screen 'scripted ahptui demo agent' && fail "the last answer's end is still on screen"
 type_text 'after the reconnect'
 keys Enter
-wait_for 'after the reconnect'
+wait_for 'scripted ahptui demo agent' 30
 wait_for 'tab transcript' 30
 keys Tab
 keys g

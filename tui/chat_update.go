@@ -55,7 +55,7 @@ func (m *chatModel) Update(msg tea.Msg) tea.Cmd {
 	case turnsFetchedMsg:
 		m.fetching = false
 		if msg.err != nil {
-			return notice(msg.err.Error(), true)
+			return notice(errText(msg.err), true)
 		}
 		return nil
 	}

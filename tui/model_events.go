@@ -26,7 +26,7 @@ func (m *Model) handleEvent(ev ahpclient.Event) tea.Cmd {
 		return m.onConnState(ev.State)
 	case ahpclient.SessionsEvent:
 		if ev.Err != nil {
-			return m.setNotice("list sessions: "+ev.Err.Error(), true)
+			return m.setNotice("list sessions: "+errText(ev.Err), true)
 		}
 		m.picker.SetSessions(ev.Result.Items)
 		return nil
@@ -244,7 +244,7 @@ func (m *Model) onOutbox(e ahpclient.OutboxEntry) tea.Cmd {
 		return m.setNotice(msg, true)
 	case ahpclient.OutboxFailed:
 		if e.Err != nil && !errors.Is(e.Err, ahpclient.ErrClosed) {
-			return m.setNotice(e.Action.ActionType()+" failed: "+e.Err.Error(), true)
+			return m.setNotice(e.Action.ActionType()+" failed: "+errText(e.Err), true)
 		}
 	}
 	return nil

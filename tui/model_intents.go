@@ -61,7 +61,7 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.err != nil {
 			m.open = nil
 			m.picker.status = ""
-			return m.setNotice(msg.err.Error(), true), true
+			return m.setNotice(errText(msg.err), true), true
 		}
 		return nil, true
 	case subscribedMsg:
@@ -80,16 +80,16 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 			m.c.log.Warn("chat reload failed", "channel", msg.channel, "err", msg.err)
 			return m.setNotice(m.chat.loadErr, true), true
 		}
-		return m.setNotice(msg.err.Error(), true), true
+		return m.setNotice(errText(msg.err), true), true
 	case sessionDisposedMsg:
 		if msg.err != nil {
-			return m.setNotice(msg.err.Error(), true), true
+			return m.setNotice(errText(msg.err), true), true
 		}
 		m.picker.Remove(msg.session)
 		return m.setNotice("session disposed", false), true
 	case dispatchedMsg:
 		if msg.err != nil {
-			return m.setNotice(msg.err.Error(), true), true
+			return m.setNotice(errText(msg.err), true), true
 		}
 		return nil, true
 	}
@@ -102,7 +102,7 @@ func loadFailure(err error) string {
 	if errors.As(err, &re) && (re.Code == ahpwire.CodeSessionNotFound || re.Code == ahpwire.CodeNotFound) {
 		return "this chat is gone from the host (restarted?)"
 	}
-	return "could not load this chat: " + oneLine(render.Sanitize(err.Error()))
+	return "could not load this chat: " + oneLine(render.Sanitize(errText(err)))
 }
 
 // openChat switches to the chat screen and subscribes to the chat.

@@ -1,0 +1,52 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/ahptui/ahptui/ahpclient"
+)
+
+// errText is the user-facing text of an error from the client. Most errors
+// speak for themselves; a "message too large" outcome
+// (ahpclient.ErrMessageTooLarge) is put plainly, with the sizes when known:
+// "the host refused: message too large (2,000,000 > 1,048,576 bytes)".
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	tl, ok := ahpclient.AsMessageTooLarge(err)
+	if !ok {
+		return err.Error()
+	}
+	s := "not sent: message too large for the host"
+	if tl.ByHost {
+		s = "the host refused: message too large"
+	}
+	if tl.Size > 0 && tl.Limit > 0 {
+		s += fmt.Sprintf(" (%s > %s bytes)", groupDigits(tl.Size), groupDigits(tl.Limit))
+	} else if tl.Limit > 0 {
+		s += fmt.Sprintf(" (limit %s bytes)", groupDigits(tl.Limit))
+	}
+	return s
+}
+
+// groupDigits renders n with thousands separators (1,048,576).
+func groupDigits(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	out := make([]byte, 0, len(s)+len(s)/3+1)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
+}
