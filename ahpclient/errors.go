@@ -228,7 +228,7 @@ type AuthError struct {
 
 // Error implements error; it never includes the token.
 func (e *AuthError) Error() string {
-	return fmt.Sprintf("ahpclient: host refused the connection (HTTP %d): check the connection token (?tkn=, --token or the environment variable)", e.StatusCode)
+	return fmt.Sprintf("ahpclient: host refused the connection (HTTP %d): check the connection token (the tkn URL parameter, the token flag or AHPTUI_TOKEN)", e.StatusCode)
 }
 
 // Is makes errors.Is(err, ErrUnauthorized) true.
