@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -37,7 +36,7 @@ type session struct {
 }
 
 // setupLog opens the log file: --log, or ahptui.log in the state dir.
-func setupLog(cfg config, secrets ...string) (*slog.Logger, io.Closer, string, error) {
+func setupLog(cfg config, secrets ...string) (*slog.Logger, *logFile, string, error) {
 	path := cfg.logFile
 	dir, err := stateDir(lookupEnv)
 	if err != nil {
@@ -90,19 +89,11 @@ func runDemo(cfg config, std stdio) int {
 		return exitError
 	}
 	defer dh.close()
-	s := &session{log: newMaskedLogger(logWriter(lc), h.Token())}
+	s := &session{log: lc.logger(h.Token())}
 	if faultsOn {
 		s.demoFault = dh.dropConnections
 	}
 	return attachAndRun(cfg, std, s, dh.url, dir, wd)
-}
-
-// logWriter returns the log file as a writer.
-func logWriter(c io.Closer) io.Writer {
-	if w, ok := c.(io.Writer); ok {
-		return w
-	}
-	return io.Discard
 }
 
 func runAttach(cfg config, std stdio) int {

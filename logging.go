@@ -27,9 +27,28 @@ func stateDir(getenv func(string) string) (string, error) {
 	return filepath.Join(home, ".local", "state", "ahptui"), nil
 }
 
+// logFile is the open log file behind an asynchronous queue.
+type logFile struct {
+	f *os.File
+	a *asyncLog
+}
+
+// logger returns a logger on the file that masks the given secrets.
+func (l *logFile) logger(secrets ...string) *slog.Logger { return l.a.logger(secrets...) }
+
+// Close drains the queue, then closes the file.
+func (l *logFile) Close() error {
+	_ = l.a.Close()
+	if err := l.f.Close(); err != nil {
+		return fmt.Errorf("close log: %w", err)
+	}
+	return nil
+}
+
 // openLog opens the log file (appending) and returns a JSON slog logger that
-// masks the token everywhere. Nothing is ever logged to the terminal.
-func openLog(path string, secrets ...string) (*slog.Logger, io.Closer, error) {
+// masks the token everywhere and writes the file from its own goroutine
+// (see asyncLog). Nothing is ever logged to the terminal.
+func openLog(path string, secrets ...string) (*slog.Logger, *logFile, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, nil, fmt.Errorf("create log dir: %w", err)
 	}
@@ -37,12 +56,18 @@ func openLog(path string, secrets ...string) (*slog.Logger, io.Closer, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("open log: %w", err)
 	}
-	return newMaskedLogger(f, secrets...), f, nil
+	lf := &logFile{f: f, a: newAsyncLog(f, logQueueSize)}
+	return lf.logger(secrets...), lf, nil
 }
 
-// newMaskedLogger builds a JSON logger on w whose messages and string
-// attributes have every secret and every ?tkn= value masked.
+// newMaskedLogger builds a synchronous JSON logger on w whose messages and
+// string attributes have every secret and every ?tkn= value masked.
 func newMaskedLogger(w io.Writer, secrets ...string) *slog.Logger {
+	return slog.New(maskedHandler(w, secrets...))
+}
+
+// maskedHandler is the JSON handler of newMaskedLogger.
+func maskedHandler(w io.Writer, secrets ...string) slog.Handler {
 	m := masker{secrets: nonEmpty(secrets)}
 	h := slog.NewJSONHandler(w, &slog.HandlerOptions{
 		Level: slog.LevelDebug,
@@ -60,7 +85,7 @@ func newMaskedLogger(w io.Writer, secrets ...string) *slog.Logger {
 			return a
 		},
 	})
-	return slog.New(msgMasker{Handler: h, m: m})
+	return msgMasker{Handler: h, m: m}
 }
 
 // msgMasker masks the record message (ReplaceAttr only sees attributes).

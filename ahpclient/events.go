@@ -108,14 +108,24 @@ type ConnState struct {
 	HostChunking bool
 }
 
-// String renders the state for a status line (token-free).
+// retryTimeLayout is how String shows NextRetry (UTC, milliseconds).
+const retryTimeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// String renders the state for logs and status lines (token-free); when
+// reconnecting it includes the attempt and, when scheduled, the time of
+// the next retry.
 func (s ConnState) String() string {
 	switch s.Phase {
 	case Reconnecting:
-		if s.Err != nil {
-			return fmt.Sprintf("reconnecting (attempt %d): %v", s.Attempt, s.Err)
+		head := fmt.Sprintf("reconnecting (attempt %d", s.Attempt)
+		if !s.NextRetry.IsZero() {
+			head += ", next retry " + s.NextRetry.UTC().Format(retryTimeLayout)
 		}
-		return fmt.Sprintf("reconnecting (attempt %d)", s.Attempt)
+		head += ")"
+		if s.Err != nil {
+			return head + ": " + s.Err.Error()
+		}
+		return head
 	case Failed:
 		return fmt.Sprintf("failed: %v", s.Err)
 	case Connected:

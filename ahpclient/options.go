@@ -2,6 +2,7 @@ package ahpclient
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -97,6 +98,10 @@ type Options struct {
 	Logger *slog.Logger
 	// HTTPClient is used for the WebSocket handshake (tests, proxies).
 	HTTPClient *http.Client
+	// TLSConfig configures TLS for a wss:// host (a private CA, a client
+	// certificate, a test server's certificate) when HTTPClient is nil;
+	// setting both is an error. It is cloned, not kept.
+	TLSConfig *tls.Config
 	// Header adds handshake headers.
 	Header http.Header
 	// Now is the clock; nil means time.Now.
@@ -174,6 +179,17 @@ func (o Options) validate() (*config, error) {
 		o.Now = time.Now
 	}
 	o.Backoff = o.Backoff.withDefaults()
+	if o.TLSConfig != nil {
+		if o.HTTPClient != nil {
+			return nil, errors.New("ahpclient: set HTTPClient or TLSConfig, not both")
+		}
+		// No keep-alives: a WebSocket connection is hijacked, never
+		// pooled, and a failed handshake must not leave an idle
+		// connection (and its goroutines) behind.
+		o.HTTPClient = &http.Client{Transport: &http.Transport{
+			Proxy: http.ProxyFromEnvironment, TLSClientConfig: o.TLSConfig.Clone(), DisableKeepAlives: true,
+		}}
+	}
 	c := &config{Options: o, url: u, hostKey: hostKey(u), mask: masker{secret: o.Token}}
 	if !o.DisableChunking {
 		cc := segment.DefaultCapability()

@@ -31,11 +31,3 @@ func TestOutboxTransitions(t *testing.T) {
 		t.Fatalf("held = %v", got)
 	}
 }
-
-func TestClientSeqMonotonic(t *testing.T) {
-	a := nextClientSeq()
-	b := nextClientSeq()
-	if b <= a || a == 0 {
-		t.Fatalf("clientSeq not monotonic: %d then %d", a, b)
-	}
-}

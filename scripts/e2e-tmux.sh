@@ -103,6 +103,9 @@ wait_for '● Connected'
 step "create a session"
 keys C-n
 wait_for 'Message…'
+# The demo agent offers one model: the status line names it before any
+# turn has reported usage.
+wait_for '● Connected │ .* │ demo-1 │'
 
 step "send a prompt, see the streamed answer"
 type_text 'hello from the e2e test'
@@ -141,6 +144,20 @@ wait_gone 'you were typing'
 keys a
 wait_for 'output accepted'
 wait_gone '⚠ [0-9]+ waiting for you'
+
+step "answer /demo input: typing replaces a default, an empty field submits it"
+type_text '/demo input'
+keys Enter
+# The defaults show as placeholders inside the form's box.
+wait_for '│ +› my-project'
+type_text 'ahp-tool'
+wait_for '│ +› ahp-tool'
+on_screen 'ahp-toolmy-project|my-projectahp-tool' && fail "typing did not replace the default"
+# Time budget (left empty: default 8), tests, language (Go), features: submit.
+keys Enter Enter Enter Enter Enter
+wait_for "scaffold .?ahp-tool.? with those settings"
+wait_for 'Time budget +│ +8( |$)'
+wait_for 'tab transcript'
 
 step "cancel /demo slow"
 type_text '/demo slow'

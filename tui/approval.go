@@ -264,7 +264,10 @@ func (p *approvalPrompt) View(st *Styles, width, height int) string {
 			return []string{st.Dialog.Warn.Render("you were typing: keys are ignored for a moment")}
 		}
 		if p.asking {
-			return []string{p.reason.View(), st.Dialog.Muted.Render("enter deny with this reason · esc back")}
+			// At width 0 the input shows one rune of its placeholder: size a copy.
+			reason := p.reason
+			reason.SetWidth(max(1, inner-ansi.StringWidth(reason.Prompt)-1))
+			return []string{reason.View(), st.Dialog.Muted.Render("enter deny with this reason · esc back")}
 		}
 		if bodyHidden {
 			return keyHints(st, inner, append(append([]string{}, full...), later...)...)

@@ -23,26 +23,29 @@ const (
 // chatModel is the chat screen: transcript, pending strip, composer and
 // status line. It owns the chat's reducer state.
 type chatModel struct {
-	c        *common
-	session  string
-	chat     string
-	title    string
-	state    reducer.State
-	ready    bool   // the chat snapshot arrived
-	loadErr  string // why the chat could not be (re)loaded; "" = fine
-	tr       transcript
-	comp     composer
-	focus    chatFocus
-	thinking thinkingView
-	expanded map[render.BlockKey]bool
-	outbox   []ahpclient.OutboxEntry // this chat's unsettled sends, oldest first
-	cursor   string                  // turnsNextCursor for older history
-	fetching bool
-	dirty    bool // state changed since the transcript was last synced
-	ticking  bool // a frame tick is scheduled
-	width    int
-	height   int
-	conn     ahpclient.ConnState // a copy of the root's, updated by it
+	c       *common
+	session string
+	chat    string
+	title   string
+	// turnModel is the model the newest turn (or draft) selected, "" if
+	// none did (see chat_model.go).
+	turnModel string
+	state     reducer.State
+	ready     bool   // the chat snapshot arrived
+	loadErr   string // why the chat could not be (re)loaded; "" = fine
+	tr        transcript
+	comp      composer
+	focus     chatFocus
+	thinking  thinkingView
+	expanded  map[render.BlockKey]bool
+	outbox    []ahpclient.OutboxEntry // this chat's unsettled sends, oldest first
+	cursor    string                  // turnsNextCursor for older history
+	fetching  bool
+	dirty     bool // state changed since the transcript was last synced
+	ticking   bool // a frame tick is scheduled
+	width     int
+	height    int
+	conn      ahpclient.ConnState // a copy of the root's, updated by it
 }
 
 // newChat builds the chat screen. It is used through a pointer: the
@@ -246,8 +249,9 @@ func (m *chatModel) View() string {
 func (m *chatModel) status(s *statusInfo) {
 	s.title = firstNonEmpty(m.title, "(untitled)")
 	s.pending = m.pendingCount()
+	s.model = m.turnModel
 	if u := m.usage(); u != nil {
-		s.model = u.Model
+		s.model = firstNonEmpty(u.Model, s.model)
 		s.usage = formatTokens(u.InputTokens) + " in · " + formatTokens(u.OutputTokens) + " out"
 	}
 }

@@ -248,6 +248,7 @@ func (m *chatModel) markDirty() tea.Cmd {
 
 // applyChatEnvelope reduces one chat envelope into the state.
 func (m *chatModel) applyChatEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
+	m.noteTurnModel(env)
 	acts := reducer.Translate(env, m.state)
 	if len(acts) == 0 {
 		return nil
@@ -276,6 +277,9 @@ func (m *chatModel) applyChatSnapshot(cs ahpwire.ChatState) {
 	m.cursor = cs.TurnsNextCursor
 	if cs.Title != "" && m.title == "" {
 		m.title = cs.Title
+	}
+	if id := snapshotModel(cs); id != "" {
+		m.turnModel = id
 	}
 	m.syncTranscript()
 	m.relayout()

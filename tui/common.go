@@ -41,7 +41,9 @@ type Options struct {
 	// NewID returns fresh ids for turns, queued messages and sessions; nil
 	// means random UUIDs.
 	NewID func() string
-	// Logger receives diagnostics; nil discards them.
+	// Logger receives diagnostics; nil discards them. The model logs from
+	// Update, so the logger's handler must not wait for I/O (ahptui's own
+	// log file queues lines for a writer goroutine).
 	Logger *slog.Logger
 	// FrameInterval is the streaming frame period; 0 means 33 ms.
 	FrameInterval time.Duration

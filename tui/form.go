@@ -42,6 +42,9 @@ type formField struct {
 	boolVal  bool
 	cursor   int          // select: highlighted option (len(options) = free-form row)
 	selected map[int]bool // select: chosen options
+	// def is the default typed answer, shown as the placeholder and
+	// submitted when the text input is left empty (typing replaces it).
+	def string
 }
 
 func newInputForm(km keymap.Form, turnID string, req *reducer.InputRequest, st *Styles) *inputForm {
@@ -65,11 +68,18 @@ func (ff *formField) applyDefault(draft reducer.InputAnswer, def *reducer.InputA
 	if a == nil {
 		return
 	}
+	// A draft is the user's own text and is restored for editing; a
+	// default is only offered: it shows as the placeholder, the first
+	// typed character replaces it and an empty field submits it.
+	setText := ff.text.SetValue
+	if a == def {
+		setText = ff.setDefault
+	}
 	switch a.Kind {
 	case reducer.AnswerText:
-		ff.text.SetValue(a.Text)
+		setText(a.Text)
 	case reducer.AnswerNumber:
-		ff.text.SetValue(strconv.FormatFloat(a.Number, 'f', -1, 64))
+		setText(strconv.FormatFloat(a.Number, 'f', -1, 64))
 	case reducer.AnswerBoolean:
 		ff.boolVal = a.Bool
 	case reducer.AnswerSelected, reducer.AnswerSelectedMany:
@@ -82,9 +92,23 @@ func (ff *formField) applyDefault(draft reducer.InputAnswer, def *reducer.InputA
 			}
 		}
 		if len(a.Freeform) > 0 {
-			ff.text.SetValue(strings.Join(a.Freeform, ", "))
+			setText(strings.Join(a.Freeform, ", "))
 		}
 	}
+}
+
+// setDefault offers s as the field's default answer.
+func (ff *formField) setDefault(s string) {
+	ff.def = s
+	ff.text.Placeholder = oneLine(render.Sanitize(s)) // host text: never raw to the terminal
+}
+
+// value is the typed text, or the default when nothing was typed.
+func (ff *formField) value() string {
+	if v := ff.text.Value(); strings.TrimSpace(v) != "" || ff.def == "" {
+		return v
+	}
+	return ff.def
 }
 
 // usesText reports whether the field's text input is active.
@@ -227,7 +251,7 @@ func (f *inputForm) answers() (map[string]reducer.InputAnswer, int, string) {
 		ff := &f.fields[i]
 		q := ff.q
 		a := reducer.InputAnswer{State: reducer.AnswerSubmitted}
-		text := strings.TrimSpace(ff.text.Value())
+		text := strings.TrimSpace(ff.value())
 		empty := false
 		switch q.Kind {
 		case "number", "integer":
@@ -261,7 +285,7 @@ func (f *inputForm) answers() (map[string]reducer.InputAnswer, int, string) {
 			}
 			empty = len(a.Selected) == 0 && len(a.Freeform) == 0
 		default: // text and unknown kinds
-			a.Kind, a.Text = reducer.AnswerText, ff.text.Value()
+			a.Kind, a.Text = reducer.AnswerText, ff.value()
 			empty = text == ""
 		}
 		if empty {
@@ -305,7 +329,7 @@ func (f *inputForm) View(st *Styles, width, height int) string {
 			curStart = len(body)
 		}
 		body = append(body, "")
-		body = append(body, f.fieldLines(st, i)...)
+		body = append(body, f.fieldLines(st, i, inner)...)
 		if i == f.cur {
 			curEnd = len(body)
 		}
@@ -327,10 +351,18 @@ func (f *inputForm) View(st *Styles, width, height int) string {
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
 }
 
-// fieldLines draws question i.
-func (f *inputForm) fieldLines(st *Styles, i int) []string {
+// fieldLines draws question i in a dialog of the given inner width.
+func (f *inputForm) fieldLines(st *Styles, i, inner int) []string {
 	ff := &f.fields[i]
 	q := ff.q
+	// The text input pads its placeholder (the default) to its width and
+	// shows only its first rune at width 0: draw a copy sized to the dialog.
+	// Its line is indent + prompt + width + one cell for the cursor.
+	text := ff.text
+	textView := func(indent int) string {
+		text.SetWidth(max(1, inner-indent-ansi.StringWidth(text.Prompt)-1))
+		return text.View()
+	}
 	marker := "  "
 	if i == f.cur {
 		marker = st.Dialog.Key.Render("▸ ")
@@ -380,10 +412,10 @@ func (f *inputForm) fieldLines(st *Styles, i int) []string {
 			if i == f.cur && ff.cursor == len(q.Options) {
 				cur = "  › "
 			}
-			lines = append(lines, cur+"other: "+ff.text.View())
+			lines = append(lines, cur+"other: "+textView(len("    other: ")))
 		}
 	default:
-		lines = append(lines, "  "+ff.text.View())
+		lines = append(lines, "  "+textView(2))
 	}
 	return lines
 }

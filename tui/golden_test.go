@@ -49,11 +49,16 @@ func TestGoldenStreamingTurn(t *testing.T) {
 				"It drops the link mid-turn and checks that the transcript **continues** after the replay.\n\n```go\nfunc TestReconnect(t *testing.T) {}\n```\n")},
 				activeTurn(ahpwire.ReasoningPart("t2.r1", "The failing test is in ahpclient. Let me look at the backoff first."),
 					ahpwire.MarkdownPart("t2.m1", "I found the problem: the backoff timer")))
+			// No usage yet: the status line names the model the turn selected.
+			cs.ActiveTurn.Message.Model = &ahpwire.ModelSelection{ID: "demo-2"}
 			m = openChat(t, m, cs)
 			m = send(t, m, envelope(3, &ahpwire.ChatDelta{TurnID: "t2", PartID: "t2.m1", Content: " is never reset after a successful reconnect."}))
 			got := checkFrame(t, m, sz.w, sz.h)
 			if !strings.Contains(got, "never reset after a successful") {
 				t.Fatalf("delta not shown:\n%s", got)
+			}
+			if last := got[strings.LastIndex(got, "\n")+1:]; !strings.Contains(last, "demo-2") {
+				t.Fatalf("status line does not name the turn's model before usage arrives: %q", last)
 			}
 			golden(t, "chat", got)
 		})

@@ -108,9 +108,22 @@ func (m Model) View() tea.View {
 	}
 	v.WindowTitle = "ahptui"
 	if m.chat != nil && m.screen == screenChat && m.chat.title != "" {
-		v.WindowTitle = "ahptui — " + m.chat.title
+		v.WindowTitle = "ahptui — " + windowTitleText(m.chat.title)
 	}
 	return v
+}
+
+// windowTitleText makes server text safe for the window title, which the
+// terminal receives inside an OSC string: escape sequences are stripped and
+// every control character (C0, DEL, C1, and so newlines) is dropped, so the
+// title can neither end the OSC early nor smuggle in a sequence of its own.
+func windowTitleText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return -1
+		}
+		return r
+	}, ansi.Strip(s))
 }
 
 // bodyHeight is the height above the status line.
@@ -162,6 +175,9 @@ func (m *Model) statusInfo() statusInfo {
 	s := statusInfo{conn: m.conn, now: m.c.now(), host: m.c.host, notice: m.notice, noticeEr: m.noticeErr}
 	if m.chat != nil && m.screen == screenChat {
 		m.chat.status(&s)
+		if s.model == "" && m.session != nil && m.session.Provider != "" {
+			s.model = agentModel(m.picker.agents, m.session.Provider)
+		}
 	}
 	return s
 }

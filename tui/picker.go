@@ -160,7 +160,7 @@ func (p *picker) ChooseChat(session string, chats []chatChoice) {
 }
 
 func makeEntry(s ahpwire.SessionSummary) pickerEntry {
-	title := render.Sanitize(firstNonEmpty(s.Title, "(untitled)"))
+	title := strings.ReplaceAll(render.Sanitize(firstNonEmpty(s.Title, "(untitled)")), "\n", " ")
 	search := title + "  " + s.Provider
 	if len(s.WorkingDirectories) > 0 {
 		search += "  " + s.WorkingDirectories[0]

@@ -53,7 +53,7 @@ func (p *picker) View(st *Styles) string {
 	var lines []string
 	switch p.mode {
 	case pickAgent:
-		lines = append(lines, st.Picker.Title.Render("New session — choose an agent"), "")
+		lines = append(lines, ansi.Truncate(st.Picker.Title.Render("New session — choose an agent"), p.width, "…"), "")
 		for i, a := range p.agents {
 			lines = append(lines, p.choiceLine(st, i == p.agentIx, render.Sanitize(firstNonEmpty(a.DisplayName, a.Provider)),
 				render.Sanitize(a.Description)))
@@ -61,7 +61,7 @@ func (p *picker) View(st *Styles) string {
 		lines = append(lines, "", st.Picker.Meta.Render("enter create · esc back"))
 		return p.pad(lines)
 	case pickChat:
-		lines = append(lines, st.Picker.Title.Render("This session has several chats — pick one"), "")
+		lines = append(lines, ansi.Truncate(st.Picker.Title.Render("This session has several chats — pick one"), p.width, "…"), "")
 		for i, c := range p.chats {
 			lines = append(lines, p.choiceLine(st, i == p.chatIx, render.Sanitize(firstNonEmpty(c.Title, c.Resource)), ""))
 		}
@@ -100,9 +100,9 @@ func (p *picker) choiceLine(st *Styles, sel bool, label, desc string) string {
 	if sel {
 		cur, sty = "› ", st.Picker.Selected
 	}
-	l := cur + sty.Render(label)
+	l := cur + sty.Render(oneLine(label))
 	if desc != "" {
-		l += st.Picker.Meta.Render("  " + desc)
+		l += st.Picker.Meta.Render("  " + oneLine(desc))
 	}
 	return ansi.Truncate(l, p.width, "…")
 }
@@ -115,9 +115,9 @@ func (p *picker) row(st *Styles, m fuzzy.Match, sel bool) string {
 		cur, tsty = "› ", st.Picker.Selected
 	}
 	title := highlight(e.title, m.MatchedIndexes, tsty, st.Picker.Match)
-	meta := "  " + e.s.Provider + " · " + relTime(p.now(), parseTime(e.s.ModifiedAt))
+	meta := "  " + oneLine(render.Sanitize(e.s.Provider)) + " · " + relTime(p.now(), parseTime(e.s.ModifiedAt))
 	if len(e.s.WorkingDirectories) > 0 {
-		meta += " · " + render.Sanitize(e.s.WorkingDirectories[0])
+		meta += " · " + oneLine(render.Sanitize(e.s.WorkingDirectories[0]))
 	}
 	return ansi.Truncate(cur+isty.Render(icon)+" "+title+st.Picker.Meta.Render(meta), p.width, "…")
 }
@@ -127,6 +127,9 @@ func (p *picker) pad(lines []string) string { return p.padTo(lines, p.height) }
 // padTo returns exactly h lines (at least one).
 func (p *picker) padTo(lines []string, h int) string {
 	h = max(h, 1)
+	for i, l := range lines { // a narrow terminal must not wrap a line
+		lines[i] = ansi.Truncate(l, max(1, p.width), "…")
+	}
 	for len(lines) < h {
 		lines = append(lines, "")
 	}

@@ -92,10 +92,10 @@ func renderStatus(st *Styles, s statusInfo, width int) string {
 		rest = append(rest, sty.Render(oneLine(render.Sanitize(s.notice))))
 	}
 	if s.title != "" {
-		rest = append(rest, st.Status.Title.Render(render.Sanitize(s.title)))
+		rest = append(rest, st.Status.Title.Render(oneLine(render.Sanitize(s.title))))
 	}
 	if s.model != "" {
-		rest = append(rest, st.Status.Model.Render(render.Sanitize(s.model)))
+		rest = append(rest, st.Status.Model.Render(oneLine(render.Sanitize(s.model))))
 	}
 	if s.usage != "" {
 		rest = append(rest, st.Status.Usage.Render(s.usage))

@@ -298,6 +298,11 @@ func (t *transcript) View() string {
 	for len(out) < t.height {
 		out = append(out, "")
 	}
+	if t.width < 20 { // render.MinWidth: narrower panes get 20-cell lines, which would wrap
+		for i, l := range out {
+			out[i] = ansi.Truncate(l, t.width, "")
+		}
+	}
 	if !t.follow && t.unseen {
 		out[len(out)-1] = t.markerSty.Render(ansi.Truncate(t.markerText, t.width, "…"))
 	}

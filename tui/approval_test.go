@@ -1,0 +1,82 @@
+package tui
+
+// Tests of the approval and result-confirmation dialogs.
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+func TestApprovalApproveOptionAndDenyWithReason(t *testing.T) {
+	m, fb := runningChat(t, pendingTool())
+	m = send(t, m, keyPress("a"))
+	a, ok := fb.lastDispatch(t).action.(*ahpwire.ChatToolCallConfirmed)
+	if !ok || !a.Approved || a.ToolCallID != "tc1" || a.TurnID != "t2" || a.Confirmed != "user-action" || a.SelectedOptionID != "once" {
+		t.Fatalf("approve: %#v", fb.lastDispatch(t).action)
+	}
+	if len(m.overlays) != 0 {
+		t.Fatal("prompt still open after approving")
+	}
+
+	m, fb = runningChat(t, pendingTool())
+	m = send(t, m, keyPress("2"))
+	if a := fb.lastDispatch(t).action.(*ahpwire.ChatToolCallConfirmed); !a.Approved || a.SelectedOptionID != "session" {
+		t.Fatalf("option 2: %#v", a)
+	}
+
+	m, fb = runningChat(t, pendingTool())
+	m = send(t, m, keyPress("r"))
+	if v := viewText(m); !strings.Contains(v, "why? (optional)") {
+		t.Fatalf("reason placeholder not shown in full:\n%s", v)
+	}
+	m = typeText(t, m, "too risky")
+	if len(fb.dispatched) != 0 {
+		t.Fatal("typing a reason dispatched something (a/d must be disabled while typing)")
+	}
+	send(t, m, keyPress("enter"))
+	d := fb.lastDispatch(t).action.(*ahpwire.ChatToolCallConfirmed)
+	if d.Approved || d.Reason != "denied" || d.ReasonMessage == nil || d.ReasonMessage.Text != "too risky" || d.SelectedOptionID != "no" {
+		t.Fatalf("deny with reason: %#v", d)
+	}
+}
+
+func TestApprovalLaterCountsAndReopens(t *testing.T) {
+	m, _ := runningChat(t, pendingTool())
+	m = send(t, m, keyPress("esc"))
+	if len(m.overlays) != 0 {
+		t.Fatal("esc did not close the prompt")
+	}
+	if !strings.Contains(viewText(m), "1 waiting for you") {
+		t.Fatal("status line does not count the pending approval")
+	}
+	m = send(t, m, keyPress("ctrl+p"))
+	if _, ok := m.overlays[len(m.overlays)-1].(*approvalPrompt); !ok {
+		t.Fatal("ctrl+p did not reopen the approval")
+	}
+	// Resolved elsewhere (another client approved): the prompt closes.
+	m = send(t, m, envelope(6, &ahpwire.ChatToolCallConfirmed{TurnID: "t2", ToolCallID: "tc1", Approved: true, Confirmed: "user-action"}))
+	if len(m.overlays) != 0 || strings.Contains(viewText(m), "waiting for you (ctrl+p)") {
+		t.Fatal("prompt or count left after the tool call was confirmed")
+	}
+}
+
+func TestResultConfirmation(t *testing.T) {
+	tool := pendingTool()
+	tool.ToolCall.Status = ahpwire.ToolPendingResultConfirmation
+	tool.ToolCall.Confirmed = "user-action"
+	tool.ToolCall.Options = nil
+	tool.ToolCall.Success = ahpwire.Ptr(true)
+	tool.ToolCall.PastTenseMessage = ahpwire.PlainPtr("Ran `go test ./...`")
+	tool.ToolCall.Content = []ahpwire.ToolResultContent{{Type: ahpwire.ContentText, Text: "ok  ./... 0.1s"}}
+	m, fb := runningChat(t, tool)
+	if !strings.Contains(viewText(m), "Review the result") {
+		t.Fatalf("result review not prompted:\n%s", viewText(m))
+	}
+	send(t, m, keyPress("d"))
+	a, ok := fb.lastDispatch(t).action.(*ahpwire.ChatToolCallResultConfirmed)
+	if !ok || a.Approved || a.ToolCallID != "tc1" {
+		t.Fatalf("want result denial, got %#v", fb.lastDispatch(t).action)
+	}
+}
