@@ -372,16 +372,25 @@ func TestHostileSegmentsAfterHandshake(t *testing.T) {
 				// Ignored: the link still works.
 				retryWithin(t, "ping", time.Second, 5*time.Second, func(ctx context.Context) error { return c.Ping(ctx) })
 			}
+			cause := ""
 			for _, e := range a.snapshot() {
-				if s, ok := e.(ConnStateEvent); ok && s.State.Err != nil && strings.Contains(s.State.Err.Error(), hostileToken) {
-					t.Errorf("token in reconnect cause: %v", s.State.Err)
+				if s, ok := e.(ConnStateEvent); ok && s.State.Err != nil {
+					if strings.Contains(s.State.Err.Error(), hostileToken) {
+						t.Errorf("token in reconnect cause: %v", s.State.Err)
+					}
+					if _, ok := segment.RuleOf(s.State.Err); !ok && s.State.Phase == Reconnecting {
+						t.Errorf("reconnect cause %v is not a segment rule violation", s.State.Err)
+					}
+					if cause == "" {
+						cause = s.State.Err.Error()
+					}
 				}
 			}
 			_ = c.Close()
 			if l := logs.String(); strings.Contains(l, hostileToken) {
 				t.Errorf("token in logs:\n%s", l)
 			}
-			t.Logf("close code %d", closed)
+			t.Logf("close code %d: %s", closed, cause)
 		})
 	}
 }

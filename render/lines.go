@@ -148,7 +148,17 @@ func wrapText(s string, width int) []string {
 	if s == "" {
 		return nil
 	}
-	return strings.Split(ansi.Wrap(s, width, ""), "\n")
+	lines := strings.Split(ansi.Wrap(s, width, ""), "\n")
+	// ansi.Wrap lets a line end in hyphens past width ("aaaa bbbb -" at
+	// width 10); cut such lines hard so nothing wraps in the terminal.
+	for i := 0; i < len(lines); i++ {
+		if ansi.StringWidth(lines[i]) > width {
+			hard := strings.Split(ansi.Hardwrap(lines[i], width, true), "\n")
+			lines = append(lines[:i], append(hard, lines[i+1:]...)...)
+			i += len(hard) - 1
+		}
+	}
+	return lines
 }
 
 // styleLines renders every line with st and prefixes it with indent.

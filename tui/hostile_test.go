@@ -253,8 +253,8 @@ func mustJSON(s string) string {
 // frame (and the window title) at three widths.
 func TestHostileHostNeverReachesTheTerminal(t *testing.T) {
 	type tc struct {
-		name string
-		h    string
+		name  string
+		h     string
 		w, h2 int
 	}
 	var cases []tc
