@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -29,6 +30,10 @@ const TerminalTabWidth = 8
 //     Unicode control picture (␍, ␇, ␡ …), so nothing is hidden or executed;
 //   - replaces the remaining C1 controls (U+0080–U+009F) and invalid UTF-8
 //     with U+FFFD;
+//   - shows bidirectional formatting controls (U+202A–U+202E, U+2066–U+2069,
+//     U+200E, U+200F, U+061C) as a visible tag such as "[U+202E]", so a
+//     host cannot reorder what an approval prompt appears to say ("Trojan
+//     Source"); the line and paragraph separators U+2028/U+2029 become '\n';
 //   - expands tabs to spaces at stops of [TabWidth] columns (display width).
 //
 // The result contains no byte 0x1b, no code point in U+0080–U+009F, no C0
@@ -88,6 +93,13 @@ func SanitizeTabs(s string, tabWidth int) string {
 		case r >= 0x80 && r <= 0x9f:
 			b.WriteRune(utf8.RuneError)
 			col++
+		case isBidiControl(r):
+			tag := fmt.Sprintf("[U+%04X]", r)
+			b.WriteString(tag)
+			col += len(tag)
+		case r == 0x2028 || r == 0x2029:
+			b.WriteByte('\n')
+			col = 0
 		default:
 			b.WriteString(s[i : i+size])
 			col += displaywidth.Rune(r)
@@ -175,4 +187,12 @@ func skipString(s string, j int) int {
 		j++
 	}
 	return j
+}
+
+// isBidiControl reports whether r is a bidirectional formatting control:
+// the embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069,
+// the marks U+200E and U+200F, and the Arabic letter mark U+061C.
+func isBidiControl(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
+		r == 0x200e || r == 0x200f || r == 0x061c
 }

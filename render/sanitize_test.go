@@ -36,6 +36,9 @@ func TestSanitize(t *testing.T) {
 		"osc aborted by esc": {"a\x1b]0;t\x1b[31mb", "ab"},
 		"osc ended by can":   {"a\x1b]0;t\x18b", "ab"},
 		"unicode kept":       {"héllo — 世界 🎉", "héllo — 世界 🎉"},
+		"bidi override":      {"rm -rf /\u202e#txt.exe", "rm -rf /[U+202E]#txt.exe"},
+		"bidi isolates":      {"a\u2066b\u2069c\u200fd", "a[U+2066]b[U+2069]c[U+200F]d"},
+		"line separators":    {"a\u2028b\u2029c", "a\nb\nc"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -70,6 +73,8 @@ func checkSafe(s string) string {
 			return "C0 control or DEL"
 		case r >= 0x80 && r <= 0x9f:
 			return "C1 control"
+		case isBidiControl(r) || r == 0x2028 || r == 0x2029:
+			return "bidi control or line separator"
 		}
 	}
 	return ""
@@ -79,6 +84,7 @@ func FuzzSanitize(f *testing.F) {
 	for _, s := range []string{
 		"", "plain", "\x1b[31mred", "\x1b]0;title\x07", "\x1bP+q\x1b\\", "\u009b2J", "\x9b2J",
 		"\t\ttab", "a\r\nb\rc", "\xff\xfe", "\x1b", "\x1b\x1b[", "\u0085\u009c", "世\t界",
+		"\u202eabc\u202c", "x\u2066y\u2069\u2028z",
 	} {
 		f.Add(s)
 	}
