@@ -135,10 +135,10 @@ func (p *dropProxy) serve(w http.ResponseWriter, r *http.Request) {
 	wg.Add(2)
 	go func() { // client → host
 		defer wg.Done()
-		defer kill()
 		for {
 			typ, b, err := down.Read(ctx)
 			if err != nil {
+				kill()
 				return
 			}
 			p.mu.Lock()
@@ -148,9 +148,13 @@ func (p *dropProxy) serve(w http.ResponseWriter, r *http.Request) {
 			}
 			p.mu.Unlock()
 			if sw {
+				kill()
 				return // not forwarded; the link dies with it
 			}
 			if err := up.Write(ctx, typ, b); err != nil {
+				// The host side is closing: leave it to the host → client
+				// goroutine to relay the host's close status (e.g. 1009)
+				// instead of racing it with an abrupt close.
 				return
 			}
 		}
