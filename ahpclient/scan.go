@@ -20,50 +20,28 @@ import (
 func scanActionFrame(b []byte) (p *envelopeParams, ok bool) {
 	s := scanner{b: b}
 	s.ws()
-	if !s.eat('{') {
-		return nil, false
-	}
 	var method []byte
 	var params *envelopeParams
-	first := true
-	for {
-		s.ws()
-		if s.eat('}') {
-			break
-		}
-		if !first && !s.eat(',') {
-			return nil, false
-		}
-		first = false
-		s.ws()
-		key, ok := s.plainString()
-		if !ok {
-			return nil, false
-		}
-		s.ws()
-		if !s.eat(':') {
-			return nil, false
-		}
-		s.ws()
+	if !s.object(func(key []byte) bool {
+		var ok bool
 		switch string(key) {
 		case "jsonrpc":
-			if v, ok := s.plainString(); !ok || string(v) != ahpwire.JSONRPCVersion {
-				return nil, false
-			}
+			var v []byte
+			v, ok = s.plainString()
+			ok = ok && string(v) == ahpwire.JSONRPCVersion
 		case "method":
-			if method, ok = s.plainString(); !ok {
-				return nil, false
-			}
+			method, ok = s.plainString()
 		case "params":
 			if params != nil { // encoding/json would merge duplicates
-				return nil, false
+				return false
 			}
-			if params, ok = s.params(); !ok {
-				return nil, false
-			}
+			params, ok = s.params()
 		default: // "id" included: a request is not a notification
-			return nil, false
+			ok = false
 		}
+		return ok
+	}) {
+		return nil, false
 	}
 	s.ws()
 	if s.i != len(b) || string(method) != ahpwire.MethodAction || params == nil {
@@ -95,6 +73,54 @@ func (s *scanner) eat(c byte) bool {
 		return true
 	}
 	return false
+}
+
+// object reads a JSON object at s.i: '{', then members separated by ','
+// up to '}', white space allowed between tokens. Each key must be a plain
+// string (see plainString); field is called with s.i at the member's value
+// (white space skipped) and must consume the value, returning false to
+// reject the object. object returns false on any syntax error.
+func (s *scanner) object(field func(key []byte) bool) bool {
+	if !s.eat('{') {
+		return false
+	}
+	for first := true; ; first = false {
+		s.ws()
+		if s.eat('}') {
+			return true
+		}
+		if !first && !s.eat(',') {
+			return false
+		}
+		s.ws()
+		key, ok := s.plainString()
+		if !ok {
+			return false
+		}
+		s.ws()
+		if !s.eat(':') {
+			return false
+		}
+		s.ws()
+		if !field(key) {
+			return false
+		}
+	}
+}
+
+// unknown skips the value of a member whose key is not one of known. It
+// refuses keys that fold to a known one (encoding/json matches object keys
+// case-insensitively) and values that are not valid JSON.
+func (s *scanner) unknown(key []byte, known []string) bool {
+	if foldsTo(key, known) {
+		return false
+	}
+	end, ok := skipValue(s.b, s.i)
+	if !ok || !json.Valid(s.b[s.i:end]) {
+		return false
+	}
+	s.i = end
+	return true
 }
 
 // plainString reads a string without escapes or control characters and
@@ -159,72 +185,42 @@ func (s *scanner) uint() (uint64, bool) {
 
 // params reads the envelope object.
 func (s *scanner) params() (*envelopeParams, bool) {
-	if !s.eat('{') {
-		return nil, false
-	}
 	p := &envelopeParams{}
-	first, sawOrigin := true, false
-	for {
-		s.ws()
-		if s.eat('}') {
-			return p, true
-		}
-		if !first && !s.eat(',') {
-			return nil, false
-		}
-		first = false
-		s.ws()
-		key, ok := s.plainString()
-		if !ok {
-			return nil, false
-		}
-		s.ws()
-		if !s.eat(':') {
-			return nil, false
-		}
-		s.ws()
+	sawOrigin := false
+	if !s.object(func(key []byte) bool {
+		var ok bool
 		switch string(key) {
 		case "channel":
-			if p.Channel, ok = s.str(); !ok {
-				return nil, false
-			}
+			p.Channel, ok = s.str()
 		case "serverSeq":
-			if p.ServerSeq, ok = s.uint(); !ok {
-				return nil, false
-			}
+			p.ServerSeq, ok = s.uint()
 		case "rejectionReason":
-			if p.RejectionReason, ok = s.str(); !ok {
-				return nil, false
-			}
+			p.RejectionReason, ok = s.str()
 		case "origin":
 			if sawOrigin { // encoding/json would merge duplicates
-				return nil, false
+				return false
 			}
 			sawOrigin = true
-			if p.Origin, ok = s.origin(); !ok {
-				return nil, false
-			}
+			p.Origin, ok = s.origin()
 		case "action":
 			if s.i >= len(s.b) || s.b[s.i] != '{' {
-				return nil, false
+				return false
 			}
 			end, ok := skipValue(s.b, s.i)
 			if !ok {
-				return nil, false
+				return false
 			}
 			p.Action = append(json.RawMessage(nil), s.b[s.i:end]...)
 			s.i = end
+			return true
 		default:
-			if foldsTo(key, paramKeys) {
-				return nil, false // encoding/json matches keys case-insensitively
-			}
-			end, ok := skipValue(s.b, s.i)
-			if !ok || !json.Valid(s.b[s.i:end]) { // unknown member: must still be valid JSON
-				return nil, false
-			}
-			s.i = end
+			ok = s.unknown(key, paramKeys)
 		}
+		return ok
+	}) {
+		return nil, false
 	}
+	return p, true
 }
 
 var (
@@ -249,50 +245,22 @@ func (s *scanner) origin() (*ahpwire.ActionOrigin, bool) {
 		s.i += 4
 		return nil, true
 	}
-	if !s.eat('{') {
-		return nil, false
-	}
 	o := &ahpwire.ActionOrigin{}
-	first := true
-	for {
-		s.ws()
-		if s.eat('}') {
-			return o, true
-		}
-		if !first && !s.eat(',') {
-			return nil, false
-		}
-		first = false
-		s.ws()
-		key, ok := s.plainString()
-		if !ok {
-			return nil, false
-		}
-		s.ws()
-		if !s.eat(':') {
-			return nil, false
-		}
-		s.ws()
+	if !s.object(func(key []byte) bool {
+		var ok bool
 		switch string(key) {
 		case "clientId":
-			if o.ClientID, ok = s.str(); !ok {
-				return nil, false
-			}
+			o.ClientID, ok = s.str()
 		case "clientSeq":
-			if o.ClientSeq, ok = s.uint(); !ok {
-				return nil, false
-			}
+			o.ClientSeq, ok = s.uint()
 		default:
-			if foldsTo(key, originKeys) {
-				return nil, false
-			}
-			end, ok := skipValue(s.b, s.i)
-			if !ok || !json.Valid(s.b[s.i:end]) { // unknown member: must still be valid JSON
-				return nil, false
-			}
-			s.i = end
+			ok = s.unknown(key, originKeys)
 		}
+		return ok
+	}) {
+		return nil, false
 	}
+	return o, true
 }
 
 // skipString returns the index after the string starting at b[i] == '"'.

@@ -131,70 +131,38 @@ var streamKeys = []string{"type", "turnId", "partId", "content", "_meta"}
 func scanStreamAction(raw []byte) (ahpwire.Action, bool) {
 	s := scanner{b: raw}
 	s.ws()
-	if !s.eat('{') {
-		return nil, false
-	}
 	var typ, turnID, partID, content string
 	var meta []byte
-	first := true
-	for {
-		s.ws()
-		if s.eat('}') {
-			break
-		}
-		if !first && !s.eat(',') {
-			return nil, false
-		}
-		first = false
-		s.ws()
-		key, ok := s.plainString()
-		if !ok {
-			return nil, false
-		}
-		s.ws()
-		if !s.eat(':') {
-			return nil, false
-		}
-		s.ws()
+	if !s.object(func(key []byte) bool {
+		var ok bool
 		switch string(key) {
 		case "type":
-			v, ok := s.plainString()
-			if !ok {
-				return nil, false
-			}
+			var v []byte
+			v, ok = s.plainString()
 			typ = string(v)
 		case "turnId":
-			if turnID, ok = s.fastString(); !ok {
-				return nil, false
-			}
+			turnID, ok = s.fastString()
 		case "partId":
-			if partID, ok = s.fastString(); !ok {
-				return nil, false
-			}
+			partID, ok = s.fastString()
 		case "content":
-			if content, ok = s.fastString(); !ok {
-				return nil, false
-			}
+			content, ok = s.fastString()
 		case "_meta":
 			if meta != nil { // encoding/json would merge duplicate maps
-				return nil, false
+				return false
 			}
 			end, ok := skipValue(s.b, s.i)
 			if !ok {
-				return nil, false
+				return false
 			}
 			meta = s.b[s.i:end]
 			s.i = end
+			return true
 		default:
-			if foldsTo(key, streamKeys) {
-				return nil, false
-			}
-			end, ok := skipValue(s.b, s.i)
-			if !ok || !json.Valid(s.b[s.i:end]) { // unknown member: must still be valid JSON
-				return nil, false
-			}
-			s.i = end
+			ok = s.unknown(key, streamKeys)
 		}
+		return ok
+	}) {
+		return nil, false
 	}
 	s.ws()
 	if s.i != len(raw) {

@@ -54,23 +54,11 @@ func (e *envelope) scan(b []byte, mode scanMode) bool {
 	}
 	var keyBuf [16]byte
 	for {
-		if i >= len(b) || b[i] != '"' {
-			return false
-		}
-		ks := i + 1
-		ke, kesc, ok := scanString(b, i)
+		key, next, ok := scanKey(b, i, keyBuf[:0])
 		if !ok {
 			return false
 		}
-		key := b[ks : ke-1]
-		if kesc {
-			key = unescape(keyBuf[:0], key)
-		}
-		i = skipWS(b, ke)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = skipWS(b, i+1)
+		i = next
 		var dst *span
 		switch string(key) {
 		case "jsonrpc":
@@ -132,23 +120,11 @@ func (e *envelope) scanParams(b []byte, i int, mode scanMode) (int, bool) {
 	}
 	var keyBuf [16]byte
 	for {
-		if i >= len(b) || b[i] != '"' {
-			return i, false
-		}
-		ks := i + 1
-		ke, kesc, ok := scanString(b, i)
+		key, next, ok := scanKey(b, i, keyBuf[:0])
 		if !ok {
 			return i, false
 		}
-		key := b[ks : ke-1]
-		if kesc {
-			key = unescape(keyBuf[:0], key)
-		}
-		i = skipWS(b, ke)
-		if i >= len(b) || b[i] != ':' {
-			return i, false
-		}
-		i = skipWS(b, i+1)
+		i = next
 		var dst *span
 		switch string(key) {
 		case "groupId":
@@ -197,6 +173,28 @@ func (e *envelope) scanParams(b []byte, i int, mode scanMode) (int, bool) {
 		}
 		i = skipWS(b, i+1)
 	}
+}
+
+// scanKey reads an object member's key at b[i] (unescaped into buf if it
+// has escapes), the ':' after it and the whitespace around it, and returns
+// the key and the index of the member's value.
+func scanKey(b []byte, i int, buf []byte) ([]byte, int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return nil, i, false
+	}
+	ke, kesc, ok := scanString(b, i)
+	if !ok {
+		return nil, i, false
+	}
+	key := b[i+1 : ke-1]
+	if kesc {
+		key = unescape(buf, key)
+	}
+	i = skipWS(b, ke)
+	if i >= len(b) || b[i] != ':' {
+		return nil, i, false
+	}
+	return key, skipWS(b, i+1), true
 }
 
 // guessDataEnd returns the index after the quote of a frame ending in
