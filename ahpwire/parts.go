@@ -3,6 +3,8 @@ package ahpwire
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/ahptui/ahptui/internal/textbuf"
 )
 
 // Response part kinds (ResponsePartKind).
@@ -49,9 +51,9 @@ type ResponsePart struct {
 	Meta         Meta
 	Raw          json.RawMessage
 
-	// text is the append-only buffer Content may view (see AppendContent);
-	// nil for parts built or decoded any other way.
-	text *textBuf
+	// text is the append-only text Content may view (see AppendContent);
+	// empty for parts built or decoded any other way.
+	text textbuf.Text
 }
 
 // MarkdownPart returns a markdown part.

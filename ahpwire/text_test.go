@@ -6,6 +6,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
+
+	"github.com/ahptui/ahptui/internal/textbuf"
 )
 
 func TestAppendContentKeepsOlderVersions(t *testing.T) {
@@ -23,7 +26,7 @@ func TestAppendContentKeepsOlderVersions(t *testing.T) {
 			t.Fatalf("version %d: %q, want %q", i, v.Content, want[i])
 		}
 	}
-	if p.text == nil || versions[1].text == nil {
+	if !p.text.Views(p.Content) || !versions[1].text.Views(versions[1].Content) {
 		t.Fatal("appends did not use a shared buffer")
 	}
 	if p.AppendContent("").Content != p.Content {
@@ -41,10 +44,10 @@ func TestAppendContentBranchesDoNotInterfere(t *testing.T) {
 		a2.Content != "Hello, world" || b2.Content != "Help! me" {
 		t.Fatalf("base %q a %q b %q a2 %q b2 %q", base.Content, a.Content, b.Content, a2.Content, b2.Content)
 	}
-	if a.text != base.text {
+	if unsafe.StringData(a.Content) != unsafe.StringData(base.Content) {
 		t.Error("the first branch did not extend the shared buffer in place")
 	}
-	if b.text == base.text {
+	if unsafe.StringData(b.Content) == unsafe.StringData(base.Content) {
 		t.Error("the second branch wrote into the buffer the first branch claimed")
 	}
 }
@@ -107,7 +110,7 @@ func TestAppendContentJSONUnchanged(t *testing.T) {
 		t.Fatalf("got %s want %s", b, want)
 	}
 	var back ResponsePart
-	if err := json.Unmarshal(b, &back); err != nil || back.Content != p.Content || back.text != nil {
+	if err := json.Unmarshal(b, &back); err != nil || back.Content != p.Content || back.text != (textbuf.Text{}) {
 		t.Fatalf("decode: %+v err %v", back, err)
 	}
 }

@@ -17,18 +17,19 @@ const module = "github.com/ahptui/ahptui"
 var allowed = map[string][]string{
 	"":             {"*"}, // main may import everything
 	"segment":      {},
-	"ahpwire":      {},
+	"ahpwire":      {"internal/textbuf"},
 	"ahpstate":     {"ahpwire"},
 	"ahpclient":    {"segment", "ahpwire"},
 	"ahphost":      {"segment", "ahpwire", "ahpstate", "ahphost/demo"},
 	"ahphost/demo": {"ahpwire"},
-	"reducer":      {"ahpwire"},
+	"reducer":      {"ahpwire", "internal/textbuf"},
 	"render":       {"reducer", "ahpwire"},
 	"keymap":       {},
 	"tui":          {"render", "keymap", "reducer", "ahpclient", "ahpwire"},
 	"archtest":     {},
 
 	"internal/ahpfixtures": {},
+	"internal/textbuf":     {},
 }
 
 // pure packages may not import packages that do I/O or read clocks/randomness.

@@ -1,5 +1,7 @@
 package reducer
 
+import "github.com/ahptui/ahptui/internal/textbuf"
+
 import "encoding/json"
 
 // BlockKind discriminates blocks.
@@ -74,7 +76,7 @@ type Block struct {
 	// Rev increases on every change of the block (render cache key).
 	Rev uint64
 
-	text textRef // KindText, KindThinking, KindSystemNotification
+	text textbuf.Text // KindText, KindThinking, KindSystemNotification
 
 	// Redacted marks KindThinking whose content is withheld.
 	Redacted bool

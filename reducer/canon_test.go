@@ -2,6 +2,7 @@ package reducer
 
 import (
 	"encoding/json"
+	"github.com/ahptui/ahptui/internal/textbuf"
 	"time"
 )
 
@@ -104,7 +105,7 @@ func canonBlock(b *Block) cBlock {
 	}
 	if b.Tool != nil {
 		t := cTool{ToolCall: *b.Tool, Partial: b.Tool.PartialInput()}
-		t.partial = textRef{}
+		t.partial = textbuf.Text{}
 		if t.Meta != nil {
 			m := map[string]any{}
 			for k, v := range t.Meta {

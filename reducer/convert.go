@@ -2,6 +2,7 @@ package reducer
 
 import (
 	"encoding/json"
+	"github.com/ahptui/ahptui/internal/textbuf"
 	"strings"
 	"time"
 
@@ -220,7 +221,7 @@ func toolCall(t ahpwire.ToolCallState) *ToolCall {
 		ReasonMessage:     richPtr(t.ReasonMessage),
 	}
 	if t.PartialInput != nil {
-		tc.partial = newText(*t.PartialInput)
+		tc.partial = textbuf.New(*t.PartialInput)
 	}
 	if t.SelectedOption != nil {
 		o := option(*t.SelectedOption)

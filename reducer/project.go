@@ -1,5 +1,7 @@
 package reducer
 
+import "github.com/ahptui/ahptui/internal/textbuf"
+
 import "github.com/ahptui/ahptui/ahpwire"
 
 // Project turns an AHP chat snapshot into a State: finished turns become
@@ -66,7 +68,7 @@ func turnMessages(t ahpwire.Turn) []*Message {
 	user := &Message{
 		ID: UserMessageID(t.ID), TurnID: t.ID, Role: RoleUser, Origin: t.Message.Origin.Kind,
 		Attachments: attachments(t.Message.Attachments), StartedAt: started, Status: StatusComplete,
-		Blocks: []*Block{{Kind: KindText, text: newText(t.Message.Text)}},
+		Blocks: []*Block{{Kind: KindText, text: textbuf.New(t.Message.Text)}},
 	}
 	if user.Origin == "" {
 		user.Origin = "user"

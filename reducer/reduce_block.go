@@ -1,5 +1,7 @@
 package reducer
 
+import "github.com/ahptui/ahptui/internal/textbuf"
+
 func reduceBlockStart(s State, a BlockStart) State {
 	m, ok := s.current(a.MessageID)
 	if !ok {
@@ -21,9 +23,9 @@ func newBlock(a BlockStart) *Block {
 	b := &Block{ID: a.BlockID, Kind: a.Kind}
 	switch a.Kind {
 	case KindText, KindThinking:
-		b.text, b.Redacted, b.Open = newText(a.Text), a.Redacted, true
+		b.text, b.Redacted, b.Open = textbuf.New(a.Text), a.Redacted, true
 	case KindSystemNotification:
-		b.text, b.Markdown = newText(a.Text), a.Markdown
+		b.text, b.Markdown = textbuf.New(a.Text), a.Markdown
 	case KindToolCall:
 		if a.Tool == nil {
 			return nil
@@ -98,7 +100,7 @@ func reduceBlockDelta(s State, a BlockDelta) State {
 	}
 	s.Seq++
 	nb := cloneBlock(b, s.Seq)
-	nb.text = b.text.append(a.Delta)
+	nb.text = b.text.Append(a.Delta)
 	s.Current = withBlock(m, i, nb, s.Seq)
 	return s
 }

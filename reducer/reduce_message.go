@@ -1,5 +1,7 @@
 package reducer
 
+import "github.com/ahptui/ahptui/internal/textbuf"
+
 import "time"
 
 func reduceMessageStart(s State, a MessageStart) State {
@@ -130,7 +132,7 @@ func reduceUserMessage(s State, a UserMessage) State {
 		origin = "user"
 	}
 	s.Seq++
-	b := &Block{Kind: KindText, text: newText(a.Text), Rev: s.Seq}
+	b := &Block{Kind: KindText, text: textbuf.New(a.Text), Rev: s.Seq}
 	m := &Message{
 		ID: id, TurnID: a.TurnID, Role: RoleUser, Origin: origin,
 		Attachments: a.Attachments, Blocks: []*Block{b},

@@ -2,6 +2,7 @@ package reducer
 
 import (
 	"encoding/json"
+	"github.com/ahptui/ahptui/internal/textbuf"
 	"reflect"
 	"testing"
 	"time"
@@ -226,7 +227,7 @@ func TestReduceLifecycle(t *testing.T) {
 		"snapshot replaces current and its open blocks keep streaming": {
 			in: State{},
 			act: MessageSnapshot{Message: &Message{ID: "t1", TurnID: "t1", Role: RoleAssistant,
-				Blocks: []*Block{{ID: "p1", Kind: KindText, Open: true, text: newText("ab")}}}},
+				Blocks: []*Block{{ID: "p1", Kind: KindText, Open: true, text: textbuf.New("ab")}}}},
 			check: func(t *testing.T, s State) {
 				s = Reduce(s, BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "c"})
 				if !s.Current.Open() || mustBlock(t, s.Current, "p1").Text() != "abc" {

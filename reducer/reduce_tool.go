@@ -94,7 +94,7 @@ func reduceToolDelta(s State, a ToolCallDelta) State {
 		if a.Meta != nil {
 			nt.Meta = a.Meta
 		}
-		nt.partial = tc.partial.append(a.Content)
+		nt.partial = tc.partial.Append(a.Content)
 		if a.InvocationMessage != nil {
 			im := *a.InvocationMessage
 			nt.InvocationMessage = &im

@@ -2,6 +2,7 @@ package reducer
 
 import (
 	"encoding/json"
+	"github.com/ahptui/ahptui/internal/textbuf"
 
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -63,7 +64,7 @@ type ToolCall struct {
 	InvocationMessage *Rich
 	// Input is the final tool input (all states except streaming).
 	Input   *ToolInput
-	partial textRef // streamed partial input (streaming only)
+	partial textbuf.Text // streamed partial input (streaming only)
 
 	// Confirmation (pending-confirmation).
 	ConfirmationTitle *Rich
