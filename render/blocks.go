@@ -203,7 +203,7 @@ func NeededResources(m *reducer.Message, v ViewOpts) []string {
 			continue
 		}
 		for _, u := range blockURIs(b) {
-			if _, ok := v.resource(u); !ok && !seen[u] {
+			if _, ok := v.Resources[u]; !ok && !isDataURI(u) && !seen[u] {
 				seen[u] = true
 				out = append(out, u)
 			}

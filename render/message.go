@@ -190,7 +190,9 @@ func (r *Renderer) blockFingerprint(k BlockKey, b *reducer.Block, v ViewOpts) st
 		sb.WriteString(strconv.Itoa(v.tailLines()))
 	}
 	for _, u := range blockURIs(b) {
-		if s, ok := v.resource(u); ok {
+		// Only fetched content can change under a URI; a data: URI carries
+		// its content and is covered by the block's revision.
+		if s, ok := v.Resources[u]; ok {
 			sb.WriteString(",")
 			sb.WriteString(strconv.Itoa(len(s)))
 			sb.WriteString(":")

@@ -17,6 +17,10 @@ func (v ViewOpts) resource(uri string) (string, bool) {
 	return decodeDataURI(uri)
 }
 
+// isDataURI reports whether uri carries its content inline (RFC 2397), so
+// it never needs a fetch.
+func isDataURI(uri string) bool { return strings.HasPrefix(uri, "data:") }
+
 // decodeDataURI decodes a "data:[<mediatype>][;base64],<data>" URI into
 // UTF-8 text. It reports false for anything else.
 func decodeDataURI(uri string) (string, bool) {

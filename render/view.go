@@ -126,7 +126,9 @@ func viewFingerprint(m *reducer.Message, v ViewOpts, seed maphash.Seed) string {
 		b.WriteString(strconv.Itoa(v.Focused.Index))
 	}
 	for _, u := range resourceURIs(m) {
-		if s, ok := v.resource(u); ok {
+		// Only fetched content can change under a URI; a data: URI carries
+		// its content and is covered by the block's revision.
+		if s, ok := v.Resources[u]; ok {
 			b.WriteString(",r")
 			b.WriteString(strconv.FormatUint(maphash.String(seed, s), 36))
 		}
