@@ -3,6 +3,8 @@ package ahpclient
 import (
 	"context"
 	"sync"
+
+	"github.com/ahptui/ahptui/internal/fifo"
 )
 
 // eventQueue is the ordered, lossless event stream between the connection
@@ -14,8 +16,7 @@ import (
 // consumer.
 type eventQueue struct {
 	mu        sync.Mutex
-	items     []queued
-	head      int
+	items     fifo.Queue[queued]
 	heavy     int
 	highWater int
 	closed    bool
@@ -94,7 +95,7 @@ func (q *eventQueue) push(ctx context.Context, ev Event, heavy, force bool) erro
 	if waiting {
 		q.blocked--
 	}
-	q.items = append(q.items, queued{ev: ev, heavy: heavy})
+	q.items.Push(queued{ev: ev, heavy: heavy})
 	if heavy {
 		q.heavy++
 	}
@@ -110,7 +111,7 @@ func (q *eventQueue) push(ctx context.Context, ev Event, heavy, force bool) erro
 // the queue is closed and empty (ErrClosed).
 func (q *eventQueue) pop(ctx context.Context) (Event, error) {
 	q.mu.Lock()
-	for q.head == len(q.items) {
+	for q.items.Len() == 0 {
 		if q.closed {
 			q.mu.Unlock()
 			return nil, ErrClosed
@@ -124,22 +125,11 @@ func (q *eventQueue) pop(ctx context.Context) (Event, error) {
 		}
 		q.mu.Lock()
 	}
-	it := q.items[q.head]
-	q.items[q.head] = queued{}
-	q.head++
+	it := q.items.Pop()
 	if it.heavy {
 		q.heavy--
 	}
-	if q.head == len(q.items) {
-		q.items = q.items[:0]
-		q.head = 0
-	} else if q.head > 1024 && q.head*2 > len(q.items) {
-		n := copy(q.items, q.items[q.head:])
-		clear(q.items[n:])
-		q.items = q.items[:n]
-		q.head = 0
-	}
-	more := q.head < len(q.items)
+	more := q.items.Len() > 0
 	space := it.heavy && q.blocked > 0
 	q.mu.Unlock()
 	if more {
@@ -155,7 +145,7 @@ func (q *eventQueue) pop(ctx context.Context) (Event, error) {
 func (q *eventQueue) len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return len(q.items) - q.head
+	return q.items.Len()
 }
 
 // producerBlocked reports whether a producer is waiting for space, and a

@@ -3,6 +3,8 @@ package ahphost
 import (
 	"context"
 	"sync"
+
+	"github.com/ahptui/ahptui/internal/fifo"
 )
 
 // msgKind classifies an outbound message for the interleaving policy.
@@ -40,8 +42,7 @@ type outMsg struct {
 // connection's writer pops.
 type outQueue struct {
 	mu     sync.Mutex
-	items  []outMsg
-	head   int
+	items  fifo.Queue[outMsg]
 	bytes  int64
 	limit  int64
 	closed bool
@@ -64,7 +65,7 @@ func (q *outQueue) push(m outMsg) bool {
 		q.mu.Unlock()
 		return false
 	}
-	q.items = append(q.items, m)
+	q.items.Push(m)
 	q.bytes += int64(len(m.data))
 	q.mu.Unlock()
 	select {
@@ -74,23 +75,12 @@ func (q *outQueue) push(m outMsg) bool {
 	return true
 }
 
-func (q *outQueue) len() int { return len(q.items) - q.head }
+func (q *outQueue) len() int { return q.items.Len() }
 
 // popLocked removes the head; q.mu must be held and the queue non-empty.
 func (q *outQueue) popLocked() outMsg {
-	m := q.items[q.head]
-	q.items[q.head] = outMsg{}
-	q.head++
+	m := q.items.Pop()
 	q.bytes -= int64(len(m.data))
-	if q.head == len(q.items) {
-		q.items = q.items[:0]
-		q.head = 0
-	} else if q.head > 1024 && q.head*2 > len(q.items) {
-		n := copy(q.items, q.items[q.head:])
-		clear(q.items[n:])
-		q.items = q.items[:n]
-		q.head = 0
-	}
 	return m
 }
 
@@ -116,7 +106,7 @@ func (q *outQueue) pop(ctx context.Context) (outMsg, bool) {
 func (q *outQueue) popIf(ok func(*outMsg) bool) (outMsg, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.len() == 0 || !ok(&q.items[q.head]) {
+	if q.len() == 0 || !ok(q.items.At(0)) {
 		return outMsg{}, false
 	}
 	return q.popLocked(), true
@@ -127,18 +117,12 @@ func (q *outQueue) popIf(ok func(*outMsg) bool) (outMsg, bool) {
 func (q *outQueue) popUrgent(ok func(*outMsg) bool) (outMsg, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for i := q.head; i < len(q.items); i++ {
-		m := &q.items[i]
+	for i := range q.items.Len() {
+		m := q.items.At(i)
 		if !m.urgent || !ok(m) {
 			continue
 		}
-		if i == q.head {
-			return q.popLocked(), true
-		}
-		out := *m
-		copy(q.items[i:], q.items[i+1:])
-		q.items[len(q.items)-1] = outMsg{}
-		q.items = q.items[:len(q.items)-1]
+		out := q.items.Remove(i)
 		q.bytes -= int64(len(out.data))
 		return out, true
 	}
@@ -149,9 +133,7 @@ func (q *outQueue) popUrgent(ok func(*outMsg) bool) (outMsg, bool) {
 func (q *outQueue) close() {
 	q.mu.Lock()
 	q.closed = true
-	clear(q.items)
-	q.items = nil
-	q.head = 0
+	q.items.Clear()
 	q.bytes = 0
 	q.mu.Unlock()
 }

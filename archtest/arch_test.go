@@ -19,8 +19,8 @@ var allowed = map[string][]string{
 	"segment":      {},
 	"ahpwire":      {"internal/textbuf"},
 	"ahpstate":     {"ahpwire"},
-	"ahpclient":    {"segment", "ahpwire"},
-	"ahphost":      {"segment", "ahpwire", "ahpstate", "ahphost/demo"},
+	"ahpclient":    {"segment", "ahpwire", "internal/fifo"},
+	"ahphost":      {"segment", "ahpwire", "ahpstate", "ahphost/demo", "internal/fifo"},
 	"ahphost/demo": {"ahpwire"},
 	"reducer":      {"ahpwire", "internal/textbuf"},
 	"render":       {"reducer", "ahpwire"},
@@ -30,6 +30,7 @@ var allowed = map[string][]string{
 
 	"internal/ahpfixtures": {},
 	"internal/textbuf":     {},
+	"internal/fifo":        {},
 }
 
 // pure packages may not import packages that do I/O or read clocks/randomness.
