@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"os"
 	"strings"
+
+	"github.com/ahptui/ahptui/internal/redact"
 )
 
 // command is the sub-command chosen on the command line.
@@ -39,7 +41,7 @@ func (e *usageError) Error() string { return e.msg }
 
 // usagef builds a *usageError; any token in the text is masked.
 func usagef(format string, args ...any) error {
-	return &usageError{msg: masker{}.mask(fmt.Sprintf(format, args...))}
+	return &usageError{msg: redact.String(fmt.Sprintf(format, args...))}
 }
 
 const usageText = `ahptui — a terminal client for the Agent Host Protocol (AHP)

@@ -119,7 +119,7 @@ func TestLoggerMasksTokens(t *testing.T) {
 			t.Errorf("log leaks %q: %s", leak, s)
 		}
 	}
-	if !strings.Contains(s, "tkn=****") {
+	if !strings.Contains(s, "tkn=***") {
 		t.Errorf("mask missing: %s", s)
 	}
 }

@@ -49,7 +49,7 @@
 //     already delivered, so replays are idempotent.
 //   - Envelopes carrying rejectionReason are never delivered; the outbox
 //     entry becomes Rejected with a *RejectedError.
-//   - Tokens are masked (MaskToken) in every error, log line and state.
+//   - Tokens are masked (internal/redact) in every error, log line and state.
 //
 // # Client identity
 //

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/redact"
 	"github.com/ahptui/ahptui/segment"
 )
 
@@ -115,7 +116,7 @@ type config struct {
 	hostKey  string
 	chunking *segment.ChunkingCapability
 	recvLim  segment.Limits
-	mask     masker
+	mask     redact.Masker
 }
 
 // validate checks o and fills defaults.
@@ -125,7 +126,7 @@ func (o Options) validate() (*config, error) {
 	}
 	u, err := url.Parse(o.URL)
 	if err != nil {
-		return nil, fmt.Errorf("ahpclient: invalid host URL %q", MaskToken(o.URL))
+		return nil, fmt.Errorf("ahpclient: invalid host URL %q", redact.String(o.URL))
 	}
 	switch u.Scheme {
 	case "ws", "wss":
@@ -134,10 +135,10 @@ func (o Options) validate() (*config, error) {
 	case "https":
 		u.Scheme = "wss"
 	default:
-		return nil, fmt.Errorf("ahpclient: host URL %q must start with ws:// or wss://", MaskToken(o.URL))
+		return nil, fmt.Errorf("ahpclient: host URL %q must start with ws:// or wss://", redact.String(o.URL))
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("ahpclient: host URL %q has no host", MaskToken(o.URL))
+		return nil, fmt.Errorf("ahpclient: host URL %q has no host", redact.String(o.URL))
 	}
 	q := u.Query()
 	if t := q.Get("tkn"); t != "" && o.Token == "" {
@@ -190,7 +191,7 @@ func (o Options) validate() (*config, error) {
 			Proxy: http.ProxyFromEnvironment, TLSClientConfig: o.TLSConfig.Clone(), DisableKeepAlives: true,
 		}}
 	}
-	c := &config{Options: o, url: u, hostKey: hostKey(u), mask: masker{secret: o.Token}}
+	c := &config{Options: o, url: u, hostKey: hostKey(u), mask: redact.New(o.Token).WithURL(o.URL)}
 	if !o.DisableChunking {
 		cc := segment.DefaultCapability()
 		if o.Chunking != nil {
@@ -227,5 +228,5 @@ func (c *config) dialURL() string {
 	return u.String()
 }
 
-// safeURL is the URL for messages (token removed).
-func (c *config) safeURL() string { return c.url.String() }
+// safeURL is the URL for messages (token removed, userinfo password masked).
+func (c *config) safeURL() string { return redact.String(c.url.String()) }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/ahptui/ahptui/internal/redact"
 	"github.com/ahptui/ahptui/segment"
 )
 
@@ -55,7 +56,7 @@ func New(opts Options) (*Host, error) {
 	}
 	h := &Host{
 		opts:     o,
-		log:      o.Logger,
+		log:      redact.Logger(o.Logger, redact.New(o.Token)), // no log line carries the token
 		tokens:   newTokenChecker(o.Token, o.NoToken),
 		splitter: segment.NewSplitter(o.Random),
 		conns:    make(map[*conn]struct{}),

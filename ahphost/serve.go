@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/redact"
 )
 
 // DefaultAddr is the `ahptui serve` listen address.
@@ -183,23 +185,10 @@ func RunServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		_ = h.Close()
 		return 1
 	}
-	log.Info("ahptui host ready", "url", MaskToken(u), "dir", h.opts.Dir,
+	log.Info("ahptui host ready", "url", redact.String(u), "dir", h.opts.Dir,
 		"maxFrame", h.opts.MaxFrameBytes, "relayFrameCap", h.opts.RelayFrameCap)
 	<-ctx.Done()
 	log.Info("shutting down")
 	_ = h.Close()
 	return 0
-}
-
-// MaskToken replaces the value of a tkn query parameter in a URL with "***".
-func MaskToken(u string) string {
-	i := strings.Index(u, "tkn=")
-	if i < 0 {
-		return u
-	}
-	j := strings.IndexByte(u[i:], '&')
-	if j < 0 {
-		return u[:i] + "tkn=***"
-	}
-	return u[:i] + "tkn=***" + u[i+j:]
 }

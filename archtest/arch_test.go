@@ -19,8 +19,8 @@ var allowed = map[string][]string{
 	"segment":      {},
 	"ahpwire":      {"internal/textbuf"},
 	"ahpstate":     {"ahpwire"},
-	"ahpclient":    {"segment", "ahpwire", "internal/fifo"},
-	"ahphost":      {"segment", "ahpwire", "ahpstate", "ahphost/demo", "internal/fifo"},
+	"ahpclient":    {"segment", "ahpwire", "internal/fifo", "internal/redact"},
+	"ahphost":      {"segment", "ahpwire", "ahpstate", "ahphost/demo", "internal/fifo", "internal/redact"},
 	"ahphost/demo": {"ahpwire"},
 	"reducer":      {"ahpwire", "internal/textbuf"},
 	"render":       {"reducer", "ahpwire"},
@@ -31,6 +31,7 @@ var allowed = map[string][]string{
 	"internal/ahpfixtures": {},
 	"internal/textbuf":     {},
 	"internal/fifo":        {},
+	"internal/redact":      {},
 }
 
 // pure packages may not import packages that do I/O or read clocks/randomness.
