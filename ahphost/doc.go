@@ -43,8 +43,9 @@
 //
 // For tests, Handler returns an http.Handler usable with httptest,
 // SeedSession (with SyntheticTurns) preloads a chat with finished turns, and
-// Options.Faults plus the runtime methods DropAll, GoSilent, SetFrameDelay,
-// DropAfterFrames and DropAtServerSeq inject link failures. RunServe
-// implements the `ahptui serve` command; its --frame-delay, --drop-after and
-// --silent-after/--silent-for flags map onto Options.Faults.
+// Options.Faults plus the runtime methods DropAll, Outage, GoSilent,
+// SetFrameDelay, DropAfterFrames and DropAtServerSeq inject link failures.
+// The package takes Options, never argv: the `ahptui serve` command
+// (internal/cli) parses its flags into Options; --frame-delay, --drop-after
+// and --silent-after/--silent-for map onto Options.Faults.
 package ahphost

@@ -34,6 +34,7 @@ type Host struct {
 	wg     sync.WaitGroup
 
 	silentUntil atomic.Int64
+	refuseUntil atomic.Int64 // unix nanos until which Outage refuses new connections
 	faults      faultState
 	nextConn    atomic.Uint64
 
@@ -209,6 +210,10 @@ func (h *Host) Close() error {
 
 // serveHTTP authenticates and upgrades one connection, then runs its reader.
 func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.refusing() {
+		http.Error(w, "host outage (fault injection)", http.StatusServiceUnavailable)
+		return
+	}
 	if !h.tokens.allowed(r) {
 		h.log.Warn("rejected connection: missing or wrong token", "remote", r.RemoteAddr)
 		http.Error(w, "unauthorized", http.StatusUnauthorized)

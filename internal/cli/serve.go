@@ -1,4 +1,4 @@
-package ahphost
+package cli
 
 import (
 	"context"
@@ -12,36 +12,37 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/internal/redact"
 )
 
-// DefaultAddr is the `ahptui serve` listen address.
-const DefaultAddr = "127.0.0.1:0"
+// defaultServeAddr is the `ahptui serve` listen address.
+const defaultServeAddr = "127.0.0.1:0"
 
-// DefaultServePace is the demo agent's streaming pace under `ahptui serve`
-// (a human-readable speed; tests use Options.Pace = 0).
-const DefaultServePace = 20 * time.Millisecond
+// defaultServePace is the demo agent's streaming pace under `ahptui serve`
+// (a human-readable speed; tests use --pace 0).
+const defaultServePace = 20 * time.Millisecond
 
-// ServeUsage is the usage line of `ahptui serve`.
-const ServeUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--log-level LEVEL]"
+// serveUsage is the usage line of `ahptui serve`.
+const serveUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--log-level LEVEL]"
 
-// ServeConfig is the parsed `ahptui serve` command line.
-type ServeConfig struct {
+// serveConfig is the parsed `ahptui serve` command line.
+type serveConfig struct {
 	// Addr is the TCP address to listen on.
 	Addr string
 	// Options configure the host (Logger is left nil).
-	Options Options
+	Options ahphost.Options
 	// LogLevel is the minimum level logged to standard error.
 	LogLevel slog.Level
 }
 
-// ParseServeFlags parses the arguments after `ahptui serve`. Sizes accept
+// parseServeFlags parses the arguments after `ahptui serve`. Sizes accept
 // plain bytes or a k/m suffix (powers of 1024, e.g. 64k, 16m). The fault
 // injection flags map onto Options.Faults: --frame-delay (FrameDelay),
 // --drop-after N (DropAfterFrames), --silent-for/--silent-after (SilentFor,
 // SilentAfter). --help returns flag.ErrHelp.
-func ParseServeFlags(args []string) (ServeConfig, error) {
-	cfg := ServeConfig{Addr: DefaultAddr}
+func parseServeFlags(args []string) (serveConfig, error) {
+	cfg := serveConfig{Addr: defaultServeAddr}
 	var maxFrame, relayCap, level string
 	fs := serveFlags(&cfg, &maxFrame, &relayCap, &level)
 	if err := fs.Parse(args); err != nil {
@@ -87,17 +88,17 @@ func ParseServeFlags(args []string) (ServeConfig, error) {
 }
 
 // serveFlags defines the `ahptui serve` flags on a new FlagSet writing into
-// cfg and the string flags that ParseServeFlags converts afterwards.
-func serveFlags(cfg *ServeConfig, maxFrame, relayCap, level *string) *flag.FlagSet {
+// cfg and the string flags that parseServeFlags converts afterwards.
+func serveFlags(cfg *serveConfig, maxFrame, relayCap, level *string) *flag.FlagSet {
 	fs := flag.NewFlagSet("ahptui serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&cfg.Addr, "addr", DefaultAddr, "listen address")
+	fs.StringVar(&cfg.Addr, "addr", defaultServeAddr, "listen address")
 	fs.StringVar(&cfg.Options.Token, "token", "", "connection token (default: random)")
 	fs.BoolVar(&cfg.Options.NoToken, "without-connection-token", false, "accept connections without a token")
 	fs.StringVar(&cfg.Options.Dir, "dir", "", "working directory for the demo agent's read-only tools")
 	fs.StringVar(maxFrame, "max-frame", "", "receive ceiling per frame in bytes (default 16m)")
 	fs.StringVar(relayCap, "relay-frame-cap", "", "behave like a relay: close on any frame above this size")
-	fs.DurationVar(&cfg.Options.Pace, "pace", DefaultServePace, "demo streaming pace between deltas (0 = instant)")
+	fs.DurationVar(&cfg.Options.Pace, "pace", defaultServePace, "demo streaming pace between deltas (0 = instant)")
 	fs.DurationVar(&cfg.Options.Faults.FrameDelay, "frame-delay", 0, "fault injection: delay every outgoing frame")
 	fs.IntVar(&cfg.Options.Faults.DropAfterFrames, "drop-after", 0,
 		"fault injection: drop each connection abruptly (no close frame) after it has been sent `N` frames (0 = off)")
@@ -109,14 +110,14 @@ func serveFlags(cfg *ServeConfig, maxFrame, relayCap, level *string) *flag.FlagS
 	return fs
 }
 
-// ServeHelp returns the `ahptui serve --help` text: the usage line and every
+// serveHelp returns the `ahptui serve --help` text: the usage line and every
 // flag with its description and default.
-func ServeHelp() string {
-	var cfg ServeConfig
+func serveHelp() string {
+	var cfg serveConfig
 	var a, b, c string
 	fs := serveFlags(&cfg, &a, &b, &c)
 	var sb strings.Builder
-	sb.WriteString(ServeUsage + "\n\nflags:\n")
+	sb.WriteString(serveUsage + "\n\nflags:\n")
 	fs.SetOutput(&sb)
 	fs.PrintDefaults()
 	return sb.String()
@@ -145,50 +146,47 @@ func parseSize(name, s string) (int64, error) {
 	return n * mult, nil
 }
 
-// RunServe implements `ahptui serve`: it parses args, starts a host, prints
-// the connect URL as the first line of stdout, logs to stderr (never the
-// token) and serves until ctx is cancelled (main passes a context cancelled
-// by SIGINT/SIGTERM). It returns the process exit code: 0 after a clean
-// shutdown, 2 for bad arguments, 1 for other failures.
-func RunServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, err := ParseServeFlags(args)
+// serveMain implements `ahptui serve`: it parses args, starts a host,
+// prints the connect URL as the first line of stdout, then logs to stderr
+// (never the token; lines logged before the URL is printed are held back
+// until after it) and serves until ctx is cancelled (by SIGINT, SIGTERM or
+// SIGHUP). It returns the process exit code: 0 after a clean shutdown,
+// exitUsage for bad arguments, exitError for other failures.
+func serveMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseServeFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, ServeHelp())
-		return 0
+		fmt.Fprint(stdout, serveHelp())
+		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "ahptui:", err)
-		fmt.Fprintln(stderr, ServeUsage)
-		return 2
+		fmt.Fprintln(stderr, "ahptui:", redact.String(err.Error()))
+		fmt.Fprintln(stderr, serveUsage)
+		return exitUsage
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	gate := newGatedWriter(stderr, maxHeldLog)
+	defer gate.open()
+	log := slog.New(slog.NewTextHandler(gate, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	cfg.Options.Logger = log
-	h, err := New(cfg.Options)
+	h, err := ahphost.New(cfg.Options)
 	if err != nil {
+		gate.open()
 		fmt.Fprintln(stderr, "ahptui: serve:", err)
-		return 1
+		return exitError
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
+	defer h.Close()
+	u, err := h.Listen(cfg.Addr)
 	if err != nil {
-		fmt.Fprintf(stderr, "ahptui: serve: listen %s: %v\n", cfg.Addr, err)
-		_ = h.Close()
-		return 1
-	}
-	u, err := h.serveOn(ln)
-	if err != nil {
-		fmt.Fprintln(stderr, "ahptui: serve:", err)
-		_ = ln.Close()
-		_ = h.Close()
-		return 1
+		gate.open()
+		fmt.Fprintf(stderr, "ahptui: serve: %v\n", err)
+		return exitError
 	}
 	if _, err := fmt.Fprintln(stdout, u); err != nil {
-		_ = h.Close()
-		return 1
+		return exitError
 	}
-	log.Info("ahptui host ready", "url", redact.String(u), "dir", h.opts.Dir,
-		"maxFrame", h.opts.MaxFrameBytes, "relayFrameCap", h.opts.RelayFrameCap)
+	gate.open()
+	log.Info("ahptui host ready", "url", redact.String(u), "dir", cfg.Options.Dir,
+		"maxFrame", cfg.Options.MaxFrameBytes, "relayFrameCap", cfg.Options.RelayFrameCap)
 	<-ctx.Done()
 	log.Info("shutting down")
-	_ = h.Close()
-	return 0
+	return exitOK
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -23,10 +23,14 @@ import (
 // defaultDemoPace is the demo agent's delay between streamed deltas.
 const defaultDemoPace = 12 * time.Millisecond
 
+// demoOutage is how long the demo host refuses new connections after the
+// demo fault key dropped them, so that "Reconnecting n" is visible.
+const demoOutage = 2 * time.Second
+
 func runServe(cfg config, std stdio) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), append([]os.Signal{os.Interrupt}, termSignals...)...)
 	defer stop()
-	return ahphost.RunServe(ctx, cfg.serveArgs, std.out, std.err)
+	return serveMain(ctx, cfg.serveArgs, std.out, std.err)
 }
 
 // session is what runDemo/runAttach set up before the UI starts.
@@ -82,18 +86,17 @@ func runDemo(cfg config, std stdio) int {
 		fmt.Fprintf(std.err, "ahptui: demo host: %v\n", err)
 		return exitError
 	}
-	dh, err := startDemoHost(h, log)
+	defer h.Close()
+	u, err := h.Listen("127.0.0.1:0")
 	if err != nil {
-		_ = h.Close()
-		fmt.Fprintf(std.err, "ahptui: %v\n", err)
+		fmt.Fprintf(std.err, "ahptui: demo host: %v\n", err)
 		return exitError
 	}
-	defer dh.close()
 	s := &session{log: lc.logger(h.Token())}
 	if faultsOn {
-		s.demoFault = dh.dropConnections
+		s.demoFault = func() { h.Outage(demoOutage) }
 	}
-	return attachAndRun(cfg, std, s, dh.url, dir, wd)
+	return attachAndRun(cfg, std, s, u, dir, wd)
 }
 
 func runAttach(cfg config, std stdio) int {

@@ -1,6 +1,15 @@
-package main
+package cli
 
-import "fmt"
+import (
+	"fmt"
+	"os"
+)
+
+// Main runs the ahptui command line with the process's standard streams
+// and returns the exit code for os.Exit.
+func Main(args []string) int {
+	return run(args, stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr})
+}
 
 // run is the whole program minus os.Exit; it returns the exit code.
 func run(args []string, std stdio) int {

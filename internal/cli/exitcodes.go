@@ -1,4 +1,4 @@
-package main
+package cli
 
 // Exit codes. They are part of the CLI contract and listed in --help.
 const (

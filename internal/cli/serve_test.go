@@ -1,4 +1,4 @@
-package ahphost
+package cli
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ahptui/ahptui/ahphost"
 )
 
 func TestParseServeFlags(t *testing.T) {
@@ -18,27 +20,27 @@ func TestParseServeFlags(t *testing.T) {
 		name string
 		args []string
 		ok   bool
-		chk  func(ServeConfig) bool
+		chk  func(serveConfig) bool
 	}{
-		{"defaults", nil, true, func(c ServeConfig) bool {
+		{"defaults", nil, true, func(c serveConfig) bool {
 			return c.Addr == "127.0.0.1:0" && !c.Options.NoToken && c.Options.Token == "" && c.Options.MaxFrameBytes == 0 &&
-				c.Options.Pace == DefaultServePace && c.Options.Faults == Faults{}
+				c.Options.Pace == defaultServePace && c.Options.Faults == ahphost.Faults{}
 		}},
-		{"frame delay", []string{"--frame-delay", "5ms", "--pace", "0"}, true, func(c ServeConfig) bool {
+		{"frame delay", []string{"--frame-delay", "5ms", "--pace", "0"}, true, func(c serveConfig) bool {
 			return c.Options.Faults.FrameDelay == 5*time.Millisecond && c.Options.Pace == 0
 		}},
 		{"negative pace", []string{"--pace", "-1s"}, false, nil},
-		{"drop after", []string{"--drop-after", "7"}, true, func(c ServeConfig) bool {
+		{"drop after", []string{"--drop-after", "7"}, true, func(c serveConfig) bool {
 			return c.Options.Faults.DropAfterFrames == 7 && c.Options.Faults.SilentFor == 0
 		}},
-		{"drop after =", []string{"-drop-after=1"}, true, func(c ServeConfig) bool { return c.Options.Faults.DropAfterFrames == 1 }},
+		{"drop after =", []string{"-drop-after=1"}, true, func(c serveConfig) bool { return c.Options.Faults.DropAfterFrames == 1 }},
 		{"negative drop after", []string{"--drop-after", "-1"}, false, nil},
 		{"bad drop after", []string{"--drop-after", "many"}, false, nil},
-		{"silent", []string{"--silent-after", "2s", "--silent-for", "500ms"}, true, func(c ServeConfig) bool {
+		{"silent", []string{"--silent-after", "2s", "--silent-for", "500ms"}, true, func(c serveConfig) bool {
 			return c.Options.Faults.SilentAfter == 2*time.Second && c.Options.Faults.SilentFor == 500*time.Millisecond &&
 				c.Options.Faults.DropAfterFrames == 0
 		}},
-		{"silent at once", []string{"--silent-for", "1m"}, true, func(c ServeConfig) bool {
+		{"silent at once", []string{"--silent-for", "1m"}, true, func(c serveConfig) bool {
 			return c.Options.Faults.SilentFor == time.Minute && c.Options.Faults.SilentAfter == 0
 		}},
 		{"silent after without duration", []string{"--silent-after", "1s"}, false, nil},
@@ -46,12 +48,12 @@ func TestParseServeFlags(t *testing.T) {
 		{"negative silent after", []string{"--silent-after", "-1s", "--silent-for", "1s"}, false, nil},
 		{"bad silent for", []string{"--silent-for", "10"}, false, nil},
 		{"all flags", []string{"--addr", "127.0.0.1:9999", "--token", "T", "--dir", "/tmp", "--max-frame", "64k", "--relay-frame-cap", "1m", "--pace", "20ms"}, true,
-			func(c ServeConfig) bool {
+			func(c serveConfig) bool {
 				return c.Addr == "127.0.0.1:9999" && c.Options.Token == "T" && c.Options.Dir == "/tmp" &&
 					c.Options.MaxFrameBytes == 65536 && c.Options.RelayFrameCap == 1<<20 && c.Options.Pace == 20*time.Millisecond
 			}},
-		{"no token", []string{"--without-connection-token"}, true, func(c ServeConfig) bool { return c.Options.NoToken }},
-		{"plain bytes", []string{"-max-frame=900000"}, true, func(c ServeConfig) bool { return c.Options.MaxFrameBytes == 900000 }},
+		{"no token", []string{"--without-connection-token"}, true, func(c serveConfig) bool { return c.Options.NoToken }},
+		{"plain bytes", []string{"-max-frame=900000"}, true, func(c serveConfig) bool { return c.Options.MaxFrameBytes == 900000 }},
 		{"token and no token", []string{"--token", "T", "--without-connection-token"}, false, nil},
 		{"empty token", []string{"--token", ""}, false, nil},
 		{"bad size", []string{"--max-frame", "lots"}, false, nil},
@@ -63,7 +65,7 @@ func TestParseServeFlags(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := ParseServeFlags(tc.args)
+			c, err := parseServeFlags(tc.args)
 			if tc.ok != (err == nil) {
 				t.Fatalf("err = %v, want ok=%v", err, tc.ok)
 			}
@@ -72,7 +74,7 @@ func TestParseServeFlags(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ParseServeFlags([]string{"--help"}); !errors.Is(err, flag.ErrHelp) {
+	if _, err := parseServeFlags([]string{"--help"}); !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("--help: %v", err)
 	}
 }
@@ -95,7 +97,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func TestRunServe(t *testing.T) {
+func TestServeMain(t *testing.T) {
 	for _, withToken := range []bool{true, false} {
 		t.Run(map[bool]string{true: "token", false: "no token"}[withToken], func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
@@ -110,7 +112,7 @@ func TestRunServe(t *testing.T) {
 			}
 			done := make(chan int, 1)
 			go func() {
-				done <- RunServe(ctx, args, pw, &stderr)
+				done <- serveMain(ctx, args, pw, &stderr)
 				_ = pw.Close()
 			}()
 			line, err := bufio.NewReader(pr).ReadString('\n')
@@ -148,13 +150,13 @@ func TestRunServe(t *testing.T) {
 
 func TestRunServeBadArgs(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := RunServe(context.Background(), []string{"--token", "a", "--without-connection-token"}, &out, &errb); code != 2 {
+	if code := serveMain(context.Background(), []string{"--token", "a", "--without-connection-token"}, &out, &errb); code != 2 {
 		t.Fatalf("code %d", code)
 	}
 	if out.Len() != 0 || !strings.Contains(errb.String(), "usage:") {
 		t.Fatalf("stdout %q stderr %q", out.String(), errb.String())
 	}
-	if code := RunServe(context.Background(), []string{"--dir", "/nonexistent/dir"}, &out, &errb); code != 1 {
+	if code := serveMain(context.Background(), []string{"--dir", "/nonexistent/dir"}, &out, &errb); code != 1 {
 		t.Fatalf("bad dir: code %d", code)
 	}
 }

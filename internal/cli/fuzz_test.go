@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"strings"
@@ -20,6 +20,18 @@ func FuzzParseArgs(f *testing.F) {
 		}
 		if strings.Contains(err.Error(), "tkn=SECRET") {
 			t.Fatalf("error leaks the token: %v", err)
+		}
+	})
+}
+
+// FuzzParseSize: a size that parses is positive (serve's --max-frame).
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"64k", "16m", "900000", "", "-1", "1kib", "0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if n, err := parseSize("--x", s); err == nil && n <= 0 && s != "" {
+			t.Fatalf("size %d from %q", n, s)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ func TestE2ETmux(t *testing.T) {
 		t.Skip("tmux not installed")
 	}
 	bin := filepath.Join(t.TempDir(), "ahptui")
-	build := exec.Command("go", "build", "-o", bin, ".")
+	build := exec.Command("go", "build", "-o", bin, "github.com/ahptui/ahptui")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -34,7 +34,7 @@ func TestE2ETmux(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", "scripts/e2e-tmux.sh")
+	cmd := exec.CommandContext(ctx, "bash", "../../scripts/e2e-tmux.sh")
 	cmd.Env = append(os.Environ(), "AHPTUI_BIN="+bin, "E2E_TIMEOUT=40", "E2E_WORKDIR="+work)
 	// Own process group, killed as a whole on timeout; WaitDelay bounds the
 	// wait for pipes that a stray grandchild might still hold open.

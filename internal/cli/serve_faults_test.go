@@ -1,11 +1,10 @@
-package ahphost
+package cli
 
 import (
 	"bufio"
 	"context"
 	"errors"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +22,7 @@ func startServe(t *testing.T, args ...string) (string, *syncBuffer, func()) {
 	stderr := &syncBuffer{}
 	done := make(chan int, 1)
 	go func() {
-		done <- RunServe(ctx, append([]string{"--dir", t.TempDir(), "--pace", "0"}, args...), pw, stderr)
+		done <- serveMain(ctx, append([]string{"--dir", t.TempDir(), "--pace", "0"}, args...), pw, stderr)
 		_ = pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
@@ -91,76 +90,16 @@ func TestRunServeWithoutDropAfter(t *testing.T) {
 	}
 }
 
-// TestSilentFaultFromFlags: the Options parsed from `--silent-after 150ms
-// --silent-for 800ms` make the host go silent 150ms after it starts
-// listening, for 800ms: a ping sent during the silence is answered only
-// after it, on the same connection (no close).
-func TestSilentFaultFromFlags(t *testing.T) {
-	cfg, err := ParseServeFlags([]string{"--without-connection-token", "--pace", "0",
-		"--silent-after", "150ms", "--silent-for", "800ms"})
-	must(t, err)
-	t0 := time.Now()
-	h, u := startHost(t, cfg.Options)
-	w := dial(t, u, nil)
-	w.initialize("c1", nil, nil)
-	waitUntil(t, "silence", func() bool { return h.silentUntil.Load() != 0 })
-	sent := time.Now()
-	end := time.Unix(0, h.silentUntil.Load())
-	if began := end.Add(-800 * time.Millisecond); began.Before(t0.Add(150 * time.Millisecond)) {
-		t.Fatalf("silence began %v after the host was started, want ≥ 150ms", began.Sub(t0))
-	}
-	if !sent.Before(end) {
-		t.Fatalf("machine too slow: the ping could only be sent %v after the silence ended", sent.Sub(end))
-	}
-	w.call("ping", map[string]any{"channel": "ahp-root://"})
-	if got := time.Now(); got.Before(end) {
-		t.Fatalf("ping answered %v before the silence ended", end.Sub(got))
-	}
-	w.call("ping", map[string]any{"channel": "ahp-root://"}) // the connection continues
-}
-
-// TestSilentFaultOptions: validation, and a pending silence timer does not
-// outlive Close.
-func TestSilentFaultOptions(t *testing.T) {
-	for name, f := range map[string]Faults{
-		"after without for": {SilentAfter: time.Second},
-		"negative for":      {SilentFor: -time.Second},
-		"negative after":    {SilentAfter: -time.Second, SilentFor: time.Second},
-		"negative drop":     {DropAfterFrames: -1},
-	} {
-		if _, err := New(Options{NoToken: true, Dir: t.TempDir(), Faults: f}); err == nil {
-			t.Errorf("%s: New accepted %+v", name, f)
-		}
-	}
-	before := runtime.NumGoroutine()
-	h, err := New(Options{NoToken: true, Dir: t.TempDir(), Faults: Faults{SilentAfter: time.Hour, SilentFor: time.Second}})
-	must(t, err)
-	if _, err := h.Listen("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = h.Close(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(testTimeout):
-		t.Fatal("Close waits for the silence timer")
-	}
-	if h.silentUntil.Load() != 0 {
-		t.Fatal("silence started")
-	}
-	checkNoLeak(t, before)
-}
-
 // TestServeHelpDocumentsFaultFlags: `ahptui serve --help` lists every fault
 // injection flag with its meaning.
 func TestServeHelpDocumentsFaultFlags(t *testing.T) {
 	var out, errb strings.Builder
-	if code := RunServe(context.Background(), []string{"--help"}, &out, &errb); code != 0 {
+	if code := serveMain(context.Background(), []string{"--help"}, &out, &errb); code != 0 {
 		t.Fatalf("--help: code %d, stderr %q", code, errb.String())
 	}
 	help := out.String()
 	for _, want := range []string{
-		ServeUsage,
+		serveUsage,
 		"-drop-after N", "drop each connection abruptly (no close frame) after it has been sent N frames",
 		"-silent-for duration", "go silent once for this long (no frame answered or written, no close",
 		"-silent-after duration", "-frame-delay duration",
