@@ -65,7 +65,6 @@ func TestSilentFaultOptions(t *testing.T) {
 	checkNoLeak(t, before)
 }
 
-
 // syncBuffer is a goroutine-safe bytes.Buffer.
 type syncBuffer struct {
 	mu sync.Mutex
