@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -57,25 +55,25 @@ func runDemo(cfg config, std stdio) int {
 	faults := lookupEnv("AHPTUI_DEMO_FAULTS")
 	dropAfter, faultsOn, err := parseFaults(faults)
 	if err != nil {
-		fmt.Fprintf(std.err, "ahptui: AHPTUI_DEMO_FAULTS: %v\n", err)
+		printErr(std.err, "ahptui: AHPTUI_DEMO_FAULTS: %v\n", err)
 		return exitUsage
 	}
 	pace := defaultDemoPace
 	if p := lookupEnv("AHPTUI_DEMO_PACE"); p != "" {
 		if pace, err = time.ParseDuration(p); err != nil || pace < 0 {
-			fmt.Fprintf(std.err, "ahptui: AHPTUI_DEMO_PACE: %q is not a duration\n", p)
+			printErr(std.err, "ahptui: AHPTUI_DEMO_PACE: %q is not a duration\n", p)
 			return exitUsage
 		}
 	}
 	log, lc, dir, err := setupLog(cfg)
 	if err != nil {
-		fmt.Fprintf(std.err, "ahptui: %v\n", err)
+		printErr(std.err, "ahptui: %v\n", err)
 		return exitError
 	}
 	defer lc.Close()
 	wd, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(std.err, "ahptui: %v\n", err)
+		printErr(std.err, "ahptui: %v\n", err)
 		return exitError
 	}
 	h, err := ahphost.New(ahphost.Options{
@@ -83,13 +81,13 @@ func runDemo(cfg config, std stdio) int {
 		Faults: ahphost.Faults{DropAfterFrames: dropAfter},
 	})
 	if err != nil {
-		fmt.Fprintf(std.err, "ahptui: demo host: %v\n", err)
+		printErr(std.err, "ahptui: demo host: %v\n", err)
 		return exitError
 	}
 	defer h.Close()
 	u, err := h.Listen("127.0.0.1:0")
 	if err != nil {
-		fmt.Fprintf(std.err, "ahptui: demo host: %v\n", err)
+		printErr(std.err, "ahptui: demo host: %v\n", err)
 		return exitError
 	}
 	s := &session{log: lc.logger(h.Token())}
@@ -102,7 +100,7 @@ func runDemo(cfg config, std stdio) int {
 func runAttach(cfg config, std stdio) int {
 	log, lc, dir, err := setupLog(cfg, cfg.token)
 	if err != nil {
-		fmt.Fprintf(std.err, "ahptui: %v\n", err)
+		printErr(std.err, "ahptui: %v\n", err)
 		return exitError
 	}
 	defer lc.Close()
@@ -117,22 +115,22 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		Logger: s.log.With("component", "client"),
 	})
 	if err != nil {
-		fmt.Fprintf(std.err, "ahptui: %v\n", err)
+		printErr(std.err, "ahptui: %v\n", err)
 		return exitUsage
 	}
 	defer c.Close()
 	host := c.URL()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, caught, stop := watchSignals(context.Background())
 	startCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	err = c.Start(startCtx)
 	cancel()
 	stop()
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return exitInterrupted
+		if sig := caught(); sig != nil {
+			return signalExitCode(sig)
 		}
 		s.log.Error("cannot connect", "host", host, "err", err)
-		fmt.Fprintf(std.err, "ahptui: cannot connect to %s: %v\n", host, err)
+		printErr(std.err, "ahptui: cannot connect to %s: %v\n", host, err)
 		return exitConnect
 	}
 	s.log.Info("connected", "host", host)
@@ -142,16 +140,19 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		Editor:    editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault,
 		Logger: s.log.With("component", "tui"),
 	})
-	p := tea.NewProgram(m)
-	final, err := p.Run()
-	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
-		s.log.Error("ui failed", "err", err)
-		fmt.Fprintf(std.err, "ahptui: %v\n", err)
-		return exitError
+	if getenvTestPanic() {
+		go func() {
+			time.Sleep(500 * time.Millisecond)
+			panic("AHPTUI_TEST_PANIC: deliberate crash outside the UI goroutine")
+		}()
+	}
+	final, code := runUI(tea.NewProgram(m, tea.WithoutSignalHandler()), std, s.log)
+	if code >= 0 {
+		return code
 	}
 	if fm, ok := final.(tui.Model); ok {
 		if ferr := fm.ConnectionFailure(); ferr != nil {
-			fmt.Fprintf(std.err, "ahptui: connection to %s failed: %v\n", host, ferr)
+			printErr(std.err, "ahptui: connection to %s failed: %v\n", host, ferr)
 			return exitConnect
 		}
 	}

@@ -70,8 +70,10 @@ Environment:
   AHPTUI_DEMO_PACE    demo only: delay between streamed chunks (default 12ms)
 
 Exit codes:
-  0 ok, 1 runtime error, 2 usage error, 3 cannot connect to the host (or the
-  connection failed for good), 130 interrupted
+  0 ok, 1 runtime or internal error (a crash restores the terminal first),
+  2 usage error, 3 cannot connect to the host (or the connection failed for
+  good), 128+N ended by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM; the
+  terminal is restored)
 `
 
 // parseArgs parses args (without the program name). getenv is injected for tests.

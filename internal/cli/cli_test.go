@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -104,6 +106,32 @@ func TestCannotConnectIsPlainErrorWithoutToken(t *testing.T) {
 	}
 	if strings.Contains(errs, "s3cr3t") || strings.ContainsRune(errs, '\x1b') {
 		t.Fatalf("error text leaks the token or is not plain: %q", errs)
+	}
+}
+
+// TestCannotConnectMasksURLCredentials: a password in the URL's userinfo
+// never reaches the error text (issue 11 item 15).
+func TestCannotConnectMasksURLCredentials(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", dir)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	code, _, errs := runCapture(t, "ws://alice:PW-s3cr3t-9@"+addr+"/?tkn=TK-s3cr3t-9")
+	if code != exitConnect || !strings.Contains(errs, "alice:***@") {
+		t.Fatalf("exit %d stderr %q", code, errs)
+	}
+	logb, _ := os.ReadFile(filepath.Join(dir, "ahptui", "ahptui.log"))
+	for _, s := range []string{errs, string(logb)} {
+		if strings.Contains(s, "s3cr3t") {
+			t.Fatalf("credential leaked: %q", s)
+		}
+	}
+	if !strings.Contains(string(logb), "cannot connect") {
+		t.Fatalf("log lacks the failure: %s", logb)
 	}
 }
 

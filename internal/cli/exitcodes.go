@@ -11,6 +11,7 @@ const (
 	// exitConnect means the host could not be reached or refused the
 	// handshake, or the connection failed for good while the UI ran.
 	exitConnect = 3
-	// exitInterrupted means the user interrupted start-up (SIGINT).
+	// exitInterrupted means the user interrupted start-up (SIGINT); other
+	// signals give 128+signo (see signalExitCode).
 	exitInterrupted = 130
 )

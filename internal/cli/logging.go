@@ -26,6 +26,21 @@ func stateDir(getenv func(string) string) (string, error) {
 	return filepath.Join(home, ".local", "state", "ahptui"), nil
 }
 
+// logPathFor is the log file cfg writes to ("" if it cannot be known).
+func logPathFor(cfg config) string {
+	if cfg.logFile != "" {
+		return cfg.logFile
+	}
+	dir, err := stateDir(lookupEnv)
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "ahptui.log")
+}
+
+// maskBytes returns b as text with every credential masked.
+func maskBytes(b []byte) string { return redact.String(string(b)) }
+
 // logFile is the open log file behind an asynchronous queue.
 type logFile struct {
 	f *os.File

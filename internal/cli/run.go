@@ -8,7 +8,14 @@ import (
 // Main runs the ahptui command line with the process's standard streams
 // and returns the exit code for os.Exit.
 func Main(args []string) int {
-	return run(args, stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr})
+	std := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}
+	armCrashPipe()
+	if cfg, err := parseArgs(args, lookupEnv); err == nil && (cfg.cmd == cmdDemo || cfg.cmd == cmdAttach) {
+		if code, ok := maybeSupervise(args, logPathFor(cfg), std); ok {
+			return code
+		}
+	}
+	return run(args, std)
 }
 
 // run is the whole program minus os.Exit; it returns the exit code.
