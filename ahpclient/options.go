@@ -117,6 +117,7 @@ type config struct {
 	chunking *segment.ChunkingCapability
 	recvLim  segment.Limits
 	mask     redact.Masker
+	socket   string // a ws+unix URL's socket path
 }
 
 // validate checks o and fills defaults.
@@ -127,6 +128,10 @@ func (o Options) validate() (*config, error) {
 	u, err := url.Parse(o.URL)
 	if err != nil {
 		return nil, fmt.Errorf("ahpclient: invalid host URL %q", redact.String(o.URL))
+	}
+	socket, err := unixSocket(u)
+	if err != nil {
+		return nil, err
 	}
 	switch u.Scheme {
 	case "ws", "wss":
@@ -191,7 +196,17 @@ func (o Options) validate() (*config, error) {
 			Proxy: http.ProxyFromEnvironment, TLSClientConfig: o.TLSConfig.Clone(), DisableKeepAlives: true,
 		}}
 	}
+	if socket != "" {
+		if o.HTTPClient != nil || o.TLSConfig != nil {
+			return nil, errors.New("ahpclient: a ws+unix URL dials its socket: HTTPClient and TLSConfig do not apply")
+		}
+		o.HTTPClient = unixHTTPClient(socket)
+	}
 	c := &config{Options: o, url: u, hostKey: hostKey(u), mask: redact.New(o.Token).WithURL(o.URL)}
+	if socket != "" {
+		c.socket = socket
+		c.hostKey = hostKey(&url.URL{Scheme: "ws", Host: "unix" + socket})
+	}
 	if !o.DisableChunking {
 		cc := segment.DefaultCapability()
 		if o.Chunking != nil {
@@ -229,4 +244,9 @@ func (c *config) dialURL() string {
 }
 
 // safeURL is the URL for messages (token removed, userinfo password masked).
-func (c *config) safeURL() string { return redact.String(c.url.String()) }
+func (c *config) safeURL() string {
+	if c.socket != "" {
+		return schemeUnix + "://" + c.socket
+	}
+	return redact.String(c.url.String())
+}
