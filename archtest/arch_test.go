@@ -32,7 +32,8 @@ var allowed = map[string][]string{
 	"internal/textbuf":     {},
 	"internal/fifo":        {},
 	"internal/redact":      {},
-	"internal/cli":         {"ahpclient", "ahphost", "ahpwire", "ahpstate", "render", "tui", "internal/redact"},
+	"internal/cli":         {"ahpclient", "ahphost", "ahpwire", "ahpstate", "render", "tui", "internal/redact", "internal/config"},
+	"internal/config":      {},
 }
 
 // pure packages may not import packages that do I/O or read clocks/randomness.

@@ -28,7 +28,7 @@ const demoOutage = 2 * time.Second
 func runServe(cfg config, std stdio) int {
 	ctx, stop := signal.NotifyContext(context.Background(), append([]os.Signal{os.Interrupt}, termSignals...)...)
 	defer stop()
-	return serveMain(ctx, cfg.serveArgs, std.out, std.err)
+	return serveMain(ctx, cfg.subArgs, std.out, std.err)
 }
 
 // session is what runDemo/runAttach set up before the UI starts.
@@ -52,6 +52,12 @@ func setupLog(cfg config, secrets ...string) (*slog.Logger, *logFile, string, er
 }
 
 func runDemo(cfg config, std stdio) int {
+	f, err := loadConfigFile(cfg)
+	if err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		return exitUsage
+	}
+	cfg.theme = effectiveTheme(cfg, f)
 	faults := lookupEnv("AHPTUI_DEMO_FAULTS")
 	dropAfter, faultsOn, err := parseFaults(faults)
 	if err != nil {
@@ -98,6 +104,24 @@ func runDemo(cfg config, std stdio) int {
 }
 
 func runAttach(cfg config, std stdio) int {
+	f, err := loadConfigFile(cfg)
+	if err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		return exitUsage
+	}
+	cfg.theme = effectiveTheme(cfg, f)
+	t, err := resolveTarget(context.Background(), cfg, f, cfg.hostName, cfg.url)
+	if err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		if _, ok := err.(*usageError); ok {
+			printErr(std.err, "Run 'ahptui --help' for usage.\n")
+		}
+		return exitUsage
+	}
+	if t.ssh != nil {
+		return runSSHHost(cfg, std, t)
+	}
+	cfg.url, cfg.token = t.url, t.token
 	log, lc, dir, err := setupLog(cfg, cfg.token)
 	if err != nil {
 		printErr(std.err, "ahptui: %v\n", err)

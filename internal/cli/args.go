@@ -21,17 +21,32 @@ const (
 	cmdServe
 	cmdHelp
 	cmdVersion
+	cmdConfig
+	cmdExec
+	cmdSessions
+	cmdExport
+	cmdSSH
 )
+
+// subcommands take every argument after their name (they parse their own
+// flags); the global flags before the name still apply.
+var subcommands = map[string]command{
+	"serve": cmdServe, "exec": cmdExec, "sessions": cmdSessions, "export": cmdExport, "ssh": cmdSSH,
+}
 
 // config is the parsed command line.
 type config struct {
-	cmd       command
-	url       string   // cmdAttach: the host URL as given (may carry ?tkn=)
-	token     string   // --token or AHPTUI_TOKEN
-	logFile   string   // --log; empty = state dir
-	theme     string   // auto, dark or light
-	noMouse   bool     // --no-mouse: leave mouse selection to the terminal
-	serveArgs []string // cmdServe: the arguments after "serve"
+	cmd        command
+	url        string   // cmdAttach: the host URL as given (may carry ?tkn=)
+	hostName   string   // cmdAttach: @name of a configured host
+	token      string   // --token or AHPTUI_TOKEN
+	tokenFlag  bool     // --token was given (it overrides the config)
+	logFile    string   // --log; empty = state dir
+	theme      string   // auto, dark or light; "" = from the config file, else auto
+	noMouse    bool     // --no-mouse: leave mouse selection to the terminal
+	configFile string   // --config; empty = the default path
+	configVerb string   // cmdConfig: path, check or edit
+	subArgs    []string // subcommands: the arguments after the name
 }
 
 // usageError marks command-line mistakes (exit code 2).
@@ -44,47 +59,16 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: redact.String(fmt.Sprintf(format, args...))}
 }
 
-const usageText = `ahptui — a terminal client for the Agent Host Protocol (AHP)
-
-Usage:
-  ahptui demo [flags]          start the embedded demo host on 127.0.0.1 and attach
-  ahptui [flags] URL           attach to an AHP host (ws:// or wss://; ?tkn=TOKEN accepted)
-  ahptui serve [serve flags]   run the embedded host without a UI (see: ahptui serve --help)
-  ahptui --help | --version
-
-Flags:
-  --token TOKEN    connection token (default $AHPTUI_TOKEN; overrides ?tkn= in the URL)
-  --log FILE       write the log to FILE (default: $XDG_STATE_HOME/ahptui/ahptui.log)
-  --theme NAME     auto, dark or light (default auto)
-  --no-mouse       do not capture the mouse (lets the terminal select text)
-  -h, --help       show this help
-  --version        print the version
-
-In the UI press F1 (or ctrl+g) for every key binding.
-
-Environment:
-  AHPTUI_TOKEN        connection token
-  AHPTUI_DEMO_FAULTS  demo only: fault injection. "1" enables F12, which drops every
-                      connection and refuses reconnects for 2 s; "drop-after=N" also
-                      drops each connection after N frames
-  AHPTUI_DEMO_PACE    demo only: delay between streamed chunks (default 12ms)
-
-Exit codes:
-  0 ok, 1 runtime or internal error (a crash restores the terminal first),
-  2 usage error, 3 cannot connect to the host (or the connection failed for
-  good), 128+N ended by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM; the
-  terminal is restored)
-`
-
 // parseArgs parses args (without the program name). getenv is injected for tests.
 func parseArgs(args []string, getenv func(string) string) (config, error) {
-	cfg := config{theme: "auto", token: getenv("AHPTUI_TOKEN")}
+	cfg := config{token: getenv("AHPTUI_TOKEN")}
 	fs := flag.NewFlagSet("ahptui", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var help, ver bool
 	fs.StringVar(&cfg.token, "token", cfg.token, "")
 	fs.StringVar(&cfg.logFile, "log", "", "")
-	fs.StringVar(&cfg.theme, "theme", "auto", "")
+	fs.StringVar(&cfg.theme, "theme", "", "")
+	fs.StringVar(&cfg.configFile, "config", "", "")
 	fs.BoolVar(&cfg.noMouse, "no-mouse", false, "")
 	fs.BoolVar(&help, "help", false, "")
 	fs.BoolVar(&help, "h", false, "")
@@ -103,29 +87,38 @@ func parseArgs(args []string, getenv func(string) string) (config, error) {
 		if len(rest) == 0 {
 			break
 		}
-		// "serve" hands everything after it to the host's own flag parser.
-		if len(positional) == 0 && rest[0] == "serve" {
-			cfg.cmd = cmdServe
-			cfg.serveArgs = append([]string(nil), rest[1:]...)
-			return cfg, nil
+		// A subcommand hands everything after it to its own flag parser.
+		if c, ok := subcommands[rest[0]]; ok && len(positional) == 0 && !help && !ver {
+			cfg.cmd = c
+			cfg.subArgs = append([]string(nil), rest[1:]...)
+			fs.Visit(func(f *flag.Flag) { cfg.tokenFlag = cfg.tokenFlag || f.Name == "token" })
+			return cfg, checkTheme(cfg)
 		}
 		positional = append(positional, rest[0])
 		rest = rest[1:]
 	}
+	fs.Visit(func(f *flag.Flag) { cfg.tokenFlag = cfg.tokenFlag || f.Name == "token" })
 	switch {
 	case help:
 		return config{cmd: cmdHelp}, nil
 	case ver:
 		return config{cmd: cmdVersion}, nil
 	}
-	switch cfg.theme {
-	case "auto", "dark", "light":
-	default:
-		return cfg, usagef("--theme must be auto, dark or light, not %q", cfg.theme)
+	if err := checkTheme(cfg); err != nil {
+		return cfg, err
+	}
+	if len(positional) == 0 {
+		cfg.cmd = cmdAttach // the config file's default host
+		return cfg, nil
+	}
+	if positional[0] == "config" {
+		if len(positional) != 2 || (positional[1] != "path" && positional[1] != "check" && positional[1] != "edit") {
+			return cfg, usagef("usage: ahptui config path|check|edit")
+		}
+		cfg.cmd, cfg.configVerb = cmdConfig, positional[1]
+		return cfg, nil
 	}
 	switch {
-	case len(positional) == 0:
-		return cfg, usagef("missing command or URL (try: ahptui demo)")
 	case len(positional) > 1:
 		return cfg, usagef("unexpected arguments after %q: %s", positional[0], strings.Join(positional[1:], " "))
 	case positional[0] == "demo":
@@ -134,6 +127,11 @@ func parseArgs(args []string, getenv func(string) string) (config, error) {
 		cfg.cmd = cmdHelp
 	case positional[0] == "version":
 		cfg.cmd = cmdVersion
+	case strings.HasPrefix(positional[0], "@"):
+		if len(positional[0]) == 1 {
+			return cfg, usagef("@ needs a host name from the config file (ahptui @name)")
+		}
+		cfg.cmd, cfg.hostName = cmdAttach, positional[0][1:]
 	default:
 		if err := checkURL(positional[0]); err != nil {
 			return cfg, err
@@ -144,18 +142,33 @@ func parseArgs(args []string, getenv func(string) string) (config, error) {
 	return cfg, nil
 }
 
-// checkURL accepts ws:// and wss:// URLs with a host. The error never
-// repeats the URL's query (it may hold a token).
+// checkTheme validates --theme.
+func checkTheme(cfg config) error {
+	switch cfg.theme {
+	case "", "auto", "dark", "light":
+		return nil
+	}
+	return usagef("--theme must be auto, dark or light, not %q", cfg.theme)
+}
+
+// checkURL accepts ws://, wss:// and ws+unix:// URLs with a host (or a
+// socket path). The error never repeats the URL's query (it may hold a token).
 func checkURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return usagef("%q is neither a command nor a valid URL", stripQuery(raw))
 	}
-	if u.Scheme != "ws" && u.Scheme != "wss" {
-		return usagef("%q is not a command, and URLs must start with ws:// or wss://", stripQuery(raw))
-	}
-	if u.Host == "" {
-		return usagef("URL %q has no host", stripQuery(raw))
+	switch u.Scheme {
+	case "ws", "wss":
+		if u.Host == "" {
+			return usagef("URL %q has no host", stripQuery(raw))
+		}
+	case "ws+unix":
+		if u.Path == "" {
+			return usagef("URL %q has no socket path (ws+unix:///path/to/socket)", stripQuery(raw))
+		}
+	default:
+		return usagef("%q is not a command, and URLs must start with ws://, wss:// or ws+unix://", stripQuery(raw))
 	}
 	return nil
 }

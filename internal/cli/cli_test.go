@@ -33,7 +33,15 @@ func TestParseArgs(t *testing.T) {
 		{args: []string{"-h"}, cmd: cmdHelp},
 		{args: []string{"help"}, cmd: cmdHelp, token: "envtok"},
 		{args: []string{"--version"}, cmd: cmdVersion},
-		{args: nil, wantErr: "missing command or URL"},
+		{args: nil, cmd: cmdAttach, token: "envtok"},
+		{args: []string{"@work"}, cmd: cmdAttach, token: "envtok"},
+		{args: []string{"@"}, wantErr: "@ needs a host name"},
+		{args: []string{"ws+unix:///run/ahp.sock"}, cmd: cmdAttach, url: "ws+unix:///run/ahp.sock", token: "envtok"},
+		{args: []string{"ws+unix://"}, wantErr: "no socket path"},
+		{args: []string{"config", "check"}, cmd: cmdConfig, token: "envtok"},
+		{args: []string{"config", "nope"}, wantErr: "config path|check|edit"},
+		{args: []string{"exec", "--json", "hi"}, cmd: cmdExec, token: "envtok"},
+		{args: []string{"sessions"}, cmd: cmdSessions, token: "envtok"},
 		{args: []string{"http://h?tkn=secret"}, wantErr: "must start with ws://"},
 		{args: []string{"ws://"}, wantErr: "has no host"},
 		{args: []string{"demo", "extra"}, wantErr: "unexpected arguments"},
@@ -61,8 +69,8 @@ func TestParseArgs(t *testing.T) {
 		}
 	}
 	cfg, _ := parseArgs([]string{"serve", "--addr", "x", "--help"}, env)
-	if strings.Join(cfg.serveArgs, " ") != "--addr x --help" {
-		t.Errorf("serve args %q", cfg.serveArgs)
+	if strings.Join(cfg.subArgs, " ") != "--addr x --help" {
+		t.Errorf("serve args %q", cfg.subArgs)
 	}
 }
 

@@ -36,6 +36,16 @@ func run(args []string, std stdio) int {
 		return runServe(cfg, std)
 	case cmdDemo:
 		return runDemo(cfg, std)
+	case cmdConfig:
+		return runConfig(cfg, std)
+	case cmdExec:
+		return runExec(cfg, std)
+	case cmdSessions:
+		return runSessions(cfg, std)
+	case cmdExport:
+		return runExport(cfg, std)
+	case cmdSSH:
+		return runSSH(cfg, std)
 	default:
 		return runAttach(cfg, std)
 	}

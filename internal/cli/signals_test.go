@@ -80,3 +80,30 @@ func TestRunUISignals(t *testing.T) {
 		})
 	}
 }
+
+// TestExecInterrupted: SIGINT during `exec` cancels the turn on the host
+// and exits 130.
+func TestExecInterrupted(t *testing.T) {
+	u, _ := startTestHost(t)
+	out, errb := &syncBuffer{}, &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"exec", "--json", u, "/demo slow 200"}, stdio{in: strings.NewReader(""), out: out, err: errb})
+	}()
+	deadline := time.Now().Add(testTimeout)
+	for !strings.Contains(out.String(), `"type":"text"`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no text streamed: %q %q", out.String(), errb.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	must(t, syscall.Kill(syscall.Getpid(), syscall.SIGINT))
+	select {
+	case code := <-done:
+		if code != execInterrupted || !strings.Contains(out.String(), `"state":"cancelled"`) {
+			t.Fatalf("exit %d; out %q", code, out.String())
+		}
+	case <-time.After(testTimeout):
+		t.Fatal("exec did not end on SIGINT")
+	}
+}

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/ahptui/ahptui/ahpclient"
+)
+
+// connectTimeout bounds the first connection of a command without the UI.
+const connectTimeout = 20 * time.Second
+
+// headless is what a command without the UI needs: a started client, its
+// driver and the log.
+type headless struct {
+	c   *ahpclient.Client
+	d   *driver
+	log *slog.Logger
+	lc  *logFile
+}
+
+// close releases the client and the log.
+func (h *headless) close() {
+	_ = h.c.Close()
+	_ = h.lc.Close()
+}
+
+// connectHeadless resolves the target (URL or @name) and connects. On
+// failure it prints the error and returns the exit code (usage or connect).
+func connectHeadless(ctx context.Context, cfg config, std stdio, name, rawURL string) (*headless, int) {
+	f, err := loadConfigFile(cfg)
+	if err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		return nil, exitUsage
+	}
+	t, err := resolveTarget(ctx, cfg, f, name, rawURL)
+	if err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		return nil, exitUsage
+	}
+	if t.ssh != nil {
+		printErr(std.err, "ahptui: host %s is reached over SSH: use `ahptui ssh %s` and pass the URL it prints\n", t.name, t.ssh.SSH)
+		return nil, exitUsage
+	}
+	log, lc, dir, err := setupLog(cfg, t.token)
+	if err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		return nil, exitError
+	}
+	c, err := ahpclient.New(ahpclient.Options{URL: t.url, Token: t.token, StateDir: dir, Logger: log.With("component", "client")})
+	if err != nil {
+		_ = lc.Close()
+		printErr(std.err, "ahptui: %v\n", err)
+		return nil, exitUsage
+	}
+	sctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	err = c.Start(sctx)
+	cancel()
+	if err != nil {
+		log.Error("cannot connect", "host", c.URL(), "err", err)
+		_ = c.Close()
+		_ = lc.Close()
+		printErr(std.err, "ahptui: cannot connect to %s: %v\n", c.URL(), err)
+		return nil, exitConnect
+	}
+	log.Info("connected", "host", c.URL())
+	return &headless{c: c, d: startDriver(ctx, c), log: log, lc: lc}, -1
+}
+
+// splitTarget takes an optional leading URL or @name off args.
+func splitTarget(args []string) (name, rawURL string, rest []string) {
+	if len(args) > 0 {
+		a := args[0]
+		switch {
+		case len(a) > 1 && a[0] == '@':
+			return a[1:], "", args[1:]
+		case hasScheme(a):
+			return "", a, args[1:]
+		}
+	}
+	return "", "", args
+}
+
+// hasScheme reports whether s looks like a host URL.
+func hasScheme(s string) bool {
+	for _, p := range []string{"ws://", "wss://", "ws+unix://"} {
+		if len(s) >= len(p) && s[:len(p)] == p {
+			return true
+		}
+	}
+	return false
+}
+
+// fmtErr formats an error for the user (masked by printErr's caller).
+func fmtErr(err error) string { return fmt.Sprint(err) }
