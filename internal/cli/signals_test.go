@@ -25,7 +25,7 @@ func (m idleModel) View() tea.View                      { return tea.NewView("id
 // panicModel panics in Update on its first message.
 type panicModel struct{}
 
-func (panicModel) Init() tea.Cmd                        { return func() tea.Msg { return "boom" } }
+func (panicModel) Init() tea.Cmd                       { return func() tea.Msg { return "boom" } }
 func (panicModel) Update(tea.Msg) (tea.Model, tea.Cmd) { panic("deliberate panic in Update") }
 func (panicModel) View() tea.View                      { return tea.NewView("") }
 
