@@ -28,7 +28,7 @@ const demoOutage = 2 * time.Second
 func runServe(cfg config, std stdio) int {
 	ctx, stop := signal.NotifyContext(context.Background(), append([]os.Signal{os.Interrupt}, termSignals...)...)
 	defer stop()
-	return serveMain(ctx, cfg.subArgs, std.out, std.err)
+	return serveMainIn(ctx, cfg.subArgs, std)
 }
 
 // session is what runDemo/runAttach set up before the UI starts.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/internal/redact"
 )
 
 // connectTimeout bounds the first connection of a command without the UI.
@@ -17,13 +18,17 @@ const connectTimeout = 20 * time.Second
 type headless struct {
 	c   *ahpclient.Client
 	d   *driver
-	log *slog.Logger
-	lc  *logFile
+	log  *slog.Logger
+	lc   *logFile
+	link *sshLink // the SSH tunnel of an ssh host, or nil
 }
 
-// close releases the client and the log.
+// close releases the client, the SSH link and the log.
 func (h *headless) close() {
 	_ = h.c.Close()
+	if h.link != nil {
+		h.link.close()
+	}
 	_ = h.lc.Close()
 }
 
@@ -40,17 +45,35 @@ func connectHeadless(ctx context.Context, cfg config, std stdio, name, rawURL st
 		printErr(std.err, "ahptui: %v\n", err)
 		return nil, exitUsage
 	}
-	if t.ssh != nil {
-		printErr(std.err, "ahptui: host %s is reached over SSH: use `ahptui ssh %s` and pass the URL it prints\n", t.name, t.ssh.SSH)
-		return nil, exitUsage
-	}
 	log, lc, dir, err := setupLog(cfg, t.token)
 	if err != nil {
 		printErr(std.err, "ahptui: %v\n", err)
 		return nil, exitError
 	}
+	var link *sshLink
+	if t.ssh != nil {
+		configured := ""
+		if t.token != cfg.token || cfg.tokenFlag {
+			configured = t.token
+		}
+		if link, err = openSSH(ctx, sshOptsFor(t.ssh), log); err != nil {
+			log.Error("ssh failed", "host", t.name, "err", err)
+			_ = lc.Close()
+			printErr(std.err, "ahptui: ssh: %v\n", err)
+			return nil, exitConnect
+		}
+		t.url, t.token = link.url, pickToken(cfg, configured, link.host.token)
+		log = log.With("ssh", t.name)
+		log = slog.New(redactHandler(log, t.token))
+	}
+	closeLink := func() {
+		if link != nil {
+			link.close()
+		}
+	}
 	c, err := ahpclient.New(ahpclient.Options{URL: t.url, Token: t.token, StateDir: dir, Logger: log.With("component", "client")})
 	if err != nil {
+		closeLink()
 		_ = lc.Close()
 		printErr(std.err, "ahptui: %v\n", err)
 		return nil, exitUsage
@@ -61,12 +84,18 @@ func connectHeadless(ctx context.Context, cfg config, std stdio, name, rawURL st
 	if err != nil {
 		log.Error("cannot connect", "host", c.URL(), "err", err)
 		_ = c.Close()
+		closeLink()
 		_ = lc.Close()
 		printErr(std.err, "ahptui: cannot connect to %s: %v\n", c.URL(), err)
 		return nil, exitConnect
 	}
 	log.Info("connected", "host", c.URL())
-	return &headless{c: c, d: startDriver(ctx, c), log: log, lc: lc}, -1
+	return &headless{c: c, d: startDriver(ctx, c), log: log, lc: lc, link: link}, -1
+}
+
+// redactHandler wraps l's handler so that it also masks secret.
+func redactHandler(l *slog.Logger, secret string) slog.Handler {
+	return redact.NewHandler(l.Handler(), redact.New(secret))
 }
 
 // splitTarget takes an optional leading URL or @name off args.

@@ -8,6 +8,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -24,7 +26,7 @@ const defaultServeAddr = "127.0.0.1:0"
 const defaultServePace = 20 * time.Millisecond
 
 // serveUsage is the usage line of `ahptui serve`.
-const serveUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--log-level LEVEL]"
+const serveUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--log-level LEVEL] [--exit-with-stdin]"
 
 // serveConfig is the parsed `ahptui serve` command line.
 type serveConfig struct {
@@ -34,6 +36,8 @@ type serveConfig struct {
 	Options ahphost.Options
 	// LogLevel is the minimum level logged to standard error.
 	LogLevel slog.Level
+	// ExitWithStdin stops serving when standard input reaches EOF.
+	ExitWithStdin bool
 }
 
 // parseServeFlags parses the arguments after `ahptui serve`. Sizes accept
@@ -107,6 +111,7 @@ func serveFlags(cfg *serveConfig, maxFrame, relayCap, level *string) *flag.FlagS
 	fs.DurationVar(&cfg.Options.Faults.SilentAfter, "silent-after", 0,
 		"fault injection: start the --silent-for silence this long after listening (default: at once)")
 	fs.StringVar(level, "log-level", "info", "log level: debug, info, warn, error")
+	fs.BoolVar(&cfg.ExitWithStdin, "exit-with-stdin", false, "stop when standard input reaches end of file (ahptui ssh --start)")
 	return fs
 }
 
@@ -121,6 +126,15 @@ func serveHelp() string {
 	fs.SetOutput(&sb)
 	fs.PrintDefaults()
 	return sb.String()
+}
+
+// hostOfURL returns the host:port of a ws:// URL ("" if none).
+func hostOfURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Host
 }
 
 // parseSize parses a byte count with an optional k or m suffix.
@@ -153,6 +167,14 @@ func parseSize(name, s string) (int64, error) {
 // SIGHUP). It returns the process exit code: 0 after a clean shutdown,
 // exitUsage for bad arguments, exitError for other failures.
 func serveMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return serveMainIn(ctx, args, stdio{out: stdout, err: stderr})
+}
+
+// serveMainIn is serveMain with standard input, which --exit-with-stdin
+// watches: serve stops when it reaches EOF (as when the SSH connection of
+// `ahptui ssh --start` ends).
+func serveMainIn(ctx context.Context, args []string, std stdio) int {
+	stdout, stderr := std.out, std.err
 	cfg, err := parseServeFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, serveHelp())
@@ -162,6 +184,15 @@ func serveMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "ahptui:", redact.String(err.Error()))
 		fmt.Fprintln(stderr, serveUsage)
 		return exitUsage
+	}
+	if cfg.ExitWithStdin && std.in != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			_, _ = io.Copy(io.Discard, std.in)
+			cancel()
+		}()
 	}
 	gate := newGatedWriter(stderr, maxHeldLog)
 	defer gate.open()
@@ -184,6 +215,12 @@ func serveMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitError
 	}
 	gate.open()
+	st := serveState{URL: u, Addr: hostOfURL(u), Token: h.Token(), PID: os.Getpid(), Version: version}
+	if remove, err := writeServeState(st); err != nil {
+		log.Warn("cannot write the serve state file (ahptui ssh will not find this host)", "err", err)
+	} else {
+		defer remove()
+	}
 	log.Info("ahptui host ready", "url", redact.String(u), "dir", cfg.Options.Dir,
 		"maxFrame", cfg.Options.MaxFrameBytes, "relayFrameCap", cfg.Options.RelayFrameCap)
 	<-ctx.Done()

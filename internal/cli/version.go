@@ -6,16 +6,36 @@ import (
 	"runtime/debug"
 )
 
-// version is set at build time with -ldflags "-X main.version=v1.2.3".
-var version = "dev"
+// Build stamps, set by the release build (.goreleaser.yaml) with
+// -ldflags "-X github.com/ahptui/ahptui/internal/cli.version=v1.2.3 ...".
+var (
+	version = "dev"
+	commit  = ""
+	date    = ""
+)
 
 // versionString returns the text printed by --version.
 func versionString() string {
-	v := version
-	if v == "dev" {
-		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+	v, c := version, commit
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 			v = bi.Main.Version
 		}
+		for _, s := range bi.Settings {
+			if c == "" && s.Key == "vcs.revision" {
+				c = s.Value
+			}
+		}
 	}
-	return fmt.Sprintf("ahptui %s (%s, %s/%s; AHP 1.0.0, 0.9.0)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	stamp := ""
+	if c != "" {
+		if len(c) > 12 {
+			c = c[:12]
+		}
+		stamp = ", commit " + c
+	}
+	if date != "" {
+		stamp += ", built " + date
+	}
+	return fmt.Sprintf("ahptui %s (%s, %s/%s%s; AHP 1.0.0, 0.9.0)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH, stamp)
 }

@@ -51,6 +51,8 @@ type Host struct {
 	Port int `toml:"port"`
 	// Start starts `ahptui serve` on the SSH host when nothing is found.
 	Start bool `toml:"start"`
+	// RemoteBin is the remote ahptui that Start runs ("" = ahptui in PATH).
+	RemoteBin string `toml:"remote_bin"`
 	// TokenEnv names an environment variable holding the token.
 	TokenEnv string `toml:"token_env"`
 	// TokenCmd is a shell command printing the token.

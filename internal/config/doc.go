@@ -21,5 +21,7 @@
 //
 //	[hosts.box]
 //	ssh   = "me@box.example.com:2222"  # attach through `ahptui ssh`
-//	start = true
+//	start = true                       # start ahptui serve there if none runs
+//	# socket = "/run/agent.sock" or port = 8080: a host already listening
+//	# remote_bin = "/opt/bin/ahptui": the remote ahptui for start
 package config

@@ -83,8 +83,8 @@ func (h Host) validate(v *validator, name string) {
 		if err := CheckURL(h.URL); err != nil {
 			v.add(key+".url", "%v", err)
 		}
-		if h.Socket != "" || h.Port != 0 || h.Start {
-			v.add(key+".url", "socket, port and start apply to ssh hosts only")
+		if h.Socket != "" || h.Port != 0 || h.Start || h.RemoteBin != "" {
+			v.add(key+".url", "socket, port, start and remote_bin apply to ssh hosts only")
 		}
 	default:
 		if _, _, _, err := SplitSSH(h.SSH); err != nil {
