@@ -16,8 +16,8 @@ const connectTimeout = 20 * time.Second
 // headless is what a command without the UI needs: a started client, its
 // driver and the log.
 type headless struct {
-	c   *ahpclient.Client
-	d   *driver
+	c    *ahpclient.Client
+	d    *driver
 	log  *slog.Logger
 	lc   *logFile
 	link *sshLink // the SSH tunnel of an ssh host, or nil
