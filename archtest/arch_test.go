@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 	"internal/textbuf":     {},
 	"internal/fifo":        {},
 	"internal/redact":      {},
-	"internal/cli":         {"ahpclient", "ahphost", "ahpwire", "ahpstate", "render", "tui", "internal/redact", "internal/config"},
+	"internal/cli":         {"ahpclient", "ahphost", "ahpwire", "ahpstate", "render", "keymap", "tui", "internal/redact", "internal/config"},
 	"internal/config":      {},
 }
 

@@ -41,6 +41,9 @@ type Options struct {
 	// NewID returns fresh ids for turns, queued messages and sessions; nil
 	// means random UUIDs.
 	NewID func() string
+	// KeyMap replaces the default key bindings (the config file's key
+	// overrides, see keymap.Override); nil means keymap.Default().
+	KeyMap *keymap.KeyMap
 	// Logger receives diagnostics; nil discards them. The model logs from
 	// Update, so the logger's handler must not wait for I/O (ahptui's own
 	// log file queues lines for a writer goroutine).
@@ -77,6 +80,9 @@ func newCommon(o Options) *common {
 		rstyles: render.StylesFor(o.Dark), now: o.Now, newID: o.NewID, log: o.Logger,
 		host: o.Host, editor: o.Editor, dir: o.WorkingDir, turns: o.HistoryTurns, frame: o.FrameInterval,
 		noticeTTL: o.NoticeTTL, autoTheme: o.AutoTheme,
+	}
+	if o.KeyMap != nil {
+		c.km = *o.KeyMap
 	}
 	if c.ctx == nil {
 		c.ctx = context.Background()

@@ -57,7 +57,10 @@ func runDemo(cfg config, std stdio) int {
 		printErr(std.err, "ahptui: %v\n", err)
 		return exitUsage
 	}
-	cfg.theme = effectiveTheme(cfg, f)
+	if err := applyConfig(&cfg, f); err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		return exitUsage
+	}
 	faults := lookupEnv("AHPTUI_DEMO_FAULTS")
 	dropAfter, faultsOn, err := parseFaults(faults)
 	if err != nil {
@@ -109,7 +112,10 @@ func runAttach(cfg config, std stdio) int {
 		printErr(std.err, "ahptui: %v\n", err)
 		return exitUsage
 	}
-	cfg.theme = effectiveTheme(cfg, f)
+	if err := applyConfig(&cfg, f); err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		return exitUsage
+	}
 	t, err := resolveTarget(context.Background(), cfg, f, cfg.hostName, cfg.url)
 	if err != nil {
 		printErr(std.err, "ahptui: %v\n", err)
@@ -162,7 +168,7 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		Backend: c, Host: hostLabel(host), Dark: isDark(cfg.theme), NoMouse: cfg.noMouse,
 		AutoTheme: cfg.theme == "auto" && lookupEnv("COLORFGBG") == "",
 		Editor:    editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault,
-		Logger: s.log.With("component", "tui"),
+		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys,
 	})
 	if getenvTestPanic() {
 		go func() {

@@ -62,6 +62,10 @@ func runConfig(cfg config, std stdio) int {
 		printErr(std.err, "ahptui: %v\n", err)
 		return exitUsage
 	}
+	if err := applyConfig(&cfg, f); err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		return exitUsage
+	}
 	for _, w := range configWarnings(f) {
 		printErr(std.err, "ahptui: warning: %s\n", w)
 	}

@@ -244,3 +244,27 @@ func TestNoTargetIsUsageError(t *testing.T) {
 		t.Fatalf("%d %q", code, errs)
 	}
 }
+
+// TestKeyOverridesFromConfig: [keys] rebinds the UI's keys; an unknown
+// action or a clash is a config error at its line (exit 2).
+func TestKeyOverridesFromConfig(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("AHPTUI_CONFIG", "")
+	path := filepath.Join(dir, "ahptui", "config.toml")
+	must(t, os.MkdirAll(filepath.Dir(path), 0o700))
+	must(t, os.WriteFile(path, []byte("theme = \"light\"\n[keys]\n\"global.quit\" = \"ctrl+q\"\n"), 0o600))
+	cfg, err := parseArgs(nil, lookupEnv)
+	must(t, err)
+	f, err := loadConfigFile(cfg)
+	must(t, err)
+	must(t, applyConfig(&cfg, f))
+	if cfg.keys == nil || cfg.keys.Global.Quit.Keys()[0] != "ctrl+q" || cfg.theme != "light" {
+		t.Fatalf("keys %v theme %q", cfg.keys, cfg.theme)
+	}
+	must(t, os.WriteFile(path, []byte("[keys]\n\n\"global.nope\" = \"x\"\n"), 0o600))
+	code, _, errs := runIn(t, "", "config", "check")
+	if code != exitUsage || !strings.Contains(errs, path+`:3: key keys."global.nope": key override "global.nope": no action`) {
+		t.Fatalf("bad override: %d %q", code, errs)
+	}
+}

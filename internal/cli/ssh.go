@@ -185,7 +185,10 @@ func runSSH(cfg config, std stdio) int {
 		printErr(std.err, "ahptui: %v\n", err)
 		return exitUsage
 	}
-	cfg.theme = effectiveTheme(cfg, f)
+	if err := applyConfig(&cfg, f); err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		return exitUsage
+	}
 	return attachSSH(cfg, std, o, "")
 }
 

@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/ahptui/ahptui/keymap"
 
 	cfgfile "github.com/ahptui/ahptui/internal/config"
 )
@@ -73,6 +77,33 @@ func resolveTarget(ctx context.Context, cfg config, f *cfgfile.File, name, rawUR
 		}
 	}
 	return t, nil
+}
+
+// applyConfig takes the theme and the key overrides from the config file
+// (the command line's --theme wins). A key override the key map refuses is
+// reported at its line.
+func applyConfig(cfg *config, f *cfgfile.File) error {
+	cfg.theme = effectiveTheme(*cfg, f)
+	if len(f.Keys) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(f.Keys))
+	for n := range f.Keys {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	km := keymap.Default()
+	for _, n := range names {
+		keys, err := cfgfile.KeyList(f.Keys[n])
+		if err == nil {
+			km, err = keymap.Override(km, map[string][]string{n: keys})
+		}
+		if err != nil {
+			return f.ErrorAt("keys."+strconv.Quote(n), err)
+		}
+	}
+	cfg.keys = &km
+	return nil
 }
 
 // effectiveTheme is --theme, else the config file's theme, else auto.

@@ -27,6 +27,7 @@ type File struct {
 
 	// Path is the file this was read from ("" when there is none).
 	Path string `toml:"-"`
+	doc  []byte
 }
 
 // Notify configures how the user is told that a session needs them.
@@ -104,7 +105,7 @@ func Parse(path string, doc []byte) (*File, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, decodeErrors(path, doc, err)
 	}
-	f.Path = path
+	f.Path, f.doc = path, doc
 	if errs := f.validate(path, doc); len(errs) > 0 {
 		return nil, errs
 	}
@@ -131,6 +132,12 @@ func (f *File) Lookup(name string) (Host, error) {
 		return Host{}, fmt.Errorf("no host named %q in %s (hosts: %v)", name, f.Path, f.HostNames())
 	}
 	return h, nil
+}
+
+// ErrorAt reports a mistake found after parsing (e.g. a key override the
+// key map refuses) at the line of the dotted key.
+func (f *File) ErrorAt(key string, err error) error {
+	return Errors{{File: f.Path, Line: lineOfKey(f.doc, splitKey(key)), Key: key, Msg: err.Error()}}
 }
 
 // BellOn reports whether the bell rings (default true).
