@@ -3,6 +3,10 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -57,5 +61,50 @@ func TestGatedWriter(t *testing.T) {
 	_, _ = g.Write([]byte("after"))
 	if got := out.String(); got != "1234567890ahptui: 1 early log lines dropped\nafter" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// TestServeStateFile: while serve runs, its state file holds the URL and
+// the token with mode 0600; it is removed on exit. --exit-with-stdin stops
+// serve when its standard input closes.
+func TestServeStateFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", dir)
+	pr, pw := io.Pipe()
+	out := &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- serveMainIn(context.Background(), []string{"--dir", t.TempDir(), "--exit-with-stdin"},
+			stdio{in: pr, out: out, err: &syncBuffer{}})
+	}()
+	path := filepath.Join(dir, "ahptui", serveStateName)
+	deadline := time.Now().Add(testTimeout)
+	var st serveState
+	for {
+		if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &st) == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no state file")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	fi, err := os.Stat(path)
+	must(t, err)
+	if fi.Mode().Perm() != 0o600 || st.PID != os.Getpid() || st.Token == "" ||
+		strings.TrimSpace(strings.SplitN(out.String(), "\n", 2)[0]) != st.URL || !strings.Contains(st.URL, st.Addr) {
+		t.Fatalf("state %+v mode %v; stdout %q", st, fi.Mode().Perm(), out.String())
+	}
+	_ = pw.Close() // stdin EOF: serve stops
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Fatalf("exit %d", code)
+		}
+	case <-time.After(testTimeout):
+		t.Fatal("serve ignored the end of its stdin")
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("state file left behind: %v", err)
 	}
 }

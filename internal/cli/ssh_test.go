@@ -285,3 +285,18 @@ func drain(h *headless) {
 		}
 	}
 }
+
+// TestSSHCommandAttachesUI: `ahptui ssh sshtest` in a real terminal finds
+// the remote serve, shows the UI connected through the tunnel and quits
+// cleanly.
+func TestSSHCommandAttachesUI(t *testing.T) {
+	s := startSSHD(t)
+	stop := s.serve(t)
+	defer stop()
+	bin := buildBinary(t)
+	p := startPane(t, []string{"AHPTUI_SSH=" + s.wrapper},
+		fmt.Sprintf(`bash -c '%q ssh sshtest; echo EXIT=$?; echo MODES: $(stty -a | tr "\n" " ")'`, bin))
+	p.waitFor(`Connected`)
+	p.tmux("send-keys", "-t", "e2e", "C-c")
+	checkRestored(t, p.waitFor(`MODES:.*\S`), exitOK)
+}
