@@ -194,3 +194,19 @@ func TestStateDirAndTheme(t *testing.T) {
 		t.Errorf("hostLabel = %q", hostLabel("ws://127.0.0.1:99/?x=1"))
 	}
 }
+
+// TestHelpNamesEveryCommand: --help lists every command and each command's
+// own --help works.
+func TestHelpNamesEveryCommand(t *testing.T) {
+	_, out, _ := runCapture(t, "--help")
+	for _, c := range []string{"demo", "serve", "ssh", "exec", "sessions", "export", "config path|check|edit", "@NAME", "ws+unix://"} {
+		if !strings.Contains(out, c) {
+			t.Errorf("--help lacks %q", c)
+		}
+	}
+	for _, c := range []string{"serve", "ssh", "exec", "sessions", "export"} {
+		if code, out, errs := runCapture(t, c, "--help"); code != exitOK || !strings.Contains(out, "usage: ahptui") {
+			t.Errorf("%s --help: %d %q %q", c, code, out, errs)
+		}
+	}
+}

@@ -9,6 +9,9 @@ Usage:
                                ?tkn=TOKEN accepted)
   ahptui [flags] @NAME         attach to a host named in the config file
   ahptui [flags]               attach to the config file's default host
+  ahptui ssh [user@]host[:port] [--socket PATH | --port N | --start]
+                               attach to an AHP host on a machine reached with ssh
+                               (see: ahptui ssh --help)
   ahptui serve [serve flags]   run the embedded host without a UI (see: ahptui serve --help)
   ahptui exec [URL|@NAME] [--session ID] [--json] [--approve never|always|ask] [PROMPT]
                                run one turn without the UI (prompt from stdin when
@@ -37,6 +40,7 @@ In the UI press F1 (or ctrl+g) for every key binding.
 Environment:
   AHPTUI_TOKEN        connection token
   AHPTUI_CONFIG       config file path
+  AHPTUI_SSH          the ssh program for ahptui ssh (default: ssh)
   NO_COLOR            no colours or escape sequences in exec/sessions/export output
   AHPTUI_DEMO_FAULTS  demo only: fault injection. "1" enables F12, which drops every
                       connection and refuses reconnects for 2 s; "drop-after=N" also
