@@ -210,3 +210,17 @@ func TestHelpNamesEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionStamps: the release build's stamps show in --version, and
+// goreleaser's "none" placeholders do not.
+func TestVersionStamps(t *testing.T) {
+	defer func(v, c, d string) { version, commit, date = v, c, d }(version, commit, date)
+	version, commit, date = "v1.2.3", "0123456789abcdef", "2026-11-23T00:00:00Z"
+	if s := versionString(); !strings.Contains(s, "ahptui v1.2.3 (") || !strings.Contains(s, "commit 0123456789ab,") || !strings.Contains(s, "built 2026-11-23T00:00:00Z") {
+		t.Fatalf("--version = %q", s)
+	}
+	commit, date = "none", "none"
+	if s := versionString(); strings.Contains(s, "none") {
+		t.Fatalf("--version = %q", s)
+	}
+}

@@ -17,6 +17,9 @@ var (
 // versionString returns the text printed by --version.
 func versionString() string {
 	v, c := version, commit
+	if c == "none" { // goreleaser's placeholder when it could not read git
+		c = ""
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if v == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 			v = bi.Main.Version
@@ -34,7 +37,7 @@ func versionString() string {
 		}
 		stamp = ", commit " + c
 	}
-	if date != "" {
+	if date != "" && date != "none" {
 		stamp += ", built " + date
 	}
 	return fmt.Sprintf("ahptui %s (%s, %s/%s%s; AHP 1.0.0, 0.9.0)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH, stamp)
