@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahphost"
 )
 
 // testSSHD is an unprivileged sshd on 127.0.0.1 with a generated host key
@@ -299,4 +300,36 @@ func TestSSHCommandAttachesUI(t *testing.T) {
 	p.waitFor(`Connected`)
 	p.tmux("send-keys", "-t", "e2e", "C-c")
 	checkRestored(t, p.waitFor(`MODES:.*\S`), exitOK)
+}
+
+// TestSSHPortAndSocket: a host named by port or by Unix socket (as the VS
+// Code agent host listens) is forwarded to; the token comes from the config.
+func TestSSHPortAndSocket(t *testing.T) {
+	s := startSSHD(t)
+	h, err := ahphost.New(ahphost.Options{Dir: t.TempDir(), Token: execToken})
+	must(t, err)
+	t.Cleanup(func() { _ = h.Close() })
+	u, err := h.Listen("127.0.0.1:0")
+	must(t, err)
+	_, port, err := net.SplitHostPort(hostOfURL(u))
+	must(t, err)
+	t.Setenv("BOX_TOKEN", execToken)
+	s.setConfig(t, "port = "+port+"\ntoken_env = \"BOX_TOKEN\"\n")
+	if code, out, errs := runIn(t, "", "exec", "@box", "over a forwarded port"); code != execCompleted || !strings.Contains(out, "demo agent") {
+		t.Fatalf("port: %d %q %q", code, out, errs)
+	}
+
+	h2, err := ahphost.New(ahphost.Options{Dir: t.TempDir(), Token: execToken})
+	must(t, err)
+	sock := filepath.Join(s.dir, "agent.sock")
+	ln, err := net.Listen("unix", sock)
+	must(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- h2.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-served })
+	s.setConfig(t, "socket = \""+sock+"\"\ntoken_env = \"BOX_TOKEN\"\n")
+	if code, out, errs := runIn(t, "", "exec", "@box", "over a forwarded socket"); code != execCompleted || !strings.Contains(out, "demo agent") {
+		t.Fatalf("socket: %d %q %q", code, out, errs)
+	}
 }
