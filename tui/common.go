@@ -41,6 +41,9 @@ type Options struct {
 	// NewID returns fresh ids for turns, queued messages and sessions; nil
 	// means random UUIDs.
 	NewID func() string
+	// Notify turns on notifications (bell, desktop) for sessions that need
+	// the user while they are elsewhere; nil means off.
+	Notify *NotifyOptions
 	// KeyMap replaces the default key bindings (the config file's key
 	// overrides, see keymap.Override); nil means keymap.Default().
 	KeyMap *keymap.KeyMap

@@ -50,6 +50,7 @@ type Model struct {
 	overlayClosed time.Time // when the last overlay closed (esc debounce)
 	retryTicking  bool      // the reconnect countdown tick is running
 	retryGen      int       // generation of the countdown tick chain
+	notify        *notifier // nil: notifications off
 }
 
 // New builds the root model. o.Backend must be started (connected) first.
@@ -61,7 +62,7 @@ func New(o Options) Model {
 	return Model{
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
 		picker: p, prompted: map[string]bool{},
-		demoFault: o.DemoFault, noMouse: o.NoMouse,
+		demoFault: o.DemoFault, noMouse: o.NoMouse, notify: newNotifier(o.Notify),
 	}
 }
 
@@ -106,6 +107,7 @@ func (m Model) View() tea.View {
 	if !m.noMouse {
 		v.MouseMode = tea.MouseModeCellMotion
 	}
+	v.ReportFocus = m.notify.enabled() // focus decides whether the user is "elsewhere"
 	v.WindowTitle = "ahptui"
 	if m.chat != nil && m.screen == screenChat && m.chat.title != "" {
 		v.WindowTitle = "ahptui — " + windowTitleText(m.chat.title)

@@ -168,7 +168,7 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		Backend: c, Host: hostLabel(host), Dark: isDark(cfg.theme), NoMouse: cfg.noMouse,
 		AutoTheme: cfg.theme == "auto" && lookupEnv("COLORFGBG") == "",
 		Editor:    editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault,
-		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys,
+		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify,
 	})
 	if getenvTestPanic() {
 		go func() {

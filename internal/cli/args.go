@@ -11,6 +11,7 @@ import (
 
 	"github.com/ahptui/ahptui/internal/redact"
 	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/tui"
 )
 
 // command is the sub-command chosen on the command line.
@@ -38,17 +39,18 @@ var subcommands = map[string]command{
 // config is the parsed command line.
 type config struct {
 	cmd        command
-	url        string         // cmdAttach: the host URL as given (may carry ?tkn=)
-	hostName   string         // cmdAttach: @name of a configured host
-	token      string         // --token or AHPTUI_TOKEN
-	tokenFlag  bool           // --token was given (it overrides the config)
-	logFile    string         // --log; empty = state dir
-	theme      string         // auto, dark or light; "" = from the config file, else auto
-	noMouse    bool           // --no-mouse: leave mouse selection to the terminal
-	configFile string         // --config; empty = the default path
-	configVerb string         // cmdConfig: path, check or edit
-	subArgs    []string       // subcommands: the arguments after the name
-	keys       *keymap.KeyMap // key bindings with the config file's overrides (nil = defaults)
+	url        string             // cmdAttach: the host URL as given (may carry ?tkn=)
+	hostName   string             // cmdAttach: @name of a configured host
+	token      string             // --token or AHPTUI_TOKEN
+	tokenFlag  bool               // --token was given (it overrides the config)
+	logFile    string             // --log; empty = state dir
+	theme      string             // auto, dark or light; "" = from the config file, else auto
+	noMouse    bool               // --no-mouse: leave mouse selection to the terminal
+	configFile string             // --config; empty = the default path
+	configVerb string             // cmdConfig: path, check or edit
+	subArgs    []string           // subcommands: the arguments after the name
+	keys       *keymap.KeyMap     // key bindings with the config file's overrides (nil = defaults)
+	notify     *tui.NotifyOptions // notifications from the config file (nil = off)
 }
 
 // usageError marks command-line mistakes (exit code 2).

@@ -259,7 +259,8 @@ func TestKeyOverridesFromConfig(t *testing.T) {
 	f, err := loadConfigFile(cfg)
 	must(t, err)
 	must(t, applyConfig(&cfg, f))
-	if cfg.keys == nil || cfg.keys.Global.Quit.Keys()[0] != "ctrl+q" || cfg.theme != "light" {
+	if cfg.keys == nil || cfg.keys.Global.Quit.Keys()[0] != "ctrl+q" || cfg.theme != "light" ||
+		cfg.notify == nil || !cfg.notify.Bell || cfg.notify.Desktop != "" {
 		t.Fatalf("keys %v theme %q", cfg.keys, cfg.theme)
 	}
 	must(t, os.WriteFile(path, []byte("[keys]\n\n\"global.nope\" = \"x\"\n"), 0o600))

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/tui"
 
 	cfgfile "github.com/ahptui/ahptui/internal/config"
 )
@@ -84,6 +85,8 @@ func resolveTarget(ctx context.Context, cfg config, f *cfgfile.File, name, rawUR
 // reported at its line.
 func applyConfig(cfg *config, f *cfgfile.File) error {
 	cfg.theme = effectiveTheme(*cfg, f)
+	cfg.notify = &tui.NotifyOptions{Bell: f.Notify.BellOn(), Desktop: f.Notify.Desktop,
+		Events: f.Notify.Events, InTmux: lookupEnv("TMUX") != ""}
 	if len(f.Keys) == 0 {
 		return nil
 	}
