@@ -50,21 +50,32 @@ func connectHeadless(ctx context.Context, cfg config, std stdio, name, rawURL st
 		printErr(std.err, "ahptui: %v\n", err)
 		return nil, exitError
 	}
+	c, link, log, code, err := dialTarget(ctx, cfg, t, dir, log)
+	if err != nil {
+		_ = lc.Close()
+		printErr(std.err, "ahptui: %v\n", err)
+		return nil, code
+	}
+	return &headless{c: c, d: startDriver(ctx, c), log: log, lc: lc, link: link}, -1
+}
+
+// dialTarget opens the SSH link of an ssh host (if any) and starts a
+// client on the target. On failure it returns the exit code and an error
+// for the user (masked by printErr).
+func dialTarget(ctx context.Context, cfg config, t target, dir string, log *slog.Logger) (*ahpclient.Client, *sshLink, *slog.Logger, int, error) {
 	var link *sshLink
 	if t.ssh != nil {
 		configured := ""
 		if t.token != cfg.token || cfg.tokenFlag {
 			configured = t.token
 		}
+		var err error
 		if link, err = openSSH(ctx, sshOptsFor(t.ssh), log); err != nil {
 			log.Error("ssh failed", "host", t.name, "err", err)
-			_ = lc.Close()
-			printErr(std.err, "ahptui: ssh: %v\n", err)
-			return nil, exitConnect
+			return nil, nil, log, exitConnect, fmt.Errorf("ssh: %w", err)
 		}
 		t.url, t.token = link.url, pickToken(cfg, configured, link.host.token)
-		log = log.With("ssh", t.name)
-		log = slog.New(redactHandler(log, t.token))
+		log = slog.New(redactHandler(log.With("ssh", t.name), t.token))
 	}
 	closeLink := func() {
 		if link != nil {
@@ -74,23 +85,20 @@ func connectHeadless(ctx context.Context, cfg config, std stdio, name, rawURL st
 	c, err := ahpclient.New(ahpclient.Options{URL: t.url, Token: t.token, StateDir: dir, Logger: log.With("component", "client")})
 	if err != nil {
 		closeLink()
-		_ = lc.Close()
-		printErr(std.err, "ahptui: %v\n", err)
-		return nil, exitUsage
+		return nil, nil, log, exitUsage, err //nolint:wrapcheck // ahpclient's message is complete
 	}
 	sctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	err = c.Start(sctx)
 	cancel()
 	if err != nil {
 		log.Error("cannot connect", "host", c.URL(), "err", err)
+		u := c.URL()
 		_ = c.Close()
 		closeLink()
-		_ = lc.Close()
-		printErr(std.err, "ahptui: cannot connect to %s: %v\n", c.URL(), err)
-		return nil, exitConnect
+		return nil, nil, log, exitConnect, fmt.Errorf("cannot connect to %s: %w", u, err)
 	}
 	log.Info("connected", "host", c.URL())
-	return &headless{c: c, d: startDriver(ctx, c), log: log, lc: lc, link: link}, -1
+	return c, link, log, -1, nil
 }
 
 // redactHandler wraps l's handler so that it also masks secret.

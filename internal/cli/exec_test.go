@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpwire"
@@ -268,4 +270,50 @@ func TestKeyOverridesFromConfig(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, path+`:3: key keys."global.nope": key override "global.nope": no action`) {
 		t.Fatalf("bad override: %d %q", code, errs)
 	}
+}
+
+// TestSessionsAllHosts: `sessions --all` groups every configured host's
+// sessions, each with its state; a host that is down is reported, does not
+// hold up the others, and sessions that need the user come first.
+func TestSessionsAllHosts(t *testing.T) {
+	u, _ := startTestHost(t)
+	bare := strings.Split(u, "?")[0]
+	dead := "ws://" + deadAddrFor(t) + "/"
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	path := filepath.Join(dir, "ahptui", "config.toml")
+	must(t, os.MkdirAll(filepath.Dir(path), 0o700))
+	must(t, os.WriteFile(path, []byte("[hosts.up]\nurl = \""+bare+"\"\ntoken_env = \"UP_TOKEN\"\n[hosts.down]\nurl = \""+dead+"\"\n"), 0o600))
+	t.Setenv("UP_TOKEN", execToken)
+	if code, _, errs := runIn(t, "", "exec", "@up", "/demo input"); code != execNeedsInput {
+		t.Fatalf("setup: %d %q", code, errs)
+	}
+	if code, _, errs := runIn(t, "", "exec", "@up", "hello"); code != execCompleted {
+		t.Fatalf("setup: %d %q", code, errs)
+	}
+	start := time.Now()
+	code, out, errs := runIn(t, "", "sessions", "--all")
+	if code != exitOK || time.Since(start) > inboxHostTimeout {
+		t.Fatalf("exit %d after %v: %q", code, time.Since(start), errs)
+	}
+	di, ui := strings.Index(out, "@down — cannot connect"), strings.Index(out, "@up — connected")
+	if di < 0 || ui < 0 {
+		t.Fatalf("hosts not grouped with their state:\n%s", out)
+	}
+	rows := strings.Split(strings.TrimSpace(out[ui:]), "\n")[1:]
+	if len(rows) != 2 || !strings.HasPrefix(rows[0], "!") || !strings.Contains(rows[0], "needs you") {
+		t.Fatalf("needs-you session not first:\n%s", out)
+	}
+	code, out, _ = runIn(t, "", "sessions", "--all", "--json")
+	evs := ndjson(t, out)
+	if code != exitOK || !hasEvent(evs, "host", "host", "down") || !hasEvent(evs, "session", "host", "up") {
+		t.Fatalf("--json: %d %v", code, evs)
+	}
+}
+
+func deadAddrFor(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	a := ln.Addr().String()
+	_ = ln.Close()
+	return a
 }

@@ -48,13 +48,17 @@ func parseSub(fs *flag.FlagSet, args []string) (name, rawURL string, positional 
 func runSessions(cfg config, std stdio) int {
 	fs := flag.NewFlagSet("ahptui sessions", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "")
+	allHosts := fs.Bool("all", false, "")
 	name, rawURL, pos, err := parseSub(fs, cfg.subArgs)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(std.out, "usage: ahptui sessions [URL|@NAME] [--json]\n\nLists the host's sessions, newest first: id, status, last change, title\n(--json: one JSON object per line).\n")
+		fmt.Fprint(std.out, sessionsUsage)
 		return exitOK
 	}
 	if err == nil && len(pos) > 0 {
 		err = usagef("unexpected argument %q", pos[0])
+	}
+	if err == nil && *allHosts && (name != "" || rawURL != "") {
+		err = usagef("--all lists every configured host: give no URL or @name")
 	}
 	if err != nil {
 		printErr(std.err, "ahptui: sessions: %v\n", err)
@@ -62,6 +66,9 @@ func runSessions(cfg config, std stdio) int {
 	}
 	ctx, caught, stop := watchSignals(context.Background())
 	defer stop()
+	if *allHosts {
+		return runInbox(ctx, cfg, std, *asJSON)
+	}
 	h, code := connectHeadless(ctx, cfg, std, name, rawURL)
 	if h == nil {
 		return code
@@ -99,6 +106,39 @@ func runSessions(cfg config, std stdio) int {
 	}
 	_ = tw.Flush()
 	return exitOK
+}
+
+// sessionsUsage is `ahptui sessions --help`.
+const sessionsUsage = `usage: ahptui sessions [URL|@NAME] [--json]
+       ahptui sessions --all [--json]
+
+Lists the host's sessions: id, status, last change, title (--json: one JSON
+object per line). --all asks every host of the config file at once (a host
+that is down does not slow the others) and groups the sessions by host, each
+with its connection state; sessions that need you (a question, an approval
+or an error; marked !) come first, then running ones, then unread (*).
+`
+
+// runInbox implements `ahptui sessions --all`: exit 0 when at least one
+// host answered, 3 when none did.
+func runInbox(ctx context.Context, cfg config, std stdio, asJSON bool) int {
+	f, err := loadConfigFile(cfg)
+	if err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		return exitUsage
+	}
+	if len(f.Hosts) == 0 {
+		printErr(std.err, "ahptui: sessions --all: the config file names no hosts (ahptui config edit)\n")
+		return exitUsage
+	}
+	hosts := collectInbox(ctx, cfg, f)
+	writeInbox(std.out, hosts, asJSON)
+	for _, h := range hosts {
+		if h.State == "connected" {
+			return exitOK
+		}
+	}
+	return exitConnect
 }
 
 // runExport implements `ahptui export [URL|@NAME] SESSION [--format md|json]`.

@@ -18,6 +18,9 @@ Usage:
                                not given; see: ahptui exec --help)
   ahptui sessions [URL|@NAME] [--json]
                                list the host's sessions
+  ahptui sessions --all [--json]
+                               every configured host's sessions, grouped by host,
+                               those that need you first
   ahptui export [URL|@NAME] SESSION [--format md|json]
                                print a whole chat, sanitised
   ahptui config path|check|edit

@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	cfgfile "github.com/ahptui/ahptui/internal/config"
+)
+
+// inboxHostTimeout bounds each host of `sessions --all`: a host that is
+// down does not slow the others (they are asked in parallel).
+const inboxHostTimeout = 15 * time.Second
+
+// inboxHost is one configured host's part of the inbox.
+type inboxHost struct {
+	Name     string                   `json:"host"`
+	State    string                   `json:"state"` // connected, or the error
+	Sessions []ahpwire.SessionSummary `json:"-"`
+}
+
+// collectInbox asks every configured host for its sessions, in parallel.
+func collectInbox(ctx context.Context, cfg config, f *cfgfile.File) []inboxHost {
+	names := f.HostNames()
+	out := make([]inboxHost, len(names))
+	log, lc, dir, err := setupLog(cfg, cfg.token)
+	if err != nil {
+		for i, n := range names {
+			out[i] = inboxHost{Name: n, State: err.Error()}
+		}
+		return out
+	}
+	defer lc.Close()
+	var wg sync.WaitGroup
+	for i, n := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hctx, cancel := context.WithTimeout(ctx, inboxHostTimeout)
+			defer cancel()
+			out[i] = inboxFrom(hctx, cfg, f, n, dir, log.With("host", n))
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// inboxFrom lists one host's sessions.
+func inboxFrom(ctx context.Context, cfg config, f *cfgfile.File, name, dir string, log *slog.Logger) inboxHost {
+	h := inboxHost{Name: name}
+	t, err := resolveTarget(ctx, cfg, f, name, "")
+	if err != nil {
+		h.State = redactErr(err)
+		return h
+	}
+	c, link, _, _, err := dialTarget(ctx, cfg, t, dir, log)
+	if err != nil {
+		h.State = redactErr(err)
+		return h
+	}
+	defer func() {
+		_ = c.Close()
+		if link != nil {
+			link.close()
+		}
+	}()
+	cursor := ""
+	for page := 0; page < maxPages; page++ {
+		res, err := c.ListSessions(ctx, sessionsPage, cursor)
+		if err != nil {
+			h.State = redactErr(err)
+			return h
+		}
+		h.Sessions = append(h.Sessions, res.Items...)
+		if res.NextCursor == "" || res.NextCursor == cursor {
+			break
+		}
+		cursor = res.NextCursor
+	}
+	h.State = "connected"
+	sort.SliceStable(h.Sessions, func(i, j int) bool { return inboxRank(h.Sessions[i]) < inboxRank(h.Sessions[j]) })
+	return h
+}
+
+// inboxRank sorts sessions that need the user first: a question or an
+// approval, then an error, then running, then unread, then the rest.
+func inboxRank(s ahpwire.SessionSummary) int {
+	switch a := s.Status.Activity(); {
+	case a == ahpwire.StatusInputNeeded:
+		return 0
+	case a == ahpwire.StatusError:
+		return 1
+	case a == ahpwire.StatusInProgress:
+		return 2
+	case !s.Status.Has(ahpwire.StatusIsRead):
+		return 3
+	}
+	return 4
+}
+
+// writeInbox prints the inbox grouped by host, or NDJSON.
+func writeInbox(w io.Writer, hosts []inboxHost, asJSON bool) {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		for _, h := range hosts {
+			_ = enc.Encode(map[string]any{"type": "host", "host": h.Name, "state": h.State, "sessions": len(h.Sessions)})
+			for _, s := range h.Sessions {
+				_ = enc.Encode(map[string]any{"type": "session", "host": h.Name, "session": s,
+					"needsUser": inboxRank(s) <= 1, "unread": !s.Status.Has(ahpwire.StatusIsRead)})
+			}
+		}
+		return
+	}
+	for i, h := range hosts {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "@%s — %s\n", h.Name, sanitizeLine(h.State))
+		if len(h.Sessions) == 0 {
+			continue
+		}
+		tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+		for _, s := range h.Sessions {
+			mark := " "
+			switch {
+			case inboxRank(s) <= 1:
+				mark = "!"
+			case !s.Status.Has(ahpwire.StatusIsRead):
+				mark = "*"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", mark, sanitizeLine(strings.TrimPrefix(s.Resource, "ahp-session:/")),
+				statusWord(s.Status), sanitizeLine(s.Title))
+		}
+		_ = tw.Flush()
+	}
+}
+
+// statusWord names a session status for people.
+func statusWord(st ahpwire.SessionStatus) string {
+	switch st.Activity() {
+	case ahpwire.StatusInputNeeded:
+		return "needs you"
+	case ahpwire.StatusError:
+		return "error"
+	case ahpwire.StatusInProgress:
+		return "running"
+	case ahpwire.StatusIdle:
+		return "idle"
+	}
+	return fmt.Sprint(uint32(st))
+}
+
+// redactErr is an error's text, masked.
+func redactErr(err error) string { return maskBytes([]byte(err.Error())) }
