@@ -52,10 +52,10 @@ func TestNotifierTransitions(t *testing.T) {
 
 func TestNotifierFormats(t *testing.T) {
 	cases := map[string]NotifyOptions{
-		"\x1b]777;notify;ahptui;t finished\a":                  {Desktop: "osc777"},
-		"\x1b]99;;t finished\x1b\\":                            {Desktop: "osc99"},
-		"\x1bPtmux;\x1b\x1b]9;t finished\a\x1b\\":              {Desktop: "osc9", InTmux: true},
-		"\a":                                                   {Bell: true, Desktop: "off"},
+		"\x1b]777;notify;ahptui;t finished\a":     {Desktop: "osc777"},
+		"\x1b]99;;t finished\x1b\\":               {Desktop: "osc99"},
+		"\x1bPtmux;\x1b\x1b]9;t finished\a\x1b\\": {Desktop: "osc9", InTmux: true},
+		"\a": {Bell: true, Desktop: "off"},
 		"\a\x1bPtmux;\x1b\x1b]99;;t finished\x1b\x1b\\\x1b\\": {Bell: true, Desktop: "osc99", InTmux: true},
 	}
 	for want, o := range cases {
