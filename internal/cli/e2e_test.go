@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sync"
 	"syscall"
 	"testing"
@@ -47,6 +48,14 @@ func TestE2ETmux(t *testing.T) {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	if err == nil {
+		// Every log line of the whole run: no token in clear.
+		logb, lerr := os.ReadFile(filepath.Join(work, "state", "ahptui", "ahptui.log"))
+		if lerr != nil || len(logb) == 0 {
+			t.Fatalf("no app log: %v", lerr)
+		}
+		if m := regexp.MustCompile(`tkn(=|%3D)[^*&"\s]`).Find(logb); m != nil {
+			t.Fatalf("the app log carries a token: %q", m)
+		}
 		return
 	}
 	t.Errorf("e2e script failed: %v (ctx: %v)", err, ctx.Err())

@@ -38,9 +38,10 @@ func runIn(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(args, stdio{in: strings.NewReader(stdin), out: &out, err: &errb})
-	for _, s := range []string{out.String(), errb.String()} {
+	logb, _ := os.ReadFile(filepath.Join(os.Getenv("XDG_STATE_HOME"), "ahptui", "ahptui.log"))
+	for _, s := range []string{out.String(), errb.String(), string(logb)} {
 		if strings.Contains(s, execToken) {
-			t.Fatalf("token in output: %q", s)
+			t.Fatalf("token in the output or the log: %q", s)
 		}
 	}
 	return code, out.String(), errb.String()
