@@ -122,7 +122,7 @@ func TestExecJSONAndStdinPrompt(t *testing.T) {
 	if !hasEvent(evs, "turn_started") || !hasEvent(evs, "text") || !hasEvent(evs, "turn_end", "state", "complete") {
 		t.Fatalf("events: %v", evs)
 	}
-	if end := evs[len(evs)-1]; end["type"] != "turn_end" || end["durationMs"] == nil {
+	if end := evs[len(evs)-1]; end["type"] != "turn_end" || end["durationMs"] == nil || end["usage"] == nil {
 		t.Fatalf("last event %v", end)
 	}
 }

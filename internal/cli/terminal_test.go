@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ahptui/ahptui/ahphost"
 )
 
 // buildBinary builds the ahptui command into a temporary directory.
@@ -163,5 +165,26 @@ func TestTerminalRestoredOnSignals(t *testing.T) {
 			s := p.waitFor(`MODES:.*\S`)
 			checkRestored(t, s, 128+int(tc.sig))
 		})
+	}
+}
+
+// TestExecAskOnTerminal: --approve ask (the default) asks on the
+// controlling terminal; "y" approves the edit, then "n" denies the test run
+// (exit 4).
+func TestExecAskOnTerminal(t *testing.T) {
+	bin := buildBinary(t)
+	h, err := ahphost.New(ahphost.Options{Dir: t.TempDir()})
+	must(t, err)
+	t.Cleanup(func() { _ = h.Close() })
+	u, err := h.Listen("127.0.0.1:0")
+	must(t, err)
+	p := startPane(t, nil, fmt.Sprintf(`bash -c '%q exec %q "/demo tools" > %q; echo EXIT=$?'`, bin, u, filepath.Join(t.TempDir(), "out.md")))
+	p.waitFor(`approve .*\? \[y/N\]`)
+	p.tmux("send-keys", "-t", "e2e", "y", "Enter")
+	p.waitFor(`(?s)approve .*\[y/N\] y\n.*approve .*\? \[y/N\]`)
+	p.tmux("send-keys", "-t", "e2e", "n", "Enter")
+	s := p.waitFor(`EXIT=\d+`)
+	if m := exitRe.FindStringSubmatch(s); m[1] != strconv.Itoa(execCancelled) {
+		t.Fatalf("exit %s, want %d; screen:\n%s", m[1], execCancelled, s)
 	}
 }
