@@ -41,6 +41,9 @@ type Options struct {
 	// NewID returns fresh ids for turns, queued messages and sessions; nil
 	// means random UUIDs.
 	NewID func() string
+	// OpenSession, when set, opens this session (its URI) at start instead
+	// of showing the session picker first (the inbox's choice).
+	OpenSession string
 	// Notify turns on notifications (bell, desktop) for sessions that need
 	// the user while they are elsewhere; nil means off.
 	Notify *NotifyOptions

@@ -51,6 +51,7 @@ type Model struct {
 	retryTicking  bool      // the reconnect countdown tick is running
 	retryGen      int       // generation of the countdown tick chain
 	notify        *notifier // nil: notifications off
+	openAtStart   string    // Options.OpenSession
 }
 
 // New builds the root model. o.Backend must be started (connected) first.
@@ -62,7 +63,7 @@ func New(o Options) Model {
 	return Model{
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
 		picker: p, prompted: map[string]bool{},
-		demoFault: o.DemoFault, noMouse: o.NoMouse, notify: newNotifier(o.Notify),
+		demoFault: o.DemoFault, noMouse: o.NoMouse, notify: newNotifier(o.Notify), openAtStart: o.OpenSession,
 	}
 }
 
@@ -72,6 +73,9 @@ func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{waitForEvent(m.c.ctx, m.c.backend), m.picker.filter.Focus()}
 	if m.c.autoTheme {
 		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	if s := m.openAtStart; s != "" {
+		cmds = append(cmds, func() tea.Msg { return openSessionMsg{Session: s} })
 	}
 	return tea.Batch(cmds...)
 }

@@ -116,6 +116,9 @@ func runAttach(cfg config, std stdio) int {
 		printErr(std.err, "ahptui: %v\n", err)
 		return exitUsage
 	}
+	if cfg.hostName == "" && cfg.url == "" && f.Default == "" && len(f.Hosts) > 0 && isTerminal(std.in) && isTerminal(std.out) {
+		return runInboxUI(cfg, std, f)
+	}
 	t, err := resolveTarget(context.Background(), cfg, f, cfg.hostName, cfg.url)
 	if err != nil {
 		printErr(std.err, "ahptui: %v\n", err)
@@ -168,7 +171,7 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		Backend: c, Host: hostLabel(host), Dark: isDark(cfg.theme), NoMouse: cfg.noMouse,
 		AutoTheme: cfg.theme == "auto" && lookupEnv("COLORFGBG") == "",
 		Editor:    editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault,
-		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify,
+		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify, OpenSession: cfg.openSession,
 	})
 	if getenvTestPanic() {
 		go func() {

@@ -38,19 +38,20 @@ var subcommands = map[string]command{
 
 // config is the parsed command line.
 type config struct {
-	cmd        command
-	url        string             // cmdAttach: the host URL as given (may carry ?tkn=)
-	hostName   string             // cmdAttach: @name of a configured host
-	token      string             // --token or AHPTUI_TOKEN
-	tokenFlag  bool               // --token was given (it overrides the config)
-	logFile    string             // --log; empty = state dir
-	theme      string             // auto, dark or light; "" = from the config file, else auto
-	noMouse    bool               // --no-mouse: leave mouse selection to the terminal
-	configFile string             // --config; empty = the default path
-	configVerb string             // cmdConfig: path, check or edit
-	subArgs    []string           // subcommands: the arguments after the name
-	keys       *keymap.KeyMap     // key bindings with the config file's overrides (nil = defaults)
-	notify     *tui.NotifyOptions // notifications from the config file (nil = off)
+	cmd         command
+	url         string             // cmdAttach: the host URL as given (may carry ?tkn=)
+	hostName    string             // cmdAttach: @name of a configured host
+	token       string             // --token or AHPTUI_TOKEN
+	tokenFlag   bool               // --token was given (it overrides the config)
+	logFile     string             // --log; empty = state dir
+	theme       string             // auto, dark or light; "" = from the config file, else auto
+	noMouse     bool               // --no-mouse: leave mouse selection to the terminal
+	configFile  string             // --config; empty = the default path
+	configVerb  string             // cmdConfig: path, check or edit
+	subArgs     []string           // subcommands: the arguments after the name
+	keys        *keymap.KeyMap     // key bindings with the config file's overrides (nil = defaults)
+	notify      *tui.NotifyOptions // notifications from the config file (nil = off)
+	openSession string             // the session the UI opens at start (the inbox's choice)
 }
 
 // usageError marks command-line mistakes (exit code 2).

@@ -12,8 +12,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/ahptui/ahptui/ahpwire"
 	cfgfile "github.com/ahptui/ahptui/internal/config"
+	"github.com/ahptui/ahptui/tui"
 )
 
 // inboxHostTimeout bounds each host of `sessions --all`: a host that is
@@ -160,3 +163,43 @@ func statusWord(st ahpwire.SessionStatus) string {
 
 // redactErr is an error's text, masked.
 func redactErr(err error) string { return maskBytes([]byte(err.Error())) }
+
+// runInboxUI shows the inbox (plain `ahptui` with hosts but no default):
+// every host is asked in parallel and shown as it answers; the chosen
+// session then opens in the normal UI, attached to its host.
+func runInboxUI(cfg config, std stdio, f *cfgfile.File) int {
+	names := f.HostNames()
+	updates := make(chan tui.InboxHost, len(names))
+	ctx, cancel := context.WithCancel(context.Background())
+	log, lc, dir, err := setupLog(cfg, cfg.token)
+	if err != nil {
+		cancel()
+		printErr(std.err, "ahptui: %v\n", err)
+		return exitError
+	}
+	var wg sync.WaitGroup
+	for _, n := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hctx, hcancel := context.WithTimeout(ctx, inboxHostTimeout)
+			defer hcancel()
+			h := inboxFrom(hctx, cfg, f, n, dir, log.With("host", n))
+			updates <- tui.InboxHost{Name: h.Name, State: h.State, Sessions: h.Sessions}
+		}()
+	}
+	go func() { wg.Wait(); close(updates) }()
+	p := tea.NewProgram(tui.NewInbox(tui.InboxOptions{Hosts: names, Updates: updates, Dark: isDark(cfg.theme)}), tea.WithoutSignalHandler())
+	final, code := runUI(p, std, log)
+	cancel()
+	_ = lc.Close()
+	if code >= 0 {
+		return code
+	}
+	in, ok := final.(tui.Inbox)
+	if !ok || in.Choice().Session == "" {
+		return exitOK
+	}
+	cfg.hostName, cfg.openSession = in.Choice().Host, in.Choice().Session
+	return runAttach(cfg, std)
+}

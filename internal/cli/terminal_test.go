@@ -188,3 +188,28 @@ func TestExecAskOnTerminal(t *testing.T) {
 		t.Fatalf("exit %s, want %d; screen:\n%s", m[1], execCancelled, s)
 	}
 }
+
+// TestInboxInTerminal: plain `ahptui` with hosts but no default opens the
+// inbox: each host with its state (a down host does not hold up the
+// others), and enter opens the chosen session on its host.
+func TestInboxInTerminal(t *testing.T) {
+	bin := buildBinary(t)
+	u, _ := startTestHost(t)
+	bare := strings.Split(u, "?")[0]
+	cdir := os.Getenv("XDG_CONFIG_HOME")
+	path := filepath.Join(cdir, "ahptui", "config.toml")
+	must(t, os.MkdirAll(filepath.Dir(path), 0o700))
+	must(t, os.WriteFile(path, []byte("[hosts.up]\nurl = \""+bare+"\"\ntoken_env = \"UP_TOKEN\"\n[hosts.down]\nurl = \"ws://"+deadAddrFor(t)+"/\"\n"), 0o600))
+	t.Setenv("UP_TOKEN", execToken)
+	if code, _, errs := runIn(t, "", "exec", "@up", "inbox please"); code != execCompleted {
+		t.Fatalf("setup: %d %q", code, errs)
+	}
+	p := startPane(t, []string{"XDG_CONFIG_HOME=" + cdir, "UP_TOKEN=" + execToken},
+		fmt.Sprintf(`bash -c '%q; echo EXIT=$?; echo MODES: $(stty -a | tr "\n" " ")'`, bin))
+	p.waitFor(`@down  cannot connect`)
+	p.waitFor(`@up  connected`)
+	p.tmux("send-keys", "-t", "e2e", "Enter")
+	p.waitFor(`demo agent`) // the transcript of the chosen session
+	p.tmux("send-keys", "-t", "e2e", "C-c")
+	checkRestored(t, p.waitFor(`MODES:.*\S`), exitOK)
+}

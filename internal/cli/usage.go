@@ -8,7 +8,8 @@ Usage:
   ahptui [flags] URL           attach to an AHP host (ws://, wss:// or ws+unix:///socket;
                                ?tkn=TOKEN accepted)
   ahptui [flags] @NAME         attach to a host named in the config file
-  ahptui [flags]               attach to the config file's default host
+  ahptui [flags]               attach to the config file's default host (no default:
+                               the inbox of every configured host)
   ahptui ssh [user@]host[:port] [--socket PATH | --port N | --start]
                                attach to an AHP host on a machine reached with ssh
                                (see: ahptui ssh --help)
