@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
 	cfgfile "github.com/ahptui/ahptui/internal/config"
 	"github.com/ahptui/ahptui/tui"
@@ -47,24 +49,27 @@ func collectInbox(ctx context.Context, cfg config, f *cfgfile.File) []inboxHost 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			hctx, cancel := context.WithTimeout(ctx, inboxHostTimeout)
-			defer cancel()
-			out[i] = inboxFrom(hctx, cfg, f, n, dir, log.With("host", n))
+			out[i] = inboxFrom(ctx, cfg, f, n, dir, log.With("host", n), nil)
 		}()
 	}
 	wg.Wait()
 	return out
 }
 
-// inboxFrom lists one host's sessions.
-func inboxFrom(ctx context.Context, cfg config, f *cfgfile.File, name, dir string, log *slog.Logger) inboxHost {
+// inboxFrom lists one host's sessions (connecting and listing within
+// inboxHostTimeout). With live set, it then keeps the connection and calls
+// live with the host's new state on every change (sessions added, removed
+// or changed, connection state) until ctx ends.
+func inboxFrom(ctx context.Context, cfg config, f *cfgfile.File, name, dir string, log *slog.Logger, live func(inboxHost)) inboxHost {
 	h := inboxHost{Name: name}
-	t, err := resolveTarget(ctx, cfg, f, name, "")
+	cctx, cancel := context.WithTimeout(ctx, inboxHostTimeout)
+	defer cancel()
+	t, err := resolveTarget(cctx, cfg, f, name, "")
 	if err != nil {
 		h.State = redactErr(err)
 		return h
 	}
-	c, link, _, _, err := dialTarget(ctx, cfg, t, dir, log)
+	c, link, _, _, err := dialTarget(cctx, cfg, t, dir, log)
 	if err != nil {
 		h.State = redactErr(err)
 		return h
@@ -77,7 +82,7 @@ func inboxFrom(ctx context.Context, cfg config, f *cfgfile.File, name, dir strin
 	}()
 	cursor := ""
 	for page := 0; page < maxPages; page++ {
-		res, err := c.ListSessions(ctx, sessionsPage, cursor)
+		res, err := c.ListSessions(cctx, sessionsPage, cursor)
 		if err != nil {
 			h.State = redactErr(err)
 			return h
@@ -89,8 +94,75 @@ func inboxFrom(ctx context.Context, cfg config, f *cfgfile.File, name, dir strin
 		cursor = res.NextCursor
 	}
 	h.State = "connected"
-	sort.SliceStable(h.Sessions, func(i, j int) bool { return inboxRank(h.Sessions[i]) < inboxRank(h.Sessions[j]) })
-	return h
+	sortInbox(h.Sessions)
+	if live == nil {
+		return h
+	}
+	live(h)
+	for {
+		ev, err := c.Next(ctx)
+		if err != nil {
+			return h
+		}
+		if applyInboxEvent(&h, ev) {
+			sortInbox(h.Sessions)
+			live(inboxHost{Name: h.Name, State: h.State, Sessions: append([]ahpwire.SessionSummary(nil), h.Sessions...)})
+		}
+	}
+}
+
+// applyInboxEvent updates a host's inbox entry from a client event and
+// reports whether anything changed.
+func applyInboxEvent(h *inboxHost, ev ahpclient.Event) bool {
+	switch e := ev.(type) {
+	case ahpclient.ConnStateEvent:
+		switch e.State.Phase {
+		case ahpclient.Connected:
+			h.State = "connected"
+		case ahpclient.Reconnecting:
+			h.State = "reconnecting…"
+		case ahpclient.Failed:
+			h.State = redactErr(fmt.Errorf("failed: %w", e.State.Err))
+		default:
+			return false
+		}
+		return true
+	case ahpclient.NotificationEvent:
+		switch e.Method {
+		case ahpwire.MethodSessionAdded:
+			var p ahpwire.SessionAddedParams
+			if json.Unmarshal(e.Params, &p) != nil {
+				return false
+			}
+			h.Sessions = slices.DeleteFunc(h.Sessions, func(s ahpwire.SessionSummary) bool { return s.Resource == p.Summary.Resource })
+			h.Sessions = append(h.Sessions, p.Summary)
+			return true
+		case ahpwire.MethodSessionRemoved:
+			var p ahpwire.SessionRemovedParams
+			if json.Unmarshal(e.Params, &p) != nil {
+				return false
+			}
+			h.Sessions = slices.DeleteFunc(h.Sessions, func(s ahpwire.SessionSummary) bool { return s.Resource == p.Session })
+			return true
+		case ahpwire.MethodSessionSummaryChanged:
+			var p ahpwire.SessionSummaryChangedParams
+			if json.Unmarshal(e.Params, &p) != nil {
+				return false
+			}
+			for i := range h.Sessions {
+				if h.Sessions[i].Resource == p.Session {
+					h.Sessions[i] = p.Changes.Apply(h.Sessions[i])
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sortInbox puts the sessions that need the user first.
+func sortInbox(ss []ahpwire.SessionSummary) {
+	sort.SliceStable(ss, func(i, j int) bool { return inboxRank(ss[i]) < inboxRank(ss[j]) })
 }
 
 // inboxRank sorts sessions that need the user first: a question or an
@@ -169,7 +241,7 @@ func redactErr(err error) string { return maskBytes([]byte(err.Error())) }
 // session then opens in the normal UI, attached to its host.
 func runInboxUI(cfg config, std stdio, f *cfgfile.File) int {
 	names := f.HostNames()
-	updates := make(chan tui.InboxHost, len(names))
+	updates := make(chan tui.InboxHost, 4*len(names))
 	ctx, cancel := context.WithCancel(context.Background())
 	log, lc, dir, err := setupLog(cfg, cfg.token)
 	if err != nil {
@@ -182,10 +254,15 @@ func runInboxUI(cfg config, std stdio, f *cfgfile.File) int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			hctx, hcancel := context.WithTimeout(ctx, inboxHostTimeout)
-			defer hcancel()
-			h := inboxFrom(hctx, cfg, f, n, dir, log.With("host", n))
-			updates <- tui.InboxHost{Name: h.Name, State: h.State, Sessions: h.Sessions}
+			send := func(h inboxHost) {
+				select {
+				case updates <- tui.InboxHost{Name: h.Name, State: h.State, Sessions: h.Sessions}:
+				case <-ctx.Done():
+				}
+			}
+			if h := inboxFrom(ctx, cfg, f, n, dir, log.With("host", n), send); h.State != "connected" {
+				send(h) // could not connect (a live host sent its state already)
+			}
 		}()
 	}
 	go func() { wg.Wait(); close(updates) }()

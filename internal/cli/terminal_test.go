@@ -208,6 +208,12 @@ func TestInboxInTerminal(t *testing.T) {
 		fmt.Sprintf(`bash -c '%q; echo EXIT=$?; echo MODES: $(stty -a | tr "\n" " ")'`, bin))
 	p.waitFor(`@down  cannot connect`)
 	p.waitFor(`@up  connected`)
+	// Live: a session that starts asking a question moves to the top, marked.
+	if code, _, errs := runIn(t, "", "exec", "--json", "@up", "/demo input"); code != execNeedsInput {
+		t.Fatalf("question: %d %q", code, errs)
+	}
+	// ...while the selection stays on the session it was on.
+	p.waitFor(`(?s)! .*needs you.*› \* inbox please`)
 	p.tmux("send-keys", "-t", "e2e", "Enter")
 	p.waitFor(`demo agent`) // the transcript of the chosen session
 	p.tmux("send-keys", "-t", "e2e", "C-c")
