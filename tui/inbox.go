@@ -34,6 +34,9 @@ type InboxOptions struct {
 	Updates <-chan InboxHost
 	// Dark picks the colour scheme.
 	Dark bool
+	// Notify turns on notifications for sessions that start needing the
+	// user, finish or fail while the inbox shows (nil = off).
+	Notify *NotifyOptions
 }
 
 // InboxChoice is what the user picked: a host and one of its sessions
@@ -65,11 +68,12 @@ type Inbox struct {
 	width   int
 	height  int
 	choice  InboxChoice
+	notify  *notifier
 }
 
 // NewInbox builds the inbox; every host starts as "connecting…".
 func NewInbox(o InboxOptions) Inbox {
-	m := Inbox{updates: o.Updates, styles: newStyles(render.StylesFor(o.Dark)), width: 80, height: 24}
+	m := Inbox{updates: o.Updates, styles: newStyles(render.StylesFor(o.Dark)), width: 80, height: 24, notify: newNotifier(o.Notify)}
 	for _, n := range o.Hosts {
 		m.hosts = append(m.hosts, InboxHost{Name: n, State: "connecting…"})
 	}
@@ -104,15 +108,17 @@ func (m Inbox) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 	case inboxUpdateMsg:
 		cur, _ := m.selected()
+		var cmds []tea.Cmd
 		for i := range m.hosts {
 			if m.hosts[i].Name == msg.h.Name {
 				h := msg.h
 				sort.SliceStable(h.Sessions, func(a, b int) bool { return inboxRank(h.Sessions[a]) < inboxRank(h.Sessions[b]) })
+				cmds = append(cmds, m.notifyChanges(m.hosts[i], h)...)
 				m.hosts[i] = h
 			}
 		}
 		m.reselect(cur)
-		return m, m.wait()
+		return m, tea.Batch(append(cmds, m.wait())...)
 	case tea.KeyPressMsg:
 		switch msg.String() {
 		case "up", "k":
@@ -129,6 +135,27 @@ func (m Inbox) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// notifyChanges notifies for the sessions whose status moved between two
+// states of a host (the user is in none of them while the inbox shows).
+func (m Inbox) notifyChanges(before, after InboxHost) []tea.Cmd {
+	if !m.notify.enabled() {
+		return nil
+	}
+	prev := make(map[string]ahpwire.SessionStatus, len(before.Sessions))
+	for _, s := range before.Sessions {
+		prev[s.Resource] = s.Status
+	}
+	var cmds []tea.Cmd
+	for _, s := range after.Sessions {
+		if p, ok := prev[s.Resource]; ok {
+			if c := m.notify.onStatus(after.Name+" "+s.Resource, s.Title, p, s.Status, false); c != nil {
+				cmds = append(cmds, c)
+			}
+		}
+	}
+	return cmds
 }
 
 // rows lists the selectable sessions in display order.

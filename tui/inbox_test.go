@@ -92,3 +92,20 @@ func TestOpenSessionAtStart(t *testing.T) {
 		t.Fatalf("not opening the session: %+v", m.open)
 	}
 }
+
+// TestInboxNotifies: a session that starts needing the user while the
+// inbox shows rings once.
+func TestInboxNotifies(t *testing.T) {
+	m := NewInbox(InboxOptions{Hosts: []string{"h"}, Notify: &NotifyOptions{Bell: true}})
+	s := ahpwire.SessionSummary{Resource: "ahp-session:/q", Title: "Q", Status: ahpwire.StatusInProgress}
+	m = inboxSend(m, inboxUpdateMsg{h: InboxHost{Name: "h", State: "connected", Sessions: []ahpwire.SessionSummary{s}}})
+	s.Status = ahpwire.StatusInputNeeded
+	nm, cmd := m.Update(inboxUpdateMsg{h: InboxHost{Name: "h", State: "connected", Sessions: []ahpwire.SessionSummary{s}}})
+	if got := rawMsgs(cmd); len(got) != 1 || got[0] != "\a" {
+		t.Fatalf("bell: %q", got)
+	}
+	_, cmd = nm.(Inbox).Update(inboxUpdateMsg{h: InboxHost{Name: "h", State: "connected", Sessions: []ahpwire.SessionSummary{s}}})
+	if got := rawMsgs(cmd); len(got) != 0 {
+		t.Fatalf("rang twice: %q", got)
+	}
+}

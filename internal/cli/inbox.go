@@ -266,7 +266,7 @@ func runInboxUI(cfg config, std stdio, f *cfgfile.File) int {
 		}()
 	}
 	go func() { wg.Wait(); close(updates) }()
-	p := tea.NewProgram(tui.NewInbox(tui.InboxOptions{Hosts: names, Updates: updates, Dark: isDark(cfg.theme)}), tea.WithoutSignalHandler())
+	p := tea.NewProgram(tui.NewInbox(tui.InboxOptions{Hosts: names, Updates: updates, Dark: isDark(cfg.theme), Notify: cfg.notify}), tea.WithoutSignalHandler())
 	final, code := runUI(p, std, log)
 	cancel()
 	_ = lc.Close()
