@@ -11,6 +11,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahphost"
 )
 
 // idleModel renders a line and waits.
@@ -84,7 +86,12 @@ func TestRunUISignals(t *testing.T) {
 // TestExecInterrupted: SIGINT during `exec` cancels the turn on the host
 // and exits 130.
 func TestExecInterrupted(t *testing.T) {
-	u, _ := startTestHost(t)
+	startTestHost(t) // private state and config directories
+	h, err := ahphost.New(ahphost.Options{Dir: t.TempDir(), Token: execToken, Pace: 10 * time.Millisecond})
+	must(t, err)
+	t.Cleanup(func() { _ = h.Close() })
+	u, err := h.Listen("127.0.0.1:0")
+	must(t, err)
 	out, errb := &syncBuffer{}, &syncBuffer{}
 	done := make(chan int, 1)
 	go func() {
