@@ -31,6 +31,7 @@ var allowed = map[string][]string{
 	"internal/ahpfixtures": {},
 	"internal/textbuf":     {},
 	"internal/fifo":        {},
+	"internal/testkit":     {},
 }
 
 // pure packages may not import packages that do I/O or read clocks/randomness.
