@@ -86,8 +86,15 @@ func (m *chatModel) syncTranscript() {
 // SetSize lays the screen out.
 func (m *chatModel) SetSize(w, h int) {
 	m.width, m.height = w, h
+	m.comp.SetMaxRows(m.composerRoom())
 	m.comp.SetWidth(w)
 	m.tr.SetSize(w, m.transcriptHeight())
+}
+
+// composerRoom is the most rows the composer may take: what is left after
+// one transcript row, the strip and the hint line.
+func (m *chatModel) composerRoom() int {
+	return m.height - 1 - len(m.stripLines()) - 1
 }
 
 // transcriptHeight is what is left after the composer, strip and status.
@@ -97,6 +104,7 @@ func (m *chatModel) transcriptHeight() int {
 
 // relayout re-fits the transcript after the bottom area changed height.
 func (m *chatModel) relayout() {
+	m.comp.SetMaxRows(m.composerRoom())
 	if h := m.transcriptHeight(); h != m.tr.height {
 		m.tr.SetSize(m.width, h)
 	}

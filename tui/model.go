@@ -142,7 +142,36 @@ func (m Model) render() string {
 	if n := len(m.overlays); n > 0 {
 		body = m.composeOverlay(body, m.overlays[n-1])
 	}
-	return body + "\n" + renderStatus(&m.c.styles, m.statusInfo(), m.width)
+	return fitFrame(body, renderStatus(&m.c.styles, m.statusInfo(), m.width), m.width, m.height)
+}
+
+// fitFrame makes the frame exactly h lines of at most w columns, whatever
+// the screens drew: the status line is the last line, the body fills the
+// rest (padded with empty lines, or cut from the top so that the composer
+// and the hints at its bottom stay visible), and every line is cut at w.
+// No screen can make a frame that exceeds the terminal.
+func fitFrame(body, status string, w, h int) string {
+	lines := strings.Split(body, "\n")
+	bodyH := max(0, h-1)
+	if len(lines) > bodyH {
+		lines = lines[len(lines)-bodyH:]
+	}
+	for len(lines) < bodyH {
+		lines = append(lines, "")
+	}
+	if i := strings.IndexByte(status, '\n'); i >= 0 {
+		status = status[:i]
+	}
+	lines = append(lines, status)
+	if h < 1 {
+		lines = lines[:0]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // composeOverlay draws ov centred over body, line by line (only the rows
