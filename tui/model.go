@@ -10,6 +10,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/render"
 )
 
 // screen is the main screen shown under the overlays.
@@ -114,17 +115,12 @@ func (m Model) View() tea.View {
 }
 
 // windowTitleText makes server text safe for the window title, which the
-// terminal receives inside an OSC string: escape sequences are stripped and
-// every control character (C0, DEL, C1, and so newlines) is dropped, so the
-// title can neither end the OSC early nor smuggle in a sequence of its own.
-func windowTitleText(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
-			return -1
-		}
-		return r
-	}, ansi.Strip(s))
-}
+// terminal receives inside an OSC string: render.SanitizeLine, the one
+// sanitiser of every output path, drops escape sequences, shows controls
+// and bidi overrides as visible tags and caps the length, so the title can
+// neither end the OSC early, smuggle in a sequence, reorder text nor grow
+// the OSC without bound.
+func windowTitleText(s string) string { return render.SanitizeLine(s, render.MaxTitleColumns) }
 
 // bodyHeight is the height above the status line.
 func (m *Model) bodyHeight() int { return max(1, m.height-1) }

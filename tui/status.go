@@ -89,13 +89,13 @@ func renderStatus(st *Styles, s statusInfo, width int) string {
 		if s.noticeEr {
 			sty = st.Status.Failed
 		}
-		rest = append(rest, sty.Render(oneLine(render.Sanitize(s.notice))))
+		rest = append(rest, sty.Render(render.SanitizeLine(s.notice, width)))
 	}
 	if s.title != "" {
-		rest = append(rest, st.Status.Title.Render(oneLine(render.Sanitize(s.title))))
+		rest = append(rest, st.Status.Title.Render(render.SanitizeLine(s.title, width)))
 	}
 	if s.model != "" {
-		rest = append(rest, st.Status.Model.Render(oneLine(render.Sanitize(s.model))))
+		rest = append(rest, st.Status.Model.Render(render.SanitizeLine(s.model, width)))
 	}
 	if s.usage != "" {
 		rest = append(rest, st.Status.Usage.Render(s.usage))
