@@ -210,6 +210,8 @@ func keyPress(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyEnd}
 	case "pgup":
 		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	}
 	if strings.HasPrefix(s, "ctrl+") {
 		return tea.KeyPressMsg{Code: rune(s[5]), Mod: tea.ModCtrl}

@@ -108,6 +108,11 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	m.overlayClosed = time.Time{}
 	m.lastTyped = m.c.now()
+	if m.screen == screenChat && m.chat != nil {
+		if cmd, ok := m.chatKey(k); ok {
+			return m, cmd
+		}
+	}
 	return m.updateScreen(k)
 }
 
