@@ -163,7 +163,7 @@ func makeEntry(s ahpwire.SessionSummary) pickerEntry {
 	title := strings.ReplaceAll(render.Sanitize(firstNonEmpty(s.Title, "(untitled)")), "\n", " ")
 	search := title + "  " + s.Provider
 	if len(s.WorkingDirectories) > 0 {
-		search += "  " + s.WorkingDirectories[0]
+		search += "  " + displayDir(s.WorkingDirectories[0])
 	}
 	return pickerEntry{s: s, title: title, search: render.Sanitize(search)}
 }
