@@ -78,7 +78,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(k, km.Global.Quit):
 		if m.chat != nil && m.screen == screenChat && m.chat.state.Current != nil && !m.topIsConfirm() {
-			m.overlays = append(m.overlays, newConfirm(km.Confirm, "A turn is still running. Quit anyway? (it keeps running on the host)", quitConfirmedMsg{}))
+			m.overlays = append(m.overlays, newConfirm(km.Confirm, m.quitQuestion(), quitConfirmedMsg{}))
 			return m, nil
 		}
 		m.quitting = true
@@ -114,6 +114,15 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m.updateScreen(k)
+}
+
+// quitQuestion asks before quitting during a turn, saying what happens to
+// the turn: an embedded host (demo) stops with the app.
+func (m *Model) quitQuestion() string {
+	if m.c.hostStops {
+		return "A turn is still running. Quit anyway? (the demo host stops, and the turn with it)"
+	}
+	return "A turn is still running. Quit anyway? (it keeps running on the host)"
 }
 
 // wheelOverlay scrolls a scrollable overlay (approval body, help) with the
