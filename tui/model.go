@@ -217,6 +217,17 @@ func (m *Model) setNotice(text string, isErr bool) tea.Cmd {
 	return expireNotice(m.noticeID, m.c.noticeTTL)
 }
 
+// errNotice shows what failed in words for people ("<what>: <errText>")
+// and logs the full error, which keeps the detail the notice leaves out.
+func (m *Model) errNotice(what string, err error) tea.Cmd {
+	m.c.log.Warn(what+" failed", "err", err)
+	text := errText(err)
+	if what != "" {
+		text = what + ": " + text
+	}
+	return m.setNotice(text, true)
+}
+
 func (m *Model) resize(w, h int) {
 	m.width, m.height = w, h
 	m.picker.SetSize(w, m.bodyHeight())

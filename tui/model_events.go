@@ -26,7 +26,7 @@ func (m *Model) handleEvent(ev ahpclient.Event) tea.Cmd {
 		return m.onConnState(ev.State)
 	case ahpclient.SessionsEvent:
 		if ev.Err != nil {
-			return m.setNotice("list sessions: "+errText(ev.Err), true)
+			return m.errNotice("could not list the sessions", ev.Err)
 		}
 		m.picker.SetSessions(ev.Result.Items)
 		return nil
@@ -236,15 +236,16 @@ func (m *Model) onOutbox(e ahpclient.OutboxEntry) tea.Cmd {
 	}
 	switch e.Status {
 	case ahpclient.OutboxRejected:
-		msg := e.Action.ActionType() + " was rejected"
+		msg := actionLabel(e.Action) + " was rejected by the host"
 		var re *ahpclient.RejectedError
-		if errors.As(e.Err, &re) {
-			msg += ": " + re.Error()
+		if errors.As(e.Err, &re) && re.Reason != "" {
+			msg += ": " + re.Reason
 		}
+		m.c.log.Warn("action rejected", "action", e.Action.ActionType(), "err", e.Err)
 		return m.setNotice(msg, true)
 	case ahpclient.OutboxFailed:
 		if e.Err != nil && !errors.Is(e.Err, ahpclient.ErrClosed) {
-			return m.setNotice(e.Action.ActionType()+" failed: "+errText(e.Err), true)
+			return m.errNotice(actionLabel(e.Action)+" failed", e.Err)
 		}
 	}
 	return nil

@@ -61,7 +61,7 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.err != nil {
 			m.open = nil
 			m.picker.status = ""
-			return m.setNotice(errText(msg.err), true), true
+			return m.errNotice("could not create the session", msg.err), true
 		}
 		return nil, true
 	case subscribedMsg:
@@ -80,16 +80,16 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 			m.c.log.Warn("chat reload failed", "channel", msg.channel, "err", msg.err)
 			return m.setNotice(m.chat.loadErr, true), true
 		}
-		return m.setNotice(errText(msg.err), true), true
+		return m.errNotice("could not open it", msg.err), true
 	case sessionDisposedMsg:
 		if msg.err != nil {
-			return m.setNotice(errText(msg.err), true), true
+			return m.errNotice("could not dispose the session", msg.err), true
 		}
 		m.picker.Remove(msg.session)
 		return m.setNotice("session disposed", false), true
 	case dispatchedMsg:
 		if msg.err != nil {
-			return m.setNotice(errText(msg.err), true), true
+			return m.errNotice("", msg.err), true
 		}
 		return nil, true
 	}

@@ -15,14 +15,20 @@ func TestStatusKeepsPendingVisibleWithLongError(t *testing.T) {
 	m, _ := runningChat(t, pendingTool())
 	m = send(t, m, connEventMsg{ev: ahpclient.ConnStateEvent{State: ahpclient.ConnState{
 		Phase: ahpclient.Reconnecting, Attempt: 2,
-		Err: errors.New("ahpclient: connect ws://127.0.0.1:36451: HTTP 503: failed to WebSocket dial: expected handshake response status code 101 but got 503")}}})
+		Err: &ahpclient.DialError{URL: "ws://127.0.0.1:36451", StatusCode: 503,
+			Err: errors.New("failed to WebSocket dial: expected handshake response status code 101 but got 503")}}}})
 	lines := strings.Split(viewText(m), "\n")
 	status := lines[len(lines)-1]
 	if !strings.Contains(status, "Reconnecting 2") || !strings.Contains(status, "⚠ 1") {
 		t.Fatalf("status lost the state or the pending count: %q", status)
 	}
-	if !strings.Contains(status, "Reconnecting 2: HTTP 503") || strings.Contains(status, "ahpclient:") {
-		t.Fatalf("the reason is buried behind the package name and URL: %q", status)
+	if !strings.Contains(status, "Reconnecting 2: the host is unavailable (HTTP 503)") {
+		t.Fatalf("the reason is not written for people: %q", status)
+	}
+	for _, raw := range []string{"ahpclient", "WebSocket", "handshake", "ws://"} {
+		if strings.Contains(status, raw) {
+			t.Fatalf("status line shows %q from the raw error: %q", raw, status)
+		}
 	}
 	if w := ansi.StringWidth(status); w > 100 {
 		t.Fatalf("status is %d wide", w)
