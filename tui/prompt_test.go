@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
@@ -125,5 +127,43 @@ func TestEscThatClosedAPromptDoesNotAlsoCancelTheTurn(t *testing.T) {
 	m = send(t, m, keyPress("esc")) // a deliberate third esc cancels
 	if _, ok := fb.lastDispatch(t).action.(*ahpwire.ChatTurnCancelled); !ok {
 		t.Fatal("esc after the debounce must cancel the turn")
+	}
+}
+
+// TestGuardedPromptShowsItsKeysDisabled: while the typing guard holds, the
+// prompt says its keys are paused and draws its key hints dimmed; when the
+// guard ends they are drawn as live keys again.
+func TestGuardedPromptShowsItsKeysDisabled(t *testing.T) {
+	now := fixedNow
+	fb := &fakeBackend{}
+	m := New(Options{Backend: fb, Host: "h", Dark: true, Now: func() time.Time { return now },
+		NewID: func() string { return "id" }, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
+	m = send(t, m, teaSize(100, 30))
+	m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "working"))))
+	m = typeText(t, m, "an")
+	m = send(t, m, envelope(4, &ahpwire.ChatToolCallStart{TurnID: "t2", ToolCallID: "tc1", ToolName: "run_command", DisplayName: "Run command"}))
+	m = send(t, m, envelope(5, &ahpwire.ChatToolCallReady{TurnID: "t2", ToolCallID: "tc1",
+		InvocationMessage: ahpwire.Plain("Run `ls`"), ToolInput: ahpwire.InlineInput(`{"command":"ls"}`)}))
+	hintLine := func(m Model) string {
+		for _, l := range strings.Split(m.View().Content, "\n") {
+			if s := ansi.Strip(l); strings.Contains(s, "approve") && strings.Contains(s, "deny") {
+				return l
+			}
+		}
+		t.Fatalf("no key hints on screen:\n%s", viewText(m))
+		return ""
+	}
+	guarded := hintLine(m)
+	if v := viewText(m); !strings.Contains(v, "keys paused") || !strings.Contains(v, "decision keys are off for 0.8s") {
+		t.Fatalf("the guard's state is not shown:\n%s", v)
+	}
+	now = now.Add(promptGuard)
+	m = send(t, m, promptGuardEndedMsg{})
+	live := hintLine(m)
+	if ansi.Strip(guarded) != ansi.Strip(live) || guarded == live {
+		t.Fatalf("the hints are drawn the same way with and without the guard:\n%q\n%q", guarded, live)
+	}
+	if strings.Contains(viewText(m), "keys paused") {
+		t.Fatal("the pause stays after the guard ended")
 	}
 }
