@@ -19,6 +19,10 @@ func (m *Model) chatKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(k, km.Chat.NewSession):
 		return m.newSessionLikeThis(), true
+	case c.focus == focusComposer && c.loadErr != "" && key.Matches(k, km.Composer.Send):
+		// The chat cannot receive it: keep it visibly, never send it into
+		// the void (where it would show "sending" forever).
+		return c.holdUnsent(), true
 	case c.focus == focusComposer && key.Matches(k, km.Composer.ScrollUp):
 		c.tr.ScrollUp(page)
 		return c.maybeFetchOlder(), true
@@ -48,8 +52,12 @@ func boundInTranscript(km *keymap.KeyMap, k tea.KeyPressMsg) bool {
 
 // newSessionLikeThis leaves the chat and creates a session with the agent
 // of the chat's session (the picker shows the progress, as for ctrl+n
-// there).
+// there). Messages that did not reach the chat go along: they fill the
+// new chat's composer, ready to send.
 func (m *Model) newSessionLikeThis() tea.Cmd {
+	if text := m.chat.takeUnsent(); text != "" {
+		m.carry = text
+	}
 	provider := ""
 	if m.session != nil {
 		provider = m.session.Provider

@@ -144,6 +144,20 @@ func (c *composer) Focused() bool { return c.ta.Focused() }
 // Value returns the draft as shown (with paste chips).
 func (c *composer) Value() string { return c.ta.Value() }
 
+// Take returns the draft (paste chips expanded) and clears the composer,
+// keeping the draft in the history, as sending does.
+func (c *composer) Take() string {
+	text := c.Expanded()
+	if strings.TrimSpace(text) == "" {
+		return ""
+	}
+	c.pushHistory(c.ta.Value())
+	c.ta.Reset()
+	c.pastes, c.nPaste = map[int]string{}, 0
+	c.hIdx = len(c.history)
+	return text
+}
+
 // SetValue replaces the draft.
 func (c *composer) SetValue(s string) { c.ta.SetValue(s); c.ta.MoveToEnd() }
 

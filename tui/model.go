@@ -51,6 +51,7 @@ type Model struct {
 	overlayClosed time.Time // when the last overlay closed (esc debounce)
 	retryTicking  bool      // the reconnect countdown tick is running
 	retryGen      int       // generation of the countdown tick chain
+	carry         string    // unsent messages for the next chat's composer (ctrl+n)
 }
 
 // New builds the root model. o.Backend must be started (connected) first.

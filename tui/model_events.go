@@ -230,6 +230,14 @@ func (m *Model) onChannelLost(ch string) tea.Cmd {
 	return nil
 }
 
+// strandSend keeps a user message the host refused or that failed on
+// screen as unsent (ctrl+n takes it into a new session).
+func (m *Model) strandSend(e ahpclient.OutboxEntry, why string) {
+	if t := sentText(e.Action); t != "" && m.chat != nil && e.Channel == m.chat.chat {
+		m.chat.addUnsent(t, why)
+	}
+}
+
 func (m *Model) onOutbox(e ahpclient.OutboxEntry) tea.Cmd {
 	if m.chat != nil {
 		m.chat.trackOutbox(e)
@@ -241,10 +249,12 @@ func (m *Model) onOutbox(e ahpclient.OutboxEntry) tea.Cmd {
 		if errors.As(e.Err, &re) && re.Reason != "" {
 			msg += ": " + re.Reason
 		}
+		m.strandSend(e, "rejected by the host")
 		m.c.log.Warn("action rejected", "action", e.Action.ActionType(), "err", e.Err)
 		return m.setNotice(msg, true)
 	case ahpclient.OutboxFailed:
 		if e.Err != nil && !errors.Is(e.Err, ahpclient.ErrClosed) {
+			m.strandSend(e, errText(e.Err))
 			return m.errNotice(actionLabel(e.Action)+" failed", e.Err)
 		}
 	}

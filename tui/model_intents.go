@@ -76,6 +76,7 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 			// The chat stays on screen (with the user's draft); the hint
 			// line says why it is stale and how to leave.
 			m.chat.loadErr = loadFailure(msg.err)
+			m.chat.strandOutbox(m.chat.loadErr)
 			m.chat.ready = m.chat.ready && msg.channel == m.chat.session
 			m.c.log.Warn("chat reload failed", "channel", msg.channel, "err", msg.err)
 			return m.setNotice(m.chat.loadErr, true), true
@@ -89,6 +90,9 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 		return m.setNotice("session disposed", false), true
 	case dispatchedMsg:
 		if msg.err != nil {
+			if t := sentText(msg.action); t != "" && m.chat != nil && msg.channel == m.chat.chat {
+				m.chat.addUnsent(t, errText(msg.err))
+			}
 			return m.errNotice("", msg.err), true
 		}
 		return nil, true
@@ -117,6 +121,10 @@ func (m *Model) openChat(session, chat string) tea.Cmd {
 	m.open = nil
 	m.picker.status = ""
 	m.chat = newChat(m.c, m.conn, session, chat, title)
+	if m.carry != "" {
+		m.chat.comp.SetValue(m.carry)
+		m.carry = ""
+	}
 	m.chat.SetSize(m.width, m.bodyHeight())
 	m.screen = screenChat
 	m.prompted = map[string]bool{}
