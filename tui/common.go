@@ -30,6 +30,15 @@ type Options struct {
 	Editor string
 	// WorkingDir is given to new sessions ("" = host default).
 	WorkingDir string
+	// Connect, when set, establishes the connection (the client's Start,
+	// with its timeout): the model starts on a connecting screen showing
+	// URL, the time spent and how to quit, runs Connect as a command, and
+	// quits with ConnectionFailure set if it fails. Without it the backend
+	// must be connected before New.
+	Connect func(context.Context) error
+	// URL is the host's URL for the connecting screen; secrets in it
+	// (password, token parameters) are masked before it is shown.
+	URL string
 	// HostStopsOnQuit says the host runs inside this process (`ahptui
 	// demo`) and stops when the app quits: the quit prompt then says a
 	// running turn stops, not that it keeps running on the host.

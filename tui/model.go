@@ -52,6 +52,7 @@ type Model struct {
 	retryTicking  bool      // the reconnect countdown tick is running
 	retryGen      int       // generation of the countdown tick chain
 	carry         string    // unsent messages for the next chat's composer (ctrl+n)
+	connecting    connecting
 }
 
 // New builds the root model. o.Backend must be started (connected) first.
@@ -60,11 +61,16 @@ func New(o Options) Model {
 	p := newPicker(c.km.Picker, c.now, &c.styles)
 	p.helpKey, p.quitKey = c.km.Global.Help.Keys()[0], c.km.Global.Quit.Keys()[0]
 	p.reconnectKey = c.km.Global.Reconnect.Help().Key
-	return Model{
+	m := Model{
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
 		picker: p, prompted: map[string]bool{},
 		demoFault: o.DemoFault, noMouse: o.NoMouse,
 	}
+	if o.Connect != nil {
+		m.connecting = connecting{active: true, since: c.now(), url: maskURL(o.URL), connect: o.Connect}
+		m.conn = ahpclient.ConnState{Phase: ahpclient.Connecting}
+	}
+	return m
 }
 
 // Init starts the event pump (and asks for the background colour when the
@@ -73,6 +79,9 @@ func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{waitForEvent(m.c.ctx, m.c.backend), m.picker.filter.Focus()}
 	if m.c.autoTheme {
 		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	if m.connecting.active {
+		cmds = append(cmds, startConnect(m.c.ctx, m.connecting.connect), tickConnect())
 	}
 	return tea.Batch(cmds...)
 }
@@ -131,7 +140,9 @@ func (m Model) render() string {
 		return ""
 	}
 	var body string
-	if m.screen == screenChat && m.chat != nil {
+	if m.connecting.active {
+		body = m.connectingView(m.width, m.bodyHeight())
+	} else if m.screen == screenChat && m.chat != nil {
 		body = m.chat.View()
 	} else {
 		body = m.picker.View(&m.c.styles)

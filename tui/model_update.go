@@ -59,6 +59,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case retryNowMsg:
 		return m, m.onRetryNow(msg)
 	}
+	if cmd, ok := m.onConnect(msg); ok {
+		return m, cmd
+	}
 	if cmd, ok := m.handleIntent(msg); ok {
 		return m, cmd
 	}
@@ -87,6 +90,9 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, runHook(m.demoFault)
 	case key.Matches(k, km.Global.Reconnect) && m.conn.Phase == ahpclient.Reconnecting:
 		return m, retryNow(m.c.backend)
+	}
+	if m.connecting.active {
+		return m, nil // nothing to act on until connected
 	}
 	if len(m.overlays) > 0 {
 		return m.updateOverlay(k)
