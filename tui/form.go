@@ -354,11 +354,15 @@ func (f *inputForm) View(st *Styles, width, height int) string {
 			off, end = window(avail - 2)
 		}
 		above, below := 0, 0
-		for _, s := range starts {
-			title := s + 1 // the line after the blank separator
-			if title < off {
+		for i, s := range starts {
+			fieldEnd := len(body)
+			if i+1 < len(starts) {
+				fieldEnd = starts[i+1]
+			}
+			if s+1 < off { // its title (after the blank separator) is hidden
 				above++
-			} else if title >= end {
+			}
+			if fieldEnd > end { // some of it is hidden
 				below++
 			}
 		}
@@ -379,8 +383,8 @@ func (f *inputForm) View(st *Styles, width, height int) string {
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
 }
 
-// moreLine says that questions (n of them, or part of the current one
-// when n is 0) are scrolled out of sight.
+// moreLine says that questions (n of them, wholly or partly, or part of
+// the current one when n is 0) are scrolled out of sight.
 func moreLine(st *Styles, n int, arrow, where string) string {
 	switch {
 	case n == 1:
