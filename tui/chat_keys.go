@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -52,11 +54,18 @@ func boundInTranscript(km *keymap.KeyMap, k tea.KeyPressMsg) bool {
 
 // newSessionLikeThis leaves the chat and creates a session with the agent
 // of the chat's session (the picker shows the progress, as for ctrl+n
-// there). Messages that did not reach the chat go along: they fill the
-// new chat's composer, ready to send.
+// there). Messages that did not reach the chat, and the draft, go along:
+// they fill the new chat's composer, ready to send.
 func (m *Model) newSessionLikeThis() tea.Cmd {
+	var carry []string
 	if text := m.chat.takeUnsent(); text != "" {
-		m.carry = text
+		carry = append(carry, text)
+	}
+	if draft := m.chat.comp.Take(); draft != "" {
+		carry = append(carry, draft)
+	}
+	if len(carry) > 0 {
+		m.carry = strings.Join(carry, "\n\n")
 	}
 	provider := ""
 	if m.session != nil {

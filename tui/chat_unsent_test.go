@@ -62,9 +62,10 @@ func TestSendIntoAGoneChatIsKeptAndResentInANewSession(t *testing.T) {
 	if !strings.Contains(v, "✗ not sent") || !strings.Contains(v, "please retry the deploy") || !strings.Contains(v, "ctrl+n resends") {
 		t.Fatalf("the unsent message is not shown with the way out:\n%s", v)
 	}
+	m = typeText(t, m, "and a draft")
 	m = send(t, m, keyPress("ctrl+n"))
 	m = openCreated(t, m, fb)
-	if got := m.chat.comp.Value(); got != "please retry the deploy" {
+	if got := m.chat.comp.Value(); got != "please retry the deploy\n\nand a draft" {
 		t.Fatalf("new chat's draft = %q", got)
 	}
 }
