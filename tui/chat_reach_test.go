@@ -96,22 +96,3 @@ func TestPickerFilterClearedWhenComingBack(t *testing.T) {
 		t.Fatalf("back in the picker: screen %v, filter %q, %d of %d shown", m.screen, m.picker.filter.Value(), len(m.picker.shown), len(testSessions()))
 	}
 }
-
-// TestQuitPromptInDemoSaysTheTurnStops: with an embedded host the turn does
-// not keep running on the host after quitting.
-func TestQuitPromptInDemoSaysTheTurnStops(t *testing.T) {
-	for _, stops := range []bool{false, true} {
-		fb := &fakeBackend{}
-		m := New(Options{Backend: fb, HostStopsOnQuit: stops, NoticeTTL: 1, FrameInterval: 1})
-		m = send(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
-		m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "working"))))
-		m = send(t, m, keyPress("ctrl+c"))
-		v := strings.Join(strings.Fields(strings.ReplaceAll(viewText(m), "│", " ")), " ") // unwrap the dialog
-		if keeps := strings.Contains(v, "keeps running on the host"); keeps == stops {
-			t.Errorf("host stops %v: prompt says keeps running: %v\n%s", stops, keeps, v)
-		}
-		if stops && !strings.Contains(v, "demo host stops") {
-			t.Errorf("demo quit prompt does not say the turn stops:\n%s", v)
-		}
-	}
-}
