@@ -95,7 +95,11 @@ func decodeActionTolerant(raw []byte) (ahpwire.Action, error) {
 	var head struct {
 		Type string `json:"type"`
 	}
-	_ = json.Unmarshal(raw, &head)
+	if herr := json.Unmarshal(raw, &head); herr != nil {
+		// Not even an object with a string type: an untyped unknown action.
+		return &ahpwire.UnknownAction{Raw: append(json.RawMessage(nil), raw...)},
+			&ProtocolError{Detail: "undecodable untyped action delivered as unknown", Err: err}
+	}
 	return &ahpwire.UnknownAction{Type: head.Type, Raw: append(json.RawMessage(nil), raw...)},
 		&ProtocolError{Detail: "undecodable " + head.Type + " action delivered as unknown", Err: err}
 }

@@ -100,4 +100,43 @@
 //
 // Server→client requests are answered -32601 unless Options.RequestHandler
 // is set.
+//
+// # Concurrency
+//
+// Goroutines: per Client one supervisor (connection lifecycle, backoff,
+// reconnect); per connection one reader (the only reader of the socket:
+// reassembly, responses and their hooks, envelope admission), one
+// heartbeat, and one per server request while a RequestHandler runs. The
+// consumer calls Next; any goroutine may call the other methods.
+//
+// State has one owner where it can: the reassembler and the response
+// hooks run on the reader, the backoff timer and the oversize streak on
+// the supervisor. Shared state is guarded by eight mutexes, and the lock
+// order is a single rule:
+//
+//	Client.sendMu → any other lock; every other lock is a leaf.
+//
+// Client.sendMu orders dispatch writes (Dispatch, the flush of held
+// dispatches in activate, failHeld, onDisconnect) and is the only lock held
+// while another is taken (Client.mu, outbox.mu, eventQueue.mu, conn.writeMu,
+// conn.mu). Each leaf is held only around its own fields and calls nothing
+// that locks: Client.mu (phase, live connection, negotiated version,
+// oversize streak, backoff wake-up), conn.mu (pending calls, failure),
+// conn.writeMu (the frames of one message, across the writes),
+// conn.reasmMu (reassembler: fed by the reader, swept by the heartbeat),
+// eventQueue.mu, seqTracker.mu and outbox.mu. Values read without a lock
+// are atomics: the largest frame the host accepted and the learned
+// outbound limit (Client), the host's chunking capability, the time of
+// the last frame and the reader's busy flag (conn), and the process-wide
+// clientSeq counter. Events reach the consumer only through eventQueue,
+// whose push never blocks while a lock is held.
+//
+// # Close codes
+//
+// A host closes a connection that stopped reading with CloseSlowConsumer
+// (4008 "slow consumer"); the client treats it as a lost link and
+// reconnects (never Failed), resuming from lastSeenServerSeq. An invalid
+// ahp/messageSegment makes the client close with 4400. Any other close
+// reconnects too, unless stopReason says otherwise (auth, version, a
+// persistent oversized frame).
 package ahpclient

@@ -95,7 +95,9 @@ func (c *Client) dial(ctx context.Context) (*websocket.Conn, error) {
 		if resp != nil {
 			status = resp.StatusCode
 			if resp.Body != nil {
-				_ = resp.Body.Close()
+				if cerr := resp.Body.Close(); cerr != nil {
+					c.log.Debug("close refused handshake response", "err", cerr)
+				}
 			}
 		}
 		if status == http.StatusUnauthorized || status == http.StatusForbidden {
@@ -141,9 +143,9 @@ func (c *Client) connectOnce(ctx context.Context) (*conn, Recovery, error) {
 	var rec Recovery
 	switch {
 	case !resume:
-		rec, err = RecoveryNone, c.initialize(ctx, k, false)
+		rec, err = RecoveryNone, c.initialize(ctx, k, initFirst)
 	case reinit:
-		rec, err = RecoveryReinitialized, c.initialize(ctx, k, true)
+		rec, err = RecoveryReinitialized, c.initialize(ctx, k, initFallback)
 	default:
 		rec, err = c.reconnect(ctx, k)
 		var re *ahpwire.RPCError
@@ -151,7 +153,7 @@ func (c *Client) connectOnce(ctx context.Context) (*conn, Recovery, error) {
 		case err == nil:
 		case errors.As(err, &re):
 			c.log.Info("reconnect refused; falling back to initialize", "err", err)
-			rec, err = RecoveryReinitialized, c.initialize(ctx, k, true)
+			rec, err = RecoveryReinitialized, c.initialize(ctx, k, initFallback)
 			if err != nil && errors.As(err, &re) && !errors.Is(err, ErrUnsupportedVersion) && !errors.Is(err, ErrMessageTooLarge) {
 				c.log.Info("initialize refused after reconnect; retrying on a fresh connection", "err", err)
 				k, rec, err = c.freshInitialize(ctx, k)
@@ -185,7 +187,7 @@ func (c *Client) freshInitialize(ctx context.Context, old *conn) (*conn, Recover
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := c.initialize(ctx, k, true); err != nil {
+	if err := c.initialize(ctx, k, initFallback); err != nil {
 		return k, 0, err
 	}
 	return k, RecoveryReinitialized, nil
@@ -200,17 +202,27 @@ func (c *Client) open(ctx context.Context) (*conn, error) {
 	return newConn(c, ws), nil
 }
 
-// initialize runs `initialize`. With again set (fallback after a failed
-// reconnect) the old subscriptions are requested as initialSubscriptions and
+// initMode says why initialize runs.
+type initMode int
+
+const (
+	// initFirst: the first connection; only the root channel.
+	initFirst initMode = iota
+	// initFallback: reconnect failed; the old subscriptions are asked
+	// for again.
+	initFallback
+)
+
+// initialize runs `initialize`. In initFallback mode the old subscriptions are requested as initialSubscriptions and
 // those the host does not return are reported lost. If the host answers
 // -32050 MessageTooLarge (their snapshots together are too large for this
 // client), it is asked again for the root channel alone on the same
 // connection (a refused initialize leaves it uninitialized) and the other
 // channels are reported lost: the user can re-subscribe to each, and one
 // too large gets its own per-request error.
-func (c *Client) initialize(ctx context.Context, k *conn, again bool) error {
+func (c *Client) initialize(ctx context.Context, k *conn, mode initMode) error {
 	root := []string{ahpwire.RootURI}
-	if !again {
+	if mode == initFirst {
 		return c.initializeWith(ctx, k, root, root)
 	}
 	subs := c.seq.subscriptions()
@@ -253,11 +265,11 @@ func (c *Client) initializeWith(ctx context.Context, k *conn, subs, prev []strin
 		for _, s := range res.Snapshots {
 			got[s.Resource] = true
 			c.seq.setSnapshot(s.Resource, s.FromSeq)
-			_ = c.q.push(k.ctx, SnapshotEvent{Snapshot: s, Reason: SnapshotInitialize}, true, true)
+			c.emit(SnapshotEvent{Snapshot: s, Reason: SnapshotInitialize}, dataEventNoWait)
 		}
 		for _, ch := range prev {
 			if !got[ch] && ch != ahpwire.RootURI {
-				_ = c.q.push(k.ctx, ChannelLostEvent{Channel: ch}, true, true)
+				c.emit(ChannelLostEvent{Channel: ch}, dataEventNoWait)
 			}
 		}
 		if !got[ahpwire.RootURI] {
@@ -320,12 +332,12 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 			for _, s := range res.Snapshots {
 				got[s.Resource] = true
 				c.seq.setSnapshot(s.Resource, s.FromSeq)
-				_ = c.q.push(k.ctx, SnapshotEvent{Snapshot: s, Reason: SnapshotReconnect}, true, true)
+				c.emit(SnapshotEvent{Snapshot: s, Reason: SnapshotReconnect}, dataEventNoWait)
 			}
 			for _, ch := range subs {
 				if !got[ch] {
 					c.seq.drop(ch)
-					_ = c.q.push(k.ctx, ChannelLostEvent{Channel: ch}, true, true)
+					c.emit(ChannelLostEvent{Channel: ch}, dataEventNoWait)
 				}
 			}
 		case ahpwire.ReconnectReplay:
@@ -334,7 +346,7 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 			for _, ch := range res.Missing {
 				missing[ch] = true
 				c.seq.drop(ch)
-				_ = c.q.push(k.ctx, ChannelLostEvent{Channel: ch}, true, true)
+				c.emit(ChannelLostEvent{Channel: ch}, dataEventNoWait)
 			}
 			for i := range res.Actions {
 				p := &res.Actions[i]
@@ -347,7 +359,7 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 					c.seq.noteProcessed(p.ServerSeq)
 					continue
 				}
-				c.onEnvelope(c.ctx, env, p.Action, true, true)
+				c.onEnvelope(env, p.Action, replayedEnvelope)
 			}
 		default:
 			hookErr = fmt.Errorf("%w: type %.40q", errReconnectUnusable, res.Type)
@@ -371,6 +383,7 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 // clientSeq order, before any new one), the state becomes Connected, and the
 // session list is refreshed.
 func (c *Client) activate(k *conn, rec Recovery) {
+	processed := c.seq.processedSeq()
 	c.sendMu.Lock()
 	c.mu.Lock()
 	if c.closed {
@@ -388,7 +401,7 @@ func (c *Client) activate(k *conn, rec Recovery) {
 	c.cur = k
 	ver := c.version
 	hc := c.hostChunk != nil
-	c.oversizeResetIfProgress()
+	c.oversizeResetIfProgress(processed)
 	c.mu.Unlock()
 	for _, e := range c.ob.withStatus(OutboxHeld) {
 		c.sendEntry(k, e)
@@ -397,11 +410,11 @@ func (c *Client) activate(k *conn, rec Recovery) {
 	c.setState(ConnState{Phase: Connected, ProtocolVersion: ver, Recovery: rec, HostChunking: hc})
 	if c.cfg.SessionsLimit > 0 {
 		ctx, cancel := context.WithTimeout(k.ctx, c.requestTimeout())
-		res, err := c.listSessions(ctx, k, c.cfg.SessionsLimit, "", false)
+		res, err := c.listSessions(ctx, k, c.cfg.SessionsLimit, "", byClient)
 		cancel()
 		if err != nil && k.ctx.Err() != nil {
 			return // the link dropped again; the next activation refreshes
 		}
-		_ = c.q.push(c.ctx, SessionsEvent{Result: res, Err: c.maskErr(err)}, true, true)
+		c.emit(SessionsEvent{Result: res, Err: c.maskErr(err)}, dataEventNoWait)
 	}
 }
