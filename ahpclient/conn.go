@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -48,6 +49,8 @@ type conn struct {
 
 	busy atomic.Bool // the reader is processing a frame (not waiting for one)
 
+	eof *eofWatch // sees the transport's end under coder/websocket (nil: not watched)
+
 	done chan struct{} // closed when the connection has failed
 }
 
@@ -84,12 +87,14 @@ const (
 	byApp
 )
 
-// newConn wraps an open WebSocket and starts its reader.
-func newConn(cl *Client, ws *websocket.Conn) *conn {
+// newConn wraps an open WebSocket (eof watching the stream under it, or
+// nil) and starts its reader.
+func newConn(cl *Client, ws *websocket.Conn, eof *eofWatch) *conn {
 	ctx, cancel := context.WithCancel(cl.ctx)
 	k := &conn{
 		cl:      cl,
 		ws:      ws,
+		eof:     eof,
 		ctx:     ctx,
 		cancel:  cancel,
 		reasm:   segment.NewReassembler(cl.cfg.recvLim, cl.cfg.Now),
@@ -170,31 +175,70 @@ func (k *conn) readLoop() {
 			k.fail(k.classifyReadErr(err))
 			return
 		}
+		if k.eof != nil && k.eof.seen() {
+			// coder/websocket v1.8.15 (read.go) ends a message at the
+			// peer's EOF as if it were complete when the EOF falls between
+			// fragments or before a frame's payload: what was read may be
+			// the first fragments only. A complete message never needs a
+			// read past its last byte, so an EOF seen while reading it
+			// means it was cut off.
+			k.cl.log.Warn("host closed the connection in the middle of a message; discarded", "bytes", buf.Len())
+			k.fail(errors.New("ahpclient: connection closed by host in the middle of a message"))
+			return
+		}
 		k.busy.Store(true)
 		k.lastRead.Store(k.cl.cfg.Now().UnixNano())
 		if int64(buf.Len()) > limit { // defensive: the read limit already enforces it
 			k.fail(&FrameTooLargeError{Limit: limit})
 			return
 		}
-		k.reasmMu.Lock()
-		msg, err := k.reasm.Feed(buf.Bytes())
-		k.reasmMu.Unlock()
-		if err != nil {
-			k.cl.log.Warn("invalid messageSegment; closing", "err", err)
-			k.fail(&ProtocolError{Detail: "invalid messageSegment", Err: err})
-			return
-		}
-		if msg == nil {
-			k.busy.Store(false)
-			continue
-		}
-		if err := k.handle(msg); err != nil {
+		if err := k.processSafely(buf.Bytes()); err != nil {
 			k.fail(err)
 			return
 		}
 		k.lastRead.Store(k.cl.cfg.Now().UnixNano())
 		k.busy.Store(false)
 	}
+}
+
+// processSafely is processFrame with panics recovered: no frame from a host
+// may crash the client. A recovered panic is logged and returned as a
+// *ProtocolError, which ends the connection; the supervisor reconnects.
+func (k *conn) processSafely(frame []byte) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			k.cl.log.Error("panic while handling a frame from the host; reconnecting",
+				"panic", fmt.Sprint(r), "bytes", len(frame), "stack", string(debug.Stack()))
+			err = &ProtocolError{Detail: fmt.Sprintf("internal error (panic) handling a %d-byte frame", len(frame))}
+		}
+	}()
+	return k.processFrame(frame)
+}
+
+// processFrame feeds one received frame to the reassembler and handles the
+// message it completes, if any. A non-nil error ends the connection.
+func (k *conn) processFrame(frame []byte) error {
+	msg, err := k.feed(frame)
+	if err != nil {
+		k.cl.log.Warn("invalid messageSegment; closing", "err", err)
+		return &ProtocolError{Detail: "invalid messageSegment", Err: err}
+	}
+	if msg == nil {
+		return nil
+	}
+	if h := k.cl.cfg.frameHook; h != nil {
+		h(msg)
+	}
+	return k.handle(msg)
+}
+
+// feed hands frame to the reassembler. The unlock is deferred so that a
+// panic on hostile input (recovered by processSafely) cannot leave the
+// lock held.
+func (k *conn) feed(frame []byte) ([]byte, error) {
+	k.reasmMu.Lock()
+	defer k.reasmMu.Unlock()
+	return k.reasm.Feed(frame)
 }
 
 // classifyReadErr maps a read error to the client's error types.
@@ -219,6 +263,9 @@ func (k *conn) classifyReadErr(err error) error {
 		}
 		k.cl.log.Error("host closed the link for an oversized frame")
 		return &FrameTooLargeError{Remote: true, userPending: user}
+	} else if st == CloseSlowConsumer {
+		k.cl.log.Warn("host closed the link: this client read too slowly; reconnecting")
+		return fmt.Errorf("%w (close %d)", ErrSlowConsumer, int(st))
 	} else if st != -1 {
 		return fmt.Errorf("ahpclient: host closed the connection (%d %s)", int(st), st)
 	}
@@ -240,6 +287,15 @@ func (k *conn) handle(b []byte) error {
 		return nil
 	}
 	switch {
+	case m.IsResponse() && m.ID == nil:
+		// "id": null answers a request the host could not parse or
+		// identify: nothing this client is waiting for.
+		if m.Error != nil {
+			k.cl.log.Warn("host sent an error for no request (id null); ignored",
+				"code", m.Error.Code, "message", k.cl.cfg.mask.mask(m.Error.Message))
+		} else {
+			k.cl.log.Warn("host sent a response without an id; ignored")
+		}
 	case m.IsResponse():
 		k.resolve(&m)
 	case m.IsNotification():
@@ -254,12 +310,13 @@ func (k *conn) handle(b []byte) error {
 
 // resolve hands a response to its call.
 func (k *conn) resolve(m *ahpwire.Message) {
+	id := *m.ID // not under k.mu: a panic must not leave it held
 	k.mu.Lock()
-	c := k.pending[*m.ID]
-	delete(k.pending, *m.ID)
+	c := k.pending[id]
+	delete(k.pending, id)
 	k.mu.Unlock()
 	if c == nil {
-		k.cl.log.Debug("response for unknown request id", "id", *m.ID)
+		k.cl.log.Debug("response for unknown request id", "id", id)
 		return
 	}
 	if c.hook != nil {

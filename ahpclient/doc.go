@@ -50,6 +50,17 @@
 //   - Envelopes carrying rejectionReason are never delivered; the outbox
 //     entry becomes Rejected with a *RejectedError.
 //   - Tokens are masked (MaskToken) in every error, log line and state.
+//   - No frame from a host crashes the client: a panic while handling one
+//     is recovered, logged, and ends the connection with a *ProtocolError
+//     (the supervisor reconnects). An error response with "id": null
+//     answers nothing this client sent and is logged. An envelope without
+//     channel or action is dropped and advances no sequence number.
+//   - A message is handled only once it is complete: when the host closes
+//     or half-closes the stream in the middle of a fragmented message
+//     (which coder/websocket v1.8.15 would report as complete), the
+//     message is discarded and the client reconnects.
+//   - The host must answer initialize with one of ProtocolVersions;
+//     anything else is a *VersionError naming both sides (Failed).
 //
 // # Client identity
 //

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 
 	"github.com/coder/websocket"
 
@@ -80,8 +81,9 @@ func (c *Client) hostCapability() *segment.ChunkingCapability {
 }
 
 // dial opens the WebSocket with the token as query parameter and bearer
-// header, and sets the read limit to the receive ceiling.
-func (c *Client) dial(ctx context.Context) (*websocket.Conn, error) {
+// header, and sets the read limit to the receive ceiling. The returned
+// eofWatch sees the end of the stream under it.
+func (c *Client) dial(ctx context.Context) (*websocket.Conn, *eofWatch, error) {
 	h := http.Header{}
 	for k, v := range c.cfg.Header {
 		h[k] = append([]string(nil), v...)
@@ -89,7 +91,8 @@ func (c *Client) dial(ctx context.Context) (*websocket.Conn, error) {
 	if c.cfg.Token != "" {
 		h.Set("Authorization", "Bearer "+c.cfg.Token)
 	}
-	ws, resp, err := websocket.Dial(ctx, c.cfg.dialURL(), &websocket.DialOptions{HTTPClient: c.cfg.HTTPClient, HTTPHeader: h})
+	eof := &eofWatch{}
+	ws, resp, err := websocket.Dial(ctx, c.cfg.dialURL(), &websocket.DialOptions{HTTPClient: watchedClient(c.cfg.HTTPClient, eof), HTTPHeader: h})
 	if err != nil {
 		status := 0
 		if resp != nil {
@@ -101,7 +104,7 @@ func (c *Client) dial(ctx context.Context) (*websocket.Conn, error) {
 			}
 		}
 		if status == http.StatusUnauthorized || status == http.StatusForbidden {
-			return nil, &AuthError{StatusCode: status}
+			return nil, nil, &AuthError{StatusCode: status}
 		}
 		inner := err
 		var ue *url.Error
@@ -111,10 +114,10 @@ func (c *Client) dial(ctx context.Context) (*websocket.Conn, error) {
 		if s := inner.Error(); c.cfg.mask.mask(s) != s {
 			inner = errors.New(c.cfg.mask.mask(s))
 		}
-		return nil, &DialError{URL: c.cfg.safeURL(), StatusCode: status, Err: inner}
+		return nil, nil, &DialError{URL: c.cfg.safeURL(), StatusCode: status, Err: inner}
 	}
 	ws.SetReadLimit(c.cfg.MaxFrameBytes)
-	return ws, nil
+	return ws, eof, nil
 }
 
 // connectOnce dials and runs the handshake: reconnect when a previous
@@ -195,11 +198,11 @@ func (c *Client) freshInitialize(ctx context.Context, old *conn) (*conn, Recover
 
 // open dials a new transport.
 func (c *Client) open(ctx context.Context) (*conn, error) {
-	ws, err := c.dial(ctx)
+	ws, eof, err := c.dial(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return newConn(c, ws), nil
+	return newConn(c, ws, eof), nil
 }
 
 // initMode says why initialize runs.
@@ -259,6 +262,12 @@ func (c *Client) initializeWith(ctx context.Context, k *conn, subs, prev []strin
 			hookErr = &ProtocolError{Detail: "initialize result", Err: err}
 			return
 		}
+		if !slices.Contains(ProtocolVersions, res.ProtocolVersion) {
+			// Nothing of this result is applied; the host considers the
+			// connection initialized, so the caller closes it.
+			hookErr = &VersionError{Offered: append([]string(nil), ProtocolVersions...), Chosen: res.ProtocolVersion}
+			return
+		}
 		k.hostCap.Store(fromWireCap(res.Capabilities))
 		c.seq.reinitialized(res.ServerSeq)
 		got := make(map[string]bool, len(res.Snapshots))
@@ -280,17 +289,14 @@ func (c *Client) initializeWith(ctx context.Context, k *conn, subs, prev []strin
 	if err != nil {
 		var re *ahpwire.RPCError
 		if errors.As(err, &re) && re.Code == ahpwire.CodeUnsupportedProtocolVersion {
-			var d ahpwire.UnsupportedVersionData
-			if len(re.Data) > 0 {
-				_ = json.Unmarshal(re.Data, &d)
-			}
-			return &VersionError{Offered: append([]string(nil), ProtocolVersions...), Supported: d.SupportedVersions, Message: re.Message}
+			return c.versionRefused(re)
 		}
 		return rpcFailure("initialize", err)
 	}
 	if hookErr != nil {
 		return hookErr
 	}
+
 	c.mu.Lock()
 	c.initialized, c.needInit = true, false
 	c.hostChunk = k.hostCap.Load()
@@ -298,6 +304,19 @@ func (c *Client) initializeWith(ctx context.Context, k *conn, subs, prev []strin
 	c.mu.Unlock()
 	c.log.Info("initialized", "protocolVersion", res.ProtocolVersion, "serverSeq", res.ServerSeq, "hostChunking", res.Capabilities != nil && res.Capabilities.Chunking != nil)
 	return nil
+}
+
+// versionRefused turns a -32005 answer into a *VersionError; data (the
+// host's supported versions) is optional and may be malformed.
+func (c *Client) versionRefused(re *ahpwire.RPCError) error {
+	var d ahpwire.UnsupportedVersionData
+	if len(re.Data) > 0 {
+		if err := json.Unmarshal(re.Data, &d); err != nil {
+			c.log.Warn("unsupported-version error with unreadable data", "err", err)
+		}
+	}
+	return &VersionError{Offered: append([]string(nil), ProtocolVersions...), Supported: d.SupportedVersions,
+		Message: c.cfg.mask.mask(re.Message)}
 }
 
 // reconnect runs `reconnect` and applies its replay or snapshots.
@@ -355,8 +374,8 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 				}
 				env, err := p.header()
 				if err != nil {
+					// Its serverSeq advances nothing (see onActionParams).
 					c.log.Warn("replayed action envelope ignored", "serverSeq", p.ServerSeq, "err", err)
-					c.seq.noteProcessed(p.ServerSeq)
 					continue
 				}
 				c.onEnvelope(env, p.Action, replayedEnvelope)

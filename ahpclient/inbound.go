@@ -36,12 +36,13 @@ func (c *Client) onNotification(k *conn, m *ahpwire.Message) error {
 
 // onActionParams handles one live action notification. The action itself
 // is decoded later, on the consumer's goroutine in Next, which spreads the
-// decoding work over two goroutines.
+// decoding work over two goroutines. An envelope without channel or action
+// is dropped without advancing any sequence number: its serverSeq is
+// nothing the client can vouch for (PROTOCOL.md Part A §4).
 func (c *Client) onActionParams(k *conn, p *envelopeParams) {
 	env, err := p.header()
 	if err != nil {
 		c.log.Warn("action envelope ignored", "serverSeq", p.ServerSeq, "err", err)
-		c.seq.noteProcessed(p.ServerSeq)
 		return
 	}
 	c.onEnvelope(env, p.Action, liveEnvelope)
