@@ -139,9 +139,10 @@ func (k *conn) fail(err error) {
 	if stop != nil {
 		stop()
 	}
-	// The socket may already be closed (by the peer or the close above):
-	// the error says nothing new.
-	_ = k.ws.CloseNow()
+	if cerr := k.ws.CloseNow(); cerr != nil {
+		// Usually already closed, by the peer or the close above.
+		k.cl.log.Debug("close connection", "err", cerr)
+	}
 	for _, c := range calls {
 		c.ch <- nil
 	}

@@ -266,66 +266,101 @@ func TestSlowConsumerCloseReconnects(t *testing.T) {
 // coder/websocket v1.8.15 returns an unfinished fragmented message as
 // complete when the peer half-closes after its first fragment. A
 // session/titleChanged cut off that way must not be applied: the link is
-// treated as lost and the client reconnects (issue 11 item 9).
+// treated as lost and the client reconnects (issue 11 item 9). Both places
+// where the library takes the EOF for the end of the message are covered:
+// before the next fragment's header, and after the final fragment's header
+// but before its payload. A message completed just before the half-close
+// is applied (the guard does not discard whole messages).
 func TestHalfCloseMidMessageIsNotApplied(t *testing.T) {
 	const session = "ahp-session:/s1"
-	p := newRawPeer(t)
-	var logs syncBuffer
-	o := hostileOptions(t, p.url(), &logs)
-	c, err := New(o)
-	if err != nil {
-		t.Fatal(err)
+	// A complete JSON text, so that only the framing says it is unfinished.
+	frag := []byte(`{"jsonrpc":"2.0","method":"action","params":{"channel":"` + session +
+		`","serverSeq":5,"action":{"type":"session/titleChanged","title":"pwned"}}}`)
+	cases := map[string]struct {
+		cut         func(rc *rawConn) error
+		wantApplied bool
+	}{
+		"after the first fragment": {cut: func(rc *rawConn) error {
+			return rc.writeFrame(false, 0x1, frag)
+		}},
+		"after the final fragment's header": {cut: func(rc *rawConn) error {
+			if err := rc.writeFrame(false, 0x1, frag); err != nil {
+				return err
+			}
+			_, err := rc.c.Write([]byte{0x80, 10}) // fin continuation of 10 bytes, none sent
+			return err
+		}},
+		"after the complete message (control)": {cut: func(rc *rawConn) error {
+			if err := rc.writeFrame(false, 0x1, frag); err != nil {
+				return err
+			}
+			return rc.writeFrame(true, 0x0, []byte("  "))
+		}, wantApplied: true},
 	}
-	t.Cleanup(func() { _ = c.Close() })
-	a := consumeApp(t, c)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	first := make(chan error, 1)
-	go func() {
-		rc := <-p.conns
-		defer rc.c.Close()
-		m, err := rc.readRequest() // initialize
-		if err == nil {
-			err = rc.answer(m)
-		}
-		if err == nil {
-			m, err = rc.readRequest() // subscribe
-		}
-		if err == nil {
-			err = rc.answer(m)
-		}
-		if err == nil {
-			// A complete JSON text in a non-final fragment, then EOF.
-			frag := `{"jsonrpc":"2.0","method":"action","params":{"channel":"` + session +
-				`","serverSeq":5,"action":{"type":"session/titleChanged","title":"pwned"}}}`
-			err = rc.writeFrame(false, 0x1, []byte(frag))
-		}
-		if err == nil {
-			err = rc.c.CloseWrite()
-		}
-		first <- err
-		_, _ = drainRaw(rc)
-		if next, ok := <-p.conns; ok {
-			next.serveDefault()
-		}
-	}()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Subscribe(ctx, session, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-first; err != nil {
-		t.Fatalf("raw peer: %v", err)
-	}
-	evs := a.waitFor("reconnected", 10*time.Second, func(evs []Event) bool { return countState(evs, Connected) >= 2 })
-	for _, e := range evs {
-		if en, ok := e.(EnvelopeEvent); ok {
-			t.Fatalf("applied an unfinished message: %s", describe(en))
-		}
-	}
-	if got := c.LastSeenServerSeq(); got != 0 {
-		t.Fatalf("lastSeenServerSeq = %d after an unfinished message, want 0", got)
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			p := newRawPeer(t)
+			var logs syncBuffer
+			c, err := New(hostileOptions(t, p.url(), &logs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = c.Close() })
+			a := consumeApp(t, c)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			first := make(chan error, 1)
+			go func() {
+				rc := <-p.conns
+				defer rc.c.Close()
+				m, err := rc.readRequest() // initialize
+				if err == nil {
+					err = rc.answer(m)
+				}
+				if err == nil {
+					m, err = rc.readRequest() // subscribe
+				}
+				if err == nil {
+					err = rc.answer(m)
+				}
+				if err == nil {
+					err = tc.cut(rc)
+				}
+				if err == nil {
+					err = rc.c.CloseWrite()
+				}
+				first <- err
+				_, _ = drainRaw(rc)
+				if next, ok := <-p.conns; ok {
+					next.serveDefault()
+				}
+			}()
+			if err := c.Start(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Subscribe(ctx, session, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := <-first; err != nil {
+				t.Fatalf("raw peer: %v", err)
+			}
+			evs := a.waitFor("reconnected", 10*time.Second, func(evs []Event) bool { return countState(evs, Connected) >= 2 })
+			applied := false
+			for _, e := range evs {
+				if en, ok := e.(EnvelopeEvent); ok {
+					applied = true
+					if !tc.wantApplied {
+						t.Fatalf("applied an unfinished message: %s", describe(en))
+					}
+				}
+			}
+			if tc.wantApplied != applied {
+				t.Fatalf("complete message applied = %v, want %v: %s", applied, tc.wantApplied, describeTail(evs, 8))
+			}
+			if got := c.LastSeenServerSeq(); !tc.wantApplied && got != 0 {
+				t.Fatalf("lastSeenServerSeq = %d after an unfinished message, want 0", got)
+			}
+		})
 	}
 }
 
