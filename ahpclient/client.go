@@ -188,7 +188,7 @@ func (c *Client) Next(ctx context.Context) (Event, error) {
 	}
 	if e, ok := ev.(EnvelopeEvent); ok {
 		if e.raw != nil {
-			a, err := decodeActionTolerant(e.raw)
+			a, err := decodeActionSafely(e.raw)
 			if err != nil {
 				c.log.Warn("action envelope", "serverSeq", e.Envelope.ServerSeq, "err", err)
 			}

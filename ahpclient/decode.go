@@ -3,6 +3,7 @@ package ahpclient
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -78,6 +79,19 @@ func (p *envelopeParams) envelope() (ahpwire.ActionEnvelope, error) {
 	}
 	env.Action, err = decodeActionTolerant(p.Action)
 	return env, err
+}
+
+// decodeActionSafely is decodeActionTolerant on the consumer's goroutine,
+// where a panic would crash the application: a recovered panic delivers
+// the action as *ahpwire.UnknownAction with a *ProtocolError.
+func decodeActionSafely(raw []byte) (a ahpwire.Action, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			a = &ahpwire.UnknownAction{Raw: append(json.RawMessage(nil), raw...)}
+			err = &ProtocolError{Detail: fmt.Sprintf("internal error (panic) decoding a %d-byte action: %v", len(raw), r)}
+		}
+	}()
+	return decodeActionTolerant(raw)
 }
 
 // decodeActionTolerant decodes an action: a known action type whose payload

@@ -31,7 +31,8 @@ var readPathSeeds = []string{
 // (reassembly, routing, responses, envelopes, server requests) and, through
 // a consumer calling Next, to the action decoding: nothing a host sends may
 // panic. processFrame is called without the read loop's recover, so a
-// panic fails the target.
+// panic fails the target. The frame is also decoded as a bare action the
+// way Next does, without Next's recover.
 func FuzzReadPath(f *testing.F) {
 	for _, s := range readPathSeeds {
 		f.Add([]byte(s))
@@ -40,6 +41,9 @@ func FuzzReadPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		if err := k.processFrame(frame); err != nil {
 			t.Logf("frame refused: %v", err)
+		}
+		if a, err := decodeActionTolerant(frame); a == nil && err == nil {
+			t.Fatal("decodeActionTolerant returned neither an action nor an error")
 		}
 	})
 }
