@@ -136,7 +136,9 @@
 // conn.writeMu (the frames of one message, across the writes),
 // conn.reasmMu (reassembler: fed by the reader, swept by the heartbeat),
 // eventQueue.mu, seqTracker.mu and outbox.mu (and, off Unix and Windows,
-// the process-wide client-id slot table's). Values read without a lock
+// the process-wide client-id slot table's). Locks inside other packages
+// (segment.Splitter, coder/websocket) are taken under sendMu or writeMu
+// but never call back into this package. Values read without a lock
 // are atomics: the largest frame the host accepted and the learned
 // outbound limit (Client), the host's chunking capability, the time of
 // the last frame and the reader's busy flag (conn), and the process-wide
