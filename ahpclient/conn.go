@@ -293,7 +293,7 @@ func (k *conn) handle(b []byte) error {
 		// identify: nothing this client is waiting for.
 		if m.Error != nil {
 			k.cl.log.Warn("host sent an error for no request (id null); ignored",
-				"code", m.Error.Code, "message", k.cl.cfg.mask.mask(m.Error.Message))
+				"code", m.Error.Code, "message", m.Error.Message) // the logger masks tokens
 		} else {
 			k.cl.log.Warn("host sent a response without an id; ignored")
 		}

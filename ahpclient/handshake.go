@@ -315,8 +315,11 @@ func (c *Client) versionRefused(re *ahpwire.RPCError) error {
 			c.log.Warn("unsupported-version error with unreadable data", "err", err)
 		}
 	}
-	return &VersionError{Offered: append([]string(nil), ProtocolVersions...), Supported: d.SupportedVersions,
-		Message: c.cfg.mask.mask(re.Message)}
+	msg := re.Message
+	if msg != "" {
+		msg = c.maskErr(errors.New(msg)).Error() // a host may reflect the token
+	}
+	return &VersionError{Offered: append([]string(nil), ProtocolVersions...), Supported: d.SupportedVersions, Message: msg}
 }
 
 // reconnect runs `reconnect` and applies its replay or snapshots.
