@@ -199,7 +199,8 @@ func TestUnofferedProtocolVersionIsRefused(t *testing.T) {
 }
 
 // A -32005 answer without data still gives a clear VersionError that
-// names the offered versions and carries the host's message.
+// names the offered versions and carries the host's message, with a token
+// the host reflects masked.
 func TestUnsupportedVersionWithoutData(t *testing.T) {
 	for name, data := range map[string]string{"absent": "", "null": `,"data":null`, "junk": `,"data":"1.0"`} {
 		t.Run(name, func(t *testing.T) {
@@ -208,11 +209,13 @@ func TestUnsupportedVersionWithoutData(t *testing.T) {
 					return false
 				}
 				_ = writeRaw(context.Background(), ws, `{"jsonrpc":"2.0","id":`+itoa(int(*m.ID))+
-					`,"error":{"code":-32005,"message":"speaks only v7"`+data+`}}`)
+					`,"error":{"code":-32005,"message":"speaks only v7; you sent `+hostileToken+`"`+data+`}}`)
 				return true
 			})
 			var logs syncBuffer
-			c, err := New(hostileOptions(t, h.url(), &logs))
+			o := hostileOptions(t, h.url(), &logs)
+			o.Token = hostileToken
+			c, err := New(o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -220,6 +223,13 @@ func TestUnsupportedVersionWithoutData(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			err = c.Start(ctx)
+			var ve *VersionError
+			if errors.As(err, &ve) && strings.Contains(ve.Message, hostileToken) {
+				t.Errorf("token in VersionError.Message: %q", ve.Message)
+			}
+			if err != nil && strings.Contains(err.Error(), hostileToken) {
+				t.Errorf("token in error: %v", err)
+			}
 			if !errors.Is(err, ErrUnsupportedVersion) {
 				t.Fatalf("Start = %v, want ErrUnsupportedVersion", err)
 			}
