@@ -120,9 +120,9 @@
 // heartbeat, and one per server request while a RequestHandler runs. The
 // consumer calls Next; any goroutine may call the other methods.
 //
-// State has one owner where it can: the reassembler and the response
-// hooks run on the reader, the backoff timer and the oversize streak on
-// the supervisor. Shared state is guarded by eight mutexes, and the lock
+// State has one owner where it can: response hooks and envelope admission
+// run on the reader, the backoff timer and the oversize streak on the
+// supervisor. Shared state is guarded by eight mutexes, and the lock
 // order is a single rule:
 //
 //	Client.sendMu → any other lock; every other lock is a leaf.
