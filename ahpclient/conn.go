@@ -139,6 +139,11 @@ func (k *conn) wait() { k.wg.Wait() }
 // readLoop is the only reader of the socket.
 func (k *conn) readLoop() {
 	defer k.wg.Done()
+	defer func() { // give unfinished groups' bytes back to the client's budget
+		k.reasmMu.Lock()
+		k.reasm.Reset()
+		k.reasmMu.Unlock()
+	}()
 	var buf bytes.Buffer
 	limit := k.cl.cfg.MaxFrameBytes
 	for {

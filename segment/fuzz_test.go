@@ -33,7 +33,9 @@ func FuzzReassemble(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"ahp\/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":"` + b64(okMsg) + `"}}`))
 	f.Add([]byte(okMsg))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		r := NewReassembler(fuzzLimits, newClock().now)
+		lim, budget := fuzzLimits, NewBudget(2048) // below MaxGroups × MaxMessageBytes
+		lim.Budget = budget
+		r := NewReassembler(lim, newClock().now)
 		ref := NewReassembler(fuzzLimits, newClock().now) // exact scans only
 		ref.exact = true
 		for _, frame := range bytes.Split(in, []byte{frameSep}) {
@@ -41,6 +43,18 @@ func FuzzReassemble(f *testing.F) {
 			rout, rerr := ref.Feed(frame)
 			rule, _ := RuleOf(err)
 			rrule, _ := RuleOf(rerr)
+			if rule == RuleBudgetExceeded {
+				// Only r has a budget: stop comparing, but the table
+				// must give every byte back.
+				r.Reset()
+				if budget.Used() != 0 {
+					t.Fatalf("budget holds %d after Reset", budget.Used())
+				}
+				return
+			}
+			if budget.Used() != r.Reserved() || budget.Used() > budget.Limit() {
+				t.Fatalf("budget used %d, table reserves %d", budget.Used(), r.Reserved())
+			}
 			if !bytes.Equal(out, rout) || (err == nil) != (rerr == nil) || rule != rrule || r.Pending() != ref.Pending() || r.Buffered() != ref.Buffered() {
 				t.Fatalf("guessed and exact scans differ on %q: (%q, %v) vs (%q, %v)", frame, out, err, rout, rerr)
 			}
@@ -53,6 +67,9 @@ func FuzzReassemble(f *testing.F) {
 					t.Fatalf("error %v (out %q) is not a bare *ViolationError", err, out)
 				}
 				r.Reset()
+				if budget.Used() != 0 {
+					t.Fatalf("budget holds %d after Reset", budget.Used())
+				}
 				continue
 			}
 			if out != nil && !IsSegment(frame) && !bytes.Equal(out, frame) {

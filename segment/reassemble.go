@@ -26,6 +26,7 @@ type group struct {
 	next    int64
 	started time.Time
 	buf     []byte  // decoded bytes so far; cap ≤ MaxMessageBytes+3
+	held    int64   // bytes drawn from the budget (cap(buf))
 	carry   [4]byte // base64 characters of an incomplete quantum
 	carryN  int
 }
@@ -54,6 +55,16 @@ func (r *Reassembler) Buffered() int64 {
 	return n
 }
 
+// Reserved returns the bytes allocated for in-flight groups' buffers (their
+// capacity, which is what they draw from Limits.Budget).
+func (r *Reassembler) Reserved() int64 {
+	var n int64
+	for _, g := range r.groups {
+		n += g.held
+	}
+	return n
+}
+
 // Sweep drops groups older than the group timeout and returns how many were
 // dropped. It raises no protocol error (the sender retries on reconnect).
 // Call it periodically, e.g. every GroupTimeout/2.
@@ -62,6 +73,7 @@ func (r *Reassembler) Sweep() int {
 	n := 0
 	for id, g := range r.groups {
 		if now.Sub(g.started) > r.lim.GroupTimeout {
+			r.free(g)
 			delete(r.groups, id)
 			n++
 		}
@@ -69,8 +81,13 @@ func (r *Reassembler) Sweep() int {
 	return n
 }
 
-// Reset drops the whole table (transport disconnect).
+// Reset drops the whole table (transport disconnect) and returns its
+// buffers to the budget. The transport must call it when the connection
+// ends, however it ends.
 func (r *Reassembler) Reset() {
+	for _, g := range r.groups {
+		r.free(g)
+	}
 	clear(r.groups)
 	r.scratch = nil
 }
@@ -163,6 +180,9 @@ func (r *Reassembler) feed(frame []byte, mode scanMode) ([]byte, error) {
 		return nil, r.dropViolation(&e, gidb, RuleIndexOrder, gid, index, "expected "+strconv.FormatInt(g.next, 10))
 	}
 	if rule, detail := r.appendSegment(g, frame, e.data, e.guessed); rule != 0 {
+		if fresh {
+			r.free(g) // not in the table: nothing else returns its bytes
+		}
 		return nil, r.dropViolation(&e, gidb, rule, gid, index, detail)
 	}
 	// The data decoded, so a guessed end of data was right: from here on
@@ -174,14 +194,18 @@ func (r *Reassembler) feed(frame []byte, mode scanMode) ([]byte, error) {
 		}
 		return nil, nil
 	}
-	r.drop(gidb)
+	// Complete: the buffer leaves the table and the budget (the caller owns
+	// it now), whether or not the message is valid.
+	delete(r.groups, string(gidb))
+	r.free(g)
+	out := g.buf
 	if g.carryN != 0 {
 		return nil, violation(RuleData, gid, index, "base64 ends mid-quantum")
 	}
-	if rule := checkMessage(g.buf); rule != 0 {
+	if rule := checkMessage(out); rule != 0 {
 		return nil, violation(rule, gid, index, "")
 	}
-	return g.buf, nil
+	return out, nil
 }
 
 // violation returns errGuess while e's data end is an unconfirmed guess, and
@@ -202,8 +226,15 @@ func (r *Reassembler) dropViolation(e *envelope, gidb []byte, rule Rule, gid gid
 	return violation(rule, gid, index, detail)
 }
 
-// drop removes a group.
-func (r *Reassembler) drop(gid []byte) { delete(r.groups, string(gid)) }
+// drop removes a group and returns its buffer to the budget (the buffer
+// itself stays valid for a caller that already holds it).
+func (r *Reassembler) drop(gid []byte) {
+	if g := r.groups[string(gid)]; g != nil {
+		r.lim.Budget.give(g.held)
+		g.held = 0
+		delete(r.groups, string(gid))
+	}
+}
 
 // gidString is a lazily converted group id for error messages: it keeps the
 // bytes and converts only when a violation is built.
