@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"strconv"
+
+	"github.com/ahptui/ahptui/internal/jsonscan"
 )
 
 // b64Alphabet marks the bytes of the standard base64 alphabet plus '='.
@@ -29,10 +31,10 @@ func (r *Reassembler) appendSegment(g *group, frame []byte, v span, guessed bool
 	}
 	// Slow path: the string has escapes. Validate it as a JSON string,
 	// unescape it and decode again.
-	if end, _, ok := scanString(frame, v.start-1); !ok || end != v.end+1 {
+	if end, _, ok := jsonscan.ScanString(frame, v.start-1); !ok || end != v.end+1 {
 		return RuleData, "not a valid JSON string"
 	}
-	r.scratch = unescape(r.scratch[:0], raw)
+	r.scratch = jsonscan.Unescape(r.scratch[:0], raw)
 	return r.decodeInto(g, r.scratch)
 }
 

@@ -132,19 +132,3 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	})
 }
-
-// FuzzJSONValid compares the hand-written JSON validator with
-// encoding/json.Valid + utf8.Valid.
-func FuzzJSONValid(f *testing.F) {
-	for _, s := range []string{okMsg, `[1,2,{"a":[true,false,null,-0.5e+3]}]`, `"\ud83d\ude00"`, `{"a":}`, `[1,]`, `01`, `"\x"`, ` {} `} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, in []byte) {
-		// encoding/json does not check UTF-8; our validator does.
-		i, ok := skipValue(in, 0)
-		mine := ok && skipWS(in, i) == len(in)
-		if want := json.Valid(in) && utf8.Valid(in); mine != want {
-			t.Fatalf("skipValue says %v, encoding/json + utf8.Valid say %v for %q", mine, want, in)
-		}
-	})
-}

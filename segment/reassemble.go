@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ahptui/ahptui/internal/jsonscan"
 )
 
 // Reassembler is the receiver's reassembly table. It is not safe for
@@ -253,7 +255,7 @@ func groupID(b []byte, v span) ([]byte, error) {
 	}
 	body := b[v.start:v.end]
 	if v.esc {
-		body = unescape(nil, body)
+		body = jsonscan.Unescape(nil, body)
 	}
 	if len(body) == 0 || len(body) > MaxGroupIDBytes || !utf8.Valid(body) {
 		return nil, violation(RuleGroupID, nil, -1, "length "+strconv.Itoa(len(body)))

@@ -1,13 +1,13 @@
-package segment
+package jsonscan
 
 import (
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// unescape appends the decoded content of a JSON string body s (without the
-// quotes, already validated by scanString) to dst.
-func unescape(dst, s []byte) []byte {
+// Unescape appends the decoded content of a JSON string body s (without the
+// quotes, already validated by ScanString) to dst.
+func Unescape(dst, s []byte) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c != '\\' {
