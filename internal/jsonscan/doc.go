@@ -11,7 +11,7 @@
 //     encoding/json does (lone surrogates become U+FFFD);
 //   - structural skips (StringEnd, SkipStructural), which only find where a
 //     value ends, for routing decisions and for callers that validate later;
-//   - the JSON-RPC envelope key rules (EnvelopeKey, CheckEnvelope): a
+//   - the JSON-RPC envelope key rules (EnvelopeKey, CheckEnvelopeKeys): a
 //     top-level member name that appears twice, or that encoding/json would
 //     match to an envelope member only by case folding ("Method", "jſonrpc"), is
 //     refused on every path, so the segment layer, the client's fast path

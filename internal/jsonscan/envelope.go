@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"errors"
 	"unicode"
 	"unicode/utf8"
@@ -93,45 +94,84 @@ func foldRune(r rune) rune {
 	}
 }
 
-// Errors of CheckEnvelope.
+// Errors of CheckEnvelopeKeys.
 var (
 	// ErrDuplicateKey: an envelope member appears twice.
 	ErrDuplicateKey = errors.New("jsonscan: duplicate JSON-RPC envelope member")
 	// ErrFoldedKey: a member name matches an envelope member only by case
 	// folding.
 	ErrFoldedKey = errors.New("jsonscan: JSON-RPC envelope member name in the wrong case")
-	// ErrSyntax: the input is not one valid JSON object (or not UTF-8).
-	ErrSyntax = errors.New("jsonscan: not a valid JSON object")
+	// ErrNotObject: the input is not a JSON object.
+	ErrNotObject = errors.New("jsonscan: not a JSON object")
 )
 
-// CheckEnvelope validates b as one JSON object (grammar and UTF-8) whose
-// envelope members each appear at most once and by their exact name. Other
-// members are not restricted. It is the check every decoder of a whole
-// JSON-RPC message runs besides (or instead of) encoding/json, which takes
-// the last of duplicate members and matches names case-insensitively.
-func CheckEnvelope(b []byte) error {
+// CheckEnvelopeKeys reports whether the top-level object b names each
+// envelope member at most once and by its exact name (other members are not
+// restricted). It is the check every decoder of a whole JSON-RPC message
+// runs besides encoding/json, which takes the last of duplicate members and
+// matches names case-insensitively. b must be valid JSON (check it first,
+// e.g. run it after encoding/json accepted it): values are skipped
+// structurally, and invalid UTF-8 is tolerated as encoding/json tolerates
+// it (it never spells an envelope name).
+func CheckEnvelopeKeys(b []byte) error {
 	var seen [numKeys]bool
-	var err error // the first key error; syntax errors take precedence
-	ok := Object(b, func(name []byte, value int) (int, bool) {
-		end, ok := SkipValue(b, value)
+	var buf [32]byte
+	i := SkipWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return ErrNotObject
+	}
+	for i = SkipWS(b, i+1); i < len(b) && b[i] == '"'; {
+		end, ok := StringEnd(b, i)
 		if !ok {
-			return end, false
+			return ErrNotObject
+		}
+		name := b[i+1 : end-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			if !escapesValid(name) {
+				return ErrNotObject
+			}
+			name = Unescape(buf[:0], name)
 		}
 		k, exact := EnvelopeKey(name)
 		switch {
-		case k == NoKey || err != nil:
+		case k == NoKey:
 		case !exact:
-			err = ErrFoldedKey
+			return ErrFoldedKey
 		case seen[k]:
-			err = ErrDuplicateKey
+			return ErrDuplicateKey
 		}
 		seen[k] = true
-		return end, true
-	})
-	if !ok {
-		return ErrSyntax
+		i = SkipWS(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return ErrNotObject
+		}
+		if i, ok = SkipStructural(b, SkipWS(b, i+1)); !ok {
+			return ErrNotObject
+		}
+		if i = SkipWS(b, i); i < len(b) && b[i] == ',' {
+			i = SkipWS(b, i+1)
+		}
 	}
-	return err
+	return nil
+}
+
+// escapesValid reports whether every backslash in a string body starts a
+// valid escape (what Unescape requires; UTF-8 is not checked).
+func escapesValid(s []byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		switch {
+		case i+1 < len(s) && simpleEscape[s[i+1]]:
+			i++
+		case i+6 <= len(s) && s[i+1] == 'u' && isHex4(s[i+2:i+6]):
+			i += 5
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Object walks the JSON object that is the whole of b (white space allowed
@@ -142,46 +182,69 @@ func CheckEnvelope(b []byte) error {
 // far as Object checks it: the punctuation and names (validated strings);
 // the values are whatever member accepted.
 func Object(b []byte, member func(name []byte, value int) (int, bool)) bool {
-	i := SkipWS(b, 0)
+	end, ok := ObjectAt(b, SkipWS(b, 0), member)
+	return ok && SkipWS(b, end) == len(b)
+}
+
+// ObjectAt is Object for the object that starts at b[i]; it returns the
+// index just after its closing brace.
+func ObjectAt(b []byte, i int, member func(name []byte, value int) (int, bool)) (int, bool) {
 	if i >= len(b) || b[i] != '{' {
-		return false
+		return i, false
 	}
 	i = SkipWS(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return SkipWS(b, i+1) == len(b)
+		return i + 1, true
 	}
-	var buf [32]byte
 	for {
 		if i >= len(b) || b[i] != '"' {
-			return false
+			return i, false
 		}
 		ke, esc, ok := ScanString(b, i)
 		if !ok {
-			return false
+			return i, false
 		}
 		name := b[i+1 : ke-1]
-		if esc {
-			name = Unescape(buf[:0], name)
+		if esc { // rare: a buffer would escape to the heap for every object
+			name = Unescape(nil, name)
 		}
 		i = SkipWS(b, ke)
 		if i >= len(b) || b[i] != ':' {
-			return false
+			return i, false
 		}
 		if i, ok = member(name, SkipWS(b, i+1)); !ok {
-			return false
+			return i, false
 		}
 		i = SkipWS(b, i)
 		if i >= len(b) {
-			return false
+			return i, false
 		}
 		if b[i] == '}' {
-			return SkipWS(b, i+1) == len(b)
+			return i + 1, true
 		}
 		if b[i] != ',' {
-			return false
+			return i, false
 		}
 		i = SkipWS(b, i+1)
 	}
+}
+
+// String reads the JSON string at b[i] and returns its decoded value
+// (exactly what encoding/json decodes; invalid UTF-8 is refused rather than
+// replaced) and the index after it.
+func String(b []byte, i int) (string, int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return "", i, false
+	}
+	end, esc, ok := ScanString(b, i)
+	if !ok {
+		return "", i, false
+	}
+	body := b[i+1 : end-1]
+	if esc {
+		return string(Unescape(make([]byte, 0, len(body)), body)), end, true
+	}
+	return string(body), end, true
 }
 
 // Valid reports whether b is exactly one valid JSON value (white space

@@ -30,6 +30,13 @@ func TestScanStringMatchesEncodingJSON(t *testing.T) {
 		if mine != want {
 			t.Fatalf("ScanString(%q) = %v (end %d), encoding/json %v", in, mine, end, want)
 		}
+		if mine {
+			var ref string
+			got, _, _ := String(in, start)
+			if json.Unmarshal(in, &ref) != nil || got != ref {
+				t.Fatalf("String(%q) = %q, encoding/json %q", in, got, ref)
+			}
+		}
 	}
 }
 

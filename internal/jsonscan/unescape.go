@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -9,11 +10,13 @@ import (
 // quotes, already validated by ScanString) to dst.
 func Unescape(dst, s []byte) []byte {
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c != '\\' {
-			dst = append(dst, c)
-			i++
-			continue
+		if s[i] != '\\' { // copy the run up to the next escape at once
+			j := bytes.IndexByte(s[i:], '\\')
+			if j < 0 {
+				return append(dst, s[i:]...)
+			}
+			dst = append(dst, s[i:i+j]...)
+			i += j
 		}
 		switch e := s[i+1]; e {
 		case 'b':
