@@ -166,7 +166,7 @@ func (k *conn) readLoop() {
 			return
 		}
 		k.reasmMu.Lock()
-		msg, err := k.reasm.Feed(buf.Bytes())
+		msg, reassembled, err := k.reasm.FeedUnchecked(buf.Bytes())
 		k.reasmMu.Unlock()
 		if err != nil {
 			k.cl.log.Warn("invalid messageSegment; closing", "err", err)
@@ -177,9 +177,22 @@ func (k *conn) readLoop() {
 			k.busy.Store(false)
 			continue
 		}
-		if err := k.handle(msg); err != nil {
-			k.fail(err)
-			return
+		handled := false
+		if reassembled {
+			// The JSON-RPC check of a reassembled message is made where it
+			// is parsed (takeReassembled); a violation closes with 4400.
+			var err error
+			if handled, err = k.takeReassembled(msg); err != nil {
+				k.cl.log.Warn("invalid messageSegment; closing", "err", err)
+				k.fail(&ProtocolError{Detail: "invalid messageSegment", Err: err})
+				return
+			}
+		}
+		if !handled {
+			if err := k.handle(msg); err != nil {
+				k.fail(err)
+				return
+			}
 		}
 		k.lastRead.Store(k.cl.cfg.Now().UnixNano())
 		k.busy.Store(false)
@@ -239,6 +252,21 @@ func (k *conn) handle(b []byte) error {
 		k.cl.log.Warn("message is neither request, response nor notification; ignored")
 	}
 	return nil
+}
+
+// takeReassembled makes the JSON-RPC check of a reassembled message, which
+// FeedUnchecked left to the parse: an action notification in the common
+// shape is parsed by scanActionFrame, which validates every byte it accepts
+// (and accepts nothing the RFC's rules refuse: FuzzReassembledActionFrame),
+// so it is validated once and handled here; anything else is checked with
+// segment.CheckMessage and left to handle (handled false). err is the
+// violation.
+func (k *conn) takeReassembled(b []byte) (handled bool, err error) {
+	if p, ok := scanActionFrame(b); ok {
+		k.cl.onActionParams(k, p)
+		return true, nil
+	}
+	return false, segment.CheckMessage(b)
 }
 
 // resolve hands a response to its call.

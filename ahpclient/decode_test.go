@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/segment"
 )
 
 func TestDecodeActionFast(t *testing.T) {
@@ -210,6 +211,24 @@ func FuzzStreamAction(f *testing.F) {
 		}
 		if !reflect.DeepEqual(fast, slow) {
 			t.Fatalf("scanner %#v != DecodeAction %#v for %q", fast, slow, raw)
+		}
+	})
+}
+
+// FuzzReassembledActionFrame: whatever scanActionFrame accepts passes the
+// segment RFC's check of a reassembled message (given valid UTF-8, which
+// FeedUnchecked checks), so a reassembled action frame it parses needs no
+// separate validation pass.
+func FuzzReassembledActionFrame(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"action","params":{"channel":"c","serverSeq":1,"action":{"type":"chat/delta","turnId":"t","partId":"p","content":"x"}}}`))
+	f.Add([]byte(`{"method":"action","params":{"channel":"c","serverSeq":1,"action":{}}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"action","params":{"channel":"c","serverSeq":1,"action":{"a":[1,]}}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"action","params":{"channel":"c","serverSeq":1,"origin":null,"x":{"y":"\ud800"},"action":{}}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if _, ok := scanActionFrame(b); ok {
+			if err := segment.CheckMessage(b); err != nil {
+				t.Fatalf("scanActionFrame accepted %q, which the RFC check refuses: %v", b, err)
+			}
 		}
 	})
 }

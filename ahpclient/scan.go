@@ -52,7 +52,7 @@ func scanActionFrame(b []byte) (p *envelopeParams, ok bool) {
 	}) {
 		return nil, false
 	}
-	if !isAction || params == nil {
+	if !sawVersion || !isAction || params == nil {
 		return nil, false
 	}
 	return params, true

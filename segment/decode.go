@@ -106,7 +106,8 @@ func (r *Reassembler) decodeInto(g *group, d []byte) (Rule, string) {
 // grow makes sure cap(g.buf) ≥ need. The buffer grows with the data
 // received, never from the declared total alone (a hostile first segment
 // with total 65535 must not reserve the whole message): geometrically
-// (doubling), but never past the declared total's estimate (total × this
+// (×4 per step: fewer copies than doubling, still at most 4× what
+// arrived), but never past the declared total's estimate (total × this
 // segment's raw length ¾ + 3), MaxMessageBytes+3, or what the budget grants.
 // raw is the length of this segment's base64 text. It returns false, with g
 // unchanged, when the budget refuses the bytes.
@@ -114,7 +115,7 @@ func (r *Reassembler) grow(g *group, need, raw int) bool {
 	if need <= cap(g.buf) {
 		return true
 	}
-	c := int64(max(2*cap(g.buf), need))
+	c := int64(max(4*cap(g.buf), need))
 	if est := g.total * (int64(raw)/4*3 + 3); c > est {
 		c = est
 	}

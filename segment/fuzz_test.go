@@ -38,9 +38,27 @@ func FuzzReassemble(f *testing.F) {
 		r := NewReassembler(lim, newClock().now)
 		ref := NewReassembler(fuzzLimits, newClock().now) // exact scans only
 		ref.exact = true
+		u := NewReassembler(fuzzLimits, newClock().now) // FeedUnchecked + CheckMessage
 		for _, frame := range bytes.Split(in, []byte{frameSep}) {
 			out, err := r.Feed(frame)
 			rout, rerr := ref.Feed(frame)
+			uout, reassembled, uerr := u.FeedUnchecked(frame)
+			if reassembled {
+				if uerr != nil || !IsSegment(frame) {
+					t.Fatalf("FeedUnchecked: reassembled with error %v", uerr)
+				}
+				if uerr = CheckMessage(uout); uerr != nil {
+					uout = nil
+				}
+			}
+			urule, _ := RuleOf(uerr)
+			rrule0, _ := RuleOf(rerr)
+			if !bytes.Equal(uout, rout) || (uerr == nil) != (rerr == nil) || urule != rrule0 || u.Pending() != ref.Pending() {
+				t.Fatalf("FeedUnchecked+CheckMessage and Feed differ on %q: (%q, %v) vs (%q, %v)", frame, uout, uerr, rout, rerr)
+			}
+			if uerr != nil {
+				u.Reset()
+			}
 			rule, _ := RuleOf(err)
 			rrule, _ := RuleOf(rerr)
 			if rule == RuleBudgetExceeded {

@@ -100,19 +100,50 @@ func (r *Reassembler) Reset() {
 // response or notification); the caller owns it. A segment of an incomplete
 // group returns (nil, nil). Any rule violation returns a *ViolationError.
 func (r *Reassembler) Feed(frame []byte) ([]byte, error) {
+	msg, _, err := r.feedFrame(frame, true)
+	return msg, err
+}
+
+// FeedUnchecked is Feed without the final JSON-RPC check of a reassembled
+// message, for a transport that parses every message with a validating
+// decoder anyway, so the JSON is validated once, where it is parsed (the
+// check is the costliest part of reassembly for token-dense JSON: see
+// docs/BENCHMARKS.md). The reassembled bytes are still checked for UTF-8
+// and every segment rule applies. When reassembled is true the caller must
+// accept msg only through a decoder that enforces what CheckMessage checks
+// (or call CheckMessage), and close with CloseCode when it does not:
+// Feed(f) is exactly FeedUnchecked(f) followed by CheckMessage on a
+// reassembled message (FuzzReassemble checks this).
+func (r *Reassembler) FeedUnchecked(frame []byte) (msg []byte, reassembled bool, err error) {
+	return r.feedFrame(frame, false)
+}
+
+// CheckMessage validates a reassembled message the way Feed does: exactly
+// one JSON-RPC 2.0 request, notification or response (no duplicate or
+// case-folded envelope member), valid UTF-8, not itself a segment. It
+// returns a *ViolationError (close with CloseCode) or nil.
+func CheckMessage(msg []byte) error {
+	if rule := checkMessage(msg); rule != 0 {
+		return violation(rule, nil, -1, "")
+	}
+	return nil
+}
+
+// feedFrame is Feed (check) or FeedUnchecked.
+func (r *Reassembler) feedFrame(frame []byte, check bool) ([]byte, bool, error) {
 	if !IsSegment(frame) {
-		return frame, nil
+		return frame, false, nil
 	}
+	var out []byte
+	var err error
 	if r.exact {
-		return r.feed(frame, scanFrame)
-	}
-	out, err := r.feed(frame, scanFrameGuess)
-	if err == errGuess {
+		out, err = r.feed(frame, scanFrame, check)
+	} else if out, err = r.feed(frame, scanFrameGuess, check); err == errGuess {
 		// The guessed end of data was wrong or something failed: redo it
 		// exactly. The guessed attempt changed nothing.
-		return r.feed(frame, scanFrame)
+		out, err = r.feed(frame, scanFrame, check)
 	}
-	return out, err
+	return out, out != nil, err
 }
 
 // errGuess reports that feed, scanning with scanFrameGuess, hit a violation
@@ -125,7 +156,7 @@ var errGuess = errors.New("segment: data end guessed")
 // a successful base64 decode of the data (the alphabet has no '"' or '\\'),
 // and until then every violation returns errGuess instead, before any change
 // to the table.
-func (r *Reassembler) feed(frame []byte, mode scanMode) ([]byte, error) {
+func (r *Reassembler) feed(frame []byte, mode scanMode, check bool) ([]byte, error) {
 	var e envelope
 	ok := e.scan(frame, mode)
 	if e.guessed && !ok {
@@ -201,8 +232,17 @@ func (r *Reassembler) feed(frame []byte, mode scanMode) ([]byte, error) {
 	delete(r.groups, string(gidb))
 	r.free(g)
 	out := g.buf
+	if out == nil {
+		out = []byte{} // complete, but empty: non-nil tells the caller
+	}
 	if g.carryN != 0 {
 		return nil, violation(RuleData, gid, index, "base64 ends mid-quantum")
+	}
+	if !check {
+		if !utf8.Valid(out) {
+			return nil, violation(RuleInvalidUTF8, gid, index, "")
+		}
+		return out, nil
 	}
 	if rule := checkMessage(out); rule != 0 {
 		return nil, violation(rule, gid, index, "")

@@ -260,7 +260,7 @@ func TestReset(t *testing.T) {
 
 // TestAllocsPerGroupLogarithmic checks that allocations grow at most with
 // the logarithm of the number of segments: the group buffer grows with the
-// data received (doubling), not from the declared total.
+// data received (×4 per step), not from the declared total.
 func TestAllocsPerGroupLogarithmic(t *testing.T) {
 	allocs := func(segments int) float64 {
 		recv := capFor(1000)
@@ -274,7 +274,7 @@ func TestAllocsPerGroupLogarithmic(t *testing.T) {
 	}
 	for _, n := range []int{10, 200} {
 		// 2 allocations per group (group struct, map key), plus one per
-		// doubling of the buffer (⌈log2 n⌉ + 1).
+		// growth of the buffer (at most ⌈log2 n⌉ + 1).
 		if a, limit := allocs(n), float64(3+bits.Len(uint(n))); a > limit {
 			t.Fatalf("allocations per group with %d segments: %v > %v", n, a, limit)
 		}
