@@ -177,22 +177,22 @@ func (k *conn) readLoop() {
 			k.busy.Store(false)
 			continue
 		}
-		handled := false
 		if reassembled {
 			// The JSON-RPC check of a reassembled message is made where it
 			// is parsed (takeReassembled); a violation closes with 4400.
-			var err error
-			if handled, err = k.takeReassembled(msg); err != nil {
+			if err := k.takeReassembled(msg); err != nil {
+				var he *handleError
+				if errors.As(err, &he) {
+					k.fail(he.err)
+					return
+				}
 				k.cl.log.Warn("invalid messageSegment; closing", "err", err)
 				k.fail(&ProtocolError{Detail: "invalid messageSegment", Err: err})
 				return
 			}
-		}
-		if !handled {
-			if err := k.handle(msg); err != nil {
-				k.fail(err)
-				return
-			}
+		} else if err := k.handle(msg); err != nil {
+			k.fail(err)
+			return
 		}
 		k.lastRead.Store(k.cl.cfg.Now().UnixNano())
 		k.busy.Store(false)
@@ -241,33 +241,58 @@ func (k *conn) handle(b []byte) error {
 		k.cl.log.Warn("undecodable message from host; ignored", "bytes", len(b), "err", err)
 		return nil
 	}
+	return k.dispatch(&m)
+}
+
+// dispatch routes one decoded message.
+func (k *conn) dispatch(m *ahpwire.Message) error {
 	switch {
 	case m.IsResponse():
-		k.resolve(&m)
+		k.resolve(m)
 	case m.IsNotification():
-		return k.cl.onNotification(k, &m)
+		return k.cl.onNotification(k, m)
 	case m.IsRequest():
-		k.cl.onServerRequest(k, &m)
+		k.cl.onServerRequest(k, m)
 	default:
 		k.cl.log.Warn("message is neither request, response nor notification; ignored")
 	}
 	return nil
 }
 
-// takeReassembled makes the JSON-RPC check of a reassembled message, which
-// FeedUnchecked left to the parse: an action notification in the common
-// shape is parsed by scanActionFrame, which validates every byte it accepts
-// (and accepts nothing the RFC's rules refuse: FuzzReassembledActionFrame),
-// so it is validated once and handled here; anything else is checked with
-// segment.CheckMessage and left to handle (handled false). err is the
-// violation.
-func (k *conn) takeReassembled(b []byte) (handled bool, err error) {
+// takeReassembled parses a reassembled message, which FeedUnchecked has
+// not checked as JSON-RPC, validating it once, where it is parsed: an action
+// notification in the common shape by scanActionFrame, which validates every
+// byte it accepts (and accepts nothing the RFC's check refuses:
+// FuzzReassembledActionFrame); anything else by segment.ParseMessage, whose
+// member spans become the ahpwire.Message without a second parse by
+// encoding/json (messageFromParsed, FuzzMessageFromParsed). err is the
+// violation (close 4400); a message that is valid JSON-RPC but not one this
+// client can decode is ignored, as handle ignores it.
+func (k *conn) takeReassembled(b []byte) error {
 	if p, ok := scanActionFrame(b); ok {
 		k.cl.onActionParams(k, p)
-		return true, nil
+		return nil
 	}
-	return false, segment.CheckMessage(b)
+	parsed, err := segment.ParseMessage(b)
+	if err != nil {
+		return err
+	}
+	m, err := messageFromParsed(parsed)
+	if err != nil {
+		k.cl.log.Warn("undecodable message from host; ignored", "bytes", len(b), "err", err)
+		return nil
+	}
+	if err := k.dispatch(m); err != nil {
+		return &handleError{err}
+	}
+	return nil
 }
+
+// handleError marks an error of dispatch (not a segment violation).
+type handleError struct{ err error }
+
+func (e *handleError) Error() string { return e.err.Error() }
+func (e *handleError) Unwrap() error { return e.err }
 
 // resolve hands a response to its call.
 func (k *conn) resolve(m *ahpwire.Message) {

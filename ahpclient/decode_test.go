@@ -232,3 +232,33 @@ func FuzzReassembledActionFrame(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMessageFromParsed: for every message segment.ParseMessage accepts,
+// messageFromParsed builds exactly what json.Unmarshal into ahpwire.Message
+// decodes (or both fail), so a reassembled message is parsed once.
+func FuzzMessageFromParsed(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"a":[1,2]}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x","data":{"k":1}}}`,
+		`{"jsonrpc":"2.0","id":"s","result":1}`,
+		`{"jsonrpc":"2.0","id":-1,"result":1}`,
+		`{"jsonrpc":"2.0","id":1.5,"result":null}`,
+		`{"jsonrpc":"2.0","method":"m\u00e9","params":[1]}`,
+		`{"jsonrpc":"2\u002e0","id":18446744073709551615,"error":{"code":1.5,"message":"x"}}`,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"x","Code":2}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := segment.ParseMessage(b)
+		if err != nil {
+			return
+		}
+		got, gerr := messageFromParsed(p)
+		var want ahpwire.Message
+		werr := json.Unmarshal(b, &want)
+		if (gerr == nil) != (werr == nil) || (gerr == nil && !reflect.DeepEqual(*got, want)) {
+			t.Fatalf("messageFromParsed(%q) = %+v, %v; json.Unmarshal %+v, %v", b, got, gerr, want, werr)
+		}
+	})
+}
