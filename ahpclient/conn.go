@@ -269,23 +269,36 @@ func (k *conn) dispatch(m *ahpwire.Message) error {
 // violation (close 4400); a message that is valid JSON-RPC but not one this
 // client can decode is ignored, as handle ignores it.
 func (k *conn) takeReassembled(b []byte) error {
-	if p, ok := scanActionFrame(b); ok {
-		k.cl.onActionParams(k, p)
+	p, m, violation, undecodable := parseReassembled(b)
+	switch {
+	case violation != nil:
+		return violation
+	case undecodable != nil:
+		k.cl.log.Warn("undecodable message from host; ignored", "bytes", len(b), "err", undecodable)
 		return nil
-	}
-	parsed, err := segment.ParseMessage(b)
-	if err != nil {
-		return err
-	}
-	m, err := messageFromParsed(parsed)
-	if err != nil {
-		k.cl.log.Warn("undecodable message from host; ignored", "bytes", len(b), "err", err)
+	case p != nil:
+		k.cl.onActionParams(k, p)
 		return nil
 	}
 	if err := k.dispatch(m); err != nil {
 		return &handleError{err}
 	}
 	return nil
+}
+
+// parseReassembled is takeReassembled's parse: an action envelope p, or a
+// message m, or the segment violation, or why a valid JSON-RPC message
+// cannot be decoded by this client.
+func parseReassembled(b []byte) (p *envelopeParams, m *ahpwire.Message, violation, undecodable error) {
+	if p, ok := scanActionFrame(b); ok {
+		return p, nil, nil, nil
+	}
+	parsed, err := segment.ParseMessage(b)
+	if err != nil {
+		return nil, nil, err, nil
+	}
+	m, err = messageFromParsed(parsed)
+	return nil, m, nil, err
 }
 
 // handleError marks an error of dispatch (not a segment violation).
