@@ -180,14 +180,14 @@ func (k *conn) readLoop() {
 		if reassembled {
 			// The JSON-RPC check of a reassembled message is made where it
 			// is parsed (takeReassembled); a violation closes with 4400.
-			if err := k.takeReassembled(msg); err != nil {
-				var he *handleError
-				if errors.As(err, &he) {
-					k.fail(he.err)
-					return
-				}
-				k.cl.log.Warn("invalid messageSegment; closing", "err", err)
-				k.fail(&ProtocolError{Detail: "invalid messageSegment", Err: err})
+			violation, err := k.takeReassembled(msg)
+			if violation != nil {
+				k.cl.log.Warn("invalid messageSegment; closing", "err", violation)
+				k.fail(&ProtocolError{Detail: "invalid messageSegment", Err: violation})
+				return
+			}
+			if err != nil {
+				k.fail(err)
 				return
 			}
 		} else if err := k.handle(msg); err != nil {
@@ -258,54 +258,6 @@ func (k *conn) dispatch(m *ahpwire.Message) error {
 	}
 	return nil
 }
-
-// takeReassembled parses a reassembled message, which FeedUnchecked has
-// not checked as JSON-RPC, validating it once, where it is parsed: an action
-// notification in the common shape by scanActionFrame, which validates every
-// byte it accepts (and accepts nothing the RFC's check refuses:
-// FuzzReassembledActionFrame); anything else by segment.ParseMessage, whose
-// member spans become the ahpwire.Message without a second parse by
-// encoding/json (messageFromParsed, FuzzMessageFromParsed). err is the
-// violation (close 4400); a message that is valid JSON-RPC but not one this
-// client can decode is ignored, as handle ignores it.
-func (k *conn) takeReassembled(b []byte) error {
-	p, m, violation, undecodable := parseReassembled(b)
-	switch {
-	case violation != nil:
-		return violation
-	case undecodable != nil:
-		k.cl.log.Warn("undecodable message from host; ignored", "bytes", len(b), "err", undecodable)
-		return nil
-	case p != nil:
-		k.cl.onActionParams(k, p)
-		return nil
-	}
-	if err := k.dispatch(m); err != nil {
-		return &handleError{err}
-	}
-	return nil
-}
-
-// parseReassembled is takeReassembled's parse: an action envelope p, or a
-// message m, or the segment violation, or why a valid JSON-RPC message
-// cannot be decoded by this client.
-func parseReassembled(b []byte) (p *envelopeParams, m *ahpwire.Message, violation, undecodable error) {
-	if p, ok := scanActionFrame(b); ok {
-		return p, nil, nil, nil
-	}
-	parsed, err := segment.ParseMessage(b)
-	if err != nil {
-		return nil, nil, err, nil
-	}
-	m, err = messageFromParsed(parsed)
-	return nil, m, nil, err
-}
-
-// handleError marks an error of dispatch (not a segment violation).
-type handleError struct{ err error }
-
-func (e *handleError) Error() string { return e.err.Error() }
-func (e *handleError) Unwrap() error { return e.err }
 
 // resolve hands a response to its call.
 func (k *conn) resolve(m *ahpwire.Message) {

@@ -3,11 +3,9 @@ package ahpclient
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/internal/jsonscan"
-	"github.com/ahptui/ahptui/segment"
 )
 
 // actionMarker is how an `action` notification's method appears in a
@@ -127,24 +125,4 @@ func decodeActionFast(frame []byte) (p *envelopeParams, ok bool) {
 		return nil, false
 	}
 	return f.Params, true
-}
-
-// messageFromParsed builds the message segment.ParseMessage validated from
-// its member spans, exactly as json.Unmarshal into ahpwire.Message would
-// decode it (FuzzMessageFromParsed), without parsing the whole message
-// again: params and result alias the message, only the small members (id,
-// method, error) go through encoding/json.
-func messageFromParsed(p segment.Parsed) (*ahpwire.Message, error) {
-	m := &ahpwire.Message{Params: p.Params, Result: p.Result}
-	for _, f := range []struct {
-		raw []byte
-		dst any
-	}{{p.JSONRPC, &m.JSONRPC}, {p.Method, &m.Method}, {p.ID, &m.ID}, {p.Error, &m.Error}} {
-		if f.raw != nil {
-			if err := json.Unmarshal(f.raw, f.dst); err != nil {
-				return nil, fmt.Errorf("ahpwire: decode jsonrpc message: %w", err)
-			}
-		}
-	}
-	return m, nil
 }
