@@ -21,3 +21,14 @@ func (p ResponsePart) AppendContent(s string) ResponsePart {
 	p.Content = p.text.String()
 	return p
 }
+
+// Text returns Content as an append-only text: the buffer AppendContent
+// built when Content still views it (no copy), otherwise a new text holding
+// Content. A reader that keeps the result (the client's transcript) shares
+// the part's buffer instead of keeping a second copy of a streamed text.
+func (p *ResponsePart) Text() textbuf.Text {
+	if p.text.Views(p.Content) {
+		return p.text
+	}
+	return textbuf.New(p.Content)
+}

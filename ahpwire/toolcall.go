@@ -201,6 +201,16 @@ func (t *ToolCallState) IsTerminal() bool {
 	return t.Status == ToolCompleted || t.Status == ToolCancelled
 }
 
+// WaitsForClient reports whether the tool call waits for a client
+// (pending-confirmation, pending-result-confirmation or auth-required).
+func (t *ToolCallState) WaitsForClient() bool {
+	switch t.Status {
+	case ToolPendingConfirmation, ToolPendingResultConfirmation, ToolAuthRequired:
+		return true
+	}
+	return false
+}
+
 // Result returns the result fields as a ToolCallResult (zero when absent).
 func (t *ToolCallState) Result() ToolCallResult {
 	r := ToolCallResult{Content: t.Content, StructuredContent: t.StructuredContent, Error: t.Error}

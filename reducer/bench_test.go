@@ -9,7 +9,7 @@ import (
 // staying flat as n grows from 1k to 100k shows O(1) amortised appends
 // (O(len(delta)) per delta, not O(message)).
 func BenchmarkDeltas(b *testing.B) {
-	delta := BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "0123456789abcdef"}
+	delta := BlockDelta{MessageID: "t1", Kind: KindText, Delta: "0123456789abcdef"}
 	for _, n := range []int{1_000, 10_000, 100_000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
@@ -58,7 +58,7 @@ func BenchmarkReduceWithHistory(b *testing.B) {
 		b.Run(fmt.Sprintf("delta/finished=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			s := base
-			d := BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "0123456789abcdef"}
+			d := BlockDelta{MessageID: "t1", Kind: KindText, Delta: "0123456789abcdef"}
 			for i := 0; i < b.N; i++ {
 				if i&4095 == 0 {
 					s = base // bound the block at 64 KiB
@@ -73,7 +73,7 @@ func BenchmarkReduceWithHistory(b *testing.B) {
 				id := "b" + fmt.Sprint(i&1023)
 				s = ReduceAll(s, UserMessage{TurnID: id, Text: "q"}, MessageStart{ID: id, TurnID: id},
 					BlockStart{MessageID: id, BlockID: "p", Kind: KindText},
-					BlockDelta{MessageID: id, BlockID: "p", Kind: KindText, Delta: "answer"},
+					BlockDelta{MessageID: id, Kind: KindText, Delta: "answer"},
 					MessageEnd{MessageID: id, Status: StatusComplete})
 			}
 			if len(s.Messages) != n+2+2*b.N {
