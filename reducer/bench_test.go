@@ -3,6 +3,8 @@ package reducer
 import (
 	"fmt"
 	"testing"
+
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // BenchmarkDeltas streams n 16-byte deltas into one text block. ns/delta
@@ -78,6 +80,35 @@ func BenchmarkReduceWithHistory(b *testing.B) {
 			}
 			if len(s.Messages) != n+2+2*b.N {
 				b.Fatalf("messages %d", len(s.Messages))
+			}
+		})
+	}
+}
+
+// BenchmarkApplyDelta measures the client's whole path for one chat/delta
+// envelope (ahpstate.ReduceChat, Derive, Reduce) into an active turn with
+// one text part, with 0 and 1000 finished turns: ns and bytes per delta
+// stay flat as history grows and the part stays bounded at 64 KiB.
+func BenchmarkApplyDelta(b *testing.B) {
+	for _, turns := range []int{0, 1000} {
+		b.Run(fmt.Sprintf("turns=%d", turns), func(b *testing.B) {
+			cs := ahpwire.ChatState{Resource: genChat, Turns: []ahpwire.Turn{}}
+			for i := range turns {
+				id := fmt.Sprintf("h%d", i)
+				cs.Turns = append(cs.Turns, ahpwire.Turn{ID: id, Message: ahpwire.UserMessage("q"),
+					ResponseParts: []ahpwire.ResponsePart{ahpwire.MarkdownPart("m", "answer")}, State: ahpwire.TurnComplete})
+			}
+			cs.ActiveTurn = &ahpwire.ActiveTurn{ID: "t1", Message: ahpwire.UserMessage("hi"),
+				ResponseParts: []ahpwire.ResponsePart{ahpwire.MarkdownPart("p1", "He")}}
+			base := projected(cs)
+			env := ahpwire.ActionEnvelope{Channel: genChat, Action: &ahpwire.ChatDelta{TurnID: "t1", PartID: "p1", Content: "0123456789abcdef"}}
+			c := base
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if i&4095 == 0 {
+					c = base // bound the part at 64 KiB
+				}
+				c = applyOurs(c, env)
 			}
 		})
 	}
