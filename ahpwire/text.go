@@ -22,13 +22,14 @@ func (p ResponsePart) AppendContent(s string) ResponsePart {
 	return p
 }
 
-// Text returns Content as an append-only text: the buffer AppendContent
-// built when Content still views it (no copy), otherwise a new text holding
-// Content. A reader that keeps the result (the client's transcript) shares
-// the part's buffer instead of keeping a second copy of a streamed text.
+// Text returns Content as an append-only text without copying it: the
+// buffer AppendContent built when Content still views it, otherwise a view
+// of Content itself (textbuf.Of). A reader that keeps the result (the
+// client's transcript) shares the part's text instead of keeping a second
+// copy.
 func (p *ResponsePart) Text() textbuf.Text {
 	if p.text.Views(p.Content) {
 		return p.text
 	}
-	return textbuf.New(p.Content)
+	return textbuf.Of(p.Content)
 }

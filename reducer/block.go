@@ -73,19 +73,20 @@ type Block struct {
 	Kind BlockKind
 	// Open is true while the block may still change: text and thinking
 	// until the turn ends, tool calls until they are terminal, input
-	// requests until answered (and never after their message ended). Errors, notifications,
-	// content refs and unknown parts are closed from the start.
+	// requests until answered (and never after their message ended).
+	// Errors, notifications, content refs and unknown parts are closed from
+	// the start.
 	Open bool
-	// Rev increases on every change of the block (render cache key).
-	Rev uint64
-
-	text textbuf.Text // KindText, KindThinking, KindSystemNotification
-
 	// Redacted marks KindThinking whose content is withheld.
 	Redacted bool
 	// Markdown marks KindSystemNotification content as markdown (plain text
 	// otherwise).
 	Markdown bool
+	// Rev increases on every change of the block (render cache key).
+	Rev uint64
+
+	text textbuf.Text // KindText, KindThinking, KindSystemNotification
+
 	// Tool is the KindToolCall payload: the AHP tool-call state, shared
 	// with the AHP chat state it was derived from (never modify it).
 	Tool *ahpwire.ToolCallState

@@ -22,7 +22,8 @@ func partStart(msgID string, p *ahpwire.ResponsePart) BlockStart {
 	b := BlockStart{MessageID: msgID, BlockID: p.ID}
 	switch {
 	case p.Kind == ahpwire.PartMarkdown || p.Kind == ahpwire.PartReasoning:
-		b.Kind, b.Text, b.text = KindText, p.Content, p.Text()
+		b.text = p.Text()
+		b.Kind, b.Text = KindText, b.text.String()
 		if p.Kind == ahpwire.PartReasoning {
 			b.Kind = KindThinking
 		}

@@ -83,7 +83,7 @@ func turnMessages(t ahpwire.Turn) []*Message {
 	user := &Message{
 		ID: UserMessageID(t.ID), TurnID: t.ID, Role: RoleUser, Origin: t.Message.Origin.Kind,
 		Attachments: attachments(t.Message.Attachments), StartedAt: started, Status: StatusComplete,
-		Blocks: []*Block{{Kind: KindText, text: textbuf.New(t.Message.Text)}},
+		Blocks: []*Block{{Kind: KindText, text: textbuf.Of(t.Message.Text)}},
 	}
 	if user.Origin == "" {
 		user.Origin = "user"

@@ -25,7 +25,7 @@ func newBlock(a BlockStart) *Block {
 	case KindText, KindThinking, KindSystemNotification:
 		b.text = a.text
 		if !b.text.Views(a.Text) {
-			b.text = textbuf.New(a.Text)
+			b.text = textbuf.Of(a.Text) // the action's string, not a copy
 		}
 		b.Open = a.Kind != KindSystemNotification
 		b.Redacted, b.Markdown = a.Redacted && a.Kind == KindThinking, a.Markdown && a.Kind == KindSystemNotification

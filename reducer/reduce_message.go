@@ -117,7 +117,7 @@ func reduceUserMessage(s State, a UserMessage) State {
 		origin = "user"
 	}
 	s.Seq++
-	b := &Block{Kind: KindText, text: textbuf.New(a.Text), Rev: s.Seq}
+	b := &Block{Kind: KindText, text: textbuf.Of(a.Text), Rev: s.Seq}
 	m := &Message{
 		ID: id, TurnID: a.TurnID, Role: RoleUser, Origin: origin,
 		Attachments: a.Attachments, Blocks: []*Block{b},
