@@ -33,3 +33,23 @@ func (p *ResponsePart) Text() textbuf.Text {
 	}
 	return textbuf.Of(p.Content)
 }
+
+// AppendPartialInput returns t with s appended to PartialInput (which is set
+// even when s is empty); t is not changed. Like AppendContent, successive
+// appends to the newest version share one append-only buffer, so streaming
+// a tool call's input costs amortised O(len(s)) per delta, and every
+// earlier version keeps its own PartialInput.
+func (t ToolCallState) AppendPartialInput(s string) ToolCallState {
+	cur := ""
+	if t.PartialInput != nil {
+		cur = *t.PartialInput
+	}
+	pt := t.partial
+	if !pt.Views(cur) {
+		pt = textbuf.Of(cur)
+	}
+	t.partial = pt.Append(s)
+	in := t.partial.String()
+	t.PartialInput = &in
+	return t
+}

@@ -3,6 +3,7 @@ package ahpwire
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/ahptui/ahptui/internal/textbuf"
 )
 
 // Tool call statuses (ToolCallStatus).
@@ -170,6 +171,10 @@ type ToolCallState struct {
 
 	// Raw holds the original JSON of a tool call whose status is unknown.
 	Raw json.RawMessage `json:"-"`
+
+	// partial is the append-only text PartialInput may view (see
+	// AppendPartialInput); empty for states built or decoded otherwise.
+	partial textbuf.Text
 }
 
 type toolCallAlias ToolCallState

@@ -245,3 +245,33 @@ func TestApplyDeltaCostDoesNotGrow(t *testing.T) {
 		t.Fatal("the block keeps a second copy of the part's text")
 	}
 }
+
+// TestApplyToolDeltaCostDoesNotGrow: streamed tool input (chat/toolCallDelta)
+// costs no more bytes per delta into a 1 MiB input than into a small one.
+func TestApplyToolDeltaCostDoesNotGrow(t *testing.T) {
+	d := chatEnv(t, `{"type":"chat/toolCallDelta","turnId":"t2","toolCallId":"tc1","content":"0123456789abcdef"}`)
+	bytesPerDelta := func(c chat, n int) float64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for i := 0; i < n; i++ {
+			c = applyOurs(c, d)
+		}
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(c)
+		return float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
+	}
+	small := activeChat(t)
+	big := small
+	for i := 0; i < 1<<20/16; i++ {
+		big = applyOurs(big, d)
+	}
+	if n := len(*big.view.Current.Blocks[2].Tool.PartialInput); n < 1<<20 {
+		t.Fatalf("partial input %d bytes", n)
+	}
+	sb, bb := bytesPerDelta(small, 64<<10/16), bytesPerDelta(big, 1<<20/16)
+	t.Logf("bytes per tool delta: small %.0f, 1 MiB input %.0f", sb, bb)
+	if limit := 2*sb + 256; bb > limit {
+		t.Errorf("bytes per tool delta grow with the input: %.0f → %.0f (limit %.0f)", sb, bb, limit)
+	}
+}
