@@ -30,25 +30,25 @@ type chatModel struct {
 	// turnModel is the model the newest turn (or draft) selected, "" if
 	// none did (see chat_model.go).
 	turnModel string
+	state     reducer.State
+	ready     bool   // the chat snapshot arrived
+	loadErr   string // why the chat could not be (re)loaded; "" = fine
+	tr        transcript
+	comp      composer
+	focus     chatFocus
+	thinking  thinkingView
+	expanded  map[render.BlockKey]bool
+	outbox    []ahpclient.OutboxEntry // this chat's unsettled sends, oldest first
+	cursor    string                  // turnsNextCursor for older history
+	fetching  bool
+	dirty     bool // state changed since the transcript was last synced
+	ticking   bool // a frame tick is scheduled
+	width     int
+	height    int
+	conn      ahpclient.ConnState // a copy of the root's, updated by it
 	// ahp is AHP's state of the chat, kept with package ahpstate's reducer
 	// (through reducer.Apply); state is the transcript derived from it.
-	ahp      ahpwire.ChatState
-	state    reducer.State
-	ready    bool   // the chat snapshot arrived
-	loadErr  string // why the chat could not be (re)loaded; "" = fine
-	tr       transcript
-	comp     composer
-	focus    chatFocus
-	thinking thinkingView
-	expanded map[render.BlockKey]bool
-	outbox   []ahpclient.OutboxEntry // this chat's unsettled sends, oldest first
-	cursor   string                  // turnsNextCursor for older history
-	fetching bool
-	dirty    bool // state changed since the transcript was last synced
-	ticking  bool // a frame tick is scheduled
-	width    int
-	height   int
-	conn     ahpclient.ConnState // a copy of the root's, updated by it
+	ahp ahpwire.ChatState
 }
 
 // newChat builds the chat screen. It is used through a pointer: the
