@@ -150,8 +150,6 @@ type UsageChanged struct {
 // well-formed (non-nil, known role, non-empty id, blocks with payloads for
 // their kinds); otherwise the restore is rejected and counted.
 type Restore struct {
-	// Chat, when non-empty, sets State.Chat.
-	Chat     string
 	Messages []*Message
 	Steering *PendingMessage
 	Queued   []PendingMessage

@@ -25,7 +25,7 @@ func Reattach(s State, cs ahpwire.ChatState) State {
 // ActivityChanged and, for an active turn, UserMessage + MessageSnapshot.
 func ProjectActions(cs ahpwire.ChatState) []Action {
 	steering, queued := pending(&cs)
-	r := Restore{Chat: cs.Resource, Messages: turnsMessages(cs.Turns), Steering: steering, Queued: queued}
+	r := Restore{Messages: turnsMessages(cs.Turns), Steering: steering, Queued: queued}
 	out := []Action{r, ActivityChanged{Activity: cs.Activity}}
 	if at := cs.ActiveTurn; at != nil {
 		out = append(out, userMessage(at.ID, at.StartedAt, at.Message))

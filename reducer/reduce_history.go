@@ -80,9 +80,6 @@ func reduceRestore(s State, a Restore) State {
 	s = s.setMessages(ms)
 	s.Current = nil
 	s.Totals = sumUsage(ms)
-	if a.Chat != "" {
-		s.Chat = a.Chat
-	}
 	s.Steering = nil
 	if a.Steering != nil {
 		p := *a.Steering

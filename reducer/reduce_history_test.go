@@ -69,8 +69,8 @@ func TestReduceHistory(t *testing.T) {
 	if x := Reduce(s, Restore{Messages: []*Message{streamingMsg}}); x.Stats.RejectedRestores != 1 {
 		t.Fatal("restore of a streaming message applied")
 	}
-	ok := Reduce(active, Restore{Chat: "ahp-chat:/c", Messages: s.Messages[:2], Steering: &PendingMessage{ID: "s"}})
-	if len(ok.Messages) != 2 || ok.Current != nil || ok.Chat != "ahp-chat:/c" || ok.Steering.ID != "s" || ok.Totals.InputTokens != 10 {
+	ok := Reduce(active, Restore{Messages: s.Messages[:2], Steering: &PendingMessage{ID: "s"}})
+	if len(ok.Messages) != 2 || ok.Current != nil || ok.Steering.ID != "s" || ok.Totals.InputTokens != 10 {
 		t.Fatalf("restore: %+v", ok)
 	}
 

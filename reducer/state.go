@@ -12,8 +12,6 @@ type State struct {
 	Messages []*Message
 	// Current is the streaming assistant message, nil when idle.
 	Current *Message
-	// Chat is the AHP chat channel URI this state shows ("" if unknown).
-	Chat string
 
 	// Steering is the pending steering message, nil if none.
 	Steering *PendingMessage
