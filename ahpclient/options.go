@@ -118,6 +118,9 @@ type config struct {
 	recvLim  segment.Limits
 	mask     redact.Masker
 	socket   string // a ws+unix URL's socket path
+	// frameHook, when set (tests only), runs on the reader with each
+	// complete message before it is handled.
+	frameHook func(msg []byte)
 }
 
 // validate checks o and fills defaults.
@@ -229,6 +232,10 @@ func (o Options) validate() (*config, error) {
 	} else {
 		c.recvLim = segment.Limits{MaxFrameBytes: o.MaxFrameBytes, MaxMessageBytes: o.MaxFrameBytes}
 	}
+	// One reassembly budget for the client's whole life (every connection):
+	// a hostile host cannot make it hold more than two messages' worth of
+	// unfinished segment groups, however many groups it opens.
+	c.recvLim.Budget = segment.NewBudget(2 * c.recvLim.MaxMessageBytes)
 	return c, nil
 }
 

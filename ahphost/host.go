@@ -28,6 +28,7 @@ type Host struct {
 	tokens   tokenChecker
 	splitter *segment.Splitter
 	agent    Agent
+	reasmBud *segment.Budget // shared by every connection's Reassembler
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -60,6 +61,7 @@ func New(opts Options) (*Host, error) {
 		log:      redact.Logger(o.Logger, redact.New(o.Token)), // no log line carries the token
 		tokens:   newTokenChecker(o.Token, o.NoToken),
 		splitter: segment.NewSplitter(o.Random),
+		reasmBud: segment.NewBudget(o.ReassemblyBudget),
 		conns:    make(map[*conn]struct{}),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
@@ -259,6 +261,7 @@ func (h *Host) newConn(ws *websocket.Conn) *conn {
 		reasm: segment.NewReassembler(segment.Limits{
 			MaxFrameBytes:   h.opts.readLimit(),
 			MaxMessageBytes: h.opts.MaxMessageBytes,
+			Budget:          h.reasmBud,
 		}, nil),
 	}
 	c.ctx, c.cancel = context.WithCancel(h.ctx)

@@ -1,11 +1,10 @@
 package ahphost
 
 import (
-	"bytes"
-	"runtime"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // TestSilentFaultFromOptions: Faults{SilentAfter: 150ms, SilentFor: 800ms}
@@ -46,7 +45,7 @@ func TestSilentFaultOptions(t *testing.T) {
 			t.Errorf("%s: New accepted %+v", name, f)
 		}
 	}
-	before := runtime.NumGoroutine()
+	before := testkit.Goroutines()
 	h, err := New(Options{NoToken: true, Dir: t.TempDir(), Faults: Faults{SilentAfter: time.Hour, SilentFor: time.Second}})
 	must(t, err)
 	if _, err := h.Listen("127.0.0.1:0"); err != nil {
@@ -62,23 +61,5 @@ func TestSilentFaultOptions(t *testing.T) {
 	if h.silentUntil.Load() != 0 {
 		t.Fatal("silence started")
 	}
-	checkNoLeak(t, before)
-}
-
-// syncBuffer is a goroutine-safe bytes.Buffer.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	testkit.CheckNoLeak(t, before)
 }

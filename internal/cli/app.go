@@ -33,8 +33,9 @@ func runServe(cfg config, std stdio) int {
 
 // session is what runDemo/runAttach set up before the UI starts.
 type session struct {
-	log       *slog.Logger // file-only, tokens masked
-	demoFault func()       // demo fault key (nil outside the demo)
+	log           *slog.Logger // file-only, tokens masked
+	demoFault     func()       // demo fault key (nil outside the demo)
+	hostInProcess bool         // the host stops when the UI quits (demo)
 }
 
 // setupLog opens the log file: --log, or ahptui.log in the state dir.
@@ -99,7 +100,7 @@ func runDemo(cfg config, std stdio) int {
 		printErr(std.err, "ahptui: demo host: %v\n", err)
 		return exitError
 	}
-	s := &session{log: lc.logger(h.Token())}
+	s := &session{log: lc.logger(h.Token()), hostInProcess: true}
 	if faultsOn {
 		s.demoFault = func() { h.Outage(demoOutage) }
 	}
@@ -153,26 +154,38 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 	}
 	defer c.Close()
 	host := c.URL()
-	ctx, caught, stop := watchSignals(context.Background())
-	startCtx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	err = c.Start(startCtx)
-	cancel()
-	stop()
-	if err != nil {
-		if sig := caught(); sig != nil {
-			return signalExitCode(sig)
-		}
-		s.log.Error("cannot connect", "host", host, "err", err)
-		printErr(std.err, "ahptui: cannot connect to %s: %v\n", host, err)
-		return exitConnect
+	// In a terminal the UI connects itself behind a connecting screen (URL,
+	// time spent, how to quit); otherwise connect first, with a plain error.
+	onScreen := isTerminal(std.in) && isTerminal(std.out)
+	start := func(ctx context.Context) error {
+		sctx, cancel := context.WithTimeout(ctx, connectTimeout)
+		defer cancel()
+		return c.Start(sctx) //nolint:wrapcheck // ahpclient's errors are complete and masked
 	}
-	s.log.Info("connected", "host", host)
-	m := tui.New(tui.Options{
+	if !onScreen {
+		ctx, caught, stop := watchSignals(context.Background())
+		err = start(ctx)
+		stop()
+		if err != nil {
+			if sig := caught(); sig != nil {
+				return signalExitCode(sig)
+			}
+			s.log.Error("cannot connect", "host", host, "err", err)
+			printErr(std.err, "ahptui: cannot connect to %s: %v\n", host, err)
+			return exitConnect
+		}
+		s.log.Info("connected", "host", host)
+	}
+	o := tui.Options{
 		Backend: c, Host: hostLabel(host), Dark: isDark(cfg.theme), NoMouse: cfg.noMouse,
 		AutoTheme: cfg.theme == "auto" && lookupEnv("COLORFGBG") == "",
-		Editor:    editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault,
+		Editor:    editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault, HostStopsOnQuit: s.hostInProcess,
 		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify, OpenSession: cfg.openSession,
-	})
+	}
+	if onScreen {
+		o.Connect, o.URL = start, host
+	}
+	m := tui.New(o)
 	if getenvTestPanic() {
 		go func() {
 			time.Sleep(500 * time.Millisecond)
@@ -185,6 +198,7 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 	}
 	if fm, ok := final.(tui.Model); ok {
 		if ferr := fm.ConnectionFailure(); ferr != nil {
+			s.log.Error("connection failed", "host", host, "err", ferr)
 			printErr(std.err, "ahptui: connection to %s failed: %v\n", host, ferr)
 			return exitConnect
 		}

@@ -10,16 +10,18 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // startServe runs RunServe with args in the background and returns the
 // connect URL, its stderr and a stop function that cancels it and checks
 // the exit code.
-func startServe(t *testing.T, args ...string) (string, *syncBuffer, func()) {
+func startServe(t *testing.T, args ...string) (string, *testkit.SyncBuffer, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	stderr := &syncBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	done := make(chan int, 1)
 	go func() {
 		done <- serveMain(ctx, append([]string{"--dir", t.TempDir(), "--pace", "0"}, args...), pw, stderr)

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // testTimeout bounds every wait in this package's tests.
@@ -113,3 +115,6 @@ func clip(b []byte) string {
 	}
 	return string(b)
 }
+
+// syncBuffer is the shared goroutine-safe buffer.
+type syncBuffer = testkit.SyncBuffer
