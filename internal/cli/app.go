@@ -185,6 +185,11 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 	if onScreen {
 		o.Connect, o.URL = start, host
 	}
+	// Every command of the UI (the connect above included) ends with it,
+	// so quitting while the host does not answer is immediate.
+	uiCtx, endUI := context.WithCancel(context.Background())
+	defer endUI()
+	o.Context = uiCtx
 	m := tui.New(o)
 	if getenvTestPanic() {
 		go func() {
@@ -193,6 +198,7 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		}()
 	}
 	final, code := runUI(tea.NewProgram(m, tea.WithoutSignalHandler()), std, s.log)
+	endUI()
 	if code >= 0 {
 		return code
 	}

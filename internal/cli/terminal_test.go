@@ -4,6 +4,7 @@ package cli
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -218,4 +219,53 @@ func TestInboxInTerminal(t *testing.T) {
 	p.waitFor(`demo agent`) // the transcript of the chosen session
 	p.tmux("send-keys", "-t", "e2e", "C-c")
 	checkRestored(t, p.waitFor(`MODES:.*\S`), exitOK)
+}
+
+// TestConnectingScreen: against a host that accepts but never answers, the
+// UI shows the connecting screen at once (the URL with its credentials
+// masked, the time spent), ctrl+c leaves it and the terminal is restored.
+func TestConnectingScreen(t *testing.T) {
+	bin := buildBinary(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	t.Cleanup(func() { _ = ln.Close() })
+	var held []net.Conn
+	t.Cleanup(func() {
+		for _, c := range held {
+			_ = c.Close()
+		}
+	})
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c) // accept, never answer
+		}
+	}()
+	u := "ws://alice:PW-hidden-1@" + ln.Addr().String() + "/?tkn=TK-hidden-2"
+	p := startPane(t, nil, fmt.Sprintf(`bash -c '%q %q; echo EXIT=$?; echo MODES: $(stty -a | tr "\n" " ")'`, bin, u))
+	s := p.waitFor(`Connecting to .*` + regexp.QuoteMeta(ln.Addr().String()))
+	p.waitFor(`waiting for the host to answer… [1-9]s`)
+	if strings.Contains(s, "hidden") {
+		t.Fatalf("credentials on screen:\n%s", s)
+	}
+	p.tmux("send-keys", "-t", "e2e", "C-c")
+	quit := time.Now()
+	s = p.waitFor(`MODES:.*\S`)
+	if d := time.Since(quit); d > 3*time.Second {
+		t.Errorf("ctrl+c took %v to leave the connecting screen", d)
+	}
+	if strings.Contains(s, "hidden") {
+		t.Fatalf("credentials on screen:\n%s", s)
+	}
+	m := exitRe.FindStringSubmatch(s)
+	checkRestored(t, s, atoi(t, m[1]))
+}
+
+func atoi(t *testing.T, s string) int {
+	n, err := strconv.Atoi(s)
+	must(t, err)
+	return n
 }
