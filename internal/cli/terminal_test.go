@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -229,8 +230,11 @@ func TestConnectingScreen(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	must(t, err)
 	t.Cleanup(func() { _ = ln.Close() })
+	var mu sync.Mutex
 	var held []net.Conn
 	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
 		for _, c := range held {
 			_ = c.Close()
 		}
@@ -241,7 +245,9 @@ func TestConnectingScreen(t *testing.T) {
 			if err != nil {
 				return
 			}
+			mu.Lock()
 			held = append(held, c) // accept, never answer
+			mu.Unlock()
 		}
 	}()
 	u := "ws://alice:PW-hidden-1@" + ln.Addr().String() + "/?tkn=TK-hidden-2"
