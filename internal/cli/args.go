@@ -57,6 +57,7 @@ type config struct {
 // usageError marks command-line mistakes (exit code 2).
 type usageError struct{ msg string }
 
+// Error returns the message.
 func (e *usageError) Error() string { return e.msg }
 
 // usagef builds a *usageError; any token in the text is masked.
