@@ -11,9 +11,11 @@ import (
 )
 
 // eventWriter writes exec's output: plain markdown text (sanitised, no
-// escape sequences) or one JSON object per line.
+// escape sequences) or one JSON object per line. In plain mode, notes about
+// tool calls and approvals go to notes (stderr), one line each.
 type eventWriter struct {
 	w       io.Writer
+	notes   io.Writer
 	json    bool
 	enc     *json.Encoder
 	endLine bool // the plain text so far does not end with a newline
@@ -21,6 +23,14 @@ type eventWriter struct {
 
 func newEventWriter(w io.Writer, asJSON bool) *eventWriter {
 	return &eventWriter{w: w, json: asJSON, enc: json.NewEncoder(w)}
+}
+
+// note writes one plain-mode line about a tool call to notes.
+func (e *eventWriter) note(format string, args ...any) {
+	if e.json || e.notes == nil {
+		return
+	}
+	_, _ = io.WriteString(e.notes, "ahptui: "+sanitizeLine(fmt.Sprintf(format, args...))+"\n")
 }
 
 // event writes a JSON event {"type": typ, k1: v1, ...} (JSON mode only).
@@ -57,11 +67,15 @@ func (e *eventWriter) tool(id, name, status string, success *bool) {
 		kv = append(kv, "success", *success)
 	}
 	e.event("tool_call", kv...)
+	if status != "started" {
+		e.note("tool %s: %s", name, status)
+	}
 }
 
 // approval reports an approval request and the decision taken.
 func (e *eventWriter) approval(id, name, title, decision string) {
 	e.event("approval_request", "toolCallId", id, "name", name, "title", title, "decision", decision)
+	e.note("approval for %s: %s", name, decision)
 }
 
 // input reports a question from the host.

@@ -29,7 +29,8 @@ const (
 const execUsage = `usage: ahptui exec [URL|@NAME] [--session ID] [--json] [--approve never|always|ask] [--timeout D] [PROMPT...]
 
 Runs one turn without the UI and prints the answer as plain markdown (no
-colours or escape sequences) on stdout; notes about tools go to stderr.
+colours or escape sequences) on stdout; a line per tool call and approval
+goes to stderr.
 Without PROMPT the prompt is read from stdin (when stdin is not a terminal).
 Without --session a new session is created; its id is printed on stderr.
 
@@ -142,7 +143,9 @@ func runExec(cfg config, std stdio) int {
 		return code
 	}
 	defer h.close()
-	r := &turnRun{h: h, o: o, std: std, out: newEventWriter(std.out, o.json), caught: caught}
+	out := newEventWriter(std.out, o.json)
+	out.notes = std.err
+	r := &turnRun{h: h, o: o, std: std, out: out, caught: caught}
 	return r.run(ctx)
 }
 

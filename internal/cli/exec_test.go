@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -92,9 +93,9 @@ func TestExecPlainMarkdown(t *testing.T) {
 		t.Fatalf("session id not reported: %q", errs)
 	}
 	// The session is listed and exported (paged, sanitised).
-	id := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(errs), "ahptui: session"))
+	id := regexp.MustCompile(`ahptui: session (\S+)`).FindStringSubmatch(errs)[1]
 	code, out, errs = runIn(t, "", "sessions", u)
-	if code != exitOK || !strings.Contains(out, id) || !strings.HasPrefix(out, "ID") {
+	if code != exitOK || !strings.Contains(out, id) || !strings.HasPrefix(out, "ID") || !strings.Contains(out, "idle") {
 		t.Fatalf("sessions: %d %q %q", code, out, errs)
 	}
 	code, out, _ = runIn(t, "", "sessions", "--json", u)
@@ -135,6 +136,11 @@ func TestExecApprovals(t *testing.T) {
 	evs := ndjson(t, out)
 	if code != execCompleted || !hasEvent(evs, "approval_request", "decision", "approved") || !hasEvent(evs, "tool_call", "status", "completed") {
 		t.Fatalf("always: exit %d %q events %v", code, errs, evs)
+	}
+	code, out, errs = runIn(t, "", "exec", "--approve", "always", u, "/demo tools")
+	if code != execCompleted || !strings.Contains(errs, "approval for ") || !strings.Contains(errs, ": approved") ||
+		!strings.Contains(errs, "completed") || strings.Contains(out, "ahptui:") {
+		t.Fatalf("plain notes: exit %d stdout %q stderr %q", code, out, errs)
 	}
 	code, out, errs = runIn(t, "", "exec", "--json", "--approve", "never", u, "/demo tools")
 	evs = ndjson(t, out)

@@ -102,7 +102,7 @@ func runSessions(cfg config, std stdio) int {
 	fmt.Fprintln(tw, "ID\tSTATUS\tMODIFIED\tTITLE")
 	for _, s := range all {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", sanitizeLine(strings.TrimPrefix(s.Resource, "ahp-session:/")),
-			sanitizeLine(fmt.Sprint(s.Status)), sanitizeLine(fmt.Sprint(s.ModifiedAt)), sanitizeLine(s.Title))
+			statusWord(s.Status), sanitizeLine(fmt.Sprint(s.ModifiedAt)), sanitizeLine(s.Title))
 	}
 	_ = tw.Flush()
 	return exitOK
