@@ -7,7 +7,8 @@
 // Recognised placements, each replaced by Placeholder:
 //
 //   - the value of a tkn= (or token=) query parameter, plain or
-//     percent-encoded (%3Ftkn%3D…), anywhere in a string;
+//     percent-encoded (%3Ftkn%3D…), anywhere in a string, and of query
+//     parameters named like a key, secret or password (api_key=…);
 //   - the password of URL userinfo (ws://user:SECRET@host/);
 //   - Authorization header values (Bearer, Basic or bare) and "Bearer X";
 //   - command-line flags --token X, --token=X, -token X;

@@ -18,6 +18,8 @@ const minSecret = 4
 var patterns = []*regexp.Regexp{
 	// tkn=/token= query parameters, plain, percent- or double-encoded.
 	regexp.MustCompile(`(?i)((?:^|[^a-z0-9_%]|%3F|%26|%253F|%2526)(?:tkn|token)(?:=|%3D|%253D))(?:[^&#%\s"'<>;,)\]}]|%(?:[013-9a-fA-F][0-9a-fA-F]|2[0-24-57-9a-fA-F]))+`),
+	// Other secret-looking query parameters: api_key=, secret=, password=…
+	regexp.MustCompile(`(?i)((?:[?&]|%3F|%26)[a-z0-9_.\-]*(?:key|secret|pass)[a-z0-9_.\-]*(?:=|%3D))(?:[^&#%\s"'<>;,)\]}]|%(?:[013-9a-fA-F][0-9a-fA-F]|2[0-24-57-9a-fA-F]))+`),
 	// Authorization: Bearer X / Basic X / X (also http.Header's map form).
 	regexp.MustCompile(`(?i)(authorization"?\s*[:=]\s*\[?"?(?:(?:bearer|basic|token)\s+)?)[^\s"'\],;]+`),
 	// "Bearer X" wherever it appears.

@@ -43,6 +43,8 @@ func TestStringPlacements(t *testing.T) {
 		"empty":                {"", ""},
 		"word token kept":      {"the token was wrong", "the token was wrong"},
 		"pitkn= is not a key":  {"ws://h/?pitkn=1", "ws://h/?pitkn=1"},
+		"api key param":        {"ws://h/?api_key=1&keep=plain&Secret=s&password=p", "ws://h/?api_key=***&keep=plain&Secret=***&password=***"},
+		"monkey outside query": {"monkey=banana", "monkey=banana"},
 		"two tokens":           {"?tkn=a1b2&x=1 and ?tkn=c3d4", "?tkn=***&x=1 and ?tkn=***"},
 		"userinfo placeholder": {"ws://user:***@h/", "ws://user:***@h/"},
 	}
