@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -196,6 +197,13 @@ func TestSSHEndToEnd(t *testing.T) {
 	}
 	if strings.Contains(out+errs, tok) {
 		t.Fatal("token in output")
+	}
+	id := regexp.MustCompile(`ahptui: session (\S+)`).FindStringSubmatch(errs)[1]
+	if code, out, errs := runIn(t, "", "sessions", "@box"); code != exitOK || !strings.Contains(out, id) {
+		t.Fatalf("sessions @box: %d %q %q", code, out, errs)
+	}
+	if code, out, errs := runIn(t, "", "export", "@box", id); code != exitOK || !strings.Contains(out, "hello over ssh") {
+		t.Fatalf("export @box: %d %q %q", code, out, errs)
 	}
 
 	// The drop: kill the tunnel's ssh; it is restarted with backoff and
