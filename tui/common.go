@@ -57,6 +57,9 @@ type Options struct {
 	// OpenSession, when set, opens this session (its URI) at start instead
 	// of showing the session picker first (the inbox's choice).
 	OpenSession string
+	// BackToInbox makes "back to the sessions" end the program (WantsInbox
+	// reports it) so that the caller shows the inbox of every host again.
+	BackToInbox bool
 	// Notify turns on notifications (bell, desktop) for sessions that need
 	// the user while they are elsewhere; nil means off.
 	Notify *NotifyOptions

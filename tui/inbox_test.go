@@ -109,3 +109,17 @@ func TestInboxNotifies(t *testing.T) {
 		t.Fatalf("rang twice: %q", got)
 	}
 }
+
+// TestBackToInbox: with Options.BackToInbox, "back to the sessions" ends
+// the program and WantsInbox says why.
+func TestBackToInbox(t *testing.T) {
+	m := New(Options{Backend: &fakeBackend{}, Dark: true, BackToInbox: true})
+	nm, cmd := m.Update(backToPickerMsg{})
+	if !nm.(Model).WantsInbox() || cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("back to the sessions did not end the program for the inbox")
+	}
+	plain := New(Options{Backend: &fakeBackend{}, Dark: true})
+	if nm, _ := plain.Update(backToPickerMsg{}); nm.(Model).WantsInbox() {
+		t.Fatal("WantsInbox without BackToInbox")
+	}
+}

@@ -53,6 +53,8 @@ type Model struct {
 	retryGen      int       // generation of the countdown tick chain
 	notify        *notifier // nil: notifications off
 	openAtStart   string    // Options.OpenSession
+	backToInbox   bool      // Options.BackToInbox
+	wantInbox     bool      // the user asked for the inbox (see WantsInbox)
 	carry         string    // unsent messages for the next chat's composer (ctrl+n)
 	connecting    connecting
 }
@@ -66,7 +68,7 @@ func New(o Options) Model {
 	m := Model{
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
 		picker: p, prompted: map[string]bool{},
-		demoFault: o.DemoFault, noMouse: o.NoMouse, notify: newNotifier(o.Notify), openAtStart: o.OpenSession,
+		demoFault: o.DemoFault, noMouse: o.NoMouse, notify: newNotifier(o.Notify), openAtStart: o.OpenSession, backToInbox: o.BackToInbox,
 	}
 	if o.Connect != nil {
 		m.connecting = connecting{active: true, since: c.now(), url: maskURL(o.URL), connect: o.Connect}
@@ -90,6 +92,10 @@ func (m Model) Init() tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
+
+// WantsInbox reports whether the program ended because the user asked to
+// go back to the sessions while Options.BackToInbox was set.
+func (m Model) WantsInbox() bool { return m.wantInbox }
 
 // ConnectionFailure returns why the connection failed for good, or nil. The
 // caller (main) reports it after the program exits.

@@ -180,7 +180,7 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		Backend: c, Host: hostLabel(host), Dark: isDark(cfg.theme), NoMouse: cfg.noMouse,
 		AutoTheme: cfg.theme == "auto" && lookupEnv("COLORFGBG") == "",
 		Editor:    editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault, HostStopsOnQuit: s.hostInProcess,
-		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify, OpenSession: cfg.openSession,
+		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify, OpenSession: cfg.openSession, BackToInbox: cfg.backToInbox != nil,
 	}
 	if onScreen {
 		o.Connect, o.URL = start, host
@@ -203,6 +203,9 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		return code
 	}
 	if fm, ok := final.(tui.Model); ok {
+		if cfg.backToInbox != nil {
+			*cfg.backToInbox = fm.WantsInbox()
+		}
 		if ferr := fm.ConnectionFailure(); ferr != nil {
 			s.log.Error("connection failed", "host", host, "err", ferr)
 			printErr(std.err, "ahptui: connection to %s failed: %v\n", host, ferr)

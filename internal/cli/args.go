@@ -52,6 +52,7 @@ type config struct {
 	keys        *keymap.KeyMap     // key bindings with the config file's overrides (nil = defaults)
 	notify      *tui.NotifyOptions // notifications from the config file (nil = off)
 	openSession string             // the session the UI opens at start (the inbox's choice)
+	backToInbox *bool              // set: "back to the sessions" returns to the inbox; true afterwards if asked
 }
 
 // usageError marks command-line mistakes (exit code 2).

@@ -238,17 +238,36 @@ func redactErr(err error) string { return maskBytes([]byte(err.Error())) }
 
 // runInboxUI shows the inbox (plain `ahptui` with hosts but no default):
 // every host is asked in parallel and shown as it answers; the chosen
-// session then opens in the normal UI, attached to its host.
+// session then opens in the normal UI, attached to its host, and "back to
+// the sessions" there (ctrl+s) returns to the inbox.
 func runInboxUI(cfg config, std stdio, f *cfgfile.File) int {
+	for {
+		choice, code := showInbox(cfg, std, f)
+		if code >= 0 || choice.Session == "" {
+			return max(code, exitOK)
+		}
+		back := false
+		c := cfg
+		c.hostName, c.openSession, c.backToInbox = choice.Host, choice.Session, &back
+		if code := runAttach(c, std); !back {
+			return code
+		}
+	}
+}
+
+// showInbox runs the inbox until the user picks a session or quits; code
+// is -1 unless the program ended abnormally (a signal, a crash).
+func showInbox(cfg config, std stdio, f *cfgfile.File) (tui.InboxChoice, int) {
 	names := f.HostNames()
 	updates := make(chan tui.InboxHost, 4*len(names))
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	log, lc, dir, err := setupLog(cfg, cfg.token)
 	if err != nil {
-		cancel()
 		printErr(std.err, "ahptui: %v\n", err)
-		return exitError
+		return tui.InboxChoice{}, exitError
 	}
+	defer lc.Close()
 	var wg sync.WaitGroup
 	for _, n := range names {
 		wg.Add(1)
@@ -269,14 +288,10 @@ func runInboxUI(cfg config, std stdio, f *cfgfile.File) int {
 	p := tea.NewProgram(tui.NewInbox(tui.InboxOptions{Hosts: names, Updates: updates, Dark: isDark(cfg.theme), Notify: cfg.notify}), tea.WithoutSignalHandler())
 	final, code := runUI(p, std, log)
 	cancel()
-	_ = lc.Close()
+	wg.Wait() // the hosts' connections are closed before the chosen one opens
 	if code >= 0 {
-		return code
+		return tui.InboxChoice{}, code
 	}
-	in, ok := final.(tui.Inbox)
-	if !ok || in.Choice().Session == "" {
-		return exitOK
-	}
-	cfg.hostName, cfg.openSession = in.Choice().Host, in.Choice().Session
-	return runAttach(cfg, std)
+	in, _ := final.(tui.Inbox)
+	return in.Choice(), -1
 }
