@@ -217,7 +217,7 @@ func TestInboxInTerminal(t *testing.T) {
 	// ...while the selection stays on the session it was on.
 	p.waitFor(`(?s)! .*needs you.*› \* inbox please`)
 	p.tmux("send-keys", "-t", "e2e", "Enter")
-	p.waitFor(`demo agent`) // the transcript of the chosen session
+	p.waitFor(`demo agent`)                 // the transcript of the chosen session
 	p.tmux("send-keys", "-t", "e2e", "C-s") // back to the sessions: the inbox again
 	p.waitFor(`(?s)Inbox.*@up  connected`)
 	p.tmux("send-keys", "-t", "e2e", "Escape")
