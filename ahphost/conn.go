@@ -82,7 +82,10 @@ func (c *conn) readLoop() {
 		if msg == nil {
 			continue
 		}
-		c.handle(msg)
+		if err := guard(func() { c.handle(msg) }); err != nil {
+			c.failConn("handler", err, true)
+			return
+		}
 		if c.ctx.Err() != nil {
 			return
 		}

@@ -21,6 +21,13 @@ import (
 func (c *conn) writeLoop() {
 	defer c.h.wg.Done()
 	defer c.cancel()
+	if err := guard(c.writeMessages); err != nil {
+		c.failConn("writer", err, false)
+	}
+}
+
+// writeMessages is the body of writeLoop.
+func (c *conn) writeMessages() {
 	var bulk [][]byte
 	var bulkGroup string
 	for {
