@@ -35,6 +35,7 @@ type Host struct {
 	silentUntil atomic.Int64
 	faults      faultState
 	nextConn    atomic.Uint64
+	rejectLog   logLimiter
 
 	mu     sync.Mutex
 	closed bool
@@ -209,7 +210,7 @@ func (h *Host) Close() error {
 // serveHTTP authenticates and upgrades one connection, then runs its reader.
 func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if !h.tokens.allowed(r) {
-		h.log.Warn("rejected connection: missing or wrong token", "remote", r.RemoteAddr)
+		h.warnRejected("rejected connection: missing or wrong token", "remote", r.RemoteAddr)
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
 		return
 	}
@@ -226,7 +227,7 @@ func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	defer h.wg.Done()
 	ws, err := websocket.Accept(w, r, nil)
 	if err != nil {
-		h.log.Info("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
+		h.warnRejected("rejected connection: websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
 		return
 	}
 	ws.SetReadLimit(h.opts.readLimit())

@@ -61,35 +61,76 @@ var preInit = map[string]bool{
 	ahpwire.MethodPing: true, ahpwire.MethodInitialize: true, ahpwire.MethodReconnect: true,
 }
 
-// handle decodes and dispatches one complete JSON-RPC message.
+// handle decodes and dispatches one complete JSON-RPC message. Messages
+// that are not valid JSON-RPC 2.0 requests or notifications (bad JSON, a
+// "jsonrpc" other than "2.0", an id that is null, a string or not an
+// integer) are answered with ParseError/InvalidRequest echoing the
+// request's id when it has a usable one (JSON-RPC 2.0 §5), never dropped.
 func (c *conn) handle(raw []byte) {
 	var m ahpwire.Message
 	if err := json.Unmarshal(raw, &m); err != nil {
 		c.h.log.Info("unparsable message", "conn", c.id, "bytes", len(raw))
-		c.h.mu.Lock()
-		c.enqueue(outMsg{data: nullIDError(raw), kind: kindResponse})
-		c.h.mu.Unlock()
+		c.reject(raw, "invalid request")
 		return
 	}
 	switch {
+	case m.JSONRPC != ahpwire.JSONRPCVersion:
+		c.h.log.Info("message without jsonrpc 2.0", "conn", c.id, "bytes", len(raw))
+		c.reject(raw, `invalid request: "jsonrpc" must be "2.0"`)
+	case m.ID == nil && hasIDMember(raw):
+		c.reject(raw, "invalid request: id must be an integer")
 	case m.IsRequest():
 		c.request(&m)
 	case m.IsNotification():
 		c.notification(&m)
-	default:
+	case m.IsResponse():
 		// Responses to server requests: the host sends none; ignore.
+	default:
+		c.reject(raw, "invalid request: no method")
 	}
 }
 
-// nullIDError builds the error answer for a message that is not valid
-// JSON-RPC: ParseError for bad JSON, InvalidRequest otherwise, id null.
-func nullIDError(raw []byte) []byte {
-	code, msg := ahpwire.CodeInvalidRequest, "invalid request"
+// reject queues the error answer for a message that is not a valid
+// request: ParseError for bad JSON, InvalidRequest otherwise.
+func (c *conn) reject(raw []byte, msg string) {
+	c.h.mu.Lock()
+	c.enqueue(outMsg{data: invalidAnswer(raw, msg), kind: kindResponse})
+	c.h.mu.Unlock()
+}
+
+// hasIDMember reports whether raw is an object with an "id" member (of any
+// value, null included).
+func hasIDMember(raw []byte) bool {
+	if !bytes.Contains(raw, []byte(`"id"`)) {
+		return false
+	}
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	return json.Unmarshal(raw, &probe) == nil && probe.ID != nil
+}
+
+// invalidAnswer builds the error answer for a message that is not valid
+// JSON-RPC: ParseError for bad JSON, InvalidRequest otherwise. The id is
+// the request's own when it is a string or a number, else null.
+func invalidAnswer(raw []byte, msg string) []byte {
+	code := ahpwire.CodeInvalidRequest
+	id := json.RawMessage("null")
 	if !json.Valid(raw) {
 		code, msg = ahpwire.CodeParseError, "parse error"
+	} else {
+		var probe struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(raw, &probe) == nil && len(probe.ID) > 0 && len(probe.ID) <= 256 &&
+			(probe.ID[0] == '"' || probe.ID[0] == '-' || (probe.ID[0] >= '0' && probe.ID[0] <= '9')) {
+			id = probe.ID
+		}
 	}
 	var buf bytes.Buffer
-	buf.WriteString(`{"jsonrpc":"2.0","id":null,"error":`)
+	buf.WriteString(`{"jsonrpc":"2.0","id":`)
+	buf.Write(id)
+	buf.WriteString(`,"error":`)
 	e, _ := json.Marshal(ahpwire.RPCError{Code: code, Message: msg})
 	buf.Write(e)
 	buf.WriteByte('}')
