@@ -25,6 +25,7 @@ type Host struct {
 	opts     Options
 	log      *slog.Logger
 	tokens   tokenChecker
+	hosts    hostChecker
 	splitter *segment.Splitter
 	agent    Agent
 
@@ -58,6 +59,7 @@ func New(opts Options) (*Host, error) {
 		opts:     o,
 		log:      o.Logger,
 		tokens:   newTokenChecker(o.Token, o.NoToken),
+		hosts:    newHostChecker(o.NoToken, o.AllowedHosts),
 		splitter: segment.NewSplitter(o.Random),
 		conns:    make(map[*conn]struct{}),
 	}
@@ -102,6 +104,9 @@ func (h *Host) Listen(addr string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("ahphost: listen %s: %w", addr, err)
 	}
+	h.mu.Lock()
+	h.hosts.allow(addr)
+	h.mu.Unlock()
 	u, err := h.serveOn(ln)
 	if err != nil {
 		_ = ln.Close()
@@ -143,6 +148,9 @@ func (h *Host) serveOn(ln net.Listener) (string, error) {
 	}
 	h.srv = srv
 	h.url = h.ConnectURL(ln.Addr().String())
+	h.mu.Lock()
+	h.hosts.allow(ln.Addr().String())
+	h.mu.Unlock()
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
@@ -209,6 +217,15 @@ func (h *Host) Close() error {
 
 // serveHTTP authenticates and upgrades one connection, then runs its reader.
 func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	hostOK := h.hosts.ok(r)
+	h.mu.Unlock()
+	if !hostOK {
+		h.warnRejected("rejected connection: Host header not allowed without a token (DNS rebinding?)",
+			"remote", r.RemoteAddr, "host", truncate(r.Host, 100))
+		http.Error(w, "forbidden host", http.StatusForbidden)
+		return
+	}
 	if !h.tokens.allowed(r) {
 		h.warnRejected("rejected connection: missing or wrong token", "remote", r.RemoteAddr)
 		http.Error(w, "unauthorized", http.StatusUnauthorized)

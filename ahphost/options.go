@@ -39,7 +39,12 @@ type Options struct {
 	// Token is the connection token; "" means a random one unless NoToken.
 	Token string
 	// NoToken disables the connection token (--without-connection-token).
+	// The Host header is then checked against DNS rebinding: IP literals,
+	// localhost, the bound host name and AllowedHosts are accepted.
 	NoToken bool
+	// AllowedHosts are extra Host header names accepted without a token
+	// (--allow-host), e.g. a machine name used on a LAN.
+	AllowedHosts []string
 	// MaxFrameBytes is the receive ceiling for one frame (the WebSocket read
 	// limit) and the host's advertised maxIncomingFrameBytes; 0 = 16 MiB.
 	MaxFrameBytes int64
