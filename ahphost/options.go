@@ -17,6 +17,13 @@ import (
 const (
 	// DefaultReplayLog is the number of action envelopes kept for reconnect replay.
 	DefaultReplayLog = 4096
+	// DefaultMaxSubscriptions caps the distinct channels one connection
+	// may subscribe to (initialize, reconnect and subscribe).
+	DefaultMaxSubscriptions = 256
+	// DefaultReplayLogBytes bounds the bytes of the envelopes kept for
+	// replay; older envelopes leave the log and a client that missed them
+	// reconnects with snapshots.
+	DefaultReplayLogBytes = 16 << 20
 	// DefaultQueueBytes bounds a connection's unsent outbound bytes; a client
 	// that falls further behind is disconnected (it recovers by reconnecting).
 	DefaultQueueBytes = 256 << 20
@@ -61,6 +68,11 @@ type Options struct {
 	// ReplayLog is the number of envelopes kept for replay; 0 = DefaultReplayLog.
 	// Small values force `snapshot` reconnects in tests.
 	ReplayLog int
+	// MaxSubscriptions caps a connection's distinct subscriptions;
+	// 0 = DefaultMaxSubscriptions.
+	MaxSubscriptions int
+	// ReplayLogBytes bounds the replay log's bytes; 0 = DefaultReplayLogBytes.
+	ReplayLogBytes int64
 	// QueueBytes bounds unsent bytes per connection; 0 = DefaultQueueBytes.
 	QueueBytes int64
 	// KeepAlive is the interval of WebSocket pings that detect dead clients
@@ -130,6 +142,12 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.ReplayLog == 0 {
 		o.ReplayLog = DefaultReplayLog
+	}
+	if o.MaxSubscriptions <= 0 {
+		o.MaxSubscriptions = DefaultMaxSubscriptions
+	}
+	if o.ReplayLogBytes <= 0 {
+		o.ReplayLogBytes = DefaultReplayLogBytes
 	}
 	if o.KeepAlive == 0 {
 		o.KeepAlive = DefaultKeepAlive

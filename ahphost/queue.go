@@ -35,6 +35,15 @@ type outMsg struct {
 	// closeAfter closes the connection (normal closure with this reason)
 	// after the message has been written; used after -32005.
 	closeAfter string
+	// deferred, when set, is a response the writer builds (data is nil
+	// until then); it is never written between another message's segments.
+	deferred *deferred
+}
+
+// interleavable reports whether m may be written between the segments of
+// another message: built already and within limit bytes.
+func (m *outMsg) interleavable(limit int64) bool {
+	return m.deferred == nil && int64(len(m.data)) <= limit
 }
 
 // outQueue is an unbounded FIFO of outbound messages with a byte budget.
@@ -127,6 +136,21 @@ func (q *outQueue) popUrgent(ok func(*outMsg) bool) (outMsg, bool) {
 		return out, true
 	}
 	return outMsg{}, false
+}
+
+// dropActions removes every queued action envelope (a rolled-back
+// handshake: they were emitted for subscriptions that no longer exist).
+func (q *outQueue) dropActions() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i := 0; i < q.items.Len(); {
+		if q.items.At(i).kind == kindAction {
+			m := q.items.Remove(i)
+			q.bytes -= int64(len(m.data))
+			continue
+		}
+		i++
+	}
 }
 
 // close marks the queue closed and drops its contents.

@@ -38,7 +38,9 @@ func (s *store) chatOf(uri string) (*chatEntry, *rpcError) {
 
 // handlerFunc handles one request. It runs with h.mu held and must not
 // block. The response is queued, still under the lock, before after runs,
-// so follow-up envelopes are ordered after it.
+// so follow-up envelopes are ordered after it. A *deferred result (large
+// snapshots, replays) is encoded later by the connection's writer, outside
+// the lock.
 type handlerFunc func(c *conn, m *ahpwire.Message) (result any, after func(), err *rpcError)
 
 // handlers maps request methods to handlers; ping, initialize and reconnect
@@ -164,7 +166,11 @@ func (c *conn) request(m *ahpwire.Message) {
 		c.enqueueError(id, rerr)
 		return
 	}
-	c.enqueueResult(id, res, urgent)
+	if d, ok := res.(*deferred); ok {
+		c.enqueue(outMsg{kind: kindResponse, id: &id, deferred: d})
+	} else {
+		c.enqueueResult(id, res, urgent)
+	}
 	if after != nil {
 		after()
 	}

@@ -14,11 +14,16 @@ type store struct {
 	h   *Host
 	seq uint64
 
-	// Replay log: a ring of the most recent envelopes (all channels).
+	// Replay log: a ring of the most recent envelopes (all channels),
+	// bounded by count (len(ring)) and by bytes (ringBytes ≤
+	// Options.ReplayLogBytes).
 	ring      []logEntry
 	ringStart int
 	ringLen   int
-	// evictedUpTo is the highest serverSeq that has left the log.
+	ringBytes int64
+	// evictedUpTo is the highest serverSeq that has left the log (or was
+	// never logged: rejected envelopes and envelopes above the byte bound).
+	// A reconnect from before it gets snapshots.
 	evictedUpTo uint64
 
 	root     ahpwire.RootState
@@ -104,6 +109,10 @@ func (s *store) exists(uri string) bool {
 // emit stamps an action with the next serverSeq, logs it and queues it to
 // every subscriber of channel. The caller has already applied it to the
 // state (or decided to reject it). It returns the serverSeq.
+//
+// A rejected envelope is delivered live but never logged (a rejected action
+// changed no state, and its payload — up to the message limit — must not
+// be retained): a client that missed it reconnects with snapshots.
 func (s *store) emit(channel string, a ahpwire.Action, origin *ahpwire.ActionOrigin, rejection string) uint64 {
 	s.seq++
 	env, frame, err := envelopeFrame(channel, s.seq, a, origin, rejection)
@@ -111,7 +120,11 @@ func (s *store) emit(channel string, a ahpwire.Action, origin *ahpwire.ActionOri
 		s.h.log.Error("cannot encode action; dropped", "type", a.ActionType(), "err", err)
 		return s.seq
 	}
-	s.appendLog(logEntry{seq: s.seq, channel: channel, env: env})
+	if rejection == "" {
+		s.appendLog(logEntry{seq: s.seq, channel: channel, env: env})
+	} else {
+		s.evictedUpTo = s.seq
+	}
 	m := outMsg{data: frame, kind: kindAction, seq: s.seq, method: ahpwire.MethodAction}
 	for c := range s.subs[channel] {
 		c.enqueue(m)
@@ -147,17 +160,34 @@ func envelopeFrame(channel string, seq uint64, a ahpwire.Action, origin *ahpwire
 	return env, frame, nil
 }
 
+// appendLog adds e to the replay log, evicting the oldest entries beyond
+// the count or byte bound. An envelope larger than the byte bound is not
+// kept at all.
 func (s *store) appendLog(e logEntry) {
-	n := len(s.ring)
-	if s.ringLen == n {
-		old := s.ring[s.ringStart]
-		s.evictedUpTo = old.seq
-		s.ring[s.ringStart] = e
-		s.ringStart = (s.ringStart + 1) % n
+	size := int64(len(e.env))
+	if size > s.h.opts.ReplayLogBytes {
+		for s.ringLen > 0 {
+			s.evictOldest()
+		}
+		s.evictedUpTo = e.seq
 		return
 	}
-	s.ring[(s.ringStart+s.ringLen)%n] = e
+	for s.ringLen > 0 && (s.ringLen == len(s.ring) || s.ringBytes+size > s.h.opts.ReplayLogBytes) {
+		s.evictOldest()
+	}
+	s.ring[(s.ringStart+s.ringLen)%len(s.ring)] = e
 	s.ringLen++
+	s.ringBytes += size
+}
+
+// evictOldest drops the oldest logged envelope; the log must not be empty.
+func (s *store) evictOldest() {
+	old := s.ring[s.ringStart]
+	s.ring[s.ringStart] = logEntry{}
+	s.ringStart = (s.ringStart + 1) % len(s.ring)
+	s.ringLen--
+	s.ringBytes -= int64(len(old.env))
+	s.evictedUpTo = max(s.evictedUpTo, old.seq)
 }
 
 // replay returns the logged envelopes after seq for the given channels, or

@@ -33,7 +33,7 @@ func (c *conn) writeMessages() {
 	for {
 		if len(bulk) > 0 {
 			limit := c.frameLimit()
-			fits := func(m *outMsg) bool { return int64(len(m.data)) <= limit }
+			fits := func(m *outMsg) bool { return m.interleavable(limit) }
 			small, ok := c.q.popIf(func(m *outMsg) bool { return m.kind != kindAction && fits(m) })
 			if !ok {
 				small, ok = c.q.popUrgent(fits)
@@ -56,6 +56,9 @@ func (c *conn) writeMessages() {
 		m, ok := c.q.pop(c.ctx)
 		if !ok {
 			return
+		}
+		if m.deferred != nil {
+			m.data = c.buildDeferred(&m)
 		}
 		frames, ok := c.prepare(m)
 		if !ok {

@@ -1,0 +1,128 @@
+package ahphost
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/segment"
+)
+
+// snapRef is a channel snapshot captured under h.mu: the channel's state
+// value (immutable: the reducers are copy-on-write) and its serverSeq. It
+// is encoded outside the lock, by the connection's writer, so a large
+// snapshot never stalls other clients.
+type snapRef struct {
+	uri   string
+	state any
+	seq   uint64
+}
+
+// deferred is a handler result that is encoded by the connection's writer
+// goroutine, outside h.mu: results holding snapshots or replayed envelopes.
+// Its response keeps its place in the connection's queue, so envelopes
+// emitted after the request are still written after it.
+type deferred struct {
+	// build returns the result value; limit is the largest message the
+	// peer accepts, and build stops with *tooLargeError once the encoded
+	// parts exceed it (so no more than about limit bytes are ever built).
+	build func(limit int64) (any, error)
+	// rollback, when set, undoes the request's state changes if the answer
+	// cannot be delivered (an error replaces it): a failed handshake or
+	// subscribe changes no state. It runs with h.mu held.
+	rollback func()
+}
+
+// tooLargeError reports a result above the peer's message limit.
+type tooLargeError struct{ size, limit int64 }
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("result of at least %d bytes exceeds the peer's limit of %d", e.size, e.limit)
+}
+
+// encodeSnapshots encodes refs in order, failing with *tooLargeError as
+// soon as their total size exceeds limit.
+func encodeSnapshots(refs []snapRef, limit int64) ([]ahpwire.Snapshot, error) {
+	out := make([]ahpwire.Snapshot, 0, len(refs))
+	var total int64
+	for _, r := range refs {
+		snap, err := ahpwire.NewSnapshot(r.uri, r.state, r.seq)
+		if err != nil {
+			return nil, err
+		}
+		total += int64(len(snap.State)) + int64(len(r.uri)) + 64
+		if total > limit {
+			return nil, &tooLargeError{size: total, limit: limit}
+		}
+		out = append(out, snap)
+	}
+	return out, nil
+}
+
+// messageLimit is the largest message the peer accepts: its
+// maxIncomingMessageBytes with chunking, else one frame of the host's
+// ceiling (larger answers become -32050).
+func (c *conn) messageLimit() int64 {
+	if cp := c.recvCap.Load(); cp != nil {
+		return cp.MaxIncomingMessageBytes
+	}
+	return c.h.opts.MaxFrameBytes
+}
+
+// buildDeferred encodes a deferred response in the writer goroutine. When
+// the result cannot be built or is too large for the peer, the request's
+// state changes are rolled back and an error answer is returned instead
+// (-32050 MessageTooLarge, or -32603).
+func (c *conn) buildDeferred(m *outMsg) []byte {
+	d := m.deferred
+	m.deferred = nil
+	if hookBuildDeferred != nil {
+		hookBuildDeferred(c)
+	}
+	limit := c.messageLimit()
+	res, err := d.build(limit)
+	var data []byte
+	if err == nil {
+		var msg *ahpwire.Message
+		if msg, err = ahpwire.NewResult(*m.id, res); err == nil {
+			data, err = json.Marshal(msg)
+		}
+		if err == nil && int64(len(data)) > limit {
+			err = &tooLargeError{size: int64(len(data)), limit: limit}
+		}
+	}
+	if err == nil {
+		return data
+	}
+	if d.rollback != nil {
+		c.h.mu.Lock()
+		d.rollback()
+		c.h.mu.Unlock()
+	}
+	var e *ahpwire.Message
+	if tl, ok := err.(*tooLargeError); ok {
+		c.h.log.Warn("response too large for client; answering MessageTooLarge",
+			"conn", c.id, "size", tl.size, "limit", tl.limit)
+		e = ahpwire.NewError(*m.id, segment.CodeMessageTooLarge, "message too large",
+			map[string]int64{"size": tl.size, "limit": tl.limit})
+	} else {
+		c.h.log.Error("cannot encode result", "conn", c.id, "err", err)
+		e = ahpwire.NewError(*m.id, ahpwire.CodeInternalError, "cannot encode result", nil)
+	}
+	b, _ := json.Marshal(e)
+	return b
+}
+
+// hookBuildDeferred, when set (tests), runs before every deferred build.
+var hookBuildDeferred func(*conn)
+
+// undoHandshake returns the connection to its state before initialize or
+// reconnect: not initialized, no subscriptions, and nothing queued that
+// was emitted for them. h.mu is held.
+func (c *conn) undoHandshake() {
+	c.h.st.connGone(c)
+	c.subs = make(map[string]subscription)
+	c.ready, c.clientID, c.version = false, "", ""
+	c.recvCap.Store(nil)
+	c.q.dropActions()
+}
