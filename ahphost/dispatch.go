@@ -35,6 +35,10 @@ func (c *conn) dispatchAction(m *ahpwire.Message) {
 		c.h.log.Debug("action rejected", "conn", c.id, "type", a.ActionType(), "reason", reason)
 		s.emit(p.Channel, a, origin, reason)
 	}
+	if reason := requiredFieldsReason(m.Params); reason != "" {
+		reject(reason)
+		return
+	}
 	switch kindOf(p.Channel) {
 	case chanRoot:
 		if reason := validateRoot(s.root, a, c.clientID); reason != "" {

@@ -1,6 +1,7 @@
 package ahphost
 
 import (
+	"encoding/json"
 	"errors"
 
 	"github.com/ahptui/ahptui/ahpstate"
@@ -33,6 +34,18 @@ func validateSession(st ahpwire.SessionState, a ahpwire.Action, clientID string)
 
 func validateRoot(st ahpwire.RootState, a ahpwire.Action, clientID string) string {
 	return reason(ahpstate.ValidateRootAction(st, a, clientID))
+}
+
+// requiredFieldsReason checks the raw action of dispatchAction params for
+// the members AHP 1.0 requires ("" = all present).
+func requiredFieldsReason(params json.RawMessage) string {
+	var p struct {
+		Action json.RawMessage `json:"action"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return "undecodable action"
+	}
+	return reason(ahpstate.CheckRequiredFields(p.Action))
 }
 
 // reason converts a validator error into a rejectionReason ("" = accepted).
