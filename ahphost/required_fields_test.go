@@ -33,7 +33,9 @@ func TestDispatchRequiresAHPFields(t *testing.T) {
 	w.notify("dispatchAction", map[string]any{"channel": "ahp-session:/s1", "clientSeq": 4, "action": map[string]any{
 		"type": "session/titleChanged",
 	}})
-	if e := w.actionOfType("ahp-session:/s1", "session/titleChanged"); !strings.Contains(e.RejectionReason, "title") {
+	if e := w.action("titleChanged echo", func(e envelope) bool {
+		return e.typ() == "session/titleChanged" && e.Origin != nil && e.Origin.ClientSeq == 4
+	}); !strings.Contains(e.RejectionReason, "title") {
 		t.Fatalf("titleChanged without title: rejection %q", e.RejectionReason)
 	}
 	w.notify("dispatchAction", map[string]any{"channel": chat, "clientSeq": 5, "action": map[string]any{
