@@ -31,6 +31,8 @@ type conn struct {
 	// writing is set while the writer is inside a frame write; a long write
 	// (a big frame on a slow link) would delay a ping, so none is sent then.
 	writing atomic.Bool
+	// slow is set once the connection is being closed as a slow consumer.
+	slow atomic.Bool
 
 	// Protocol state, guarded by h.mu.
 	ready    bool   // initialize or reconnect succeeded
@@ -132,6 +134,10 @@ func (c *conn) sweepLoop() {
 	}
 }
 
+// maxSkippedPings is how many keep-alive intervals in a row may pass
+// without a ping because a frame write is in progress.
+const maxSkippedPings = 2
+
 // keepAliveLoop pings the client every KeepAlive and drops the connection
 // when a pong does not arrive within the next interval (a dead link that
 // never closed). The reader goroutine receives the pongs.
@@ -140,15 +146,24 @@ func (c *conn) keepAliveLoop() {
 	every := c.h.opts.KeepAlive
 	t := time.NewTicker(every)
 	defer t.Stop()
+	skipped := 0
 	for {
 		select {
 		case <-c.ctx.Done():
 			return
 		case <-t.C:
 		}
-		if c.h.silentUntil.Load() > time.Now().UnixNano() || c.writing.Load() {
+		if c.h.silentUntil.Load() > time.Now().UnixNano() {
 			continue
 		}
+		// A long frame write (a big frame on a slow link) may delay one or
+		// two pings, never more: a client that stops reading mid-frame must
+		// still be detected.
+		if c.writing.Load() && skipped < maxSkippedPings {
+			skipped++
+			continue
+		}
+		skipped = 0
 		ctx, cancel := context.WithTimeout(c.ctx, every)
 		err := c.ws.Ping(ctx)
 		cancel()

@@ -306,14 +306,11 @@ func (h *Host) removeConn(c *conn) {
 	c.q.close()
 }
 
-// enqueue queues m on c; a client whose queue overflows is dropped. The
-// caller holds h.mu (so envelope order matches serverSeq order).
+// enqueue queues m on c; a client whose queue overflows is closed as a
+// slow consumer. The caller holds h.mu (so envelope order matches serverSeq
+// order).
 func (c *conn) enqueue(m outMsg) {
-	if !c.q.push(m) {
-		if c.ctx.Err() == nil {
-			c.h.log.Warn("client too slow: outbound queue full; dropping connection", "conn", c.id)
-			c.cancel()
-			go func() { _ = c.ws.CloseNow() }()
-		}
+	if c.q.push(m) == queueFull {
+		c.slowConsumer("outbound queue over budget", "queued", c.h.opts.QueueBytes)
 	}
 }

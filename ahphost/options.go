@@ -26,7 +26,11 @@ const (
 	DefaultReplayLogBytes = 16 << 20
 	// DefaultQueueBytes bounds a connection's unsent outbound bytes; a client
 	// that falls further behind is disconnected (it recovers by reconnecting).
-	DefaultQueueBytes = 256 << 20
+	DefaultQueueBytes = 64 << 20
+	// DefaultWriteTimeout bounds the write of one frame (at most
+	// maxIncomingFrameBytes); a client that does not take it in time is
+	// dropped as a slow consumer.
+	DefaultWriteTimeout = 30 * time.Second
 	// DefaultTurnPage is the number of turns a fetchTurns call loads when the
 	// subscription gave no view.turns.
 	DefaultTurnPage = 50
@@ -75,6 +79,8 @@ type Options struct {
 	ReplayLogBytes int64
 	// QueueBytes bounds unsent bytes per connection; 0 = DefaultQueueBytes.
 	QueueBytes int64
+	// WriteTimeout bounds one frame write; 0 = DefaultWriteTimeout.
+	WriteTimeout time.Duration
 	// KeepAlive is the interval of WebSocket pings that detect dead clients
 	// (0 = DefaultKeepAlive, negative = off). No pings are sent while the
 	// host is silent (GoSilent).
@@ -151,6 +157,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.KeepAlive == 0 {
 		o.KeepAlive = DefaultKeepAlive
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = DefaultWriteTimeout
 	}
 	if o.QueueBytes <= 0 {
 		o.QueueBytes = DefaultQueueBytes

@@ -1,6 +1,7 @@
 package ahphost
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"time"
@@ -20,7 +21,12 @@ import (
 // reordered relative to each other.
 func (c *conn) writeLoop() {
 	defer c.h.wg.Done()
-	defer c.cancel()
+	defer func() {
+		// A slow-consumer close is still sending its close frame.
+		if !c.slow.Load() {
+			c.cancel()
+		}
+	}()
 	if err := guard(c.writeMessages); err != nil {
 		c.failConn("writer", err, false)
 	}
@@ -31,6 +37,9 @@ func (c *conn) writeMessages() {
 	var bulk [][]byte
 	var bulkGroup string
 	for {
+		if c.slow.Load() {
+			return
+		}
 		if len(bulk) > 0 {
 			limit := c.frameLimit()
 			fits := func(m *outMsg) bool { return m.interleavable(limit) }
@@ -176,10 +185,21 @@ func (c *conn) writeFrame(frame []byte) bool {
 		return false
 	}
 	c.writing.Store(true)
-	err := c.ws.Write(c.ctx, websocket.MessageText, frame)
+	ctx, cancel := context.WithTimeout(c.ctx, h.opts.WriteTimeout)
+	err := c.ws.Write(ctx, websocket.MessageText, frame)
+	timedOut := ctx.Err() == context.DeadlineExceeded
+	cancel()
 	c.writing.Store(false)
 	if err != nil {
-		if c.ctx.Err() == nil {
+		switch {
+		case timedOut && c.ctx.Err() == nil:
+			// The library has cut the link (a frame cannot be half-written
+			// and resumed), so no close frame can follow.
+			h.log.Warn("slow consumer: frame write timed out; connection dropped",
+				"conn", c.id, "bytes", len(frame), "timeout", h.opts.WriteTimeout, "code", int(CloseSlowConsumer))
+			c.slow.Store(true)
+			c.cancel()
+		case c.ctx.Err() == nil:
 			h.log.Debug("write failed", "conn", c.id, "err", err)
 		}
 		return false
