@@ -37,6 +37,11 @@ type Host struct {
 	faults      faultState
 	nextConn    atomic.Uint64
 	rejectLog   logLimiter
+	// active counts requests being served (upgrades and open WebSockets).
+	active atomic.Int64
+	// pendingRead is the bytes held by incoming messages being read or
+	// handled, across connections (Options.MaxPendingReadBytes).
+	pendingRead atomic.Int64
 
 	mu     sync.Mutex
 	closed bool
@@ -143,7 +148,9 @@ func (h *Host) serveOn(ln net.Listener) (string, error) {
 	}
 	srv := &http.Server{
 		Handler:           h.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: h.opts.HandshakeTimeout,
+		IdleTimeout:       DefaultIdleTimeout,
+		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(h.log.Handler(), slog.LevelDebug),
 	}
 	h.srv = srv
@@ -217,17 +224,27 @@ func (h *Host) Close() error {
 
 // serveHTTP authenticates and upgrades one connection, then runs its reader.
 func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if n := h.active.Add(1); n > int64(h.opts.MaxConnections) {
+		h.active.Add(-1)
+		h.warnRejected("rejected connection: connection limit reached", "remote", r.RemoteAddr, "limit", h.opts.MaxConnections)
+		w.Header().Set("Connection", "close")
+		http.Error(w, "too many connections", http.StatusServiceUnavailable)
+		return
+	}
+	defer h.active.Add(-1)
 	h.mu.Lock()
 	hostOK := h.hosts.ok(r)
 	h.mu.Unlock()
 	if !hostOK {
 		h.warnRejected("rejected connection: Host header not allowed without a token (DNS rebinding?)",
 			"remote", r.RemoteAddr, "host", truncate(r.Host, 100))
+		w.Header().Set("Connection", "close")
 		http.Error(w, "forbidden host", http.StatusForbidden)
 		return
 	}
 	if !h.tokens.allowed(r) {
 		h.warnRejected("rejected connection: missing or wrong token", "remote", r.RemoteAddr)
+		w.Header().Set("Connection", "close")
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
 		return
 	}
@@ -289,6 +306,7 @@ func (h *Host) newConn(ws *websocket.Conn) *conn {
 	h.mu.Unlock()
 	go c.writeLoop()
 	go c.sweepLoop()
+	c.initTimer = time.AfterFunc(h.opts.HandshakeTimeout, c.initTimeout)
 	if keepAlive {
 		go c.keepAliveLoop()
 	}
@@ -297,6 +315,7 @@ func (h *Host) newConn(ws *websocket.Conn) *conn {
 
 // removeConn unregisters c and releases its resources.
 func (h *Host) removeConn(c *conn) {
+	c.initTimer.Stop()
 	c.cancel()
 	_ = c.ws.CloseNow()
 	h.mu.Lock()

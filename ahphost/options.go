@@ -17,6 +17,22 @@ import (
 const (
 	// DefaultReplayLog is the number of action envelopes kept for reconnect replay.
 	DefaultReplayLog = 4096
+	// DefaultMaxConnections caps simultaneous connections (WebSocket and
+	// plain HTTP requests alike); more are refused with 503.
+	DefaultMaxConnections = 128
+	// DefaultHandshakeTimeout bounds reading the HTTP upgrade request's
+	// headers and, separately, the time from upgrade to a successful
+	// initialize/reconnect.
+	DefaultHandshakeTimeout = 10 * time.Second
+	// DefaultMessageReadTimeout bounds one incoming message from its first
+	// frame header to its last fragment.
+	DefaultMessageReadTimeout = 30 * time.Second
+	// DefaultMaxPendingReadBytes bounds the bytes held by incoming messages
+	// not yet complete (or being handled), across all connections.
+	DefaultMaxPendingReadBytes = 256 << 20
+	// DefaultIdleTimeout closes idle keep-alive HTTP connections (for
+	// example after a refused upgrade).
+	DefaultIdleTimeout = 10 * time.Second
 	// DefaultMaxSubscriptions caps the distinct channels one connection
 	// may subscribe to (initialize, reconnect and subscribe).
 	DefaultMaxSubscriptions = 256
@@ -72,6 +88,17 @@ type Options struct {
 	// ReplayLog is the number of envelopes kept for replay; 0 = DefaultReplayLog.
 	// Small values force `snapshot` reconnects in tests.
 	ReplayLog int
+	// MaxConnections caps simultaneous connections; 0 = DefaultMaxConnections.
+	MaxConnections int
+	// HandshakeTimeout bounds the upgrade request's headers and the time to
+	// initialize after it; 0 = DefaultHandshakeTimeout.
+	HandshakeTimeout time.Duration
+	// MessageReadTimeout bounds one incoming message from its first frame
+	// to its last; 0 = DefaultMessageReadTimeout.
+	MessageReadTimeout time.Duration
+	// MaxPendingReadBytes bounds bytes of unfinished incoming messages
+	// across connections; 0 = DefaultMaxPendingReadBytes.
+	MaxPendingReadBytes int64
 	// MaxSubscriptions caps a connection's distinct subscriptions;
 	// 0 = DefaultMaxSubscriptions.
 	MaxSubscriptions int
@@ -148,6 +175,18 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.ReplayLog == 0 {
 		o.ReplayLog = DefaultReplayLog
+	}
+	if o.MaxConnections <= 0 {
+		o.MaxConnections = DefaultMaxConnections
+	}
+	if o.HandshakeTimeout <= 0 {
+		o.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if o.MessageReadTimeout <= 0 {
+		o.MessageReadTimeout = DefaultMessageReadTimeout
+	}
+	if o.MaxPendingReadBytes <= 0 {
+		o.MaxPendingReadBytes = DefaultMaxPendingReadBytes
 	}
 	if o.MaxSubscriptions <= 0 {
 		o.MaxSubscriptions = DefaultMaxSubscriptions
