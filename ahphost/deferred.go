@@ -3,6 +3,7 @@ package ahphost
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/segment"
@@ -79,18 +80,24 @@ func (c *conn) buildDeferred(m *outMsg) []byte {
 	if hookBuildDeferred != nil {
 		hookBuildDeferred(c)
 	}
+	// At most buildSlots results are built at once host-wide: their
+	// transient memory (a few times the result) stays bounded however many
+	// clients ask for large snapshots together.
+	select {
+	case c.h.buildSem <- struct{}{}:
+	case <-c.ctx.Done():
+		return nil
+	}
 	limit := c.messageLimit()
 	res, err := d.build(limit)
 	var data []byte
 	if err == nil {
-		var msg *ahpwire.Message
-		if msg, err = ahpwire.NewResult(*m.id, res); err == nil {
-			data, err = json.Marshal(msg)
-		}
+		data, err = resultFrame(*m.id, res)
 		if err == nil && int64(len(data)) > limit {
 			err = &tooLargeError{size: int64(len(data)), limit: limit}
 		}
 	}
+	<-c.h.buildSem
 	if err == nil {
 		return data
 	}
@@ -111,6 +118,25 @@ func (c *conn) buildDeferred(m *outMsg) []byte {
 	}
 	b, _ := json.Marshal(e)
 	return b
+}
+
+// buildSlots is the number of deferred results built concurrently.
+const buildSlots = 2
+
+// resultFrame encodes a JSON-RPC success response around result with one
+// encoding pass (no re-encoding of the result bytes).
+func resultFrame(id uint64, result any) ([]byte, error) {
+	body, err := json.Marshal(result)
+	if err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	const head = `{"jsonrpc":"2.0","id":`
+	out := make([]byte, 0, len(head)+len(body)+32)
+	out = append(out, head...)
+	out = strconv.AppendUint(out, id, 10)
+	out = append(out, `,"result":`...)
+	out = append(out, body...)
+	return append(out, '}'), nil
 }
 
 // hookBuildDeferred, when set (tests), runs before every deferred build.

@@ -42,6 +42,8 @@ type Host struct {
 	// pendingRead is the bytes held by incoming messages being read or
 	// handled, across connections (Options.MaxPendingReadBytes).
 	pendingRead atomic.Int64
+	// buildSem bounds concurrent builds of deferred results.
+	buildSem chan struct{}
 
 	mu     sync.Mutex
 	closed bool
@@ -67,6 +69,7 @@ func New(opts Options) (*Host, error) {
 		hosts:    newHostChecker(o.NoToken, o.AllowedHosts),
 		splitter: segment.NewSplitter(o.Random),
 		conns:    make(map[*conn]struct{}),
+		buildSem: make(chan struct{}, buildSlots),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.faults.dropAfter = int64(o.Faults.DropAfterFrames)

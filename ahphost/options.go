@@ -29,7 +29,7 @@ const (
 	DefaultMessageReadTimeout = 30 * time.Second
 	// DefaultMaxPendingReadBytes bounds the bytes held by incoming messages
 	// not yet complete (or being handled), across all connections.
-	DefaultMaxPendingReadBytes = 256 << 20
+	DefaultMaxPendingReadBytes = 64 << 20
 	// DefaultIdleTimeout closes idle keep-alive HTTP connections (for
 	// example after a refused upgrade).
 	DefaultIdleTimeout = 10 * time.Second

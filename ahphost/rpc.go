@@ -3,6 +3,7 @@ package ahphost
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -42,6 +43,10 @@ func (s *store) chatOf(uri string) (*chatEntry, *rpcError) {
 // snapshots, replays) is encoded later by the connection's writer, outside
 // the lock.
 type handlerFunc func(c *conn, m *ahpwire.Message) (result any, after func(), err *rpcError)
+
+// MaxRequestParamsBytes bounds the params of a request (commands carry
+// URIs, cursors and short messages; bulk content travels in dispatchAction).
+const MaxRequestParamsBytes = 4 << 20
 
 // handlers maps request methods to handlers; ping, initialize and reconnect
 // are also allowed before the connection is initialized.
@@ -143,6 +148,14 @@ func invalidAnswer(raw []byte, msg string) []byte {
 func (c *conn) request(m *ahpwire.Message) {
 	id := *m.ID
 	h := c.h
+	if len(m.Params) > MaxRequestParamsBytes {
+		// Handlers decode their params under the host lock; large payloads
+		// belong in dispatchAction, which decodes before taking it.
+		h.mu.Lock()
+		c.enqueueError(id, errInvalidParams("params larger than "+strconv.Itoa(MaxRequestParamsBytes)+" bytes"))
+		h.mu.Unlock()
+		return
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	fn, ok := handlers[m.Method]
@@ -177,22 +190,39 @@ func (c *conn) request(m *ahpwire.Message) {
 }
 
 // notification handles a client notification; unknown ones are ignored.
+// Its params are decoded before the host lock is taken.
 func (c *conn) notification(m *ahpwire.Message) {
 	h := c.h
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if !c.ready {
-		return
-	}
 	switch m.Method {
 	case ahpwire.MethodUnsubscribe:
 		var p ahpwire.ChannelParams
 		if err := m.DecodeParams(&p); err != nil {
 			return
 		}
-		h.st.unsubscribe(c, p.Channel)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if c.ready {
+			h.st.unsubscribe(c, p.Channel)
+		}
 	case ahpwire.MethodDispatchAction:
-		c.dispatchAction(m)
+		// Decoding, the required-fields check and re-encoding are
+		// proportional to the action's size: all before the lock.
+		var p ahpwire.DispatchActionParams
+		if err := m.DecodeParams(&p); err != nil {
+			h.log.Info("undecodable dispatchAction ignored", "conn", c.id, "err", err)
+			return
+		}
+		raw, err := ahpwire.MarshalAction(p.Action)
+		if err != nil {
+			h.log.Info("unencodable dispatchAction ignored", "conn", c.id, "err", err)
+			return
+		}
+		missing := requiredFieldsReason(m.Params)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if c.ready {
+			c.dispatchAction(&p, raw, missing)
+		}
 	}
 }
 

@@ -162,6 +162,7 @@ func RunServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	cfg.Options.Logger = log
+	log.Debug("memory limit", "bytes", applyServeMemoryLimit())
 	cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, cfg.Addr) // the --addr name is this machine
 	h, err := New(cfg.Options)
 	if err != nil {

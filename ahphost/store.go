@@ -3,6 +3,7 @@ package ahphost
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -114,8 +115,14 @@ func (s *store) exists(uri string) bool {
 // changed no state, and its payload — up to the message limit — must not
 // be retained): a client that missed it reconnects with snapshots.
 func (s *store) emit(channel string, a ahpwire.Action, origin *ahpwire.ActionOrigin, rejection string) uint64 {
+	return s.emitRaw(channel, a, nil, origin, rejection)
+}
+
+// emitRaw is emit with the action already encoded (raw, when not nil):
+// client actions are encoded before the host lock is taken.
+func (s *store) emitRaw(channel string, a ahpwire.Action, raw json.RawMessage, origin *ahpwire.ActionOrigin, rejection string) uint64 {
 	s.seq++
-	env, frame, err := envelopeFrame(channel, s.seq, a, origin, rejection)
+	env, frame, err := envelopeFrame(channel, s.seq, a, raw, origin, rejection)
 	if err != nil {
 		s.h.log.Error("cannot encode action; dropped", "type", a.ActionType(), "err", err)
 		return s.seq
@@ -136,7 +143,7 @@ func (s *store) emit(channel string, a ahpwire.Action, origin *ahpwire.ActionOri
 // logging it (chat/turnsLoaded answers one client's fetchTurns).
 func (s *store) emitTo(c *conn, channel string, a ahpwire.Action) {
 	s.seq++
-	_, frame, err := envelopeFrame(channel, s.seq, a, nil, "")
+	_, frame, err := envelopeFrame(channel, s.seq, a, nil, nil, "")
 	if err != nil {
 		s.h.log.Error("cannot encode action; dropped", "type", a.ActionType(), "err", err)
 		return
@@ -144,18 +151,38 @@ func (s *store) emitTo(c *conn, channel string, a ahpwire.Action) {
 	c.enqueue(outMsg{data: frame, kind: kindAction, seq: s.seq, method: ahpwire.MethodAction})
 }
 
-// envelopeFrame encodes an envelope and its `action` notification frame.
-func envelopeFrame(channel string, seq uint64, a ahpwire.Action, origin *ahpwire.ActionOrigin, rejection string) (env, frame []byte, err error) {
-	env, err = json.Marshal(ahpwire.ActionEnvelope{
-		Channel: channel, ServerSeq: seq, Origin: origin, Action: a, RejectionReason: rejection,
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("encode envelope: %w", err)
+// envelopeFrame encodes an envelope and its `action` notification frame
+// (the same JSON as ahpwire.ActionEnvelope). raw is the encoded action, or
+// nil to encode a here.
+func envelopeFrame(channel string, seq uint64, a ahpwire.Action, raw json.RawMessage, origin *ahpwire.ActionOrigin, rejection string) (env, frame []byte, err error) {
+	if raw == nil {
+		if raw, err = ahpwire.MarshalAction(a); err != nil {
+			return nil, nil, fmt.Errorf("encode envelope: %w", err)
+		}
 	}
+	ch, _ := json.Marshal(channel)
 	const head = `{"jsonrpc":"2.0","method":"action","params":`
-	frame = make([]byte, 0, len(head)+len(env)+1)
+	frame = make([]byte, 0, len(head)+len(raw)+len(ch)+len(rejection)+128)
 	frame = append(frame, head...)
-	frame = append(frame, env...)
+	start := len(frame)
+	frame = append(frame, `{"channel":`...)
+	frame = append(frame, ch...)
+	frame = append(frame, `,"action":`...)
+	frame = append(frame, raw...)
+	frame = append(frame, `,"serverSeq":`...)
+	frame = strconv.AppendUint(frame, seq, 10)
+	if origin != nil {
+		o, _ := json.Marshal(origin)
+		frame = append(frame, `,"origin":`...)
+		frame = append(frame, o...)
+	}
+	if rejection != "" {
+		r, _ := json.Marshal(rejection)
+		frame = append(frame, `,"rejectionReason":`...)
+		frame = append(frame, r...)
+	}
+	frame = append(frame, '}')
+	env = frame[start:]
 	frame = append(frame, '}')
 	return env, frame, nil
 }

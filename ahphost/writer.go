@@ -67,7 +67,9 @@ func (c *conn) writeMessages() {
 			return
 		}
 		if m.deferred != nil {
-			m.data = c.buildDeferred(&m)
+			if m.data = c.buildDeferred(&m); m.data == nil {
+				return // connection ended while waiting to build
+			}
 		}
 		frames, ok := c.prepare(m)
 		if !ok {
