@@ -17,6 +17,9 @@ type snapRef struct {
 	uri   string
 	state any
 	seq   uint64
+	// turnsOffset is, for a chat, the index in the full chat of the first
+	// turn in state (turns before it are behind turnsNextCursor).
+	turnsOffset int
 }
 
 // deferred is a handler result that is encoded by the connection's writer
@@ -41,29 +44,107 @@ func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("result of at least %d bytes exceeds the peer's limit of %d", e.size, e.limit)
 }
 
-// encodeSnapshots encodes refs in order, failing with *tooLargeError as
-// soon as their total size exceeds limit.
-func encodeSnapshots(refs []snapRef, limit int64) ([]ahpwire.Snapshot, error) {
-	out := make([]ahpwire.Snapshot, 0, len(refs))
-	var total int64
-	for _, r := range refs {
+// snapshotOverhead is what each snapshot and the result around them add
+// beyond the encoded states (keys, URIs, seqs), generously.
+const snapshotOverhead = 512
+
+// encodeSnapshots encodes refs in order within limit bytes in total. Chat
+// snapshots are windowed by bytes (AHP turn windows): when a chat's turns
+// do not fit its share of the budget, only the newest turns that fit are
+// sent and turnsNextCursor points at the rest, which the client pages in
+// with fetchTurns. It fails with *tooLargeError only when even the states
+// without their finished turns do not fit. It also returns each
+// snapshot's turnsNextCursor ("" for none and for non-chat channels).
+func encodeSnapshots(refs []snapRef, limit int64) ([]ahpwire.Snapshot, []string, error) {
+	out := make([]ahpwire.Snapshot, len(refs))
+	cursors := make([]string, len(refs))
+	remaining := limit - 256
+	chats := 0
+	// Non-chat channels first: they are small and are never windowed.
+	for i, r := range refs {
+		if _, ok := r.state.(ahpwire.ChatState); ok {
+			chats++
+			continue
+		}
 		snap, err := ahpwire.NewSnapshot(r.uri, r.state, r.seq)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		total += int64(len(snap.State)) + int64(len(r.uri)) + 64
-		if total > limit {
-			return nil, &tooLargeError{size: total, limit: limit}
+		remaining -= int64(len(snap.State)+len(r.uri)) + snapshotOverhead
+		if remaining < 0 {
+			return nil, nil, &tooLargeError{size: limit - remaining, limit: limit}
 		}
-		out = append(out, snap)
+		out[i] = snap
 	}
-	return out, nil
+	for i, r := range refs {
+		st, ok := r.state.(ahpwire.ChatState)
+		if !ok {
+			continue
+		}
+		share := remaining/int64(chats) - int64(len(r.uri)) - snapshotOverhead
+		w, err := windowChatBytes(st, r.turnsOffset, share)
+		if err != nil {
+			return nil, nil, err
+		}
+		snap, err := ahpwire.NewSnapshot(r.uri, w, r.seq)
+		if err != nil {
+			return nil, nil, err
+		}
+		remaining -= int64(len(snap.State)+len(r.uri)) + snapshotOverhead
+		chats--
+		if remaining < 0 {
+			return nil, nil, &tooLargeError{size: limit - remaining, limit: limit}
+		}
+		out[i], cursors[i] = snap, w.TurnsNextCursor
+	}
+	return out, cursors, nil
+}
+
+// windowChatBytes keeps the newest finished turns of st whose encoding fits
+// in budget bytes together with the rest of the state; offset is the index
+// of st.Turns[0] in the full chat. Only about budget bytes are encoded.
+func windowChatBytes(st ahpwire.ChatState, offset int, budget int64) (ahpwire.ChatState, error) {
+	bare := st
+	bare.Turns = nil
+	base, err := json.Marshal(bare)
+	if err != nil {
+		return st, err
+	}
+	size := int64(len(base)) + 16
+	if size > budget {
+		return st, &tooLargeError{size: size, limit: budget}
+	}
+	k := len(st.Turns)
+	for k > 0 {
+		b, err := json.Marshal(st.Turns[k-1])
+		if err != nil {
+			return st, err
+		}
+		if size+int64(len(b))+1 > budget {
+			break
+		}
+		size += int64(len(b)) + 1
+		k--
+	}
+	if k > 0 {
+		st.Turns = st.Turns[k:]
+		st.TurnsNextCursor = encodeCursor("t", int64(offset+k))
+	}
+	return st, nil
 }
 
 // messageLimit is the largest message the peer accepts: its
 // maxIncomingMessageBytes with chunking, else one frame of the host's
 // ceiling (larger answers become -32050).
 func (c *conn) messageLimit() int64 {
+	if c.h.opts.MaxSnapshotBytes > 0 {
+		return min(c.h.opts.MaxSnapshotBytes, c.peerLimit())
+	}
+	return c.peerLimit()
+}
+
+// peerLimit is messageLimit without the host's own MaxSnapshotBytes.
+func (c *conn) peerLimit() int64 {
 	if cp := c.recvCap.Load(); cp != nil {
 		return cp.MaxIncomingMessageBytes
 	}

@@ -118,7 +118,7 @@ func (c *conn) initialize(m *ahpwire.Message) (any, func(), *rpcError) {
 	clientID := p.ClientID
 	return &deferred{
 		build: func(limit int64) (any, error) {
-			snaps, err := encodeSnapshots(refs, limit)
+			snaps, _, err := encodeSnapshots(refs, limit)
 			res.Snapshots = snaps
 			return res, err
 		},
@@ -211,25 +211,8 @@ func (c *conn) reconnect(m *ahpwire.Message) (any, func(), *rpcError) {
 		rec.caps, rec.views = oldCaps, views
 	}
 	hostCaps := c.h.capabilities()
-	if envs, ok := s.replay(p.LastSeenServerSeq, live); ok {
-		c.h.log.Info("client reconnected", "conn", c.id, "type", ahpwire.ReconnectReplay, "lastSeen", p.LastSeenServerSeq,
-			"serverSeq", s.seq, "actions", len(envs), "missing", len(missing), "chunking", caps != nil)
-		if missing == nil {
-			missing = []string{}
-		}
-		return &deferred{
-			build: func(limit int64) (any, error) {
-				var total int64
-				for _, e := range envs {
-					if total += int64(len(e)) + 1; total > limit {
-						return nil, &tooLargeError{size: total, limit: limit}
-					}
-				}
-				return replayResult{Type: ahpwire.ReconnectReplay, Actions: envs, Missing: missing, Capabilities: hostCaps}, nil
-			},
-			rollback: rollback,
-		}, nil, nil
-	}
+	// Snapshot refs are cheap to capture (no encoding); a replay that turns
+	// out larger than the peer accepts falls back to them.
 	var refs []snapRef
 	for _, uri := range subs {
 		if !live[uri] {
@@ -239,12 +222,32 @@ func (c *conn) reconnect(m *ahpwire.Message) (any, func(), *rpcError) {
 			refs = append(refs, ref)
 		}
 	}
-	c.h.log.Info("client reconnected", "conn", c.id, "type", ahpwire.ReconnectSnapshot, "lastSeen", p.LastSeenServerSeq,
-		"serverSeq", s.seq, "snapshots", len(refs), "chunking", caps != nil)
+	snapshots := func(limit int64) (any, error) {
+		snaps, _, err := encodeSnapshots(refs, limit)
+		return ahpwire.ReconnectResult{Type: ahpwire.ReconnectSnapshot, Snapshots: snaps, Capabilities: hostCaps}, err
+	}
+	envs, replayable := s.replay(p.LastSeenServerSeq, live)
+	kind := ahpwire.ReconnectSnapshot
+	if replayable {
+		kind = ahpwire.ReconnectReplay
+	}
+	c.h.log.Info("client reconnected", "conn", c.id, "type", kind, "lastSeen", p.LastSeenServerSeq,
+		"serverSeq", s.seq, "actions", len(envs), "snapshots", len(refs), "missing", len(missing), "chunking", caps != nil)
+	if !replayable {
+		return &deferred{build: snapshots, rollback: rollback}, nil, nil
+	}
+	if missing == nil {
+		missing = []string{}
+	}
 	return &deferred{
 		build: func(limit int64) (any, error) {
-			snaps, err := encodeSnapshots(refs, limit)
-			return ahpwire.ReconnectResult{Type: ahpwire.ReconnectSnapshot, Snapshots: snaps, Capabilities: hostCaps}, err
+			var total int64
+			for _, e := range envs {
+				if total += int64(len(e)) + 1; total > limit-1024 {
+					return snapshots(limit)
+				}
+			}
+			return replayResult{Type: ahpwire.ReconnectReplay, Actions: envs, Missing: missing, Capabilities: hostCaps}, nil
 		},
 		rollback: rollback,
 	}, nil, nil

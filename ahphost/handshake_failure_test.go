@@ -2,13 +2,26 @@ package ahphost
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/segment"
 )
 
+// bigDraft gives chat a 100 KB draft: a state that no turn window can
+// shrink below a 64 KiB frame.
+func bigDraft(t *testing.T, h *Host, chat string) {
+	t.Helper()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ce := h.st.chats[chat]
+	d := ahpwire.UserMessage(strings.Repeat("d", 100<<10))
+	ce.state = reduceChat(ce.state, &ahpwire.ChatDraftChanged{Draft: &d})
+}
+
 // TestFailedReconnectChangesNoState: a reconnect whose answer is too large
-// for a client without chunking fails with -32050 and leaves the
+// for a client without chunking (even windowed) fails with -32050 and leaves the
 // connection uninitialized and unsubscribed, so the initialize fallback of
 // the official TypeScript runtime succeeds (it used to get -32600
 // "connection already initialized").
@@ -16,6 +29,7 @@ func TestFailedReconnectChangesNoState(t *testing.T) {
 	// A short replay log forces the snapshot variant.
 	h, u := startHost(t, Options{NoToken: true, Agent: idleAgent{}, MaxFrameBytes: 64 << 10, ReplayLog: 2})
 	chat := seedBig(t, h, "ahp-session:/big", 256<<10)
+	bigDraft(t, h, chat)
 	first := dial(t, u, nil)
 	first.reasm = segment.NewReassembler(segment.Limits{MaxFrameBytes: 16 << 10, MaxMessageBytes: 1 << 20}, nil)
 	first.initialize("c1", []string{"ahp-root://"}, map[string]any{"maxIncomingFrameBytes": 16 << 10, "maxIncomingMessageBytes": 1 << 20})
@@ -64,6 +78,7 @@ func TestFailedReconnectChangesNoState(t *testing.T) {
 func TestFailedInitializeChangesNoState(t *testing.T) {
 	h, u := startHost(t, Options{NoToken: true, Agent: idleAgent{}, MaxFrameBytes: 64 << 10})
 	chat := seedBig(t, h, "ahp-session:/big", 256<<10)
+	bigDraft(t, h, chat)
 	w := dial(t, u, nil)
 	code, _ := w.callErr("initialize", map[string]any{
 		"channel": "ahp-root://", "protocolVersions": []string{"1.0.0"}, "clientId": "x",

@@ -99,6 +99,10 @@ type Options struct {
 	// MaxPendingReadBytes bounds bytes of unfinished incoming messages
 	// across connections; 0 = DefaultMaxPendingReadBytes.
 	MaxPendingReadBytes int64
+	// MaxSnapshotBytes, when > 0, caps subscribe/initialize/reconnect
+	// answers below the peer's own limit (chat snapshots are then windowed
+	// sooner; tests and memory-tight deployments). 0 = the peer's limit.
+	MaxSnapshotBytes int64
 	// MaxSubscriptions caps a connection's distinct subscriptions;
 	// 0 = DefaultMaxSubscriptions.
 	MaxSubscriptions int

@@ -1,6 +1,7 @@
 package ahphost
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/ahptui/ahptui/ahpwire"
@@ -25,7 +26,8 @@ func (s *store) snapshot(uri string, sub subscription) (snapRef, bool) {
 		if ce == nil {
 			return snapRef{}, false
 		}
-		state = windowChat(ce.state, sub.viewTurns)
+		w := windowChat(ce.state, sub.viewTurns)
+		return snapRef{uri: uri, state: w, seq: s.seq, turnsOffset: len(ce.state.Turns) - len(w.Turns)}, true
 	default:
 		return snapRef{}, false
 	}
@@ -80,17 +82,13 @@ func (c *conn) subscribe(m *ahpwire.Message) (any, func(), *rpcError) {
 		return nil, nil, errInvalidParams(fmt.Sprintf("too many subscriptions on this connection (max %d)", c.h.opts.MaxSubscriptions))
 	}
 	s.subscribe(c, p.Channel, sub)
-	var cursor string
-	if st, ok := ref.state.(ahpwire.ChatState); ok {
-		cursor = st.TurnsNextCursor
-	}
 	return &deferred{
 		build: func(limit int64) (any, error) {
-			snaps, err := encodeSnapshots([]snapRef{ref}, limit)
+			snaps, cursors, err := encodeSnapshots([]snapRef{ref}, limit)
 			if err != nil {
 				return nil, err
 			}
-			return ahpwire.SubscribeResult{Snapshot: &snaps[0], TurnsNextCursor: cursor}, nil
+			return ahpwire.SubscribeResult{Snapshot: &snaps[0], TurnsNextCursor: cursors[0]}, nil
 		},
 		rollback: func() {
 			if had {
@@ -134,7 +132,22 @@ func (c *conn) fetchTurns(m *ahpwire.Message) (any, func(), *rpcError) {
 		}
 		limit = *p.Limit
 	}
-	start := max(0, end-limit)
+	// The page also fits the peer's message limit: the newest turns before
+	// the cursor whose encoding fits (at least one), so a client that does
+	// not segment can page through a chat of any size.
+	budget := c.messageLimit() - 1024
+	start, size := end, int64(0)
+	for start > 0 && end-start < limit {
+		b, err := json.Marshal(turns[start-1])
+		if err != nil {
+			return nil, nil, &rpcError{code: ahpwire.CodeInternalError, msg: "cannot encode turn"}
+		}
+		if size+int64(len(b))+1 > budget && start < end {
+			break
+		}
+		size += int64(len(b)) + 1
+		start--
+	}
 	page := append([]ahpwire.Turn(nil), turns[start:end]...)
 	loaded := &ahpwire.ChatTurnsLoaded{Turns: page}
 	if start > 0 {

@@ -194,7 +194,8 @@ func (c *conn) writeFrame(frame []byte) bool {
 	c.writing.Store(false)
 	if err != nil {
 		switch {
-		case timedOut && c.ctx.Err() == nil:
+		case timedOut && h.ctx.Err() == nil:
+			// (The reader may already have seen the cut and cancelled c.ctx.)
 			// The library has cut the link (a frame cannot be half-written
 			// and resumed), so no close frame can follow.
 			h.log.Warn("slow consumer: frame write timed out; connection dropped",
