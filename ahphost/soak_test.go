@@ -105,7 +105,9 @@ func TestSoakAllAttacksAtOnce(t *testing.T) {
 	setup.call("subscribe", map[string]any{"channel": bigChat})
 	for i, id := range []string{"b1", "b2"} {
 		setup.sendMessage(bigChat, id, "/demo big 8m", uint64(i+1))
-		waitLong(t, setup, 2*time.Minute, func(m wire) bool { return m.Method == "action" && strings.Contains(string(m.Params), `"chat/turnComplete"`) })
+		waitLong(t, setup, 2*time.Minute, func(m wire) bool {
+			return m.Method == "action" && strings.Contains(string(m.Params), `"chat/turnComplete"`)
+		})
 	}
 	setup.close()
 
