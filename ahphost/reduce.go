@@ -3,6 +3,7 @@ package ahphost
 import (
 	"encoding/json"
 	"errors"
+	"unicode/utf8"
 
 	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
@@ -53,9 +54,26 @@ func reason(err error) string {
 	if err == nil {
 		return ""
 	}
+	msg := err.Error()
 	var r *ahpstate.Rejection
 	if errors.As(err, &r) {
-		return r.Reason
+		msg = r.Reason
 	}
-	return err.Error()
+	return clipReason(msg)
+}
+
+// maxReasonBytes caps a rejectionReason: reasons quote client values (ids,
+// names), which must not make the echo larger than the action.
+const maxReasonBytes = 256
+
+// clipReason shortens s to at most maxReasonBytes, on a rune boundary.
+func clipReason(s string) string {
+	if len(s) <= maxReasonBytes {
+		return s
+	}
+	cut := maxReasonBytes - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

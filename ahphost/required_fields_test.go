@@ -45,3 +45,15 @@ func TestDispatchRequiresAHPFields(t *testing.T) {
 		t.Fatalf("complete turnCancelled rejected: %s", e.RejectionReason)
 	}
 }
+
+// TestRejectionReasonIsClipped: a reason quoting a huge client value stays
+// short (the echo is not made larger than the action).
+func TestRejectionReasonIsClipped(t *testing.T) {
+	long := strings.Repeat("é", 10000)
+	if got := clipReason("no queued message " + long); len(got) > maxReasonBytes || !strings.HasSuffix(got, "…") {
+		t.Fatalf("clipped reason of %d bytes", len(got))
+	}
+	if got := clipReason("short"); got != "short" {
+		t.Fatalf("short reason changed: %q", got)
+	}
+}
