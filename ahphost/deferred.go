@@ -31,10 +31,24 @@ type deferred struct {
 	// peer accepts, and build stops with *tooLargeError once the encoded
 	// parts exceed it (so no more than about limit bytes are ever built).
 	build func(limit int64) (any, error)
+	// light marks a result known to be small (no chat snapshot, a short
+	// replay): it is built at once, without waiting for a build slot.
+	light bool
 	// rollback, when set, undoes the request's state changes if the answer
 	// cannot be delivered (an error replaces it): a failed handshake or
 	// subscribe changes no state. It runs with h.mu held.
 	rollback func()
+}
+
+// lightRefs reports whether refs hold no chat state (root and session
+// snapshots are small).
+func lightRefs(refs []snapRef) bool {
+	for _, r := range refs {
+		if _, ok := r.state.(ahpwire.ChatState); ok {
+			return false
+		}
+	}
+	return true
 }
 
 // tooLargeError reports a result above the peer's message limit.
@@ -164,10 +178,13 @@ func (c *conn) buildDeferred(m *outMsg) []byte {
 	// At most buildSlots results are built at once host-wide: their
 	// transient memory (a few times the result) stays bounded however many
 	// clients ask for large snapshots together.
-	select {
-	case c.h.buildSem <- struct{}{}:
-	case <-c.ctx.Done():
-		return nil
+	if !d.light {
+		select {
+		case c.h.buildSem <- struct{}{}:
+		case <-c.ctx.Done():
+			return nil
+		}
+		defer func() { <-c.h.buildSem }()
 	}
 	limit := c.messageLimit()
 	res, err := d.build(limit)
@@ -178,7 +195,6 @@ func (c *conn) buildDeferred(m *outMsg) []byte {
 			err = &tooLargeError{size: int64(len(data)), limit: limit}
 		}
 	}
-	<-c.h.buildSem
 	if err == nil {
 		return data
 	}

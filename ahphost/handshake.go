@@ -117,6 +117,7 @@ func (c *conn) initialize(m *ahpwire.Message) (any, func(), *rpcError) {
 		"subscriptions", len(refs))
 	clientID := p.ClientID
 	return &deferred{
+		light: lightRefs(refs),
 		build: func(limit int64) (any, error) {
 			snaps, _, err := encodeSnapshots(refs, limit)
 			res.Snapshots = snaps
@@ -234,12 +235,17 @@ func (c *conn) reconnect(m *ahpwire.Message) (any, func(), *rpcError) {
 	c.h.log.Info("client reconnected", "conn", c.id, "type", kind, "lastSeen", p.LastSeenServerSeq,
 		"serverSeq", s.seq, "actions", len(envs), "snapshots", len(refs), "missing", len(missing), "chunking", caps != nil)
 	if !replayable {
-		return &deferred{build: snapshots, rollback: rollback}, nil, nil
+		return &deferred{light: lightRefs(refs), build: snapshots, rollback: rollback}, nil, nil
+	}
+	var replayBytes int
+	for _, e := range envs {
+		replayBytes += len(e)
 	}
 	if missing == nil {
 		missing = []string{}
 	}
 	return &deferred{
+		light: replayBytes < 1<<20 && lightRefs(refs),
 		build: func(limit int64) (any, error) {
 			var total int64
 			for _, e := range envs {

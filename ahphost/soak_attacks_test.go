@@ -347,7 +347,11 @@ func attackFuzz(ctx context.Context, u string, seed uint64, st *soakStats) {
 			_ = asend(ctx, c, odd[rng.IntN(len(odd))])
 		}
 		_ = asend(ctx, c, areq(7777, "ping", map[string]any{"channel": "ahp-root://"}))
-		if _, err := aresponse(ctx, c, 7777, 30*time.Second); err != nil && ctx.Err() == nil {
+		wait := 30 * time.Second
+		if raceEnabled {
+			wait *= 3
+		}
+		if _, err := aresponse(ctx, c, 7777, wait); err != nil && ctx.Err() == nil {
 			if websocket.CloseStatus(err) == websocket.StatusInternalError {
 				st.violate("fuzz: host closed with 1011 (a handler panicked)")
 			} else {

@@ -83,6 +83,7 @@ func (c *conn) subscribe(m *ahpwire.Message) (any, func(), *rpcError) {
 	}
 	s.subscribe(c, p.Channel, sub)
 	return &deferred{
+		light: lightRefs([]snapRef{ref}),
 		build: func(limit int64) (any, error) {
 			snaps, cursors, err := encodeSnapshots([]snapRef{ref}, limit)
 			if err != nil {
