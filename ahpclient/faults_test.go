@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // startClient creates and starts a client on url with an app consumer.
@@ -116,7 +115,7 @@ func TestBadTokenIsAuthErrorWithoutToken(t *testing.T) {
 	}
 	// The right token via the Token option works (query + bearer header),
 	// and nothing it logs across a reconnect contains the token.
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	o := testOptions(t, strings.Split(url, "?")[0])
 	o.Token = h.Token()
 	o.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -127,24 +126,6 @@ func TestBadTokenIsAuthErrorWithoutToken(t *testing.T) {
 	if logs.String() == "" || strings.Contains(logs.String(), h.Token()) {
 		t.Fatalf("logs empty or carrying the token:\n%s", logs.String())
 	}
-}
-
-// syncBuffer is a goroutine-safe strings.Builder for log output.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestUnreachableHostErrorIsMasked(t *testing.T) {
@@ -199,7 +180,7 @@ func TestUncertainAfterDropAndHeldWhileDisconnected(t *testing.T) {
 
 	// 1. The dispatch frame is lost with the link: Uncertain, never re-sent.
 	p.swallowNext(`"dispatchAction"`)
-	seq, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{TurnID: "lost", Message: ahpwire.UserMessage("lost")})
+	seq, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{StartedAt: "2026-01-01T00:00:00.000Z", TurnID: "lost", Message: ahpwire.UserMessage("lost")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +220,7 @@ func TestUncertainAfterDropAndHeldWhileDisconnected(t *testing.T) {
 	a.waitFor("reconnecting", 15*time.Second, func(evs []Event) bool {
 		return countState(evs, Reconnecting) >= 2
 	})
-	hs, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{TurnID: "held", Message: ahpwire.UserMessage("held")})
+	hs, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{StartedAt: "2026-01-01T00:00:00.000Z", TurnID: "held", Message: ahpwire.UserMessage("held")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +282,7 @@ func TestRequestsFailTypedAndNeverHang(t *testing.T) {
 }
 
 func TestCloseLeavesNoGoroutines(t *testing.T) {
-	base := runtime.NumGoroutine()
+	base := testkit.Goroutines()
 	func() {
 		h, err := ahphost.New(ahphost.Options{NoToken: true, Dir: t.TempDir()})
 		if err != nil {
@@ -332,11 +313,11 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 			t.Fatal(err)
 		}
 	}()
-	checkNoLeak(t, base)
+	testkit.CheckNoLeak(t, base)
 }
 
 func TestCloseDuringStartHandshake(t *testing.T) {
-	base := runtime.NumGoroutine()
+	base := testkit.Goroutines()
 	func() {
 		h, err := ahphost.New(ahphost.Options{NoToken: true, Dir: t.TempDir()})
 		if err != nil {
@@ -372,7 +353,7 @@ func TestCloseDuringStartHandshake(t *testing.T) {
 		}
 		h.GoSilent(0)
 	}()
-	checkNoLeak(t, base)
+	testkit.CheckNoLeak(t, base)
 }
 
 func TestHeldDispatchFailsWhenClientFails(t *testing.T) {
@@ -381,7 +362,7 @@ func TestHeldDispatchFailsWhenClientFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	seq, err := c.Dispatch(context.Background(), "ahp-chat:/x", &ahpwire.ChatTurnStarted{TurnID: "t", Message: ahpwire.UserMessage("hi")})
+	seq, err := c.Dispatch(context.Background(), "ahp-chat:/x", &ahpwire.ChatTurnStarted{StartedAt: "2026-01-01T00:00:00.000Z", TurnID: "t", Message: ahpwire.UserMessage("hi")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +391,7 @@ func TestHeldDispatchFailsWhenClientFails(t *testing.T) {
 	if got.ClientSeq != seq || !errors.Is(got.Err, ErrNotConnected) {
 		t.Fatalf("failed entry = %+v", got)
 	}
-	if _, err := c.Dispatch(context.Background(), "ahp-chat:/x", &ahpwire.ChatTurnStarted{TurnID: "t2"}); !errors.Is(err, ErrNotConnected) {
+	if _, err := c.Dispatch(context.Background(), "ahp-chat:/x", &ahpwire.ChatTurnStarted{StartedAt: "2026-01-01T00:00:00.000Z", TurnID: "t2"}); !errors.Is(err, ErrNotConnected) {
 		t.Fatalf("Dispatch on a failed client = %v", err)
 	}
 }

@@ -116,6 +116,9 @@ type config struct {
 	chunking *segment.ChunkingCapability
 	recvLim  segment.Limits
 	mask     masker
+	// frameHook, when set (tests only), runs on the reader with each
+	// complete message before it is handled.
+	frameHook func(msg []byte)
 }
 
 // validate checks o and fills defaults.
@@ -213,6 +216,10 @@ func (o Options) validate() (*config, error) {
 	} else {
 		c.recvLim = segment.Limits{MaxFrameBytes: o.MaxFrameBytes, MaxMessageBytes: o.MaxFrameBytes}
 	}
+	// One reassembly budget for the client's whole life (every connection):
+	// a hostile host cannot make it hold more than two messages' worth of
+	// unfinished segment groups, however many groups it opens.
+	c.recvLim.Budget = segment.NewBudget(2 * c.recvLim.MaxMessageBytes)
 	return c, nil
 }
 

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // TestInvalidRequestsAreAnswered: every frame that is not a valid JSON-RPC
@@ -39,7 +41,7 @@ func TestInvalidRequestsAreAnswered(t *testing.T) {
 // attempts produce a handful of WARN lines, the last of which reports how
 // many were suppressed.
 func TestRejectedConnectionLogIsRateLimited(t *testing.T) {
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	h, u := startHost(t, Options{Token: "secret-token", Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	_ = h
 	base := strings.Split(u, "?")[0]

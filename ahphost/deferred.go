@@ -97,6 +97,10 @@ func encodeSnapshots(refs []snapRef, limit int64) ([]ahpwire.Snapshot, []string,
 		}
 		share := remaining/int64(chats) - int64(len(r.uri)) - snapshotOverhead
 		w, err := windowChatBytes(st, r.turnsOffset, share)
+		if tl, ok := err.(*tooLargeError); ok {
+			// Report against the peer's limit, not this chat's share of it.
+			return nil, nil, &tooLargeError{size: tl.size + (limit - share), limit: limit}
+		}
 		if err != nil {
 			return nil, nil, err
 		}

@@ -28,6 +28,7 @@ type Host struct {
 	hosts    hostChecker
 	splitter *segment.Splitter
 	agent    Agent
+	reasmBud *segment.Budget // shared by every connection's Reassembler
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -68,6 +69,7 @@ func New(opts Options) (*Host, error) {
 		tokens:   newTokenChecker(o.Token, o.NoToken),
 		hosts:    newHostChecker(o.NoToken, o.AllowedHosts),
 		splitter: segment.NewSplitter(o.Random),
+		reasmBud: segment.NewBudget(o.ReassemblyBudget),
 		conns:    make(map[*conn]struct{}),
 		buildSem: make(chan struct{}, buildSlots),
 	}
@@ -291,6 +293,7 @@ func (h *Host) newConn(ws *websocket.Conn) *conn {
 		reasm: segment.NewReassembler(segment.Limits{
 			MaxFrameBytes:   h.opts.readLimit(),
 			MaxMessageBytes: h.opts.MaxMessageBytes,
+			Budget:          h.reasmBud,
 		}, nil),
 	}
 	c.ctx, c.cancel = context.WithCancel(h.ctx)

@@ -179,6 +179,10 @@ func TestUnfinishedMessagesShareABudget(t *testing.T) {
 	if got := h.pendingRead.Load(); got > budget {
 		t.Fatalf("pending read bytes %d above the budget %d", got, budget)
 	}
+	// Small messages are never refused: others are not locked out.
+	fresh := dial(t, u, nil)
+	fresh.initialize("fresh", []string{"ahp-root://"}, nil)
+	fresh.call("ping", map[string]any{"channel": "ahp-root://"})
 	for _, nc := range conns {
 		_ = nc.Close()
 	}

@@ -45,12 +45,18 @@ func (c *conn) readMessage() (typ websocket.MessageType, data []byte, charge int
 	for {
 		if len(data) == cap(data) {
 			grow := int64(min(max(cap(data), readChunk), 4<<20))
-			if h.pendingRead.Add(grow) > h.opts.MaxPendingReadBytes {
-				h.pendingRead.Add(-grow)
-				release()
-				return 0, nil, 0, errReadBudget
+			// The first readChunk bytes of every message are not charged
+			// (at most MaxConnections × 32 KiB in all), so peers holding the
+			// budget cannot lock others out of small messages (pings,
+			// commands); only growth beyond it is.
+			if cap(data) > 0 {
+				if h.pendingRead.Add(grow) > h.opts.MaxPendingReadBytes {
+					h.pendingRead.Add(-grow)
+					release()
+					return 0, nil, 0, errReadBudget
+				}
+				charge += grow
 			}
-			charge += grow
 			nb := make([]byte, len(data), cap(data)+int(grow))
 			copy(nb, data)
 			data = nb

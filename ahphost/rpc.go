@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/jsonscan"
 )
 
 // rpcError is a JSON-RPC error a handler returns.
@@ -119,13 +120,14 @@ func hasIDMember(raw []byte) bool {
 
 // invalidAnswer builds the error answer for a message that is not valid
 // JSON-RPC: ParseError for bad JSON, InvalidRequest otherwise. The id is
-// the request's own when it is a string or a number, else null.
+// the request's own when it is a string or a number (and named once),
+// else null.
 func invalidAnswer(raw []byte, msg string) []byte {
 	code := ahpwire.CodeInvalidRequest
 	id := json.RawMessage("null")
 	if !json.Valid(raw) {
 		code, msg = ahpwire.CodeParseError, "parse error"
-	} else {
+	} else if jsonscan.CheckEnvelopeKeys(raw) == nil { // with duplicate members the id is ambiguous: null
 		var probe struct {
 			ID json.RawMessage `json:"id"`
 		}

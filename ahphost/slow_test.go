@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // startTraffic makes another client run a turn that streams about size
@@ -21,7 +23,7 @@ func startTraffic(t *testing.T, u, chat, size string) *wsClient {
 // chat streams is closed once its queue exceeds QueueBytes; the memory is
 // released and, when it reads again, it finds close code 4008.
 func TestSlowConsumerClosedWith4008(t *testing.T) {
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	h, u := startHost(t, Options{NoToken: true, QueueBytes: 256 << 10,
 		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	slow := dial(t, u, nil)
@@ -39,7 +41,7 @@ func TestSlowConsumerClosedWith4008(t *testing.T) {
 // TestNeverReadingClientIsDropped: a client that never reads is dropped
 // when a frame write exceeds WriteTimeout, even with a large queue budget.
 func TestNeverReadingClientIsDropped(t *testing.T) {
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	h, u := startHost(t, Options{NoToken: true, WriteTimeout: 300 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	slow := dial(t, u, nil)
@@ -58,7 +60,7 @@ func TestNeverReadingClientIsDropped(t *testing.T) {
 // client stuck mid-frame is still pinged after at most two skipped
 // intervals and dropped when it does not answer.
 func TestKeepAliveNotSkippedForever(t *testing.T) {
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	h, u := startHost(t, Options{NoToken: true, WriteTimeout: time.Hour, KeepAlive: 150 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	slow := dial(t, u, nil)

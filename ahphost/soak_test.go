@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // Soak budgets (documented in doc.go and README "Limits"): the host's peak
@@ -33,11 +35,11 @@ func soakDuration() time.Duration {
 
 // startServeProcess runs this test binary as `ahptui serve` (see
 // TestMain) and returns its URL and process.
-func startServeProcess(t *testing.T, args ...string) (string, *exec.Cmd, *syncBuffer) {
+func startServeProcess(t *testing.T, args ...string) (string, *exec.Cmd, *testkit.SyncBuffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), soakChildEnv+"="+strings.Join(append([]string{"--dir", t.TempDir()}, args...), " "))
-	stderr := &syncBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	must(t, err)
