@@ -183,6 +183,7 @@ func TestUnfinishedMessagesShareABudget(t *testing.T) {
 	fresh := dial(t, u, nil)
 	fresh.initialize("fresh", []string{"ahp-root://"}, nil)
 	fresh.call("ping", map[string]any{"channel": "ahp-root://"})
+	fresh.close()
 	for _, nc := range conns {
 		_ = nc.Close()
 	}
