@@ -33,9 +33,14 @@
 // while a segmented message is in flight, so pings stay answered during
 // bulk transfers. Snapshots and replays are captured under the host lock
 // (state values are immutable) and encoded by the connection's writer,
-// outside it, at most two at a time host-wide; an answer the peer cannot
-// accept becomes -32050 and its request's state changes are rolled back
-// (a failed initialize/reconnect leaves the connection uninitialized).
+// outside it, large ones at most two at a time host-wide. No answer is
+// built above the peer's maximum message (its maxIncomingMessageBytes, or
+// one frame without chunking): chat snapshots carry the newest turns that
+// fit plus turnsNextCursor (AHP turn windows; fetchTurns pages, also sized
+// to fit, bring the rest), and a replay too large becomes snapshots. Only
+// a state that does not fit even without its finished turns gets -32050,
+// and its request's state changes are rolled back (a failed
+// initialize/reconnect leaves the connection uninitialized).
 //
 // # Limits
 //
@@ -45,7 +50,7 @@
 // (HandshakeTimeout, 10 s; then 1008), one incoming message from its first
 // frame to its last fragment (MessageReadTimeout, 30 s), the bytes of
 // incoming messages in flight across connections (MaxPendingReadBytes,
-// 64 MiB; then 1013), request params (MaxRequestParamsBytes, 4 MiB),
+// 64 MiB, each message's first 32 KiB exempt; then 1013), request params (MaxRequestParamsBytes, 4 MiB),
 // distinct subscriptions per connection (MaxSubscriptions, 256; duplicates
 // are merged), the replay log (ReplayLog, 4096 envelopes, and
 // ReplayLogBytes, 16 MiB; rejected envelopes are never logged), each
