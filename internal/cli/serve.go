@@ -26,7 +26,7 @@ const defaultServeAddr = "127.0.0.1:0"
 const defaultServePace = 20 * time.Millisecond
 
 // serveUsage is the usage line of `ahptui serve`.
-const serveUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--log-level LEVEL] [--exit-with-stdin]"
+const serveUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token [--allow-host NAME]] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--log-level LEVEL] [--exit-with-stdin]"
 
 // serveConfig is the parsed `ahptui serve` command line.
 type serveConfig struct {
@@ -100,6 +100,7 @@ func serveFlags(cfg *serveConfig, maxFrame, relayCap, level *string) *flag.FlagS
 	fs.StringVar(&cfg.Options.Token, "token", "", "connection token (default: random)")
 	fs.BoolVar(&cfg.Options.NoToken, "without-connection-token", false, "accept connections without a token")
 	fs.StringVar(&cfg.Options.Dir, "dir", "", "working directory for the demo agent's read-only tools")
+	fs.Func("allow-host", "without a token, also accept this Host header name (repeatable; DNS-rebinding guard)", func(s string) error { cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, s); return nil })
 	fs.StringVar(maxFrame, "max-frame", "", "receive ceiling per frame in bytes (default 16m)")
 	fs.StringVar(relayCap, "relay-frame-cap", "", "behave like a relay: close on any frame above this size")
 	fs.DurationVar(&cfg.Options.Pace, "pace", defaultServePace, "demo streaming pace between deltas (0 = instant)")
@@ -198,6 +199,8 @@ func serveMainIn(ctx context.Context, args []string, std stdio) int {
 	defer gate.open()
 	log := slog.New(slog.NewTextHandler(gate, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	cfg.Options.Logger = log
+	log.Debug("memory limit", "bytes", applyServeMemoryLimit())
+	cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, cfg.Addr) // the --addr name is this machine
 	h, err := ahphost.New(cfg.Options)
 	if err != nil {
 		gate.open()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +15,7 @@ import (
 	"github.com/ahptui/ahptui/internal/testkit"
 )
 
-// startServe runs RunServe with args in the background and returns the
+// startServe runs serveMain with args in the background and returns the
 // connect URL, its stderr and a stop function that cancels it and checks
 // the exit code.
 func startServe(t *testing.T, args ...string) (string, *testkit.SyncBuffer, func()) {
@@ -46,7 +47,7 @@ func startServe(t *testing.T, args ...string) (string, *testkit.SyncBuffer, func
 				t.Errorf("exit code %d; stderr:\n%s", code, stderr.String())
 			}
 		case <-time.After(testTimeout):
-			t.Error("RunServe did not return after cancel")
+			t.Error("serve did not return after cancel")
 		}
 	}
 	t.Cleanup(stop)
@@ -109,5 +110,42 @@ func TestServeHelpDocumentsFaultFlags(t *testing.T) {
 		if !strings.Contains(help, want) {
 			t.Errorf("help lacks %q:\n%s", want, help)
 		}
+	}
+}
+
+// TestServeAllowHost: `serve --without-connection-token --allow-host`
+// accepts that Host name and still refuses others (DNS-rebinding guard),
+// and logs the refusal.
+func TestServeAllowHost(t *testing.T) {
+	u, stderr, _ := startServe(t, "--without-connection-token", "--allow-host", "devbox.lan")
+	port := u[strings.LastIndex(u, ":"):]
+	dialHost := func(host string) int {
+		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+		defer cancel()
+		c, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{Host: host})
+		if resp != nil && resp.Body != nil {
+			_ = resp.Body.Close()
+		}
+		if err == nil {
+			_ = c.CloseNow()
+			return 0
+		}
+		if resp == nil {
+			t.Fatalf("dial with Host %q: %v", host, err)
+		}
+		return resp.StatusCode
+	}
+	if got := dialHost("devbox.lan" + port); got != 0 {
+		t.Fatalf("allowed host refused: %d", got)
+	}
+	if got := dialHost("evil.example" + port); got != http.StatusForbidden {
+		t.Fatalf("evil host: %d, want 403", got)
+	}
+	deadline := time.Now().Add(testTimeout)
+	for !strings.Contains(stderr.String(), "Host header not allowed") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no WARN line:\n%s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

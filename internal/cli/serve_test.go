@@ -117,7 +117,7 @@ func TestServeMain(t *testing.T) {
 					t.Fatalf("exit code %d; stderr:\n%s", code, stderr.String())
 				}
 			case <-time.After(testTimeout):
-				t.Fatal("RunServe did not return after cancel")
+				t.Fatal("serve did not return after cancel")
 			}
 			logs := stderr.String()
 			if strings.Contains(logs, "SECRET") {
