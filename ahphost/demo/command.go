@@ -30,6 +30,8 @@ const (
 	scriptSlow
 	scriptError
 	scriptInput
+	scriptSubagent
+	scriptAuth
 	scriptUnknown
 )
 
@@ -62,6 +64,10 @@ func parseCommand(text string) command {
 		return command{script: scriptError}
 	case "input":
 		return command{script: scriptInput}
+	case "subagent":
+		return command{script: scriptSubagent}
+	case "auth":
+		return command{script: scriptAuth}
 	case "big":
 		return parseBig(args)
 	case "slow":
