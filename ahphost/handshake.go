@@ -98,6 +98,7 @@ func (c *conn) initialize(m *ahpwire.Message) (any, func(), *rpcError) {
 		Capabilities:     c.h.capabilities(),
 		DefaultDirectory: fileURI(c.h.opts.Dir),
 	}
+	c.h.composerFeatures(&res)
 	for _, uri := range p.InitialSubscriptions {
 		snap, ok := s.snapshot(uri, subscription{})
 		if !ok {

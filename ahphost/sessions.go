@@ -103,7 +103,11 @@ func (c *conn) createSession(m *ahpwire.Message) (any, func(), *rpcError) {
 	if len(wd) == 0 {
 		wd = []string{fileURI(c.h.opts.Dir)}
 	}
-	s.newSession(p.Channel, provider, wd)
+	cfg, e := s.sessionConfig(p)
+	if e != nil {
+		return nil, nil, e
+	}
+	s.initSession(s.newSession(p.Channel, provider, wd), cfg)
 	return nil, func() { s.finishSession(p.Channel) }, nil
 }
 

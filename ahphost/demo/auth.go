@@ -31,6 +31,8 @@ func (r *run) auth() error {
 		intention:  "Fetch the user's profile from the Demo API",
 		input:      toolInputJSON(kv{"endpoint", "/me"}),
 		invocation: "Calling the Demo API `/me`",
+		// auth-required applies to MCP tools only.
+		contributor: &ahpwire.ToolCallContributor{Kind: "mcp", CustomizationID: "demo-api"},
 	}
 	if err := r.startTool(spec); err != nil {
 		return err
