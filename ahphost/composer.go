@@ -46,6 +46,9 @@ func (h *Host) composerFeatures(res *ahpwire.InitializeResult) {
 	if _, ok := h.agent.(Completer); ok {
 		res.CompletionTriggerCharacters = append([]string(nil), completionTriggers...)
 	}
+	if t, ok := h.agent.(interface{ TerminalCommandPrefix() string }); ok {
+		res.TerminalCommandPrefix = t.TerminalCommandPrefix()
+	}
 }
 
 // completions answers `completions` on a chat channel.

@@ -55,11 +55,17 @@ func TestCompletionsOverWebSocket(t *testing.T) {
 	w, chat, init := steerHost(t, Options{})
 	var ir struct {
 		Triggers []string `json:"completionTriggerCharacters"`
+		Prefix   string   `json:"terminalCommandPrefix"`
 	}
 	must(t, json.Unmarshal(init, &ir))
-	if strings.Join(ir.Triggers, "") != "@/" {
-		t.Fatalf("trigger characters %v, want @ and /", ir.Triggers)
+	if strings.Join(ir.Triggers, "") != "@/" || ir.Prefix != "!" {
+		t.Fatalf("trigger characters %v prefix %q, want @ and / and !", ir.Triggers, ir.Prefix)
 	}
+	w.sendMessage(chat, "t1", "!ls sub", 1)
+	if e := w.actionOfType(chat, "chat/toolCallStart"); !strings.Contains(string(e.Action), "list_files") {
+		t.Fatalf("!ls ran %s", e.Action)
+	}
+	w.actionOfType(chat, "chat/turnComplete")
 	// "é" is one UTF-16 unit, "😀" two: the range is in UTF-16 units.
 	text := "é😀 look at @not"
 	items := complete(t, w, chat, text, 16)

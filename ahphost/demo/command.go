@@ -32,6 +32,7 @@ const (
 	scriptInput
 	scriptSubagent
 	scriptAuth
+	scriptTerminal
 	scriptUnknown
 )
 
@@ -46,6 +47,9 @@ type command struct {
 // parseCommand classifies a user message. Anything not starting with the
 // word "/demo" is a plain message; "/demo" alone is help.
 func parseCommand(text string) command {
+	if strings.HasPrefix(text, TerminalPrefix) {
+		return command{script: scriptTerminal, word: strings.TrimSpace(strings.TrimPrefix(text, TerminalPrefix))}
+	}
 	fields := strings.Fields(text)
 	if len(fields) == 0 || !strings.EqualFold(fields[0], Prefix) {
 		return command{script: scriptPlain}

@@ -57,6 +57,8 @@ func (r *run) script() error {
 		return r.subagent()
 	case scriptAuth:
 		return r.auth()
+	case scriptTerminal:
+		return r.terminal()
 	}
 	return r.plain()
 }
