@@ -15,6 +15,10 @@ type KeyMap struct {
 	Confirm    Confirm
 	Help       HelpOverlay
 	Demo       Demo
+	Completion Completion
+	Queue      Queue
+	Search     Search
+	Background Background
 }
 
 // Global bindings work on every screen.
@@ -35,6 +39,10 @@ type Picker struct {
 	ClearFilter    key.Binding
 	AgentPrev      key.Binding // agent choice when creating a session
 	AgentNext      key.Binding
+	Rename         key.Binding
+	Archive        key.Binding
+	ShowArchived   key.Binding
+	ToggleRead     key.Binding
 }
 
 // Chat bindings work in the chat screen whichever pane has focus.
@@ -46,6 +54,10 @@ type Chat struct {
 	Resend        key.Binding // resend an uncertain message
 	OpenPrompt    key.Binding // reopen a pending approval or input form
 	Sessions      key.Binding // back to the session picker
+	Queue         key.Binding // the queued-messages list
+	Background    key.Binding // the background work / subagents list
+	Parent        key.Binding // from a subagent's chat back to its parent
+	Search        key.Binding // search the chat
 }
 
 // Composer bindings work while the composer has focus. Text editing keys
@@ -57,6 +69,7 @@ type Composer struct {
 	HistoryNext key.Binding
 	Editor      key.Binding // open $EDITOR
 	Unqueue     key.Binding // remove the newest queued message
+	Steer       key.Binding // while a turn runs: a steering message instead of queueing
 }
 
 // Transcript bindings work while the transcript has focus.
@@ -70,6 +83,12 @@ type Transcript struct {
 	ToggleBlock      key.Binding // expand/collapse the focused thinking or tool block
 	Copy             key.Binding // OSC 52 copy of the focused block
 	CopyCode         key.Binding // OSC 52 copy of the focused block's first code fence
+	Search           key.Binding
+	SearchNext       key.Binding
+	SearchPrev       key.Binding
+	CopyMessage      key.Binding // OSC 52 copy of the focused message as markdown
+	CopyAll          key.Binding // OSC 52 copy of the whole chat as markdown
+	Export           key.Binding // write the chat to a markdown file
 }
 
 // Approval bindings work in the tool-call confirmation prompt.
@@ -221,5 +240,6 @@ func Default() KeyMap {
 		},
 	}
 	km.Approval.SubmitReason.SetEnabled(false)
+	steerDefaults(&km)
 	return km
 }
