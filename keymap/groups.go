@@ -59,6 +59,7 @@ func (km KeyMap) Groups() []Group {
 		{"Queued messages", bindingsOf(km.Queue)},
 		{"Search", bindingsOf(km.Search)},
 		{"Background work", bindingsOf(km.Background)},
+		{"Sign in", bindingsOf(km.SignIn)},
 		{"Demo", bindingsOf(km.Demo)},
 	}
 	out := gs[:0]
@@ -96,6 +97,7 @@ func (km KeyMap) Contexts() []Context {
 		{"queue", with(bindingsOf(km.Queue))},
 		{"search", with(bindingsOf(km.Search))},
 		{"background", with(bindingsOf(km.Background))},
+		{"sign-in", with(bindingsOf(km.SignIn))},
 	}
 }
 

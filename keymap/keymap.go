@@ -19,6 +19,7 @@ type KeyMap struct {
 	Queue      Queue
 	Search     Search
 	Background Background
+	SignIn     SignIn
 }
 
 // Global bindings work on every screen.
@@ -108,6 +109,7 @@ type Approval struct {
 type Auth struct {
 	GiveUp key.Binding // fail the tool call (chat/toolCallComplete, success false)
 	Later  key.Binding // close the notice; it stays pending
+	SignIn key.Binding // paste a token for the resource (authenticate)
 }
 
 // Form bindings work in an input-request form.

@@ -35,6 +35,12 @@ type Background struct {
 	Close    key.Binding
 }
 
+// SignIn bindings work in the token prompt of a protected resource.
+type SignIn struct {
+	Submit key.Binding
+	Cancel key.Binding
+}
+
 // steerDefaults fills the bindings of the composer/session features.
 func steerDefaults(km *KeyMap) {
 	km.Composer.Steer = b(k("alt+enter"), "alt+enter", "steer the running turn")
@@ -52,6 +58,11 @@ func steerDefaults(km *KeyMap) {
 	km.Picker.Archive = b(k("alt+a"), "alt+a", "archive / unarchive")
 	km.Picker.ShowArchived = b(k("alt+h"), "alt+h", "show / hide archived")
 	km.Picker.ToggleRead = b(k("alt+u"), "alt+u", "mark read / unread")
+	km.Auth.SignIn = b(k("s"), "s", "sign in with a token")
+	km.SignIn = SignIn{
+		Submit: b(k("enter"), "enter", "send the token"),
+		Cancel: b(k("esc"), "esc", "cancel"),
+	}
 	km.Completion = Completion{
 		Next:   b(k("down", "ctrl+n"), "↓", "next completion"),
 		Prev:   b(k("up", "ctrl+p"), "↑", "previous completion"),
