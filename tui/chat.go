@@ -46,6 +46,7 @@ type chatModel struct {
 	width     int
 	height    int
 	conn      ahpclient.ConnState // a copy of the root's, updated by it
+	x         chatExtras          // completions, steering, queue, search, subagents (chat_steer.go)
 }
 
 // newChat builds the chat screen. It is used through a pointer: the
@@ -53,6 +54,7 @@ type chatModel struct {
 func newChat(c *common, conn ahpclient.ConnState, session, chat, title string) *chatModel {
 	m := &chatModel{c: c, conn: conn, session: session, chat: chat, title: title, expanded: map[render.BlockKey]bool{}}
 	m.comp = newComposer(c.km.Composer, &c.styles)
+	m.x = newChatExtras(c, chat)
 	m.tr = newTranscript(m.renderItem, c.styles.Chat.Marker)
 	return m
 }
@@ -92,7 +94,7 @@ func (m *chatModel) SetSize(w, h int) {
 
 // transcriptHeight is what is left after the composer, strip and status.
 func (m *chatModel) transcriptHeight() int {
-	return max(1, m.height-m.comp.Height()-len(m.stripLines())-1)
+	return max(1, m.height-m.comp.Height()-len(m.stripLines())-len(m.extraLines())-1)
 }
 
 // relayout re-fits the transcript after the bottom area changed height.
@@ -233,9 +235,10 @@ func (m *chatModel) View() string {
 			tv = ansi.Truncate(m.c.styles.Chat.Notice.Render("  No messages yet — type below and press enter."), max(1, m.width), "…") + "\n" + rest
 		}
 	}
+	tv = m.popupOver(m.x.search.decorate(tv, &m.c.styles))
 	b.WriteString(tv)
 	b.WriteByte('\n')
-	for _, l := range m.stripLines() {
+	for _, l := range append(m.stripLines(), m.extraLines()...) {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
@@ -274,7 +277,7 @@ func (m *chatModel) hintLine() string {
 	}
 	if m.state.Current != nil && m.ready {
 		act := firstNonEmpty(render.Sanitize(m.state.Activity), "working")
-		parts = append(parts, "● "+act+" — esc cancels, enter queues")
+		parts = append(parts, "● "+act+" — esc cancels · "+m.steerHint())
 	} else if m.resumableTurn() != "" {
 		parts = append(parts, "turn failed — ctrl+r resumes")
 	}
@@ -282,6 +285,8 @@ func (m *chatModel) hintLine() string {
 	if m.focus == focusTranscript {
 		parts = append(parts, "transcript: ↑↓ pgup/pgdn scroll · [ ] block · enter expand · y copy · "+
 			km.Chat.SwitchFocus.Help().Key+" back")
+	} else if len(parts) == 0 && m.x.prefix != "" && strings.HasPrefix(m.comp.Value(), m.x.prefix) {
+		parts = append(parts, m.x.prefix+"command runs in the host's terminal")
 	} else if len(parts) == 0 {
 		parts = append(parts, km.Chat.SwitchFocus.Help().Key+" transcript · "+km.Chat.CycleThinking.Help().Key+
 			" thinking ("+m.thinking.String()+") · "+km.Chat.Sessions.Help().Key+" sessions · "+km.Global.Help.Help().Key+" help")

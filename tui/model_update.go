@@ -59,6 +59,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case retryNowMsg:
 		return m, m.onRetryNow(msg)
 	}
+	if cmd, ok := m.handleSteer(msg); ok {
+		return m, cmd
+	}
 	if cmd, ok := m.handleIntent(msg); ok {
 		return m, cmd
 	}

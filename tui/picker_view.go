@@ -44,7 +44,8 @@ func (p *picker) hints(st *Styles) string {
 	if p.reconnecting {
 		parts = append([]string{p.reconnectKey + " reconnect now"}, parts...)
 	}
-	parts = append(parts, p.helpKey+" help", p.quitKey+" quit")
+	parts = append(parts, p.helpKey+" help", p.quitKey+" quit", p.km.Rename.Help().Key+" rename",
+		p.km.Archive.Help().Key+" archive", p.km.ShowArchived.Help().Key+" show archived")
 	return ansi.Truncate(st.Status.Hint.Render(strings.Join(parts, " · ")), max(1, p.width), "…")
 }
 
@@ -119,7 +120,7 @@ func (p *picker) row(st *Styles, m fuzzy.Match, sel bool) string {
 	if len(e.s.WorkingDirectories) > 0 {
 		meta += " · " + oneLine(render.Sanitize(e.s.WorkingDirectories[0]))
 	}
-	return ansi.Truncate(cur+isty.Render(icon)+" "+title+st.Picker.Meta.Render(meta), p.width, "…")
+	return ansi.Truncate(cur+markers(st, e.s.Status)+isty.Render(icon)+" "+title+archivedTag(st, e.s.Status)+st.Picker.Meta.Render(meta), p.width, "…")
 }
 
 func (p *picker) pad(lines []string) string { return p.padTo(lines, p.height) }
