@@ -100,12 +100,19 @@ step "picker"
 wait_for 'Sessions'
 wait_for '● Connected'
 
-step "create a session"
+step "create a session through the session form"
 keys C-n
+wait_for '│ +New session'
+wait_for '‹ Demo 1 \(scripted\) ›'
+# Choose the second mode, then back to Agent (↑/↓ change a value).
+keys Tab Tab Down
+wait_for '‹ Plan ›'
+keys Up
+wait_for '‹ Agent ›'
+keys Enter
 wait_for 'Message…'
-# The demo agent offers one model: the status line names it before any
-# turn has reported usage.
-wait_for '● Connected │ .* │ demo-1 │'
+# The session's model and mode are in the status line before any turn.
+wait_for '● Connected │ .* │ Demo 1 \(scripted\) │ Agent mode'
 
 step "send a prompt, see the streamed answer"
 type_text 'hello from the e2e test'
@@ -165,6 +172,53 @@ keys Enter
 wait_for 'line [0-9]+ of 200'
 keys Escape
 wait_for 'Cancelled'
+wait_for 'tab transcript'
+
+step "completions: @ files of the working directory, / demo commands"
+type_text 'summarise @READ'
+wait_for '▸ @README.md'
+keys Tab
+wait_for '┃ summarise @README.md'
+wait_gone '▸ @README.md'
+keys C-u
+type_text '/demo sl'
+wait_for '▸ /demo slow 40'
+keys Escape
+wait_gone '▸ /demo slow 40'
+keys C-u
+
+step "steer /demo slow mid-turn, then ask it to stop"
+type_text '/demo slow 400'
+keys Enter
+wait_for 'line [0-9]+ of 400'
+wait_for 'alt\+enter steers'
+type_text 'focus on the tests'
+keys M-Enter
+wait_for 'Steering received:.*focus on the tests'
+type_text 'please stop now'
+keys M-Enter
+wait_for 'stopping here'
+wait_for 'tab transcript'
+
+step "search the transcript"
+keys C-f
+wait_for 'search ›'
+type_text 'Steering received'
+wait_for '[0-9]+/[0-9]+ · enter next'
+keys Escape
+wait_gone 'search ›'
+
+step "subagent and background work"
+type_text '/demo subagent'
+keys Enter
+wait_for '⚙ [0-9] running'
+keys F3
+wait_for 'Subagent: file survey \(subagent\)'
+keys Down Enter
+wait_for "a subagent's chat"
+wait_for 'Survey the files'
+keys M-p
+wait_for 'all tests passed' 30
 wait_for 'tab transcript'
 
 step "drop the connection (F12), see Reconnecting → Connected"

@@ -83,6 +83,9 @@ func (r *run) subagent() error {
 	if err := r.waitDone(h.Done); err != nil {
 		return err
 	}
+	if err := r.pause(r.lingerTime()); err != nil {
+		return err
+	}
 	if err := r.emit(&ahpwire.ChatBackgroundWorkRemoved{ID: r.subWorkID()}); err != nil {
 		return err
 	}
@@ -92,7 +95,7 @@ func (r *run) subagent() error {
 	}}); err != nil {
 		return err
 	}
-	if err := r.pause(r.opts.SlowPace * 5); err != nil {
+	if err := r.pause(r.lingerTime()); err != nil {
 		return err
 	}
 	if err := r.emit(&ahpwire.ChatBackgroundWorkRemoved{ID: r.shellWorkID()}); err != nil {
@@ -140,3 +143,12 @@ func (r *run) waitDone(done <-chan struct{}) error {
 
 // isoTime formats t as AHP's ISO-8601 timestamp (UTC, milliseconds).
 func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// lingerTime keeps finished background work listed long enough to be seen
+// and opened in an interactive session (none when streaming instantly).
+func (r *run) lingerTime() time.Duration {
+	if r.opts.Pace <= 0 {
+		return 0
+	}
+	return max(40*r.opts.Pace, 3*time.Second)
+}
