@@ -232,7 +232,7 @@ grep -qE 'Reconnecting [0-9]+ · (next try in [0-9]+|trying now)' "$WORK/last-sc
 wait_for '● Connected' 30
 
 step "the transcript is intact and the chat still works"
-on_screen 'Cancelled' || fail "transcript lost its last turn after reconnecting"
+on_screen 'all tests passed' || fail "transcript lost its last turn after reconnecting"
 # The answer ends with the "scripted … demo agent" line, which is out of
 # view now; once it shows and the hint is idle again, the turn is over (a
 # screen captured before the Enter was handled shows the idle hint too).

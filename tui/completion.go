@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -99,6 +100,11 @@ func tokenAt(line []rune, col int, triggers []string) (start int, tok string, ok
 			return start, tok, true
 		}
 	}
+	// A command ("/demo slow") spans words: at the start of the message the
+	// whole line up to the cursor is the token.
+	if head := string(line[:col]); strings.HasPrefix(head, "/") && slices.Contains(triggers, "/") {
+		return 0, head, true
+	}
 	return 0, "", false
 }
 
@@ -116,6 +122,9 @@ func (c *completer) observe(comp *composer) tea.Cmd {
 		return nil
 	}
 	start, tok, ok := tokenAt([]rune(lines[row]), col, c.triggers)
+	if ok && row > 0 && start == 0 && strings.HasPrefix(tok, "/") && strings.Contains(tok, " ") {
+		ok = false // commands only at the start of the message
+	}
 	if !ok {
 		c.reset()
 		return nil
