@@ -235,6 +235,11 @@ func (c *completer) Update(msg tea.KeyPressMsg) (used bool, accepted *ahpwire.Co
 		c.closed = true
 	case key.Matches(msg, c.km.Accept):
 		it := c.items[c.shown[c.sel]]
+		if msg.Code == tea.KeyEnter && strings.TrimSpace(c.token) == it.InsertText {
+			// Already complete: enter sends the message.
+			c.reset()
+			return false, nil
+		}
 		return true, &it
 	default:
 		return false, nil

@@ -178,3 +178,28 @@ func TestCompleterCancelsSlowRequest(t *testing.T) {
 		t.Fatal("the slow request was not cancelled")
 	}
 }
+
+func TestCompleterEnterOnCompleteTokenSends(t *testing.T) {
+	km := keymap.Default()
+	st := newStyles(render.StylesFor(true))
+	be := &fakeCompleter{items: []ahpwire.CompletionItem{{InsertText: "/demo tools"}, {InsertText: "/demo tools extra"}}}
+	comp := newComposer(km.Composer, &st)
+	c := newCompleter(km.Completion, "ahp-chat:/c", []string{"@", "/"}, be)
+	tick := typeInto(t, &comp, &c, "/demo tools")
+	c.result(c.due(context.Background(), fire(t, tick).(completionDueMsg), &comp)().(completionResultMsg))
+	if !c.Open() {
+		t.Fatal("popup not open for a command")
+	}
+	if used, _ := c.Update(keyPress("enter")); used || c.Open() {
+		t.Fatal("enter on an already complete command must send, not insert")
+	}
+	// Tab still inserts (with the trailing space).
+	tick = typeInto(t, &comp, &c, "x")
+	_ = tick
+	c.token = "/demo to"
+	c.items = be.items
+	c.refilter()
+	if used, it := c.Update(keyPress("tab")); !used || it == nil || it.InsertText != "/demo tools" {
+		t.Fatalf("tab %v %+v", used, it)
+	}
+}
