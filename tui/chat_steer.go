@@ -96,11 +96,12 @@ func (m *chatModel) steerMsg(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, false
 		}
 		m.fetching = false
-		if msg.err != nil || m.cursor == "" {
+		if msg.err != nil || m.cursor == "" || m.cursor == m.x.search.pagedFrom {
+			// Done, failed, or the host did not move the cursor: stop.
 			m.x.search.paging = false
 			return m.runSearch(true), true
 		}
-		m.fetching = true
+		m.fetching, m.x.search.pagedFrom = true, m.cursor
 		return fetchTurns(m.c.ctx, m.c.backend, m.chat, m.cursor), true
 	}
 	return nil, false
@@ -335,6 +336,8 @@ type searchBar struct {
 	hits   []searchHit
 	cur    int
 	paging bool // fetching older turns so the search covers the whole chat
+	// pagedFrom is the cursor of the last page asked for.
+	pagedFrom string
 }
 
 // View renders the bar: input and the match count.
@@ -358,7 +361,7 @@ func (m *chatModel) openSearch() tea.Cmd {
 	m.relayout()
 	cmds := []tea.Cmd{m.x.search.in.Focus()}
 	if m.cursor != "" && !m.fetching {
-		m.x.search.paging, m.fetching = true, true
+		m.x.search.paging, m.fetching, m.x.search.pagedFrom = true, true, m.cursor
 		cmds = append(cmds, fetchTurns(m.c.ctx, m.c.backend, m.chat, m.cursor))
 	}
 	return tea.Batch(cmds...)
