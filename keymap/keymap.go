@@ -59,6 +59,7 @@ type Chat struct {
 	Background    key.Binding // the background work / subagents list
 	Parent        key.Binding // from a subagent's chat back to its parent
 	Search        key.Binding // search the chat
+	Settings      key.Binding // change the session's mutable settings (model, mode)
 }
 
 // Composer bindings work while the composer has focus. Text editing keys

@@ -48,6 +48,7 @@ func steerDefaults(km *KeyMap) {
 	km.Chat.Background = b(k("f3"), "f3", "background work and subagents")
 	km.Chat.Parent = b(k("alt+p"), "alt+p", "back to the parent chat")
 	km.Chat.Search = b(k("ctrl+f"), "ctrl+f", "search the chat")
+	km.Chat.Settings = b(k("f4"), "f4", "session settings: model, mode")
 	km.Transcript.Search = b(k("/"), "/", "search the chat")
 	km.Transcript.SearchNext = b(k("n"), "n", "next match")
 	km.Transcript.SearchPrev = b(k("N"), "N", "previous match")

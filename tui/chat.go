@@ -266,6 +266,9 @@ func (m *chatModel) hintLine() string {
 	if m.loadErr != "" {
 		return ansi.Truncate(m.c.styles.Chat.Error.Render("✗ "+m.loadErr+" — "+m.c.km.Chat.Sessions.Help().Key+" sessions"), max(1, m.width), "…")
 	}
+	if m.x.compl.Open() {
+		return ansi.Truncate(st.Status.Hint.Render("completions: ↑↓ choose · tab/enter insert · esc close"), max(1, m.width), "…")
+	}
 	if !m.ready {
 		parts = append(parts, "loading chat…")
 	}

@@ -62,6 +62,9 @@ func (x *chatExtras) onSnapshot(cs ahpwire.ChatState) {
 	}
 }
 
+// openSettingsMsg asks the root for the session settings form.
+type openSettingsMsg struct{}
+
 // openChildMsg asks the root to open another chat of the session (a
 // subagent's, or back to the parent); parent is set on the new chat.
 type openChildMsg struct {
@@ -161,6 +164,8 @@ func (m *chatModel) steerKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.x.bgl.open, m.x.bgl.sel = true, 0
 		m.relayout()
 		return nil, true
+	case key.Matches(k, km.Chat.Settings):
+		return emit(openSettingsMsg{}), true
 	case key.Matches(k, km.Chat.Parent):
 		if m.x.parent == "" {
 			return notice("this chat has no parent chat", false), true

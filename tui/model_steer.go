@@ -67,6 +67,30 @@ func (m *Model) handleSteer(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		m.overlays = m.overlays[:len(m.overlays)-1]
 		return m.createWith(msg.provider, dirURI(msg.dir), msg.values), true
+	case openSettingsMsg:
+		if m.session == nil || m.chat == nil {
+			return nil, true
+		}
+		f := newSettingsForm(m.c.km.Form, m.session.Config, &m.c.styles)
+		if f == nil {
+			return m.setNotice("this session has no settings that can change", false), true
+		}
+		m.overlays = append(m.overlays, f)
+		return f.valueCmds(m.c.ctx, b), true
+	case configChangeMsg:
+		if m.session == nil || m.chat == nil || m.session.Config == nil {
+			return nil, true
+		}
+		changed := map[string]json.RawMessage{}
+		for k, v := range msg.values {
+			if string(m.session.Config.Values[k]) != string(v) {
+				changed[k] = v
+			}
+		}
+		if len(changed) == 0 {
+			return nil, true
+		}
+		return dispatch(m.c.ctx, b, m.chat.session, &ahpwire.SessionConfigChanged{Config: changed}, "change session settings"), true
 	case authSignInMsg:
 		m.overlays = append(m.overlays, newSignInPrompt(m.c.km.SignIn, m.resourceMeta(msg.resource), &m.c.styles))
 		return nil, true

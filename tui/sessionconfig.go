@@ -80,6 +80,41 @@ type configForm struct {
 	focus    int
 	err      string
 	checking bool
+	// settings: the form changes a live session's mutable settings
+	// (session/configChanged) instead of creating a session.
+	settings bool
+}
+
+// configChangeMsg asks the root to dispatch session/configChanged.
+type configChangeMsg struct {
+	values map[string]json.RawMessage
+}
+
+// newSettingsForm shows the settings of a live session that may change
+// (sessionMutable and not readOnly); nil when there are none.
+func newSettingsForm(km keymap.Form, cfg *ahpwire.ConfigState, st *Styles) *configForm {
+	if cfg == nil {
+		return nil
+	}
+	schema, err := ahpwire.DecodeSessionConfigSchema(cfg.Schema)
+	if err != nil {
+		return nil
+	}
+	mut := ahpwire.SessionConfigSchema{Type: "object", Properties: map[string]ahpwire.SessionConfigPropertySchema{}}
+	for _, k := range schema.Keys() {
+		if p := schema.Properties[k]; p.SessionMutable && !p.ReadOnly {
+			mut.Properties[k] = p
+			mut.Order = append(mut.Order, k)
+		}
+	}
+	if len(mut.Order) == 0 {
+		return nil
+	}
+	f := newConfigForm(km, configResolvedMsg{res: ahpwire.ResolveSessionConfigResult{Schema: mut, Values: cfg.Values}}, st)
+	f.fields = f.fields[1:] // no working directory
+	f.settings = true
+	f.setFocus(0)
+	return f
 }
 
 // resolveConfigCmd asks the host for the schema of a new session.
@@ -230,12 +265,16 @@ func (f *configForm) setFocus(i int) {
 
 // values collects the form; it reports the first problem found locally.
 func (f *configForm) values() (dir string, vals map[string]json.RawMessage, problem string) {
-	dir = strings.TrimSpace(f.fields[0].text.Value())
-	if dir == "" {
-		return "", nil, "Working directory: required"
+	fields := f.fields
+	if !f.settings {
+		dir = strings.TrimSpace(f.fields[0].text.Value())
+		if dir == "" {
+			return "", nil, "Working directory: required"
+		}
+		fields = f.fields[1:]
 	}
 	vals = map[string]json.RawMessage{}
-	for _, fl := range f.fields[1:] {
+	for _, fl := range fields {
 		switch {
 		case fl.choices != nil:
 			if fl.cur < len(fl.choices) {
@@ -276,6 +315,9 @@ func (f *configForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 		if problem != "" {
 			f.err = problem
 			return f, nil, resultNone
+		}
+		if f.settings {
+			return f, emit(configChangeMsg{values: vals}), resultClose
 		}
 		f.err, f.checking = "", true
 		return f, emit(configSubmitMsg{provider: f.provider, dir: dir, values: vals}), resultNone
@@ -318,10 +360,14 @@ func checkConfigCmd(ctx context.Context, be Backend, m configSubmitMsg) tea.Cmd 
 // View draws the form.
 func (f *configForm) View(st *Styles, width, height int) string {
 	inner := max(24, min(width, 80)-4)
-	lines := []string{st.Dialog.Title.Render("New session"), ""}
+	title := "New session"
+	if f.settings {
+		title = "Session settings"
+	}
+	lines := []string{st.Dialog.Title.Render(title), ""}
 	for i, fl := range f.fields {
 		title := "Working directory"
-		if fl.id != "" {
+		if fl.id != "" || f.settings {
 			title = oneLine(render.Sanitize(firstNonEmpty(fl.prop.Title, fl.id)))
 		}
 		lab := st.Dialog.Label
@@ -350,7 +396,11 @@ func (f *configForm) View(st *Styles, width, height int) string {
 	} else if f.checking {
 		lines = append(lines, st.Dialog.Muted.Render("checking with the host…"))
 	}
-	lines = append(lines, keyHints(st, inner, "tab", "next field", "↑/↓", "change value", "enter", "create", "esc", "cancel")...)
+	verb := "create"
+	if f.settings {
+		verb = "apply"
+	}
+	lines = append(lines, keyHints(st, inner, "tab", "next field", "↑/↓", "change value", "enter", verb, "esc", "cancel")...)
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, inner, "…")
 	}

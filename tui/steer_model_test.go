@@ -322,4 +322,17 @@ func TestStatusLineShowsConfiguredModelAndMode(t *testing.T) {
 	if s := statusLine(m); !strings.Contains(s, "Agent mode") {
 		t.Fatalf("status after change %q", s)
 	}
+	// f4: the settings that may change (model is sessionMutable, mode not).
+	m = send(t, m, tea.KeyPressMsg{Code: tea.KeyF4})
+	v := viewText(m)
+	if !strings.Contains(v, "Session settings") || !strings.Contains(v, "‹ Two ›") || strings.Contains(v, "│ Mode ") {
+		t.Fatalf("settings form:\n%s", v)
+	}
+	m = send(t, m, keyPress("down"))
+	m = send(t, m, keyPress("enter"))
+	fb := m.c.backend.(*steerBackend)
+	d := fb.lastDispatch(t)
+	if cc, ok := d.action.(*ahpwire.SessionConfigChanged); !ok || d.channel != testSession || len(cc.Config) != 1 || string(cc.Config["model"]) == `"m2"` {
+		t.Fatalf("settings change %+v on %s", d.action, d.channel)
+	}
 }
