@@ -62,6 +62,15 @@ func (x *chatExtras) onSnapshot(cs ahpwire.ChatState) {
 	}
 }
 
+// onExtrasSnapshot applies a chat snapshot to the extras; a read-only
+// chat says so in the composer.
+func (m *chatModel) onExtrasSnapshot(cs ahpwire.ChatState) {
+	m.x.onSnapshot(cs)
+	if m.x.readOnly {
+		m.comp.ta.Placeholder = "read-only: a subagent's chat (" + m.c.km.Chat.Parent.Help().Key + " back to the parent)"
+	}
+}
+
 // openSettingsMsg asks the root for the session settings form.
 type openSettingsMsg struct{}
 

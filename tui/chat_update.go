@@ -271,7 +271,7 @@ func (m *chatModel) applyChatSnapshot(cs ahpwire.ChatState) {
 		m.state = reducer.Project(cs)
 	}
 	m.ready, m.loadErr = true, ""
-	m.x.onSnapshot(cs)
+	m.onExtrasSnapshot(cs)
 	m.cursor = cs.TurnsNextCursor
 	if cs.Title != "" && m.title == "" {
 		m.title = cs.Title

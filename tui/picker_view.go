@@ -83,6 +83,8 @@ func (p *picker) View(st *Styles) string {
 		lines = append(lines, st.Picker.Empty.Render("  loading sessions…"))
 	case len(p.entries) == 0:
 		lines = append(lines, st.Picker.Empty.Render("  no sessions yet — ctrl+n creates one"))
+	case len(p.shown) == 0 && strings.TrimSpace(p.filter.Value()) == "" && !p.showArchived:
+		lines = append(lines, st.Picker.Empty.Render("  every session is archived — "+p.km.ShowArchived.Help().Key+" shows them"))
 	case len(p.shown) == 0:
 		lines = append(lines, st.Picker.Empty.Render("  no session matches the filter"))
 	}

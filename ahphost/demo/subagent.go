@@ -150,5 +150,5 @@ func (r *run) lingerTime() time.Duration {
 	if r.opts.Pace <= 0 {
 		return 0
 	}
-	return max(40*r.opts.Pace, 3*time.Second)
+	return max(40*r.opts.Pace, 8*time.Second)
 }
