@@ -209,8 +209,7 @@ func (m *Model) onSessionAction(env ahpwire.ActionEnvelope) tea.Cmd {
 	case *ahpwire.SessionDefaultChatChanged:
 		ss.DefaultChat = a.DefaultChat
 	default:
-		m.onSessionExtra(a)
-		return nil
+		return m.onSessionExtra(a, ours)
 	}
 	if opening {
 		return m.continueOpening()

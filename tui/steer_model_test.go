@@ -336,3 +336,19 @@ func TestStatusLineShowsConfiguredModelAndMode(t *testing.T) {
 		t.Fatalf("settings change %+v on %s", d.action, d.channel)
 	}
 }
+
+func TestOpenSessionStaysReadAndTerminalHint(t *testing.T) {
+	m, be := newSteerModel(t, 120, 30)
+	m = openChat(t, m, chatState(nil, nil))
+	env := connEventMsg{ev: ahpclient.EnvelopeEvent{Envelope: ahpwire.ActionEnvelope{Channel: testSession, ServerSeq: 7,
+		Action: &ahpwire.SessionIsReadChanged{IsRead: false}}}}
+	m = send(t, m, env)
+	d := be.lastDispatch(t)
+	if r, ok := d.action.(*ahpwire.SessionIsReadChanged); !ok || !r.IsRead || d.channel != testSession {
+		t.Fatalf("open session not marked read again: %+v", d.action)
+	}
+	m = typeText(t, m, "!ls")
+	if v := viewText(m); !strings.Contains(v, "!command runs in the host's terminal") {
+		t.Fatalf("no terminal hint:\n%s", v)
+	}
+}
