@@ -225,7 +225,9 @@ func TestSessionConfigOverWebSocket(t *testing.T) {
 	change := func(seq uint64, v any) envelope {
 		w.notify("dispatchAction", map[string]any{"channel": "ahp-session:/cfg", "clientSeq": seq,
 			"action": map[string]any{"type": "session/configChanged", "config": map[string]any{"mode": v}}})
-		return w.action("configChanged", func(e envelope) bool { return e.typ() == "session/configChanged" && e.Origin != nil && e.Origin.ClientSeq == seq })
+		return w.action("configChanged", func(e envelope) bool {
+			return e.typ() == "session/configChanged" && e.Origin != nil && e.Origin.ClientSeq == seq
+		})
 	}
 	if e := change(2, "agent"); e.RejectionReason != "" {
 		t.Fatalf("mode change rejected: %s", e.RejectionReason)

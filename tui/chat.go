@@ -113,6 +113,9 @@ func (m *chatModel) stripLines() []string {
 		out = append(out, st.Chat.Queue.Render("↪ steering: "+oneLine(render.Sanitize(s.Text))))
 	}
 	for _, q := range m.state.Queued {
+		if m.x.queue.open {
+			break // the open queue list shows them
+		}
 		out = append(out, st.Chat.Queue.Render("⧗ queued: "+oneLine(render.Sanitize(q.Text))))
 	}
 	for _, e := range m.outbox {
