@@ -221,6 +221,20 @@ keys M-p
 wait_for 'all tests passed' 30
 wait_for 'tab transcript'
 
+step "sign in when a tool needs it (/demo auth)"
+type_text '/demo auth'
+keys Enter
+wait_for '│ +Sign-in needed'
+wait_gone 'you were typing'
+keys s
+wait_for '│ +Sign in to Demo API'
+type_text 'e2e-secret-token'
+on_screen 'e2e-secret-token' && fail "the token is shown on screen"
+keys Enter
+wait_for 'Signed in\. The Demo API says'
+wait_for 'tab transcript'
+grep -q 'e2e-secret-token' "$WORK/state/ahptui/ahptui.log" && fail "the token reached the log"
+
 step "drop the connection (F12), see Reconnecting → Connected"
 keys F12
 # The demo host refuses connections for 2s: long enough to see the state,
@@ -232,7 +246,7 @@ grep -qE 'Reconnecting [0-9]+ · (next try in [0-9]+|trying now)' "$WORK/last-sc
 wait_for '● Connected' 30
 
 step "the transcript is intact and the chat still works"
-on_screen 'all tests passed' || fail "transcript lost its last turn after reconnecting"
+on_screen 'Demo API says' || fail "transcript lost its last turn after reconnecting"
 # The answer ends with the "scripted … demo agent" line, which is out of
 # view now; once it shows and the hint is idle again, the turn is over (a
 # screen captured before the Enter was handled shows the idle hint too).
@@ -245,6 +259,20 @@ keys Tab
 keys g
 wait_for 'hello from the e2e test'
 keys Tab
+
+step "rename and archive the session in the picker"
+keys C-s
+wait_for 'Sessions'
+keys F2
+wait_for '│ +Rename session'
+keys C-u
+type_text 'e2e renamed'
+keys Enter
+wait_for '› .*e2e renamed'
+keys M-a
+wait_for 'every session is archived'
+keys M-h
+wait_for 'e2e renamed \[archived\]'
 
 step "quit"
 keys C-c
