@@ -22,7 +22,7 @@ var allowed = map[string][]string{
 	"ahpclient":    {"segment", "ahpwire", "internal/fifo"},
 	"ahphost":      {"segment", "ahpwire", "ahpstate", "ahphost/demo", "internal/fifo"},
 	"ahphost/demo": {"ahpwire"},
-	"reducer":      {"ahpwire", "internal/textbuf"},
+	"reducer":      {"ahpwire", "ahpstate", "internal/textbuf"},
 	"render":       {"reducer", "ahpwire"},
 	"keymap":       {},
 	"tui":          {"render", "keymap", "reducer", "ahpclient", "ahpwire", "ahpstate"},

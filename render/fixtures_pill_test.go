@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 )
 
@@ -20,27 +21,27 @@ func pillGoldenCases() []goldenCase {
 
 	// Inline markdown: code, strong, emphasis, a link, an escape, and
 	// snake_case that is not emphasis; long enough to be cut at 40 and 80.
-	md := baseTool(reducer.ToolRunning)
+	md := baseTool(ahpwire.ToolRunning)
 	md.InvocationMessage = rich("Search **all** files for `func main` in *[the repo](https://example.com/r)* \\*not italic\\* snake_case_name and more words to fill")
 	mds := apply(startState(), toolStart(md))
 	add("pill_inline_markdown", msgOf(mds), ViewOpts{}, nil)
 
 	// A plain (non-markdown) message is literal: its backticks stay.
 	pl := completedTool(true)
-	pl.Result.PastTenseMessage = reducer.Rich{Text: "Ran `ls` (*plain*)"}
+	pl.PastTenseMessage = ahpwire.PlainPtr("Ran `ls` (*plain*)")
 	add("pill_plain_literal", msgOf(apply(startState(), toolStart(pl))), ViewOpts{}, nil)
 
 	// A markdown confirmation title and risk reason.
-	ct := baseTool(reducer.ToolPendingConfirmation)
+	ct := baseTool(ahpwire.ToolPendingConfirmation)
 	ct.ConfirmationTitle = rich("Run `rm -rf /tmp/cache` in **/work**?")
-	ct.Risk = &reducer.Risk{Kind: "judge", Status: "complete", Reason: rich("Deletes the `cache` directory *recursively*."), Safety: f64(0.3)}
+	ct.RiskAssessment = &ahpwire.ToolCallRiskAssessment{Kind: "judge", Status: "complete", Reason: rich("Deletes the `cache` directory *recursively*."), Safety: f64(0.3)}
 	add("confirm_markdown_title", msgOf(apply(startState(), toolStart(ct))), ViewOpts{Now: t0.Add(3 * time.Second)}, nil)
 
 	// Approved after 20 s of waiting, ran for 1.5 s: the pill says 1.5s.
-	wait := baseTool(reducer.ToolPendingConfirmation)
+	wait := baseTool(ahpwire.ToolPendingConfirmation)
 	ws := apply(startState(), toolStart(wait))
-	ran := baseTool(reducer.ToolRunning)
-	ran.Confirmed = reducer.ConfirmedUserAction
+	ran := baseTool(ahpwire.ToolRunning)
+	ran.Confirmed = ahpwire.ConfirmedUserAction
 	rs := apply(startState(), toolStart(ran))
 	done := completedTool(true)
 	ds := apply(startState(), toolStart(done))
@@ -62,12 +63,12 @@ func pillGoldenCases() []goldenCase {
 	after := "func main() {\n\tlog.Printf(\"starting %s on %s with %d workers and a much longer message\", name, addr, workers)\n\tx := \"" + strings.Repeat("abcdefghij", 9) + "\"\n}\n"
 	res := map[string]string{"mem:/b": before, "mem:/a": after}
 	long := completedTool(true,
-		reducer.ToolContent{Type: reducer.ContentFileEdit, Edit: &reducer.FileEdit{
-			BeforeURI: "file:///work/main.go", AfterURI: "file:///work/main.go",
-			BeforeContent: &reducer.ContentRef{URI: "mem:/b", SizeHint: -1},
-			AfterContent:  &reducer.ContentRef{URI: "mem:/a", SizeHint: -1}, Added: 2, Removed: 1}},
-		reducer.ToolContent{Type: reducer.ContentTerminal, Terminal: &reducer.TerminalOutput{
-			Title: "go vet ./...", Output: "./main.go:12:2: printf: log.Printf format %d has arg workers of wrong type string\n", ExitCode: intp(1)}})
+		editContent(&ahpwire.FileEdit{
+			Before: &ahpwire.FileEditSide{URI: "file:///work/main.go", Content: ahpwire.ContentRef{URI: "mem:/b"}},
+			After:  &ahpwire.FileEditSide{URI: "file:///work/main.go", Content: ahpwire.ContentRef{URI: "mem:/a"}},
+			Diff:   &ahpwire.FileEditDiffStats{Added: ahpwire.Ptr[int64](2), Removed: ahpwire.Ptr[int64](1)}}),
+		terminalContent("", "go vet ./...", ahpwire.TerminalCommandResult{
+			Preview: "./main.go:12:2: printf: log.Printf format %d has arg workers of wrong type string\n", ExitCode: intp(1)}))
 	lm := msgOf(apply(startState(), toolStart(long)))
 	add("diff_long_lines", lm, ViewOpts{Expanded: expand(lm, 0), Resources: res}, nil)
 	return cs

@@ -3,6 +3,7 @@ package render
 import (
 	"time"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 )
 
@@ -31,8 +32,19 @@ func endMsg(status reducer.MessageStatus, d time.Duration) reducer.Action {
 	return reducer.MessageEnd{MessageID: mid, Status: status, Duration: d}
 }
 
-func toolStart(tc reducer.ToolCall) reducer.Action {
+func toolStart(tc ahpwire.ToolCallState) reducer.Action {
 	return reducer.BlockStart{MessageID: mid, Kind: reducer.KindToolCall, Tool: &tc}
+}
+
+// toolUpdate moves block i to tool call state tc (as the reducer is told
+// when AHP's state of the call changed).
+func toolUpdate(i int, tc ahpwire.ToolCallState) reducer.Action {
+	return reducer.BlockUpdate{Index: i, BlockStart: reducer.BlockStart{MessageID: mid, Kind: reducer.KindToolCall, Tool: &tc}}
+}
+
+// inputStart starts an input request block.
+func inputStart(req ahpwire.ChatInputRequest, response string) reducer.Action {
+	return reducer.BlockStart{MessageID: mid, Kind: reducer.KindInputRequest, Input: &req, Response: response}
 }
 
 func textStart(id, text string) reducer.Action {
@@ -44,9 +56,11 @@ func thinkStart(id, text string, redacted bool) reducer.Action {
 }
 
 // rich is a markdown StringOrMarkdown, as hosts send tool messages.
-func rich(s string) *reducer.Rich { return &reducer.Rich{Text: s, Markdown: true} }
-func intp(i int) *int             { return &i }
-func f64(f float64) *float64      { return &f }
+func rich(s string) *ahpwire.StringOrMarkdown {
+	return &ahpwire.StringOrMarkdown{Text: s, Markdown: true}
+}
+func intp(i int) *int        { return &i }
+func f64(f float64) *float64 { return &f }
 
 // goldenCase is one rendering scenario. prep, when set, renders earlier
 // states first (at earlier times) so that durations are known.
@@ -63,23 +77,22 @@ const thinkingText = "The user wants a list of files. I should run `ls` in the w
 const answerMD = "# Layout\n\nThe project has **three** packages:\n\n- `reducer` — pure state\n- `render` — drawing\n  - markdown\n- `tui` — the app\n\n" +
 	"```go\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n```\n\n| pkg | lines |\n|-----|-------|\n| reducer | 3182 |\n| render | 2400 |\n\n> Keep files small.\n"
 
-func baseTool(status reducer.ToolStatus) reducer.ToolCall {
-	return reducer.ToolCall{
-		ID: "tc1", Status: status, ToolName: "bash", DisplayName: "Run command",
+func baseTool(status string) ahpwire.ToolCallState {
+	return ahpwire.ToolCallState{
+		ToolCallID: "tc1", Status: status, ToolName: "bash", DisplayName: "Run command",
 		InvocationMessage: rich("Run `ls -la`"),
-		Input:             &reducer.ToolInput{Text: `{"command":"ls -la","cwd":"/work"}`},
+		ToolInput:         ahpwire.InlineInput(`{"command":"ls -la","cwd":"/work"}`),
 	}
 }
 
-func completedTool(success bool, content ...reducer.ToolContent) reducer.ToolCall {
-	tc := baseTool(reducer.ToolCompleted)
-	tc.Confirmed = reducer.ConfirmedUserAction
+func completedTool(success bool, content ...ahpwire.ToolResultContent) ahpwire.ToolCallState {
+	tc := baseTool(ahpwire.ToolCompleted)
+	tc.Confirmed = ahpwire.ConfirmedUserAction
 	tc.Content = content
-	tc.Result = &reducer.ToolOutcome{Success: success, PastTenseMessage: *rich("Ran `ls -la`")}
+	tc.Success, tc.PastTenseMessage = &success, rich("Ran `ls -la`")
 	if !success {
-		tc.Result.PastTenseMessage = reducer.Rich{Text: "Command failed"}
-		tc.Result.ErrorMessage = "exit status 2"
-		tc.Result.ErrorCode = "E_EXIT"
+		tc.PastTenseMessage = ahpwire.PlainPtr("Command failed")
+		tc.Error = &ahpwire.ToolError{Message: "exit status 2", Code: "E_EXIT"}
 	}
 	return tc
 }
@@ -90,25 +103,34 @@ var (
 	resources  = map[string]string{"mem:/before/main.go": editBefore, "mem:/after/main.go": editAfter}
 )
 
-func fileEdit() *reducer.FileEdit {
-	return &reducer.FileEdit{
-		BeforeURI: "file:///work/main.go", AfterURI: "file:///work/main.go",
-		BeforeContent: &reducer.ContentRef{URI: "mem:/before/main.go", SizeHint: -1},
-		AfterContent:  &reducer.ContentRef{URI: "mem:/after/main.go", SizeHint: -1},
-		Added:         5, Removed: 2,
+func fileEdit() *ahpwire.FileEdit {
+	return &ahpwire.FileEdit{
+		Before: &ahpwire.FileEditSide{URI: "file:///work/main.go", Content: ahpwire.ContentRef{URI: "mem:/before/main.go"}},
+		After:  &ahpwire.FileEditSide{URI: "file:///work/main.go", Content: ahpwire.ContentRef{URI: "mem:/after/main.go"}},
+		Diff:   &ahpwire.FileEditDiffStats{Added: ahpwire.Ptr[int64](5), Removed: ahpwire.Ptr[int64](2)},
 	}
 }
 
-func allContent() []reducer.ToolContent {
-	return []reducer.ToolContent{
-		{Type: reducer.ContentText, Text: "total 12\nREADME.md\nmain.go"},
-		{Type: reducer.ContentTerminal, Terminal: &reducer.TerminalOutput{
-			Resource: "ahp-terminal:/t1", Title: "ls -la", Output: "drwxr-xr-x\t2\troot\t.\n-rw-r--r--\t1\troot\tmain.go\n", ExitCode: intp(0)}},
-		{Type: reducer.ContentFileEdit, Edit: fileEdit()},
-		{Type: reducer.ContentResource, URI: "file:///work/README.md", ContentType: "text/markdown", SizeHint: 2048},
-		{Type: reducer.ContentEmbeddedResource, Data: "aGVsbG8gZnJvbSBhbiBlbWJlZGRlZCByZXNvdXJjZQo=", ContentType: "text/plain"},
-		{Type: reducer.ContentSubagent, Subagent: &reducer.SubagentLink{
-			Resource: "ahp-chat:/worker-7", Title: "Index the repository", AgentName: "explorer", Description: "Builds a symbol index."}},
+// editContent is a file edit as a tool result item.
+func editContent(e *ahpwire.FileEdit) ahpwire.ToolResultContent {
+	return ahpwire.ToolResultContent{Type: ahpwire.ContentFileEdit, Before: e.Before, After: e.After, Diff: e.Diff}
+}
+
+// terminalContent is a terminal run as a tool result item.
+func terminalContent(resource, title string, res ahpwire.TerminalCommandResult) ahpwire.ToolResultContent {
+	return ahpwire.ToolResultContent{Type: ahpwire.ContentTerminal, Resource: resource, Title: title, Result: &res}
+}
+
+func allContent() []ahpwire.ToolResultContent {
+	return []ahpwire.ToolResultContent{
+		{Type: ahpwire.ContentText, Text: "total 12\nREADME.md\nmain.go"},
+		terminalContent("ahp-terminal:/t1", "ls -la", ahpwire.TerminalCommandResult{
+			Preview: "drwxr-xr-x\t2\troot\t.\n-rw-r--r--\t1\troot\tmain.go\n", ExitCode: intp(0)}),
+		editContent(fileEdit()),
+		{Type: ahpwire.ContentResource, URI: "file:///work/README.md", ContentType: "text/markdown", SizeHint: ahpwire.Ptr[int64](2048)},
+		{Type: ahpwire.ContentEmbeddedResource, Data: "aGVsbG8gZnJvbSBhbiBlbWJlZGRlZCByZXNvdXJjZQo=", ContentType: "text/plain"},
+		{Type: ahpwire.ContentSubagent, Resource: "ahp-chat:/worker-7", Title: "Index the repository", AgentName: "explorer",
+			Description: "Builds a symbol index."},
 	}
 }
 
@@ -143,7 +165,7 @@ func goldenCases() []goldenCase {
 
 	// Thinking.
 	thOpen := apply(startState(), thinkStart("r1", thinkingText, false))
-	thDone := apply(thOpen, reducer.BlockEnd{MessageID: mid, BlockID: "r1"})
+	thDone := apply(thOpen, reducer.BlockEnd{MessageID: mid, Index: 0})
 	seeOpen := func(r *Renderer, w int) { r.RenderMessage(msgOf(thOpen), w, ViewOpts{Now: t0}) }
 	add("thinking_collapsed_live", msgOf(thOpen), ViewOpts{Now: now}, seeOpen)
 	add("thinking_collapsed_done", msgOf(thDone), ViewOpts{Now: t0.Add(12 * time.Second)}, seeOpen)
@@ -154,24 +176,25 @@ func goldenCases() []goldenCase {
 	add("thinking_full_done", msgOf(thDone), ViewOpts{Thinking: ThinkingFull}, nil)
 	add("thinking_expanded", msgOf(thDone), ViewOpts{Expanded: expand(msgOf(thDone), 0)}, nil)
 	rdOpen := apply(startState(), thinkStart("r1", "", true))
-	rdDone := apply(rdOpen, reducer.BlockEnd{MessageID: mid, BlockID: "r1"})
+	rdDone := apply(rdOpen, reducer.BlockEnd{MessageID: mid, Index: 0})
 	add("thinking_redacted_live", msgOf(rdOpen), ViewOpts{Now: now}, func(r *Renderer, w int) { r.RenderMessage(msgOf(rdOpen), w, ViewOpts{Now: t0}) })
 	add("thinking_redacted_done", msgOf(rdDone), ViewOpts{}, nil)
 
 	// Tool calls.
-	streaming := reducer.ToolCall{ID: "tc1", Status: reducer.ToolStreaming, ToolName: "bash", DisplayName: "Run command"}
-	ts := apply(startState(), toolStart(streaming),
-		reducer.ToolCallDelta{MessageID: mid, ToolCallID: "tc1", Content: `{"command":"ls -`})
+	streaming := ahpwire.ToolCallState{ToolCallID: "tc1", Status: ahpwire.ToolStreaming, ToolName: "bash", DisplayName: "Run command"}
+	ts := apply(startState(), toolStart(streaming))
+	streaming.PartialInput = ahpwire.Ptr(`{"command":"ls -`)
+	ts = apply(ts, toolUpdate(0, streaming))
 	add("tool_streaming", msgOf(ts), ViewOpts{Now: now}, nil)
 	add("tool_streaming_expanded", msgOf(ts), ViewOpts{Now: now, Expanded: expand(msgOf(ts), 0)}, nil)
 
-	pc := baseTool(reducer.ToolPendingConfirmation)
-	pc.Input = &reducer.ToolInput{Text: `{"path":"main.go","edits":[{"old":"import \"fmt\"","new":"import (\"fmt\"; \"os\")"}]}`}
+	pc := baseTool(ahpwire.ToolPendingConfirmation)
+	pc.ToolInput = &ahpwire.ToolInput{Text: `{"path":"main.go","edits":[{"old":"import \"fmt\"","new":"import (\"fmt\"; \"os\")"}]}`}
 	pc.DisplayName, pc.InvocationMessage = "Edit file", rich("Edit `main.go`")
 	pc.ConfirmationTitle = rich("Apply edits to main.go?")
-	pc.Risk = &reducer.Risk{Kind: "judge", Status: "complete", Reason: rich("Edits one source file in the workspace."), Safety: f64(0.92)}
-	pc.Edits = []reducer.FileEdit{*fileEdit()}
-	pc.Options = []reducer.ConfirmOption{
+	pc.RiskAssessment = &ahpwire.ToolCallRiskAssessment{Kind: "judge", Status: "complete", Reason: rich("Edits one source file in the workspace."), Safety: f64(0.92)}
+	pc.Edits = &ahpwire.FileEditCollection{Items: []ahpwire.FileEdit{*fileEdit()}}
+	pc.Options = []ahpwire.ConfirmationOption{
 		{ID: "once", Label: "Allow once", Kind: "approve", Group: intp(0)},
 		{ID: "session", Label: "Allow for this session", Kind: "approve", Group: intp(0)},
 		{ID: "deny", Label: "Deny", Kind: "deny", Group: intp(1)},
@@ -179,31 +202,32 @@ func goldenCases() []goldenCase {
 	pcs := apply(startState(), toolStart(pc))
 	add("tool_pending_confirmation", msgOf(pcs), ViewOpts{Now: now, Resources: resources}, nil)
 	add("tool_pending_confirmation_not_loaded", msgOf(pcs), ViewOpts{Now: now}, nil)
-	pl := baseTool(reducer.ToolPendingConfirmation)
-	pl.Risk = &reducer.Risk{Kind: "judge", Status: "loading"}
+	pl := baseTool(ahpwire.ToolPendingConfirmation)
+	pl.RiskAssessment = &ahpwire.ToolCallRiskAssessment{Kind: "judge", Status: "loading"}
 	add("tool_pending_risk_loading", msgOf(apply(startState(), toolStart(pl))), ViewOpts{Now: now}, nil)
-	ph := baseTool(reducer.ToolPendingConfirmation)
-	ph.Input = &reducer.ToolInput{Text: `{"command":"rm -rf /tmp/cache"}`}
+	ph := baseTool(ahpwire.ToolPendingConfirmation)
+	ph.ToolInput = ahpwire.InlineInput(`{"command":"rm -rf /tmp/cache"}`)
 	ph.InvocationMessage = rich("Run `rm -rf /tmp/cache`")
-	ph.Risk = &reducer.Risk{Kind: "judge", Status: "complete", Reason: rich("Deletes files."), Safety: f64(0.2)}
+	ph.RiskAssessment = &ahpwire.ToolCallRiskAssessment{Kind: "judge", Status: "complete", Reason: rich("Deletes files."), Safety: f64(0.2)}
 	add("tool_pending_risk_high", msgOf(apply(startState(), toolStart(ph))), ViewOpts{Now: now}, nil)
 
-	run := baseTool(reducer.ToolRunning)
-	run.Confirmed = reducer.ConfirmedNotNeeded
-	run.Content = []reducer.ToolContent{{Type: reducer.ContentTerminal, Terminal: &reducer.TerminalOutput{
-		Resource: "ahp-terminal:/t1", Title: "ls -la", Output: "total 12\n", IsPty: true}}}
+	run := baseTool(ahpwire.ToolRunning)
+	run.Confirmed = ahpwire.ConfirmedNotNeeded
+	run.Content = []ahpwire.ToolResultContent{terminalContent("ahp-terminal:/t1", "ls -la", ahpwire.TerminalCommandResult{Preview: "total 12\n"})}
+	run.Content[0].IsPty = ahpwire.Ptr(true)
 	rs := apply(startState(), toolStart(run))
 	seeRun := func(r *Renderer, w int) { r.RenderMessage(msgOf(rs), w, ViewOpts{Now: t0}) }
 	add("tool_running", msgOf(rs), ViewOpts{Now: now}, seeRun)
 	add("tool_running_expanded", msgOf(rs), ViewOpts{Now: now, Expanded: expand(msgOf(rs), 0)}, seeRun)
 
-	ar := baseTool(reducer.ToolAuthRequired)
-	ar.Contributor = &reducer.Contributor{Kind: "mcp", CustomizationID: "github"}
-	ar.Auth = &reducer.AuthRequirement{Reason: "token expired", Resource: "https://api.github.com", Scopes: []string{"repo", "read:org"}, Description: "Sign in to GitHub to continue."}
+	ar := baseTool(ahpwire.ToolAuthRequired)
+	ar.Contributor = &ahpwire.ToolCallContributor{Kind: "mcp", CustomizationID: "github"}
+	ar.Auth = &ahpwire.McpAuthRequirement{Reason: "token expired", Resource: ahpwire.ProtectedResourceMetadata{Resource: "https://api.github.com"},
+		RequiredScopes: []string{"repo", "read:org"}, Description: "Sign in to GitHub to continue."}
 	add("tool_auth_required", msgOf(apply(startState(), toolStart(ar))), ViewOpts{Now: now}, nil)
 
-	prc := completedTool(true, reducer.ToolContent{Type: reducer.ContentText, Text: "README.md\nmain.go"})
-	prc.Status = reducer.ToolPendingResultConfirmation
+	prc := completedTool(true, ahpwire.TextContent("README.md\nmain.go"))
+	prc.Status = ahpwire.ToolPendingResultConfirmation
 	add("tool_pending_result", msgOf(apply(startState(), toolStart(prc))), ViewOpts{Now: now}, nil)
 
 	comp := completedTool(true, allContent()...)
@@ -211,25 +235,25 @@ func goldenCases() []goldenCase {
 	seeRunThenDone := func(r *Renderer, w int) { r.RenderMessage(msgOf(rs), w, ViewOpts{Now: t0}) }
 	add("tool_completed", msgOf(cs1), ViewOpts{Now: t0.Add(1500 * time.Millisecond)}, seeRunThenDone)
 	add("tool_completed_expanded", msgOf(cs1), ViewOpts{Now: now, Expanded: expand(msgOf(cs1), 0), Resources: resources}, nil)
-	fail := completedTool(false, reducer.ToolContent{Type: reducer.ContentTerminal, Terminal: &reducer.TerminalOutput{
-		Resource: "ahp-terminal:/t2", Title: "ls /nope", Output: "ls: cannot access '/nope': No such file or directory\n", ExitCode: intp(2), Truncated: true}})
+	fail := completedTool(false, terminalContent("ahp-terminal:/t2", "ls /nope", ahpwire.TerminalCommandResult{
+		Preview: "ls: cannot access '/nope': No such file or directory\n", ExitCode: intp(2), Truncated: ahpwire.Ptr(true)}))
 	fs := apply(startState(), toolStart(fail))
 	add("tool_failed", msgOf(fs), ViewOpts{Now: now}, nil)
 	add("tool_failed_expanded", msgOf(fs), ViewOpts{Now: now, Expanded: expand(msgOf(fs), 0)}, nil)
 
-	den := baseTool(reducer.ToolCancelled)
-	den.CancelReason, den.ReasonMessage, den.UserSuggestion = reducer.CancelDenied, rich("not in this repo"), "Use git ls-files instead."
+	den := baseTool(ahpwire.ToolCancelled)
+	den.Reason, den.ReasonMessage, den.UserSuggestion = ahpwire.CancelDenied, rich("not in this repo"), ahpwire.Ptr(ahpwire.UserMessage("Use git ls-files instead."))
 	add("tool_cancelled_denied", msgOf(apply(startState(), toolStart(den))), ViewOpts{Now: now}, nil)
-	sk := baseTool(reducer.ToolCancelled)
-	sk.CancelReason = reducer.CancelSkipped
+	sk := baseTool(ahpwire.ToolCancelled)
+	sk.Reason = ahpwire.CancelSkipped
 	sks := apply(startState(), toolStart(sk))
 	add("tool_cancelled_skipped", msgOf(sks), ViewOpts{Now: now}, nil)
 	add("tool_cancelled_skipped_expanded", msgOf(sks), ViewOpts{Now: now, Expanded: expand(msgOf(sks), 0)}, nil)
 	rd := completedTool(true)
-	rd.Status, rd.CancelReason = reducer.ToolCancelled, reducer.CancelResultDenied
+	rd.Status, rd.Reason = ahpwire.ToolCancelled, ahpwire.CancelResultDenied
 	add("tool_cancelled_result_denied", msgOf(apply(startState(), toolStart(rd))), ViewOpts{Now: now}, nil)
 	ref := completedTool(true)
-	ref.Input = &reducer.ToolInput{Ref: &reducer.ContentRef{URI: "ahp-content:/input/9", SizeHint: 48213}}
+	ref.ToolInput = &ahpwire.ToolInput{Ref: &ahpwire.ContentRef{URI: "ahp-content:/input/9", SizeHint: ahpwire.Ptr[int64](48213)}}
 	refs := apply(startState(), toolStart(ref))
 	add("tool_input_ref_not_loaded", msgOf(refs), ViewOpts{Expanded: expand(msgOf(refs), 0)}, nil)
 	add("tool_input_ref_loaded", msgOf(refs), ViewOpts{Expanded: expand(msgOf(refs), 0),
@@ -245,27 +269,33 @@ func goldenCases() []goldenCase {
 	add("error_expanded_stack", msgOf(es), ViewOpts{Expanded: expand(msgOf(es), 0)}, nil)
 
 	// Input requests.
-	req := reducer.InputRequest{ID: "q1", Message: "A few choices before I continue:", URL: "https://example.com/docs",
-		Questions: []reducer.InputQuestion{
-			{ID: "name", Kind: "text", Title: "Project name", Message: "Used for the module path.", Required: true},
-			{ID: "db", Kind: "single-select", Message: "Which database?", Options: []reducer.InputOption{
-				{ID: "pg", Label: "PostgreSQL", Recommended: true}, {ID: "sqlite", Label: "SQLite", Description: "file based"}}},
-			{ID: "feat", Kind: "multi-select", Message: "Features", Options: []reducer.InputOption{{ID: "auth", Label: "Auth"}, {ID: "api", Label: "API"}}},
+	req := ahpwire.ChatInputRequest{ID: "q1", Message: "A few choices before I continue:", URL: "https://example.com/docs",
+		Questions: []ahpwire.ChatInputQuestion{
+			{ID: "name", Kind: "text", Title: "Project name", Message: "Used for the module path.", Required: ahpwire.Ptr(true)},
+			{ID: "db", Kind: "single-select", Message: "Which database?", Options: []ahpwire.ChatInputOption{
+				{ID: "pg", Label: "PostgreSQL", Recommended: ahpwire.Ptr(true)}, {ID: "sqlite", Label: "SQLite", Description: "file based"}}},
+			{ID: "feat", Kind: "multi-select", Message: "Features", Options: []ahpwire.ChatInputOption{{ID: "auth", Label: "Auth"}, {ID: "api", Label: "API"}}},
 			{ID: "tests", Kind: "boolean", Message: "Write tests?"},
 			{ID: "port", Kind: "integer", Message: "Port"},
 		}}
-	is := apply(startState(), reducer.InputRequested{Request: req},
-		reducer.InputAnswered{RequestID: "q1", QuestionID: "name", Answer: &reducer.InputAnswer{State: reducer.AnswerDraft, Kind: reducer.AnswerText, Text: "ahptui"}},
-		reducer.InputAnswered{RequestID: "q1", QuestionID: "db", Answer: &reducer.InputAnswer{State: reducer.AnswerSubmitted, Kind: reducer.AnswerSelected, Selected: []string{"pg"}}})
+	draft := req
+	draft.Answers = map[string]ahpwire.ChatInputAnswer{
+		"name": {State: ahpwire.AnswerDraft, Value: ahpwire.Ptr(ahpwire.TextAnswer("ahptui"))},
+		"db":   {State: ahpwire.AnswerSubmitted, Value: ahpwire.Ptr(ahpwire.SelectedAnswer("pg"))},
+	}
+	is := apply(startState(), inputStart(draft, ""))
 	add("input_open", msgOf(is), ViewOpts{Now: now}, nil)
-	ia := apply(is, reducer.InputCompleted{RequestID: "q1", Response: reducer.InputAccept, Answers: map[string]reducer.InputAnswer{
-		"name":  {State: reducer.AnswerSubmitted, Kind: reducer.AnswerText, Text: "ahptui"},
-		"feat":  {State: reducer.AnswerSubmitted, Kind: reducer.AnswerSelectedMany, Selected: []string{"auth", "api"}, Freeform: []string{"metrics"}},
-		"tests": {State: reducer.AnswerSubmitted, Kind: reducer.AnswerBoolean, Bool: true},
-		"port":  {State: reducer.AnswerSkipped},
-	}})
+	accepted := req
+	accepted.Answers = map[string]ahpwire.ChatInputAnswer{
+		"name":  {State: ahpwire.AnswerSubmitted, Value: ahpwire.Ptr(ahpwire.TextAnswer("ahptui"))},
+		"db":    draft.Answers["db"],
+		"feat":  {State: ahpwire.AnswerSubmitted, Value: ahpwire.Ptr(ahpwire.SelectedManyAnswer([]string{"auth", "api"})), FreeformValues: []string{"metrics"}},
+		"tests": {State: ahpwire.AnswerSubmitted, Value: ahpwire.Ptr(ahpwire.BoolAnswer(true))},
+		"port":  {State: ahpwire.AnswerSkipped},
+	}
+	ia := apply(startState(), inputStart(accepted, ahpwire.InputAccept))
 	add("input_answered", msgOf(ia), ViewOpts{Now: now}, nil)
-	id := apply(is, reducer.InputCompleted{RequestID: "q1", Response: reducer.InputDecline})
+	id := apply(startState(), inputStart(draft, ahpwire.InputDecline))
 	add("input_declined", msgOf(id), ViewOpts{Now: now}, nil)
 
 	// Notifications, content refs, usage and message end states.
@@ -275,20 +305,24 @@ func goldenCases() []goldenCase {
 		endMsg(reducer.StatusComplete, 0))
 	add("system_notification", msgOf(ns), ViewOpts{}, nil)
 	cr := apply(startState(), reducer.BlockStart{MessageID: mid, Kind: reducer.KindContentRef,
-		Ref: &reducer.ContentRef{URI: "ahp-content:/big/1", ContentType: "text/markdown", SizeHint: 1 << 20}}, endMsg(reducer.StatusComplete, 0))
+		Ref: &ahpwire.ContentRef{URI: "ahp-content:/big/1", ContentType: "text/markdown", SizeHint: ahpwire.Ptr[int64](1 << 20)}}, endMsg(reducer.StatusComplete, 0))
 	add("content_ref", msgOf(cr), ViewOpts{}, nil)
 	usage := apply(startState(), textStart("m1", "Done."),
 		reducer.UsageChanged{MessageID: mid, Usage: reducer.Usage{InputTokens: 12345, OutputTokens: 678, CacheReadTokens: 9000, Model: "gpt-5"}},
 		endMsg(reducer.StatusComplete, 5120*time.Millisecond))
 	add("usage", msgOf(usage), ViewOpts{}, nil)
-	cancelled := apply(startState(), textStart("m1", "Let me"), toolStart(baseTool(reducer.ToolRunning)), endMsg(reducer.StatusCancelled, 2*time.Second))
+	// AHP cancels a running tool call as skipped when its turn ends.
+	skipped := baseTool(ahpwire.ToolCancelled)
+	skipped.Reason = ahpwire.CancelSkipped
+	cancelled := apply(startState(), textStart("m1", "Let me"), toolStart(baseTool(ahpwire.ToolRunning)),
+		toolUpdate(1, skipped), endMsg(reducer.StatusCancelled, 2*time.Second))
 	add("message_cancelled", msgOf(cancelled), ViewOpts{}, nil)
 	interrupted := apply(startState(), textStart("m1", "Half an ans"), reducer.SessionEnd{Reason: "disposed"})
 	add("message_interrupted", msgOf(interrupted), ViewOpts{}, nil)
 
 	// A full turn with focus on the tool call.
-	full := apply(startState(), thinkStart("r1", thinkingText, false), reducer.BlockEnd{MessageID: mid, BlockID: "r1"},
-		toolStart(completedTool(true, reducer.ToolContent{Type: reducer.ContentText, Text: "README.md\nmain.go"})),
+	full := apply(startState(), thinkStart("r1", thinkingText, false), reducer.BlockEnd{MessageID: mid, Index: 0},
+		toolStart(completedTool(true, ahpwire.TextContent("README.md\nmain.go"))),
 		textStart("m1", answerMD),
 		reducer.UsageChanged{MessageID: mid, Usage: reducer.Usage{InputTokens: 900, OutputTokens: 40}},
 		endMsg(reducer.StatusComplete, 5120*time.Millisecond))
@@ -298,10 +332,10 @@ func goldenCases() []goldenCase {
 	// Hostile text in every field.
 	hostile := "evil\x1b]0;pwned\x07\x1b[2J\x1b[31mred\x1b[0m \x9b31m c1\u009b2J\x1bPdcs\x1b\\ &#27;[31m\r\nbell\a end"
 	ht := completedTool(true,
-		reducer.ToolContent{Type: reducer.ContentText, Text: hostile},
-		reducer.ToolContent{Type: reducer.ContentTerminal, Terminal: &reducer.TerminalOutput{Title: hostile, Output: hostile, ExitCode: intp(1)}})
+		ahpwire.TextContent(hostile),
+		terminalContent("", hostile, ahpwire.TerminalCommandResult{Preview: hostile, ExitCode: intp(1)}))
 	ht.DisplayName, ht.InvocationMessage = hostile, rich(hostile)
-	ht.Input = &reducer.ToolInput{Text: hostile}
+	ht.ToolInput = ahpwire.InlineInput(hostile)
 	hs := apply(startState(), thinkStart("r1", hostile, false), textStart("m1", "# "+hostile+"\n\n"+hostile+"\n\n[link](http://x/&#27;]8;;evil)\n"),
 		toolStart(ht), reducer.Error{MessageID: mid, Info: reducer.ErrorInfo{ErrorType: hostile, Message: hostile}},
 		endMsg(reducer.StatusError, 0))

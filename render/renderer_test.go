@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -170,10 +171,10 @@ func TestNoNowNoDuration(t *testing.T) {
 }
 
 func TestNeededResources(t *testing.T) {
-	pc := baseTool(reducer.ToolPendingConfirmation)
-	pc.Edits = []reducer.FileEdit{*fileEdit()}
-	m := msgOf(reducer.ReduceAll(startState(), toolStart(pc), toolStart(completedTool(true, reducer.ToolContent{Type: reducer.ContentFileEdit, Edit: &reducer.FileEdit{
-		AfterURI: "file:///x", AfterContent: &reducer.ContentRef{URI: "mem:/x"}}}))))
+	pc := baseTool(ahpwire.ToolPendingConfirmation)
+	pc.Edits = &ahpwire.FileEditCollection{Items: []ahpwire.FileEdit{*fileEdit()}}
+	m := msgOf(reducer.ReduceAll(startState(), toolStart(pc), toolStart(completedTool(true, editContent(&ahpwire.FileEdit{
+		After: &ahpwire.FileEditSide{URI: "file:///x", Content: ahpwire.ContentRef{URI: "mem:/x"}}})))))
 	got := NeededResources(m, ViewOpts{})
 	if strings.Join(got, " ") != "mem:/before/main.go mem:/after/main.go" {
 		t.Errorf("pending confirmation needs its edits: %q", got)
@@ -347,8 +348,8 @@ func TestLongOutputCapped(t *testing.T) {
 		b.WriteString("line " + itoa(i) + "\n")
 	}
 	tc := completedTool(true,
-		reducer.ToolContent{Type: reducer.ContentTerminal, Terminal: &reducer.TerminalOutput{Title: "seq", Output: b.String(), ExitCode: intp(0)}},
-		reducer.ToolContent{Type: reducer.ContentText, Text: b.String()})
+		terminalContent("", "seq", ahpwire.TerminalCommandResult{Preview: b.String(), ExitCode: intp(0)}),
+		ahpwire.ToolResultContent{Type: ahpwire.ContentText, Text: b.String()})
 	m := msgOf(reducer.ReduceAll(startState(), toolStart(tc)))
 	out := ansi.Strip(New(DarkStyles()).RenderMessage(m, 80, ViewOpts{Expanded: expand(m, 0)}).String())
 	for _, want := range []string{"… 4800 earlier lines", "line 4999", "line 399\n", "… 4600 more lines"} {

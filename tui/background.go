@@ -8,40 +8,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
 )
 
-// backgroundWork tracks a chat's backgroundWork (shells and subagents that
-// outlive a turn) with AHP's own reducer, since the lifecycle reducer does
-// not carry it.
-type backgroundWork struct {
-	st ahpwire.ChatState
-}
-
-// reset takes the list from a chat snapshot.
-func (b *backgroundWork) reset(cs ahpwire.ChatState) {
-	b.st = ahpwire.ChatState{BackgroundWork: cs.BackgroundWork}
-}
-
-// apply folds a chat action in; it reports whether the list changed.
-func (b *backgroundWork) apply(a ahpwire.Action) bool {
-	switch a.(type) {
-	case *ahpwire.ChatBackgroundWorkSet, *ahpwire.ChatBackgroundWorkRemoved:
-		b.st = ahpstate.ReduceChat(b.st, a)
-		return true
-	}
-	return false
-}
-
-// items returns the running work, oldest first.
-func (b *backgroundWork) items() []ahpwire.BackgroundWork { return b.st.BackgroundWork }
-
-// summary is the strip line: how many run and their labels.
-func (b *backgroundWork) summary() string {
-	ws := b.items()
+// bgSummary is the strip line of a chat's backgroundWork (shells and
+// subagents that outlive a turn): how many run and their labels.
+func bgSummary(ws []ahpwire.BackgroundWork) string {
 	if len(ws) == 0 {
 		return ""
 	}

@@ -47,6 +47,9 @@ type chatModel struct {
 	height    int
 	conn      ahpclient.ConnState // a copy of the root's, updated by it
 	x         chatExtras          // completions, steering, queue, search, subagents (chat_steer.go)
+	// ahp is AHP's state of the chat, kept with package ahpstate's reducer
+	// (through reducer.Apply); state is the transcript derived from it.
+	ahp ahpwire.ChatState
 }
 
 // newChat builds the chat screen. It is used through a pointer: the

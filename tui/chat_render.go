@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
 )
@@ -127,16 +128,19 @@ func copyText(b *reducer.Block) string {
 	return ""
 }
 
-func toolCopy(t *reducer.ToolCall) string {
+func toolCopy(t *ahpwire.ToolCallState) string {
 	var b strings.Builder
-	if t.Input != nil {
-		b.WriteString(t.Input.Text)
+	if t.ToolInput != nil {
+		b.WriteString(t.ToolInput.Text)
 	}
 	for _, c := range t.Content {
-		if c.Type == reducer.ContentText {
+		switch {
+		case c.Type == ahpwire.ContentText:
 			b.WriteString("\n" + c.Text)
-		} else if c.Terminal != nil {
-			b.WriteString("\n" + c.Terminal.Output)
+		case c.Type == ahpwire.ContentTerminal && c.Result != nil:
+			b.WriteString("\n" + c.Result.Preview)
+		case c.Type == ahpwire.ContentTerminal:
+			b.WriteString("\n")
 		}
 	}
 	return strings.TrimSpace(b.String())

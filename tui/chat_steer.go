@@ -23,7 +23,6 @@ type chatExtras struct {
 	compl    completer
 	queue    queueList
 	bgl      bgList
-	bg       backgroundWork
 	search   searchBar
 	editing  string // id of the queued message being edited in the composer
 	parent   string // the parent chat when this chat is a subagent's
@@ -55,7 +54,6 @@ func newChatExtras(c *common, chat string) chatExtras {
 
 // onSnapshot takes what the extras need from a chat snapshot.
 func (x *chatExtras) onSnapshot(cs ahpwire.ChatState) {
-	x.bg.reset(cs)
 	x.readOnly = cs.Interactivity == ahpwire.InteractivityReadOnly
 	if cs.ParentChat != "" && x.parent == "" {
 		x.parent = cs.ParentChat
@@ -68,6 +66,15 @@ func (m *chatModel) onExtrasSnapshot(cs ahpwire.ChatState) {
 	m.x.onSnapshot(cs)
 	if m.x.readOnly {
 		m.comp.ta.Placeholder = "read-only: a subagent's chat (" + m.c.km.Chat.Parent.Help().Key + " back to the parent)"
+	}
+}
+
+// afterExtrasEnvelope re-lays out the chat when the background work strip
+// may have changed.
+func (m *chatModel) afterExtrasEnvelope(env ahpwire.ActionEnvelope) {
+	switch env.Action.(type) {
+	case *ahpwire.ChatBackgroundWorkSet, *ahpwire.ChatBackgroundWorkRemoved:
+		m.relayout()
 	}
 }
 
@@ -141,7 +148,7 @@ func (m *chatModel) steerKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		return cmd, true
 	case m.x.bgl.open:
-		if chat := m.x.bgl.Update(k, m.x.bg.items()); chat != "" {
+		if chat := m.x.bgl.Update(k, m.ahp.BackgroundWork); chat != "" {
 			m.relayout()
 			return emit(openChildMsg{chat: chat, parent: m.chat}), true
 		}
@@ -167,7 +174,7 @@ func (m *chatModel) steerKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.relayout()
 		return nil, true
 	case key.Matches(k, km.Chat.Background):
-		if len(m.x.bg.items()) == 0 {
+		if len(m.ahp.BackgroundWork) == 0 {
 			return notice("no background work is running", false), true
 		}
 		m.x.bgl.open, m.x.bgl.sel = true, 0
@@ -271,8 +278,8 @@ func (m *chatModel) focusedSubagent() string {
 		return ""
 	}
 	for _, c := range b.Tool.Content {
-		if c.Subagent != nil && c.Subagent.Resource != "" {
-			return c.Subagent.Resource
+		if c.Type == ahpwire.ContentSubagent && c.Resource != "" {
+			return c.Resource
 		}
 	}
 	return ""
@@ -330,10 +337,10 @@ func (m *chatModel) extraLines() []string {
 	case m.x.queue.open:
 		return m.x.queue.View(st, m.state.Queued, m.width)
 	case m.x.bgl.open:
-		return m.x.bgl.View(st, m.x.bg.items(), m.width)
+		return m.x.bgl.View(st, m.ahp.BackgroundWork, m.width)
 	}
 	var out []string
-	if s := m.x.bg.summary(); s != "" {
+	if s := bgSummary(m.ahp.BackgroundWork); s != "" {
 		out = append(out, ansi.Truncate(st.Chat.Queue.Render(s+" — "+m.c.km.Chat.Background.Help().Key+" list"), max(1, m.width), "…"))
 	}
 	if m.x.parent != "" {

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
 )
@@ -71,25 +72,25 @@ func blockMarkdown(blk *reducer.Block) string {
 
 // toolMarkdown renders a tool call: its name and outcome, then its input
 // and output in fences.
-func toolMarkdown(t *reducer.ToolCall) string {
+func toolMarkdown(t *ahpwire.ToolCallState) string {
 	if t == nil {
 		return ""
 	}
 	var b strings.Builder
 	name := oneLine(render.Sanitize(firstNonEmpty(t.DisplayName, t.ToolName)))
 	fmt.Fprintf(&b, "**Tool: %s** (%s)", name, t.Status)
-	if r := t.Result; r != nil && r.PastTenseMessage.Text != "" {
-		b.WriteString(" — " + oneLine(render.Sanitize(r.PastTenseMessage.Text)))
+	if t.PastTenseMessage != nil && t.PastTenseMessage.Text != "" {
+		b.WriteString(" — " + oneLine(render.Sanitize(t.PastTenseMessage.Text)))
 	}
-	if t.Input != nil && t.Input.Text != "" {
-		b.WriteString("\n\n" + fence(clipText(render.Sanitize(t.Input.Text), maxExportToolText)))
+	if t.ToolInput != nil && t.ToolInput.Text != "" {
+		b.WriteString("\n\n" + fence(clipText(render.Sanitize(t.ToolInput.Text), maxExportToolText)))
 	}
 	for _, c := range t.Content {
 		if c.Text != "" {
 			b.WriteString("\n\n" + fence(clipText(render.Sanitize(c.Text), maxExportToolText)))
 		}
-		if c.Subagent != nil {
-			b.WriteString("\n\nSubagent chat: " + oneLine(render.Sanitize(firstNonEmpty(c.Subagent.Title, c.Subagent.Resource))))
+		if c.Type == ahpwire.ContentSubagent {
+			b.WriteString("\n\nSubagent chat: " + oneLine(render.Sanitize(firstNonEmpty(c.Title, c.Resource))))
 		}
 	}
 	return b.String()

@@ -178,7 +178,7 @@ func (m *Model) statusInfo() statusInfo {
 		if s.model == "" && m.session != nil && m.session.Provider != "" {
 			s.model = agentModel(m.picker.agents, m.session.Provider)
 		}
-		statusExtras(&s, m.session, len(m.chat.x.bg.items()))
+		statusExtras(&s, m.session, len(m.chat.ahp.BackgroundWork))
 	}
 	return s
 }

@@ -1,14 +1,12 @@
 package tui
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
-	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
 )
 
@@ -186,42 +184,7 @@ func (m *Model) decideInput(d inputDecisionMsg) tea.Cmd {
 	}
 	a := &ahpwire.ChatInputCompleted{RequestID: d.RequestID, Response: d.Response}
 	if len(d.Answers) > 0 {
-		a.Answers = make(map[string]ahpwire.ChatInputAnswer, len(d.Answers))
-		for id, ans := range d.Answers {
-			a.Answers[id] = wireAnswer(ans)
-		}
+		a.Answers = d.Answers
 	}
 	return dispatch(m.c.ctx, m.c.backend, m.chat.chat, a, "answer question")
-}
-
-// wireAnswer converts a form answer to the wire shape.
-func wireAnswer(a reducer.InputAnswer) ahpwire.ChatInputAnswer {
-	out := ahpwire.ChatInputAnswer{State: a.State}
-	if a.State == reducer.AnswerSkipped {
-		out.FreeformValues = a.Freeform
-		return out
-	}
-	var v ahpwire.ChatInputAnswerValue
-	switch a.Kind {
-	case reducer.AnswerNumber:
-		v = ahpwire.NumberAnswer(a.Number)
-	case reducer.AnswerBoolean:
-		v = ahpwire.BoolAnswer(a.Bool)
-	case reducer.AnswerSelected:
-		id := ""
-		if len(a.Selected) > 0 {
-			id = a.Selected[0]
-		}
-		v = ahpwire.SelectedAnswer(id)
-		if id == "" {
-			v.Value = json.RawMessage(`null`)
-		}
-	case reducer.AnswerSelectedMany:
-		v = ahpwire.SelectedManyAnswer(a.Selected)
-	default:
-		v = ahpwire.TextAnswer(a.Text)
-	}
-	v.FreeformValues = a.Freeform
-	out.Value = &v
-	return out
 }

@@ -92,7 +92,11 @@ func (m *Model) handleSteer(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return dispatch(m.c.ctx, b, m.chat.session, &ahpwire.SessionConfigChanged{Config: changed}, "change session settings"), true
 	case authSignInMsg:
-		m.overlays = append(m.overlays, newSignInPrompt(m.c.km.SignIn, m.resourceMeta(msg.resource), &m.c.styles))
+		res := msg.resource
+		if known := m.resourceMeta(res.Resource); known.ResourceName != "" || len(known.AuthorizationServers) > 0 {
+			res = known // the agent's declaration is the fuller one
+		}
+		m.overlays = append(m.overlays, newSignInPrompt(m.c.km.SignIn, res, &m.c.styles))
 		return nil, true
 	case authenticateMsg:
 		return tea.Batch(authenticateCmd(m.c.ctx, b, msg), m.setNotice("signing in to "+msg.name+"…", false)), true
@@ -234,7 +238,7 @@ func (m *Model) onSessionExtra(a ahpwire.Action, ours bool) tea.Cmd {
 }
 
 // authSignInMsg asks the root to open the sign-in prompt for a resource.
-type authSignInMsg struct{ resource string }
+type authSignInMsg struct{ resource ahpwire.ProtectedResourceMetadata }
 
 // renamePrompt asks for a session's new title.
 type renamePrompt struct {

@@ -6,8 +6,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
-	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
 )
 
@@ -17,9 +17,9 @@ import (
 func TestDialogsShowInvocationMessageAsPlainText(t *testing.T) {
 	sty := newStyles(render.DarkStyles())
 	st := &sty
-	md := &reducer.Rich{Text: "Run `go test ./...` in **[the repo](https://example.com)** _now_", Markdown: true}
+	md := &ahpwire.StringOrMarkdown{Text: "Run `go test ./...` in **[the repo](https://example.com)** _now_", Markdown: true}
 	const want = "Run go test ./... in the repo now"
-	tc := &reducer.ToolCall{ToolName: "shell", InvocationMessage: md, Status: reducer.ToolPendingConfirmation}
+	tc := &ahpwire.ToolCallState{ToolName: "shell", InvocationMessage: md, Status: ahpwire.ToolPendingConfirmation}
 
 	a := newAuthNotice(keymap.Default().Auth, "t1", tc)
 	if v := ansi.Strip(a.View(st, 120, 40)); !strings.Contains(v, want) {
@@ -30,7 +30,7 @@ func TestDialogsShowInvocationMessageAsPlainText(t *testing.T) {
 		t.Errorf("approval body lacks %q:\n%s", want, v)
 	}
 
-	tc.InvocationMessage = &reducer.Rich{Text: "Run `ls`"}
+	tc.InvocationMessage = &ahpwire.StringOrMarkdown{Text: "Run `ls`"}
 	a = newAuthNotice(keymap.Default().Auth, "t1", tc)
 	if v := ansi.Strip(a.View(st, 120, 40)); !strings.Contains(v, "Run `ls`") {
 		t.Errorf("plain message lost its backticks:\n%s", v)

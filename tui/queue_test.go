@@ -46,34 +46,26 @@ func TestQueueListEditsRemovesAndReorders(t *testing.T) {
 	}
 }
 
-func TestBackgroundWorkTrackingAndOpen(t *testing.T) {
+func TestBackgroundWorkListAndOpen(t *testing.T) {
 	km := keymap.Default()
 	st := newStyles(render.StylesFor(true))
-	var bw backgroundWork
-	bw.reset(ahpwire.ChatState{BackgroundWork: []ahpwire.BackgroundWork{{Kind: "shell", ID: "s", Label: "tests\x1b[31m", Command: "go test"}}})
-	if !bw.apply(&ahpwire.ChatBackgroundWorkSet{Work: ahpwire.BackgroundWork{Kind: "subagent", ID: "a", Label: "survey", Chat: "ahp-chat:/child"}}) {
-		t.Fatal("set not applied")
-	}
-	if bw.apply(&ahpwire.ChatDelta{}) {
-		t.Fatal("unrelated action changed the list")
-	}
-	if s := bw.summary(); s != "⚙ 2 running: tests (shell) · survey (subagent)" {
+	ws := []ahpwire.BackgroundWork{{Kind: "shell", ID: "s", Label: "tests\x1b[31m", Command: "go test"},
+		{Kind: "subagent", ID: "a", Label: "survey", Chat: "ahp-chat:/child"}}
+	if s := bgSummary(ws); s != "⚙ 2 running: tests (shell) · survey (subagent)" {
 		t.Fatalf("summary %q", s)
 	}
+	if bgSummary(nil) != "" {
+		t.Fatal("summary of nothing")
+	}
 	l := bgList{km: km.Background, open: true}
-	if chat := l.Update(keyPress("enter"), bw.items()); chat != "" {
+	if chat := l.Update(keyPress("enter"), ws); chat != "" {
 		t.Fatal("enter on a shell opened something")
 	}
-	l.Update(keyPress("down"), bw.items())
-	if view := ansi.Strip(strings.Join(l.View(&st, bw.items(), 100), "\n")); !strings.Contains(view, "▸ survey (subagent)") {
+	l.Update(keyPress("down"), ws)
+	if view := ansi.Strip(strings.Join(l.View(&st, ws, 100), "\n")); !strings.Contains(view, "▸ survey (subagent)") {
 		t.Fatalf("view %q", view)
 	}
-	if chat := l.Update(keyPress("enter"), bw.items()); chat != "ahp-chat:/child" || l.open {
+	if chat := l.Update(keyPress("enter"), ws); chat != "ahp-chat:/child" || l.open {
 		t.Fatalf("open %q", chat)
-	}
-	bw.apply(&ahpwire.ChatBackgroundWorkRemoved{ID: "s"})
-	bw.apply(&ahpwire.ChatBackgroundWorkRemoved{ID: "a"})
-	if bw.summary() != "" || len(bw.items()) != 0 {
-		t.Fatalf("left %+v", bw.items())
 	}
 }

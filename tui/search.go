@@ -35,16 +35,20 @@ func blockSearchText(b *reducer.Block) string {
 		if t.InvocationMessage != nil {
 			add(t.InvocationMessage.Text)
 		}
-		if t.Input != nil {
-			add(t.Input.Text)
+		if t.ToolInput != nil {
+			add(t.ToolInput.Text)
 		}
-		add(t.PartialInput())
+		if t.PartialInput != nil {
+			add(*t.PartialInput)
+		}
 		for _, c := range t.Content {
 			add(c.Text)
 		}
-		if r := t.Result; r != nil {
-			add(r.PastTenseMessage.Text)
-			add(r.ErrorMessage)
+		if t.PastTenseMessage != nil {
+			add(t.PastTenseMessage.Text)
+		}
+		if t.Error != nil {
+			add(t.Error.Message)
 		}
 	}
 	if e := b.Err; e != nil {
