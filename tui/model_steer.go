@@ -238,7 +238,9 @@ func (m *Model) onSessionExtra(a ahpwire.Action, ours bool) tea.Cmd {
 }
 
 // authSignInMsg asks the root to open the sign-in prompt for a resource.
-type authSignInMsg struct{ resource ahpwire.ProtectedResourceMetadata }
+type authSignInMsg struct {
+	resource ahpwire.ProtectedResourceMetadata
+}
 
 // renamePrompt asks for a session's new title.
 type renamePrompt struct {
