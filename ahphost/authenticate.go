@@ -58,6 +58,39 @@ func (c *conn) authenticate(m *ahpwire.Message) (any, func(), *rpcError) {
 	return struct{}{}, func() { s.resolveAuth(p.Resource) }, nil
 }
 
+// requireSignIn refuses a new session with AuthRequired while the client
+// has not signed in to the provider's protected resources (only with
+// Options.RequireSignIn).
+func (s *store) requireSignIn(clientID, provider string) *rpcError {
+	if !s.h.opts.RequireSignIn {
+		return nil
+	}
+	var missing []ahpwire.ProtectedResourceMetadata
+	for _, a := range s.root.Agents {
+		if a.Provider != provider {
+			continue
+		}
+		for _, r := range a.ProtectedResources {
+			if !s.extra.signedIn[clientID][r.Resource] {
+				missing = append(missing, r)
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return &rpcError{code: ahpwire.CodeAuthRequired, msg: "authentication required for " + firstName(missing[0]),
+		data: ahpwire.AuthRequiredData{Resources: missing}}
+}
+
+// firstName is a resource's display name.
+func firstName(r ahpwire.ProtectedResourceMetadata) string {
+	if r.ResourceName != "" {
+		return r.ResourceName
+	}
+	return r.Resource
+}
+
 // resolveAuth resumes every active tool call waiting for resource.
 func (s *store) resolveAuth(resource string) {
 	for _, ce := range s.chats {

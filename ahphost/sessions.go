@@ -99,6 +99,9 @@ func (c *conn) createSession(m *ahpwire.Message) (any, func(), *rpcError) {
 	if !s.knownProvider(provider) {
 		return nil, nil, &rpcError{code: ahpwire.CodeProviderNotFound, msg: "provider not found: " + truncate(provider, 64)}
 	}
+	if e := s.requireSignIn(c.clientID, provider); e != nil {
+		return nil, nil, e
+	}
 	wd := p.WorkingDirectories
 	if len(wd) == 0 {
 		wd = []string{fileURI(c.h.opts.Dir)}

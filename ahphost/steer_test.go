@@ -415,3 +415,29 @@ func TestAuthenticateFlow(t *testing.T) {
 		"result": map[string]any{"success": false, "pastTenseMessage": "gave up"}}})
 	w.actionOfType(chat, "chat/turnComplete")
 }
+
+func TestCreateSessionRequiresSignInThenRetry(t *testing.T) {
+	_, u := startHost(t, Options{NoToken: true, RequireSignIn: true})
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	code, m := w.callErr("createSession", map[string]any{"channel": "ahp-session:/x"})
+	if code != -32007 {
+		t.Fatalf("code %d", code)
+	}
+	var data struct {
+		Resources []struct {
+			Resource string `json:"resource"`
+		} `json:"resources"`
+	}
+	must(t, json.Unmarshal(m.Error.Data, &data))
+	if len(data.Resources) != 1 || data.Resources[0].Resource != "https://demo-api.ahptui.invalid" {
+		t.Fatalf("data %s", m.Error.Data)
+	}
+	w.call("authenticate", map[string]any{"channel": "ahp-root://", "resource": "https://demo-api.ahptui.invalid", "token": "t"})
+	w.createSession("ahp-session:/x")
+	// Signing out (empty token) requires signing in again.
+	w.call("authenticate", map[string]any{"channel": "ahp-root://", "resource": "https://demo-api.ahptui.invalid", "token": ""})
+	if code, _ := w.callErr("createSession", map[string]any{"channel": "ahp-session:/y"}); code != -32007 {
+		t.Fatalf("after sign-out: code %d", code)
+	}
+}

@@ -50,6 +50,10 @@ type Model struct {
 	overlayClosed time.Time // when the last overlay closed (esc debounce)
 	retryTicking  bool      // the reconnect countdown tick is running
 	retryGen      int       // generation of the countdown tick chain
+	// lastCreate is the last createSession, retried after a sign-in when
+	// the host answered AuthRequired (model_steer.go).
+	lastCreate  *createRequest
+	retryCreate bool
 }
 
 // New builds the root model. o.Backend must be started (connected) first.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -34,6 +35,7 @@ func (m *Model) handleSteer(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return nil, false
 	case newSessionMsg:
+		m.retryCreate = false
 		if _, ok := b.(ConfigBackend); !ok {
 			return nil, false
 		}
@@ -102,9 +104,33 @@ func (m *Model) handleSteer(msg tea.Msg) (tea.Cmd, bool) {
 		return tea.Batch(authenticateCmd(m.c.ctx, b, msg), m.setNotice("signing in to "+msg.name+"…", false)), true
 	case authenticatedMsg:
 		if msg.err != nil {
+			m.retryCreate = false
 			return m.setNotice("sign-in to "+msg.name+" failed: "+errText(msg.err), true), true
 		}
-		return m.setNotice("signed in to "+msg.name, false), true
+		cmd := m.setNotice("signed in to "+msg.name, false)
+		if m.retryCreate && m.lastCreate != nil {
+			// The host refused createSession until signed in: retry it.
+			m.retryCreate = false
+			r := m.lastCreate
+			cmd = tea.Batch(cmd, m.createWith(r.provider, r.dir, r.config))
+		}
+		return cmd, true
+	case sessionCreatedMsg:
+		res, ok := authRequiredOf(msg.err)
+		if !ok {
+			return nil, false
+		}
+		m.open, m.picker.status = nil, ""
+		meta := ahpwire.ProtectedResourceMetadata{}
+		if len(res) > 0 {
+			meta = res[0]
+		}
+		if known := m.resourceMeta(meta.Resource); known.ResourceName != "" {
+			meta = known
+		}
+		m.retryCreate = true
+		m.overlays = append(m.overlays, newSignInPrompt(m.c.km.SignIn, meta, &m.c.styles))
+		return m.setNotice("the host wants you to sign in to "+resourceName(meta)+" first", false), true
 	case renameRequestMsg:
 		m.overlays = append(m.overlays, newRenamePrompt(m.c.km.SignIn, msg.Session, msg.Title, &m.c.styles))
 		return nil, true
@@ -135,8 +161,31 @@ func (m *Model) defaultDir() string {
 	return ""
 }
 
+// createRequest is what a createSession asked for.
+type createRequest struct {
+	provider, dir string
+	config        map[string]json.RawMessage
+}
+
+// authRequiredOf returns the resources of an AuthRequired (-32007) error
+// (data {resources} or, in older hosts, a bare array); ok is false for
+// other errors.
+func authRequiredOf(err error) (res []ahpwire.ProtectedResourceMetadata, ok bool) {
+	var re *ahpwire.RPCError
+	if !errors.As(err, &re) || re.Code != ahpwire.CodeAuthRequired {
+		return nil, false
+	}
+	var d ahpwire.AuthRequiredData
+	if json.Unmarshal(re.Data, &d) != nil || len(d.Resources) == 0 {
+		_ = json.Unmarshal(re.Data, &res)
+		return res, true
+	}
+	return d.Resources, true
+}
+
 // createWith creates a session with a working directory and config.
 func (m *Model) createWith(provider, dir string, config map[string]json.RawMessage) tea.Cmd {
+	m.lastCreate = &createRequest{provider: provider, dir: dir, config: config}
 	uri := "ahp-session:/" + m.c.newID()
 	m.open = &opening{session: uri, created: true}
 	m.picker.status = "creating session…"

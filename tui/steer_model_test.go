@@ -352,3 +352,41 @@ func TestOpenSessionStaysReadAndTerminalHint(t *testing.T) {
 		t.Fatalf("no terminal hint:\n%s", v)
 	}
 }
+
+// gatedBackend refuses createSession with AuthRequired until a token came.
+type gatedBackend struct{ *steerBackend }
+
+func (g gatedBackend) CreateSession(ctx context.Context, p ahpwire.CreateSessionParams) error {
+	g.smu.Lock()
+	signed := len(g.tokens) > 0
+	g.smu.Unlock()
+	if !signed {
+		data, _ := json.Marshal(ahpwire.AuthRequiredData{Resources: []ahpwire.ProtectedResourceMetadata{{Resource: "https://api.example", ResourceName: "Example API"}}})
+		return fmt.Errorf("create session: %w", &ahpwire.RPCError{Code: ahpwire.CodeAuthRequired, Message: "authentication required", Data: data})
+	}
+	return g.steerBackend.CreateSession(ctx, p)
+}
+
+func TestCreateSessionAuthRequiredSignsInAndRetries(t *testing.T) {
+	_, sb := newSteerModel(t, 100, 30)
+	be := gatedBackend{sb}
+	m := New(Options{Backend: be, Host: "h", Dark: true, Now: func() time.Time { return fixedNow },
+		NewID: func() string { return "id" }, FrameInterval: time.Nanosecond, NoticeTTL: time.Hour})
+	m = send(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	m = send(t, m, snapshotEvent(t, rootChannel, ahpwire.RootState{Agents: []ahpwire.AgentInfo{{Provider: "demo", DisplayName: "Demo"}}}))
+	m = send(t, m, connEventMsg{ev: ahpclient.SessionsEvent{}})
+	m = send(t, m, keyPress("ctrl+n"))
+	m = send(t, m, keyPress("tab"))
+	m = send(t, m, keyPress("tab"))
+	m = send(t, m, keyPress("tab"))
+	m = typeText(t, m, "n")
+	m = send(t, m, keyPress("enter"))
+	if v := viewText(m); !strings.Contains(v, "Sign in to Example API") || len(sb.created) != 0 {
+		t.Fatalf("no sign-in prompt after AuthRequired (%d created):\n%s", len(sb.created), v)
+	}
+	m = typeText(t, m, "tok")
+	m = send(t, m, keyPress("enter"))
+	if len(sb.tokens) != 1 || len(sb.created) != 1 || string(sb.created[0].Config["note"]) != `"n"` {
+		t.Fatalf("tokens %v created %+v", sb.tokens, sb.created)
+	}
+}
