@@ -44,7 +44,8 @@ type Options struct {
 // Agent is the deterministic scripted demo agent. It holds no per-turn state;
 // one Agent may run any number of turns concurrently.
 type Agent struct {
-	opts Options
+	opts  Options
+	files fileIndex // "@" completions (complete.go)
 }
 
 // New returns an Agent with the given options.

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"path"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf16"
 
 	"github.com/ahptui/ahptui/ahpwire"
@@ -69,20 +72,30 @@ func commandItems(typed string, end int) []ahpwire.CompletionItem {
 	return append(pre, sub...)
 }
 
-// fileItems offers files whose path contains q (prefix matches of the
-// base name first), replacing [rs, re) with "@path".
-func (a *Agent) fileItems(q string, rs, re int) []ahpwire.CompletionItem {
-	if a.opts.Dir == "" {
-		return nil
+// fileIndexTTL is how long the file list behind "@" completions is reused.
+const fileIndexTTL = 3 * time.Second
+
+// fileIndex caches the files of the working directory for completions, so
+// that typing does not walk the tree on every request.
+type fileIndex struct {
+	mu    sync.Mutex
+	at    time.Time
+	files []string // slash-separated, relative
+}
+
+// list returns the cached file list, walking dir when it is stale.
+func (x *fileIndex) list(dir string, now time.Time) []string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.files != nil && now.Sub(x.at) < fileIndexTTL && now.After(x.at) {
+		return x.files
 	}
-	var first, rest []ahpwire.CompletionItem
-	n := 0
-	root := a.opts.Dir
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	files := []string{}
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
-		rel, rerr := filepath.Rel(root, p)
+		rel, rerr := filepath.Rel(dir, p)
 		if rerr != nil || rel == "." {
 			return nil
 		}
@@ -92,24 +105,38 @@ func (a *Agent) fileItems(q string, rs, re int) []ahpwire.CompletionItem {
 			}
 			return nil
 		}
-		if n++; n > maxIndexedFiles {
+		if len(files) >= maxIndexedFiles {
 			return filepath.SkipAll
 		}
-		slashed := filepath.ToSlash(rel)
-		low := strings.ToLower(slashed)
+		files = append(files, filepath.ToSlash(rel))
+		return nil
+	})
+	x.files, x.at = files, now
+	return files
+}
+
+// fileItems offers files whose path contains q (prefix matches of the
+// base name first), replacing [rs, re) with "@path".
+func (a *Agent) fileItems(q string, rs, re int) []ahpwire.CompletionItem {
+	if a.opts.Dir == "" {
+		return nil
+	}
+	var first, rest []ahpwire.CompletionItem
+	for _, rel := range a.files.list(a.opts.Dir, a.opts.Now()) {
+		low := strings.ToLower(rel)
 		if q != "" && !strings.Contains(low, q) {
-			return nil
+			continue
 		}
-		item := ahpwire.CompletionItem{InsertText: "@" + slashed, RangeStart: ahpwire.Ptr(rs), RangeEnd: ahpwire.Ptr(re),
-			Attachment: ahpwire.MessageAttachment{Type: ahpwire.AttachmentResource, Label: slashed, DisplayKind: "document",
-				URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()}}
-		if strings.HasPrefix(strings.ToLower(d.Name()), q) {
+		abs := filepath.Join(a.opts.Dir, filepath.FromSlash(rel))
+		item := ahpwire.CompletionItem{InsertText: "@" + rel, RangeStart: ahpwire.Ptr(rs), RangeEnd: ahpwire.Ptr(re),
+			Attachment: ahpwire.MessageAttachment{Type: ahpwire.AttachmentResource, Label: rel, DisplayKind: "document",
+				URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()}}
+		if strings.HasPrefix(strings.ToLower(path.Base(rel)), q) {
 			first = append(first, item)
 		} else {
 			rest = append(rest, item)
 		}
-		return nil
-	})
+	}
 	out := append(first, rest...)
 	if len(out) > MaxCompletionItems {
 		out = out[:MaxCompletionItems]
