@@ -87,7 +87,7 @@ type fileIndex struct {
 func (x *fileIndex) list(dir string, now time.Time) []string {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.files != nil && now.Sub(x.at) < fileIndexTTL && now.After(x.at) {
+	if x.files != nil && now.Sub(x.at) < fileIndexTTL && !now.Before(x.at) {
 		return x.files
 	}
 	files := []string{}
