@@ -60,6 +60,7 @@ type Chat struct {
 	Parent        key.Binding // from a subagent's chat back to its parent
 	Search        key.Binding // search the chat
 	Settings      key.Binding // change the session's mutable settings (model, mode)
+	NewSession    key.Binding // a new session with the same agent
 }
 
 // Composer bindings work while the composer has focus. Text editing keys
@@ -72,6 +73,8 @@ type Composer struct {
 	Editor      key.Binding // open $EDITOR
 	Unqueue     key.Binding // remove the newest queued message
 	Steer       key.Binding // while a turn runs: a steering message instead of queueing
+	ScrollUp    key.Binding // page the transcript up without leaving the composer
+	ScrollDown  key.Binding // page the transcript down
 }
 
 // Transcript bindings work while the transcript has focus.
@@ -178,6 +181,7 @@ func Default() KeyMap {
 			Resend:        b(k("ctrl+y"), "ctrl+y", "resend uncertain message"),
 			OpenPrompt:    b(k("ctrl+p"), "ctrl+p", "open pending approval/question"),
 			Sessions:      b(k("ctrl+s"), "ctrl+s", "sessions"),
+			NewSession:    b(k("ctrl+n"), "ctrl+n", "new session (same agent)"),
 		},
 		Composer: Composer{
 			Send:        b(k("enter"), "enter", "send"),
@@ -186,6 +190,8 @@ func Default() KeyMap {
 			HistoryNext: b(k("down"), "↓", "next prompt"),
 			Editor:      b(k("ctrl+o"), "ctrl+o", "edit in $EDITOR"),
 			Unqueue:     b(k("ctrl+x"), "ctrl+x", "remove last queued message"),
+			ScrollUp:    b(k("pgup"), "pgup", "scroll transcript up"),
+			ScrollDown:  b(k("pgdown"), "pgdn", "scroll transcript down"),
 		},
 		Transcript: Transcript{
 			Up:          b(k("up", "k"), "↑/k", "scroll up"),

@@ -311,3 +311,16 @@ func BenchmarkEmbeddedResource(b *testing.B) {
 		New(DarkStyles()).RenderMessage(m, 100, v)
 	}
 }
+
+// TestThoughtUnderASecondReadsBriefly: "Thought for 0s" reads as if the
+// timer were broken; under a second the header says "Thought briefly".
+func TestThoughtUnderASecondReadsBriefly(t *testing.T) {
+	r := New(DarkStyles())
+	open := apply(startState(), thinkStart("r1", "hmm", false))
+	r.RenderMessage(msgOf(open), 80, ViewOpts{Now: t0.Add(100 * time.Millisecond)})
+	moved := apply(open, toolStart(baseTool(ahpwire.ToolRunning)))
+	h := ansi.Strip(r.RenderMessage(msgOf(moved), 80, ViewOpts{Now: t0.Add(400 * time.Millisecond)}).Lines[0])
+	if !strings.Contains(h, "Thought briefly") || strings.Contains(h, "0s") {
+		t.Fatalf("header %q, want \"Thought briefly\"", h)
+	}
+}

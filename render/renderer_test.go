@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -224,24 +226,47 @@ func TestNarrowWidths(t *testing.T) {
 }
 
 // TestConcurrentUse renders from several goroutines (run with -race).
+// TestConcurrentUse renders from four goroutines sharing one Renderer and
+// its caches, and checks that each gets exactly what the same calls give on
+// a fresh Renderer used from one goroutine (run it with -race as well).
 func TestConcurrentUse(t *testing.T) {
-	r := New(DarkStyles())
 	cases := goldenCases()
 	doc := genMarkdown(4000)
-	var wg sync.WaitGroup
-	for g := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i, c := range cases {
-				r.RenderMessage(c.msg, 60+g*10, c.view)
-				if i%8 == 0 {
-					r.Markdown("doc", doc[:len(doc)*(i+1)/len(cases)], false, 70)
-				}
+	// work is goroutine g's sequence of calls; it returns every result.
+	work := func(r *Renderer, g int) []string {
+		var out []string
+		for i, c := range cases {
+			rd := r.RenderMessage(c.msg, 60+g*10, c.view)
+			out = append(out, rd.String()+fmt.Sprint(rd.Spans))
+			if i%8 == 0 {
+				md := r.Markdown("doc"+itoa(g), doc[:len(doc)*(i+1)/len(cases)], false, 70)
+				out = append(out, strings.Join(md, "\n"))
 			}
-		}()
+		}
+		return out
+	}
+	const workers = 4
+	want := make([][]string, workers)
+	for g := range workers {
+		want[g] = work(New(DarkStyles()), g)
+	}
+	shared := New(DarkStyles())
+	got := make([][]string, workers)
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Go(func() { got[g] = work(shared, g) })
 	}
 	wg.Wait()
+	for g := range workers {
+		if len(got[g]) != len(want[g]) {
+			t.Fatalf("goroutine %d: %d results, want %d", g, len(got[g]), len(want[g]))
+		}
+		for i := range want[g] {
+			if got[g][i] != want[g][i] {
+				t.Errorf("goroutine %d, call %d: the shared renderer gave a different result:\n%s", g, i, testkit.FirstDiff(got[g][i], want[g][i]))
+			}
+		}
+	}
 }
 
 func TestRenderNil(t *testing.T) {

@@ -244,6 +244,12 @@ func (p *approvalPrompt) View(st *Styles, width, height int) string {
 	if p.result {
 		heading = "Result review"
 	}
+	if p.guarded() {
+		// The decision keys are held back: the heading says so and the
+		// body (with its key hints) is drawn dimmed, visibly disabled.
+		heading += " · keys paused"
+		body = dimmed(st, body)
+	}
 	head := []string{st.Dialog.Title.Render(heading)}
 
 	// The body ends with the approve/deny keys (drawn by render, as in the
@@ -262,7 +268,7 @@ func (p *approvalPrompt) View(st *Styles, width, height int) string {
 	}
 	footFor := func(bodyHidden bool) []string {
 		if p.guarded() {
-			return []string{st.Dialog.Warn.Render("you were typing: keys are ignored for a moment")}
+			return []string{st.Dialog.Warn.Render(fmt.Sprintf("you were typing: decision keys are off for %s", guardLeft(p.guardUntil, p.now())))}
 		}
 		if p.asking {
 			// At width 0 the input shows one rune of its placeholder: size a copy.
@@ -297,6 +303,21 @@ func (p *approvalPrompt) View(st *Styles, width, height int) string {
 		lines[i] = ansi.Truncate(l, inner, "…")
 	}
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
+}
+
+// dimmed draws lines in the muted dialog style, without their own colours:
+// what is drawn this way cannot be acted on right now.
+func dimmed(st *Styles, lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = st.Dialog.Muted.Render(ansi.Strip(l))
+	}
+	return out
+}
+
+// guardLeft says how long a prompt guard still holds ("0.6s").
+func guardLeft(until, now time.Time) string {
+	return fmt.Sprintf("%.1fs", max(until.Sub(now), 100*time.Millisecond).Seconds())
 }
 
 // prettyJSON indents JSON input; other text is returned as is.

@@ -98,7 +98,11 @@ func (a *authNotice) View(st *Styles, width, height int) string {
 		"the tool then continues on its own and this notice closes.", st.Dialog.Warn)
 	wrap("Or give up: the tool call fails and the agent is told you could not authenticate.", st.Dialog.Muted)
 	lines = append(lines, "")
-	lines = append(lines, keyHints(st, inner, a.km.SignIn.Help().Key, "sign in with a token", "f", "give up (fail the tool call)", "esc", "wait")...)
+	hints := keyHints(st, inner, a.km.SignIn.Help().Key, "sign in with a token", "f", "give up (fail the tool call)", "esc", "wait")
+	if a.now != nil && a.now().Before(a.guardUntil) {
+		hints = append(dimmed(st, hints), st.Dialog.Warn.Render("you were typing: f is off for "+guardLeft(a.guardUntil, a.now())))
+	}
+	lines = append(lines, hints...)
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, inner, "…")
 	}

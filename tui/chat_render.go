@@ -111,8 +111,16 @@ func (m *chatModel) blockAt(id string) (*reducer.Message, *reducer.Block) {
 	return msg, msg.Blocks[k.Index]
 }
 
-// copyText is what y copies for a block.
+// copyText is what y copies for a block: its text through render.Sanitize,
+// the sanitiser of the screen, so the clipboard (OSC 52) gets what the
+// screen shows — never ESC, C0/C1 or bidi controls, which could run when
+// pasted into a shell (a hidden "\x1b[201~" ends a bracketed paste).
 func copyText(b *reducer.Block) string {
+	return render.Sanitize(rawCopyText(b))
+}
+
+// rawCopyText is the server text y copies for a block.
+func rawCopyText(b *reducer.Block) string {
 	switch b.Kind {
 	case reducer.KindText, reducer.KindThinking, reducer.KindSystemNotification:
 		return b.Text()

@@ -30,6 +30,11 @@ type chatExtras struct {
 	prefix   string // the host's terminal command prefix ("" = none)
 }
 
+// modal reports whether a bar or list of the extras takes the keys.
+func (x *chatExtras) modal() bool {
+	return x.search.typing || x.queue.open || x.bgl.open
+}
+
 // featureSource is implemented by backends that know the host's composer
 // features (*ahpclient.Client).
 type featureSource interface{ HostFeatures() ahpclient.HostFeatures }

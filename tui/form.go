@@ -340,8 +340,10 @@ func (f *inputForm) View(st *Styles, width, height int) string {
 		"ctrl+d", "decline", "ctrl+x", "cancel", "esc", "later")...)
 
 	var body []string
+	starts := make([]int, len(f.fields)) // first body line of each field
 	curStart, curEnd := 0, 0
 	for i := range f.fields {
+		starts[i] = len(body)
 		if i == f.cur {
 			curStart = len(body)
 		}
@@ -352,20 +354,62 @@ func (f *inputForm) View(st *Styles, width, height int) string {
 		}
 	}
 	avail := max(1, height-2-len(head)-len(foot)-1)
-	off := 0
 	if len(body) > avail {
-		off = min(curStart, len(body)-avail)
-		if curEnd-off > avail {
-			off = curEnd - avail
+		// Too tall: scroll so the focused field shows, and say what is
+		// hidden above and below (a line of the room each).
+		window := func(rows int) (int, int) {
+			rows = max(1, rows)
+			off := min(curStart, len(body)-rows)
+			if curEnd-off > rows {
+				off = curEnd - rows
+			}
+			off = max(0, off)
+			return off, min(len(body), off+rows)
 		}
-		off = max(0, off)
-		body = body[off:min(len(body), off+avail)]
+		off, end := window(avail - 1)
+		if off > 0 {
+			off, end = window(avail - 2)
+		}
+		above, below := 0, 0
+		for i, s := range starts {
+			fieldEnd := len(body)
+			if i+1 < len(starts) {
+				fieldEnd = starts[i+1]
+			}
+			if s+1 < off { // its title (after the blank separator) is hidden
+				above++
+			}
+			if fieldEnd > end { // some of it is hidden
+				below++
+			}
+		}
+		var shown []string
+		if off > 0 {
+			shown = append(shown, moreLine(st, above, "↑", "above"))
+		}
+		shown = append(shown, body[off:end]...)
+		if end < len(body) {
+			shown = append(shown, moreLine(st, below, "↓", "below — tab moves on"))
+		}
+		body = shown
 	}
 	lines := append(append(append(head, body...), ""), foot...)
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, inner, "…")
 	}
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
+}
+
+// moreLine says that questions (n of them, wholly or partly, or part of
+// the current one when n is 0) are scrolled out of sight.
+func moreLine(st *Styles, n int, arrow, where string) string {
+	switch {
+	case n == 1:
+		return st.Dialog.Muted.Render("  " + arrow + " 1 more question " + where)
+	case n > 1:
+		return st.Dialog.Muted.Render(fmt.Sprintf("  %s %d more questions %s", arrow, n, where))
+	}
+	return st.Dialog.Muted.Render("  " + arrow + " more " + where)
 }
 
 // fieldLines draws question i in a dialog of the given inner width.

@@ -59,7 +59,7 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.err != nil {
 			m.open = nil
 			m.picker.status = ""
-			return m.setNotice(errText(msg.err), true), true
+			return m.errNotice("could not create the session", msg.err), true
 		}
 		return nil, true
 	case subscribedMsg:
@@ -74,20 +74,24 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 			// The chat stays on screen (with the user's draft); the hint
 			// line says why it is stale and how to leave.
 			m.chat.loadErr = loadFailure(msg.err)
+			m.chat.strandOutbox(m.chat.loadErr)
 			m.chat.ready = m.chat.ready && msg.channel == m.chat.session
 			m.c.log.Warn("chat reload failed", "channel", msg.channel, "err", msg.err)
 			return m.setNotice(m.chat.loadErr, true), true
 		}
-		return m.setNotice(errText(msg.err), true), true
+		return m.errNotice("could not open it", msg.err), true
 	case sessionDisposedMsg:
 		if msg.err != nil {
-			return m.setNotice(errText(msg.err), true), true
+			return m.errNotice("could not dispose the session", msg.err), true
 		}
 		m.picker.Remove(msg.session)
 		return m.setNotice("session disposed", false), true
 	case dispatchedMsg:
 		if msg.err != nil {
-			return m.setNotice(errText(msg.err), true), true
+			if t := sentText(msg.action); t != "" && m.chat != nil && msg.channel == m.chat.chat {
+				m.chat.addUnsent(t, errText(msg.err))
+			}
+			return m.errNotice("", msg.err), true
 		}
 		return nil, true
 	}
@@ -115,6 +119,10 @@ func (m *Model) openChat(session, chat string) tea.Cmd {
 	m.open = nil
 	m.picker.status = ""
 	m.chat = newChat(m.c, m.conn, session, chat, title)
+	if m.carry != "" {
+		m.chat.comp.SetValue(m.carry)
+		m.carry = ""
+	}
 	m.chat.SetSize(m.width, m.bodyHeight())
 	m.screen = screenChat
 	m.prompted = map[string]bool{}
@@ -128,6 +136,7 @@ func (m *Model) leaveChat() tea.Cmd {
 		return nil
 	}
 	cmd := unsubscribe(m.c.ctx, m.c.backend, m.chat.chat, m.chat.session)
+	m.picker.clearFilter() // the list comes back whole, not as it was filtered
 	m.picker.Select(m.chat.session)
 	m.chat, m.session, m.screen = nil, nil, screenPicker
 	m.overlays = nil

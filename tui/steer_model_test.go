@@ -390,3 +390,14 @@ func TestCreateSessionAuthRequiredSignsInAndRetries(t *testing.T) {
 		t.Fatalf("tokens %v created %+v", sb.tokens, sb.created)
 	}
 }
+
+func TestSearchFromTranscriptFocusKeepsTypedKeys(t *testing.T) {
+	m, _ := newSteerModel(t, 100, 30)
+	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "hello", "the answer mentions kiwi")}, nil))
+	m = send(t, m, keyPress("tab"))
+	m = send(t, m, keyPress("/"))
+	m = typeText(t, m, "kiwi")
+	if m.chat.comp.Value() != "" || m.chat.x.search.query != "kiwi" || !strings.Contains(viewText(m), "search › kiwi") {
+		t.Fatalf("typed keys went astray: composer %q query %q", m.chat.comp.Value(), m.chat.x.search.query)
+	}
+}

@@ -1,4 +1,4 @@
-package segment
+package jsonscan
 
 import (
 	"encoding/binary"
@@ -19,8 +19,8 @@ const (
 	swarHi = 0x8080808080808080
 )
 
-// skipWS returns the index of the first non-whitespace byte at or after i.
-func skipWS(b []byte, i int) int {
+// SkipWS returns the index of the first non-whitespace byte at or after i.
+func SkipWS(b []byte, i int) int {
 	for i < len(b) {
 		switch b[i] {
 		case ' ', '\t', '\n', '\r':
@@ -32,11 +32,11 @@ func skipWS(b []byte, i int) int {
 	return i
 }
 
-// scanString scans the JSON string whose opening quote is at b[i]. It returns
+// ScanString scans the JSON string whose opening quote is at b[i]. It returns
 // the index just after the closing quote and whether the string contains
 // escapes. ok is false for an unterminated string, a control character, a
 // bad escape or invalid UTF-8.
-func scanString(b []byte, i int) (end int, esc bool, ok bool) {
+func ScanString(b []byte, i int) (end int, esc bool, ok bool) {
 	i++
 	// Short strings (most keys and values): one word decides.
 	if i+8 <= len(b) {
@@ -51,7 +51,7 @@ func scanString(b []byte, i int) (end int, esc bool, ok bool) {
 	return scanStringBody(b, i, false)
 }
 
-// scanStringBody continues scanString at b[i], inside the body of a string
+// scanStringBody continues ScanString at b[i], inside the body of a string
 // (after the opening quote and any bytes already known to be plain ASCII);
 // esc says whether escapes were seen already.
 func scanStringBody(b []byte, i int, esc bool) (int, bool, bool) {
@@ -236,8 +236,8 @@ func hexVal(c byte) int {
 	return -1
 }
 
-// scanNumber scans a JSON number starting at b[i] and returns the index after it.
-func scanNumber(b []byte, i int) (int, bool) {
+// ScanNumber scans a JSON number starting at b[i] and returns the index after it.
+func ScanNumber(b []byte, i int) (int, bool) {
 	if i < len(b) && b[i] == '-' {
 		i++
 	}

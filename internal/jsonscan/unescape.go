@@ -1,19 +1,22 @@
-package segment
+package jsonscan
 
 import (
+	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// unescape appends the decoded content of a JSON string body s (without the
-// quotes, already validated by scanString) to dst.
-func unescape(dst, s []byte) []byte {
+// Unescape appends the decoded content of a JSON string body s (without the
+// quotes, already validated by ScanString) to dst.
+func Unescape(dst, s []byte) []byte {
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c != '\\' {
-			dst = append(dst, c)
-			i++
-			continue
+		if s[i] != '\\' { // copy the run up to the next escape at once
+			j := bytes.IndexByte(s[i:], '\\')
+			if j < 0 {
+				return append(dst, s[i:]...)
+			}
+			dst = append(dst, s[i:i+j]...)
+			i += j
 		}
 		switch e := s[i+1]; e {
 		case 'b':

@@ -1,4 +1,4 @@
-package segment
+package jsonscan
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// TestScanStringMatchesEncodingJSON compares scanString with encoding/json
+// TestScanStringMatchesEncodingJSON compares ScanString with encoding/json
 // on random strings built from the characters that matter, at every
 // alignment relative to the 16-byte fast loop.
 func TestScanStringMatchesEncodingJSON(t *testing.T) {
@@ -23,12 +23,19 @@ func TestScanStringMatchesEncodingJSON(t *testing.T) {
 		}
 		sb.WriteByte('"')
 		in := []byte(sb.String())
-		start := skipWS(in, 0)
-		end, _, ok := scanString(in, start)
+		start := SkipWS(in, 0)
+		end, _, ok := ScanString(in, start)
 		mine := ok && end == len(in)
 		want := json.Valid(in) && utf8.Valid(in)
 		if mine != want {
-			t.Fatalf("scanString(%q) = %v (end %d), encoding/json %v", in, mine, end, want)
+			t.Fatalf("ScanString(%q) = %v (end %d), encoding/json %v", in, mine, end, want)
+		}
+		if mine {
+			var ref string
+			got, _, _ := String(in, start)
+			if json.Unmarshal(in, &ref) != nil || got != ref {
+				t.Fatalf("String(%q) = %q, encoding/json %q", in, got, ref)
+			}
 		}
 	}
 }
@@ -47,8 +54,8 @@ func TestUnescape(t *testing.T) {
 		if err := json.Unmarshal([]byte(`"`+in+`"`), &ref); err != nil {
 			t.Fatal(err)
 		}
-		if got := string(unescape(nil, []byte(in))); got != want || got != ref {
-			t.Errorf("unescape(%q) = %q, want %q (encoding/json %q)", in, got, want, ref)
+		if got := string(Unescape(nil, []byte(in))); got != want || got != ref {
+			t.Errorf("Unescape(%q) = %q, want %q (encoding/json %q)", in, got, want, ref)
 		}
 	}
 }

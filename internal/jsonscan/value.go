@@ -1,4 +1,4 @@
-package segment
+package jsonscan
 
 import (
 	"encoding/binary"
@@ -30,12 +30,12 @@ var (
 	numStart = [256]bool{'-': true, '0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true}
 )
 
-// skipValue validates the JSON value starting at or after b[i] (leading
+// SkipValue validates the JSON value starting at or after b[i] (leading
 // whitespace allowed), including UTF-8 inside its strings, and returns the
 // index just after it. Nesting is handled with an explicit stack (at most
 // maxDepth levels, as encoding/json), so hostile depth cannot overflow the
 // goroutine stack.
-func skipValue(b []byte, i int) (int, bool) {
+func SkipValue(b []byte, i int) (int, bool) {
 	var small [64]byte
 	stack := small[:0]
 	var top byte // innermost container: 0, '{' or '['
@@ -44,7 +44,7 @@ func skipValue(b []byte, i int) (int, bool) {
 
 value:
 	if i < len(b) && b[i] <= ' ' {
-		i = skipWS(b, i)
+		i = SkipWS(b, i)
 	}
 	if i >= len(b) {
 		return i, false
@@ -62,7 +62,7 @@ value:
 		top = c
 		i++
 		if i < len(b) && b[i] <= ' ' {
-			i = skipWS(b, i)
+			i = SkipWS(b, i)
 		}
 		if i < len(b) && b[i] == c+2 { // empty: '}' or ']'
 			i++
@@ -75,7 +75,7 @@ value:
 	case numStart[c]:
 		if c != '-' && c != '0' {
 			// Integer fast path: skip digits 8 at a time; anything with a
-			// fraction or exponent goes to scanNumber from the start.
+			// fraction or exponent goes to ScanNumber from the start.
 			j := i + 1
 			for j+8 <= len(b) {
 				x := binary.LittleEndian.Uint64(b[j:])
@@ -94,7 +94,7 @@ value:
 			}
 		}
 		var ok bool
-		if i, ok = scanNumber(b, i); !ok {
+		if i, ok = ScanNumber(b, i); !ok {
 			return i, false
 		}
 		goto after
@@ -125,7 +125,7 @@ after: // a complete value ends at b[i]
 		return i, true
 	}
 	if i < len(b) && b[i] <= ' ' {
-		i = skipWS(b, i)
+		i = SkipWS(b, i)
 	}
 	if i >= len(b) {
 		return i, false
@@ -145,7 +145,7 @@ after: // a complete value ends at b[i]
 
 key:
 	if i < len(b) && b[i] <= ' ' {
-		i = skipWS(b, i)
+		i = SkipWS(b, i)
 	}
 	if i >= len(b) || b[i] != '"' {
 		return i, false
@@ -178,7 +178,7 @@ strEnd:
 		goto after
 	}
 	if i < len(b) && b[i] <= ' ' {
-		i = skipWS(b, i)
+		i = SkipWS(b, i)
 	}
 	if i >= len(b) || b[i] != ':' {
 		return i, false
