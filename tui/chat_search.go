@@ -133,4 +133,3 @@ func (s *searchBar) decorate(view string, st *Styles) string {
 	}
 	return strings.Join(lines, "\n")
 }
-

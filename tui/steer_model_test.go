@@ -264,4 +264,3 @@ func TestOpenSessionStaysReadAndTerminalHint(t *testing.T) {
 		t.Fatalf("no terminal hint:\n%s", v)
 	}
 }
-
