@@ -8,7 +8,10 @@ type Completion struct {
 	Next   key.Binding
 	Prev   key.Binding
 	Accept key.Binding // insert the item; its attachment goes with the message
-	Close  key.Binding
+	// AcceptOrSend inserts like Accept, but sends the message when the
+	// token already is the selected item (a complete command).
+	AcceptOrSend key.Binding
+	Close        key.Binding
 }
 
 // Queue bindings work in the queued-messages list (opened from the chat).
@@ -65,10 +68,11 @@ func steerDefaults(km *KeyMap) {
 		Cancel: b(k("esc"), "esc", "cancel"),
 	}
 	km.Completion = Completion{
-		Next:   b(k("down", "ctrl+n"), "↓", "next completion"),
-		Prev:   b(k("up", "ctrl+p"), "↑", "previous completion"),
-		Accept: b(k("tab", "enter"), "tab/enter", "insert completion"),
-		Close:  b(k("esc"), "esc", "close completions"),
+		Next:         b(k("down", "ctrl+n"), "↓", "next completion"),
+		Prev:         b(k("up", "ctrl+p"), "↑", "previous completion"),
+		Accept:       b(k("tab"), "tab", "insert completion"),
+		AcceptOrSend: b(k("enter"), "enter", "insert completion (send when already complete)"),
+		Close:        b(k("esc"), "esc", "close completions"),
 	}
 	km.Queue = Queue{
 		Up:       b(k("up", "k"), "↑", "previous"),

@@ -233,9 +233,9 @@ func (c *completer) Update(msg tea.KeyPressMsg) (used bool, accepted *ahpwire.Co
 		c.sel = (c.sel + len(c.shown) - 1) % len(c.shown)
 	case key.Matches(msg, c.km.Close):
 		c.closed = true
-	case key.Matches(msg, c.km.Accept):
+	case key.Matches(msg, c.km.Accept, c.km.AcceptOrSend):
 		it := c.items[c.shown[c.sel]]
-		if msg.Code == tea.KeyEnter && strings.TrimSpace(c.token) == it.InsertText {
+		if key.Matches(msg, c.km.AcceptOrSend) && strings.TrimSpace(c.token) == it.InsertText {
 			// Already complete: enter sends the message.
 			c.reset()
 			return false, nil
