@@ -56,6 +56,13 @@ func (m *Model) handleSteer(msg tea.Msg) (tea.Cmd, bool) {
 			f.setValues(msg)
 		}
 		return nil, true
+	case configDirMsg:
+		return checkDirCmd(m.c.ctx, b, msg), true
+	case configDirCheckedMsg:
+		if f := m.topConfigForm(); f != nil {
+			f.dirChecked(msg)
+		}
+		return nil, true
 	case configSubmitMsg:
 		return checkConfigCmd(m.c.ctx, b, msg), true
 	case configCheckedMsg:

@@ -83,6 +83,49 @@ type configForm struct {
 	// settings: the form changes a live session's mutable settings
 	// (session/configChanged) instead of creating a session.
 	settings bool
+	// checkedDir is the working directory last checked with the host.
+	checkedDir string
+}
+
+// configDirMsg asks the root to re-resolve the draft for a new working
+// directory; configDirCheckedMsg is the host's answer.
+type (
+	configDirMsg struct {
+		provider, dir string
+	}
+	configDirCheckedMsg struct {
+		dir string
+		err error
+	}
+)
+
+// checkDirCmd re-resolves the session configuration for dir.
+func checkDirCmd(ctx context.Context, be Backend, m configDirMsg) tea.Cmd {
+	cb, ok := be.(ConfigBackend)
+	if !ok || m.dir == "" {
+		return nil
+	}
+	return func() tea.Msg {
+		c, cancel := context.WithTimeout(ctx, configTimeout)
+		defer cancel()
+		_, err := cb.ResolveSessionConfig(c, ahpwire.ResolveSessionConfigParams{Provider: m.provider, WorkingDirectory: dirURI(m.dir)})
+		return configDirCheckedMsg{dir: m.dir, err: err}
+	}
+}
+
+// dirChecked shows the host's verdict on the working directory (a stale
+// answer for another directory is ignored).
+func (f *configForm) dirChecked(msg configDirCheckedMsg) {
+	if msg.dir != strings.TrimSpace(f.fields[0].text.Value()) || f.settings {
+		return
+	}
+	if msg.err != nil {
+		f.err = "Working directory: " + errText(msg.err)
+		return
+	}
+	if strings.HasPrefix(f.err, "Working directory") {
+		f.err = ""
+	}
 }
 
 // configChangeMsg asks the root to dispatch session/configChanged.
@@ -158,6 +201,7 @@ func newConfigForm(km keymap.Form, msg configResolvedMsg, st *Styles) *configFor
 	dir := newTextInput(st)
 	dir.Prompt = "› "
 	dir.SetValue(dirPath(msg.dir))
+	f.checkedDir = dirPath(msg.dir)
 	f.fields = append(f.fields, configField{text: dir})
 	for _, id := range msg.res.Schema.Keys() {
 		p := msg.res.Schema.Properties[id]
@@ -302,10 +346,21 @@ func (f *configForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 	switch {
 	case key.Matches(k, f.km.Later):
 		return f, nil, resultClose
-	case key.Matches(k, f.km.NextField):
-		f.setFocus(f.focus + 1)
-	case key.Matches(k, f.km.PrevField):
-		f.setFocus(f.focus - 1)
+	case key.Matches(k, f.km.NextField), key.Matches(k, f.km.PrevField):
+		leaving := f.focus
+		if key.Matches(k, f.km.NextField) {
+			f.setFocus(f.focus + 1)
+		} else {
+			f.setFocus(f.focus - 1)
+		}
+		if leaving == 0 && !f.settings {
+			// The working directory changed the draft: ask the host again.
+			dir := strings.TrimSpace(f.fields[0].text.Value())
+			if dir != f.checkedDir {
+				f.checkedDir = dir
+				return f, emit(configDirMsg{provider: f.provider, dir: dir}), resultNone
+			}
+		}
 	case fl.choices != nil && key.Matches(k, f.km.Down):
 		fl.cur = (fl.cur + 1) % len(fl.choices)
 	case fl.choices != nil && key.Matches(k, f.km.Up):

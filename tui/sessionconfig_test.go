@@ -94,3 +94,33 @@ func TestConfigFormDefaultsValidationAndValues(t *testing.T) {
 		t.Fatalf("uri %q path %q", dirURI("/a b"), dirPath("file:///a%20b"))
 	}
 }
+
+func TestConfigFormChecksANewWorkingDirectory(t *testing.T) {
+	km := keymap.Default()
+	st := newStyles(render.StylesFor(true))
+	be := &fakeConfig{}
+	f := newConfigForm(km.Form, resolveConfigCmd(context.Background(), be, "demo", "/w")().(configResolvedMsg), &st)
+	if _, cmd, _ := f.Update(keyPress("tab")); cmd != nil {
+		t.Fatal("an unchanged directory was checked again")
+	}
+	f.setFocus(0)
+	f.Update(keyPress("x"))
+	_, cmd, _ := f.Update(keyPress("tab"))
+	if cmd == nil {
+		t.Fatal("a changed directory was not checked")
+	}
+	dm := cmd().(configDirMsg)
+	if dm.dir != "/wx" {
+		t.Fatalf("checked %q", dm.dir)
+	}
+	be.dirErr = errors.New("working directory /wx does not exist")
+	f.dirChecked(checkDirCmd(context.Background(), be, dm)().(configDirCheckedMsg))
+	if v := ansi.Strip(f.View(&st, 80, 30)); !strings.Contains(v, "Working directory: working directory /wx does not exist") {
+		t.Fatalf("no error:\n%s", v)
+	}
+	be.dirErr = nil
+	f.dirChecked(checkDirCmd(context.Background(), be, dm)().(configDirCheckedMsg))
+	if f.err != "" {
+		t.Fatalf("error kept: %q", f.err)
+	}
+}
