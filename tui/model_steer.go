@@ -56,6 +56,8 @@ func (m *Model) handleSteer(msg tea.Msg) (tea.Cmd, bool) {
 			f.setValues(msg)
 		}
 		return nil, true
+	case configQueryMsg:
+		return queryValuesCmd(m.c.ctx, b, msg), true
 	case configDirMsg:
 		return checkDirCmd(m.c.ctx, b, msg), true
 	case configDirCheckedMsg:

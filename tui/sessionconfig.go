@@ -40,6 +40,7 @@ type configResolvedMsg struct {
 // configValuesMsg carries value completions of one property.
 type configValuesMsg struct {
 	prop  string
+	query string // the filter the values answer ("" = all)
 	items []ahpwire.SessionConfigValueItem
 	err   error
 }
@@ -66,6 +67,7 @@ type configField struct {
 	text    textinput.Model // directory and free text
 	choices []configChoice
 	cur     int
+	query   string // typed filter of a dynamic property's values
 }
 
 // configForm shows the host's session configuration before a session is
@@ -277,8 +279,8 @@ func (f *configForm) setValues(msg configValuesMsg) {
 	}
 	for i := range f.fields {
 		fl := &f.fields[i]
-		if fl.id != msg.prop {
-			continue
+		if fl.id != msg.prop || fl.query != msg.query {
+			continue // another property, or a stale filter
 		}
 		var cur json.RawMessage
 		if fl.cur < len(fl.choices) {
@@ -382,8 +384,48 @@ func (f *configForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 			fl.text, cmd = fl.text.Update(k)
 			return f, cmd, resultNone
 		}
+		if fl.prop.EnumDynamic {
+			// Typing on a dynamic property asks the host for matching values.
+			switch {
+			case k.Code == tea.KeyBackspace && fl.query != "":
+				fl.query = string([]rune(fl.query)[:len([]rune(fl.query))-1])
+			case k.Text != "" && k.Mod&^tea.ModShift == 0:
+				fl.query += k.Text
+			default:
+				return f, nil, resultNone
+			}
+			return f, emit(configQueryMsg{provider: f.provider, dir: f.dirValue(), prop: fl.id, query: fl.query}), resultNone
+		}
 	}
 	return f, nil, resultNone
+}
+
+// dirValue is the working directory typed in the form ("" for settings).
+func (f *configForm) dirValue() string {
+	if f.settings {
+		return ""
+	}
+	return strings.TrimSpace(f.fields[0].text.Value())
+}
+
+// configQueryMsg asks the root for a dynamic property's values matching query.
+type configQueryMsg struct {
+	provider, dir, prop, query string
+}
+
+// queryValuesCmd asks the host for the values of one property.
+func queryValuesCmd(ctx context.Context, be Backend, m configQueryMsg) tea.Cmd {
+	cb, ok := be.(ConfigBackend)
+	if !ok {
+		return nil
+	}
+	p := ahpwire.SessionConfigCompletionsParams{Provider: m.provider, WorkingDirectory: dirURI(m.dir), Property: m.prop, Query: m.query}
+	return func() tea.Msg {
+		c, cancel := context.WithTimeout(ctx, configTimeout)
+		defer cancel()
+		items, err := cb.SessionConfigCompletions(c, p)
+		return configValuesMsg{prop: m.prop, query: m.query, items: items, err: err}
+	}
 }
 
 // configSubmitMsg asks the root to check the values with the host and
@@ -439,6 +481,11 @@ func (f *configForm) View(st *Styles, width, height int) string {
 			}
 			if c.desc != "" {
 				val += "  " + st.Dialog.Muted.Render(oneLine(render.Sanitize(c.desc)))
+			}
+			if fl.query != "" {
+				val += "  " + st.Dialog.Key.Render("filter: "+oneLine(render.Sanitize(fl.query)))
+			} else if fl.prop.EnumDynamic && i == f.focus {
+				val += "  " + st.Dialog.Muted.Render("type to search")
 			}
 			lines = append(lines, "  "+val)
 		default:

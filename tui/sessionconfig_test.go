@@ -38,7 +38,14 @@ func (f *fakeConfig) ResolveSessionConfig(_ context.Context, p ahpwire.ResolveSe
 }
 
 func (f *fakeConfig) SessionConfigCompletions(_ context.Context, p ahpwire.SessionConfigCompletionsParams) ([]ahpwire.SessionConfigValueItem, error) {
-	return []ahpwire.SessionConfigValueItem{{Value: "m1", Label: "One"}, {Value: "m2", Label: "Two"}, {Value: "m3", Label: "Three (dynamic)"}}, nil
+	all := []ahpwire.SessionConfigValueItem{{Value: "m1", Label: "One"}, {Value: "m2", Label: "Two"}, {Value: "m3", Label: "Three (dynamic)"}}
+	var out []ahpwire.SessionConfigValueItem
+	for _, it := range all {
+		if strings.Contains(strings.ToLower(it.Label), strings.ToLower(p.Query)) {
+			out = append(out, it)
+		}
+	}
+	return out, nil
 }
 
 func TestConfigFormDefaultsValidationAndValues(t *testing.T) {
@@ -122,5 +129,30 @@ func TestConfigFormChecksANewWorkingDirectory(t *testing.T) {
 	f.dirChecked(checkDirCmd(context.Background(), be, dm)().(configDirCheckedMsg))
 	if f.err != "" {
 		t.Fatalf("error kept: %q", f.err)
+	}
+}
+
+func TestConfigFormQueriesDynamicValues(t *testing.T) {
+	km := keymap.Default()
+	st := newStyles(render.StylesFor(true))
+	be := &fakeConfig{}
+	f := newConfigForm(km.Form, resolveConfigCmd(context.Background(), be, "demo", "/w")().(configResolvedMsg), &st)
+	f.Update(keyPress("tab")) // model: dynamic
+	var last configQueryMsg
+	for _, r := range "thr" {
+		_, cmd, _ := f.Update(keyPress(string(r)))
+		last = cmd().(configQueryMsg)
+	}
+	if last.prop != "model" || last.query != "thr" {
+		t.Fatalf("query %+v", last)
+	}
+	stale := queryValuesCmd(context.Background(), be, configQueryMsg{provider: "demo", prop: "model", query: "t"})().(configValuesMsg)
+	f.setValues(stale)
+	if len(f.fields[1].choices) != 2 {
+		t.Fatalf("a stale answer replaced the choices: %+v", f.fields[1].choices)
+	}
+	f.setValues(queryValuesCmd(context.Background(), be, last)().(configValuesMsg))
+	if v := ansi.Strip(f.View(&st, 80, 30)); !strings.Contains(v, "‹ Three (dynamic) ›") || !strings.Contains(v, "filter: thr") || len(f.fields[1].choices) != 1 {
+		t.Fatalf("filtered values:\n%s", v)
 	}
 }
