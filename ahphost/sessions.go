@@ -276,14 +276,16 @@ func (c *conn) listSessions(m *ahpwire.Message) (any, func(), *rpcError) {
 		}
 		start = sort.Search(len(all), func(i int) bool { return all[i].touch < touch })
 	}
-	limit := len(all)
+	end := len(all)
 	if p.Limit != nil {
 		if *p.Limit < 1 {
 			return nil, nil, errInvalidParams("limit must be ≥ 1")
 		}
-		limit = *p.Limit
+		// Compare before adding: start+limit overflows for limits near 2^63.
+		if rest := len(all) - start; *p.Limit < rest {
+			end = start + *p.Limit
+		}
 	}
-	end := min(start+limit, len(all))
 	res := ahpwire.ListSessionsResult{Items: make([]ahpwire.SessionSummary, 0, end-start)}
 	for _, se := range all[start:end] {
 		res.Items = append(res.Items, s.summary(se))

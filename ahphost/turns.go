@@ -71,7 +71,11 @@ func (s *store) startRun(ce *chatEntry, resume bool) {
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
-		err := h.agent.Run(ctx, t)
+		var err error
+		if perr := guard(func() { err = h.agent.Run(ctx, t) }); perr != nil {
+			h.log.Error("agent panicked", "chat", ce.uri, "err", perr)
+			err = errors.New("internal error in the agent")
+		}
 		h.runDone(ce.uri, run, err)
 	}()
 }

@@ -154,7 +154,7 @@ func (m *chatModel) unqueue() tea.Cmd {
 
 func (m *chatModel) cancelTurn() tea.Cmd {
 	cur := m.state.Current
-	a := &ahpwire.ChatTurnCancelled{TurnID: cur.TurnID}
+	a := &ahpwire.ChatTurnCancelled{TurnID: cur.TurnID, Duration: ahpwire.Ptr(int64(0))} // duration is required (AHP 1.0)
 	if !cur.StartedAt.IsZero() {
 		a.Duration = ahpwire.Ptr(m.c.now().Sub(cur.StartedAt).Milliseconds())
 	}
