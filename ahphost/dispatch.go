@@ -14,6 +14,7 @@ var forwardToAgent = map[string]bool{
 	"chat/inputCompleted":               true,
 	"chat/pendingMessageSet":            true,
 	"chat/pendingMessageRemoved":        true,
+	"chat/toolCallComplete":             true,
 }
 
 // dispatchAction validates, applies and echoes a client action. Actions to

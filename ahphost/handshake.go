@@ -104,6 +104,7 @@ func (c *conn) initialize(m *ahpwire.Message) (any, func(), *rpcError) {
 		Capabilities:     c.h.capabilities(),
 		DefaultDirectory: fileURI(c.h.opts.Dir),
 	}
+	c.h.composerFeatures(&res)
 	var refs []snapRef
 	for _, uri := range subs {
 		ref, ok := s.snapshot(uri, subscription{})

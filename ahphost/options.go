@@ -131,6 +131,10 @@ type Options struct {
 	Now func() time.Time
 	// Random is the source for tokens and segment group ids; nil = crypto/rand.
 	Random io.Reader
+	// RequireSignIn makes createSession fail with AuthRequired (-32007)
+	// until the client has authenticated for the agent's protected
+	// resources (exercises the authenticate-then-retry flow).
+	RequireSignIn bool
 }
 
 // Faults configures fault injection for every connection. Zero fields are off.

@@ -99,11 +99,18 @@ func (c *conn) createSession(m *ahpwire.Message) (any, func(), *rpcError) {
 	if !s.knownProvider(provider) {
 		return nil, nil, &rpcError{code: ahpwire.CodeProviderNotFound, msg: "provider not found: " + truncate(provider, 64)}
 	}
+	if e := s.requireSignIn(c.clientID, provider); e != nil {
+		return nil, nil, e
+	}
 	wd := p.WorkingDirectories
 	if len(wd) == 0 {
 		wd = []string{fileURI(c.h.opts.Dir)}
 	}
-	s.newSession(p.Channel, provider, wd)
+	cfg, e := s.sessionConfig(p)
+	if e != nil {
+		return nil, nil, e
+	}
+	s.initSession(s.newSession(p.Channel, provider, wd), cfg)
 	return nil, func() { s.finishSession(p.Channel) }, nil
 }
 

@@ -37,6 +37,8 @@ type store struct {
 	subs map[string]map[*conn]struct{}
 	// clients remembers every clientId seen, for reconnect.
 	clients map[string]*clientRecord
+	// extra holds the sign-ins and subagent waiters (authenticate.go).
+	extra extraState
 }
 
 // logEntry is one logged action envelope.

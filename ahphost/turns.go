@@ -65,6 +65,8 @@ func (s *store) startRun(ce *chatEntry, resume bool) {
 		StartedAt: started,
 		Emit:      func(a ahpwire.Action) { h.agentEmit(ce.uri, run, a) },
 		Client:    run.client,
+		Config:    s.turnConfig(ce),
+		Subagent:  h.subagentFunc(ce.uri),
 	}
 	h.wg.Add(1)
 	go func() {
@@ -95,6 +97,7 @@ func (h *Host) agentEmit(chat string, run *turnRun, a ahpwire.Action) {
 		return
 	}
 	s.applyServerChat(ce, a)
+	s.afterAgentAction(ce, a)
 }
 
 // applyServerChat reduces a server-originated chat action into the chat,
@@ -159,6 +162,7 @@ func (s *store) afterChatChange(ce *chatEntry) {
 		s.consumeQueued(ce)
 	}
 	s.syncChat(ce)
+	s.childSettled(ce)
 }
 
 // consumeQueued starts the next pending message as a new turn when the chat
@@ -211,4 +215,5 @@ func (s *store) cancelAllTurns() {
 			ce.run = nil
 		}
 	}
+	s.closeChildren()
 }

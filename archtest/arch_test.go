@@ -25,7 +25,7 @@ var allowed = map[string][]string{
 	"reducer":      {"ahpwire", "ahpstate", "internal/textbuf"},
 	"render":       {"reducer", "ahpwire"},
 	"keymap":       {},
-	"tui":          {"render", "keymap", "reducer", "ahpclient", "ahpwire", "internal/redact"},
+	"tui":          {"render", "keymap", "reducer", "ahpclient", "ahpwire", "ahpstate", "internal/redact"},
 	"archtest":     {},
 
 	"internal/ahpfixtures": {},

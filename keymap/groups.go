@@ -55,6 +55,11 @@ func (km KeyMap) Groups() []Group {
 		{"Session picker", bindingsOf(km.Picker)},
 		{"Dialogs", bindingsOf(km.Confirm)},
 		{"Help", bindingsOf(km.Help)},
+		{"Completions", bindingsOf(km.Completion)},
+		{"Queued messages", bindingsOf(km.Queue)},
+		{"Search", bindingsOf(km.Search)},
+		{"Background work", bindingsOf(km.Background)},
+		{"Sign in", bindingsOf(km.SignIn)},
 		{"Demo", bindingsOf(km.Demo)},
 	}
 	out := gs[:0]
@@ -88,6 +93,11 @@ func (km KeyMap) Contexts() []Context {
 		{"form", with(bindingsOf(km.Form))},
 		{"confirm", with(bindingsOf(km.Confirm))},
 		{"help", with(bindingsOf(km.Help))},
+		{"completion", with(bindingsOf(km.Completion))},
+		{"queue", with(bindingsOf(km.Queue))},
+		{"search", with(bindingsOf(km.Search))},
+		{"background", with(bindingsOf(km.Background))},
+		{"sign-in", with(bindingsOf(km.SignIn))},
 	}
 }
 

@@ -15,6 +15,11 @@ type KeyMap struct {
 	Confirm    Confirm
 	Help       HelpOverlay
 	Demo       Demo
+	Completion Completion
+	Queue      Queue
+	Search     Search
+	Background Background
+	SignIn     SignIn
 }
 
 // Global bindings work on every screen.
@@ -35,6 +40,10 @@ type Picker struct {
 	ClearFilter    key.Binding
 	AgentPrev      key.Binding // agent choice when creating a session
 	AgentNext      key.Binding
+	Rename         key.Binding
+	Archive        key.Binding
+	ShowArchived   key.Binding
+	ToggleRead     key.Binding
 }
 
 // Chat bindings work in the chat screen whichever pane has focus.
@@ -46,6 +55,11 @@ type Chat struct {
 	Resend        key.Binding // resend an uncertain message
 	OpenPrompt    key.Binding // reopen a pending approval or input form
 	Sessions      key.Binding // back to the session picker
+	Queue         key.Binding // the queued-messages list
+	Background    key.Binding // the background work / subagents list
+	Parent        key.Binding // from a subagent's chat back to its parent
+	Search        key.Binding // search the chat
+	Settings      key.Binding // change the session's mutable settings (model, mode)
 	NewSession    key.Binding // a new session with the same agent
 }
 
@@ -58,6 +72,7 @@ type Composer struct {
 	HistoryNext key.Binding
 	Editor      key.Binding // open $EDITOR
 	Unqueue     key.Binding // remove the newest queued message
+	Steer       key.Binding // while a turn runs: a steering message instead of queueing
 	ScrollUp    key.Binding // page the transcript up without leaving the composer
 	ScrollDown  key.Binding // page the transcript down
 }
@@ -73,6 +88,12 @@ type Transcript struct {
 	ToggleBlock      key.Binding // expand/collapse the focused thinking or tool block
 	Copy             key.Binding // OSC 52 copy of the focused block
 	CopyCode         key.Binding // OSC 52 copy of the focused block's first code fence
+	Search           key.Binding
+	SearchNext       key.Binding
+	SearchPrev       key.Binding
+	CopyMessage      key.Binding // OSC 52 copy of the focused message as markdown
+	CopyAll          key.Binding // OSC 52 copy of the whole chat as markdown
+	Export           key.Binding // write the chat to a markdown file
 }
 
 // Approval bindings work in the tool-call confirmation prompt.
@@ -92,6 +113,7 @@ type Approval struct {
 type Auth struct {
 	GiveUp key.Binding // fail the tool call (chat/toolCallComplete, success false)
 	Later  key.Binding // close the notice; it stays pending
+	SignIn key.Binding // paste a token for the resource (authenticate)
 }
 
 // Form bindings work in an input-request form.
@@ -227,5 +249,6 @@ func Default() KeyMap {
 		},
 	}
 	km.Approval.SubmitReason.SetEnabled(false)
+	steerDefaults(&km)
 	return km
 }

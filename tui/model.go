@@ -57,6 +57,10 @@ type Model struct {
 	wantInbox     bool      // the user asked for the inbox (see WantsInbox)
 	carry         string    // unsent messages for the next chat's composer (ctrl+n)
 	connecting    connecting
+	// lastCreate is the last createSession, retried after a sign-in when
+	// the host answered AuthRequired (model_steer.go).
+	lastCreate  *createRequest
+	retryCreate bool
 }
 
 // New builds the root model. o.Backend must be started (connected) first.
@@ -227,6 +231,7 @@ func (m *Model) statusInfo() statusInfo {
 		if s.model == "" && m.session != nil && m.session.Provider != "" {
 			s.model = agentModel(m.picker.agents, m.session.Provider)
 		}
+		statusExtras(&s, m.session, len(m.chat.ahp.BackgroundWork))
 	}
 	return s
 }

@@ -101,7 +101,11 @@ func helpText() string {
 		"| `/demo big N` | a reply of exactly N bytes (e.g. `3m`, up to 32 MiB) ending in `-- end of N bytes --` |\n" +
 		fmt.Sprintf("| `/demo slow [lines]` | a long answer streamed slowly (%d lines by default) — try cancelling or reconnecting |\n", DefaultSlowLines) +
 		"| `/demo error` | the turn fails with a resumable error; resume it to finish |\n" +
-		"| `/demo input` | asks you questions (text, number, yes/no, single and multi choice) and echoes the answers |\n\n" +
+		"| `/demo input` | asks you questions (text, number, yes/no, single and multi choice) and echoes the answers |\n" +
+		"| `/demo subagent` | a subagent working in a child chat while a shell runs in the background |\n" +
+		"| `/demo auth` | a tool call that needs you to sign in to the Demo API (any token works) |\n" +
+		"| `!ls [path]`, `!cat file` | the read-only demo terminal |\n\n" +
+		"While an answer streams, send a steering message and the agent adapts mid-turn (say \"stop\" to end it early).\n\n" +
 		"The agent is deterministic: the same prompt always gives the same answer. Edits and commands are simulated; " +
 		"only `list_files` and `read_file` really read the working directory.\n"
 }
