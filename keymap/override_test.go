@@ -6,7 +6,7 @@ import (
 )
 
 func TestOverride(t *testing.T) {
-	km, err := Override(Default(), map[string][]string{"global.quit": {"ctrl+q"}, "Composer.Send": {"alt+enter", "enter"}})
+	km, err := Override(Default(), map[string][]string{"global.quit": {"ctrl+q"}, "Composer.Send": {"f9", "enter"}})
 	if err != nil {
 		t.Fatal(err)
 	}
