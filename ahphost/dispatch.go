@@ -56,6 +56,10 @@ func (c *conn) dispatchAction(m *ahpwire.Message) {
 		if reason := s.dispatchChat(s.chats[p.Channel], a, origin); reason != "" {
 			c.h.log.Debug("action rejected", "conn", c.id, "type", a.ActionType(), "reason", reason)
 		}
+	case chanTerminal, chanChangeset:
+		if reason := s.dispatchExt(p.Channel, a, origin); reason != "" {
+			c.h.log.Debug("action rejected", "conn", c.id, "type", a.ActionType(), "reason", reason)
+		}
 	}
 }
 

@@ -31,6 +31,8 @@ type store struct {
 	subs map[string]map[*conn]struct{}
 	// clients remembers every clientId seen, for reconnect.
 	clients map[string]*clientRecord
+	// ext holds terminal and changeset channels and resources (channels.go).
+	ext extChannels
 }
 
 // logEntry is one logged action envelope.
@@ -85,7 +87,7 @@ func kindOf(uri string) channelKind {
 	case strings.HasPrefix(uri, ahpwire.ChatScheme+"/") && len(uri) > len(ahpwire.ChatScheme)+1:
 		return chanChat
 	}
-	return chanUnknown
+	return extKind(uri)
 }
 
 // exists reports whether a state-bearing channel exists.
@@ -98,7 +100,7 @@ func (s *store) exists(uri string) bool {
 	case chanChat:
 		return s.chats[uri] != nil
 	}
-	return false
+	return s.extExists(uri)
 }
 
 // emit stamps an action with the next serverSeq, logs it and queues it to

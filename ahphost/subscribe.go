@@ -24,7 +24,10 @@ func (s *store) snapshot(uri string, sub subscription) (ahpwire.Snapshot, bool) 
 		}
 		state = windowChat(ce.state, sub.viewTurns)
 	default:
-		return ahpwire.Snapshot{}, false
+		var ok bool
+		if state, ok = s.extState(uri); !ok {
+			return ahpwire.Snapshot{}, false
+		}
 	}
 	snap, err := ahpwire.NewSnapshot(uri, state, s.seq)
 	if err != nil {
@@ -70,6 +73,10 @@ func (c *conn) subscribe(m *ahpwire.Message) (any, func(), *rpcError) {
 		}
 	case chanChat:
 		if _, e := s.chatOf(p.Channel); e != nil {
+			return nil, nil, e
+		}
+	case chanTerminal, chanChangeset:
+		if e := s.extNotFound(p.Channel); e != nil {
 			return nil, nil, e
 		}
 	}

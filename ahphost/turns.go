@@ -65,6 +65,7 @@ func (s *store) startRun(ce *chatEntry, resume bool) {
 		StartedAt: started,
 		Emit:      func(a ahpwire.Action) { h.agentEmit(ce.uri, run, a) },
 		Client:    run.client,
+		Channels:  turnChannels{h: h, run: run},
 	}
 	h.wg.Add(1)
 	go func() {

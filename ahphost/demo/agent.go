@@ -97,6 +97,9 @@ type Turn struct {
 	// chat (toolCallConfirmed, toolCallResultConfirmed, inputAnswerChanged,
 	// inputCompleted, ...). Actions for other turns or ids are ignored.
 	Client <-chan ahpwire.Action
+	// Channels drives terminal and changeset channels and the resource
+	// store (/demo shell, /demo edit); nil when the host offers none.
+	Channels Channels
 }
 
 // Run streams one turn and returns when it has ended: after emitting

@@ -101,7 +101,9 @@ func helpText() string {
 		"| `/demo big N` | a reply of exactly N bytes (e.g. `3m`, up to 32 MiB) ending in `-- end of N bytes --` |\n" +
 		fmt.Sprintf("| `/demo slow [lines]` | a long answer streamed slowly (%d lines by default) — try cancelling or reconnecting |\n", DefaultSlowLines) +
 		"| `/demo error` | the turn fails with a resumable error; resume it to finish |\n" +
-		"| `/demo input` | asks you questions (text, number, yes/no, single and multi choice) and echoes the answers |\n\n" +
+		"| `/demo input` | asks you questions (text, number, yes/no, single and multi choice) and echoes the answers |\n" +
+		"| `/demo shell [pty\\|plain]` | a scripted terminal (nothing really runs): coloured test output, a progress bar, thousands of lines and a failing command; `pty` drops command detection, `plain` has no pty |\n" +
+		"| `/demo edit` | edits five files (created, modified, deleted, one large) with diffs served by `resourceRead`, and a reviewable changeset |\n\n" +
 		"The agent is deterministic: the same prompt always gives the same answer. Edits and commands are simulated; " +
 		"only `list_files` and `read_file` really read the working directory.\n"
 }

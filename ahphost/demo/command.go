@@ -30,6 +30,8 @@ const (
 	scriptSlow
 	scriptError
 	scriptInput
+	scriptShell
+	scriptEdit
 	scriptUnknown
 )
 
@@ -62,6 +64,10 @@ func parseCommand(text string) command {
 		return command{script: scriptError}
 	case "input":
 		return command{script: scriptInput}
+	case "shell":
+		return parseShell(args)
+	case "edit":
+		return command{script: scriptEdit}
 	case "big":
 		return parseBig(args)
 	case "slow":

@@ -51,6 +51,10 @@ func (r *run) script() error {
 		return r.failing()
 	case scriptInput:
 		return r.input()
+	case scriptShell:
+		return r.shell()
+	case scriptEdit:
+		return r.edit()
 	}
 	return r.plain()
 }
