@@ -35,6 +35,8 @@ func (r *Renderer) toolCall(m *reducer.Message, b *reducer.Block, k BlockKey, wi
 	}
 	if v.Expanded[k] {
 		lines = append(lines, r.toolDetails(tc, width, v)...)
+	} else if lt, term := termOf(tc, v); lt != nil {
+		lines = append(lines, r.liveTerminal(lt, term, false, width, v)...)
 	} else if tc.Status == reducer.ToolCancelled && (tc.ReasonMessage != nil && tc.ReasonMessage.Text != "" || tc.UserSuggestion != "") {
 		lines = append(lines, r.cancelReason(tc, width)...)
 	}
@@ -237,7 +239,7 @@ func (r *Renderer) toolInput(tc *reducer.ToolCall, width int, v ViewOpts) []stri
 	case tc.Input.Ref != nil:
 		s, ok := v.resource(tc.Input.Ref.URI)
 		if !ok {
-			return append(r.section("Input", width), r.notLoaded(tc.Input.Ref, width)...)
+			return append(r.section("Input", width), r.notLoaded(tc.Input.Ref, width, v)...)
 		}
 		text = s
 	default:
@@ -305,7 +307,10 @@ func (r *Renderer) codeLines(text string, width, tab int) []string {
 
 // notLoaded notes content that lives behind a reference the caller has not
 // fetched.
-func (r *Renderer) notLoaded(ref *reducer.ContentRef, width int) []string {
+func (r *Renderer) notLoaded(ref *reducer.ContentRef, width int, v ViewOpts) []string {
+	if st, ok := v.Loading[ref.URI]; ok {
+		return textBlock("‹"+oneLine(st)+": "+displayURI(ref.URI)+"›", width, r.styles.Muted, detailIndent+"  ")
+	}
 	s := "‹not loaded: " + displayURI(ref.URI)
 	if ref.SizeHint >= 0 {
 		s += ", " + fmtBytes(ref.SizeHint)

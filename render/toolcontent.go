@@ -24,6 +24,12 @@ func (r *Renderer) toolContent(c reducer.ToolContent, name string, width int, v 
 		}
 		return out
 	case reducer.ContentTerminal:
+		if c.Terminal == nil {
+			return nil
+		}
+		if lt := v.Terminals[c.Terminal.Resource]; lt != nil {
+			return r.liveTerminal(lt, c.Terminal, true, width, v)
+		}
 		return r.terminal(c.Terminal, width)
 	case reducer.ContentFileEdit:
 		if c.Edit == nil {
@@ -106,7 +112,7 @@ func (r *Renderer) fileEdit(e *reducer.FileEdit, width int, v ViewOpts) []string
 		if okB {
 			missing = e.AfterContent
 		}
-		return append(out, r.notLoaded(missing, width)...)
+		return append(out, r.notLoaded(missing, width, v)...)
 	}
 	return append(out, r.diffLines(before, after, width)...)
 }
