@@ -25,7 +25,8 @@ var allowed = map[string][]string{
 	"reducer":      {"ahpwire", "internal/textbuf"},
 	"render":       {"reducer", "ahpwire"},
 	"keymap":       {},
-	"tui":          {"render", "keymap", "reducer", "ahpclient", "ahpwire"},
+	"tui":          {"render", "keymap", "reducer", "ahpclient", "ahpwire", "ahpstate", "resload"},
+	"resload":      {},
 	"archtest":     {},
 
 	"internal/ahpfixtures": {},
