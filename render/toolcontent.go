@@ -101,12 +101,16 @@ func (r *Renderer) fileEdit(e *reducer.FileEdit, width int, v ViewOpts) []string
 		verb = "renamed " + displayURI(e.BeforeURI) + " → "
 	}
 	head := verb + path
-	if e.Added >= 0 && e.Removed >= 0 {
-		head += fmt.Sprintf(" (+%d −%d)", e.Added, e.Removed)
-	}
-	out := []string{detailIndent + st.File.Render(truncatePlain(head, width-len(detailIndent)))}
 	before, okB := refText(e.BeforeContent, v)
 	after, okA := refText(e.AfterContent, v)
+	added, removed := e.Added, e.Removed
+	if (added < 0 || removed < 0) && okB && okA {
+		added, removed = diffCounts(before, after)
+	}
+	if added >= 0 && removed >= 0 {
+		head += fmt.Sprintf(" (+%d −%d)", added, removed)
+	}
+	out := []string{detailIndent + st.File.Render(truncatePlain(head, width-len(detailIndent)))}
 	if !okB || !okA {
 		missing := e.BeforeContent
 		if okB {
@@ -114,7 +118,7 @@ func (r *Renderer) fileEdit(e *reducer.FileEdit, width int, v ViewOpts) []string
 		}
 		return append(out, r.notLoaded(missing, width, v)...)
 	}
-	return append(out, r.diffLines(before, after, width)...)
+	return append(out, r.diffLines(before, after, width, v.DiffLimit)...)
 }
 
 // refText returns the fetched text of ref; a nil ref is empty content.
@@ -126,13 +130,20 @@ func refText(ref *reducer.ContentRef, v ViewOpts) (string, bool) {
 	return s, ok
 }
 
-// diffLines renders the unified diff of before and after.
-func (r *Renderer) diffLines(before, after string, width int) []string {
+// diffLines renders the unified diff of before and after, at most limit
+// diff lines (0: 2×maxHeadLines; < 0: all).
+func (r *Renderer) diffLines(before, after string, width, limit int) []string {
 	st := r.styles.Diff
 	inner := max(width-len(detailIndent)-2, 1)
 	var out []string
 	diff := unifiedDiff(Sanitize(before), Sanitize(after), diffContext)
-	more := max(len(diff)-2*maxHeadLines, 0)
+	if limit == 0 {
+		limit = 2 * maxHeadLines
+	}
+	more := 0
+	if limit > 0 {
+		more = max(len(diff)-limit, 0)
+	}
 	diff = diff[:len(diff)-more]
 	for _, l := range diff {
 		style := st.Context

@@ -71,6 +71,9 @@ type ViewOpts struct {
 	// TermScroll is how many lines an expanded terminal is scrolled up
 	// from its end, by terminal URI.
 	TermScroll map[string]int
+	// DiffLimit caps the diff lines of a file edit (0: a short preview;
+	// < 0: the whole diff, as the changes view shows it).
+	DiffLimit int
 	// Loading describes content references being fetched (size and
 	// progress, or why they failed), by URI; shown instead of "not loaded".
 	Loading map[string]string
