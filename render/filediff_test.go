@@ -15,7 +15,7 @@ func TestFileDiffLargeEditComputesCounts(t *testing.T) {
 	var before, after strings.Builder
 	for i := 1; i <= 20000; i++ {
 		fmt.Fprintf(&before, "row %d\n", i)
-		if i%1000 == 0 {
+		if i%100 == 0 {
 			fmt.Fprintf(&after, "row %d changed\n", i)
 		} else {
 			fmt.Fprintf(&after, "row %d\n", i)
@@ -25,12 +25,12 @@ func TestFileDiffLargeEditComputesCounts(t *testing.T) {
 		BeforeContent: &reducer.ContentRef{URI: "mem:/b", SizeHint: -1}, AfterContent: &reducer.ContentRef{URI: "mem:/a", SizeHint: -1},
 		Added: -1, Removed: -1}
 	v := ViewOpts{Resources: map[string]string{"mem:/b": before.String(), "mem:/a": after.String()}}
-	if a, r := DiffStats(e, v); a != 20 || r != 20 {
+	if a, r := DiffStats(e, v); a != 200 || r != 200 {
 		t.Fatalf("stats +%d −%d", a, r)
 	}
 	rr := New(DarkStyles())
 	full := rr.FileDiff(e, 80, v)
-	if !strings.Contains(ansi.Strip(full[0]), "(+20 −20)") {
+	if !strings.Contains(ansi.Strip(full[0]), "(+200 −200)") {
 		t.Fatalf("header %q", ansi.Strip(full[0]))
 	}
 	hunks := 0
@@ -39,7 +39,7 @@ func TestFileDiffLargeEditComputesCounts(t *testing.T) {
 			hunks++
 		}
 	}
-	if hunks != 20 {
+	if hunks != 200 {
 		t.Fatalf("%d hunks in the full diff", hunks)
 	}
 	if preview := rr.fileEdit(e, 80, v); len(preview) >= len(full) {
