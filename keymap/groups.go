@@ -55,6 +55,8 @@ func (km KeyMap) Groups() []Group {
 		{"Session picker", bindingsOf(km.Picker)},
 		{"Dialogs", bindingsOf(km.Confirm)},
 		{"Help", bindingsOf(km.Help)},
+		{"Changes view", bindingsOf(km.Changes)},
+		{"Terminal viewer", bindingsOf(km.Terminal)},
 		{"Demo", bindingsOf(km.Demo)},
 	}
 	out := gs[:0]
@@ -88,6 +90,8 @@ func (km KeyMap) Contexts() []Context {
 		{"form", with(bindingsOf(km.Form))},
 		{"confirm", with(bindingsOf(km.Confirm))},
 		{"help", with(bindingsOf(km.Help))},
+		{"changes", with(bindingsOf(km.Changes))},
+		{"terminal", with(bindingsOf(km.Terminal))},
 	}
 }
 

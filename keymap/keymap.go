@@ -15,6 +15,8 @@ type KeyMap struct {
 	Confirm    Confirm
 	Help       HelpOverlay
 	Demo       Demo
+	Changes    Changes
+	Terminal   Terminal
 }
 
 // Global bindings work on every screen.
@@ -46,6 +48,8 @@ type Chat struct {
 	Resend        key.Binding // resend an uncertain message
 	OpenPrompt    key.Binding // reopen a pending approval or input form
 	Sessions      key.Binding // back to the session picker
+	Changes       key.Binding // the changes view (keymap/channels.go)
+	Terminals     key.Binding // the root terminals, read-only
 }
 
 // Composer bindings work while the composer has focus. Text editing keys
@@ -70,6 +74,7 @@ type Transcript struct {
 	ToggleBlock      key.Binding // expand/collapse the focused thinking or tool block
 	Copy             key.Binding // OSC 52 copy of the focused block
 	CopyCode         key.Binding // OSC 52 copy of the focused block's first code fence
+	TermUp, TermDown key.Binding // scroll the focused (expanded) terminal
 }
 
 // Approval bindings work in the tool-call confirmation prompt.
@@ -221,5 +226,6 @@ func Default() KeyMap {
 		},
 	}
 	km.Approval.SubmitReason.SetEnabled(false)
+	channelDefaults(&km)
 	return km
 }

@@ -1,0 +1,302 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/render"
+)
+
+// changesOverlay is the changes view: the files of the chat's (or
+// session's) changesets with their status, +/− counts and review state.
+// Enter opens a file's whole diff (contents fetched through the resource
+// loader); the review key dispatches changeset/filesReviewChanged when the
+// changeset advertises review. The overlay keeps its changeset channels
+// subscribed while open.
+type changesOverlay struct {
+	x      *extChannels
+	km     keymap.Changes
+	sets   []ahpwire.Changeset // catalogue entries, in order
+	cursor int
+	scroll int
+	page   int
+	diff   *diffPane // the open diff, nil while listing
+}
+
+// changesRow is one file of the list.
+type changesRow struct {
+	set  ahpwire.Changeset
+	file ahpwire.ChangesetFile
+}
+
+// diffPane is one file's diff.
+type diffPane struct {
+	row    changesRow
+	scroll int
+}
+
+// newChangesOverlay opens the view on the catalogue sets, subscribing to
+// each static changeset (templates with variables are not expanded).
+func newChangesOverlay(x *extChannels, km keymap.Changes, sets []ahpwire.Changeset) (*changesOverlay, tea.Cmd) {
+	o := &changesOverlay{x: x, km: km, page: 10}
+	var cmds []tea.Cmd
+	for _, s := range sets {
+		if strings.Contains(s.URITemplate, "{") || !strings.HasPrefix(s.URITemplate, changesetScheme) {
+			continue
+		}
+		o.sets = append(o.sets, s)
+		cmds = append(cmds, x.pin(s.URITemplate, false))
+	}
+	return o, tea.Batch(cmds...)
+}
+
+// rows lists the files of every subscribed changeset.
+func (o *changesOverlay) rows() []changesRow {
+	var out []changesRow
+	for _, s := range o.sets {
+		cs := o.x.changesets[s.URITemplate]
+		if cs == nil || !cs.ready {
+			continue
+		}
+		for _, f := range cs.state.Files {
+			out = append(out, changesRow{set: s, file: f})
+		}
+	}
+	return out
+}
+
+// resourceURIs are the contents the open diff needs.
+func (o *changesOverlay) resourceURIs() []string {
+	if o.diff == nil {
+		return nil
+	}
+	return render.EditURIs(editOf(o.diff.row.file.Edit))
+}
+
+// close releases the subscriptions.
+func (o *changesOverlay) close() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, s := range o.sets {
+		cmds = append(cmds, o.x.unpin(s.URITemplate))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update moves, opens, toggles review and closes.
+func (o *changesOverlay) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return o, nil, resultNone
+	}
+	rows := o.rows()
+	if o.diff != nil {
+		d := o.diff
+		switch {
+		case key.Matches(k, o.km.Close):
+			o.diff = nil
+		case key.Matches(k, o.km.Down):
+			d.scroll++
+		case key.Matches(k, o.km.Up):
+			d.scroll = max(0, d.scroll-1)
+		case key.Matches(k, o.km.PageDown):
+			d.scroll += max(1, o.page-1)
+		case key.Matches(k, o.km.PageUp):
+			d.scroll = max(0, d.scroll-max(1, o.page-1))
+		case key.Matches(k, o.km.Review):
+			return o, o.toggleReview(d.row), resultNone
+		}
+		return o, nil, resultNone
+	}
+	switch {
+	case key.Matches(k, o.km.Close):
+		return o, o.close(), resultClose
+	case key.Matches(k, o.km.Down):
+		o.cursor = min(o.cursor+1, max(0, len(rows)-1))
+	case key.Matches(k, o.km.Up):
+		o.cursor = max(0, o.cursor-1)
+	case key.Matches(k, o.km.PageDown):
+		o.cursor = min(o.cursor+max(1, o.page-1), max(0, len(rows)-1))
+	case key.Matches(k, o.km.PageUp):
+		o.cursor = max(0, o.cursor-max(1, o.page-1))
+	case key.Matches(k, o.km.Open):
+		if o.cursor < len(rows) {
+			o.diff = &diffPane{row: rows[o.cursor]}
+		}
+	case key.Matches(k, o.km.Review):
+		if o.cursor < len(rows) {
+			return o, o.toggleReview(rows[o.cursor]), resultNone
+		}
+	}
+	return o, nil, resultNone
+}
+
+// toggleReview dispatches changeset/filesReviewChanged for one file; the
+// change shows when the host's echo arrives.
+func (o *changesOverlay) toggleReview(r changesRow) tea.Cmd {
+	if r.set.Capabilities == nil || r.set.Capabilities.Review == nil {
+		return notice("this changeset does not support review", true)
+	}
+	a := &ahpwire.ChangesetFilesReviewChanged{Files: []string{r.file.ID}, Reviewed: !r.file.IsReviewed()}
+	what := "mark reviewed"
+	if !a.Reviewed {
+		what = "mark not reviewed"
+	}
+	return dispatch(o.x.c.ctx, o.x.c.backend, r.set.URITemplate, a, what)
+}
+
+// View draws the list or the open diff.
+func (o *changesOverlay) View(st *Styles, width, height int) string {
+	inner := max(20, width-4)
+	avail := max(1, height-4)
+	o.page = avail
+	var title string
+	var body []string
+	if o.diff != nil {
+		title, body = o.diffView(st, inner, avail)
+	} else {
+		title, body = o.listView(st, inner, avail)
+	}
+	out := append([]string{title, ""}, body...)
+	for i, l := range out {
+		out[i] = ansi.Truncate(l, inner, "…")
+	}
+	return st.Help.Box.Width(min(width, inner+4)).Render(strings.Join(out, "\n"))
+}
+
+func (o *changesOverlay) listView(st *Styles, inner, avail int) (string, []string) {
+	rows := o.rows()
+	var added, removed int64
+	reviewed := 0
+	v := o.viewOpts()
+	for _, r := range rows {
+		a, d := render.DiffStats(editOf(r.file.Edit), v)
+		added, removed = added+max(a, 0), removed+max(d, 0)
+		if r.file.IsReviewed() {
+			reviewed++
+		}
+	}
+	title := st.Help.Title.Render("Changes") + "  " + st.Help.Desc.Render(
+		fmt.Sprintf("%d files  +%d −%d  %d reviewed · enter diff · space reviewed · esc close", len(rows), added, removed, reviewed))
+	if len(rows) == 0 {
+		msg := "No changes in this chat yet."
+		if o.loading() {
+			msg = "Loading changes…"
+		}
+		return title, []string{st.Dialog.Muted.Render(msg)}
+	}
+	o.cursor = min(o.cursor, len(rows)-1)
+	if o.cursor < o.scroll {
+		o.scroll = o.cursor
+	}
+	if o.cursor >= o.scroll+avail {
+		o.scroll = o.cursor - avail + 1
+	}
+	var body []string
+	for i := o.scroll; i < len(rows) && i < o.scroll+avail; i++ {
+		r := rows[i]
+		e := editOf(r.file.Edit)
+		a, d := render.DiffStats(e, v)
+		box := "[ ]"
+		if r.file.IsReviewed() {
+			box = "[✓]"
+		}
+		counts := "      "
+		if a >= 0 && d >= 0 {
+			counts = fmt.Sprintf("+%d −%d", a, d)
+		}
+		kind := map[string]string{"created": "A", "deleted": "D", "renamed": "R", "modified": "M"}[r.file.Edit.Kind()]
+		line := fmt.Sprintf("%s %s %s  %s", box, kind, oneLine(render.Sanitize(displayPath(e.Path()))), counts)
+		if i == o.cursor {
+			line = st.Dialog.OptionSelected.Render("› " + line)
+		} else {
+			line = st.Dialog.Option.Render("  " + line)
+		}
+		body = append(body, line)
+	}
+	return title, body
+}
+
+func (o *changesOverlay) diffView(st *Styles, inner, avail int) (string, []string) {
+	r := o.diff.row
+	e := editOf(r.file.Edit)
+	state := "not reviewed"
+	if r.file.IsReviewed() {
+		state = "reviewed"
+	}
+	// The row may have changed (review echo): show the current file.
+	for _, cur := range o.rows() {
+		if cur.set.URITemplate == r.set.URITemplate && cur.file.ID == r.file.ID {
+			o.diff.row = cur
+			if cur.file.IsReviewed() {
+				state = "reviewed"
+			} else {
+				state = "not reviewed"
+			}
+		}
+	}
+	title := st.Help.Title.Render(oneLine(render.Sanitize(displayPath(e.Path())))) + "  " +
+		st.Help.Desc.Render(state+" · space toggles · ↑/↓ scroll · esc back")
+	lines := o.x.c.renderer.FileDiff(e, inner, o.viewOpts())
+	o.diff.scroll = min(o.diff.scroll, max(0, len(lines)-avail))
+	end := min(len(lines), o.diff.scroll+avail)
+	return title, lines[o.diff.scroll:end]
+}
+
+// viewOpts are the render options with the loader's contents.
+func (o *changesOverlay) viewOpts() render.ViewOpts {
+	var v render.ViewOpts
+	o.x.viewOpts(&v)
+	return v
+}
+
+// loading reports whether a changeset snapshot is still awaited.
+func (o *changesOverlay) loading() bool {
+	for _, s := range o.sets {
+		if cs := o.x.changesets[s.URITemplate]; cs == nil || !cs.ready {
+			return true
+		}
+	}
+	return false
+}
+
+// editOf converts a wire file edit to the renderer's.
+func editOf(e ahpwire.FileEdit) *reducer.FileEdit {
+	out := &reducer.FileEdit{Added: -1, Removed: -1}
+	ref := func(c ahpwire.ContentRef) *reducer.ContentRef {
+		r := &reducer.ContentRef{URI: c.URI, ContentType: c.ContentType, SizeHint: -1}
+		if c.SizeHint != nil {
+			r.SizeHint = *c.SizeHint
+		}
+		return r
+	}
+	if e.Before != nil {
+		out.BeforeURI, out.BeforeContent = e.Before.URI, ref(e.Before.Content)
+	}
+	if e.After != nil {
+		out.AfterURI, out.AfterContent = e.After.URI, ref(e.After.Content)
+	}
+	if e.Diff != nil {
+		if e.Diff.Added != nil {
+			out.Added = *e.Diff.Added
+		}
+		if e.Diff.Removed != nil {
+			out.Removed = *e.Diff.Removed
+		}
+	}
+	return out
+}
+
+// displayPath shows a file: URI as its path.
+func displayPath(uri string) string {
+	if p, ok := strings.CutPrefix(uri, "file://"); ok {
+		return p
+	}
+	return uri
+}
