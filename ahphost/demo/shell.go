@@ -118,7 +118,7 @@ func (r *run) runSteps(uri string, steps []shellStep, pty, detect bool) (int64, 
 			ch.Terminal(uri, &ahpwire.TerminalCommandExecuted{CommandID: id, CommandLine: s.line, Timestamp: started.UnixMilli()})
 		}
 		for _, c := range s.chunks {
-			if err := r.pause(r.opts.Pace); err != nil {
+			if err := r.pause(r.opts.SlowPace); err != nil { // slow enough to watch
 				return 0, "", err
 			}
 			ch.Terminal(uri, &ahpwire.TerminalData{Data: c})
