@@ -34,20 +34,24 @@ func termOf(tc *reducer.ToolCall, v ViewOpts) (*LiveTerminal, *reducer.TerminalO
 	return nil, nil
 }
 
-// TerminalURIs lists the ahp-terminal: channels the tool calls of m refer
-// to (the TUI subscribes to those of visible messages).
-func TerminalURIs(m *reducer.Message) []string {
+// TerminalRefs lists the ahp-terminal: channels the tool calls of m refer
+// to, with whether each is a pty (the TUI subscribes to those of visible
+// messages).
+func TerminalRefs(m *reducer.Message) map[string]bool {
 	if m == nil {
 		return nil
 	}
-	var out []string
+	var out map[string]bool
 	for _, b := range m.Blocks {
 		if b.Kind != reducer.KindToolCall || b.Tool == nil {
 			continue
 		}
 		for _, c := range b.Tool.Content {
 			if c.Terminal != nil && strings.HasPrefix(c.Terminal.Resource, ahpwire.TerminalScheme) {
-				out = append(out, c.Terminal.Resource)
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[c.Terminal.Resource] = c.Terminal.IsPty
 			}
 		}
 	}

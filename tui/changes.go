@@ -198,6 +198,11 @@ func (o *changesOverlay) listView(st *Styles, inner, avail int) (string, []strin
 	if o.cursor >= o.scroll+avail {
 		o.scroll = o.cursor - avail + 1
 	}
+	var paths []string
+	for _, r := range rows {
+		paths = append(paths, displayPath(editOf(r.file.Edit).Path()))
+	}
+	root := commonDir(paths)
 	var body []string
 	for i := o.scroll; i < len(rows) && i < o.scroll+avail; i++ {
 		r := rows[i]
@@ -212,7 +217,7 @@ func (o *changesOverlay) listView(st *Styles, inner, avail int) (string, []strin
 			counts = fmt.Sprintf("+%d −%d", a, d)
 		}
 		kind := map[string]string{"created": "A", "deleted": "D", "renamed": "R", "modified": "M"}[r.file.Edit.Kind()]
-		line := fmt.Sprintf("%s %s %s  %s", box, kind, oneLine(render.Sanitize(displayPath(e.Path()))), counts)
+		line := fmt.Sprintf("%s %s %s  %s", box, kind, oneLine(render.Sanitize(strings.TrimPrefix(displayPath(e.Path()), root))), counts)
 		if i == o.cursor {
 			line = st.Dialog.OptionSelected.Render("› " + line)
 		} else {
@@ -299,4 +304,22 @@ func displayPath(uri string) string {
 		return p
 	}
 	return uri
+}
+
+// commonDir is the longest directory prefix (ending in "/") shared by
+// every path of a list with more than one entry.
+func commonDir(paths []string) string {
+	if len(paths) < 2 {
+		return ""
+	}
+	p := paths[0]
+	for _, q := range paths[1:] {
+		for !strings.HasPrefix(q, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i+1]
+	}
+	return ""
 }

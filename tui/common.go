@@ -69,6 +69,8 @@ type common struct {
 	frame     time.Duration
 	noticeTTL time.Duration
 	autoTheme bool
+	// ext follows terminals, changesets and content references (extchannels.go).
+	ext *extChannels
 }
 
 func newCommon(o Options) *common {
@@ -104,6 +106,7 @@ func newCommon(o Options) *common {
 	}
 	c.styles = newStyles(c.rstyles)
 	c.renderer = render.New(c.rstyles)
+	c.ext = newExtChannels(c)
 	return c
 }
 

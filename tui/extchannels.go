@@ -54,6 +54,7 @@ type extChannels struct {
 	changesets map[string]*csSub
 	pinned     map[string]int // channels an open view keeps subscribed
 	rootTerms  []ahpwire.TerminalInfo
+	chatSets   []ahpwire.Changeset // the open chat's changeset catalogue
 	loader     *resload.Loader
 	scroll     map[string]int // expanded terminals' scroll, by URI
 }

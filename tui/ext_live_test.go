@@ -1,0 +1,112 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+func f2() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF2} }
+func f3() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF3} }
+
+// openLiveChat starts a live rig on a new session's chat.
+func openLiveChat(t *testing.T) *liveRig {
+	r := newLiveRig(t, 0)
+	r.pump("agents", func(m Model) bool { return len(m.picker.agents) > 0 && m.picker.loaded })
+	r.m = send(t, r.m, keyPress("ctrl+n"))
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.ready })
+	return r
+}
+
+// terminalOnScreen returns the terminal channel the chat follows, if any.
+func terminalOnScreen(m Model) string {
+	for uri, t := range m.c.ext.terms {
+		if t.ready {
+			return uri
+		}
+	}
+	return ""
+}
+
+// /demo shell against the real host: the tool call's terminal channel is
+// subscribed while it is on screen, its output streams into the transcript
+// through the emulator, and it ends with the exit code and each detected
+// command's status; leaving the chat unsubscribes it.
+func TestLiveTerminalStreamsIntoTranscript(t *testing.T) {
+	r := openLiveChat(t)
+	r.m = typeText(t, r.m, "/demo shell")
+	r.m = send(t, r.m, keyPress("enter"))
+	r.pump("terminal subscribed", func(m Model) bool { return terminalOnScreen(m) != "" })
+	uri := terminalOnScreen(r.m)
+	if !slices.Contains(r.client.Subscriptions(), uri) {
+		t.Fatalf("%s not subscribed on the client: %v", uri, r.client.Subscriptions())
+	}
+	r.pump("terminal output", func(m Model) bool { return strings.Contains(viewText(m), "$ bash") })
+	r.pump("terminal finished", func(m Model) bool {
+		v := viewText(m)
+		return strings.Contains(v, "exit 1") && strings.Contains(v, "✗ go test ./...")
+	})
+	view := viewText(r.m)
+	for _, want := range []string{"✓ ./build.sh", "✓ seq 3000", "exit 1", "--- FAIL"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("%q not on screen:\n%s", want, view)
+		}
+	}
+	if strings.Contains(r.m.View().Content, "\x1b]") || strings.Contains(r.m.View().Content, "\x1b[?") {
+		t.Fatalf("raw host sequences in the view")
+	}
+	// The root lists the terminal; the read-only viewer opens it.
+	r.m = send(t, r.m, f3())
+	if _, ok := r.m.overlays[len(r.m.overlays)-1].(*termViewer); !ok || !strings.Contains(viewText(r.m), "--- FAIL") {
+		t.Fatalf("terminal viewer:\n%s", viewText(r.m))
+	}
+	r.m = send(t, r.m, keyPress("esc"))
+	// Back to the picker: nothing is on screen any more.
+	r.m = send(t, r.m, keyPress("ctrl+s"))
+	if len(r.m.c.ext.terms) != 0 {
+		t.Fatalf("terminals still followed after leaving the chat: %d", len(r.m.c.ext.terms))
+	}
+}
+
+// /demo edit against the real host: the changes view lists the changeset's
+// files with status and counts, Enter shows a file's diff (contents read
+// with resourceRead), and the review key marks it reviewed on the host.
+func TestLiveChangesViewDiffAndReview(t *testing.T) {
+	r := openLiveChat(t)
+	r.m = typeText(t, r.m, "/demo edit")
+	r.m = send(t, r.m, keyPress("enter"))
+	r.pump("edit turn done", func(m Model) bool {
+		return m.chat.state.Current == nil && len(m.chat.state.Messages) >= 2 && len(m.c.ext.chatSets) == 1
+	})
+	r.m = send(t, r.m, f2())
+	r.pump("changes listed", func(m Model) bool { return strings.Contains(viewText(m), "Changes  5 files") })
+	view := viewText(r.m)
+	for _, want := range []string{"M cmd/app/main.go", "A docs/CHANGES.md", "D internal/legacy/old.go", "testdata/large.tsv  +20 −20", "[ ]"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("%q not in the changes view:\n%s", want, view)
+		}
+	}
+	r.m = send(t, r.m, keyPress("enter"))
+	if !strings.Contains(viewText(r.m), "@@") {
+		t.Fatalf("no diff after enter:\n%s", viewText(r.m))
+	}
+	r.m = send(t, r.m, tea.KeyPressMsg{Code: ' ', Text: " "})
+	r.pump("reviewed", func(m Model) bool { return strings.Contains(viewText(m), "reviewed ·") && !strings.Contains(viewText(m), "not reviewed") })
+	r.m = send(t, r.m, keyPress("esc"))
+	if !strings.Contains(viewText(r.m), "[✓] M cmd/app/main.go") {
+		t.Fatalf("review not shown in the list:\n%s", viewText(r.m))
+	}
+	cs := r.m.c.ext.chatSets[0].URITemplate
+	if st := r.m.c.ext.changesets[cs].state; !st.Files[0].IsReviewed() {
+		t.Fatalf("state not reviewed: %+v", st.Files[0])
+	}
+	r.m = send(t, r.m, keyPress("esc"))
+	if len(r.m.overlays) != 0 || r.m.c.ext.changesets[cs] != nil || slices.Contains(r.client.Subscriptions(), cs) {
+		t.Fatal("closing the changes view did not release the changeset")
+	}
+	_ = ahpwire.ChangesetScheme
+}

@@ -1,0 +1,111 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/render"
+)
+
+// Update routes a message (update) and then keeps the terminal
+// subscriptions and content fetches in line with what is on screen.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if r, ok := msg.(resourceLoadedMsg); ok {
+		if m.c.ext.loader.Done(r.res) {
+			m.refreshExt()
+		}
+	}
+	mm, cmd := m.update(msg)
+	next, ok := mm.(Model)
+	if !ok {
+		return mm, cmd
+	}
+	return next, tea.Batch(cmd, next.syncExt())
+}
+
+// syncExt subscribes to the terminals of the tool calls on screen (and
+// unsubscribes from those that left it) and loads the content references
+// the visible messages and the open changes view need.
+func (m *Model) syncExt() tea.Cmd {
+	x := m.c.ext
+	want := map[string]bool{}
+	var uris []string
+	if m.chat != nil && m.screen == screenChat {
+		first, last := m.chat.tr.visibleItems()
+		v := m.chat.viewOptsBase()
+		for i := max(0, first-1); i <= last+1; i++ {
+			msg := m.chat.messageAt(i)
+			if msg == nil {
+				continue
+			}
+			for uri, pty := range render.TerminalRefs(msg) {
+				want[uri] = pty
+			}
+			uris = append(uris, render.NeededResources(msg, v)...)
+		}
+	}
+	for _, ov := range m.overlays {
+		if o, ok := ov.(*changesOverlay); ok {
+			uris = append(uris, o.resourceURIs()...)
+		}
+	}
+	return tea.Batch(x.follow(want), x.load(uris, nil))
+}
+
+// refreshExt re-renders the visible messages after a terminal, changeset
+// or fetched content changed (the render caches keep unchanged ones).
+func (m *Model) refreshExt() {
+	if m.chat == nil {
+		return
+	}
+	first, last := m.chat.tr.visibleItems()
+	for i := first; i <= last; i++ {
+		m.chat.tr.invalidate(i)
+	}
+	m.chat.tr.layout()
+}
+
+// onExtSnapshot applies a terminal or changeset snapshot.
+func (m *Model) onExtSnapshot(s ahpwire.Snapshot) tea.Cmd {
+	m.c.ext.onSnapshot(s)
+	m.refreshExt()
+	return nil
+}
+
+// onExtEnvelope applies a terminal or changeset action.
+func (m *Model) onExtEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
+	m.c.ext.onEnvelope(env)
+	m.refreshExt()
+	return nil
+}
+
+// extKey opens the changes view or the terminal viewer from the chat.
+func (m *Model) extKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	if m.screen != screenChat || m.chat == nil {
+		return nil, false
+	}
+	km := &m.c.km
+	switch {
+	case key.Matches(k, km.Chat.Changes):
+		o, cmd := newChangesOverlay(m.c.ext, km.Changes, m.changesets())
+		m.overlays = append(m.overlays, o)
+		return cmd, true
+	case key.Matches(k, km.Chat.Terminals):
+		v, cmd := newTermViewer(m.c.ext, km.Terminal)
+		m.overlays = append(m.overlays, v)
+		return cmd, true
+	}
+	return nil, false
+}
+
+// changesets is the catalogue of the chat, else of its session.
+func (m *Model) changesets() []ahpwire.Changeset {
+	if cs := m.c.ext.chatSets; len(cs) > 0 {
+		return cs
+	}
+	if m.session != nil {
+		return m.session.Changesets
+	}
+	return nil
+}
