@@ -95,7 +95,9 @@ func TestLiveChangesViewDiffAndReview(t *testing.T) {
 		t.Fatalf("no diff after enter:\n%s", viewText(r.m))
 	}
 	r.m = send(t, r.m, tea.KeyPressMsg{Code: ' ', Text: " "})
-	r.pump("reviewed", func(m Model) bool { return strings.Contains(viewText(m), "reviewed ·") && !strings.Contains(viewText(m), "not reviewed") })
+	r.pump("reviewed", func(m Model) bool {
+		return strings.Contains(viewText(m), "reviewed ·") && !strings.Contains(viewText(m), "not reviewed")
+	})
 	r.m = send(t, r.m, keyPress("esc"))
 	if !strings.Contains(viewText(r.m), "[✓] M cmd/app/main.go") {
 		t.Fatalf("review not shown in the list:\n%s", viewText(r.m))
