@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
@@ -111,4 +112,24 @@ func TestLiveChangesViewDiffAndReview(t *testing.T) {
 		t.Fatal("closing the changes view did not release the changeset")
 	}
 	_ = ahpwire.ChangesetScheme
+}
+
+// A terminal channel the host could not resume is subscribed again while it
+// is on screen; its fresh snapshot replaces the old state.
+func TestExtChannelLostResubscribes(t *testing.T) {
+	m := terminalChat(t, 100, 30)
+	fb := m.c.backend.(*fakeBackend)
+	before := len(fb.subscribed)
+	m = send(t, m, connEventMsg{ev: ahpclient.ChannelLostEvent{Channel: hostileTerm}})
+	if len(fb.subscribed) != before+1 || fb.subscribed[len(fb.subscribed)-1] != hostileTerm {
+		t.Fatalf("not resubscribed: %v", fb.subscribed[before:])
+	}
+	if m.c.ext.terms[hostileTerm].ready {
+		t.Fatal("a lost terminal still counts as ready")
+	}
+	st := ahpwire.TerminalState{Title: "bash", Content: []ahpwire.TerminalContentPart{{Type: ahpwire.TerminalPartUnclassified, Value: "fresh\r\n"}}}
+	m = send(t, m, snapshotEvent(t, hostileTerm, st))
+	if !strings.Contains(viewText(m), "fresh") {
+		t.Fatalf("fresh snapshot not shown:\n%s", viewText(m))
+	}
 }

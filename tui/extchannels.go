@@ -221,6 +221,21 @@ func (x *extChannels) unpin(uri string) tea.Cmd {
 	return nil // terminals are dropped by the next follow when not on screen
 }
 
+// lost handles a terminal or changeset channel the host could not resume:
+// it is subscribed again (a fresh snapshot replaces the state) while still
+// followed, and forgotten otherwise.
+func (x *extChannels) lost(uri string) tea.Cmd {
+	if t := x.terms[uri]; t != nil {
+		t.ready = false
+		return subscribe(x.c.ctx, x.c.backend, uri, 0)
+	}
+	if cs := x.changesets[uri]; cs != nil {
+		cs.ready = false
+		return subscribe(x.c.ctx, x.c.backend, uri, 0)
+	}
+	return nil
+}
+
 // load starts fetches for the content URIs that are visible (and cancels
 // the rest); hint gives advertised sizes.
 func (x *extChannels) load(uris []string, hint func(string) int64) tea.Cmd {

@@ -228,6 +228,9 @@ func (m *Model) onSessionAction(env ahpwire.ActionEnvelope) tea.Cmd {
 }
 
 func (m *Model) onChannelLost(ch string) tea.Cmd {
+	if isExtChannel(ch) {
+		return m.c.ext.lost(ch)
+	}
 	if m.chat == nil {
 		return nil
 	}
