@@ -183,7 +183,7 @@ func (o *changesOverlay) listView(st *Styles, inner, avail int) (string, []strin
 		}
 	}
 	title := st.Help.Title.Render("Changes") + "  " + st.Help.Desc.Render(
-		fmt.Sprintf("%d files  +%d −%d  %d reviewed · enter diff · space reviewed · esc close", len(rows), added, removed, reviewed))
+		fmt.Sprintf("%s  +%d −%d  %d reviewed · enter diff · space reviewed · esc close", plural(len(rows), "file"), added, removed, reviewed))
 	if len(rows) == 0 {
 		msg := "No changes in this chat yet."
 		if o.loading() {
@@ -322,4 +322,12 @@ func commonDir(paths []string) string {
 		return p[:i+1]
 	}
 	return ""
+}
+
+// plural formats "1 file", "2 files".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
