@@ -133,3 +133,21 @@ func TestExtChannelLostResubscribes(t *testing.T) {
 		t.Fatalf("fresh snapshot not shown:\n%s", viewText(m))
 	}
 }
+
+// /demo shell plain (isPty false) is shown as plain text: every progress
+// line stays (no `\r` redraw), nothing is emulated.
+func TestLiveTerminalPlainText(t *testing.T) {
+	r := openLiveChat(t)
+	r.m = typeText(t, r.m, "/demo shell plain")
+	r.m = send(t, r.m, keyPress("enter"))
+	r.pump("terminal finished", func(m Model) bool { return strings.Contains(viewText(m), "$ sh (no pty)  exit 1") })
+	uri := terminalOnScreen(r.m)
+	lt := r.m.c.ext.terms[uri].lt
+	if lt.Pty() {
+		t.Fatal("an isPty:false terminal is emulated")
+	}
+	text := lt.Text()
+	if strings.Count(text, "building [") != 5 || strings.Contains(text, "\x1b") {
+		t.Fatalf("plain output:\n%s", text[:min(len(text), 400)])
+	}
+}
