@@ -189,6 +189,11 @@ func (o *changesOverlay) listView(st *Styles, inner, avail int) (string, []strin
 		if o.loading() {
 			msg = "Loading changes…"
 		}
+		for _, s := range o.sets {
+			if cs := o.x.changesets[s.URITemplate]; cs != nil && cs.err != "" {
+				msg = "Could not load " + oneLine(render.Sanitize(s.Label)) + ": " + cs.err
+			}
+		}
 		return title, []string{st.Dialog.Muted.Render(msg)}
 	}
 	o.cursor = min(o.cursor, len(rows)-1)
@@ -264,7 +269,7 @@ func (o *changesOverlay) viewOpts() render.ViewOpts {
 // loading reports whether a changeset snapshot is still awaited.
 func (o *changesOverlay) loading() bool {
 	for _, s := range o.sets {
-		if cs := o.x.changesets[s.URITemplate]; cs == nil || !cs.ready {
+		if cs := o.x.changesets[s.URITemplate]; cs == nil || (!cs.ready && cs.err == "") {
 			return true
 		}
 	}

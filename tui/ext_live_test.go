@@ -151,3 +151,36 @@ func TestLiveTerminalPlainText(t *testing.T) {
 		t.Fatalf("plain output:\n%s", text[:min(len(text), 400)])
 	}
 }
+
+// A terminal the host no longer has (subscribe fails) keeps the tool's own
+// preview, raises no notice and is not retried on every frame.
+func TestExtTerminalGoneKeepsPreview(t *testing.T) {
+	m, fb := newTestModel(t, 100, 30)
+	fb.subErr = map[string]error{hostileTerm: errString("channel not found")}
+	exit := 2
+	tool := ahpwire.ResponsePart{Kind: ahpwire.PartToolCall, ToolCall: &ahpwire.ToolCallState{
+		Status: ahpwire.ToolCompleted, ToolCallID: "tc1", ToolName: "bash", DisplayName: "Run", Success: ahpwire.Ptr(false),
+		PastTenseMessage: ahpwire.PlainPtr("Ran make"), ToolInput: ahpwire.InlineInput(`{}`), Confirmed: ahpwire.ConfirmedNotNeeded,
+		Content: []ahpwire.ToolResultContent{{Type: ahpwire.ContentTerminal, Resource: hostileTerm, Title: "make",
+			Result: &ahpwire.TerminalCommandResult{ExitCode: &exit, Preview: "make: *** [all] Error 2"}}},
+	}}
+	turn := finishedTurn("t1", "build it", "")
+	turn.ResponseParts = []ahpwire.ResponsePart{tool}
+	m = openChat(t, m, chatState([]ahpwire.Turn{turn}, nil))
+	n := 0
+	for _, s := range fb.subscribed {
+		if s == hostileTerm {
+			n++
+		}
+	}
+	m = send(t, m, keyPress("tab"))
+	m = send(t, m, keyPress("tab"))
+	for _, s := range fb.subscribed {
+		if s == hostileTerm {
+			n--
+		}
+	}
+	if n != 0 || m.notice != "" {
+		t.Fatalf("resubscribed %d times, notice %q", -n, m.notice)
+	}
+}

@@ -41,6 +41,7 @@ type termSub struct {
 type csSub struct {
 	state ahpwire.ChangesetState
 	ready bool
+	err   string // why the subscription failed ("" = fine)
 }
 
 // extChannels is the client side of terminals, changesets and content
@@ -234,6 +235,15 @@ func (x *extChannels) lost(uri string) tea.Cmd {
 		return subscribe(x.c.ctx, x.c.backend, uri, 0)
 	}
 	return nil
+}
+
+// subscribeFailed records a failed terminal or changeset subscription (it
+// is not retried while the entry stays).
+func (x *extChannels) subscribeFailed(uri string, err error) {
+	x.c.log.Info("channel unavailable", "channel", uri, "err", err)
+	if cs := x.changesets[uri]; cs != nil {
+		cs.err = errText(err)
+	}
 }
 
 // load starts fetches for the content URIs that are visible (and cancels

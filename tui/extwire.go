@@ -11,9 +11,20 @@ import (
 // Update routes a message (update) and then keeps the terminal
 // subscriptions and content fetches in line with what is on screen.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if r, ok := msg.(resourceLoadedMsg); ok {
+	switch r := msg.(type) {
+	case resourceLoadedMsg:
 		if m.c.ext.loader.Done(r.res) {
 			m.refreshExt()
+		}
+	case subscribedMsg:
+		if isExtChannel(r.channel) {
+			// A terminal the host no longer has keeps its result preview;
+			// a changeset shows why it is missing. No notice either way.
+			if r.err != nil {
+				m.c.ext.subscribeFailed(r.channel, r.err)
+				m.refreshExt()
+			}
+			return m, m.syncExt()
 		}
 	}
 	mm, cmd := m.update(msg)
