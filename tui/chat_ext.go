@@ -47,7 +47,8 @@ func (m *chatModel) scrollTerminal(n int) tea.Cmd {
 	if k, ok := parseSpanID(m.tr.FocusedSpan().ID); ok && !m.expanded[k] {
 		m.expanded[k] = true
 	}
-	m.c.ext.scroll[uri] = max(0, m.c.ext.scroll[uri]+n)
+	top := max(0, m.c.ext.terms[uri].lt.LineCount()-render.TermExpandedLines)
+	m.c.ext.scroll[uri] = min(top, max(0, m.c.ext.scroll[uri]+n))
 	m.tr.invalidate(m.tr.FocusedItem())
 	m.tr.layout()
 	return nil
