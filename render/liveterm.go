@@ -46,7 +46,27 @@ func NewLiveTerminal(st ahpwire.TerminalState, pty bool) *LiveTerminal {
 	return t
 }
 
-// Reset replaces the whole state (a snapshot) and replays its output.
+// maxReplay bounds the output fed to the emulator at once (a snapshot, or
+// one huge terminal/data): only the last maxReplay bytes, from a line start,
+// are emulated. The scrollback keeps TerminalScrollback lines anyway, and
+// the UI thread never spends seconds on one action.
+const maxReplay = 1 << 20
+
+// tailForReplay returns the last maxReplay bytes of s, starting after a
+// line break when one is near.
+func tailForReplay(s string) string {
+	if len(s) <= maxReplay {
+		return s
+	}
+	s = s[len(s)-maxReplay:]
+	if i := strings.IndexByte(s, '\n'); i >= 0 && i < 4096 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// Reset replaces the whole state (a snapshot) and replays (the tail of)
+// its output.
 func (t *LiveTerminal) Reset(st ahpwire.TerminalState) {
 	t.state = st
 	t.rev++
@@ -54,9 +74,7 @@ func (t *LiveTerminal) Reset(st ahpwire.TerminalState) {
 		return
 	}
 	t.emu = newEmulator(st)
-	for _, p := range st.Content {
-		_, _ = t.emu.WriteString(p.Text())
-	}
+	_, _ = t.emu.WriteString(tailForReplay(st.Output()))
 }
 
 // Apply records the state after action a (the caller reduced it) and feeds
@@ -68,9 +86,15 @@ func (t *LiveTerminal) Apply(st ahpwire.TerminalState, a ahpwire.Action) {
 		t.state = st
 		t.rev++
 		if t.emu != nil {
-			_, _ = t.emu.WriteString(a.Data)
+			_, _ = t.emu.WriteString(tailForReplay(a.Data))
 		}
-	case *ahpwire.TerminalCleared, *ahpwire.TerminalResized:
+	case *ahpwire.TerminalResized:
+		t.state = st
+		t.rev++
+		if t.emu != nil && a.Cols > 0 && a.Cols <= 1000 && a.Rows > 0 && a.Rows <= 500 {
+			t.emu.Resize(int(a.Cols), int(a.Rows))
+		}
+	case *ahpwire.TerminalCleared:
 		t.Reset(st)
 	default:
 		t.state = st

@@ -124,3 +124,28 @@ func TestLiveTerminalHostileStreamNeverAnswersOrLeaks(t *testing.T) {
 		assertNoRawBytes(t, l)
 	}
 }
+
+// A snapshot or a single action holding far more output than the view can
+// use is emulated from its tail only, so it costs bounded UI time.
+func TestLiveTerminalHugeSnapshotReplaysTail(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < 8<<20; i++ {
+		fmt.Fprintf(&b, "line %d\r\n", i)
+	}
+	st := ptyState()
+	st.Content = []ahpwire.TerminalContentPart{{Type: ahpwire.TerminalPartUnclassified, Value: b.String() + "the end"}}
+	start := time.Now()
+	lt := NewLiveTerminal(st, true)
+	if got := lt.Lines(lt.LineCount()-1, 1, 80, false); got[0] != "the end" {
+		t.Fatalf("last line %q", got)
+	}
+	if lt.LineCount() > TerminalScrollback+5 {
+		t.Fatalf("%d lines", lt.LineCount())
+	}
+	t.Logf("8 MB snapshot shown in %v", time.Since(start))
+	feed(lt, "\x1b[8;10;20t")
+	lt.Apply(lt.State(), &ahpwire.TerminalResized{Cols: 50, Rows: 10})
+	if lt.emu.Width() != 50 || lt.emu.Height() != 10 {
+		t.Fatalf("resize: %dx%d", lt.emu.Width(), lt.emu.Height())
+	}
+}
