@@ -50,7 +50,7 @@ func NewLiveTerminal(st ahpwire.TerminalState, pty bool) *LiveTerminal {
 // one huge terminal/data): only the last maxReplay bytes, from a line start,
 // are emulated. The scrollback keeps TerminalScrollback lines anyway, and
 // the UI thread never spends seconds on one action.
-const maxReplay = 1 << 20
+const maxReplay = 256 << 10
 
 // tailForReplay returns the last maxReplay bytes of s, starting after a
 // line break when one is near.
