@@ -41,19 +41,15 @@ type Client struct {
 	started     bool
 	closed      bool
 	oversize    oversizeStreak
+	// backoffWake is non-nil while the supervisor waits out a reconnect
+	// backoff; RetryNow posts on it.
+	backoffWake chan struct{}
 
 	// hostAccepted is the largest frame the host answered or echoed;
 	// outLimit the learned outbound frame limit (0: none), see
 	// FrameTooLargeError.Outbound.
 	hostAccepted atomic.Int64
 	outLimit     atomic.Int64
-
-	ackMu        sync.Mutex
-	lastReturned uint64 // envelope seq returned by the previous Next
-
-	// retryNow wakes the supervisor out of a reconnect backoff (RetryNow).
-	retryNow  chan struct{}
-	inBackoff atomic.Bool // the supervisor is waiting out a reconnect backoff
 }
 
 // oversizeStreak detects the same oversized frame coming back.
@@ -109,7 +105,6 @@ func New(o Options) (*Client, error) {
 		ctx:      ctx,
 		cancel:   cancel,
 		state:    ConnState{Phase: Idle},
-		retryNow: make(chan struct{}, 1),
 	}
 	return c, nil
 }
@@ -185,12 +180,7 @@ func (c *Client) Start(ctx context.Context) error {
 // single consumer goroutine; concurrent calls are safe but interleave.
 func (c *Client) Next(ctx context.Context) (Event, error) {
 	if !c.cfg.ExplicitAck {
-		c.ackMu.Lock()
-		if c.lastReturned != 0 {
-			c.seq.ack(c.lastReturned)
-			c.lastReturned = 0
-		}
-		c.ackMu.Unlock()
+		c.seq.ackReturned()
 	}
 	ev, err := c.q.pop(ctx)
 	if err != nil {
@@ -198,7 +188,7 @@ func (c *Client) Next(ctx context.Context) (Event, error) {
 	}
 	if e, ok := ev.(EnvelopeEvent); ok {
 		if e.raw != nil {
-			a, err := decodeActionTolerant(e.raw)
+			a, err := decodeActionSafely(e.raw)
 			if err != nil {
 				c.log.Warn("action envelope", "serverSeq", e.Envelope.ServerSeq, "err", err)
 			}
@@ -206,9 +196,7 @@ func (c *Client) Next(ctx context.Context) (Event, error) {
 			ev = e
 		}
 		if !c.cfg.ExplicitAck {
-			c.ackMu.Lock()
-			c.lastReturned = e.Envelope.ServerSeq
-			c.ackMu.Unlock()
+			c.seq.setReturned(e.Envelope.ServerSeq)
 		}
 	}
 	return ev, nil
@@ -247,7 +235,7 @@ func (c *Client) Close() error {
 	}
 	for _, e := range c.ob.all() {
 		if ne, ok := c.ob.transition(e.ClientSeq, OutboxFailed, ErrClosed, 0); ok {
-			_ = c.q.push(context.Background(), OutboxEvent{Entry: ne}, false, false)
+			c.emit(OutboxEvent{Entry: ne}, controlEvent)
 		}
 	}
 	c.setState(ConnState{Phase: Closed})
@@ -256,6 +244,15 @@ func (c *Client) Close() error {
 		c.log.Warn("release client id slot", "err", err)
 	}
 	return nil
+}
+
+// emit queues ev for the consumer. A data event may wait for room (see
+// pushKind) until the client closes. A push fails only when the event can
+// no longer reach anyone (the client closed); that is logged and ev dropped.
+func (c *Client) emit(ev Event, kind pushKind) {
+	if err := c.q.push(c.ctx, ev, kind); err != nil {
+		c.log.Debug("event not queued", "event", fmt.Sprintf("%T", ev), "err", err)
+	}
 }
 
 // setState records s and publishes it.
@@ -270,7 +267,7 @@ func (c *Client) setState(s ConnState) {
 	}
 	c.state = s
 	c.mu.Unlock()
-	_ = c.q.push(context.Background(), ConnStateEvent{State: s}, false, false)
+	c.emit(ConnStateEvent{State: s}, controlEvent)
 	c.log.Info("connection state", "state", s.String())
 	if s.Phase == Failed {
 		c.failHeld(s.Err)
@@ -285,7 +282,7 @@ func (c *Client) failHeld(cause error) {
 	for _, e := range c.ob.withStatus(OutboxHeld) {
 		err := fmt.Errorf("ahpclient: not sent: %w: %w", ErrNotConnected, cause)
 		if ne, ok := c.ob.transition(e.ClientSeq, OutboxFailed, err, 0, OutboxHeld); ok {
-			_ = c.q.push(context.Background(), OutboxEvent{Entry: ne}, false, false)
+			c.emit(OutboxEvent{Entry: ne}, controlEvent)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package ahpclient
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -140,7 +141,9 @@ func claimClientID(dir, key string) (*idSlot, error) {
 		}
 		if id == "" {
 			if id, err = newClientID(); err != nil {
-				_ = s.release()
+				if rerr := s.release(); rerr != nil {
+					err = errors.Join(err, rerr)
+				}
 				return nil, err
 			}
 		}

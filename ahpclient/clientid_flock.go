@@ -28,11 +28,9 @@ func lockSlot(path string) (f *os.File, ok bool, err error) {
 	case err == nil:
 		return f, true, nil
 	case errors.Is(err, syscall.EWOULDBLOCK):
-		_ = f.Close()
-		return nil, false, nil
+		return nil, false, f.Close() // held by another process: try the next slot
 	}
-	_ = f.Close()
-	return nil, false, err
+	return nil, false, errors.Join(err, f.Close())
 }
 
 // unlockSlot releases the lock taken by lockSlot.

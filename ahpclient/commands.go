@@ -32,18 +32,17 @@ func (c *Client) request(ctx context.Context, method string, params, out any, ho
 	if err != nil {
 		return fmt.Errorf("ahpclient: %s: %w", method, err)
 	}
-	return c.requestOn(ctx, k, method, params, out, hook, true)
+	return c.requestOn(ctx, k, method, params, out, hook, byApp)
 }
 
-// requestOn is request on a given connection; user marks an application
-// request (not an automatic one).
-func (c *Client) requestOn(ctx context.Context, k *conn, method string, params, out any, hook func(*ahpwire.Message), user bool) error {
+// requestOn is request on a given connection, made by by.
+func (c *Client) requestOn(ctx context.Context, k *conn, method string, params, out any, hook func(*ahpwire.Message), by requester) error {
 	if _, ok := ctx.Deadline(); !ok && c.requestTimeout() > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.requestTimeout())
 		defer cancel()
 	}
-	resp, err := k.callAs(ctx, method, params, hook, user)
+	resp, err := k.callAs(ctx, method, params, hook, by)
 	if err != nil {
 		if c.isClosed() {
 			return fmt.Errorf("ahpclient: %s: %w", method, ErrClosed)
@@ -80,17 +79,17 @@ func (c *Client) ListSessions(ctx context.Context, limit int, cursor string) (ah
 	if err != nil {
 		return ahpwire.ListSessionsResult{}, fmt.Errorf("ahpclient: listSessions: %w", err)
 	}
-	return c.listSessions(ctx, k, limit, cursor, true)
+	return c.listSessions(ctx, k, limit, cursor, byApp)
 }
 
-// listSessions fetches one page on k; user marks an application request.
-func (c *Client) listSessions(ctx context.Context, k *conn, limit int, cursor string, user bool) (ahpwire.ListSessionsResult, error) {
+// listSessions fetches one page on k for by.
+func (c *Client) listSessions(ctx context.Context, k *conn, limit int, cursor string, by requester) (ahpwire.ListSessionsResult, error) {
 	p := ahpwire.ListSessionsParams{Channel: ahpwire.RootURI, Cursor: cursor}
 	if limit > 0 {
 		p.Limit = ahpwire.Ptr(limit)
 	}
 	var res ahpwire.ListSessionsResult
-	err := c.requestOn(ctx, k, ahpwire.MethodListSessions, p, &res, nil, user)
+	err := c.requestOn(ctx, k, ahpwire.MethodListSessions, p, &res, nil, by)
 	return res, err
 }
 
@@ -133,12 +132,12 @@ func (c *Client) Subscribe(ctx context.Context, channel string, view *ahpwire.Su
 			return // unsubscribed while the subscribe was in flight
 		}
 		if r.Snapshot != nil {
-			_ = c.q.push(k.ctx, SnapshotEvent{Snapshot: *r.Snapshot, Reason: SnapshotSubscribe}, true, true)
+			c.emit(SnapshotEvent{Snapshot: *r.Snapshot, Reason: SnapshotSubscribe}, dataEventNoWait)
 		}
-		c.flushBuffered(k.ctx, buffered)
+		c.flushBuffered(buffered)
 	}
 	c.seq.beginSubscribe(channel)
-	if err := c.requestOn(ctx, k, ahpwire.MethodSubscribe, p, nil, hook, true); err != nil {
+	if err := c.requestOn(ctx, k, ahpwire.MethodSubscribe, p, nil, hook, byApp); err != nil {
 		if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 			c.seq.abortSubscribe(channel)
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -20,6 +21,10 @@ import (
 // reader goroutine (reassembly, dispatch of responses, notifications and
 // server requests), a heartbeat goroutine, a pending-call table and a write
 // lock that keeps the frames of one segmented message contiguous.
+//
+// Locks (all leaves; see "Concurrency" in doc.go): writeMu is held across
+// one message's writes, reasmMu around the reassembler (the reader feeds
+// it, the heartbeat sweeps it), mu over the call table and the failure.
 type conn struct {
 	cl     *Client
 	ws     *websocket.Conn
@@ -32,28 +37,27 @@ type conn struct {
 	reasmMu sync.Mutex
 	reasm   *segment.Reassembler
 
-	pendMu  sync.Mutex
-	pending map[uint64]*call
-	nextID  uint64
-	dead    bool
+	mu          sync.Mutex
+	pending     map[uint64]*call
+	nextID      uint64
+	err         error       // why the connection ended; set once, with dead
+	dead        bool        // fail ran: no call can be registered any more
+	stopOnClose func() bool // unregisters the client-close hook
 
 	hostCap  atomic.Pointer[segment.ChunkingCapability]
 	lastRead atomic.Int64 // unix nanoseconds of the last received frame
 
 	busy atomic.Bool // the reader is processing a frame (not waiting for one)
 
-	stopOnClose func() bool // unregisters the client-close hook; guarded by errMu
+	eof *eofWatch // sees the transport's end under coder/websocket (nil: not watched)
 
-	done    chan struct{}
-	errOnce sync.Once
-	errMu   sync.Mutex
-	err     error
+	done chan struct{} // closed when the connection has failed
 }
 
 // failure returns why the connection ended (nil while it is up).
 func (k *conn) failure() error {
-	k.errMu.Lock()
-	defer k.errMu.Unlock()
+	k.mu.Lock()
+	defer k.mu.Unlock()
 	return k.err
 }
 
@@ -65,19 +69,32 @@ type call struct {
 	// if the waiter gave up.
 	hook func(*ahpwire.Message)
 	ch   chan *ahpwire.Message // nil message = connection lost
-	// user: made by the application (not the handshake, heartbeat or
-	// automatic refresh); see FrameTooLargeError.userPending.
-	user bool
-	// size is the largest frame of the request (guarded by pendMu).
+	// by says who made the request; see FrameTooLargeError.userPending.
+	by requester
+	// size is the largest frame of the request (guarded by conn.mu).
 	size int64
 }
 
-// newConn wraps an open WebSocket and starts its reader.
-func newConn(cl *Client, ws *websocket.Conn) *conn {
+// requester says who made a request.
+type requester int
+
+const (
+	// byClient: the client itself (handshake, heartbeat, automatic
+	// refresh); nothing waits for it but the client.
+	byClient requester = iota
+	// byApp: an application call; a frame too large for the receive
+	// ceiling while one is pending is taken to be its answer.
+	byApp
+)
+
+// newConn wraps an open WebSocket (eof watching the stream under it, or
+// nil) and starts its reader.
+func newConn(cl *Client, ws *websocket.Conn, eof *eofWatch) *conn {
 	ctx, cancel := context.WithCancel(cl.ctx)
 	k := &conn{
 		cl:      cl,
 		ws:      ws,
+		eof:     eof,
 		ctx:     ctx,
 		cancel:  cancel,
 		reasm:   segment.NewReassembler(cl.cfg.recvLim, cl.cfg.Now),
@@ -89,42 +106,47 @@ func newConn(cl *Client, ws *websocket.Conn) *conn {
 	// Closing the client fails every connection, including one still in
 	// its handshake.
 	stop := context.AfterFunc(cl.ctx, func() { k.fail(ErrClosed) })
-	k.errMu.Lock()
+	k.mu.Lock()
 	k.stopOnClose = stop
-	k.errMu.Unlock()
+	k.mu.Unlock()
 	k.wg.Add(1)
 	go k.readLoop()
 	return k
 }
 
 // fail ends the connection once with err: the socket closes, every pending
-// call fails with a *TransportError and done is closed.
+// call fails with a *TransportError and done is closed. Later calls do
+// nothing.
 func (k *conn) fail(err error) {
-	k.errOnce.Do(func() {
-		k.errMu.Lock()
-		k.err = err
-		stop := k.stopOnClose
-		k.errMu.Unlock()
-		if _, ok := segment.RuleOf(err); ok {
-			// Only the reader reports violations, so Close can complete the
-			// close handshake (4400 "invalid messageSegment").
-			_ = k.ws.Close(segment.CloseCode, segment.CloseReason)
+	k.mu.Lock()
+	if k.dead {
+		k.mu.Unlock()
+		return
+	}
+	k.dead, k.err = true, err
+	stop := k.stopOnClose
+	calls := k.pending
+	k.pending = make(map[uint64]*call)
+	k.mu.Unlock()
+	if _, ok := segment.RuleOf(err); ok {
+		// Only the reader reports violations, so Close can complete the
+		// close handshake (4400 "invalid messageSegment").
+		if cerr := k.ws.Close(segment.CloseCode, segment.CloseReason); cerr != nil {
+			k.cl.log.Debug("close handshake", "err", cerr)
 		}
-		k.cancel()
-		if stop != nil {
-			stop()
-		}
-		_ = k.ws.CloseNow()
-		k.pendMu.Lock()
-		k.dead = true
-		calls := k.pending
-		k.pending = make(map[uint64]*call)
-		k.pendMu.Unlock()
-		for _, c := range calls {
-			c.ch <- nil
-		}
-		close(k.done)
-	})
+	}
+	k.cancel()
+	if stop != nil {
+		stop()
+	}
+	if cerr := k.ws.CloseNow(); cerr != nil {
+		// Usually already closed, by the peer or the close above.
+		k.cl.log.Debug("close connection", "err", cerr)
+	}
+	for _, c := range calls {
+		c.ch <- nil
+	}
+	close(k.done)
 }
 
 // cause returns why the connection ended (after done is closed).
@@ -154,31 +176,70 @@ func (k *conn) readLoop() {
 			k.fail(k.classifyReadErr(err))
 			return
 		}
+		if k.eof != nil && k.eof.seen() {
+			// coder/websocket v1.8.15 (read.go) ends a message at the
+			// peer's EOF as if it were complete when the EOF falls between
+			// fragments or before a frame's payload: what was read may be
+			// the first fragments only. A complete message never needs a
+			// read past its last byte, so an EOF seen while reading it
+			// means it was cut off.
+			k.cl.log.Warn("host closed the connection in the middle of a message; discarded", "bytes", buf.Len())
+			k.fail(errors.New("ahpclient: connection closed by host in the middle of a message"))
+			return
+		}
 		k.busy.Store(true)
 		k.lastRead.Store(k.cl.cfg.Now().UnixNano())
 		if int64(buf.Len()) > limit { // defensive: the read limit already enforces it
 			k.fail(&FrameTooLargeError{Limit: limit})
 			return
 		}
-		k.reasmMu.Lock()
-		msg, err := k.reasm.Feed(buf.Bytes())
-		k.reasmMu.Unlock()
-		if err != nil {
-			k.cl.log.Warn("invalid messageSegment; closing", "err", err)
-			k.fail(&ProtocolError{Detail: "invalid messageSegment", Err: err})
-			return
-		}
-		if msg == nil {
-			k.busy.Store(false)
-			continue
-		}
-		if err := k.handle(msg); err != nil {
+		if err := k.processSafely(buf.Bytes()); err != nil {
 			k.fail(err)
 			return
 		}
 		k.lastRead.Store(k.cl.cfg.Now().UnixNano())
 		k.busy.Store(false)
 	}
+}
+
+// processSafely is processFrame with panics recovered: no frame from a host
+// may crash the client. A recovered panic is logged and returned as a
+// *ProtocolError, which ends the connection; the supervisor reconnects.
+func (k *conn) processSafely(frame []byte) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			k.cl.log.Error("panic while handling a frame from the host; reconnecting",
+				"panic", fmt.Sprint(r), "bytes", len(frame), "stack", string(debug.Stack()))
+			err = &ProtocolError{Detail: fmt.Sprintf("internal error (panic) handling a %d-byte frame", len(frame))}
+		}
+	}()
+	return k.processFrame(frame)
+}
+
+// processFrame feeds one received frame to the reassembler and handles the
+// message it completes, if any. A non-nil error ends the connection.
+func (k *conn) processFrame(frame []byte) error {
+	msg, err := k.feed(frame)
+	if err != nil {
+		k.cl.log.Warn("invalid messageSegment; closing", "err", err)
+		return &ProtocolError{Detail: "invalid messageSegment", Err: err}
+	}
+	if msg == nil {
+		return nil
+	}
+	if h := k.cl.cfg.frameHook; h != nil {
+		h(msg)
+	}
+	return k.handle(msg)
+}
+
+// feed hands frame to the reassembler. The unlock is deferred so that a
+// panic on hostile input (recovered by processSafely) cannot leave the
+// lock held.
+func (k *conn) feed(frame []byte) ([]byte, error) {
+	k.reasmMu.Lock()
+	defer k.reasmMu.Unlock()
+	return k.reasm.Feed(frame)
 }
 
 // classifyReadErr maps a read error to the client's error types.
@@ -203,6 +264,9 @@ func (k *conn) classifyReadErr(err error) error {
 		}
 		k.cl.log.Error("host closed the link for an oversized frame")
 		return &FrameTooLargeError{Remote: true, userPending: user}
+	} else if st == CloseSlowConsumer {
+		k.cl.log.Warn("host closed the link: this client read too slowly; reconnecting")
+		return fmt.Errorf("%w (close %d)", ErrSlowConsumer, int(st))
 	} else if st != -1 {
 		return fmt.Errorf("ahpclient: host closed the connection (%d %s)", int(st), st)
 	}
@@ -224,6 +288,15 @@ func (k *conn) handle(b []byte) error {
 		return nil
 	}
 	switch {
+	case m.IsResponse() && m.ID == nil:
+		// "id": null answers a request the host could not parse or
+		// identify: nothing this client is waiting for.
+		if m.Error != nil {
+			k.cl.log.Warn("host sent an error for no request (id null); ignored",
+				"code", m.Error.Code, "message", m.Error.Message) // the logger masks tokens
+		} else {
+			k.cl.log.Warn("host sent a response without an id; ignored")
+		}
 	case m.IsResponse():
 		k.resolve(&m)
 	case m.IsNotification():
@@ -238,20 +311,21 @@ func (k *conn) handle(b []byte) error {
 
 // resolve hands a response to its call.
 func (k *conn) resolve(m *ahpwire.Message) {
-	k.pendMu.Lock()
-	c := k.pending[*m.ID]
-	delete(k.pending, *m.ID)
-	k.pendMu.Unlock()
+	id := *m.ID // not under k.mu: a panic must not leave it held
+	k.mu.Lock()
+	c := k.pending[id]
+	delete(k.pending, id)
+	k.mu.Unlock()
 	if c == nil {
-		k.cl.log.Debug("response for unknown request id", "id", *m.ID)
+		k.cl.log.Debug("response for unknown request id", "id", id)
 		return
 	}
 	if c.hook != nil {
 		c.hook(m)
 	}
-	k.pendMu.Lock()
+	k.mu.Lock()
 	size := c.size
-	k.pendMu.Unlock()
+	k.mu.Unlock()
 	k.cl.noteAccepted(size)
 	c.ch <- m
 }
@@ -265,21 +339,21 @@ const outboundFloor = 16 << 10
 // and the largest frame written on this connection that the host has not
 // answered (requests) or echoed (dispatches) yet.
 func (k *conn) inflight() (user bool, maxSize int64) {
-	k.pendMu.Lock()
+	k.mu.Lock()
 	for _, c := range k.pending {
-		user = user || c.user
+		user = user || c.by == byApp
 		maxSize = max(maxSize, c.size)
 	}
-	k.pendMu.Unlock()
+	k.mu.Unlock()
 	return user, max(maxSize, k.cl.ob.maxSentSize())
 }
 
 // register adds a call and returns its id.
 func (k *conn) register(c *call) (uint64, error) {
-	k.pendMu.Lock()
-	defer k.pendMu.Unlock()
+	k.mu.Lock()
+	defer k.mu.Unlock()
 	if k.dead {
-		return 0, &TransportError{Op: c.method, Cause: k.failure()}
+		return 0, &TransportError{Op: c.method, Cause: k.err}
 	}
 	k.nextID++
 	k.pending[k.nextID] = c
@@ -288,20 +362,20 @@ func (k *conn) register(c *call) (uint64, error) {
 
 // unregister removes a call that will not be waited for.
 func (k *conn) unregister(id uint64) {
-	k.pendMu.Lock()
+	k.mu.Lock()
 	delete(k.pending, id)
-	k.pendMu.Unlock()
+	k.mu.Unlock()
 }
 
 // call sends a request and waits for its response, ctx, or the end of the
 // connection. A JSON-RPC error response is returned as *ahpwire.RPCError.
 func (k *conn) call(ctx context.Context, method string, params any, hook func(*ahpwire.Message)) (*ahpwire.Message, error) {
-	return k.callAs(ctx, method, params, hook, false)
+	return k.callAs(ctx, method, params, hook, byClient)
 }
 
-// callAs is call; user marks an application request.
-func (k *conn) callAs(ctx context.Context, method string, params any, hook func(*ahpwire.Message), user bool) (*ahpwire.Message, error) {
-	c := &call{method: method, hook: hook, ch: make(chan *ahpwire.Message, 1), user: user}
+// callAs is call for a request made by by.
+func (k *conn) callAs(ctx context.Context, method string, params any, hook func(*ahpwire.Message), by requester) (*ahpwire.Message, error) {
+	c := &call{method: method, hook: hook, ch: make(chan *ahpwire.Message, 1), by: by}
 	id, err := k.register(c)
 	if err != nil {
 		return nil, err
@@ -312,9 +386,9 @@ func (k *conn) callAs(ctx context.Context, method string, params any, hook func(
 		return nil, err
 	}
 	err = k.sendSized(req, method, func(n int64) {
-		k.pendMu.Lock()
+		k.mu.Lock()
 		c.size = n
-		k.pendMu.Unlock()
+		k.mu.Unlock()
 	})
 	if err != nil {
 		k.unregister(id)
@@ -390,18 +464,26 @@ func (k *conn) sendSized(m *ahpwire.Message, op string, sized func(int64)) error
 		}
 		sized(n)
 	}
+	if err := k.writeFrames(g.Frames); err != nil {
+		cause := fmt.Errorf("ahpclient: write: %w", err)
+		if k.ctx.Err() != nil {
+			if f := k.failure(); f != nil {
+				cause = f
+			}
+		}
+		k.fail(cause)
+		return &TransportError{Op: op, Cause: cause}
+	}
+	return nil
+}
+
+// writeFrames writes the frames of one message back to back.
+func (k *conn) writeFrames(frames [][]byte) error {
 	k.writeMu.Lock()
 	defer k.writeMu.Unlock()
-	for _, f := range g.Frames {
+	for _, f := range frames {
 		if err := k.ws.Write(k.ctx, websocket.MessageText, f); err != nil {
-			cause := fmt.Errorf("ahpclient: write: %w", err)
-			if k.ctx.Err() != nil {
-				if f := k.failure(); f != nil {
-					cause = f
-				}
-			}
-			k.fail(cause)
-			return &TransportError{Op: op, Cause: cause}
+			return err
 		}
 	}
 	return nil

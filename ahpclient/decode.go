@@ -3,6 +3,7 @@ package ahpclient
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -80,6 +81,19 @@ func (p *envelopeParams) envelope() (ahpwire.ActionEnvelope, error) {
 	return env, err
 }
 
+// decodeActionSafely is decodeActionTolerant on the consumer's goroutine,
+// where a panic would crash the application: a recovered panic delivers
+// the action as *ahpwire.UnknownAction with a *ProtocolError.
+func decodeActionSafely(raw []byte) (a ahpwire.Action, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			a = &ahpwire.UnknownAction{Raw: append(json.RawMessage(nil), raw...)}
+			err = &ProtocolError{Detail: fmt.Sprintf("internal error (panic) decoding a %d-byte action: %v", len(raw), r)}
+		}
+	}()
+	return decodeActionTolerant(raw)
+}
+
 // decodeActionTolerant decodes an action: a known action type whose payload
 // this build cannot decode (an older or newer shape) comes back as
 // *ahpwire.UnknownAction together with the error, so that an envelope is
@@ -95,7 +109,11 @@ func decodeActionTolerant(raw []byte) (ahpwire.Action, error) {
 	var head struct {
 		Type string `json:"type"`
 	}
-	_ = json.Unmarshal(raw, &head)
+	if herr := json.Unmarshal(raw, &head); herr != nil {
+		// Not even an object with a string type: an untyped unknown action.
+		return &ahpwire.UnknownAction{Raw: append(json.RawMessage(nil), raw...)},
+			&ProtocolError{Detail: "undecodable untyped action delivered as unknown", Err: err}
+	}
 	return &ahpwire.UnknownAction{Type: head.Type, Raw: append(json.RawMessage(nil), raw...)},
 		&ProtocolError{Detail: "undecodable " + head.Type + " action delivered as unknown", Err: err}
 }

@@ -49,7 +49,7 @@ func (c *Client) Dispatch(ctx context.Context, channel string, action ahpwire.Ac
 	seq := nextClientSeq()
 	if k == nil {
 		e := c.ob.add(seq, channel, action, OutboxHeld)
-		_ = c.q.push(c.ctx, OutboxEvent{Entry: e}, false, false)
+		c.emit(OutboxEvent{Entry: e}, controlEvent)
 		return seq, nil
 	}
 	e := c.ob.add(seq, channel, action, OutboxHeld)
@@ -67,7 +67,7 @@ func (c *Client) sendEntry(k *conn, e OutboxEntry) error {
 	if !ok {
 		return nil
 	}
-	_ = c.q.push(c.ctx, OutboxEvent{Entry: ne}, false, false)
+	c.emit(OutboxEvent{Entry: ne}, controlEvent)
 	m, err := ahpwire.NewNotification(ahpwire.MethodDispatchAction, ahpwire.DispatchActionParams{Channel: e.Channel, ClientSeq: e.ClientSeq, Action: e.Action})
 	if err == nil {
 		err = k.sendSized(m, ahpwire.MethodDispatchAction, func(n int64) { c.ob.setSize(e.ClientSeq, n) })
@@ -78,13 +78,13 @@ func (c *Client) sendEntry(k *conn, e OutboxEntry) error {
 	var te *TransportError
 	if errors.As(err, &te) {
 		if ne, ok := c.ob.transition(e.ClientSeq, OutboxUncertain, c.maskErr(err), 0, OutboxSent); ok {
-			_ = c.q.push(c.ctx, OutboxEvent{Entry: ne}, false, false)
+			c.emit(OutboxEvent{Entry: ne}, controlEvent)
 		}
 		return nil
 	}
 	err = c.maskErr(fmt.Errorf("ahpclient: dispatch %s: %w", e.Action.ActionType(), err))
 	if ne, ok := c.ob.transition(e.ClientSeq, OutboxFailed, err, 0); ok {
-		_ = c.q.push(c.ctx, OutboxEvent{Entry: ne}, false, false)
+		c.emit(OutboxEvent{Entry: ne}, controlEvent)
 	}
 	if errors.Is(err, segment.ErrMessageTooLarge) {
 		return err
@@ -101,7 +101,7 @@ func (c *Client) Resend(ctx context.Context, clientSeq uint64) (uint64, error) {
 		return 0, fmt.Errorf("ahpclient: resend: no uncertain dispatch %d", clientSeq)
 	}
 	if ne, ok := c.ob.transition(clientSeq, OutboxResent, nil, 0, OutboxUncertain); ok {
-		_ = c.q.push(c.ctx, OutboxEvent{Entry: ne}, false, false)
+		c.emit(OutboxEvent{Entry: ne}, controlEvent)
 	} else {
 		return 0, fmt.Errorf("ahpclient: resend: dispatch %d already settled", clientSeq)
 	}

@@ -50,6 +50,17 @@
 //   - Envelopes carrying rejectionReason are never delivered; the outbox
 //     entry becomes Rejected with a *RejectedError.
 //   - Tokens are masked (MaskToken) in every error, log line and state.
+//   - No frame from a host crashes the client: a panic while handling one
+//     is recovered, logged, and ends the connection with a *ProtocolError
+//     (the supervisor reconnects). An error response with "id": null
+//     answers nothing this client sent and is logged. An envelope without
+//     channel or action is dropped and advances no sequence number.
+//   - A message is handled only once it is complete: when the host closes
+//     or half-closes the stream in the middle of a fragmented message
+//     (which coder/websocket v1.8.15 would report as complete), the
+//     message is discarded and the client reconnects.
+//   - The host must answer initialize with one of ProtocolVersions;
+//     anything else is a *VersionError naming both sides (Failed).
 //
 // # Client identity
 //
@@ -100,4 +111,46 @@
 //
 // Server→client requests are answered -32601 unless Options.RequestHandler
 // is set.
+//
+// # Concurrency
+//
+// Goroutines: per Client one supervisor (connection lifecycle, backoff,
+// reconnect); per connection one reader (the only reader of the socket:
+// reassembly, responses and their hooks, envelope admission), one
+// heartbeat, and one per server request while a RequestHandler runs. The
+// consumer calls Next; any goroutine may call the other methods.
+//
+// State has one owner where it can: response hooks and envelope admission
+// run on the reader, the backoff timer and the oversize streak on the
+// supervisor. Shared state is guarded by eight mutexes, and the lock
+// order is a single rule:
+//
+//	Client.sendMu → any other lock; every other lock is a leaf.
+//
+// Client.sendMu orders dispatch writes (Dispatch, the flush of held
+// dispatches in activate, failHeld, onDisconnect) and is the only lock held
+// while another is taken (Client.mu, outbox.mu, eventQueue.mu, conn.writeMu,
+// conn.mu). Each leaf is held only around its own fields and calls nothing
+// that locks: Client.mu (phase, live connection, negotiated version,
+// oversize streak, backoff wake-up), conn.mu (pending calls, failure),
+// conn.writeMu (the frames of one message, across the writes),
+// conn.reasmMu (reassembler: fed by the reader, swept by the heartbeat),
+// eventQueue.mu, seqTracker.mu and outbox.mu (and, off Unix and Windows,
+// the process-wide client-id slot table's). Locks inside other packages
+// (segment.Splitter, coder/websocket) are taken under sendMu or writeMu
+// but never call back into this package. Values read without a lock
+// are atomics: the largest frame the host accepted and the learned
+// outbound limit (Client), the host's chunking capability, the time of
+// the last frame and the reader's busy flag (conn), and the process-wide
+// clientSeq counter. Events reach the consumer only through eventQueue,
+// whose push never blocks while a lock is held.
+//
+// # Close codes
+//
+// A host closes a connection that stopped reading with CloseSlowConsumer
+// (4008 "slow consumer"); the client treats it as a lost link and
+// reconnects (never Failed), resuming from lastSeenServerSeq. An invalid
+// ahp/messageSegment makes the client close with 4400. Any other close
+// reconnects too, unless stopReason says otherwise (auth, version, a
+// persistent oversized frame).
 package ahpclient

@@ -37,7 +37,18 @@ var (
 	// exceeds what the host accepts (*segment.NotNegotiatedError,
 	// *segment.MessageTooLargeError). It is segment.ErrMessageTooLarge.
 	ErrMessageTooLarge = segment.ErrMessageTooLarge
+	// ErrSlowConsumer is matched by the reconnect cause (ConnState.Err)
+	// when the host closed the link with CloseSlowConsumer. The client
+	// reconnects; it is never a Failed reason.
+	ErrSlowConsumer = errors.New("ahpclient: the host dropped this client for reading too slowly")
 )
+
+// CloseSlowConsumer is the WebSocket close code (4008 "slow consumer") a
+// host sends when it drops a connection whose client does not read fast
+// enough to keep the host's write queue within budget. The client maps it
+// to a reconnect (see ErrSlowConsumer and "Close codes" in the package
+// documentation).
+const CloseSlowConsumer = 4008
 
 // TransportError fails a request whose connection broke before the response
 // arrived (or a write that could not complete). Cause says why the link
@@ -195,25 +206,46 @@ func (e *PersistentOversizeError) Error() string {
 // Is makes errors.Is(err, ErrFrameTooLarge) true.
 func (e *PersistentOversizeError) Is(target error) bool { return target == ErrFrameTooLarge }
 
-// VersionError reports that the host speaks none of the offered protocol
-// versions (-32005 UnsupportedProtocolVersion).
+// VersionError reports that the host and this client share no protocol
+// version: the host refused all offered versions (-32005
+// UnsupportedProtocolVersion, its data optional), or it answered
+// initialize with a version this client never offered (Chosen).
 type VersionError struct {
 	// Offered are the versions this client offered.
 	Offered []string
-	// Supported are the host's versions or ranges (data.supportedVersions).
+	// Supported are the host's versions or ranges (data.supportedVersions;
+	// empty when the host did not list them).
 	Supported []string
-	// Message is the host's error message.
+	// Chosen is the unoffered version the host answered with ("" for a
+	// -32005 refusal).
+	Chosen string
+	// Message is the host's error message (token masked).
 	Message string
 }
 
+// maxHostMessage caps how much of a host's error message an error repeats.
+const maxHostMessage = 200
+
 // Error names both sides' versions.
 func (e *VersionError) Error() string {
-	sup := "unknown"
-	if len(e.Supported) > 0 {
-		sup = strings.Join(e.Supported, ", ")
+	offered := strings.Join(e.Offered, ", ")
+	if e.Chosen != "" {
+		return fmt.Sprintf("ahpclient: no common protocol version: this client offered %s, the host answered with %.40q, which was not offered",
+			offered, e.Chosen)
 	}
-	return fmt.Sprintf("ahpclient: no common protocol version: this client speaks %s, the host supports %s",
-		strings.Join(e.Offered, ", "), sup)
+	sup := "did not say which versions it supports"
+	if len(e.Supported) > 0 {
+		sup = "supports " + strings.Join(e.Supported, ", ")
+	}
+	msg := ""
+	if e.Message != "" {
+		m := e.Message
+		if len(m) > maxHostMessage {
+			m = m[:maxHostMessage] + "…"
+		}
+		msg = fmt.Sprintf(" (host: %q)", m)
+	}
+	return fmt.Sprintf("ahpclient: no common protocol version: this client offered %s, the host %s%s", offered, sup, msg)
 }
 
 // Is makes errors.Is(err, ErrUnsupportedVersion) true.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 
 	"github.com/coder/websocket"
 
@@ -80,8 +81,9 @@ func (c *Client) hostCapability() *segment.ChunkingCapability {
 }
 
 // dial opens the WebSocket with the token as query parameter and bearer
-// header, and sets the read limit to the receive ceiling.
-func (c *Client) dial(ctx context.Context) (*websocket.Conn, error) {
+// header, and sets the read limit to the receive ceiling. The returned
+// eofWatch sees the end of the stream under it.
+func (c *Client) dial(ctx context.Context) (*websocket.Conn, *eofWatch, error) {
 	h := http.Header{}
 	for k, v := range c.cfg.Header {
 		h[k] = append([]string(nil), v...)
@@ -89,17 +91,20 @@ func (c *Client) dial(ctx context.Context) (*websocket.Conn, error) {
 	if c.cfg.Token != "" {
 		h.Set("Authorization", "Bearer "+c.cfg.Token)
 	}
-	ws, resp, err := websocket.Dial(ctx, c.cfg.dialURL(), &websocket.DialOptions{HTTPClient: c.cfg.HTTPClient, HTTPHeader: h})
+	eof := &eofWatch{}
+	ws, resp, err := websocket.Dial(ctx, c.cfg.dialURL(), &websocket.DialOptions{HTTPClient: watchedClient(c.cfg.HTTPClient, eof), HTTPHeader: h})
 	if err != nil {
 		status := 0
 		if resp != nil {
 			status = resp.StatusCode
 			if resp.Body != nil {
-				_ = resp.Body.Close()
+				if cerr := resp.Body.Close(); cerr != nil {
+					c.log.Debug("close refused handshake response", "err", cerr)
+				}
 			}
 		}
 		if status == http.StatusUnauthorized || status == http.StatusForbidden {
-			return nil, &AuthError{StatusCode: status}
+			return nil, nil, &AuthError{StatusCode: status}
 		}
 		inner := err
 		var ue *url.Error
@@ -109,10 +114,10 @@ func (c *Client) dial(ctx context.Context) (*websocket.Conn, error) {
 		if s := inner.Error(); c.cfg.mask.mask(s) != s {
 			inner = errors.New(c.cfg.mask.mask(s))
 		}
-		return nil, &DialError{URL: c.cfg.safeURL(), StatusCode: status, Err: inner}
+		return nil, nil, &DialError{URL: c.cfg.safeURL(), StatusCode: status, Err: inner}
 	}
 	ws.SetReadLimit(c.cfg.MaxFrameBytes)
-	return ws, nil
+	return ws, eof, nil
 }
 
 // connectOnce dials and runs the handshake: reconnect when a previous
@@ -141,9 +146,9 @@ func (c *Client) connectOnce(ctx context.Context) (*conn, Recovery, error) {
 	var rec Recovery
 	switch {
 	case !resume:
-		rec, err = RecoveryNone, c.initialize(ctx, k, false)
+		rec, err = RecoveryNone, c.initialize(ctx, k, initFirst)
 	case reinit:
-		rec, err = RecoveryReinitialized, c.initialize(ctx, k, true)
+		rec, err = RecoveryReinitialized, c.initialize(ctx, k, initFallback)
 	default:
 		rec, err = c.reconnect(ctx, k)
 		var re *ahpwire.RPCError
@@ -151,7 +156,7 @@ func (c *Client) connectOnce(ctx context.Context) (*conn, Recovery, error) {
 		case err == nil:
 		case errors.As(err, &re):
 			c.log.Info("reconnect refused; falling back to initialize", "err", err)
-			rec, err = RecoveryReinitialized, c.initialize(ctx, k, true)
+			rec, err = RecoveryReinitialized, c.initialize(ctx, k, initFallback)
 			if err != nil && errors.As(err, &re) && !errors.Is(err, ErrUnsupportedVersion) && !errors.Is(err, ErrMessageTooLarge) {
 				c.log.Info("initialize refused after reconnect; retrying on a fresh connection", "err", err)
 				k, rec, err = c.freshInitialize(ctx, k)
@@ -185,7 +190,7 @@ func (c *Client) freshInitialize(ctx context.Context, old *conn) (*conn, Recover
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := c.initialize(ctx, k, true); err != nil {
+	if err := c.initialize(ctx, k, initFallback); err != nil {
 		return k, 0, err
 	}
 	return k, RecoveryReinitialized, nil
@@ -193,24 +198,34 @@ func (c *Client) freshInitialize(ctx context.Context, old *conn) (*conn, Recover
 
 // open dials a new transport.
 func (c *Client) open(ctx context.Context) (*conn, error) {
-	ws, err := c.dial(ctx)
+	ws, eof, err := c.dial(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return newConn(c, ws), nil
+	return newConn(c, ws, eof), nil
 }
 
-// initialize runs `initialize`. With again set (fallback after a failed
-// reconnect) the old subscriptions are requested as initialSubscriptions and
+// initMode says why initialize runs.
+type initMode int
+
+const (
+	// initFirst: the first connection; only the root channel.
+	initFirst initMode = iota
+	// initFallback: reconnect failed; the old subscriptions are asked
+	// for again.
+	initFallback
+)
+
+// initialize runs `initialize`. In initFallback mode the old subscriptions are requested as initialSubscriptions and
 // those the host does not return are reported lost. If the host answers
 // -32050 MessageTooLarge (their snapshots together are too large for this
 // client), it is asked again for the root channel alone on the same
 // connection (a refused initialize leaves it uninitialized) and the other
 // channels are reported lost: the user can re-subscribe to each, and one
 // too large gets its own per-request error.
-func (c *Client) initialize(ctx context.Context, k *conn, again bool) error {
+func (c *Client) initialize(ctx context.Context, k *conn, mode initMode) error {
 	root := []string{ahpwire.RootURI}
-	if !again {
+	if mode == initFirst {
 		return c.initializeWith(ctx, k, root, root)
 	}
 	subs := c.seq.subscriptions()
@@ -247,17 +262,23 @@ func (c *Client) initializeWith(ctx context.Context, k *conn, subs, prev []strin
 			hookErr = &ProtocolError{Detail: "initialize result", Err: err}
 			return
 		}
+		if !slices.Contains(ProtocolVersions, res.ProtocolVersion) {
+			// Nothing of this result is applied; the host considers the
+			// connection initialized, so the caller closes it.
+			hookErr = &VersionError{Offered: append([]string(nil), ProtocolVersions...), Chosen: res.ProtocolVersion}
+			return
+		}
 		k.hostCap.Store(fromWireCap(res.Capabilities))
 		c.seq.reinitialized(res.ServerSeq)
 		got := make(map[string]bool, len(res.Snapshots))
 		for _, s := range res.Snapshots {
 			got[s.Resource] = true
 			c.seq.setSnapshot(s.Resource, s.FromSeq)
-			_ = c.q.push(k.ctx, SnapshotEvent{Snapshot: s, Reason: SnapshotInitialize}, true, true)
+			c.emit(SnapshotEvent{Snapshot: s, Reason: SnapshotInitialize}, dataEventNoWait)
 		}
 		for _, ch := range prev {
 			if !got[ch] && ch != ahpwire.RootURI {
-				_ = c.q.push(k.ctx, ChannelLostEvent{Channel: ch}, true, true)
+				c.emit(ChannelLostEvent{Channel: ch}, dataEventNoWait)
 			}
 		}
 		if !got[ahpwire.RootURI] {
@@ -268,17 +289,14 @@ func (c *Client) initializeWith(ctx context.Context, k *conn, subs, prev []strin
 	if err != nil {
 		var re *ahpwire.RPCError
 		if errors.As(err, &re) && re.Code == ahpwire.CodeUnsupportedProtocolVersion {
-			var d ahpwire.UnsupportedVersionData
-			if len(re.Data) > 0 {
-				_ = json.Unmarshal(re.Data, &d)
-			}
-			return &VersionError{Offered: append([]string(nil), ProtocolVersions...), Supported: d.SupportedVersions, Message: re.Message}
+			return c.versionRefused(re)
 		}
 		return rpcFailure("initialize", err)
 	}
 	if hookErr != nil {
 		return hookErr
 	}
+
 	c.mu.Lock()
 	c.initialized, c.needInit = true, false
 	c.hostChunk = k.hostCap.Load()
@@ -286,6 +304,22 @@ func (c *Client) initializeWith(ctx context.Context, k *conn, subs, prev []strin
 	c.mu.Unlock()
 	c.log.Info("initialized", "protocolVersion", res.ProtocolVersion, "serverSeq", res.ServerSeq, "hostChunking", res.Capabilities != nil && res.Capabilities.Chunking != nil)
 	return nil
+}
+
+// versionRefused turns a -32005 answer into a *VersionError; data (the
+// host's supported versions) is optional and may be malformed.
+func (c *Client) versionRefused(re *ahpwire.RPCError) error {
+	var d ahpwire.UnsupportedVersionData
+	if len(re.Data) > 0 {
+		if err := json.Unmarshal(re.Data, &d); err != nil {
+			c.log.Warn("unsupported-version error with unreadable data", "err", err)
+		}
+	}
+	msg := re.Message
+	if msg != "" {
+		msg = c.maskErr(errors.New(msg)).Error() // a host may reflect the token
+	}
+	return &VersionError{Offered: append([]string(nil), ProtocolVersions...), Supported: d.SupportedVersions, Message: msg}
 }
 
 // reconnect runs `reconnect` and applies its replay or snapshots.
@@ -320,12 +354,12 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 			for _, s := range res.Snapshots {
 				got[s.Resource] = true
 				c.seq.setSnapshot(s.Resource, s.FromSeq)
-				_ = c.q.push(k.ctx, SnapshotEvent{Snapshot: s, Reason: SnapshotReconnect}, true, true)
+				c.emit(SnapshotEvent{Snapshot: s, Reason: SnapshotReconnect}, dataEventNoWait)
 			}
 			for _, ch := range subs {
 				if !got[ch] {
 					c.seq.drop(ch)
-					_ = c.q.push(k.ctx, ChannelLostEvent{Channel: ch}, true, true)
+					c.emit(ChannelLostEvent{Channel: ch}, dataEventNoWait)
 				}
 			}
 		case ahpwire.ReconnectReplay:
@@ -334,7 +368,7 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 			for _, ch := range res.Missing {
 				missing[ch] = true
 				c.seq.drop(ch)
-				_ = c.q.push(k.ctx, ChannelLostEvent{Channel: ch}, true, true)
+				c.emit(ChannelLostEvent{Channel: ch}, dataEventNoWait)
 			}
 			for i := range res.Actions {
 				p := &res.Actions[i]
@@ -343,11 +377,11 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 				}
 				env, err := p.header()
 				if err != nil {
+					// Its serverSeq advances nothing (see onActionParams).
 					c.log.Warn("replayed action envelope ignored", "serverSeq", p.ServerSeq, "err", err)
-					c.seq.noteProcessed(p.ServerSeq)
 					continue
 				}
-				c.onEnvelope(c.ctx, env, p.Action, true, true)
+				c.onEnvelope(env, p.Action, replayedEnvelope)
 			}
 		default:
 			hookErr = fmt.Errorf("%w: type %.40q", errReconnectUnusable, res.Type)
@@ -371,6 +405,7 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 // clientSeq order, before any new one), the state becomes Connected, and the
 // session list is refreshed.
 func (c *Client) activate(k *conn, rec Recovery) {
+	processed := c.seq.processedSeq()
 	c.sendMu.Lock()
 	c.mu.Lock()
 	if c.closed {
@@ -388,7 +423,7 @@ func (c *Client) activate(k *conn, rec Recovery) {
 	c.cur = k
 	ver := c.version
 	hc := c.hostChunk != nil
-	c.oversizeResetIfProgress()
+	c.oversizeResetIfProgress(processed)
 	c.mu.Unlock()
 	for _, e := range c.ob.withStatus(OutboxHeld) {
 		c.sendEntry(k, e)
@@ -397,11 +432,11 @@ func (c *Client) activate(k *conn, rec Recovery) {
 	c.setState(ConnState{Phase: Connected, ProtocolVersion: ver, Recovery: rec, HostChunking: hc})
 	if c.cfg.SessionsLimit > 0 {
 		ctx, cancel := context.WithTimeout(k.ctx, c.requestTimeout())
-		res, err := c.listSessions(ctx, k, c.cfg.SessionsLimit, "", false)
+		res, err := c.listSessions(ctx, k, c.cfg.SessionsLimit, "", byClient)
 		cancel()
 		if err != nil && k.ctx.Err() != nil {
 			return // the link dropped again; the next activation refreshes
 		}
-		_ = c.q.push(c.ctx, SessionsEvent{Result: res, Err: c.maskErr(err)}, true, true)
+		c.emit(SessionsEvent{Result: res, Err: c.maskErr(err)}, dataEventNoWait)
 	}
 }

@@ -1,7 +1,6 @@
 package ahpclient
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 
@@ -25,35 +24,50 @@ func (c *Client) onNotification(k *conn, m *ahpwire.Message) error {
 		Channel string `json:"channel"`
 	}
 	if len(m.Params) > 0 {
-		_ = json.Unmarshal(m.Params, &head)
+		if err := json.Unmarshal(m.Params, &head); err != nil {
+			c.log.Debug("notification params carry no channel", "method", m.Method, "err", err)
+		}
 	}
 	// The client's context, not the connection's: a push blocked by a slow
 	// consumer completes even if the link dies meanwhile (nothing is lost).
-	_ = c.q.push(c.ctx, NotificationEvent{Method: m.Method, Channel: head.Channel, Params: m.Params}, true, false)
+	c.emit(NotificationEvent{Method: m.Method, Channel: head.Channel, Params: m.Params}, dataEvent)
 	return nil
 }
 
 // onActionParams handles one live action notification. The action itself
 // is decoded later, on the consumer's goroutine in Next, which spreads the
-// decoding work over two goroutines.
+// decoding work over two goroutines. An envelope without channel or action
+// is dropped without advancing any sequence number: its serverSeq is
+// nothing the client can vouch for (PROTOCOL.md Part A §4).
 func (c *Client) onActionParams(k *conn, p *envelopeParams) {
 	env, err := p.header()
 	if err != nil {
 		c.log.Warn("action envelope ignored", "serverSeq", p.ServerSeq, "err", err)
-		c.seq.noteProcessed(p.ServerSeq)
 		return
 	}
-	c.onEnvelope(c.ctx, env, p.Action, false, false)
+	c.onEnvelope(env, p.Action, liveEnvelope)
 }
+
+// envelopeSource says where an envelope came from.
+type envelopeSource int
+
+const (
+	// liveEnvelope came in an `action` notification; its push waits for
+	// room in the queue (backpressure on the read loop).
+	liveEnvelope envelopeSource = iota
+	// replayedEnvelope came in a reconnect replay; it is pushed from the
+	// response hook, which must not wait.
+	replayedEnvelope
+)
 
 // onEnvelope applies the delivery rules to one envelope (live or replayed):
 // own echoes settle the outbox, rejected envelopes are never delivered,
 // duplicates and envelopes of unknown channels are skipped, envelopes of a
-// pending subscribe are buffered. ctx must be the client's context: once an
-// envelope is admitted its push must not be abandoned because a link died.
+// pending subscribe are buffered. Once an envelope is admitted its push is
+// bound to the client's lifetime, never to a link that may die meanwhile.
 //
 // raw, when non-nil, is the still undecoded action (env.Action is nil).
-func (c *Client) onEnvelope(ctx context.Context, env ahpwire.ActionEnvelope, raw json.RawMessage, replayed, force bool) {
+func (c *Client) onEnvelope(env ahpwire.ActionEnvelope, raw json.RawMessage, src envelopeSource) {
 	own := env.Origin != nil && env.Origin.ClientID == c.clientID
 	if own {
 		c.noteAccepted(c.ob.sizeOf(env.Origin.ClientSeq)) // the host read it
@@ -63,25 +77,30 @@ func (c *Client) onEnvelope(ctx context.Context, env ahpwire.ActionEnvelope, raw
 		if own {
 			rerr := &RejectedError{Channel: env.Channel, ClientSeq: env.Origin.ClientSeq, Reason: env.RejectionReason}
 			if e, ok := c.ob.transition(env.Origin.ClientSeq, OutboxRejected, rerr, env.ServerSeq); ok {
-				_ = c.q.push(ctx, OutboxEvent{Entry: e}, false, false)
+				c.emit(OutboxEvent{Entry: e}, controlEvent)
 			}
 		}
 		return
 	}
-	if c.seq.admit(env, raw, replayed, own) == admitDeliver {
-		_ = c.q.push(ctx, EnvelopeEvent{Envelope: env, Replayed: replayed, Own: own, ack: c.seq, raw: raw}, true, force)
+	b := recvEnvelope{env: env, raw: raw, replayed: src == replayedEnvelope, own: own}
+	if c.seq.admit(b) == admitDeliver {
+		kind := dataEvent
+		if b.replayed {
+			kind = dataEventNoWait
+		}
+		c.emit(b.event(c.seq), kind)
 	}
 	if own {
 		if e, ok := c.ob.transition(env.Origin.ClientSeq, OutboxConfirmed, nil, env.ServerSeq); ok {
-			_ = c.q.push(ctx, OutboxEvent{Entry: e}, false, false)
+			c.emit(OutboxEvent{Entry: e}, controlEvent)
 		}
 	}
 }
 
 // flushBuffered delivers envelopes held during a subscribe.
-func (c *Client) flushBuffered(ctx context.Context, bs []bufferedEnvelope) {
+func (c *Client) flushBuffered(bs []recvEnvelope) {
 	for _, b := range bs {
-		_ = c.q.push(ctx, EnvelopeEvent{Envelope: b.env, Replayed: b.replayed, Own: b.own, ack: c.seq, raw: b.raw}, true, true)
+		c.emit(b.event(c.seq), dataEventNoWait)
 	}
 }
 

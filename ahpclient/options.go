@@ -116,6 +116,9 @@ type config struct {
 	chunking *segment.ChunkingCapability
 	recvLim  segment.Limits
 	mask     masker
+	// frameHook, when set (tests only), runs on the reader with each
+	// complete message before it is handled.
+	frameHook func(msg []byte)
 }
 
 // validate checks o and fills defaults.

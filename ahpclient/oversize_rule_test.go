@@ -141,11 +141,11 @@ func TestPersistentOversizeRule(t *testing.T) {
 	}
 	defer c.Close()
 	in := func() error { return &TransportError{Op: "x", Cause: &FrameTooLargeError{Limit: 1024}} }
-	if c.fatal(in()) != nil {
+	if c.stopReason(in()) != nil {
 		t.Fatal("first oversize is fatal")
 	}
 	c.seq.noteProcessed(5) // progress: a different message may be large too
-	if c.fatal(in()) != nil {
+	if c.stopReason(in()) != nil {
 		t.Fatal("oversize after progress is fatal")
 	}
 	for _, e := range []error{
@@ -153,15 +153,15 @@ func TestPersistentOversizeRule(t *testing.T) {
 		&FrameTooLargeError{Remote: true, userPending: true},
 		&FrameTooLargeError{Remote: true, Outbound: true, Size: 1 << 20},
 	} {
-		if c.fatal(e) != nil {
+		if c.stopReason(e) != nil {
 			t.Fatalf("%v (per-request) is fatal", e)
 		}
 	}
-	if err := c.fatal(&MessageTooLargeError{Op: ahpwire.MethodInitialize}); err == nil || !errors.Is(err, ErrMessageTooLarge) {
+	if err := c.stopReason(&MessageTooLargeError{Op: ahpwire.MethodInitialize}); err == nil || !errors.Is(err, ErrMessageTooLarge) {
 		t.Fatalf("root-only initialize answered -32050 = %v, want a stop", err)
 	}
 	var pe *PersistentOversizeError
-	if err := c.fatal(&FrameTooLargeError{Remote: true}); !errors.As(err, &pe) || pe.LastSeenServerSeq != 5 || pe.Occurrences != 2 {
+	if err := c.stopReason(&FrameTooLargeError{Remote: true}); !errors.As(err, &pe) || pe.LastSeenServerSeq != 5 || pe.Occurrences != 2 {
 		t.Fatalf("second oversize at the same point = %v, want *PersistentOversizeError", err)
 	}
 }

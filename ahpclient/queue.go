@@ -37,6 +37,23 @@ type queued struct {
 	heavy bool
 }
 
+// pushKind says how an event counts against HighWater and whether its
+// producer may wait for room.
+type pushKind int
+
+const (
+	// controlEvent (state changes, outbox updates) is never counted and
+	// never waits, so no caller of the public API can block on a slow
+	// consumer.
+	controlEvent pushKind = iota
+	// dataEvent (envelopes, notifications of the read loop) is counted and
+	// waits while HighWater data events are queued: backpressure.
+	dataEvent
+	// dataEventNoWait is counted but never waits: data produced where
+	// waiting could deadlock (a response hook, a buffered flush).
+	dataEventNoWait
+)
+
 func newEventQueue(highWater int) *eventQueue {
 	if highWater < 1 {
 		highWater = 1
@@ -57,11 +74,12 @@ func wake(ch chan struct{}) {
 	}
 }
 
-// push appends ev. A heavy item waits while HighWater heavy items are
+// push appends ev. A dataEvent waits while HighWater data events are
 // queued, until ctx is done (then it returns ctx.Err() and ev is not queued)
-// or the queue is closed (ErrClosed). force skips the wait but still counts
-// the item as heavy.
-func (q *eventQueue) push(ctx context.Context, ev Event, heavy, force bool) error {
+// or the queue is closed (ErrClosed). The other kinds never wait; they fail
+// only with ErrClosed.
+func (q *eventQueue) push(ctx context.Context, ev Event, kind pushKind) error {
+	heavy := kind != controlEvent
 	q.mu.Lock()
 	waiting := false
 	for {
@@ -72,7 +90,7 @@ func (q *eventQueue) push(ctx context.Context, ev Event, heavy, force bool) erro
 			q.mu.Unlock()
 			return ErrClosed
 		}
-		if !heavy || force || q.heavy < q.highWater {
+		if kind != dataEvent || q.heavy < q.highWater {
 			break
 		}
 		if !waiting {

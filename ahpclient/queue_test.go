@@ -11,16 +11,16 @@ func TestQueueOrderAndBackpressure(t *testing.T) {
 	q := newEventQueue(2)
 	ctx := context.Background()
 	for i := 1; i <= 2; i++ {
-		if err := q.push(ctx, ChannelLostEvent{Channel: string(rune('a' + i))}, true, false); err != nil {
+		if err := q.push(ctx, ChannelLostEvent{Channel: string(rune('a' + i))}, dataEvent); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Control events are never blocked.
-	if err := q.push(ctx, ConnStateEvent{}, false, false); err != nil {
+	if err := q.push(ctx, ConnStateEvent{}, controlEvent); err != nil {
 		t.Fatal(err)
 	}
 	pushed := make(chan error, 1)
-	go func() { pushed <- q.push(ctx, ChannelLostEvent{Channel: "d"}, true, false) }()
+	go func() { pushed <- q.push(ctx, ChannelLostEvent{Channel: "d"}, dataEvent) }()
 	deadline := time.Now().Add(2 * time.Second)
 	for {
 		if b, _ := q.producerBlocked(); b {
@@ -56,13 +56,13 @@ func TestQueueOrderAndBackpressure(t *testing.T) {
 func TestQueueForceAndCancel(t *testing.T) {
 	q := newEventQueue(1)
 	bg := context.Background()
-	_ = q.push(bg, SnapshotEvent{}, true, false)
-	if err := q.push(bg, SnapshotEvent{}, true, true); err != nil {
+	_ = q.push(bg, SnapshotEvent{}, dataEvent)
+	if err := q.push(bg, SnapshotEvent{}, dataEventNoWait); err != nil {
 		t.Fatalf("forced push: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(bg, 20*time.Millisecond)
 	defer cancel()
-	if err := q.push(ctx, SnapshotEvent{}, true, false); !errors.Is(err, context.DeadlineExceeded) {
+	if err := q.push(ctx, SnapshotEvent{}, dataEvent); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("push at high water with expiring ctx = %v", err)
 	}
 	if n := q.len(); n != 2 {
@@ -73,9 +73,9 @@ func TestQueueForceAndCancel(t *testing.T) {
 func TestQueueCloseDrainsThenFails(t *testing.T) {
 	q := newEventQueue(4)
 	bg := context.Background()
-	_ = q.push(bg, ConnStateEvent{State: ConnState{Phase: Closed}}, false, false)
+	_ = q.push(bg, ConnStateEvent{State: ConnState{Phase: Closed}}, controlEvent)
 	q.close()
-	if err := q.push(bg, ConnStateEvent{}, false, false); !errors.Is(err, ErrClosed) {
+	if err := q.push(bg, ConnStateEvent{}, controlEvent); !errors.Is(err, ErrClosed) {
 		t.Fatalf("push after close = %v", err)
 	}
 	if ev, err := q.pop(bg); err != nil || ev.(ConnStateEvent).State.Phase != Closed {
@@ -95,9 +95,9 @@ func TestQueueCloseDrainsThenFails(t *testing.T) {
 func TestQueueBlockedProducerReleasedByClose(t *testing.T) {
 	q := newEventQueue(1)
 	bg := context.Background()
-	_ = q.push(bg, SnapshotEvent{}, true, false)
+	_ = q.push(bg, SnapshotEvent{}, dataEvent)
 	done := make(chan error, 1)
-	go func() { done <- q.push(bg, SnapshotEvent{}, true, false) }()
+	go func() { done <- q.push(bg, SnapshotEvent{}, dataEvent) }()
 	for {
 		if b, _ := q.producerBlocked(); b {
 			break

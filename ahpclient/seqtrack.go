@@ -17,19 +17,26 @@ type chanState struct {
 	// existed: the channel was already subscribed when pending started.
 	existed bool
 	// buffer holds envelopes that arrived before the snapshot.
-	buffer []bufferedEnvelope
+	buffer []recvEnvelope
 	// delivered is the highest serverSeq handed to the event queue (or the
 	// fromSeq of the last snapshot). Envelopes at or below it are skipped,
 	// which makes replays idempotent.
 	delivered uint64
 }
 
-// bufferedEnvelope is an envelope held during a pending subscribe.
-type bufferedEnvelope struct {
+// recvEnvelope is a received envelope and how it arrived; it is what admit
+// judges and what a pending subscribe buffers.
+type recvEnvelope struct {
 	env      ahpwire.ActionEnvelope
 	raw      json.RawMessage // undecoded action, if env.Action is nil
-	replayed bool
-	own      bool
+	replayed bool            // from a reconnect replay
+	own      bool            // the echo of this client's dispatch
+}
+
+// event is the EnvelopeEvent that delivers b; ack is the tracker its Ack
+// reports to.
+func (b recvEnvelope) event(ack *seqTracker) EnvelopeEvent {
+	return EnvelopeEvent{Envelope: b.env, Replayed: b.replayed, Own: b.own, ack: ack, raw: b.raw}
 }
 
 // admission is what the read loop does with one envelope.
@@ -57,6 +64,9 @@ type seqTracker struct {
 	unacked   []uint64 // sorted ascending
 	chans     map[string]*chanState
 	buffered  int // envelopes ever buffered during a pending subscribe (tests)
+	// returned is the envelope handed out by the last Client.Next, which
+	// the next Next acknowledges (implicit acks; 0: none).
+	returned uint64
 }
 
 func newSeqTracker() *seqTracker {
@@ -106,9 +116,10 @@ func (t *seqTracker) noteProcessed(seq uint64) {
 }
 
 // admit decides what to do with a received, non-rejected envelope.
-func (t *seqTracker) admit(env ahpwire.ActionEnvelope, raw json.RawMessage, replayed, own bool) admission {
+func (t *seqTracker) admit(b recvEnvelope) admission {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	env := b.env
 	seq := env.ServerSeq
 	if seq > t.processed {
 		t.processed = seq
@@ -118,7 +129,7 @@ func (t *seqTracker) admit(env ahpwire.ActionEnvelope, raw json.RawMessage, repl
 		return admitDrop
 	}
 	if cs.pending {
-		cs.buffer = append(cs.buffer, bufferedEnvelope{env: env, raw: raw, replayed: replayed, own: own})
+		cs.buffer = append(cs.buffer, b)
 		t.buffered++
 		t.addUnackedLocked(seq)
 		return admitBuffered
@@ -134,10 +145,32 @@ func (t *seqTracker) admit(env ahpwire.ActionEnvelope, raw json.RawMessage, repl
 // ack marks seq applied by the consumer.
 func (t *seqTracker) ack(seq uint64) {
 	t.mu.Lock()
+	t.ackLocked(seq)
+	t.mu.Unlock()
+}
+
+// ackLocked is ack with t.mu held.
+func (t *seqTracker) ackLocked(seq uint64) {
 	if t.removeUnackedLocked(seq) && seq > t.applied {
 		t.applied = seq
 	}
+}
+
+// setReturned records seq as the envelope the last Next returned.
+func (t *seqTracker) setReturned(seq uint64) {
+	t.mu.Lock()
+	t.returned = seq
 	t.mu.Unlock()
+}
+
+// ackReturned acknowledges the envelope the last Next returned, if any.
+func (t *seqTracker) ackReturned() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if seq := t.returned; seq != 0 {
+		t.returned = 0
+		t.ackLocked(seq)
+	}
 }
 
 // lastSeen is the lastSeenServerSeq to report in reconnect.
@@ -170,7 +203,7 @@ func (t *seqTracker) beginSubscribe(ch string) {
 // completeSubscribe ends buffering with a snapshot at fromSeq and returns
 // the buffered envelopes newer than it, in arrival order. ok is false when
 // the channel was unsubscribed meanwhile (the snapshot is then ignored).
-func (t *seqTracker) completeSubscribe(ch string, fromSeq uint64) (out []bufferedEnvelope, ok bool) {
+func (t *seqTracker) completeSubscribe(ch string, fromSeq uint64) (out []recvEnvelope, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	cs := t.chans[ch]

@@ -19,7 +19,7 @@ func TestSeqTrackerLastSeenOnlyAdvancesOnAck(t *testing.T) {
 		t.Fatalf("after initialize lastSeen = %d, want 10", got)
 	}
 	for _, s := range []uint64{11, 12, 13} {
-		if tr.admit(env("a", s), nil, false, false) != admitDeliver {
+		if tr.admit(recvEnvelope{env: env("a", s)}) != admitDeliver {
 			t.Fatalf("seq %d not delivered", s)
 		}
 	}
@@ -51,7 +51,7 @@ func TestSeqTrackerReplayIdempotent(t *testing.T) {
 	tr.setSnapshot("b", 0)
 	var delivered []uint64
 	feed := func(e ahpwire.ActionEnvelope) {
-		if tr.admit(e, nil, false, false) == admitDeliver {
+		if tr.admit(recvEnvelope{env: e}) == admitDeliver {
 			delivered = append(delivered, e.ServerSeq)
 		}
 	}
@@ -75,10 +75,10 @@ func TestSeqTrackerSubscribeBuffering(t *testing.T) {
 	tr := newSeqTracker()
 	tr.reinitialized(5)
 	tr.beginSubscribe("c")
-	if got := tr.admit(env("c", 6), nil, false, false); got != admitBuffered {
+	if got := tr.admit(recvEnvelope{env: env("c", 6)}); got != admitBuffered {
 		t.Fatalf("admit during pending = %v", got)
 	}
-	_ = tr.admit(env("c", 8), nil, false, false)
+	_ = tr.admit(recvEnvelope{env: env("c", 8)})
 	if got := tr.lastSeen(); got != 5 {
 		t.Fatalf("buffered envelopes must hold lastSeen: %d", got)
 	}
@@ -93,7 +93,7 @@ func TestSeqTrackerSubscribeBuffering(t *testing.T) {
 	if got := tr.lastSeen(); got != 8 {
 		t.Fatalf("lastSeen = %d, want 8", got)
 	}
-	if got := tr.admit(env("c", 7), nil, false, false); got != admitDrop {
+	if got := tr.admit(recvEnvelope{env: env("c", 7)}); got != admitDrop {
 		t.Fatalf("seq ≤ fromSeq admitted: %v", got)
 	}
 	if !tr.subscribed("c") {
@@ -104,7 +104,7 @@ func TestSeqTrackerSubscribeBuffering(t *testing.T) {
 func TestSeqTrackerUnsubscribeDuringSubscribe(t *testing.T) {
 	tr := newSeqTracker()
 	tr.beginSubscribe("c")
-	_ = tr.admit(env("c", 3), nil, false, false)
+	_ = tr.admit(recvEnvelope{env: env("c", 3)})
 	tr.drop("c")
 	if _, ok := tr.completeSubscribe("c", 2); ok || tr.subscribed("c") {
 		t.Fatal("a subscribe completing after unsubscribe revived the channel")
@@ -118,7 +118,7 @@ func TestSeqTrackerAbortSubscribe(t *testing.T) {
 	tr := newSeqTracker()
 	tr.reinitialized(1)
 	tr.beginSubscribe("new")
-	_ = tr.admit(env("new", 2), nil, false, false)
+	_ = tr.admit(recvEnvelope{env: env("new", 2)})
 	tr.abortSubscribe("new")
 	if tr.subscribed("new") || tr.lastSeen() != 2 {
 		t.Fatalf("abort: subscribed=%v lastSeen=%d", tr.subscribed("new"), tr.lastSeen())

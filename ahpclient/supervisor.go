@@ -41,21 +41,15 @@ func (c *Client) supervise(k *conn) {
 // closes or gives up (false).
 func (c *Client) reconnectLoop(cause error) (*conn, bool) {
 	for attempt := 1; ; attempt++ {
-		if fatal := c.fatal(cause); fatal != nil {
-			c.setState(ConnState{Phase: Failed, Err: fatal})
+		if stop := c.stopReason(cause); stop != nil {
+			c.setState(ConnState{Phase: Failed, Err: stop})
 			return nil, false
 		}
 		if max := c.cfg.Backoff.MaxAttempts; max > 0 && attempt > max {
 			c.setState(ConnState{Phase: Failed, Err: fmt.Errorf("ahpclient: gave up after %d reconnect attempts: %w", max, cause)})
 			return nil, false
 		}
-		d := c.cfg.Backoff.Delay(attempt)
-		c.drainRetryNow() // a RetryNow from now on cuts this wait short
-		c.inBackoff.Store(true)
-		c.setState(ConnState{Phase: Reconnecting, Attempt: attempt, Err: cause, NextRetry: c.cfg.Now().Add(d)})
-		open := c.backoff(d)
-		c.inBackoff.Store(false)
-		if !open {
+		if !c.backoff(attempt, cause) {
 			return nil, false
 		}
 		k, rec, err := c.connectOnce(c.ctx)
@@ -76,34 +70,27 @@ func (c *Client) reconnectLoop(cause error) (*conn, bool) {
 	}
 }
 
-// sleep waits d or until Close; it reports whether the client is still open.
-func (c *Client) sleep(d time.Duration) bool {
+// backoff announces reconnect attempt number attempt (Reconnecting, with
+// NextRetry) and waits out its delay; RetryNow ends the wait early. It
+// reports whether the client is still open.
+func (c *Client) backoff(attempt int, cause error) bool {
+	d := c.cfg.Backoff.Delay(attempt)
+	wake := make(chan struct{}, 1)
+	c.mu.Lock()
+	c.backoffWake = wake // before the state is published: RetryNow works once it is seen
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.backoffWake = nil
+		c.mu.Unlock()
+	}()
+	c.setState(ConnState{Phase: Reconnecting, Attempt: attempt, Err: cause, NextRetry: c.cfg.Now().Add(d)})
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
 		return true
-	case <-c.ctx.Done():
-		return false
-	}
-}
-
-// drainRetryNow discards a stale RetryNow request.
-func (c *Client) drainRetryNow() {
-	select {
-	case <-c.retryNow:
-	default:
-	}
-}
-
-// backoff is sleep for a reconnect backoff: RetryNow ends it early.
-func (c *Client) backoff(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-c.retryNow:
+	case <-wake:
 		c.log.Info("reconnect backoff cut short (RetryNow)")
 		return c.ctx.Err() == nil
 	case <-c.ctx.Done():
@@ -116,18 +103,25 @@ func (c *Client) backoff(d time.Duration) bool {
 // out a backoff (Reconnecting, before ConnState.NextRetry); otherwise it
 // does nothing. It never blocks and is safe from any goroutine.
 func (c *Client) RetryNow() bool {
-	if !c.inBackoff.Load() {
+	c.mu.Lock()
+	wake := c.backoffWake
+	c.mu.Unlock()
+	if wake == nil {
 		return false
 	}
 	select {
-	case c.retryNow <- struct{}{}:
+	case wake <- struct{}{}:
 	default: // one request is already pending
 	}
 	return true
 }
 
-// fatal returns the Failed reason if cause must stop reconnecting.
-func (c *Client) fatal(cause error) error {
+// stopReason returns the Failed reason if cause must stop reconnecting, or
+// nil to reconnect. Auth and version failures and a root state too large
+// for this client always stop; an oversized frame stops when it is the
+// same one coming back (see recordOversize). Everything else, including a
+// host closing the link with CloseSlowConsumer, reconnects.
+func (c *Client) stopReason(cause error) error {
 	var ae *AuthError
 	var ve *VersionError
 	if errors.As(cause, &ae) || errors.As(cause, &ve) {
@@ -145,6 +139,13 @@ func (c *Client) fatal(cause error) error {
 		// by itself after reconnecting.
 		return nil
 	}
+	return c.recordOversize(ft)
+}
+
+// recordOversize counts an oversized frame the host would send again by
+// itself in the oversize streak and returns a *PersistentOversizeError once
+// it happened twice in a row at the same serverSeq.
+func (c *Client) recordOversize(ft *FrameTooLargeError) error {
 	at := c.seq.processedSeq()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -153,17 +154,18 @@ func (c *Client) fatal(cause error) error {
 	} else {
 		c.oversize = oversizeStreak{count: 1, at: at}
 	}
-	if c.oversize.count >= 2 {
-		return &PersistentOversizeError{Limit: ft.Limit, LastSeenServerSeq: at, Occurrences: c.oversize.count,
-			HostChunking: c.hostChunk != nil, ClientChunking: c.cfg.chunking != nil, Remote: ft.Remote}
+	if c.oversize.count < 2 {
+		return nil
 	}
-	return nil
+	return &PersistentOversizeError{Limit: ft.Limit, LastSeenServerSeq: at, Occurrences: c.oversize.count,
+		HostChunking: c.hostChunk != nil, ClientChunking: c.cfg.chunking != nil, Remote: ft.Remote}
 }
 
 // oversizeResetIfProgress clears the oversize streak once the stream moved
-// past the point where it happened. c.mu must be held.
-func (c *Client) oversizeResetIfProgress() {
-	if c.oversize.count > 0 && c.seq.processedSeq() > c.oversize.at {
+// past the point where it happened (processed is seq.processedSeq()).
+// c.mu must be held.
+func (c *Client) oversizeResetIfProgress(processed uint64) {
+	if c.oversize.count > 0 && processed > c.oversize.at {
 		c.oversize = oversizeStreak{}
 	}
 }
@@ -182,7 +184,7 @@ func (c *Client) onDisconnect(k *conn, cause error) {
 	terr := &TransportError{Op: "dispatchAction", Cause: cause}
 	for _, e := range c.ob.withStatus(OutboxSent) {
 		if ne, ok := c.ob.transition(e.ClientSeq, OutboxUncertain, c.maskErr(terr), 0, OutboxSent); ok {
-			_ = c.q.push(c.ctx, OutboxEvent{Entry: ne}, false, false)
+			c.emit(OutboxEvent{Entry: ne}, controlEvent)
 		}
 	}
 	c.log.Warn("connection lost", "err", c.maskErr(cause))
@@ -207,10 +209,11 @@ func (k *conn) heartbeat() {
 		case <-t.C:
 		}
 		k.reasmMu.Lock()
-		if n := k.reasm.Sweep(); n > 0 {
-			k.cl.log.Warn("dropped abandoned segment groups", "groups", n)
-		}
+		swept := k.reasm.Sweep()
 		k.reasmMu.Unlock()
+		if swept > 0 {
+			k.cl.log.Warn("dropped abandoned segment groups", "groups", swept)
+		}
 		if k.readerStalled() {
 			continue
 		}
