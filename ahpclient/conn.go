@@ -161,6 +161,11 @@ func (k *conn) wait() { k.wg.Wait() }
 // readLoop is the only reader of the socket.
 func (k *conn) readLoop() {
 	defer k.wg.Done()
+	defer func() { // give unfinished groups' bytes back to the client's budget
+		k.reasmMu.Lock()
+		k.reasm.Reset()
+		k.reasmMu.Unlock()
+	}()
 	var buf bytes.Buffer
 	limit := k.cl.cfg.MaxFrameBytes
 	for {
@@ -219,7 +224,7 @@ func (k *conn) processSafely(frame []byte) (err error) {
 // processFrame feeds one received frame to the reassembler and handles the
 // message it completes, if any. A non-nil error ends the connection.
 func (k *conn) processFrame(frame []byte) error {
-	msg, err := k.feed(frame)
+	msg, reassembled, err := k.feed(frame)
 	if err != nil {
 		k.cl.log.Warn("invalid messageSegment; closing", "err", err)
 		return &ProtocolError{Detail: "invalid messageSegment", Err: err}
@@ -230,16 +235,26 @@ func (k *conn) processFrame(frame []byte) error {
 	if h := k.cl.cfg.frameHook; h != nil {
 		h(msg)
 	}
+	if reassembled {
+		// The JSON-RPC check of a reassembled message is made where it is
+		// parsed (takeReassembled); a violation closes with 4400.
+		violation, err := k.takeReassembled(msg)
+		if violation != nil {
+			k.cl.log.Warn("invalid messageSegment; closing", "err", violation)
+			return &ProtocolError{Detail: "invalid messageSegment", Err: violation}
+		}
+		return err
+	}
 	return k.handle(msg)
 }
 
-// feed hands frame to the reassembler. The unlock is deferred so that a
-// panic on hostile input (recovered by processSafely) cannot leave the
-// lock held.
-func (k *conn) feed(frame []byte) ([]byte, error) {
+// feed hands frame to the reassembler (FeedUnchecked: a reassembled message
+// is checked where it is parsed). The unlock is deferred so that a panic on
+// hostile input (recovered by processSafely) cannot leave the lock held.
+func (k *conn) feed(frame []byte) ([]byte, bool, error) {
 	k.reasmMu.Lock()
 	defer k.reasmMu.Unlock()
-	return k.reasm.Feed(frame)
+	return k.reasm.FeedUnchecked(frame)
 }
 
 // classifyReadErr maps a read error to the client's error types.
@@ -287,6 +302,11 @@ func (k *conn) handle(b []byte) error {
 		k.cl.log.Warn("undecodable message from host; ignored", "bytes", len(b), "err", err)
 		return nil
 	}
+	return k.dispatch(&m)
+}
+
+// dispatch routes one decoded message.
+func (k *conn) dispatch(m *ahpwire.Message) error {
 	switch {
 	case m.IsResponse() && m.ID == nil:
 		// "id": null answers a request the host could not parse or
@@ -298,11 +318,11 @@ func (k *conn) handle(b []byte) error {
 			k.cl.log.Warn("host sent a response without an id; ignored")
 		}
 	case m.IsResponse():
-		k.resolve(&m)
+		k.resolve(m)
 	case m.IsNotification():
-		return k.cl.onNotification(k, &m)
+		return k.cl.onNotification(k, m)
 	case m.IsRequest():
-		k.cl.onServerRequest(k, &m)
+		k.cl.onServerRequest(k, m)
 	default:
 		k.cl.log.Warn("message is neither request, response nor notification; ignored")
 	}

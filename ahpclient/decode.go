@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/jsonscan"
 )
 
 // actionMarker is how an `action` notification's method appears in a
@@ -137,7 +138,8 @@ func decodeActionFast(frame []byte) (p *envelopeParams, ok bool) {
 		return p, true
 	}
 	var f actionFrame
-	if json.Unmarshal(frame, &f) != nil || f.Method != ahpwire.MethodAction || f.ID != nil || f.Params == nil {
+	if json.Unmarshal(frame, &f) != nil || f.Method != ahpwire.MethodAction || f.ID != nil || f.Params == nil ||
+		jsonscan.CheckEnvelopeKeys(frame) != nil { // duplicate or case-folded envelope members
 		return nil, false
 	}
 	return f.Params, true

@@ -1,11 +1,13 @@
 package ahpclient
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/segment"
 )
 
 func TestDecodeActionFast(t *testing.T) {
@@ -54,30 +56,89 @@ func TestEnvelopeTolerantDecode(t *testing.T) {
 	}
 }
 
-// FuzzDecodeFrame feeds arbitrary host frames to the client's decoders: no
-// panic, and anything accepted as an envelope re-encodes.
+// refField returns the envelope member encoding/json assigns a top-level
+// member named name to ("" for none), found by asking encoding/json itself.
+func refField(name string) string {
+	var v struct {
+		JSONRPC, ID, Method, Params, Result, Error *json.RawMessage
+	}
+	quoted, _ := json.Marshal(name)
+	if json.Unmarshal([]byte(`{`+string(quoted)+`:1}`), &v) != nil {
+		return ""
+	}
+	for f, p := range map[string]*json.RawMessage{"jsonrpc": v.JSONRPC, "id": v.ID, "method": v.Method, "params": v.Params, "result": v.Result, "error": v.Error} {
+		if p != nil {
+			return f
+		}
+	}
+	return ""
+}
+
+// refEnvelopeOK reports, with encoding/json only, whether the valid JSON
+// object b names each envelope member at most once and exactly.
+func refEnvelopeOK(b []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		kt, _ := dec.Token()
+		var raw json.RawMessage
+		_ = dec.Decode(&raw)
+		k := kt.(string)
+		if f := refField(k); f != "" {
+			if f != k || seen[f] {
+				return false
+			}
+			seen[f] = true
+		}
+	}
+	return true
+}
+
+// refActionFrame is what decodeActionFast must return, computed with
+// encoding/json only.
+func refActionFrame(b []byte) (*envelopeParams, bool) {
+	var f actionFrame
+	if json.Unmarshal(b, &f) != nil || f.Method != ahpwire.MethodAction || f.ID != nil || f.Params == nil || !refEnvelopeOK(b) {
+		return nil, false
+	}
+	return f.Params, true
+}
+
+func sameParams(a, b *envelopeParams) bool {
+	return a.Channel == b.Channel && a.ServerSeq == b.ServerSeq && a.RejectionReason == b.RejectionReason &&
+		(a.Origin == nil) == (b.Origin == nil) && (a.Origin == nil || *a.Origin == *b.Origin) &&
+		bytes.Equal(a.Action, b.Action)
+}
+
+// FuzzDecodeFrame feeds arbitrary host frames to the client's decoders.
+// On every input (valid JSON or not): the hand-written scanner, and
+// decodeActionFast (scanner, then encoding/json), accept only what the
+// encoding/json reference accepts, with identical fields; the generic ahpwire.Message decode refuses duplicate and
+// case-folded envelope members; anything accepted as an envelope re-encodes.
 func FuzzDecodeFrame(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"action","params":{"channel":"c","serverSeq":1,"action":{"type":"chat/delta","turnId":"t","partId":"p","content":"x"}}}`))
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"action","params":{"channel":"c","serverSeq":1,"action":null}}`))
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":null}`))
 	f.Add([]byte(`{ "params" : { "action" : {"type":"chat/delta","content":"a\"b}"} , "serverSeq" : 12 , "channel" : "c\u0041", "origin": {"clientSeq": 4, "clientId": "me"}, "x": [1,{"y":"]"}] }, "method" : "action", "jsonrpc":"2.0" }`))
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"action","params":{"channel":"c","serverSeq":01,"action":{}}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"ping","method":"action","params":{"channel":"c","serverSeq":1,"action":{}}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","Method":"action","params":{"channel":"c","serverSeq":1,"action":{}}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"action","params":{"channel":"c","serverSeq":1,"action":{"type":"x","a":[1,]}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		// Differential: whenever the hand-written scanner accepts a frame
-		// that encoding/json accepts too, both agree on every field.
-		if sp, ok := scanActionFrame(b); ok && json.Valid(b) {
-			var f actionFrame
-			if err := json.Unmarshal(b, &f); err != nil || f.Params == nil {
-				t.Fatalf("scanner accepted a frame encoding/json rejects (%v): %q", err, b)
-			}
-			jp := f.Params
-			if sp.Channel != jp.Channel || sp.ServerSeq != jp.ServerSeq || sp.RejectionReason != jp.RejectionReason ||
-				(sp.Origin == nil) != (jp.Origin == nil) || (sp.Origin != nil && *sp.Origin != *jp.Origin) ||
-				string(sp.Action) != string(jp.Action) || f.Method != ahpwire.MethodAction || f.ID != nil {
-				t.Fatalf("scanner and encoding/json disagree on %q:\n%+v\n%+v", b, sp, jp)
-			}
+		ref, refOK := refActionFrame(b)
+		if sp, ok := scanActionFrame(b); ok && (!refOK || !sameParams(sp, ref)) {
+			t.Fatalf("scanner and encoding/json disagree on %q:\n%+v\n%+v (reference ok %v)", b, sp, ref, refOK)
 		}
-		if p, ok := decodeActionFast(b); ok {
+		p, ok := decodeActionFast(b)
+		// Not ok means "not the common shape": handle then decodes it as an
+		// ahpwire.Message (checked below), so only acceptance must agree.
+		if ok && (!refOK || !sameParams(p, ref)) {
+			t.Fatalf("decodeActionFast(%q) = %+v, %v; reference %+v, %v", b, p, ok, ref, refOK)
+		}
+		if ok {
 			env, err := p.envelope()
 			if err == nil || env.Action != nil {
 				if _, merr := ahpwire.MarshalAction(env.Action); merr != nil && err == nil {
@@ -86,7 +147,9 @@ func FuzzDecodeFrame(f *testing.F) {
 			}
 		}
 		var m ahpwire.Message
-		_ = json.Unmarshal(b, &m)
+		if json.Unmarshal(b, &m) == nil && !refEnvelopeOK(b) {
+			t.Fatalf("ahpwire.Message accepted duplicate or case-folded envelope members: %q", b)
+		}
 	})
 }
 
@@ -128,7 +191,16 @@ func FuzzStreamAction(f *testing.F) {
 	f.Add([]byte(`{"type":"chat/reasoning","turnId":"t","partId":"r","content":"x","_meta":{"k":[1,"}"]}}`))
 	f.Add([]byte(`{"Content":"x","type":"chat/delta"}`))
 	f.Add([]byte(`{"type":"chat/delta","content":"\ud800"}`))
+	f.Add([]byte("{\"type\":\"chat/delta\",\"turnId\":\"t\",\"partId\":\"p\",\"content\":\"\xff\"}"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
+		// The whole decoder (scanner, then encoding/json) equals
+		// DecodeAction whenever it decodes.
+		if whole, ok := decodeStreamAction(raw); ok {
+			slow, err := ahpwire.DecodeAction(raw)
+			if err != nil || !reflect.DeepEqual(whole, slow) {
+				t.Fatalf("decodeStreamAction %#v != DecodeAction %#v (%v) for %q", whole, slow, err, raw)
+			}
+		}
 		fast, ok := scanStreamAction(raw)
 		if !ok {
 			return
@@ -139,6 +211,54 @@ func FuzzStreamAction(f *testing.F) {
 		}
 		if !reflect.DeepEqual(fast, slow) {
 			t.Fatalf("scanner %#v != DecodeAction %#v for %q", fast, slow, raw)
+		}
+	})
+}
+
+// FuzzReassembledActionFrame: whatever scanActionFrame accepts passes the
+// segment RFC's check of a reassembled message (given valid UTF-8, which
+// FeedUnchecked checks), so a reassembled action frame it parses needs no
+// separate validation pass.
+func FuzzReassembledActionFrame(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"action","params":{"channel":"c","serverSeq":1,"action":{"type":"chat/delta","turnId":"t","partId":"p","content":"x"}}}`))
+	f.Add([]byte(`{"method":"action","params":{"channel":"c","serverSeq":1,"action":{}}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"action","params":{"channel":"c","serverSeq":1,"action":{"a":[1,]}}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"action","params":{"channel":"c","serverSeq":1,"origin":null,"x":{"y":"\ud800"},"action":{}}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if _, ok := scanActionFrame(b); ok {
+			if err := segment.CheckMessage(b); err != nil {
+				t.Fatalf("scanActionFrame accepted %q, which the RFC check refuses: %v", b, err)
+			}
+		}
+	})
+}
+
+// FuzzMessageFromParsed: for every message segment.ParseMessage accepts,
+// messageFromParsed builds exactly what json.Unmarshal into ahpwire.Message
+// decodes (or both fail), so a reassembled message is parsed once.
+func FuzzMessageFromParsed(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"a":[1,2]}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x","data":{"k":1}}}`,
+		`{"jsonrpc":"2.0","id":"s","result":1}`,
+		`{"jsonrpc":"2.0","id":-1,"result":1}`,
+		`{"jsonrpc":"2.0","id":1.5,"result":null}`,
+		`{"jsonrpc":"2.0","method":"m\u00e9","params":[1]}`,
+		`{"jsonrpc":"2\u002e0","id":18446744073709551615,"error":{"code":1.5,"message":"x"}}`,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"x","Code":2}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := segment.ParseMessage(b)
+		if err != nil {
+			return
+		}
+		got, gerr := messageFromParsed(p)
+		var want ahpwire.Message
+		werr := json.Unmarshal(b, &want)
+		if (gerr == nil) != (werr == nil) || (gerr == nil && !reflect.DeepEqual(*got, want)) {
+			t.Fatalf("messageFromParsed(%q) = %+v, %v; json.Unmarshal %+v, %v", b, got, gerr, want, werr)
 		}
 	})
 }

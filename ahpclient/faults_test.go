@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // startClient creates and starts a client on url with an app consumer.
@@ -116,7 +115,7 @@ func TestBadTokenIsAuthErrorWithoutToken(t *testing.T) {
 	}
 	// The right token via the Token option works (query + bearer header),
 	// and nothing it logs across a reconnect contains the token.
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	o := testOptions(t, strings.Split(url, "?")[0])
 	o.Token = h.Token()
 	o.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -127,24 +126,6 @@ func TestBadTokenIsAuthErrorWithoutToken(t *testing.T) {
 	if logs.String() == "" || strings.Contains(logs.String(), h.Token()) {
 		t.Fatalf("logs empty or carrying the token:\n%s", logs.String())
 	}
-}
-
-// syncBuffer is a goroutine-safe strings.Builder for log output.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestUnreachableHostErrorIsMasked(t *testing.T) {
@@ -301,7 +282,7 @@ func TestRequestsFailTypedAndNeverHang(t *testing.T) {
 }
 
 func TestCloseLeavesNoGoroutines(t *testing.T) {
-	base := runtime.NumGoroutine()
+	base := testkit.Goroutines()
 	func() {
 		h, err := ahphost.New(ahphost.Options{NoToken: true, Dir: t.TempDir()})
 		if err != nil {
@@ -332,11 +313,11 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 			t.Fatal(err)
 		}
 	}()
-	checkNoLeak(t, base)
+	testkit.CheckNoLeak(t, base)
 }
 
 func TestCloseDuringStartHandshake(t *testing.T) {
-	base := runtime.NumGoroutine()
+	base := testkit.Goroutines()
 	func() {
 		h, err := ahphost.New(ahphost.Options{NoToken: true, Dir: t.TempDir()})
 		if err != nil {
@@ -372,7 +353,7 @@ func TestCloseDuringStartHandshake(t *testing.T) {
 		}
 		h.GoSilent(0)
 	}()
-	checkNoLeak(t, base)
+	testkit.CheckNoLeak(t, base)
 }
 
 func TestHeldDispatchFailsWhenClientFails(t *testing.T) {

@@ -3,7 +3,6 @@ package ahpclient
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -186,22 +185,4 @@ func turnDone(evs []Event, chat, turnID string) bool {
 		}
 	}
 	return false
-}
-
-// checkNoLeak waits briefly for the goroutine count to drop to base.
-func checkNoLeak(t testing.TB, base int) {
-	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		n := runtime.NumGoroutine()
-		if n <= base {
-			return
-		}
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			buf = buf[:runtime.Stack(buf, true)]
-			t.Fatalf("goroutine leak: %d > %d\n%s", n, base, buf)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }

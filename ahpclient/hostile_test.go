@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 	"github.com/ahptui/ahptui/segment"
 )
 
@@ -187,9 +187,9 @@ func (h *hostileHost) junk(ctx context.Context, ws *websocket.Conn, send func([]
 // envelopes once and in order, and the token appears in no log line and
 // no error string.
 func TestHostileHostOverLoopback(t *testing.T) {
-	base := runtime.NumGoroutine()
+	base := testkit.Goroutines()
 	h := newHostileHost(t)
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	o := testOptions(t, h.url())
 	o.Token = hostileToken
 	o.SessionsLimit = -1
@@ -316,7 +316,7 @@ func TestHostileHostOverLoopback(t *testing.T) {
 		t.Error("nothing was logged about the junk")
 	}
 	h.srv.CloseClientConnections()
-	checkNoLeak(t, base+2)
+	testkit.CheckNoLeak(t, base+2)
 }
 
 func retryPing(c *Client) error {
@@ -349,7 +349,7 @@ func TestHostileSegmentsAfterHandshake(t *testing.T) {
 	for name, frame := range cases {
 		t.Run(name, func(t *testing.T) {
 			f := newFakeHostSending(t, frame)
-			var logs syncBuffer
+			var logs testkit.SyncBuffer
 			o := testOptions(t, f.url())
 			o.Token = hostileToken
 			o.SessionsLimit = -1

@@ -12,11 +12,12 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // hostileOptions are testOptions with a debug log into logs and no
 // automatic listSessions.
-func hostileOptions(t *testing.T, url string, logs *syncBuffer) Options {
+func hostileOptions(t *testing.T, url string, logs *testkit.SyncBuffer) Options {
 	o := testOptions(t, url)
 	o.SessionsLimit = -1
 	o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -36,7 +37,7 @@ func TestNullIDErrorResponseIsLoggedNotFatal(t *testing.T) {
 		_ = writeJSON(ctx, ws, defaultAnswer(m))
 		return true
 	})
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	c, a := startClient(t, hostileOptions(t, h.url(), &logs))
 	for i := range 3 {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -64,7 +65,7 @@ func TestPanicOnFrameBecomesReconnect(t *testing.T) {
 		_ = writeRaw(context.Background(), ws, `{"jsonrpc":"2.0","method":"test/boom","params":{}}`)
 		return true
 	})
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	c, err := New(hostileOptions(t, h.url(), &logs))
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +129,7 @@ func TestUndecodableEnvelopeDoesNotAdvanceSeq(t *testing.T) {
 		}
 		return false
 	})
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	c, a := startClient(t, hostileOptions(t, h.url(), &logs))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -174,7 +175,7 @@ func TestUnofferedProtocolVersionIsRefused(t *testing.T) {
 		_ = writeJSON(context.Background(), ws, res)
 		return true
 	})
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	c, err := New(hostileOptions(t, h.url(), &logs))
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +213,7 @@ func TestUnsupportedVersionWithoutData(t *testing.T) {
 					`,"error":{"code":-32005,"message":"speaks only v7; you sent `+hostileToken+`"`+data+`}}`)
 				return true
 			})
-			var logs syncBuffer
+			var logs testkit.SyncBuffer
 			o := hostileOptions(t, h.url(), &logs)
 			o.Token = hostileToken
 			c, err := New(o)
@@ -251,7 +252,7 @@ func TestSlowConsumerCloseReconnects(t *testing.T) {
 		_ = ws.Close(CloseSlowConsumer, "slow consumer")
 		return true
 	})
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	o := hostileOptions(t, h.url(), &logs)
 	o.Backoff.MaxAttempts = 1 // a Failed reason would show at once
 	c, a := startClient(t, o)
@@ -310,7 +311,7 @@ func TestHalfCloseMidMessageIsNotApplied(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			p := newRawPeer(t)
-			var logs syncBuffer
+			var logs testkit.SyncBuffer
 			c, err := New(hostileOptions(t, p.url(), &logs))
 			if err != nil {
 				t.Fatal(err)

@@ -216,6 +216,10 @@ func (o Options) validate() (*config, error) {
 	} else {
 		c.recvLim = segment.Limits{MaxFrameBytes: o.MaxFrameBytes, MaxMessageBytes: o.MaxFrameBytes}
 	}
+	// One reassembly budget for the client's whole life (every connection):
+	// a hostile host cannot make it hold more than two messages' worth of
+	// unfinished segment groups, however many groups it opens.
+	c.recvLim.Budget = segment.NewBudget(2 * c.recvLim.MaxMessageBytes)
 	return c, nil
 }
 

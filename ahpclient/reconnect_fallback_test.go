@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // strictHost is a scripted AHP peer that, like a strict real host,
@@ -143,7 +143,7 @@ func TestUnusableReconnectResultInitializesOnFreshTransport(t *testing.T) {
 				}
 				return `{"type":"replay","actions":[],"missing":[]}`
 			})
-			base := runtime.NumGoroutine()
+			base := testkit.Goroutines()
 			o := testOptions(t, h.url())
 			o.SessionsLimit = -1
 			c, a := startClient(t, o)
@@ -176,7 +176,7 @@ func TestUnusableReconnectResultInitializesOnFreshTransport(t *testing.T) {
 			// Every transport of the fallback is gone after Close.
 			_ = c.Close()
 			a.stop()
-			checkNoLeak(t, base)
+			testkit.CheckNoLeak(t, base)
 		})
 	}
 }

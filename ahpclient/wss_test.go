@@ -8,13 +8,13 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // startTLSHost serves a real ahphost (with a token) over TLS on 127.0.0.1
@@ -61,7 +61,7 @@ func TestWSSWithHTTPClient(t *testing.T) {
 }
 
 func TestWSSWithTLSConfigAndReconnect(t *testing.T) {
-	base := runtime.NumGoroutine()
+	base := testkit.Goroutines()
 	h, srv, url := startTLSHost(t)
 	pool := x509.NewCertPool()
 	pool.AddCert(srv.Certificate())
@@ -78,7 +78,7 @@ func TestWSSWithTLSConfigAndReconnect(t *testing.T) {
 	a.drain(t)
 	h.DropAll()
 	srv.Close()
-	checkNoLeak(t, base)
+	testkit.CheckNoLeak(t, base)
 }
 
 func TestWSSUntrustedCertificateFails(t *testing.T) {

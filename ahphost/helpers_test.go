@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"runtime"
-	"strings"
 	"testing"
 	"time"
 
@@ -352,35 +350,6 @@ func clip(b []byte) string {
 		return string(b[:300]) + "…"
 	}
 	return string(b)
-}
-
-// checkNoLeak fails if goroutines started during the test remain after a
-// short grace period.
-func checkNoLeak(t *testing.T, before int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		n := runtime.NumGoroutine()
-		if n <= before {
-			return
-		}
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<20)
-			buf = buf[:runtime.Stack(buf, true)]
-			t.Fatalf("goroutine leak: %d before, %d after\n%s", before, n, filterStacks(string(buf)))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func filterStacks(s string) string {
-	var out []string
-	for _, g := range strings.Split(s, "\n\n") {
-		if strings.Contains(g, "ahphost") || strings.Contains(g, "websocket") {
-			out = append(out, g)
-		}
-	}
-	return strings.Join(out, "\n\n")
 }
 
 // waitUntil polls cond until it is true or the test times out.

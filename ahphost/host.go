@@ -27,6 +27,7 @@ type Host struct {
 	tokens   tokenChecker
 	splitter *segment.Splitter
 	agent    Agent
+	reasmBud *segment.Budget // shared by every connection's Reassembler
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -58,6 +59,7 @@ func New(opts Options) (*Host, error) {
 		log:      o.Logger,
 		tokens:   newTokenChecker(o.Token, o.NoToken),
 		splitter: segment.NewSplitter(o.Random),
+		reasmBud: segment.NewBudget(o.ReassemblyBudget),
 		conns:    make(map[*conn]struct{}),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
@@ -253,6 +255,7 @@ func (h *Host) newConn(ws *websocket.Conn) *conn {
 		reasm: segment.NewReassembler(segment.Limits{
 			MaxFrameBytes:   h.opts.readLimit(),
 			MaxMessageBytes: h.opts.MaxMessageBytes,
+			Budget:          h.reasmBud,
 		}, nil),
 	}
 	c.ctx, c.cancel = context.WithCancel(h.ctx)

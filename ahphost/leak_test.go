@@ -1,13 +1,14 @@
 package ahphost
 
 import (
-	"runtime"
 	"testing"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 func TestNoGoroutineLeakAfterClose(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := testkit.Goroutines()
 	func() {
 		h, err := New(Options{NoToken: true, Dir: t.TempDir(), Pace: time.Millisecond})
 		must(t, err)
@@ -31,5 +32,5 @@ func TestNoGoroutineLeakAfterClose(t *testing.T) {
 			t.Fatal("Listen after Close succeeded")
 		}
 	}()
-	checkNoLeak(t, before)
+	testkit.CheckNoLeak(t, before)
 }

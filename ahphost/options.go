@@ -58,6 +58,11 @@ type Options struct {
 	ReplayLog int
 	// QueueBytes bounds unsent bytes per connection; 0 = DefaultQueueBytes.
 	QueueBytes int64
+	// ReassemblyBudget bounds the bytes held by unfinished segment groups
+	// of all connections together; 0 = 4 × MaxMessageBytes (128 MiB by
+	// default). A connection whose next segment would exceed it is closed
+	// with 4400 (segment.RuleBudgetExceeded); others are not affected.
+	ReassemblyBudget int64
 	// KeepAlive is the interval of WebSocket pings that detect dead clients
 	// (0 = DefaultKeepAlive, negative = off). No pings are sent while the
 	// host is silent (GoSilent).
@@ -131,6 +136,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.QueueBytes <= 0 {
 		o.QueueBytes = DefaultQueueBytes
+	}
+	if o.ReassemblyBudget <= 0 {
+		o.ReassemblyBudget = 4 * o.MaxMessageBytes
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

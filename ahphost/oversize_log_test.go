@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // TestOversizeNotificationDropIsLogged: a notification too large for a
@@ -13,7 +15,7 @@ import (
 // payload nor the connection token.
 func TestOversizeNotificationDropIsLogged(t *testing.T) {
 	const token = "tok-SECRET-4711"
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	log := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	_, u := startHost(t, Options{Token: token, MaxFrameBytes: 64 * kib, Logger: log})
 	w := dial(t, u, nil)

@@ -5,22 +5,23 @@ import (
 	"context"
 	"errors"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // startServe runs RunServe with args in the background and returns the
 // connect URL, its stderr and a stop function that cancels it and checks
 // the exit code.
-func startServe(t *testing.T, args ...string) (string, *syncBuffer, func()) {
+func startServe(t *testing.T, args ...string) (string, *testkit.SyncBuffer, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	stderr := &syncBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	done := make(chan int, 1)
 	go func() {
 		done <- RunServe(ctx, append([]string{"--dir", t.TempDir(), "--pace", "0"}, args...), pw, stderr)
@@ -132,7 +133,7 @@ func TestSilentFaultOptions(t *testing.T) {
 			t.Errorf("%s: New accepted %+v", name, f)
 		}
 	}
-	before := runtime.NumGoroutine()
+	before := testkit.Goroutines()
 	h, err := New(Options{NoToken: true, Dir: t.TempDir(), Faults: Faults{SilentAfter: time.Hour, SilentFor: time.Second}})
 	must(t, err)
 	if _, err := h.Listen("127.0.0.1:0"); err != nil {
@@ -148,7 +149,7 @@ func TestSilentFaultOptions(t *testing.T) {
 	if h.silentUntil.Load() != 0 {
 		t.Fatal("silence started")
 	}
-	checkNoLeak(t, before)
+	testkit.CheckNoLeak(t, before)
 }
 
 // TestServeHelpDocumentsFaultFlags: `ahptui serve --help` lists every fault

@@ -8,9 +8,10 @@ import (
 	"flag"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 func TestParseServeFlags(t *testing.T) {
@@ -77,31 +78,13 @@ func TestParseServeFlags(t *testing.T) {
 	}
 }
 
-// syncBuffer is a goroutine-safe bytes.Buffer.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func TestRunServe(t *testing.T) {
 	for _, withToken := range []bool{true, false} {
 		t.Run(map[bool]string{true: "token", false: "no token"}[withToken], func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			pr, pw := io.Pipe()
-			var stderr syncBuffer
+			var stderr testkit.SyncBuffer
 			args := []string{"--dir", t.TempDir(), "--log-level", "debug"}
 			if withToken {
 				args = append(args, "--token", "tok-SECRET-123")

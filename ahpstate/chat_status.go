@@ -13,11 +13,7 @@ func hasBlockingToolCall(s *ahpwire.ChatState) bool {
 		return false
 	}
 	for _, p := range s.ActiveTurn.ResponseParts {
-		if p.Kind != ahpwire.PartToolCall || p.ToolCall == nil {
-			continue
-		}
-		switch p.ToolCall.Status {
-		case ahpwire.ToolPendingConfirmation, ahpwire.ToolPendingResultConfirmation, ahpwire.ToolAuthRequired:
+		if p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && p.ToolCall.WaitsForClient() {
 			return true
 		}
 	}

@@ -95,11 +95,7 @@ func (r Reducer) reduceToolCall(s ahpwire.ChatState, a ahpwire.Action) ahpwire.C
 			if a.Meta != nil {
 				tc.Meta = a.Meta
 			}
-			pi := a.Content
-			if tc.PartialInput != nil {
-				pi = *tc.PartialInput + a.Content
-			}
-			tc.PartialInput = &pi
+			tc = tc.AppendPartialInput(a.Content)
 			if a.InvocationMessage != nil {
 				tc.InvocationMessage = a.InvocationMessage
 			}

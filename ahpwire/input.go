@@ -170,3 +170,76 @@ func (a *ChatInputAnswer) Validate() error {
 	}
 	return nil
 }
+
+// Text returns the value of a text answer ("" for other kinds or an
+// undecodable value).
+func (v ChatInputAnswerValue) Text() string {
+	var s string
+	if v.Kind == AnswerValueText && json.Unmarshal(v.Value, &s) == nil {
+		return s
+	}
+	return ""
+}
+
+// Number returns the value of a number answer (0 otherwise).
+func (v ChatInputAnswerValue) Number() float64 {
+	var f float64
+	if v.Kind == AnswerValueNumber && json.Unmarshal(v.Value, &f) == nil {
+		return f
+	}
+	return 0
+}
+
+// Bool returns the value of a boolean answer (false otherwise).
+func (v ChatInputAnswerValue) Bool() bool {
+	var b bool
+	if v.Kind == AnswerValueBoolean && json.Unmarshal(v.Value, &b) == nil {
+		return b
+	}
+	return false
+}
+
+// Selected returns the option ids of a selected or selected-many answer
+// (nil for other kinds or an undecodable value).
+func (v ChatInputAnswerValue) Selected() []string {
+	switch v.Kind {
+	case AnswerValueSelected:
+		var s string
+		if json.Unmarshal(v.Value, &s) == nil {
+			return []string{s}
+		}
+	case AnswerValueSelectedMany:
+		var l []string
+		if json.Unmarshal(v.Value, &l) == nil {
+			return l
+		}
+	}
+	return nil
+}
+
+// Freeform returns the typed values of an answer: the value's own, else
+// the answer's.
+func (a *ChatInputAnswer) Freeform() []string {
+	if a.Value != nil && len(a.Value.FreeformValues) > 0 {
+		return a.Value.FreeformValues
+	}
+	return a.FreeformValues
+}
+
+// DefaultAnswer returns the question's default as an answer value (kind by
+// question kind), nil when it has none.
+func (q *ChatInputQuestion) DefaultAnswer() *ChatInputAnswerValue {
+	if len(q.DefaultValue) == 0 {
+		return nil
+	}
+	kind := q.Kind
+	switch kind {
+	case QuestionInteger:
+		kind = AnswerValueNumber
+	case QuestionSingleSelect:
+		kind = AnswerValueSelected
+	case QuestionMultiSelect:
+		kind = AnswerValueSelectedMany
+	}
+	return &ChatInputAnswerValue{Kind: kind, Value: q.DefaultValue}
+}

@@ -3,6 +3,8 @@ package ahpwire
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/ahptui/ahptui/internal/jsonscan"
 )
 
 // JSONRPCVersion is the value of the "jsonrpc" member of every message.
@@ -94,9 +96,15 @@ func (m Message) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes a message, keeping an explicit "result": null as
 // the raw bytes "null" so that it is distinguishable from an absent result.
+// A message naming an envelope member twice, or in the wrong case
+// ("Method"), is refused: encoding/json would take the last one, the
+// segment layer the first (jsonscan.CheckEnvelopeKeys).
 func (m *Message) UnmarshalJSON(data []byte) error {
 	var w messageFields
 	if err := json.Unmarshal(data, &w); err != nil {
+		return fmt.Errorf("ahpwire: decode jsonrpc message: %w", err)
+	}
+	if err := jsonscan.CheckEnvelopeKeys(data); err != nil {
 		return fmt.Errorf("ahpwire: decode jsonrpc message: %w", err)
 	}
 	*m = Message(w)

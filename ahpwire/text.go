@@ -21,3 +21,35 @@ func (p ResponsePart) AppendContent(s string) ResponsePart {
 	p.Content = p.text.String()
 	return p
 }
+
+// Text returns Content as an append-only text without copying it: the
+// buffer AppendContent built when Content still views it, otherwise a view
+// of Content itself (textbuf.Of). A reader that keeps the result (the
+// client's transcript) shares the part's text instead of keeping a second
+// copy.
+func (p *ResponsePart) Text() textbuf.Text {
+	if p.text.Views(p.Content) {
+		return p.text
+	}
+	return textbuf.Of(p.Content)
+}
+
+// AppendPartialInput returns t with s appended to PartialInput (which is set
+// even when s is empty); t is not changed. Like AppendContent, successive
+// appends to the newest version share one append-only buffer, so streaming
+// a tool call's input costs amortised O(len(s)) per delta, and every
+// earlier version keeps its own PartialInput.
+func (t ToolCallState) AppendPartialInput(s string) ToolCallState {
+	cur := ""
+	if t.PartialInput != nil {
+		cur = *t.PartialInput
+	}
+	pt := t.partial
+	if !pt.Views(cur) {
+		pt = textbuf.Of(cur)
+	}
+	t.partial = pt.Append(s)
+	in := t.partial.String()
+	t.PartialInput = &in
+	return t
+}

@@ -114,3 +114,43 @@ func TestAppendContentJSONUnchanged(t *testing.T) {
 		t.Fatalf("decode: %+v err %v", back, err)
 	}
 }
+
+func TestAppendPartialInputSharesOneBuffer(t *testing.T) {
+	tc := ToolCallState{Status: ToolStreaming, ToolCallID: "tc"}
+	versions := []ToolCallState{tc}
+	want := []string{""}
+	for i := range 100 {
+		d := fmt.Sprint(i % 10)
+		tc = tc.AppendPartialInput(d)
+		versions = append(versions, tc)
+		want = append(want, want[len(want)-1]+d)
+	}
+	for i, v := range versions[1:] {
+		if v.PartialInput == nil || *v.PartialInput != want[i+1] {
+			t.Fatalf("version %d: %v, want %q", i+1, v.PartialInput, want[i+1])
+		}
+	}
+	if versions[0].PartialInput != nil {
+		t.Fatal("the first version changed")
+	}
+	if e := (ToolCallState{}).AppendPartialInput(""); e.PartialInput == nil || *e.PartialInput != "" {
+		t.Fatal("an empty append must still set partialInput")
+	}
+	// Decoded state (no buffer yet): the first append copies once, later
+	// ones go in place, and a delta into a long input does not copy it.
+	var dec ToolCallState
+	if err := json.Unmarshal([]byte(`{"status":"streaming","toolCallId":"x","toolName":"t","displayName":"T","partialInput":"`+strings.Repeat("a", 1<<20)+`"}`), &dec); err != nil {
+		t.Fatal(err)
+	}
+	dec = dec.AppendPartialInput("b")
+	if n := testing.AllocsPerRun(100, func() { dec = dec.AppendPartialInput("c") }); n > 1 {
+		t.Fatalf("a delta into a 1 MiB input allocates %.0f times", n)
+	}
+	b, err := json.Marshal(dec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"partialInput":"aaa`) || !strings.HasSuffix(*dec.PartialInput, "ab"+strings.Repeat("c", 101)) {
+		t.Fatal("partialInput lost on the wire")
+	}
+}

@@ -3,6 +3,7 @@ package ahpwire
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/ahptui/ahptui/internal/textbuf"
 )
 
 // Tool call statuses (ToolCallStatus).
@@ -170,6 +171,10 @@ type ToolCallState struct {
 
 	// Raw holds the original JSON of a tool call whose status is unknown.
 	Raw json.RawMessage `json:"-"`
+
+	// partial is the append-only text PartialInput may view (see
+	// AppendPartialInput); empty for states built or decoded otherwise.
+	partial textbuf.Text
 }
 
 type toolCallAlias ToolCallState
@@ -199,6 +204,16 @@ func (t *ToolCallState) UnmarshalJSON(data []byte) error {
 // IsTerminal reports whether the tool call is completed or cancelled.
 func (t *ToolCallState) IsTerminal() bool {
 	return t.Status == ToolCompleted || t.Status == ToolCancelled
+}
+
+// WaitsForClient reports whether the tool call waits for a client
+// (pending-confirmation, pending-result-confirmation or auth-required).
+func (t *ToolCallState) WaitsForClient() bool {
+	switch t.Status {
+	case ToolPendingConfirmation, ToolPendingResultConfirmation, ToolAuthRequired:
+		return true
+	}
+	return false
 }
 
 // Result returns the result fields as a ToolCallResult (zero when absent).

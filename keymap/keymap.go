@@ -48,6 +48,7 @@ type Chat struct {
 	Resend        key.Binding // resend an uncertain message
 	OpenPrompt    key.Binding // reopen a pending approval or input form
 	Sessions      key.Binding // back to the session picker
+	NewSession    key.Binding // a new session with the same agent
 	Changes       key.Binding // the changes view (keymap/channels.go)
 	Terminals     key.Binding // the root terminals, read-only
 }
@@ -61,6 +62,8 @@ type Composer struct {
 	HistoryNext key.Binding
 	Editor      key.Binding // open $EDITOR
 	Unqueue     key.Binding // remove the newest queued message
+	ScrollUp    key.Binding // page the transcript up without leaving the composer
+	ScrollDown  key.Binding // page the transcript down
 }
 
 // Transcript bindings work while the transcript has focus.
@@ -161,6 +164,7 @@ func Default() KeyMap {
 			Resend:        b(k("ctrl+y"), "ctrl+y", "resend uncertain message"),
 			OpenPrompt:    b(k("ctrl+p"), "ctrl+p", "open pending approval/question"),
 			Sessions:      b(k("ctrl+s"), "ctrl+s", "sessions"),
+			NewSession:    b(k("ctrl+n"), "ctrl+n", "new session (same agent)"),
 		},
 		Composer: Composer{
 			Send:        b(k("enter"), "enter", "send"),
@@ -169,6 +173,8 @@ func Default() KeyMap {
 			HistoryNext: b(k("down"), "↓", "next prompt"),
 			Editor:      b(k("ctrl+o"), "ctrl+o", "edit in $EDITOR"),
 			Unqueue:     b(k("ctrl+x"), "ctrl+x", "remove last queued message"),
+			ScrollUp:    b(k("pgup"), "pgup", "scroll transcript up"),
+			ScrollDown:  b(k("pgdown"), "pgdn", "scroll transcript down"),
 		},
 		Transcript: Transcript{
 			Up:          b(k("up", "k"), "↑/k", "scroll up"),

@@ -1,15 +1,20 @@
 package reducer
 
 import (
-	"encoding/json"
 	"time"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/textbuf"
 )
 
 // Action is one lifecycle action. The set is closed (sealed by an
-// unexported method); Reduce ignores nothing it does not know because there
-// is nothing else. Actions are values and are not modified by Reduce;
-// pointers and slices inside them become shared with the resulting State and
-// must not be changed afterwards.
+// unexported method). Actions are values and are not modified by Reduce;
+// pointers and slices inside them (including the ahpwire payloads) become
+// shared with the resulting State and must not be changed afterwards.
+//
+// The actions say what happened to the transcript, never why: which AHP
+// transitions are legal is decided by package ahpstate, and Derive turns
+// its result into these actions.
 type Action interface{ isAction() }
 
 // MessageStart begins the assistant message of a turn (MESSAGE_START). An
@@ -22,49 +27,69 @@ type MessageStart struct {
 	StartedAt time.Time
 }
 
-// BlockStart appends a block to Current (BLOCK_START). Any kind may be
-// started with its payload (Tool, Input, Err, Ref or Unknown); text and
-// thinking start open, a tool call is open until terminal, an input request
-// until answered, every other kind is closed at once. Tool calls usually
-// start with ToolCallStart, errors with Error, input requests with
-// InputRequested. A payload missing for its kind makes the action ignored.
+// BlockStart appends a block to Current (BLOCK_START) with the payload of
+// its Kind: Text for text, thinking and system notifications, Tool for a
+// tool call, Input (and Response) for an input request, Err for an error,
+// Ref for a content reference, Unknown for an unknown part. Text and
+// thinking start open, a tool call stays open until it is terminal, an input
+// request until it has a response; every other kind is closed at once. A
+// payload missing for its kind makes the action ignored.
 type BlockStart struct {
 	// MessageID must name Current.
 	MessageID string
-	// BlockID is the block's id ("" for parts without one).
+	// BlockID is the block's id ("" for parts without one); tool calls and
+	// input requests use their own id.
 	BlockID string
 	Kind    BlockKind
 	// Text is the initial content (text, thinking, system notification).
 	Text string
+	// text, when set, is Text as the AHP part's append-only buffer (shared
+	// instead of copied); set by Derive and Project.
+	text textbuf.Text
 	// Markdown marks system-notification content as markdown.
 	Markdown bool
 	// Redacted marks withheld thinking.
 	Redacted bool
-	Tool     *ToolCall
-	Input    *InputRequest
-	Err      *ErrorInfo
-	Ref      *ContentRef
-	Unknown  *UnknownPart
+	// Tool is the AHP tool-call state (shared, never modified).
+	Tool *ahpwire.ToolCallState
+	// Input is the AHP input request (shared, never modified); Response is
+	// its response ("" while open).
+	Input    *ahpwire.ChatInputRequest
+	Response string
+	// Err is an error block's payload.
+	Err *ErrorInfo
+	// Ref is a content reference (shared, never modified).
+	Ref *ahpwire.ContentRef
+	// Unknown keeps a part of an unknown kind.
+	Unknown *UnknownPart
 }
 
-// BlockDelta appends text to an open text or thinking block of Current
-// (BLOCK_DELTA). The first block with BlockID is the target; if its kind is
-// not Kind, or it is closed, or the message is not Current, the delta is
-// ignored and counted.
+// BlockUpdate replaces block Index of Current with the block its BlockStart
+// builds, keeping the Index (BLOCK_UPDATE: a tool call or input request
+// moved to a new AHP state). MessageID must name Current.
+type BlockUpdate struct {
+	Index int
+	BlockStart
+}
+
+// BlockDelta appends text to open text or thinking block Index of Current
+// (BLOCK_DELTA). If the block's kind is not Kind, or it is closed, or the
+// message is not Current, the delta is ignored and counted.
 type BlockDelta struct {
 	MessageID string
-	BlockID   string
+	Index     int
 	// Kind is KindText or KindThinking.
 	Kind  BlockKind
 	Delta string
+	// text, when set by Derive, is the block's text with Delta appended as
+	// the AHP part's buffer: adopted instead of appending a second copy.
+	text textbuf.Text
 }
 
-// BlockEnd closes a block of Current (BLOCK_END). A tool call that is not yet
-// completed or cancelled becomes cancelled with reason "skipped" (AHP's
-// endTurn rule); an open input request stays unanswered but closed.
+// BlockEnd closes block Index of Current (BLOCK_END); its payload is kept.
 type BlockEnd struct {
 	MessageID string
-	BlockID   string
+	Index     int
 }
 
 // MessageEnd finalises Current into Messages (MESSAGE_END). Blocks still open
@@ -113,146 +138,10 @@ type Error struct {
 	Info      ErrorInfo
 }
 
-// ToolCallStart appends a streaming tool-call block to Current.
-type ToolCallStart struct {
-	MessageID   string
-	ToolCallID  string
-	ToolName    string
-	DisplayName string
-	Intention   string
-	Contributor *Contributor
-	Meta        map[string]json.RawMessage
-}
-
-// ToolCallDelta appends streamed input to a streaming tool call and
-// optionally replaces its invocation message.
-type ToolCallDelta struct {
-	MessageID  string
-	ToolCallID string
-	Content    string
-	// InvocationMessage replaces the current one when non-nil.
-	InvocationMessage *Rich
-	// Meta replaces the tool call's meta when non-nil.
-	Meta map[string]json.RawMessage
-}
-
-// ToolCallReady moves a streaming, running (re-confirmation) or
-// pending-confirmation tool call to running (Confirmed set: auto-approved)
-// or to pending-confirmation (fields merged with a previous pending state).
-type ToolCallReady struct {
-	MessageID         string
-	ToolCallID        string
-	InvocationMessage Rich
-	Input             *ToolInput
-	ConfirmationTitle *Rich
-	Risk              *Risk
-	// Edits are proposed edits; nil = not given.
-	Edits    []FileEdit
-	Editable *bool
-	// Confirmed, when non-empty, auto-approves: the call goes to running.
-	Confirmed string
-	Options   []ConfirmOption
-	// Intention and Contributor replace the call's when non-empty.
-	Intention   string
-	Contributor *Contributor
-	Meta        map[string]json.RawMessage
-}
-
-// ToolCallConfirmed approves (to running) or denies (to cancelled) a
-// pending-confirmation tool call.
-type ToolCallConfirmed struct {
-	MessageID  string
-	ToolCallID string
-	Approved   bool
-	// Confirmed is how it was approved ("user-action", ...).
-	Confirmed string
-	// EditedInput replaces the input on approval when non-nil.
-	EditedInput *ToolInput
-	// SelectedOptionID picks one of the call's Options.
-	SelectedOptionID string
-	// Reason ("denied" or "skipped"), ReasonMessage and UserSuggestion
-	// describe a denial.
-	Reason         string
-	ReasonMessage  *Rich
-	UserSuggestion string
-	Meta           map[string]json.RawMessage
-}
-
-// ToolResult completes a tool call (TOOL_RESULT; AHP chat/toolCallComplete):
-// from running, pending-confirmation (then Confirmed becomes "not-needed")
-// or auth-required (failed results only) to completed, or to
-// pending-result-confirmation when RequiresResultConfirmation is set (not
-// from auth-required). With an empty MessageID the newest tool call with the
-// id in Current or, failing that, in Messages is targeted (seed semantics).
-type ToolResult struct {
-	MessageID  string
-	ToolCallID string
-	Result     ToolOutcome
-	// Content is the result content (nil keeps pre-auth content).
-	Content                    []ToolContent
-	RequiresResultConfirmation bool
-	Meta                       map[string]json.RawMessage
-}
-
-// ToolCallResultConfirmed accepts (to completed) or rejects (to cancelled,
-// reason "result-denied") a pending-result-confirmation tool call.
-type ToolCallResultConfirmed struct {
-	MessageID  string
-	ToolCallID string
-	Approved   bool
-	Meta       map[string]json.RawMessage
-}
-
-// ToolCallContentChanged replaces a running tool call's live content.
-type ToolCallContentChanged struct {
-	MessageID  string
-	ToolCallID string
-	Content    []ToolContent
-	Meta       map[string]json.RawMessage
-}
-
-// ToolCallAuthRequired pauses a running MCP tool call for authentication.
-type ToolCallAuthRequired struct {
-	MessageID  string
-	ToolCallID string
-	Auth       AuthRequirement
-	Meta       map[string]json.RawMessage
-}
-
-// ToolCallAuthResolved resumes an auth-required tool call (to running).
-type ToolCallAuthResolved struct {
-	MessageID  string
-	ToolCallID string
-	Meta       map[string]json.RawMessage
-}
-
 // UsageChanged replaces Current's usage.
 type UsageChanged struct {
 	MessageID string
 	Usage     Usage
-}
-
-// InputRequested adds an input request block to Current (INPUT_REQUESTED),
-// or replaces the open one with the same id in place, keeping its draft
-// answers unless Request carries answers.
-type InputRequested struct {
-	Request InputRequest
-}
-
-// InputAnswered sets (or, with a nil Answer, deletes) a draft answer of an
-// open input request in Current (INPUT_ANSWERED).
-type InputAnswered struct {
-	RequestID  string
-	QuestionID string
-	Answer     *InputAnswer
-}
-
-// InputCompleted merges Answers into an open input request of Current and
-// sets its response, closing it (INPUT_COMPLETED).
-type InputCompleted struct {
-	RequestID string
-	Response  string
-	Answers   map[string]InputAnswer
 }
 
 // Restore replaces the whole transcript (RESTORE, history): Messages
@@ -261,16 +150,13 @@ type InputCompleted struct {
 // well-formed (non-nil, known role, non-empty id, blocks with payloads for
 // their kinds); otherwise the restore is rejected and counted.
 type Restore struct {
-	// Chat, when non-empty, sets State.Chat.
-	Chat     string
 	Messages []*Message
 	Steering *PendingMessage
 	Queued   []PendingMessage
 }
 
-// HistoryLoaded prepends older finished messages (AHP chat/turnsLoaded),
-// skipping those whose TurnID is already a finished turn. Invalid shapes are
-// rejected as for Restore.
+// HistoryLoaded prepends older finished messages (AHP chat/turnsLoaded).
+// Invalid shapes are rejected as for Restore.
 type HistoryLoaded struct {
 	Messages []*Message
 }
@@ -287,32 +173,18 @@ type Truncate struct {
 	ActiveOnly      bool
 }
 
-// MessageResume reopens the last finished assistant message as Current when
-// it belongs to TurnID, ended in error and its last block is a resumable
-// error (AHP chat/turnResume). Its text and thinking blocks and unanswered
-// input requests become open again; the error block stays.
+// MessageResume reopens the last finished message as Current when it is the
+// assistant message of TurnID (AHP chat/turnResume). Its text and thinking
+// blocks, non-terminal tool calls and unanswered input requests become open
+// again.
 type MessageResume struct {
 	TurnID string
 }
 
-// PendingMessageSet sets the steering message or upserts a queued message.
-type PendingMessageSet struct {
-	// Kind is PendingSteering or PendingQueued.
-	Kind    string
-	Message PendingMessage
-}
-
-// PendingMessageRemoved clears the steering message (if its id matches) or
-// removes a queued message.
-type PendingMessageRemoved struct {
-	Kind string
-	ID   string
-}
-
-// QueuedReordered puts the listed queued ids first (unknown and duplicate
-// ids ignored), keeping the rest in their original order.
-type QueuedReordered struct {
-	Order []string
+// PendingChanged replaces the steering message and the queued messages.
+type PendingChanged struct {
+	Steering *PendingMessage
+	Queued   []PendingMessage
 }
 
 // ActivityChanged sets the activity line.
@@ -320,33 +192,20 @@ type ActivityChanged struct {
 	Activity string
 }
 
-func (MessageStart) isAction()            {}
-func (BlockStart) isAction()              {}
-func (BlockDelta) isAction()              {}
-func (BlockEnd) isAction()                {}
-func (MessageEnd) isAction()              {}
-func (MessageSnapshot) isAction()         {}
-func (SessionEnd) isAction()              {}
-func (UserMessage) isAction()             {}
-func (Error) isAction()                   {}
-func (ToolCallStart) isAction()           {}
-func (ToolCallDelta) isAction()           {}
-func (ToolCallReady) isAction()           {}
-func (ToolCallConfirmed) isAction()       {}
-func (ToolResult) isAction()              {}
-func (ToolCallResultConfirmed) isAction() {}
-func (ToolCallContentChanged) isAction()  {}
-func (ToolCallAuthRequired) isAction()    {}
-func (ToolCallAuthResolved) isAction()    {}
-func (UsageChanged) isAction()            {}
-func (InputRequested) isAction()          {}
-func (InputAnswered) isAction()           {}
-func (InputCompleted) isAction()          {}
-func (Restore) isAction()                 {}
-func (HistoryLoaded) isAction()           {}
-func (Truncate) isAction()                {}
-func (MessageResume) isAction()           {}
-func (PendingMessageSet) isAction()       {}
-func (PendingMessageRemoved) isAction()   {}
-func (QueuedReordered) isAction()         {}
-func (ActivityChanged) isAction()         {}
+func (MessageStart) isAction()    {}
+func (BlockStart) isAction()      {}
+func (BlockUpdate) isAction()     {}
+func (BlockDelta) isAction()      {}
+func (BlockEnd) isAction()        {}
+func (MessageEnd) isAction()      {}
+func (MessageSnapshot) isAction() {}
+func (SessionEnd) isAction()      {}
+func (UserMessage) isAction()     {}
+func (Error) isAction()           {}
+func (UsageChanged) isAction()    {}
+func (Restore) isAction()         {}
+func (HistoryLoaded) isAction()   {}
+func (Truncate) isAction()        {}
+func (MessageResume) isAction()   {}
+func (PendingChanged) isAction()  {}
+func (ActivityChanged) isAction() {}

@@ -3,13 +3,15 @@ package reducer
 import (
 	"fmt"
 	"testing"
+
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // BenchmarkDeltas streams n 16-byte deltas into one text block. ns/delta
 // staying flat as n grows from 1k to 100k shows O(1) amortised appends
 // (O(len(delta)) per delta, not O(message)).
 func BenchmarkDeltas(b *testing.B) {
-	delta := BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "0123456789abcdef"}
+	delta := BlockDelta{MessageID: "t1", Kind: KindText, Delta: "0123456789abcdef"}
 	for _, n := range []int{1_000, 10_000, 100_000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
@@ -58,7 +60,7 @@ func BenchmarkReduceWithHistory(b *testing.B) {
 		b.Run(fmt.Sprintf("delta/finished=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			s := base
-			d := BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "0123456789abcdef"}
+			d := BlockDelta{MessageID: "t1", Kind: KindText, Delta: "0123456789abcdef"}
 			for i := 0; i < b.N; i++ {
 				if i&4095 == 0 {
 					s = base // bound the block at 64 KiB
@@ -73,11 +75,40 @@ func BenchmarkReduceWithHistory(b *testing.B) {
 				id := "b" + fmt.Sprint(i&1023)
 				s = ReduceAll(s, UserMessage{TurnID: id, Text: "q"}, MessageStart{ID: id, TurnID: id},
 					BlockStart{MessageID: id, BlockID: "p", Kind: KindText},
-					BlockDelta{MessageID: id, BlockID: "p", Kind: KindText, Delta: "answer"},
+					BlockDelta{MessageID: id, Kind: KindText, Delta: "answer"},
 					MessageEnd{MessageID: id, Status: StatusComplete})
 			}
 			if len(s.Messages) != n+2+2*b.N {
 				b.Fatalf("messages %d", len(s.Messages))
+			}
+		})
+	}
+}
+
+// BenchmarkApplyDelta measures the client's whole path for one chat/delta
+// envelope (ahpstate.ReduceChat, Derive, Reduce) into an active turn with
+// one text part, with 0 and 1000 finished turns: ns and bytes per delta
+// stay flat as history grows and the part stays bounded at 64 KiB.
+func BenchmarkApplyDelta(b *testing.B) {
+	for _, turns := range []int{0, 1000} {
+		b.Run(fmt.Sprintf("turns=%d", turns), func(b *testing.B) {
+			cs := ahpwire.ChatState{Resource: genChat, Turns: []ahpwire.Turn{}}
+			for i := range turns {
+				id := fmt.Sprintf("h%d", i)
+				cs.Turns = append(cs.Turns, ahpwire.Turn{ID: id, Message: ahpwire.UserMessage("q"),
+					ResponseParts: []ahpwire.ResponsePart{ahpwire.MarkdownPart("m", "answer")}, State: ahpwire.TurnComplete})
+			}
+			cs.ActiveTurn = &ahpwire.ActiveTurn{ID: "t1", Message: ahpwire.UserMessage("hi"),
+				ResponseParts: []ahpwire.ResponsePart{ahpwire.MarkdownPart("p1", "He")}}
+			base := projected(cs)
+			env := ahpwire.ActionEnvelope{Channel: genChat, Action: &ahpwire.ChatDelta{TurnID: "t1", PartID: "p1", Content: "0123456789abcdef"}}
+			c := base
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if i&4095 == 0 {
+					c = base // bound the part at 64 KiB
+				}
+				c = applyOurs(c, env)
 			}
 		})
 	}

@@ -1,8 +1,11 @@
 package reducer
 
-import "github.com/ahptui/ahptui/internal/textbuf"
+import (
+	"encoding/json"
 
-import "encoding/json"
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/textbuf"
+)
 
 // BlockKind discriminates blocks.
 type BlockKind uint8
@@ -69,28 +72,33 @@ type Block struct {
 	// Kind selects the payload.
 	Kind BlockKind
 	// Open is true while the block may still change: text and thinking
-	// until the turn ends, tool calls until they are completed or
-	// cancelled, input requests until answered. Errors, notifications,
-	// content refs and unknown parts are closed from the start.
+	// until the turn ends, tool calls until they are terminal, input
+	// requests until answered (and never after their message ended).
+	// Errors, notifications, content refs and unknown parts are closed from
+	// the start.
 	Open bool
-	// Rev increases on every change of the block (render cache key).
-	Rev uint64
-
-	text textbuf.Text // KindText, KindThinking, KindSystemNotification
-
 	// Redacted marks KindThinking whose content is withheld.
 	Redacted bool
 	// Markdown marks KindSystemNotification content as markdown (plain text
 	// otherwise).
 	Markdown bool
-	// Tool is the KindToolCall payload.
-	Tool *ToolCall
+	// Rev increases on every change of the block (render cache key).
+	Rev uint64
+
+	text textbuf.Text // KindText, KindThinking, KindSystemNotification
+
+	// Tool is the KindToolCall payload: the AHP tool-call state, shared
+	// with the AHP chat state it was derived from (never modify it).
+	Tool *ahpwire.ToolCallState
 	// Err is the KindError payload.
 	Err *ErrorInfo
-	// Input is the KindInputRequest payload.
-	Input *InputRequest
-	// Ref is the KindContentRef payload.
-	Ref *ContentRef
+	// Input is the KindInputRequest payload: the AHP input request, shared
+	// with the AHP chat state (never modify it). Response is its response
+	// ("accept", "decline", "cancel"; "" while unanswered).
+	Input    *ahpwire.ChatInputRequest
+	Response string
+	// Ref is the KindContentRef payload (shared, never modify it).
+	Ref *ahpwire.ContentRef
 	// Unknown is the KindUnknown payload.
 	Unknown *UnknownPart
 }
@@ -101,13 +109,6 @@ func (b *Block) Text() string { return b.text.String() }
 
 // TextLen returns the length of the block's text in bytes.
 func (b *Block) TextLen() int { return b.text.Len() }
-
-// Rich is a string that is either plain text or markdown (AHP
-// StringOrMarkdown).
-type Rich struct {
-	Text     string
-	Markdown bool
-}
 
 // ErrorInfo is the payload of an error block (or State.LastError).
 type ErrorInfo struct {
@@ -121,14 +122,6 @@ type ErrorInfo struct {
 	Resumable bool
 }
 
-// ContentRef references content stored outside the transcript.
-type ContentRef struct {
-	URI         string
-	ContentType string
-	// SizeHint is the content size in bytes, -1 if unknown.
-	SizeHint int64
-}
-
 // UnknownPart keeps a response part of an unknown kind verbatim.
 type UnknownPart struct {
 	// Kind is the part's "kind" value.
@@ -136,3 +129,7 @@ type UnknownPart struct {
 	// Raw is the part's JSON.
 	Raw json.RawMessage
 }
+
+// InputOpen reports whether a KindInputRequest block still waits for an
+// answer (its request has no response).
+func (b *Block) InputOpen() bool { return b.Kind == KindInputRequest && b.Response == "" }

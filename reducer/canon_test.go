@@ -2,8 +2,9 @@ package reducer
 
 import (
 	"encoding/json"
-	"github.com/ahptui/ahptui/internal/textbuf"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/ahpfixtures"
 )
 
 // canon is a comparable view of a State's transcript: everything a renderer
@@ -39,19 +40,23 @@ type cBlock struct {
 	Text     string
 	Redacted bool
 	Markdown bool
-	Tool     *cTool
 	Err      *ErrorInfo
-	Input    *InputRequest
-	Ref      *ContentRef
-	Unknown  any
+	Response string
+	// Tool, Input, Ref and Unknown are the AHP payloads as JSON values, so
+	// that equal content compares equal whether or not it is shared.
+	Tool, Input, Ref, Unknown any
 }
 
-type cTool struct {
-	ToolCall
-	Partial    string
-	MetaV      any
-	ContentV   []ToolContent
-	StructureV any
+// jsonOf returns v's JSON as a generic value (nil for a nil pointer).
+func jsonOf[T any](v *T) any {
+	if v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err.Error()
+	}
+	return ahpfixtures.StripNulls(jsonAny(b)) // absent and null are the same
 }
 
 func jsonAny(raw []byte) any {
@@ -98,34 +103,11 @@ func canonMsg(m *Message) cMsg {
 func canonBlock(b *Block) cBlock {
 	c := cBlock{
 		ID: b.ID, Index: b.Index, Kind: b.Kind.String(), Open: b.Open, Text: b.Text(),
-		Redacted: b.Redacted, Markdown: b.Markdown, Err: b.Err, Input: b.Input, Ref: b.Ref,
+		Redacted: b.Redacted, Markdown: b.Markdown, Err: b.Err, Response: b.Response,
+		Tool: jsonOf(b.Tool), Input: jsonOf(b.Input), Ref: jsonOf(b.Ref),
 	}
 	if b.Unknown != nil {
 		c.Unknown = map[string]any{"kind": b.Unknown.Kind, "raw": jsonAny(b.Unknown.Raw)}
-	}
-	if b.Tool != nil {
-		t := cTool{ToolCall: *b.Tool, Partial: b.Tool.PartialInput()}
-		t.partial = textbuf.Text{}
-		if t.Meta != nil {
-			m := map[string]any{}
-			for k, v := range t.Meta {
-				m[k] = jsonAny(v)
-			}
-			t.MetaV = m
-		}
-		t.Meta = nil
-		for _, ct := range t.Content {
-			ct.Raw = json.RawMessage(nil)
-			t.ContentV = append(t.ContentV, ct)
-		}
-		t.Content = nil
-		if t.Result != nil {
-			r := *t.Result
-			t.StructureV = jsonAny(r.Structured)
-			r.Structured = nil
-			t.Result = &r
-		}
-		c.Tool = &t
 	}
 	return c
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/ahptui/ahptui/reducer"
 )
 
-// A streamed turn: each AHP envelope is translated against the current
-// state and the resulting lifecycle actions are reduced.
-func ExampleTranslate() {
+// A streamed turn: each AHP envelope moves AHP's chat state on (package
+// ahpstate) and the transcript follows with the derived lifecycle actions.
+func ExampleApply() {
 	wire := []string{
 		`{"channel":"ahp-chat:/c1","serverSeq":1,"action":{"type":"chat/turnStarted","turnId":"t1","startedAt":"2026-10-05T10:01:00.000Z","message":{"text":"list files","origin":{"kind":"user"}}}}`,
 		`{"channel":"ahp-chat:/c1","serverSeq":2,"action":{"type":"chat/responsePart","turnId":"t1","part":{"kind":"markdown","id":"m1","content":""}}}`,
@@ -20,13 +20,14 @@ func ExampleTranslate() {
 		`{"channel":"ahp-chat:/c1","serverSeq":6,"action":{"type":"chat/delta","turnId":"t1","partId":"m1","content":"one file."}}`,
 		`{"channel":"ahp-chat:/c1","serverSeq":7,"action":{"type":"chat/turnComplete","turnId":"t1","duration":5120}}`,
 	}
-	s := reducer.Project(ahpwire.ChatState{Resource: "ahp-chat:/c1"})
+	cs := ahpwire.ChatState{Resource: "ahp-chat:/c1"}
+	s := reducer.Project(cs)
 	for i, raw := range wire {
 		var env ahpwire.ActionEnvelope
 		if err := json.Unmarshal([]byte(raw), &env); err != nil {
 			panic(err)
 		}
-		s = reducer.ReduceAll(s, reducer.Translate(env, s)...)
+		cs, s, _ = reducer.Apply(cs, s, env)
 		if i == 4 {
 			fmt.Println("awaiting approval:", len(s.PendingApprovals()))
 		}
@@ -35,7 +36,7 @@ func ExampleTranslate() {
 		fmt.Printf("%s %s %q\n", m.Role, m.Status, m.Text())
 	}
 	tool := s.Messages[1].Blocks[1].Tool
-	fmt.Println(tool.Status, tool.CancelReason, s.Messages[1].Duration)
+	fmt.Println(tool.Status, tool.Reason, s.Messages[1].Duration)
 	// Output:
 	// awaiting approval: 1
 	// user complete "list files"

@@ -26,7 +26,7 @@ var fixtureDivergences = map[string]divergence{
 			"accepts it and merges the new fields into the pending confirmation (PROTOCOL.md §6.5)",
 		check: func(t *testing.T, got State) {
 			b := mustBlock(t, got.Current, "tc-1")
-			if b.Tool.Status != ToolPendingConfirmation || b.Tool.InvocationMessage == nil ||
+			if b.Tool.Status != ahpwire.ToolPendingConfirmation || b.Tool.InvocationMessage == nil ||
 				b.Tool.InvocationMessage.Text != "Run again" || !b.Open {
 				t.Fatalf("want pending-confirmation with the new invocation message, got %+v", b.Tool)
 			}
@@ -38,32 +38,21 @@ var fixtureDivergences = map[string]divergence{
 		check: func(t *testing.T, got State) {
 			b := mustBlock(t, got.Current, "input-1")
 			in := b.Input
-			if b.Kind != KindInputRequest || b.Open || in.Response != InputAccept || len(in.Questions) != 2 ||
-				in.Answers["q1"].Selected[0] != "node" || in.Answers["q2"].Text != "Keep it small." ||
-				in.Answers["q1"].State != AnswerDraft || len(got.PendingInputs()) != 0 {
+			if b.Kind != KindInputRequest || b.Open || b.Response != ahpwire.InputAccept || len(in.Questions) != 2 ||
+				answerString(in.Answers["q1"]) != "node" || answerString(in.Answers["q2"]) != "Keep it small." ||
+				in.Answers["q1"].State != ahpwire.AnswerDraft || len(got.PendingInputs()) != 0 {
 				t.Fatalf("want a closed, accepted input request with both drafts, got %+v", in)
 			}
 		},
 	},
-	"107-session-input-turn-end-cleans-turn-scoped-only": {
-		reason: "0.5 cleared ChatState.inputRequests at turn end; since 0.6 unanswered inputRequest " +
-			"parts stay in the finished turn without a response",
-		check: func(t *testing.T, got State) {
-			if got.Current != nil || len(got.Messages) != 2 {
-				t.Fatalf("want the turn finished, got current=%v messages=%d", got.Current, len(got.Messages))
-			}
-			m := got.Messages[1]
-			if m.Status != StatusComplete || len(m.Blocks) != 2 {
-				t.Fatalf("want 2 input blocks in the finished turn, got %d", len(m.Blocks))
-			}
-			for i, id := range []string{"url-input", "form-input"} {
-				b := m.Blocks[i]
-				if b.Kind != KindInputRequest || b.ID != id || b.Open || b.Input.Response != "" {
-					t.Fatalf("block %d: want closed unanswered %s, got %+v", i, id, b)
-				}
-			}
-		},
-	},
+}
+
+// answerString returns an answer's value as text ("" without one).
+func answerString(a ahpwire.ChatInputAnswer) string {
+	if a.Value == nil {
+		return ""
+	}
+	return a.Value.String()
 }
 
 // mustBlock returns the block with the given id in m.
@@ -114,8 +103,8 @@ func TestReducerFixtures(t *testing.T) {
 	t.Logf("fixtures: %d matched, %d diverged (listed), %d not applicable", ran, diverged, notApplicable)
 }
 
-// runFixture projects initial, translates and reduces every action, and
-// projects expected.
+// runFixture projects initial, applies every action (AHP state by
+// ahpstate, transcript by the derived actions), and projects expected.
 func runFixture(t *testing.T, fx ahpfixtures.Reducer) (got, want State) {
 	t.Helper()
 	initial, err := ahpwire.DecodeChatState(fx.Initial)
@@ -126,13 +115,13 @@ func runFixture(t *testing.T, fx ahpfixtures.Reducer) (got, want State) {
 	if err != nil {
 		t.Fatalf("expected: %v", err)
 	}
-	got = Project(initial)
+	cs, got := initial, Project(initial)
 	for i, raw := range fx.Actions {
 		a, err := ahpwire.DecodeAction(raw)
 		if err != nil {
 			t.Fatalf("action %d: %v", i, err)
 		}
-		got = ReduceAll(got, TranslateAction(a, got)...)
+		cs, got, _ = ApplyAction(cs, got, a)
 	}
 	return got, Project(expected)
 }

@@ -10,25 +10,28 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/internal/ahpfixtures"
 )
 
-var updateCorpus = flag.Bool("update-corpus", false, "rewrite testdata/fuzz/FuzzTranslate from generated streams and fixtures")
+var updateCorpus = flag.Bool("update-corpus", false, "rewrite testdata/fuzz/FuzzDerive from generated streams and fixtures")
 
-// fuzzBaseStates returns states to translate against: empty, mid-turn with
-// every block kind, and ended.
-func fuzzBaseStates(t testing.TB) []State {
+// fuzzBaseChats returns chats to apply envelopes to: empty, mid-turn with
+// every block kind, the end of a long stream, and ended.
+func fuzzBaseChats(t testing.TB) []chat {
 	envs := newStreamGen(7).generate(120)
-	s := Project(ahpwire.ChatState{Resource: genChat})
-	var mid State
+	c := projected(ahpwire.ChatState{Resource: genChat})
+	var mid chat
 	for i, e := range envs {
-		s = applyOurs(s, e)
-		if s.Current != nil && len(s.Current.Blocks) > len(midBlocks(mid)) && i < len(envs)-1 {
-			mid = s
+		c = applyOurs(c, e)
+		if c.view.Current != nil && len(c.view.Current.Blocks) > len(midBlocks(mid.view)) && i < len(envs)-1 {
+			mid = c
 		}
 	}
-	return []State{{}, mid, s, Reduce(mid, SessionEnd{Reason: "x"})}
+	ended := mid
+	ended.view = Reduce(mid.view, SessionEnd{Reason: "x"})
+	return []chat{{}, mid, c, ended}
 }
 
 func midBlocks(s State) []*Block {
@@ -38,34 +41,43 @@ func midBlocks(s State) []*Block {
 	return s.Current.Blocks
 }
 
-// FuzzTranslate: arbitrary JSON envelopes never panic the translator or
-// the reducer, whatever state they meet; and the same bytes as a chat
-// snapshot never panic Project.
-func FuzzTranslate(f *testing.F) {
-	bases := fuzzBaseStates(f)
+// FuzzDerive: arbitrary JSON envelopes never panic ahpstate, Derive or the
+// reducer, whatever chat they meet; the result is deterministic; and the
+// derived transcript equals the projection of AHP's new state whenever the
+// old transcript was the projection of the old state (the reattach
+// property, for any action). The same bytes as a chat snapshot never panic
+// Project.
+func FuzzDerive(f *testing.F) {
+	bases := fuzzBaseChats(f)
 	f.Add([]byte(`{"channel":"ahp-chat:/c1","serverSeq":1,"action":{"type":"chat/delta","turnId":"t1","partId":"p1","content":"x"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var env ahpwire.ActionEnvelope
 		if err := json.Unmarshal(data, &env); err == nil {
-			for i, s := range bases {
-				acts := Translate(env, s)
-				out := ReduceAll(s, acts...)
+			for i, c := range bases {
+				out := applyOurs(c, env)
 				if i == 1 {
 					// Deterministic and pure: the same input gives the same output.
-					again := ReduceAll(s, Translate(env, s)...)
-					if !reflect.DeepEqual(canonState(again), canonState(out)) {
+					again := applyOurs(c, env)
+					if !reflect.DeepEqual(canonState(again.view), canonState(out.view)) {
 						t.Fatalf("non-deterministic result for %s", data)
 					}
 				}
-				// Translating again against the new state must also be safe.
-				_ = ReduceAll(out, Translate(env, out)...)
-				_ = ReduceAll(s, TranslateAction(env.Action, s)...)
+				if i < 3 && env.Action != nil && ahpstate.ActionScope(env.Action) == ahpstate.ScopeChat {
+					if g, w := canonState(out.view), canonState(Project(out.ahp)); !reflect.DeepEqual(g, w) {
+						t.Fatalf("derived state differs from the projection for %s\n got %s\nwant %s", data, dump(g), dump(w))
+					}
+				}
+				// Applying again to the new chat must also be safe.
+				_ = applyOurs(out, env)
+				if env.Action != nil {
+					_, _, _ = ApplyAction(c.ahp, c.view, env.Action)
+				}
 			}
 		}
 		if cs, err := ahpwire.DecodeChatState(data); err == nil {
 			p := Project(cs)
-			for _, s := range bases[:2] {
-				_ = Reattach(s, cs)
+			for _, c := range bases[:2] {
+				_ = Reattach(c.view, cs)
 			}
 			_ = canonState(p)
 		}
@@ -75,7 +87,7 @@ func FuzzTranslate(f *testing.F) {
 // TestFuzzCorpus checks the seed corpus covers every generated action type
 // and the fixtures; -update-corpus regenerates it.
 func TestFuzzCorpus(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzTranslate")
+	dir := filepath.Join("testdata", "fuzz", "FuzzDerive")
 	if !*updateCorpus {
 		files, err := filepath.Glob(filepath.Join(dir, "*"))
 		if err != nil || len(files) < 100 {

@@ -1,13 +1,14 @@
 package reducer
 
-import "github.com/ahptui/ahptui/internal/textbuf"
-
-import "github.com/ahptui/ahptui/ahpwire"
+import (
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/textbuf"
+)
 
 // Project turns an AHP chat snapshot into a State: finished turns become
 // Messages (through Restore) and the active turn becomes a user message
 // plus a streaming Current (through UserMessage and MessageSnapshot), so
-// that the actions following the snapshot continue it.
+// that the actions Derive returns for later AHP actions continue it.
 func Project(cs ahpwire.ChatState) State {
 	return ReduceAll(State{}, ProjectActions(cs)...)
 }
@@ -22,35 +23,15 @@ func Reattach(s State, cs ahpwire.ChatState) State {
 
 // ProjectActions returns the lifecycle actions that rebuild cs: Restore,
 // ActivityChanged and, for an active turn, UserMessage + MessageSnapshot.
-// 0.5-era ChatState.inputRequests join the active turn as input requests.
 func ProjectActions(cs ahpwire.ChatState) []Action {
-	ms := make([]*Message, 0, 2*len(cs.Turns))
-	for _, t := range cs.Turns {
-		ms = append(ms, turnMessages(t)...)
-	}
-	r := Restore{Chat: cs.Resource, Messages: ms}
-	if cs.SteeringMessage != nil {
-		r.Steering = &PendingMessage{ID: cs.SteeringMessage.ID, Text: cs.SteeringMessage.Message.Text}
-	} else if n := len(cs.SteeringMessages); n > 0 {
-		r.Steering = &PendingMessage{ID: cs.SteeringMessages[n-1].ID, Text: cs.SteeringMessages[n-1].Message.Text}
-	}
-	for _, q := range cs.QueuedMessages {
-		r.Queued = append(r.Queued, PendingMessage{ID: q.ID, Text: q.Message.Text})
-	}
+	steering, queued := pending(&cs)
+	r := Restore{Messages: turnsMessages(cs.Turns), Steering: steering, Queued: queued}
 	out := []Action{r, ActivityChanged{Activity: cs.Activity}}
 	if at := cs.ActiveTurn; at != nil {
-		started := timestamp(at.StartedAt)
-		out = append(out, UserMessage{
-			TurnID: at.ID, Text: at.Message.Text, Origin: at.Message.Origin.Kind,
-			Attachments: attachments(at.Message.Attachments), StartedAt: started,
-		})
+		out = append(out, userMessage(at.ID, at.StartedAt, at.Message))
 		m := &Message{
-			ID: at.ID, TurnID: at.ID, Role: RoleAssistant, StartedAt: started,
-			Blocks: partBlocks(at.ResponseParts, true), Status: StatusStreaming,
-		}
-		for _, ir := range cs.InputRequests {
-			r := inputRequest(ir, "")
-			m.Blocks = append(m.Blocks, &Block{ID: r.ID, Index: len(m.Blocks), Kind: KindInputRequest, Open: true, Input: &r})
+			ID: at.ID, TurnID: at.ID, Role: RoleAssistant, StartedAt: timestamp(at.StartedAt),
+			Blocks: partBlocks(at.ID, at.ResponseParts, true), Status: StatusStreaming,
 		}
 		if at.Usage != nil {
 			u := usage(*at.Usage)
@@ -61,6 +42,40 @@ func ProjectActions(cs ahpwire.ChatState) []Action {
 	return out
 }
 
+// pending returns the steering message (the 1.0 single one, else the last
+// of the list) and the queued messages of cs.
+func pending(cs *ahpwire.ChatState) (*PendingMessage, []PendingMessage) {
+	var steering *PendingMessage
+	if cs.SteeringMessage != nil {
+		steering = &PendingMessage{ID: cs.SteeringMessage.ID, Text: cs.SteeringMessage.Message.Text}
+	} else if n := len(cs.SteeringMessages); n > 0 {
+		steering = &PendingMessage{ID: cs.SteeringMessages[n-1].ID, Text: cs.SteeringMessages[n-1].Message.Text}
+	}
+	var queued []PendingMessage
+	for _, q := range cs.QueuedMessages {
+		queued = append(queued, PendingMessage{ID: q.ID, Text: q.Message.Text})
+	}
+	return steering, queued
+}
+
+// userMessage returns the UserMessage that starts turn id.
+func userMessage(id, startedAt string, msg ahpwire.ChatMessage) UserMessage {
+	return UserMessage{
+		TurnID: id, Text: msg.Text, Origin: msg.Origin.Kind,
+		Attachments: attachments(msg.Attachments), StartedAt: timestamp(startedAt),
+	}
+}
+
+// turnsMessages converts finished turns into their user and assistant
+// messages.
+func turnsMessages(ts []ahpwire.Turn) []*Message {
+	ms := make([]*Message, 0, 2*len(ts))
+	for _, t := range ts {
+		ms = append(ms, turnMessages(t)...)
+	}
+	return ms
+}
+
 // turnMessages converts a finished turn into its user and assistant
 // messages. A 0.5-era Turn.error becomes a trailing error block.
 func turnMessages(t ahpwire.Turn) []*Message {
@@ -68,21 +83,14 @@ func turnMessages(t ahpwire.Turn) []*Message {
 	user := &Message{
 		ID: UserMessageID(t.ID), TurnID: t.ID, Role: RoleUser, Origin: t.Message.Origin.Kind,
 		Attachments: attachments(t.Message.Attachments), StartedAt: started, Status: StatusComplete,
-		Blocks: []*Block{{Kind: KindText, text: textbuf.New(t.Message.Text)}},
+		Blocks: []*Block{{Kind: KindText, text: textbuf.Of(t.Message.Text)}},
 	}
 	if user.Origin == "" {
 		user.Origin = "user"
 	}
-	st := StatusComplete
-	switch t.State {
-	case ahpwire.TurnCancelled:
-		st = StatusCancelled
-	case ahpwire.TurnError:
-		st = StatusError
-	}
 	m := &Message{
 		ID: t.ID, TurnID: t.ID, Role: RoleAssistant, StartedAt: started,
-		Duration: duration(t.Duration), Status: st, Blocks: partBlocks(t.ResponseParts, false),
+		Duration: duration(t.Duration), Status: turnStatus(t.State), Blocks: partBlocks(t.ID, t.ResponseParts, false),
 	}
 	if t.Error != nil {
 		e := errorInfo(*t.Error, false)
@@ -95,32 +103,27 @@ func turnMessages(t ahpwire.Turn) []*Message {
 	return []*Message{user, m}
 }
 
-// partBlocks converts response parts into blocks; open says whether they
-// belong to an active turn (text, thinking, non-terminal tool calls and
-// unanswered input requests stay open).
-func partBlocks(parts []ahpwire.ResponsePart, open bool) []*Block {
+// turnStatus maps a finished turn's state to a message status.
+func turnStatus(state string) MessageStatus {
+	switch state {
+	case ahpwire.TurnCancelled:
+		return StatusCancelled
+	case ahpwire.TurnError:
+		return StatusError
+	}
+	return StatusComplete
+}
+
+// partBlocks converts response parts into blocks, one per part; open says
+// whether they belong to an active turn (see partOpen).
+func partBlocks(msgID string, parts []ahpwire.ResponsePart, open bool) []*Block {
 	out := make([]*Block, 0, len(parts))
-	for _, p := range parts {
-		var b *Block
-		if p.Kind == ahpwire.PartError {
-			e := ErrorInfo{ErrorType: "unknown", Message: "unknown error"}
-			if p.Error != nil {
-				e = errorInfo(*p.Error, p.Resumable != nil && *p.Resumable)
-			}
-			b = &Block{Kind: KindError, Err: &e}
-		} else {
-			bs, ok := blockStart("", p)
-			if !ok {
-				continue
-			}
-			b = newBlock(bs)
-			if b == nil {
-				continue
-			}
+	for i := range parts {
+		b := newBlock(partStart(msgID, &parts[i]))
+		if b == nil { // a payload-less part: keep the one-block-per-part shape
+			b = &Block{Kind: KindUnknown, Unknown: &UnknownPart{Kind: parts[i].Kind}}
 		}
-		if !open {
-			b.Open = false
-		}
+		b.Open = open && partOpen(&parts[i])
 		b.Index = len(out)
 		out = append(out, b)
 	}

@@ -13,9 +13,12 @@ import (
 func TestReducePureAndShares(t *testing.T) {
 	for seed := uint64(1); seed <= 30; seed++ {
 		envs := newStreamGen(seed).generate(120)
-		s := Project(ahpwireChat())
+		cs := ahpwireChat()
+		s := Project(cs)
 		for i, e := range envs {
-			for _, a := range Translate(e, s) {
+			var acts []Action
+			cs, _, acts = Apply(cs, s, e)
+			for _, a := range acts {
 				before := canonState(s)
 				next := Reduce(s, a)
 				if !reflect.DeepEqual(canonState(s), before) {
@@ -43,9 +46,9 @@ func TestReducePureAndShares(t *testing.T) {
 // state; the shared append-only buffers must keep both intact.
 func TestBranchesDoNotInterfere(t *testing.T) {
 	base := streaming()
-	a := ReduceAll(base, BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "lo"},
+	a := ReduceAll(base, BlockDelta{MessageID: "t1", Kind: KindText, Delta: "lo"},
 		MessageEnd{MessageID: "t1", Status: StatusComplete}, UserMessage{TurnID: "A"})
-	b := ReduceAll(base, BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "p!"},
+	b := ReduceAll(base, BlockDelta{MessageID: "t1", Kind: KindText, Delta: "p!"},
 		MessageEnd{MessageID: "t1", Status: StatusComplete}, UserMessage{TurnID: "B"})
 	if a.Messages[1].Text() != "Hello" || b.Messages[1].Text() != "Help!" {
 		t.Fatalf("texts %q %q", a.Messages[1].Text(), b.Messages[1].Text())
@@ -70,7 +73,7 @@ func TestConcurrentBranches(t *testing.T) {
 			defer wg.Done()
 			s := base
 			for i := 0; i < 200; i++ {
-				s = Reduce(s, BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: fmt.Sprint(g)})
+				s = Reduce(s, BlockDelta{MessageID: "t1", Kind: KindText, Delta: fmt.Sprint(g)})
 				_ = mustBlock(t, base.Current, "p1").Text()
 			}
 			results[g] = ReduceAll(s, MessageEnd{MessageID: "t1", Status: StatusComplete}, UserMessage{TurnID: fmt.Sprint(g)})
@@ -99,7 +102,7 @@ func TestConcurrentBranches(t *testing.T) {
 // doubles at most once or twice). An append that copied the whole text on
 // every delta would cost ~1.5 MiB per delta here and fail.
 func TestDeltaCostDoesNotGrow(t *testing.T) {
-	d := BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "0123456789abcdef"}
+	d := BlockDelta{MessageID: "t1", Kind: KindText, Delta: "0123456789abcdef"}
 	measure := func(s State) float64 {
 		return testing.AllocsPerRun(2000, func() { s = Reduce(s, d) })
 	}

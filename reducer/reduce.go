@@ -30,30 +30,8 @@ func Reduce(s State, a Action) State {
 		return reduceError(s, a)
 	case UsageChanged:
 		return reduceUsage(s, a)
-	case ToolCallStart:
-		return reduceToolStart(s, a)
-	case ToolCallDelta:
-		return reduceToolDelta(s, a)
-	case ToolCallReady:
-		return reduceToolReady(s, a)
-	case ToolCallConfirmed:
-		return reduceToolConfirmed(s, a)
-	case ToolResult:
-		return reduceToolResult(s, a)
-	case ToolCallResultConfirmed:
-		return reduceToolResultConfirmed(s, a)
-	case ToolCallContentChanged:
-		return reduceToolContent(s, a)
-	case ToolCallAuthRequired:
-		return reduceToolAuthRequired(s, a)
-	case ToolCallAuthResolved:
-		return reduceToolAuthResolved(s, a)
-	case InputRequested:
-		return reduceInputRequested(s, a)
-	case InputAnswered:
-		return reduceInputAnswered(s, a)
-	case InputCompleted:
-		return reduceInputCompleted(s, a)
+	case BlockUpdate:
+		return reduceBlockUpdate(s, a)
 	case Restore:
 		return reduceRestore(s, a)
 	case HistoryLoaded:
@@ -62,12 +40,8 @@ func Reduce(s State, a Action) State {
 		return reduceTruncate(s, a)
 	case MessageResume:
 		return reduceMessageResume(s, a)
-	case PendingMessageSet:
-		return reducePendingSet(s, a)
-	case PendingMessageRemoved:
-		return reducePendingRemoved(s, a)
-	case QueuedReordered:
-		return reduceQueuedReordered(s, a)
+	case PendingChanged:
+		return reducePending(s, a)
 	case ActivityChanged:
 		if s.Activity == a.Activity {
 			return s

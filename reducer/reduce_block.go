@@ -18,26 +18,27 @@ func reduceBlockStart(s State, a BlockStart) State {
 }
 
 // newBlock builds the block a BlockStart creates; nil when the kind is
-// invalid or its payload is missing. Payloads are copied.
+// invalid or its payload is missing. AHP payloads are shared, not copied.
 func newBlock(a BlockStart) *Block {
 	b := &Block{ID: a.BlockID, Kind: a.Kind}
 	switch a.Kind {
-	case KindText, KindThinking:
-		b.text, b.Redacted, b.Open = textbuf.New(a.Text), a.Redacted, true
-	case KindSystemNotification:
-		b.text, b.Markdown = textbuf.New(a.Text), a.Markdown
+	case KindText, KindThinking, KindSystemNotification:
+		b.text = a.text
+		if !b.text.Views(a.Text) {
+			b.text = textbuf.Of(a.Text) // the action's string, not a copy
+		}
+		b.Open = a.Kind != KindSystemNotification
+		b.Redacted, b.Markdown = a.Redacted && a.Kind == KindThinking, a.Markdown && a.Kind == KindSystemNotification
 	case KindToolCall:
 		if a.Tool == nil {
 			return nil
 		}
-		t := *a.Tool
-		b.ID, b.Tool, b.Open = t.ID, &t, !t.Status.Terminal()
+		b.ID, b.Tool, b.Open = a.Tool.ToolCallID, a.Tool, !a.Tool.IsTerminal()
 	case KindInputRequest:
 		if a.Input == nil {
 			return nil
 		}
-		r := *a.Input
-		b.ID, b.Input, b.Open = r.ID, &r, r.Open()
+		b.ID, b.Input, b.Response, b.Open = a.Input.ID, a.Input, a.Response, a.Response == ""
 	case KindError:
 		if a.Err == nil {
 			return nil
@@ -48,8 +49,7 @@ func newBlock(a BlockStart) *Block {
 		if a.Ref == nil {
 			return nil
 		}
-		r := *a.Ref
-		b.Ref = &r
+		b.Ref = a.Ref
 	case KindUnknown:
 		if a.Unknown == nil {
 			return nil
@@ -62,36 +62,36 @@ func newBlock(a BlockStart) *Block {
 	return b
 }
 
-// findTarget returns the index of the first block of m that actions address
-// by id (text, thinking, tool call and unknown blocks with an id), as AHP's
-// part lookup does; -1 if none.
-func findTarget(m *Message, id string) int {
-	for i, b := range m.Blocks {
-		if b.ID != id {
-			continue
-		}
-		switch b.Kind {
-		case KindText, KindThinking, KindToolCall:
-			return i
-		case KindUnknown:
-			if id != "" {
-				return i
-			}
-		}
+// block returns Current when it is named by msgID and has a block i.
+func (s State) block(msgID string, i int) (*Message, bool) {
+	m, ok := s.current(msgID)
+	if !ok || i < 0 || i >= len(m.Blocks) {
+		return nil, false
 	}
-	return -1
+	return m, true
+}
+
+func reduceBlockUpdate(s State, a BlockUpdate) State {
+	m, ok := s.block(a.MessageID, a.Index)
+	if !ok {
+		return ignored(s)
+	}
+	nb := newBlock(a.BlockStart)
+	if nb == nil {
+		return ignored(s)
+	}
+	s.Seq++
+	nb.Index, nb.Rev = a.Index, s.Seq
+	s.Current = withBlock(m, a.Index, nb, s.Seq)
+	return s
 }
 
 func reduceBlockDelta(s State, a BlockDelta) State {
-	m, ok := s.current(a.MessageID)
+	m, ok := s.block(a.MessageID, a.Index)
 	if !ok {
 		return ignoredDelta(s)
 	}
-	i := findTarget(m, a.BlockID)
-	if i < 0 {
-		return ignoredDelta(s)
-	}
-	b := m.Blocks[i]
+	b := m.Blocks[a.Index]
 	if b.Kind != a.Kind || (b.Kind != KindText && b.Kind != KindThinking) || !b.Open {
 		return ignoredDelta(s)
 	}
@@ -100,27 +100,23 @@ func reduceBlockDelta(s State, a BlockDelta) State {
 	}
 	s.Seq++
 	nb := cloneBlock(b, s.Seq)
-	nb.text = b.text.Append(a.Delta)
-	s.Current = withBlock(m, i, nb, s.Seq)
+	if a.text.Len() == b.text.Len()+len(a.Delta) {
+		nb.text = a.text // the AHP part's buffer: no second copy
+	} else {
+		nb.text = b.text.Append(a.Delta)
+	}
+	s.Current = withBlock(m, a.Index, nb, s.Seq)
 	return s
 }
 
 func reduceBlockEnd(s State, a BlockEnd) State {
-	m, ok := s.current(a.MessageID)
-	if !ok {
-		return ignored(s)
-	}
-	i := -1
-	for j, b := range m.Blocks {
-		if b.ID == a.BlockID && b.Open {
-			i = j
-			break
-		}
-	}
-	if i < 0 {
+	m, ok := s.block(a.MessageID, a.Index)
+	if !ok || !m.Blocks[a.Index].Open {
 		return ignored(s)
 	}
 	s.Seq++
-	s.Current = withBlock(m, i, closeBlock(m.Blocks[i], s.Seq), s.Seq)
+	nb := cloneBlock(m.Blocks[a.Index], s.Seq)
+	nb.Open = false
+	s.Current = withBlock(m, a.Index, nb, s.Seq)
 	return s
 }

@@ -80,9 +80,6 @@ func reduceRestore(s State, a Restore) State {
 	s = s.setMessages(ms)
 	s.Current = nil
 	s.Totals = sumUsage(ms)
-	if a.Chat != "" {
-		s.Chat = a.Chat
-	}
 	s.Steering = nil
 	if a.Steering != nil {
 		p := *a.Steering
@@ -102,22 +99,13 @@ func reduceHistoryLoaded(s State, a HistoryLoaded) State {
 			return s
 		}
 	}
-	// Like AHP, skip turns already finished (the active turn does not count).
-	have := make(map[string]bool, len(s.Messages))
-	for _, m := range s.Messages {
-		if m.Role == RoleAssistant {
-			have[m.TurnID] = true
-		}
+	if len(a.Messages) == 0 {
+		return s
 	}
 	s.Seq++
-	var older []*Message
-	for _, m := range a.Messages {
-		if m.TurnID == "" || !have[m.TurnID] {
-			older = append(older, finishedCopy(m, s.Seq))
-		}
-	}
-	if len(older) == 0 {
-		return s
+	older := make([]*Message, len(a.Messages), len(a.Messages)+len(s.Messages))
+	for i, m := range a.Messages {
+		older[i] = finishedCopy(m, s.Seq)
 	}
 	ms := append(older, s.Messages...)
 	s = s.setMessages(ms)
@@ -161,11 +149,7 @@ func reduceMessageResume(s State, a MessageResume) State {
 		return ignored(s)
 	}
 	last := s.Messages[n-1]
-	if last.Role != RoleAssistant || last.TurnID != a.TurnID || last.Status != StatusError ||
-		len(last.Blocks) == 0 {
-		return ignored(s)
-	}
-	if lb := last.Blocks[len(last.Blocks)-1]; lb.Kind != KindError || !lb.Err.Resumable {
+	if last.Role != RoleAssistant || last.TurnID != a.TurnID {
 		return ignored(s)
 	}
 	s.Seq++
@@ -175,8 +159,10 @@ func reduceMessageResume(s State, a MessageResume) State {
 		switch b.Kind {
 		case KindText, KindThinking:
 			b.Open = true
+		case KindToolCall:
+			b.Open = !b.Tool.IsTerminal()
 		case KindInputRequest:
-			b.Open = b.Input.Open()
+			b.Open = b.InputOpen()
 		}
 	}
 	s = s.truncateMessages(n - 1)
@@ -185,80 +171,16 @@ func reduceMessageResume(s State, a MessageResume) State {
 	return s
 }
 
-func reducePendingSet(s State, a PendingMessageSet) State {
-	p := a.Message
-	switch a.Kind {
-	case PendingSteering:
-		s.Seq++
-		s.Steering = &p
-		return s
-	case PendingQueued:
-		s.Seq++
-		q := make([]PendingMessage, len(s.Queued), len(s.Queued)+1)
-		copy(q, s.Queued)
-		for i := range q {
-			if q[i].ID == p.ID {
-				q[i] = p
-				s.Queued = q
-				return s
-			}
-		}
-		s.Queued = append(q, p)
-		return s
-	}
-	return ignored(s)
-}
-
-func reducePendingRemoved(s State, a PendingMessageRemoved) State {
-	switch a.Kind {
-	case PendingSteering:
-		if s.Steering == nil || s.Steering.ID != a.ID {
-			return ignored(s)
-		}
-		s.Seq++
-		s.Steering = nil
-		return s
-	case PendingQueued:
-		var q []PendingMessage
-		for _, p := range s.Queued {
-			if p.ID != a.ID {
-				q = append(q, p)
-			}
-		}
-		if len(q) == len(s.Queued) {
-			return ignored(s)
-		}
-		s.Seq++
-		s.Queued = q
-		return s
-	}
-	return ignored(s)
-}
-
-func reduceQueuedReordered(s State, a QueuedReordered) State {
-	if len(s.Queued) == 0 {
-		return ignored(s)
-	}
-	byID := make(map[string]int, len(s.Queued))
-	for i, p := range s.Queued {
-		if _, dup := byID[p.ID]; !dup {
-			byID[p.ID] = i
-		}
-	}
-	used := make([]bool, len(s.Queued))
-	q := make([]PendingMessage, 0, len(s.Queued))
-	for _, id := range a.Order {
-		if i, ok := byID[id]; ok && !used[i] {
-			used[i] = true
-			q = append(q, s.Queued[i])
-		}
-	}
-	for i, p := range s.Queued {
-		if !used[i] {
-			q = append(q, p)
-		}
-	}
+func reducePending(s State, a PendingChanged) State {
 	s.Seq++
-	s.Queued = q
+	s.Steering = nil
+	if a.Steering != nil {
+		p := *a.Steering
+		s.Steering = &p
+	}
+	s.Queued = nil
+	if len(a.Queued) > 0 {
+		s.Queued = append([]PendingMessage(nil), a.Queued...)
+	}
 	return s
 }

@@ -1,8 +1,10 @@
 package reducer
 
-import "github.com/ahptui/ahptui/internal/textbuf"
+import (
+	"time"
 
-import "time"
+	"github.com/ahptui/ahptui/internal/textbuf"
+)
 
 func reduceMessageStart(s State, a MessageStart) State {
 	if s.Current != nil {
@@ -61,27 +63,10 @@ func finalize(s State, status MessageStatus, d time.Duration, forced bool) State
 	return s.appendMessage(m)
 }
 
-// closeBlock returns a closed copy of b. A non-terminal tool call becomes
-// cancelled with reason "skipped" (AHP endTurn): a streaming one keeps its
-// invocation message (or "") and loses its input.
+// closeBlock returns a closed copy of b; its payload is kept as it is.
 func closeBlock(b *Block, rev uint64) *Block {
 	nb := cloneBlock(b, rev)
 	nb.Open = false
-	if nb.Kind == KindToolCall && nb.Tool != nil && !nb.Tool.Status.Terminal() {
-		tc := nb.Tool
-		c := toolBase(tc, nil)
-		c.Status = ToolCancelled
-		c.InvocationMessage = tc.InvocationMessage
-		c.Input = tc.Input
-		if tc.Status == ToolStreaming {
-			if c.InvocationMessage == nil {
-				c.InvocationMessage = &Rich{}
-			}
-			c.Input = nil
-		}
-		c.CancelReason = CancelSkipped
-		nb.Tool = c
-	}
 	return nb
 }
 
@@ -132,7 +117,7 @@ func reduceUserMessage(s State, a UserMessage) State {
 		origin = "user"
 	}
 	s.Seq++
-	b := &Block{Kind: KindText, text: textbuf.New(a.Text), Rev: s.Seq}
+	b := &Block{Kind: KindText, text: textbuf.Of(a.Text), Rev: s.Seq}
 	m := &Message{
 		ID: id, TurnID: a.TurnID, Role: RoleUser, Origin: origin,
 		Attachments: a.Attachments, Blocks: []*Block{b},

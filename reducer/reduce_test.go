@@ -2,10 +2,12 @@ package reducer
 
 import (
 	"encoding/json"
-	"github.com/ahptui/ahptui/internal/textbuf"
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/textbuf"
 )
 
 // build reduces actions from the empty state.
@@ -19,20 +21,16 @@ func streaming() State {
 		UserMessage{TurnID: "t1", Text: "hi"},
 		MessageStart{ID: "t1", TurnID: "t1"},
 		BlockStart{MessageID: "t1", BlockID: "p1", Kind: KindText, Text: "He"},
-		BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "l"},
+		BlockDelta{MessageID: "t1", Index: 0, Kind: KindText, Delta: "l"},
 		BlockStart{MessageID: "t1", BlockID: "r1", Kind: KindThinking},
-		ToolCallStart{MessageID: "t1", ToolCallID: "tc1", ToolName: "bash", DisplayName: "Run"},
+		BlockStart{MessageID: "t1", Kind: KindToolCall, Tool: &ahpwire.ToolCallState{
+			Status: ahpwire.ToolStreaming, ToolCallID: "tc1", ToolName: "bash", DisplayName: "Run"}},
 	)
 }
 
-func toolOf(t *testing.T, s State, id string) *ToolCall {
-	t.Helper()
-	b := mustBlock(t, s.Current, id)
-	if b.Kind != KindToolCall {
-		t.Fatalf("block %s is %s", id, b.Kind)
-	}
-	return b.Tool
-}
+// doneTool is a completed tool call tc1.
+var doneTool = &ahpwire.ToolCallState{Status: ahpwire.ToolCompleted, ToolCallID: "tc1", ToolName: "bash",
+	DisplayName: "Run", Success: ahpwire.Ptr(true)}
 
 func TestReduceLifecycle(t *testing.T) {
 	tests := map[string]struct {
@@ -61,13 +59,15 @@ func TestReduceLifecycle(t *testing.T) {
 						t.Fatalf("block %s left open", b.ID)
 					}
 				}
-				if tc := s.Messages[1].Blocks[2].Tool; tc.Status != ToolCancelled || tc.CancelReason != CancelSkipped {
-					t.Fatalf("tool not skipped: %+v", tc)
+				// What a turn end does to a tool call is AHP's rule (ahpstate);
+				// an interrupted message keeps the tool call as last known.
+				if tc := s.Messages[1].Blocks[2].Tool; tc.Status != ahpwire.ToolStreaming {
+					t.Fatalf("tool payload changed: %+v", tc)
 				}
 			},
 		},
 		"block delta appends": {
-			in: streaming(), act: BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "lo"},
+			in: streaming(), act: BlockDelta{MessageID: "t1", Index: 0, Kind: KindText, Delta: "lo"},
 			check: func(t *testing.T, s State) {
 				if got := mustBlock(t, s.Current, "p1").Text(); got != "Hello" {
 					t.Fatalf("text %q", got)
@@ -75,7 +75,7 @@ func TestReduceLifecycle(t *testing.T) {
 			},
 		},
 		"thinking delta appends to thinking": {
-			in: streaming(), act: BlockDelta{MessageID: "t1", BlockID: "r1", Kind: KindThinking, Delta: "hmm"},
+			in: streaming(), act: BlockDelta{MessageID: "t1", Index: 1, Kind: KindThinking, Delta: "hmm"},
 			check: func(t *testing.T, s State) {
 				if got := mustBlock(t, s.Current, "r1").Text(); got != "hmm" {
 					t.Fatalf("text %q", got)
@@ -83,15 +83,15 @@ func TestReduceLifecycle(t *testing.T) {
 			},
 		},
 		"delta of the wrong kind is ignored and counted": {
-			in: streaming(), act: BlockDelta{MessageID: "t1", BlockID: "r1", Kind: KindText, Delta: "x"},
+			in: streaming(), act: BlockDelta{MessageID: "t1", Index: 1, Kind: KindText, Delta: "x"},
 			check: func(t *testing.T, s State) {
 				if s.Stats.IgnoredDeltas != 1 || mustBlock(t, s.Current, "r1").Text() != "" {
 					t.Fatalf("stats %+v", s.Stats)
 				}
 			},
 		},
-		"delta addressed to a tool call id is ignored": {
-			in: streaming(), act: BlockDelta{MessageID: "t1", BlockID: "tc1", Kind: KindText, Delta: "x"},
+		"delta addressed to a tool call block is ignored": {
+			in: streaming(), act: BlockDelta{MessageID: "t1", Index: 2, Kind: KindText, Delta: "x"},
 			check: func(t *testing.T, s State) {
 				if s.Stats.IgnoredDeltas != 1 {
 					t.Fatalf("stats %+v", s.Stats)
@@ -99,7 +99,7 @@ func TestReduceLifecycle(t *testing.T) {
 			},
 		},
 		"delta for an unknown block is ignored and counted": {
-			in: streaming(), act: BlockDelta{MessageID: "t1", BlockID: "nope", Kind: KindText, Delta: "x"},
+			in: streaming(), act: BlockDelta{MessageID: "t1", Index: 9, Kind: KindText, Delta: "x"},
 			check: func(t *testing.T, s State) {
 				if s.Stats.IgnoredDeltas != 1 {
 					t.Fatalf("stats %+v", s.Stats)
@@ -107,7 +107,7 @@ func TestReduceLifecycle(t *testing.T) {
 			},
 		},
 		"delta for another message is ignored and counted": {
-			in: streaming(), act: BlockDelta{MessageID: "t0", BlockID: "p1", Kind: KindText, Delta: "x"},
+			in: streaming(), act: BlockDelta{MessageID: "t0", Index: 0, Kind: KindText, Delta: "x"},
 			check: func(t *testing.T, s State) {
 				if s.Stats.IgnoredDeltas != 1 || mustBlock(t, s.Current, "p1").Text() != "Hel" {
 					t.Fatalf("stats %+v", s.Stats)
@@ -115,8 +115,8 @@ func TestReduceLifecycle(t *testing.T) {
 			},
 		},
 		"delta for a closed block is ignored and counted": {
-			in:  ReduceAll(streaming(), BlockEnd{MessageID: "t1", BlockID: "p1"}),
-			act: BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "x"},
+			in:  ReduceAll(streaming(), BlockEnd{MessageID: "t1", Index: 0}),
+			act: BlockDelta{MessageID: "t1", Index: 0, Kind: KindText, Delta: "x"},
 			check: func(t *testing.T, s State) {
 				if s.Stats.IgnoredDeltas != 1 || mustBlock(t, s.Current, "p1").Text() != "Hel" {
 					t.Fatalf("stats %+v", s.Stats)
@@ -125,7 +125,7 @@ func TestReduceLifecycle(t *testing.T) {
 		},
 		"delta after the message finished is ignored and counted": {
 			in:  ReduceAll(streaming(), MessageEnd{MessageID: "t1", Status: StatusComplete}),
-			act: BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "x"},
+			act: BlockDelta{MessageID: "t1", Index: 0, Kind: KindText, Delta: "x"},
 			check: func(t *testing.T, s State) {
 				if s.Stats.IgnoredDeltas != 1 || s.Messages[1].Text() != "Hel" {
 					t.Fatalf("stats %+v", s.Stats)
@@ -151,13 +151,51 @@ func TestReduceLifecycle(t *testing.T) {
 				}
 			},
 		},
-		"block end closes and cancels a streaming tool as skipped": {
-			in: streaming(), act: BlockEnd{MessageID: "t1", BlockID: "tc1"},
+		"block end closes a block and keeps its payload": {
+			in: streaming(), act: BlockEnd{MessageID: "t1", Index: 2},
 			check: func(t *testing.T, s State) {
 				b := mustBlock(t, s.Current, "tc1")
-				if b.Open || b.Tool.Status != ToolCancelled || b.Tool.CancelReason != CancelSkipped ||
-					b.Tool.InvocationMessage == nil || b.Tool.Input != nil {
+				if b.Open || b.Tool.Status != ahpwire.ToolStreaming || b.Tool.ToolCallID != "tc1" || b.Index != 2 {
 					t.Fatalf("got %+v", b.Tool)
+				}
+			},
+		},
+		"block end of a closed or unknown block is ignored": {
+			in: ReduceAll(streaming(), BlockEnd{MessageID: "t1", Index: 2}), act: BlockEnd{MessageID: "t1", Index: 2},
+			check: func(t *testing.T, s State) {
+				if s.Stats.IgnoredActions != 1 || Reduce(s, BlockEnd{MessageID: "t1", Index: 7}).Stats.IgnoredActions != 2 {
+					t.Fatalf("stats %+v", s.Stats)
+				}
+			},
+		},
+		"block update replaces the payload and shares it": {
+			in:  streaming(),
+			act: BlockUpdate{Index: 2, BlockStart: BlockStart{MessageID: "t1", Kind: KindToolCall, Tool: doneTool}},
+			check: func(t *testing.T, s State) {
+				b := s.Current.Blocks[2]
+				if b.Tool != doneTool || b.Open || b.Index != 2 || b.ID != "tc1" || b.Rev != s.Seq || len(s.Current.Blocks) != 3 {
+					t.Fatalf("got %+v", b)
+				}
+			},
+		},
+		"block update of an input request follows its response": {
+			in: ReduceAll(streaming(), BlockStart{MessageID: "t1", Kind: KindInputRequest, Input: &ahpwire.ChatInputRequest{ID: "in1"}}),
+			act: BlockUpdate{Index: 3, BlockStart: BlockStart{MessageID: "t1", Kind: KindInputRequest,
+				Input: &ahpwire.ChatInputRequest{ID: "in1", Message: "m"}, Response: ahpwire.InputAccept}},
+			check: func(t *testing.T, s State) {
+				b := s.Current.Blocks[3]
+				if b.Open || b.Response != ahpwire.InputAccept || b.Input.Message != "m" || len(s.PendingInputs()) != 0 {
+					t.Fatalf("got %+v", b)
+				}
+			},
+		},
+		"block update of an unknown block or without payload is ignored": {
+			in:  streaming(),
+			act: BlockUpdate{Index: 5, BlockStart: BlockStart{MessageID: "t1", Kind: KindToolCall, Tool: doneTool}},
+			check: func(t *testing.T, s State) {
+				s = Reduce(s, BlockUpdate{Index: 2, BlockStart: BlockStart{MessageID: "t1", Kind: KindToolCall}})
+				if s.Stats.IgnoredActions != 2 || s.Current.Blocks[2].Tool.Status != ahpwire.ToolStreaming {
+					t.Fatalf("stats %+v", s.Stats)
 				}
 			},
 		},
@@ -229,7 +267,7 @@ func TestReduceLifecycle(t *testing.T) {
 			act: MessageSnapshot{Message: &Message{ID: "t1", TurnID: "t1", Role: RoleAssistant,
 				Blocks: []*Block{{ID: "p1", Kind: KindText, Open: true, text: textbuf.New("ab")}}}},
 			check: func(t *testing.T, s State) {
-				s = Reduce(s, BlockDelta{MessageID: "t1", BlockID: "p1", Kind: KindText, Delta: "c"})
+				s = Reduce(s, BlockDelta{MessageID: "t1", Index: 0, Kind: KindText, Delta: "c"})
 				if !s.Current.Open() || mustBlock(t, s.Current, "p1").Text() != "abc" {
 					t.Fatalf("got %q", mustBlock(t, s.Current, "p1").Text())
 				}

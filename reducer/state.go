@@ -12,9 +12,6 @@ type State struct {
 	Messages []*Message
 	// Current is the streaming assistant message, nil when idle.
 	Current *Message
-	// Chat is the AHP chat channel URI this state shows ("" if unknown).
-	// Translate ignores chat actions addressed to another channel.
-	Chat string
 
 	// Steering is the pending steering message, nil if none.
 	Steering *PendingMessage
@@ -52,12 +49,11 @@ type State struct {
 
 // Stats counts actions the reducer ignored or repaired.
 type Stats struct {
-	// IgnoredDeltas counts BlockDelta/ToolCallDelta actions for unknown,
-	// finished or mismatched blocks or messages.
+	// IgnoredDeltas counts BlockDelta actions for unknown, finished or
+	// mismatched blocks or messages.
 	IgnoredDeltas int
 	// IgnoredActions counts other actions that did not apply (wrong
-	// message, unknown block, transition not allowed from the block's
-	// state, invalid payload).
+	// message, unknown block, invalid payload).
 	IgnoredActions int
 	// ForcedFinalizations counts messages finalised without MessageEnd.
 	ForcedFinalizations int
@@ -102,7 +98,7 @@ func (s State) PendingApprovals() []*Block {
 	}
 	var out []*Block
 	for _, b := range s.Current.Blocks {
-		if b.Kind == KindToolCall && b.Tool.Status.NeedsUser() {
+		if b.Kind == KindToolCall && b.Tool.WaitsForClient() {
 			out = append(out, b)
 		}
 	}
@@ -116,7 +112,7 @@ func (s State) PendingInputs() []*Block {
 	}
 	var out []*Block
 	for _, b := range s.Current.Blocks {
-		if b.Kind == KindInputRequest && b.Input.Open() {
+		if b.InputOpen() {
 			out = append(out, b)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 )
 
@@ -145,23 +146,25 @@ func blockURIs(b *reducer.Block) []string {
 		return nil
 	}
 	var out []string
-	if tc.Input != nil && tc.Input.Ref != nil {
-		out = append(out, tc.Input.Ref.URI)
+	if tc.ToolInput != nil && tc.ToolInput.Ref != nil {
+		out = append(out, tc.ToolInput.Ref.URI)
 	}
-	addEdit := func(e *reducer.FileEdit) {
-		if e.BeforeContent != nil {
-			out = append(out, e.BeforeContent.URI)
+	addEdit := func(before, after *ahpwire.FileEditSide) {
+		if before != nil {
+			out = append(out, before.Content.URI)
 		}
-		if e.AfterContent != nil {
-			out = append(out, e.AfterContent.URI)
+		if after != nil {
+			out = append(out, after.Content.URI)
 		}
 	}
-	for i := range tc.Edits {
-		addEdit(&tc.Edits[i])
+	if tc.Edits != nil {
+		for _, e := range tc.Edits.Items {
+			addEdit(e.Before, e.After)
+		}
 	}
 	for _, c := range tc.Content {
-		if c.Edit != nil {
-			addEdit(c.Edit)
+		if c.Type == ahpwire.ContentFileEdit {
+			addEdit(c.Before, c.After)
 		}
 	}
 	return out
@@ -191,7 +194,7 @@ func NeededResources(m *reducer.Message, v ViewOpts) []string {
 		case b.Kind == reducer.KindContentRef:
 		case b.Kind != reducer.KindToolCall || b.Tool == nil:
 			continue
-		case !v.Expanded[KeyOf(m, b)] && b.Tool.Status != reducer.ToolPendingConfirmation:
+		case !v.Expanded[KeyOf(m, b)] && b.Tool.Status != ahpwire.ToolPendingConfirmation:
 			continue
 		}
 		for _, u := range blockURIs(b) {

@@ -5,14 +5,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // confirmation renders what the user needs to approve or deny a tool call:
 // title, invocation, risk assessment, input, proposed edits and options.
-func (r *Renderer) confirmation(tc *reducer.ToolCall, width int, v ViewOpts) []string {
+func (r *Renderer) confirmation(tc *ahpwire.ToolCallState, width int, v ViewOpts) []string {
 	st := r.styles.Confirm
-	var title reducer.Rich
+	var title ahpwire.StringOrMarkdown
 	if tc.ConfirmationTitle != nil {
 		title = *tc.ConfirmationTitle
 	}
@@ -21,18 +21,18 @@ func (r *Renderer) confirmation(tc *reducer.ToolCall, width int, v ViewOpts) []s
 		if name == "" {
 			name = tc.ToolName
 		}
-		title = reducer.Rich{Text: "Allow " + name + "?"}
+		title = ahpwire.StringOrMarkdown{Text: "Allow " + name + "?"}
 	}
 	out := r.richBlock(title, st.Title, width, detailIndent)
 	if tc.InvocationMessage != nil && tc.InvocationMessage.Text != "" {
 		out = append(out, r.richBlock(*tc.InvocationMessage, r.styles.Tool.Summary, width, detailIndent)...)
 	}
-	out = append(out, r.risk(tc.Risk, width)...)
+	out = append(out, r.risk(tc.RiskAssessment, width)...)
 	out = append(out, r.toolInput(tc, width, v)...)
-	if len(tc.Edits) > 0 {
+	if tc.Edits != nil && len(tc.Edits.Items) > 0 {
 		out = append(out, r.section("Edits", width)...)
-		for i := range tc.Edits {
-			out = append(out, r.fileEdit(&tc.Edits[i], width, v)...)
+		for i := range tc.Edits.Items {
+			out = append(out, r.fileEdit(&tc.Edits.Items[i], width, v)...)
 		}
 	}
 	out = append(out, r.options(tc.Options, width)...)
@@ -40,7 +40,7 @@ func (r *Renderer) confirmation(tc *reducer.ToolCall, width int, v ViewOpts) []s
 }
 
 // risk renders a risk assessment line.
-func (r *Renderer) risk(rk *reducer.Risk, width int) []string {
+func (r *Renderer) risk(rk *ahpwire.ToolCallRiskAssessment, width int) []string {
 	if rk == nil {
 		return nil
 	}
@@ -71,7 +71,7 @@ func (r *Renderer) risk(rk *reducer.Risk, width int) []string {
 
 // options renders the host's approval choices, numbered in display order
 // (the TUI's option keys), with a blank line between groups.
-func (r *Renderer) options(opts []reducer.ConfirmOption, width int) []string {
+func (r *Renderer) options(opts []ahpwire.ConfirmationOption, width int) []string {
 	st := r.styles.Confirm
 	var out []string
 	for i, o := range opts {
@@ -91,7 +91,7 @@ func (r *Renderer) options(opts []reducer.ConfirmOption, width int) []string {
 	return out
 }
 
-func groupOf(o reducer.ConfirmOption) int {
+func groupOf(o ahpwire.ConfirmationOption) int {
 	if o.Group == nil {
 		return -1 << 31
 	}

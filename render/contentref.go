@@ -3,6 +3,7 @@ package render
 import (
 	"strings"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 )
 
@@ -55,7 +56,7 @@ func (r *Renderer) contentRef(b *reducer.Block, width int, v ViewOpts) []string 
 		return nil
 	}
 	link := displayURI(ref.URI)
-	meta := refMeta(ref.ContentType, ref.SizeHint)
+	meta := refMeta(ref.ContentType, sizeOf(ref.SizeHint))
 	switch refClass(ref.ContentType) {
 	case refImage:
 		return hangBlock("▣ ", "image ("+meta+") "+link, width, r.styles.Tool.Link, gutter)
@@ -77,7 +78,7 @@ func (r *Renderer) contentRef(b *reducer.Block, width int, v ViewOpts) []string 
 }
 
 // refContent lays out fetched reference text by content type.
-func (r *Renderer) refContent(ref *reducer.ContentRef, text string, width int) []string {
+func (r *Renderer) refContent(ref *ahpwire.ContentRef, text string, width int) []string {
 	switch refClass(ref.ContentType) {
 	case refMarkdown:
 		more := max(len(text)-maxRefMarkdown, 0)

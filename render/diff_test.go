@@ -92,14 +92,40 @@ func TestDiffRoundTrip(t *testing.T) {
 	}
 }
 
-// TestDiffFallback checks the cost cap still yields a correct diff.
+// TestDiffFallback checks that a long diff with nothing in common (past
+// any cost bound of the diff algorithm) still yields a correct diff.
 func TestDiffFallback(t *testing.T) {
 	var a, b strings.Builder
-	for i := range 3 * maxDiffCost {
+	for i := range 3000 {
 		fmt.Fprintf(&a, "a%d\n", i)
 		fmt.Fprintf(&b, "b%d\n", i)
 	}
 	if got := applyHunks(t, a.String(), unifiedDiff(a.String(), b.String(), 3)); got != b.String() {
 		t.Fatal("fallback diff does not rebuild the new text")
+	}
+}
+
+// BenchmarkUnifiedDiff measures a typical edit (a few changed lines in a
+// long file) and the worst case (nothing in common).
+func BenchmarkUnifiedDiff(b *testing.B) {
+	inputs := func(n, changes int) (string, string) {
+		var x, y strings.Builder
+		for i := range n {
+			fmt.Fprintf(&x, "line %d of the file with some text\n", i)
+			if i%(n/changes) == 0 {
+				fmt.Fprintf(&y, "changed %d\n", i)
+			} else {
+				fmt.Fprintf(&y, "line %d of the file with some text\n", i)
+			}
+		}
+		return x.String(), y.String()
+	}
+	for _, c := range []struct{ n, changes int }{{200, 5}, {2000, 20}, {3000, 3000}} {
+		x, y := inputs(c.n, c.changes)
+		b.Run(fmt.Sprintf("%dlines_%dchanges", c.n, c.changes), func(b *testing.B) {
+			for b.Loop() {
+				unifiedDiff(x, y, diffContext)
+			}
+		})
 	}
 }

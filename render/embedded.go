@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -20,7 +20,7 @@ const maxEmbeddedDecode = 64 << 10
 // not an image, audio, video or font — is decoded, sanitised and shown like
 // other output under a header with the resource's name (see resourceName),
 // type and size. Anything else is described as "binary, size, type".
-func (r *Renderer) embedded(c reducer.ToolContent, name string, width int) []string {
+func (r *Renderer) embedded(c ahpwire.ToolResultContent, name string, width int) []string {
 	label := "Resource"
 	if name != "" {
 		label += ": " + name
@@ -171,19 +171,19 @@ var nameKeys = []string{"path", "file_path", "filePath", "file", "filename", "fi
 // AHP's embeddedResource carries only data and a content type, so the
 // name comes from the tool's input (its "path", "file", "uri" … member)
 // when the call returned exactly one embedded resource; "" otherwise.
-func resourceName(tc *reducer.ToolCall, v ViewOpts) string {
+func resourceName(tc *ahpwire.ToolCallState, v ViewOpts) string {
 	n := 0
 	for _, c := range tc.Content {
-		if c.Type == reducer.ContentEmbeddedResource {
+		if c.Type == ahpwire.ContentEmbeddedResource {
 			n++
 		}
 	}
-	if n != 1 || tc.Input == nil {
+	if n != 1 || tc.ToolInput == nil {
 		return ""
 	}
-	in := tc.Input.Text
-	if tc.Input.Ref != nil {
-		s, ok := v.resource(tc.Input.Ref.URI)
+	in := tc.ToolInput.Text
+	if tc.ToolInput.Ref != nil {
+		s, ok := v.resource(tc.ToolInput.Ref.URI)
 		if !ok {
 			return ""
 		}

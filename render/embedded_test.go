@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -63,12 +64,12 @@ func TestIsTextResource(t *testing.T) {
 }
 
 func TestResourceName(t *testing.T) {
-	emb := reducer.ToolContent{Type: reducer.ContentEmbeddedResource, Data: b64("x"), ContentType: "text/plain"}
-	tool := func(input string, content ...reducer.ToolContent) *reducer.ToolCall {
-		return &reducer.ToolCall{Input: &reducer.ToolInput{Text: input}, Content: content}
+	emb := ahpwire.ToolResultContent{Type: ahpwire.ContentEmbeddedResource, Data: b64("x"), ContentType: "text/plain"}
+	tool := func(input string, content ...ahpwire.ToolResultContent) *ahpwire.ToolCallState {
+		return &ahpwire.ToolCallState{ToolInput: &ahpwire.ToolInput{Text: input}, Content: content}
 	}
 	cases := []struct {
-		tc   *reducer.ToolCall
+		tc   *ahpwire.ToolCallState
 		want string
 	}{
 		{tool(`{"path":"src/main.go"}`, emb), "src/main.go"},
@@ -79,14 +80,14 @@ func TestResourceName(t *testing.T) {
 		{tool(`not json`, emb), ""},
 		{tool(`{"path":"a"}`, emb, emb), ""}, // ambiguous: two resources
 		{tool(`{"path":"a"}`), ""},
-		{&reducer.ToolCall{Content: []reducer.ToolContent{emb}}, ""},
+		{&ahpwire.ToolCallState{Content: []ahpwire.ToolResultContent{emb}}, ""},
 	}
 	for i, c := range cases {
 		if got := resourceName(c.tc, ViewOpts{}); got != c.want {
 			t.Errorf("case %d: resourceName = %q, want %q", i, got, c.want)
 		}
 	}
-	ref := &reducer.ToolCall{Input: &reducer.ToolInput{Ref: &reducer.ContentRef{URI: "mem:/in"}}, Content: []reducer.ToolContent{emb}}
+	ref := &ahpwire.ToolCallState{ToolInput: &ahpwire.ToolInput{Ref: &ahpwire.ContentRef{URI: "mem:/in"}}, Content: []ahpwire.ToolResultContent{emb}}
 	if got := resourceName(ref, ViewOpts{}); got != "" {
 		t.Errorf("unfetched input named %q", got)
 	}
@@ -96,7 +97,7 @@ func TestResourceName(t *testing.T) {
 }
 
 // embeddedLines renders one expanded read_file call with content c.
-func embeddedLines(t *testing.T, c reducer.ToolContent, width int) []string {
+func embeddedLines(t *testing.T, c ahpwire.ToolResultContent, width int) []string {
 	t.Helper()
 	m := msgOf(apply(startState(), toolStart(readFileTool(`{"path":"big.log"}`, c)), endMsg(reducer.StatusComplete, 0)))
 	out := New(DarkStyles()).RenderMessage(m, width, ViewOpts{Expanded: expand(m, 0)})
@@ -111,7 +112,7 @@ func embeddedLines(t *testing.T, c reducer.ToolContent, width int) []string {
 func TestEmbeddedCapped(t *testing.T) {
 	// Many short lines within the decode limit: capped by lines.
 	text := strings.Repeat("short line\n", 1000)
-	ls := embeddedLines(t, reducer.ToolContent{Type: reducer.ContentEmbeddedResource, Data: b64(text), ContentType: "text/plain"}, 80)
+	ls := embeddedLines(t, ahpwire.ToolResultContent{Type: ahpwire.ContentEmbeddedResource, Data: b64(text), ContentType: "text/plain"}, 80)
 	joined := strings.Join(ls, "\n")
 	if n := strings.Count(joined, "short line"); n != maxHeadLines {
 		t.Errorf("%d lines shown, want %d", n, maxHeadLines)
@@ -121,7 +122,7 @@ func TestEmbeddedCapped(t *testing.T) {
 	}
 	// Long lines beyond the decode limit: one note with the bytes left.
 	text = strings.Repeat(strings.Repeat("x", 999)+"\n", 600) // 600,000 bytes
-	ls = embeddedLines(t, reducer.ToolContent{Type: reducer.ContentEmbeddedResource, Data: b64(text), ContentType: "text/plain"}, 80)
+	ls = embeddedLines(t, ahpwire.ToolResultContent{Type: ahpwire.ContentEmbeddedResource, Data: b64(text), ContentType: "text/plain"}, 80)
 	joined = strings.Join(ls, "\n")
 	if strings.Contains(joined, "more lines") || !strings.Contains(joined, "more not shown") {
 		t.Errorf("want one byte note:\n%s", joined[len(joined)-300:])
@@ -178,9 +179,8 @@ func TestDisplayURI(t *testing.T) {
 func TestDataURINeverShowsPayload(t *testing.T) {
 	payload := base64.StdEncoding.EncodeToString([]byte("\x89PNG\x00\x01\x02 binary"))
 	uri := "data:image/png;base64," + payload
-	tc := completedTool(true, reducer.ToolContent{Type: reducer.ContentFileEdit, Edit: &reducer.FileEdit{
-		AfterURI: "file:///logo.png", AfterContent: &reducer.ContentRef{URI: uri, SizeHint: -1}, Added: -1, Removed: -1}},
-		reducer.ToolContent{Type: reducer.ContentResource, URI: uri, SizeHint: -1})
+	tc := completedTool(true, editContent(&ahpwire.FileEdit{After: &ahpwire.FileEditSide{URI: "file:///logo.png", Content: ahpwire.ContentRef{URI: uri}}}),
+		ahpwire.ToolResultContent{Type: ahpwire.ContentResource, URI: uri})
 	m := msgOf(apply(startState(), toolStart(tc), endMsg(reducer.StatusComplete, 0)))
 	out := New(DarkStyles()).RenderMessage(m, 80, ViewOpts{Expanded: expand(m, 0)}).String()
 	if strings.Contains(out, payload[:12]) {
@@ -192,7 +192,7 @@ func TestDataURINeverShowsPayload(t *testing.T) {
 }
 
 func TestPromptHintsFromCaller(t *testing.T) {
-	pc := baseTool(reducer.ToolPendingConfirmation)
+	pc := baseTool(ahpwire.ToolPendingConfirmation)
 	m := msgOf(apply(startState(), toolStart(pc)))
 	r := New(DarkStyles())
 	now := t0.Add(time.Second)
@@ -207,7 +207,7 @@ func TestPromptHintsFromCaller(t *testing.T) {
 	}
 	// Result review: the review hints.
 	pr := completedTool(true)
-	pr.Status = reducer.ToolPendingResultConfirmation
+	pr.Status = ahpwire.ToolPendingResultConfirmation
 	m2 := msgOf(apply(startState(), toolStart(pr)))
 	if s := ansi.Strip(r.RenderMessage(m2, 80, ViewOpts{Now: now}).String()); !strings.Contains(s, "a accept · d reject") {
 		t.Errorf("default review hints:\n%s", s)
@@ -233,7 +233,7 @@ func TestThinkingEndsWhenAgentMovesOn(t *testing.T) {
 	if h := head(open, t0.Add(2*time.Second)); !strings.Contains(h, "Thinking… 2s") {
 		t.Fatalf("live header %q", h)
 	}
-	moved := apply(open, toolStart(baseTool(reducer.ToolRunning)))
+	moved := apply(open, toolStart(baseTool(ahpwire.ToolRunning)))
 	if msgOf(moved).Blocks[0].Open != true {
 		t.Fatal("fixture: the reducer closed the reasoning block; this test is moot")
 	}
@@ -288,11 +288,11 @@ func FuzzToolContent(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data, mime string, w uint8) {
 		width := MinWidth + int(w)%100
 		tc := completedTool(true,
-			reducer.ToolContent{Type: reducer.ContentEmbeddedResource, Data: b64(data), ContentType: mime},
-			reducer.ToolContent{Type: reducer.ContentEmbeddedResource, Data: data, ContentType: mime},
-			reducer.ToolContent{Type: reducer.ContentResource, URI: data, ContentType: mime, SizeHint: -1},
-			reducer.ToolContent{Type: reducer.ContentSubagent, Subagent: &reducer.SubagentLink{Resource: data, Title: mime, AgentName: data}})
-		tc.Input = &reducer.ToolInput{Text: `{"path":` + strconv.Quote(data) + `}`}
+			ahpwire.ToolResultContent{Type: ahpwire.ContentEmbeddedResource, Data: b64(data), ContentType: mime},
+			ahpwire.ToolResultContent{Type: ahpwire.ContentEmbeddedResource, Data: data, ContentType: mime},
+			ahpwire.ToolResultContent{Type: ahpwire.ContentResource, URI: data, ContentType: mime},
+			ahpwire.ToolResultContent{Type: ahpwire.ContentSubagent, Resource: data, Title: mime, AgentName: data})
+		tc.ToolInput = &ahpwire.ToolInput{Text: `{"path":` + strconv.Quote(data) + `}`}
 		m := msgOf(apply(startState(), toolStart(tc), endMsg(reducer.StatusComplete, 0)))
 		out := New(DarkStyles()).RenderMessage(m, width, ViewOpts{Expanded: expand(m, 0)})
 		checkRenderedInvariants(t, out, width)
@@ -303,11 +303,24 @@ func FuzzToolContent(f *testing.F) {
 // 1 MB embedded text resource (fresh Renderer: no cache hit).
 func BenchmarkEmbeddedResource(b *testing.B) {
 	text := strings.Repeat("a line of a large embedded log file, with some words\tand a tab\n", 16000)
-	tc := readFileTool(`{"path":"big.log"}`, reducer.ToolContent{Type: reducer.ContentEmbeddedResource, Data: b64(text), ContentType: "text/plain"})
+	tc := readFileTool(`{"path":"big.log"}`, ahpwire.ToolResultContent{Type: ahpwire.ContentEmbeddedResource, Data: b64(text), ContentType: "text/plain"})
 	m := msgOf(apply(startState(), toolStart(tc), endMsg(reducer.StatusComplete, 0)))
 	v := ViewOpts{Expanded: expand(m, 0)}
 	b.ReportAllocs()
 	for b.Loop() {
 		New(DarkStyles()).RenderMessage(m, 100, v)
+	}
+}
+
+// TestThoughtUnderASecondReadsBriefly: "Thought for 0s" reads as if the
+// timer were broken; under a second the header says "Thought briefly".
+func TestThoughtUnderASecondReadsBriefly(t *testing.T) {
+	r := New(DarkStyles())
+	open := apply(startState(), thinkStart("r1", "hmm", false))
+	r.RenderMessage(msgOf(open), 80, ViewOpts{Now: t0.Add(100 * time.Millisecond)})
+	moved := apply(open, toolStart(baseTool(ahpwire.ToolRunning)))
+	h := ansi.Strip(r.RenderMessage(msgOf(moved), 80, ViewOpts{Now: t0.Add(400 * time.Millisecond)}).Lines[0])
+	if !strings.Contains(h, "Thought briefly") || strings.Contains(h, "0s") {
+		t.Fatalf("header %q, want \"Thought briefly\"", h)
 	}
 }

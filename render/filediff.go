@@ -3,7 +3,7 @@ package render
 import (
 	"strings"
 
-	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // diffCounts returns the added and removed line counts of the diff of
@@ -25,7 +25,7 @@ func diffCounts(before, after string) (added, removed int64) {
 // with its +/− counts and the whole unified diff once both contents are in
 // v.Resources (or the loading state until then). Long lines wrap under the
 // sign column.
-func (r *Renderer) FileDiff(e *reducer.FileEdit, width int, v ViewOpts) []string {
+func (r *Renderer) FileDiff(e *ahpwire.FileEdit, width int, v ViewOpts) []string {
 	if e == nil {
 		return nil
 	}
@@ -34,14 +34,14 @@ func (r *Renderer) FileDiff(e *reducer.FileEdit, width int, v ViewOpts) []string
 }
 
 // EditURIs lists the content URIs a file edit's diff needs.
-func EditURIs(e *reducer.FileEdit) []string {
+func EditURIs(e *ahpwire.FileEdit) []string {
 	var out []string
 	if e == nil {
 		return nil
 	}
-	for _, ref := range []*reducer.ContentRef{e.BeforeContent, e.AfterContent} {
-		if ref != nil && !isDataURI(ref.URI) {
-			out = append(out, ref.URI)
+	for _, side := range []*ahpwire.FileEditSide{e.Before, e.After} {
+		if side != nil && !isDataURI(side.Content.URI) {
+			out = append(out, side.Content.URI)
 		}
 	}
 	return out
@@ -49,15 +49,17 @@ func EditURIs(e *reducer.FileEdit) []string {
 
 // DiffStats returns the +/− counts of an edit: the host's, else computed
 // from the contents in v.Resources; -1 when unknown.
-func DiffStats(e *reducer.FileEdit, v ViewOpts) (added, removed int64) {
+func DiffStats(e *ahpwire.FileEdit, v ViewOpts) (added, removed int64) {
 	if e == nil {
 		return -1, -1
 	}
-	if e.Added >= 0 && e.Removed >= 0 {
-		return e.Added, e.Removed
+	if d := e.Diff; d != nil && d.Added != nil && d.Removed != nil && *d.Added >= 0 && *d.Removed >= 0 {
+		return *d.Added, *d.Removed
 	}
-	before, okB := refText(e.BeforeContent, v)
-	after, okA := refText(e.AfterContent, v)
+	_, beforeRef := editSide(e.Before)
+	_, afterRef := editSide(e.After)
+	before, okB := refText(beforeRef, v)
+	after, okA := refText(afterRef, v)
 	if !okB || !okA {
 		return -1, -1
 	}

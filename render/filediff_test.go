@@ -5,32 +5,36 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ahptui/ahptui/reducer"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
+func sideEdit(before, after string) (*ahpwire.FileEdit, ViewOpts) {
+	e := &ahpwire.FileEdit{
+		Before: &ahpwire.FileEditSide{URI: "file:///big", Content: ahpwire.ContentRef{URI: "mem:/b"}},
+		After:  &ahpwire.FileEditSide{URI: "file:///big", Content: ahpwire.ContentRef{URI: "mem:/a"}}}
+	return e, ViewOpts{Resources: map[string]string{"mem:/b": before, "mem:/a": after}}
+}
+
 // A large edit without host stats: the counts come from the diff, and the
-// changes view's FileDiff shows every hunk where the inline preview stops.
+// changes view's FileDiff shows every hunk.
 func TestFileDiffLargeEditComputesCounts(t *testing.T) {
 	var before, after strings.Builder
 	for i := 1; i <= 20000; i++ {
 		fmt.Fprintf(&before, "row %d\n", i)
-		if i%100 == 0 {
+		if i%1000 == 0 {
 			fmt.Fprintf(&after, "row %d changed\n", i)
 		} else {
 			fmt.Fprintf(&after, "row %d\n", i)
 		}
 	}
-	e := &reducer.FileEdit{BeforeURI: "file:///big", AfterURI: "file:///big",
-		BeforeContent: &reducer.ContentRef{URI: "mem:/b", SizeHint: -1}, AfterContent: &reducer.ContentRef{URI: "mem:/a", SizeHint: -1},
-		Added: -1, Removed: -1}
-	v := ViewOpts{Resources: map[string]string{"mem:/b": before.String(), "mem:/a": after.String()}}
-	if a, r := DiffStats(e, v); a != 200 || r != 200 {
+	e, v := sideEdit(before.String(), after.String())
+	if a, r := DiffStats(e, v); a != 20 || r != 20 {
 		t.Fatalf("stats +%d −%d", a, r)
 	}
-	rr := New(DarkStyles())
-	full := rr.FileDiff(e, 80, v)
-	if !strings.Contains(ansi.Strip(full[0]), "(+200 −200)") {
+	full := New(DarkStyles()).FileDiff(e, 80, v)
+	if !strings.Contains(ansi.Strip(full[0]), "(+20 −20)") {
 		t.Fatalf("header %q", ansi.Strip(full[0]))
 	}
 	hunks := 0
@@ -39,13 +43,24 @@ func TestFileDiffLargeEditComputesCounts(t *testing.T) {
 			hunks++
 		}
 	}
-	if hunks != 200 {
+	if hunks != 20 {
 		t.Fatalf("%d hunks in the full diff", hunks)
-	}
-	if preview := rr.fileEdit(e, 80, v); len(preview) >= len(full) {
-		t.Fatalf("preview (%d lines) not shorter than the full diff (%d)", len(preview), len(full))
 	}
 	if got := EditURIs(e); len(got) != 2 {
 		t.Fatalf("uris %v", got)
+	}
+}
+
+// The inline preview stops after a few screens; FileDiff does not.
+func TestFileDiffShowsWhatThePreviewCuts(t *testing.T) {
+	var after strings.Builder
+	for i := 0; i < 2*maxHeadLines+200; i++ {
+		fmt.Fprintf(&after, "new line %d\n", i)
+	}
+	e, v := sideEdit("", after.String())
+	r := New(DarkStyles())
+	full, preview := r.FileDiff(e, 80, v), r.fileEdit(e, 80, v)
+	if len(full) < 2*maxHeadLines+200 || len(preview) >= len(full) || !strings.Contains(ansi.Strip(preview[len(preview)-1]), "more diff") {
+		t.Fatalf("full %d lines, preview %d lines ending %q", len(full), len(preview), ansi.Strip(preview[len(preview)-1]))
 	}
 }

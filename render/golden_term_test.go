@@ -2,12 +2,12 @@ package render
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -79,10 +79,9 @@ func termGoldenCases() []goldenCase {
 		cs = append(cs, goldenCase{name: name, msg: m, view: v})
 	}
 	now := t0.Add(3 * time.Second)
-	run := baseTool(reducer.ToolRunning)
-	run.Confirmed = reducer.ConfirmedNotNeeded
-	run.Content = []reducer.ToolContent{{Type: reducer.ContentTerminal, Terminal: &reducer.TerminalOutput{
-		Resource: "ahp-terminal:/t1", Title: "bash", IsPty: true}}}
+	run := baseTool(ahpwire.ToolRunning)
+	run.Confirmed = ahpwire.ConfirmedNotNeeded
+	run.Content = []ahpwire.ToolResultContent{{Type: ahpwire.ContentTerminal, Resource: "ahp-terminal:/t1", Title: "bash", IsPty: ahpwire.Ptr(true)}}
 	rs := msgOf(apply(startState(), toolStart(run)))
 	live := map[string]*LiveTerminal{"ahp-terminal:/t1": scriptedTerminal(true, true)}
 	add("term_live_collapsed", rs, ViewOpts{Now: now, Terminals: live})
@@ -94,7 +93,7 @@ func termGoldenCases() []goldenCase {
 	// Content references by content type.
 	ref := func(uri, ct string, size int64) *reducer.Message {
 		return msgOf(apply(startState(), reducer.BlockStart{MessageID: mid, Kind: reducer.KindContentRef,
-			Ref: &reducer.ContentRef{URI: uri, ContentType: ct, SizeHint: size}}, endMsg(reducer.StatusComplete, 0)))
+			Ref: &ahpwire.ContentRef{URI: uri, ContentType: ct, SizeHint: &size}}, endMsg(reducer.StatusComplete, 0)))
 	}
 	res := map[string]string{
 		"ahp-content:/md":   "## Report\n\nAll **green** except `TestDiff`.\n",
@@ -110,10 +109,10 @@ func termGoldenCases() []goldenCase {
 	// A file edit whose sides are fetched, with a line longer than the
 	// narrowest width (wrapping keeps the gutter).
 	long := strings.Repeat("wrapped ", 12)
-	fe := completedTool(true, reducer.ToolContent{Type: reducer.ContentFileEdit, Edit: &reducer.FileEdit{
-		BeforeURI: "file:///w/a.go", AfterURI: "file:///w/a.go",
-		BeforeContent: &reducer.ContentRef{URI: "mem:/b", SizeHint: -1}, AfterContent: &reducer.ContentRef{URI: "mem:/a", SizeHint: -1},
-		Added: 2, Removed: 1}})
+	fe := completedTool(true, editContent(&ahpwire.FileEdit{
+		Before: &ahpwire.FileEditSide{URI: "file:///w/a.go", Content: ahpwire.ContentRef{URI: "mem:/b"}},
+		After:  &ahpwire.FileEditSide{URI: "file:///w/a.go", Content: ahpwire.ContentRef{URI: "mem:/a"}},
+		Diff:   &ahpwire.FileEditDiffStats{Added: ahpwire.Ptr[int64](2), Removed: ahpwire.Ptr[int64](1)}}))
 	fm := msgOf(apply(startState(), toolStart(fe)))
 	add("fileedit_diff", fm, ViewOpts{Now: now, Expanded: expand(fm, 0), Resources: map[string]string{
 		"mem:/b": "package a\n\nvar x = 1\n", "mem:/a": "package a\n\nvar x = 2 // " + long + "\nvar y = 3\n"}})
@@ -134,17 +133,17 @@ func TestGoldenTerminalsAndRefs(t *testing.T) {
 					b.WriteString(strings.TrimRight(ansi.Strip(l), " "))
 					b.WriteByte('\n')
 				}
-				checkGolden(t, filepath.Join("testdata", "golden", "term", c.name+"_w"+itoa(w)+".golden"), b.String())
+				testkit.Golden(t, "term/"+c.name+"_w"+itoa(w), b.String())
 			}
 			out := renderCase(c, DarkStyles(), 80)
-			checkGolden(t, filepath.Join("testdata", "golden", "term", "ansi", c.name+"_dark.golden"), out.String()+"\n")
+			testkit.Golden(t, "term/ansi/"+c.name+"_dark", out.String()+"\n")
 		})
 	}
 }
 
 func TestLiveTerminalCacheFollowsRevision(t *testing.T) {
-	run := baseTool(reducer.ToolRunning)
-	run.Content = []reducer.ToolContent{{Type: reducer.ContentTerminal, Terminal: &reducer.TerminalOutput{Resource: "ahp-terminal:/t1", IsPty: true}}}
+	run := baseTool(ahpwire.ToolRunning)
+	run.Content = []ahpwire.ToolResultContent{{Type: ahpwire.ContentTerminal, Resource: "ahp-terminal:/t1", IsPty: ahpwire.Ptr(true)}}
 	m := msgOf(apply(startState(), toolStart(run)))
 	lt := NewLiveTerminal(ahpwire.TerminalState{Title: "sh"}, true)
 	r := New(DarkStyles())

@@ -1,40 +1,15 @@
 package render
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
-// This package does not import x/exp/golden, so it declares its own flag.
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
-
 var goldenWidths = []int{40, 80, 120}
-
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run go test ./render -update): %v", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the rendering (run go test ./render -update to accept):\n%s",
-			path, firstDiff(got, string(want)))
-	}
-}
 
 // renderCase renders a golden case with a fresh Renderer.
 func renderCase(c goldenCase, st Styles, width int) Rendered {
@@ -58,11 +33,11 @@ func TestGolden(t *testing.T) {
 					b.WriteString(strings.TrimRight(ansi.Strip(l), " "))
 					b.WriteByte('\n')
 				}
-				checkGolden(t, filepath.Join("testdata", "golden", c.name+"_w"+itoa(w)+".golden"), b.String())
+				testkit.Golden(t, c.name+"_w"+itoa(w), b.String())
 			}
 			for _, st := range []Styles{DarkStyles(), LightStyles()} {
 				out := renderCase(c, st, 80)
-				checkGolden(t, filepath.Join("testdata", "golden", "ansi", c.name+"_"+st.Name+".golden"), out.String()+"\n")
+				testkit.Golden(t, "ansi/"+c.name+"_"+st.Name, out.String()+"\n")
 			}
 		})
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // renderHostile is server text a hostile host sends: escape sequences of
@@ -48,7 +48,7 @@ func TestHostileTextThroughPublicEntryPoints(t *testing.T) {
 	r := New(DarkStyles())
 	all := append(append([]string(nil), renderHostile...), strings.Join(renderHostile, "\n"))
 	for i, h := range all {
-		for _, s := range []string{Sanitize(h), SanitizeTabs(h, 8), RichPlain(reducer.Rich{Text: h}), RichPlain(reducer.Rich{Text: h, Markdown: true})} {
+		for _, s := range []string{Sanitize(h), SanitizeTabs(h, 8), RichPlain(ahpwire.StringOrMarkdown{Text: h}), RichPlain(ahpwire.StringOrMarkdown{Text: h, Markdown: true})} {
 			if strings.ContainsRune(s, 0x1b) || !utf8.ValidString(s) {
 				t.Errorf("case %d: unsafe plain output %q", i, s)
 			}
@@ -63,7 +63,7 @@ func TestHostileTextThroughPublicEntryPoints(t *testing.T) {
 				checkRenderedInvariants(t, Rendered{Lines: r.Markdown(itoa(i), h, done, w)}, w)
 			}
 			for _, md := range []bool{false, true} {
-				l := r.RichLine(reducer.Rich{Text: h, Markdown: md}, r.Styles().Error.Text, w)
+				l := r.RichLine(ahpwire.StringOrMarkdown{Text: h, Markdown: md}, r.Styles().Error.Text, w)
 				checkRenderedInvariants(t, Rendered{Lines: strings.Split(l, "\n")}, w)
 			}
 			checkRenderedInvariants(t, r.RenderMessage(finishedMessage("m"+itoa(i), h), w, ViewOpts{}), w)

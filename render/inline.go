@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
-	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -39,7 +39,7 @@ type inlineSpan struct {
 // richSpans returns the spans of a StringOrMarkdown value: sanitised, and
 // parsed as inline markdown when it is markdown. oneLineMode folds it onto
 // one line first.
-func richSpans(rt reducer.Rich, oneLineMode bool) []inlineSpan {
+func richSpans(rt ahpwire.StringOrMarkdown, oneLineMode bool) []inlineSpan {
 	var s string
 	if oneLineMode {
 		s = oneLine(rt.Text)
@@ -395,7 +395,7 @@ func trimEmpty(l []string) []string {
 }
 
 // richBlock renders a StringOrMarkdown value wrapped under indent.
-func (r *Renderer) richBlock(rt reducer.Rich, base lipgloss.Style, width int, indent string) []string {
+func (r *Renderer) richBlock(rt ahpwire.StringOrMarkdown, base lipgloss.Style, width int, indent string) []string {
 	return r.inlineBlock(richSpans(rt, false), base, width, indent)
 }
 
@@ -403,7 +403,7 @@ func (r *Renderer) richBlock(rt reducer.Rich, base lipgloss.Style, width int, in
 // line: markdown loses its inline syntax (code spans without backticks,
 // strong and emphasis markers dropped, links as their text); plain text is
 // kept as it is.
-func RichPlain(rt reducer.Rich) string {
+func RichPlain(rt ahpwire.StringOrMarkdown) string {
 	var b strings.Builder
 	for _, s := range richSpans(rt, true) {
 		b.WriteString(s.text)
@@ -415,7 +415,7 @@ func RichPlain(rt reducer.Rich) string {
 // columns in base, with inline markdown styled as in tool pills (code
 // spans in Styles.InlineCode, strong bold, emphasis italic), cut with "…"
 // when it does not fit.
-func (r *Renderer) RichLine(rt reducer.Rich, base lipgloss.Style, width int) string {
+func (r *Renderer) RichLine(rt ahpwire.StringOrMarkdown, base lipgloss.Style, width int) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.inlineLine(richSpans(rt, true), base, width)

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -59,13 +59,13 @@ func TestParseInline(t *testing.T) {
 // A plain StringOrMarkdown stays literal; markdown is parsed; both are
 // sanitised.
 func TestRichSpans(t *testing.T) {
-	if got := spansString(richSpans(reducer.Rich{Text: "Ran `ls`"}, true)); got != "Ran `ls`" {
+	if got := spansString(richSpans(ahpwire.StringOrMarkdown{Text: "Ran `ls`"}, true)); got != "Ran `ls`" {
 		t.Errorf("plain: %q", got)
 	}
-	if got := spansString(richSpans(reducer.Rich{Text: "Ran `ls\x1b[2J`\nnow", Markdown: true}, true)); got != "Ran <c:ls> now" {
+	if got := spansString(richSpans(ahpwire.StringOrMarkdown{Text: "Ran `ls\x1b[2J`\nnow", Markdown: true}, true)); got != "Ran <c:ls> now" {
 		t.Errorf("hostile: %q", got)
 	}
-	for _, sp := range richSpans(reducer.Rich{Text: "`\x1b]0;x\x07` **\x9b2J**", Markdown: true}, true) {
+	for _, sp := range richSpans(ahpwire.StringOrMarkdown{Text: "`\x1b]0;x\x07` **\x9b2J**", Markdown: true}, true) {
 		if untrustedEscape(sp.text) != "" || strings.ContainsRune(sp.text, 0x1b) {
 			t.Errorf("span carries a control: %q", sp.text)
 		}
@@ -106,7 +106,7 @@ func TestInlineWidth(t *testing.T) {
 // The pill fits every width and keeps its state word over the summary.
 func TestToolPillFitsWidth(t *testing.T) {
 	r := New(DarkStyles())
-	tc := baseTool(reducer.ToolPendingConfirmation)
+	tc := baseTool(ahpwire.ToolPendingConfirmation)
 	tc.InvocationMessage = rich("Run `go test ./...` in **/work/very/long/path/to/the/module**")
 	for w := 6; w <= 120; w++ {
 		l := r.toolPill(&tc, blockTimes{}, w, ViewOpts{})
@@ -130,8 +130,8 @@ func TestToolPillFitsWidth(t *testing.T) {
 func TestToolDurationExcludesApproval(t *testing.T) {
 	r := New(DarkStyles())
 	k := BlockKey{MessageID: "m", Index: 0}
-	pc := baseTool(reducer.ToolPendingConfirmation)
-	run := baseTool(reducer.ToolRunning)
+	pc := baseTool(ahpwire.ToolPendingConfirmation)
+	run := baseTool(ahpwire.ToolRunning)
 	done := completedTool(true)
 	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
 
@@ -157,7 +157,7 @@ func TestToolDurationExcludesApproval(t *testing.T) {
 	// Auto-approved and done between frames: the live span is the best
 	// estimate. Seen waiting but never running: nothing.
 	k2 := BlockKey{MessageID: "m", Index: 1}
-	st := baseTool(reducer.ToolStreaming)
+	st := baseTool(ahpwire.ToolStreaming)
 	r.observeTool(k2, &st, at(0), time.Time{})
 	if d := toolDuration(&done, r.observeTool(k2, &done, at(2), time.Time{}), at(2)); d != "2.0s" {
 		t.Errorf("unseen run, no approval: %q, want 2.0s", d)
@@ -228,7 +228,7 @@ func FuzzInline(f *testing.F) {
 	r := New(DarkStyles())
 	f.Fuzz(func(t *testing.T, s string, width uint8) {
 		w := int(width%120) + 1
-		spans := richSpans(reducer.Rich{Text: s, Markdown: true}, true)
+		spans := richSpans(ahpwire.StringOrMarkdown{Text: s, Markdown: true}, true)
 		for _, sp := range spans {
 			if strings.ContainsRune(sp.text, 0x1b) || strings.Contains(sp.text, "\n") {
 				t.Fatalf("span %q carries a control or newline", sp.text)
@@ -252,7 +252,7 @@ func FuzzInline(f *testing.F) {
 		if strings.ReplaceAll(strings.Join(rows, ""), " ", "") != strings.ReplaceAll(plain, " ", "") {
 			t.Fatalf("wrapCode lost text: %q -> %q", plain, rows)
 		}
-		for _, bl := range r.richBlock(reducer.Rich{Text: s, Markdown: true}, r.styles.Confirm.Title, w+4, "    ") {
+		for _, bl := range r.richBlock(ahpwire.StringOrMarkdown{Text: s, Markdown: true}, r.styles.Confirm.Title, w+4, "    ") {
 			if got := ansi.StringWidth(bl); got > w+4 {
 				t.Fatalf("richBlock %d columns > %d: %q", got, w+4, bl)
 			}
@@ -264,11 +264,11 @@ func FuzzInline(f *testing.F) {
 }
 
 func TestRichPlainAndLine(t *testing.T) {
-	md := reducer.Rich{Text: "Run `go test ./...` in **/work**\nnow", Markdown: true}
+	md := ahpwire.StringOrMarkdown{Text: "Run `go test ./...` in **/work**\nnow", Markdown: true}
 	if got := RichPlain(md); got != "Run go test ./... in /work now" {
 		t.Errorf("RichPlain(markdown) = %q", got)
 	}
-	if got := RichPlain(reducer.Rich{Text: "Run `x` \x1b[2J"}); got != "Run `x`" {
+	if got := RichPlain(ahpwire.StringOrMarkdown{Text: "Run `x` \x1b[2J"}); got != "Run `x`" {
 		t.Errorf("RichPlain(plain) = %q", got)
 	}
 	r := New(DarkStyles())

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 )
 
@@ -16,17 +17,17 @@ func (r *Renderer) inputRequest(b *reducer.Block, width int) []string {
 	}
 	st := r.styles.Input
 	var head string
-	switch req.Response {
+	switch b.Response {
 	case "":
 		head = "? Input requested"
-	case reducer.InputAccept:
+	case ahpwire.InputAccept:
 		head = "✓ Input answered"
-	case reducer.InputDecline:
+	case ahpwire.InputDecline:
 		head = "⊘ Input declined"
-	case reducer.InputCancel:
+	case ahpwire.InputCancel:
 		head = "⊘ Input cancelled"
 	default:
-		head = "Input: " + oneLine(req.Response)
+		head = "Input: " + oneLine(b.Response)
 	}
 	out := []string{gutter + st.Label.Render(truncatePlain(head, width-len(gutter)))}
 	if strings.TrimSpace(req.Message) != "" {
@@ -42,14 +43,14 @@ func (r *Renderer) inputRequest(b *reducer.Block, width int) []string {
 }
 
 // question renders one question, its options and its answer.
-func (r *Renderer) question(i int, q reducer.InputQuestion, req *reducer.InputRequest, width int) []string {
+func (r *Renderer) question(i int, q ahpwire.ChatInputQuestion, req *ahpwire.ChatInputRequest, width int) []string {
 	st := r.styles.Input
 	title := q.Title
 	if title == "" {
 		title = q.Message
 	}
 	head := oneLine(title)
-	if q.Required {
+	if q.IsRequired() {
 		head += " (required)"
 	}
 	out := hangBlock(strconv.Itoa(i+1)+". ", head, width, st.Question, detailIndent)
@@ -59,8 +60,8 @@ func (r *Renderer) question(i int, q reducer.InputQuestion, req *reducer.InputRe
 	}
 	ans, has := req.Answers[q.ID]
 	chosen := map[string]bool{}
-	if has {
-		for _, id := range ans.Selected {
+	if has && ans.Value != nil {
+		for _, id := range ans.Value.Selected() {
 			chosen[id] = true
 		}
 	}
@@ -73,7 +74,7 @@ func (r *Renderer) question(i int, q reducer.InputQuestion, req *reducer.InputRe
 		if d := oneLine(o.Description); d != "" {
 			s += " — " + d
 		}
-		if o.Recommended {
+		if o.Recommended != nil && *o.Recommended {
 			s += " (recommended)"
 		}
 		out = append(out, hangBlock(mark, s, width, r.styles.Muted, sub)...)
@@ -81,11 +82,11 @@ func (r *Renderer) question(i int, q reducer.InputQuestion, req *reducer.InputRe
 	switch {
 	case !has:
 		out = append(out, textBlock("no answer", width, st.Missing, sub)...)
-	case ans.State == reducer.AnswerSkipped:
+	case ans.State == ahpwire.AnswerSkipped:
 		out = append(out, textBlock("skipped", width, st.Missing, sub)...)
 	default:
 		s := answerText(ans, q)
-		if ans.State == reducer.AnswerDraft {
+		if ans.State == ahpwire.AnswerDraft {
 			s += " (draft)"
 		}
 		out = append(out, hangBlock("→ ", s, width, st.Answer, sub)...)
@@ -95,7 +96,7 @@ func (r *Renderer) question(i int, q reducer.InputQuestion, req *reducer.InputRe
 
 // answerText formats an answer's value, using option labels for
 // selections.
-func answerText(a reducer.InputAnswer, q reducer.InputQuestion) string {
+func answerText(a ahpwire.ChatInputAnswer, q ahpwire.ChatInputQuestion) string {
 	label := func(id string) string {
 		for _, o := range q.Options {
 			if o.ID == id {
@@ -105,18 +106,20 @@ func answerText(a reducer.InputAnswer, q reducer.InputQuestion) string {
 		return id
 	}
 	var parts []string
-	switch a.Kind {
-	case reducer.AnswerText:
-		parts = append(parts, a.Text)
-	case reducer.AnswerNumber:
-		parts = append(parts, strconv.FormatFloat(a.Number, 'g', -1, 64))
-	case reducer.AnswerBoolean:
-		parts = append(parts, map[bool]string{true: "yes", false: "no"}[a.Bool])
-	case reducer.AnswerSelected, reducer.AnswerSelectedMany:
-		for _, id := range a.Selected {
-			parts = append(parts, label(id))
+	if v := a.Value; v != nil {
+		switch v.Kind {
+		case ahpwire.AnswerValueText:
+			parts = append(parts, v.Text())
+		case ahpwire.AnswerValueNumber:
+			parts = append(parts, strconv.FormatFloat(v.Number(), 'g', -1, 64))
+		case ahpwire.AnswerValueBoolean:
+			parts = append(parts, map[bool]string{true: "yes", false: "no"}[v.Bool()])
+		case ahpwire.AnswerValueSelected, ahpwire.AnswerValueSelectedMany:
+			for _, id := range v.Selected() {
+				parts = append(parts, label(id))
+			}
 		}
 	}
-	parts = append(parts, a.Freeform...)
+	parts = append(parts, a.Freeform()...)
 	return strings.Join(parts, ", ")
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
-	"github.com/ahptui/ahptui/reducer"
 )
 
 // hostileOutput builds about n bytes of terminal output mixing coloured
@@ -78,8 +77,8 @@ func TestHostileTerminalStreamStaysClean(t *testing.T) {
 		t.Fatalf("tail %q", last)
 	}
 	// The same through the transcript renderer.
-	run := baseTool(reducer.ToolRunning)
-	run.Content = []reducer.ToolContent{{Type: reducer.ContentTerminal, Terminal: &reducer.TerminalOutput{Resource: "ahp-terminal:/h", IsPty: true}}}
+	run := baseTool(ahpwire.ToolRunning)
+	run.Content = []ahpwire.ToolResultContent{{Type: ahpwire.ContentTerminal, Resource: "ahp-terminal:/h", IsPty: ahpwire.Ptr(true)}}
 	m := msgOf(apply(startState(), toolStart(run)))
 	out := New(DarkStyles()).RenderMessage(m, 80, ViewOpts{Now: t0, Terminals: map[string]*LiveTerminal{"ahp-terminal:/h": lt}, Expanded: expand(m, 0)})
 	checkRenderedInvariants(t, out, 80)
@@ -125,6 +124,6 @@ func BenchmarkLiveTerminalFrame(b *testing.B) {
 	r := New(DarkStyles())
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		_ = r.liveTerminal(lt, &reducer.TerminalOutput{Resource: "x"}, i%2 == 0, 100, ViewOpts{})
+		_ = r.liveTerminal(lt, &ahpwire.ToolResultContent{Type: ahpwire.ContentTerminal, Resource: "x"}, i%2 == 0, 100, ViewOpts{})
 	}
 }

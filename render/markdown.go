@@ -137,7 +137,7 @@ func (e *markdownEngine) glamourLines(md string, width int, hl bool) []string {
 	if err == nil {
 		var out string
 		if out, err = t.Render(md); err == nil {
-			return cleanRendered(out)
+			return hangListItems(cleanRendered(out), width)
 		}
 	}
 	return styleLines(wrapText(md, width-len(gutter)), e.styles.Code, gutter)

@@ -50,8 +50,9 @@ func TestStreamEqualsWhole(t *testing.T) {
 }
 
 // TestSplitMatchesGlamourWhole checks that block splitting is faithful: the
-// text equals glamour's own whole-document render once styles, trailing
-// padding and blank lines are removed.
+// text equals glamour's own whole-document render (with our hanging indent
+// for list items applied to it too) once styles, trailing padding and blank
+// lines are removed.
 func TestSplitMatchesGlamourWhole(t *testing.T) {
 	doc := genMarkdown(20_000)
 	st := DarkStyles()
@@ -66,7 +67,7 @@ func TestSplitMatchesGlamourWhole(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, b := nonBlank(stripLines(ours)), nonBlank(stripLines(strings.Split(out, "\n")))
+		a, b := nonBlank(stripLines(ours)), nonBlank(stripLines(hangListItems(cleanRendered(out), width)))
 		if a != b {
 			t.Fatalf("width %d: split render differs from whole glamour render:\n%s", width, firstDiff(a, b))
 		}

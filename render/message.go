@@ -171,7 +171,7 @@ func isLive(m *reducer.Message, b *reducer.Block) bool {
 	case reducer.KindThinking:
 		return thinkingLive(m, b)
 	case reducer.KindToolCall:
-		return b.Tool != nil && !b.Tool.Status.Terminal()
+		return b.Tool != nil && b.Open && !b.Tool.IsTerminal()
 	}
 	return false
 }
@@ -182,7 +182,7 @@ func (r *Renderer) blockFingerprint(k BlockKey, b *reducer.Block, v ViewOpts) st
 	if v.Expanded[k] {
 		sb.WriteByte('e')
 	}
-	if b.Kind == reducer.KindToolCall && b.Tool != nil && b.Tool.Status.NeedsUser() {
+	if b.Kind == reducer.KindToolCall && b.Tool != nil && b.Tool.WaitsForClient() {
 		sb.WriteString(v.hintsFingerprint())
 	}
 	if b.Kind == reducer.KindThinking {

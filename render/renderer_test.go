@@ -1,12 +1,15 @@
 package render
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -170,10 +173,10 @@ func TestNoNowNoDuration(t *testing.T) {
 }
 
 func TestNeededResources(t *testing.T) {
-	pc := baseTool(reducer.ToolPendingConfirmation)
-	pc.Edits = []reducer.FileEdit{*fileEdit()}
-	m := msgOf(reducer.ReduceAll(startState(), toolStart(pc), toolStart(completedTool(true, reducer.ToolContent{Type: reducer.ContentFileEdit, Edit: &reducer.FileEdit{
-		AfterURI: "file:///x", AfterContent: &reducer.ContentRef{URI: "mem:/x"}}}))))
+	pc := baseTool(ahpwire.ToolPendingConfirmation)
+	pc.Edits = &ahpwire.FileEditCollection{Items: []ahpwire.FileEdit{*fileEdit()}}
+	m := msgOf(reducer.ReduceAll(startState(), toolStart(pc), toolStart(completedTool(true, editContent(&ahpwire.FileEdit{
+		After: &ahpwire.FileEditSide{URI: "file:///x", Content: ahpwire.ContentRef{URI: "mem:/x"}}})))))
 	got := NeededResources(m, ViewOpts{})
 	if strings.Join(got, " ") != "mem:/before/main.go mem:/after/main.go" {
 		t.Errorf("pending confirmation needs its edits: %q", got)
@@ -223,24 +226,47 @@ func TestNarrowWidths(t *testing.T) {
 }
 
 // TestConcurrentUse renders from several goroutines (run with -race).
+// TestConcurrentUse renders from four goroutines sharing one Renderer and
+// its caches, and checks that each gets exactly what the same calls give on
+// a fresh Renderer used from one goroutine (run it with -race as well).
 func TestConcurrentUse(t *testing.T) {
-	r := New(DarkStyles())
 	cases := goldenCases()
 	doc := genMarkdown(4000)
-	var wg sync.WaitGroup
-	for g := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i, c := range cases {
-				r.RenderMessage(c.msg, 60+g*10, c.view)
-				if i%8 == 0 {
-					r.Markdown("doc", doc[:len(doc)*(i+1)/len(cases)], false, 70)
-				}
+	// work is goroutine g's sequence of calls; it returns every result.
+	work := func(r *Renderer, g int) []string {
+		var out []string
+		for i, c := range cases {
+			rd := r.RenderMessage(c.msg, 60+g*10, c.view)
+			out = append(out, rd.String()+fmt.Sprint(rd.Spans))
+			if i%8 == 0 {
+				md := r.Markdown("doc"+itoa(g), doc[:len(doc)*(i+1)/len(cases)], false, 70)
+				out = append(out, strings.Join(md, "\n"))
 			}
-		}()
+		}
+		return out
+	}
+	const workers = 4
+	want := make([][]string, workers)
+	for g := range workers {
+		want[g] = work(New(DarkStyles()), g)
+	}
+	shared := New(DarkStyles())
+	got := make([][]string, workers)
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Go(func() { got[g] = work(shared, g) })
 	}
 	wg.Wait()
+	for g := range workers {
+		if len(got[g]) != len(want[g]) {
+			t.Fatalf("goroutine %d: %d results, want %d", g, len(got[g]), len(want[g]))
+		}
+		for i := range want[g] {
+			if got[g][i] != want[g][i] {
+				t.Errorf("goroutine %d, call %d: the shared renderer gave a different result:\n%s", g, i, testkit.FirstDiff(got[g][i], want[g][i]))
+			}
+		}
+	}
 }
 
 func TestRenderNil(t *testing.T) {
@@ -347,8 +373,8 @@ func TestLongOutputCapped(t *testing.T) {
 		b.WriteString("line " + itoa(i) + "\n")
 	}
 	tc := completedTool(true,
-		reducer.ToolContent{Type: reducer.ContentTerminal, Terminal: &reducer.TerminalOutput{Title: "seq", Output: b.String(), ExitCode: intp(0)}},
-		reducer.ToolContent{Type: reducer.ContentText, Text: b.String()})
+		terminalContent("", "seq", ahpwire.TerminalCommandResult{Preview: b.String(), ExitCode: intp(0)}),
+		ahpwire.ToolResultContent{Type: ahpwire.ContentText, Text: b.String()})
 	m := msgOf(reducer.ReduceAll(startState(), toolStart(tc)))
 	out := ansi.Strip(New(DarkStyles()).RenderMessage(m, 80, ViewOpts{Expanded: expand(m, 0)}).String())
 	for _, want := range []string{"… 4800 earlier lines", "line 4999", "line 399\n", "… 4600 more lines"} {

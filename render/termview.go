@@ -20,14 +20,15 @@ const (
 
 // termOf returns the live terminal of a tool call's first terminal content
 // and that content, or nil.
-func termOf(tc *reducer.ToolCall, v ViewOpts) (*LiveTerminal, *reducer.TerminalOutput) {
+func termOf(tc *ahpwire.ToolCallState, v ViewOpts) (*LiveTerminal, *ahpwire.ToolResultContent) {
 	if tc == nil || len(v.Terminals) == 0 {
 		return nil, nil
 	}
-	for _, c := range tc.Content {
-		if c.Terminal != nil {
-			if lt := v.Terminals[c.Terminal.Resource]; lt != nil {
-				return lt, c.Terminal
+	for i := range tc.Content {
+		c := &tc.Content[i]
+		if c.Type == ahpwire.ContentTerminal {
+			if lt := v.Terminals[c.Resource]; lt != nil {
+				return lt, c
 			}
 		}
 	}
@@ -47,11 +48,11 @@ func TerminalRefs(m *reducer.Message) map[string]bool {
 			continue
 		}
 		for _, c := range b.Tool.Content {
-			if c.Terminal != nil && strings.HasPrefix(c.Terminal.Resource, ahpwire.TerminalScheme) {
+			if c.Type == ahpwire.ContentTerminal && strings.HasPrefix(c.Resource, ahpwire.TerminalScheme) {
 				if out == nil {
 					out = map[string]bool{}
 				}
-				out[c.Terminal.Resource] = c.Terminal.IsPty
+				out[c.Resource] = c.IsPty == nil || *c.IsPty // unknown: a pty
 			}
 		}
 	}
@@ -66,14 +67,14 @@ func termFingerprint(b *reducer.Block, v ViewOpts) string {
 	}
 	var sb strings.Builder
 	for _, c := range b.Tool.Content {
-		if c.Terminal == nil {
+		if c.Type != ahpwire.ContentTerminal {
 			continue
 		}
-		if lt := v.Terminals[c.Terminal.Resource]; lt != nil {
+		if lt := v.Terminals[c.Resource]; lt != nil {
 			sb.WriteString(",t")
 			sb.WriteString(strconv.FormatUint(lt.Rev(), 36))
 			sb.WriteString(":")
-			sb.WriteString(strconv.Itoa(v.TermScroll[c.Terminal.Resource]))
+			sb.WriteString(strconv.Itoa(v.TermScroll[c.Resource]))
 		}
 	}
 	return sb.String()
@@ -83,7 +84,7 @@ func termFingerprint(b *reducer.Block, v ViewOpts) string {
 // detected commands with their own status, and its output — the last
 // TermCollapsedLines lines, or when expanded a TermExpandedLines window
 // scrolled up by v.TermScroll lines from the end.
-func (r *Renderer) liveTerminal(lt *LiveTerminal, t *reducer.TerminalOutput, expanded bool, width int, v ViewOpts) []string {
+func (r *Renderer) liveTerminal(lt *LiveTerminal, t *ahpwire.ToolResultContent, expanded bool, width int, v ViewOpts) []string {
 	st := r.styles.Tool
 	state := lt.State()
 	title := oneLine(state.Title)
@@ -95,8 +96,8 @@ func (r *Renderer) liveTerminal(lt *LiveTerminal, t *reducer.TerminalOutput, exp
 	}
 	head := detailIndent + st.Section.Render(truncatePlain("$ "+title, max(width-len(detailIndent)-16, 8)))
 	exit := state.ExitCode
-	if exit == nil && t.ExitCode != nil {
-		x := int64(*t.ExitCode)
+	if exit == nil && t.Result != nil && t.Result.ExitCode != nil {
+		x := int64(*t.Result.ExitCode)
 		exit = &x
 	}
 	switch {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"strings"
+	"time"
 
 	"github.com/ahptui/ahptui/reducer"
 )
@@ -59,8 +60,9 @@ func (r *Renderer) barLines(body []string) []string {
 }
 
 // thinkingHeader is the one-line summary of a thinking block: "Thinking…
-// 3s" while live, "Thought for 12s" after, and just "Thought" for a block
-// never seen live (history: AHP records no per-part timing).
+// 3s" while live, "Thought for 12s" after ("Thought briefly" under a
+// second), and just "Thought" for a block never seen live (history: AHP
+// records no per-part timing).
 func (r *Renderer) thinkingHeader(b *reducer.Block, live bool, t blockTimes, v ViewOpts) string {
 	var s string
 	switch {
@@ -72,7 +74,11 @@ func (r *Renderer) thinkingHeader(b *reducer.Block, live bool, t blockTimes, v V
 	default:
 		s = thinkingIcon + " Thought"
 		if d, ok := t.took(); ok {
-			s += " for " + fmtSeconds(max(d, 0))
+			if d < time.Second {
+				s += " briefly"
+			} else {
+				s += " for " + fmtSeconds(d)
+			}
 		}
 	}
 	if b.Redacted {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // Elapsed times without clocks.
@@ -75,23 +75,23 @@ func (r *Renderer) observe(k BlockKey, live bool, now, start time.Time) blockTim
 
 // observeTool records a sighting of a tool call (see observe) and the
 // phase sightings of its execution.
-func (r *Renderer) observeTool(k BlockKey, tc *reducer.ToolCall, now, start time.Time) blockTimes {
-	t := r.observe(k, !tc.Status.Terminal(), now, start)
+func (r *Renderer) observeTool(k BlockKey, tc *ahpwire.ToolCallState, now, start time.Time) blockTimes {
+	t := r.observe(k, !tc.IsTerminal(), now, start)
 	if now.IsZero() {
 		return t
 	}
 	switch {
-	case tc.Status == reducer.ToolPendingConfirmation:
+	case tc.Status == ahpwire.ToolPendingConfirmation:
 		if !t.wait.IsZero() {
 			return t
 		}
 		t.wait = now
-	case tc.Status == reducer.ToolRunning || tc.Status == reducer.ToolAuthRequired:
+	case tc.Status == ahpwire.ToolRunning || tc.Status == ahpwire.ToolAuthRequired:
 		if !t.run.IsZero() {
 			return t
 		}
 		t.run = now
-	case tc.Status != reducer.ToolStreaming && !t.run.IsZero() && t.done.IsZero():
+	case tc.Status != ahpwire.ToolStreaming && !t.run.IsZero() && t.done.IsZero():
 		t.done = now
 	default:
 		return t

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -25,42 +26,42 @@ func (r *Renderer) toolCall(m *reducer.Message, b *reducer.Block, k BlockKey, wi
 	t := r.observeTool(k, tc, v.Now, startHint(m, b))
 	lines := []string{r.toolPill(tc, t, width, v)}
 	switch tc.Status {
-	case reducer.ToolPendingConfirmation:
+	case ahpwire.ToolPendingConfirmation:
 		return append(lines, r.confirmation(tc, width, v)...)
-	case reducer.ToolPendingResultConfirmation:
+	case ahpwire.ToolPendingResultConfirmation:
 		lines = append(lines, r.toolDetails(tc, width, v)...)
 		return append(lines, r.resultReview(width, v)...)
-	case reducer.ToolAuthRequired:
+	case ahpwire.ToolAuthRequired:
 		lines = append(lines, r.authRequired(tc, width)...)
 	}
 	if v.Expanded[k] {
 		lines = append(lines, r.toolDetails(tc, width, v)...)
 	} else if lt, term := termOf(tc, v); lt != nil {
 		lines = append(lines, r.liveTerminal(lt, term, false, width, v)...)
-	} else if tc.Status == reducer.ToolCancelled && (tc.ReasonMessage != nil && tc.ReasonMessage.Text != "" || tc.UserSuggestion != "") {
+	} else if tc.Status == ahpwire.ToolCancelled && (tc.ReasonMessage != nil && tc.ReasonMessage.Text != "" || suggestion(tc) != "") {
 		lines = append(lines, r.cancelReason(tc, width)...)
 	}
 	return lines
 }
 
 // toolIcon returns the status glyph and its style.
-func (r *Renderer) toolIcon(tc *reducer.ToolCall) (string, lipgloss.Style) {
+func (r *Renderer) toolIcon(tc *ahpwire.ToolCallState) (string, lipgloss.Style) {
 	st := r.styles.Tool
 	switch tc.Status {
-	case reducer.ToolStreaming:
+	case ahpwire.ToolStreaming:
 		return "◌", st.Running
-	case reducer.ToolRunning:
+	case ahpwire.ToolRunning:
 		return "●", st.Running
-	case reducer.ToolPendingConfirmation, reducer.ToolPendingResultConfirmation:
+	case ahpwire.ToolPendingConfirmation, ahpwire.ToolPendingResultConfirmation:
 		return "?", st.Pending
-	case reducer.ToolAuthRequired:
+	case ahpwire.ToolAuthRequired:
 		return "!", st.Pending
-	case reducer.ToolCompleted:
-		if tc.Result != nil && !tc.Result.Success {
+	case ahpwire.ToolCompleted:
+		if failed(tc) {
 			return "✗", st.Failed
 		}
 		return "✓", st.OK
-	case reducer.ToolCancelled:
+	case ahpwire.ToolCancelled:
 		return "⊘", st.Cancelled
 	}
 	return "·", st.Running
@@ -69,42 +70,42 @@ func (r *Renderer) toolIcon(tc *reducer.ToolCall) (string, lipgloss.Style) {
 // toolSummary is the text after the name: the past-tense message once
 // completed, else the invocation message, else the intention or a state
 // word.
-func toolSummary(tc *reducer.ToolCall) reducer.Rich {
+func toolSummary(tc *ahpwire.ToolCallState) ahpwire.StringOrMarkdown {
 	switch {
-	case tc.Status == reducer.ToolCompleted && tc.Result != nil && tc.Result.PastTenseMessage.Text != "":
-		return tc.Result.PastTenseMessage
+	case tc.Status == ahpwire.ToolCompleted && tc.PastTenseMessage != nil && tc.PastTenseMessage.Text != "":
+		return *tc.PastTenseMessage
 	case tc.InvocationMessage != nil && tc.InvocationMessage.Text != "":
 		return *tc.InvocationMessage
 	case tc.Intention != "":
-		return reducer.Rich{Text: tc.Intention}
-	case tc.Status == reducer.ToolStreaming:
-		return reducer.Rich{Text: "preparing…"}
+		return ahpwire.StringOrMarkdown{Text: tc.Intention}
+	case tc.Status == ahpwire.ToolStreaming:
+		return ahpwire.StringOrMarkdown{Text: "preparing…"}
 	}
-	return reducer.Rich{}
+	return ahpwire.StringOrMarkdown{}
 }
 
 // toolState is a short state word shown after the summary, if any. The
 // states that wait for the user say so instead of showing a timer.
-func toolState(tc *reducer.ToolCall) string {
+func toolState(tc *ahpwire.ToolCallState) string {
 	switch tc.Status {
-	case reducer.ToolPendingConfirmation:
+	case ahpwire.ToolPendingConfirmation:
 		return "waiting for approval"
-	case reducer.ToolPendingResultConfirmation:
+	case ahpwire.ToolPendingResultConfirmation:
 		return "waiting for review"
-	case reducer.ToolAuthRequired:
+	case ahpwire.ToolAuthRequired:
 		return "waiting for sign-in"
-	case reducer.ToolCancelled:
-		switch tc.CancelReason {
-		case reducer.CancelDenied:
+	case ahpwire.ToolCancelled:
+		switch tc.Reason {
+		case ahpwire.CancelDenied:
 			return "denied"
-		case reducer.CancelResultDenied:
+		case ahpwire.CancelResultDenied:
 			return "result rejected"
-		case reducer.CancelSkipped:
+		case ahpwire.CancelSkipped:
 			return "skipped"
 		}
 		return "cancelled"
-	case reducer.ToolCompleted:
-		if tc.Result != nil && !tc.Result.Success {
+	case ahpwire.ToolCompleted:
+		if failed(tc) {
 			return "failed"
 		}
 	}
@@ -114,18 +115,18 @@ func toolState(tc *reducer.ToolCall) string {
 // toolDuration is the pill's time: the execution time once the call ran
 // (approval waits excluded), a live counter while it streams or runs, and
 // nothing while it waits for the user.
-func toolDuration(tc *reducer.ToolCall, t blockTimes, now time.Time) string {
+func toolDuration(tc *ahpwire.ToolCallState, t blockTimes, now time.Time) string {
 	switch tc.Status {
-	case reducer.ToolStreaming:
+	case ahpwire.ToolStreaming:
 		if d, ok := t.liveFor(now); ok {
 			return fmtSeconds(d)
 		}
-	case reducer.ToolRunning:
+	case ahpwire.ToolRunning:
 		if d, ok := t.runningFor(now); ok {
 			return fmtSeconds(d)
 		}
-	case reducer.ToolCompleted, reducer.ToolCancelled, reducer.ToolPendingResultConfirmation:
-		if tc.Status == reducer.ToolCancelled && t.run.IsZero() {
+	case ahpwire.ToolCompleted, ahpwire.ToolCancelled, ahpwire.ToolPendingResultConfirmation:
+		if tc.Status == ahpwire.ToolCancelled && t.run.IsZero() {
 			return "" // never ran: denied or skipped
 		}
 		if d, ok := t.ran(); ok {
@@ -142,7 +143,7 @@ const minSummary = 8
 // toolPill renders the one-line summary: icon, name, summary (inline
 // markdown), state and duration. It never exceeds width: the summary gets
 // what the other parts leave, then the state is cut, then the name.
-func (r *Renderer) toolPill(tc *reducer.ToolCall, t blockTimes, width int, v ViewOpts) string {
+func (r *Renderer) toolPill(tc *ahpwire.ToolCallState, t blockTimes, width int, v ViewOpts) string {
 	st := r.styles.Tool
 	icon, ist := r.toolIcon(tc)
 	name := oneLine(tc.DisplayName)
@@ -202,7 +203,7 @@ func (r *Renderer) toolPill(tc *reducer.ToolCall, t blockTimes, width int, v Vie
 
 // toolDetails renders the expanded body: input, content, error and cancel
 // reason.
-func (r *Renderer) toolDetails(tc *reducer.ToolCall, width int, v ViewOpts) []string {
+func (r *Renderer) toolDetails(tc *ahpwire.ToolCallState, width int, v ViewOpts) []string {
 	var out []string
 	if tc.Intention != "" && tc.Intention != toolSummary(tc).Text {
 		out = append(out, textBlock(tc.Intention, width, r.styles.Muted, detailIndent)...)
@@ -212,15 +213,15 @@ func (r *Renderer) toolDetails(tc *reducer.ToolCall, width int, v ViewOpts) []st
 	for _, c := range tc.Content {
 		out = append(out, r.toolContent(c, name, width, v)...)
 	}
-	if tc.Result != nil && !tc.Result.Success && tc.Result.ErrorMessage != "" {
-		msg := tc.Result.ErrorMessage
-		if tc.Result.ErrorCode != "" {
-			msg += " (" + tc.Result.ErrorCode + ")"
+	if failed(tc) && tc.Error != nil && tc.Error.Message != "" {
+		msg := tc.Error.Message
+		if tc.Error.Code != "" {
+			msg += " (" + tc.Error.Code + ")"
 		}
 		out = append(out, r.section("Error", width)...)
 		out = append(out, textBlock(msg, width, r.styles.Error.Text, detailIndent)...)
 	}
-	if tc.Status == reducer.ToolCancelled {
+	if tc.Status == ahpwire.ToolCancelled {
 		out = append(out, r.cancelReason(tc, width)...)
 	}
 	return out
@@ -229,21 +230,23 @@ func (r *Renderer) toolDetails(tc *reducer.ToolCall, width int, v ViewOpts) []st
 // toolInput renders the tool's input: pretty-printed JSON when it parses,
 // the streamed partial input while streaming, or a not-loaded note for a
 // content reference that was not fetched.
-func (r *Renderer) toolInput(tc *reducer.ToolCall, width int, v ViewOpts) []string {
+func (r *Renderer) toolInput(tc *ahpwire.ToolCallState, width int, v ViewOpts) []string {
 	var text string
 	switch {
-	case tc.Status == reducer.ToolStreaming:
-		text = tc.PartialInput()
-	case tc.Input == nil:
+	case tc.Status == ahpwire.ToolStreaming:
+		if tc.PartialInput != nil {
+			text = *tc.PartialInput
+		}
+	case tc.ToolInput == nil:
 		return nil
-	case tc.Input.Ref != nil:
-		s, ok := v.resource(tc.Input.Ref.URI)
+	case tc.ToolInput.Ref != nil:
+		s, ok := v.resource(tc.ToolInput.Ref.URI)
 		if !ok {
-			return append(r.section("Input", width), r.notLoaded(tc.Input.Ref, width, v)...)
+			return append(r.section("Input", width), r.notLoaded(tc.ToolInput.Ref, width, v)...)
 		}
 		text = s
 	default:
-		text = tc.Input.Text
+		text = tc.ToolInput.Text
 	}
 	if strings.TrimSpace(text) == "" {
 		return nil
@@ -307,27 +310,27 @@ func (r *Renderer) codeLines(text string, width, tab int) []string {
 
 // notLoaded notes content that lives behind a reference the caller has not
 // fetched.
-func (r *Renderer) notLoaded(ref *reducer.ContentRef, width int, v ViewOpts) []string {
+func (r *Renderer) notLoaded(ref *ahpwire.ContentRef, width int, v ViewOpts) []string {
 	if st, ok := v.Loading[ref.URI]; ok {
 		return textBlock("‹"+oneLine(st)+": "+displayURI(ref.URI)+"›", width, r.styles.Muted, detailIndent+"  ")
 	}
 	s := "‹not loaded: " + displayURI(ref.URI)
-	if ref.SizeHint >= 0 {
-		s += ", " + fmtBytes(ref.SizeHint)
+	if n := sizeOf(ref.SizeHint); n >= 0 {
+		s += ", " + fmtBytes(n)
 	}
 	s += "›"
 	return textBlock(s, width, r.styles.Muted, detailIndent+"  ")
 }
 
 // cancelReason renders why a tool call was cancelled.
-func (r *Renderer) cancelReason(tc *reducer.ToolCall, width int) []string {
+func (r *Renderer) cancelReason(tc *ahpwire.ToolCallState, width int) []string {
 	var head string
-	switch tc.CancelReason {
-	case reducer.CancelDenied:
+	switch tc.Reason {
+	case ahpwire.CancelDenied:
 		head = "Denied"
-	case reducer.CancelResultDenied:
+	case ahpwire.CancelResultDenied:
 		head = "Result rejected"
-	case reducer.CancelSkipped:
+	case ahpwire.CancelSkipped:
 		head = "Skipped"
 	default:
 		head = "Cancelled"
@@ -338,14 +341,14 @@ func (r *Renderer) cancelReason(tc *reducer.ToolCall, width int) []string {
 		spans = append(spans, richSpans(*tc.ReasonMessage, false)...)
 	}
 	out := r.inlineBlock(spans, r.styles.Tool.Reason, width, detailIndent)
-	if tc.UserSuggestion != "" {
-		out = append(out, textBlock("Suggestion: "+tc.UserSuggestion, width, r.styles.Muted, detailIndent)...)
+	if s := suggestion(tc); s != "" {
+		out = append(out, textBlock("Suggestion: "+s, width, r.styles.Muted, detailIndent)...)
 	}
 	return out
 }
 
 // authRequired renders a pending MCP authentication.
-func (r *Renderer) authRequired(tc *reducer.ToolCall, width int) []string {
+func (r *Renderer) authRequired(tc *ahpwire.ToolCallState, width int) []string {
 	a := tc.Auth
 	if a == nil {
 		return nil
@@ -356,13 +359,28 @@ func (r *Renderer) authRequired(tc *reducer.ToolCall, width int) []string {
 	} else if a.Reason != "" {
 		parts = append(parts, a.Reason)
 	}
-	if a.Resource != "" {
-		parts = append(parts, "Resource: "+a.Resource)
+	if a.Resource.Resource != "" {
+		parts = append(parts, "Resource: "+a.Resource.Resource)
 	}
-	if len(a.Scopes) > 0 {
-		parts = append(parts, "Scopes: "+strings.Join(a.Scopes, ", "))
+	if len(a.RequiredScopes) > 0 {
+		parts = append(parts, "Scopes: "+strings.Join(a.RequiredScopes, ", "))
 	}
 	return textBlock(strings.Join(parts, "\n"), width, r.styles.Tool.Reason, detailIndent)
+}
+
+// failed reports whether the tool call has a result and it is not a
+// success.
+func failed(tc *ahpwire.ToolCallState) bool {
+	return (tc.Success != nil || tc.PastTenseMessage != nil) && (tc.Success == nil || !*tc.Success)
+}
+
+// suggestion returns the user's suggestion of a denied tool call ("" if
+// none).
+func suggestion(tc *ahpwire.ToolCallState) string {
+	if tc.UserSuggestion == nil {
+		return ""
+	}
+	return tc.UserSuggestion.Text
 }
 
 // oneLine sanitises s and folds it onto one line.

@@ -5,15 +5,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // toolContent renders one item of tool output; name labels an embedded
 // resource (see resourceName).
-func (r *Renderer) toolContent(c reducer.ToolContent, name string, width int, v ViewOpts) []string {
+func (r *Renderer) toolContent(c ahpwire.ToolResultContent, name string, width int, v ViewOpts) []string {
 	st := r.styles.Tool
 	switch c.Type {
-	case reducer.ContentText:
+	case ahpwire.ContentText:
 		if strings.TrimSpace(c.Text) == "" {
 			return nil
 		}
@@ -23,38 +23,33 @@ func (r *Renderer) toolContent(c reducer.ToolContent, name string, width int, v 
 			out = append(out, r.omitted(more, "more", width))
 		}
 		return out
-	case reducer.ContentTerminal:
-		if c.Terminal == nil {
-			return nil
+	case ahpwire.ContentTerminal:
+		if lt := v.Terminals[c.Resource]; lt != nil {
+			return r.liveTerminal(lt, &c, true, width, v)
 		}
-		if lt := v.Terminals[c.Terminal.Resource]; lt != nil {
-			return r.liveTerminal(lt, c.Terminal, true, width, v)
-		}
-		return r.terminal(c.Terminal, width)
-	case reducer.ContentFileEdit:
-		if c.Edit == nil {
-			return nil
-		}
-		return r.fileEdit(c.Edit, width, v)
-	case reducer.ContentResource:
+		return r.terminal(&c, width)
+	case ahpwire.ContentFileEdit:
+		return r.fileEdit(&ahpwire.FileEdit{Before: c.Before, After: c.After, Diff: c.Diff}, width, v)
+	case ahpwire.ContentResource:
 		s := displayURI(c.URI)
-		if meta := refMeta(c.ContentType, c.SizeHint); meta != "" {
+		if meta := refMeta(c.ContentType, sizeOf(c.SizeHint)); meta != "" {
 			s += " (" + meta + ")"
 		}
 		return hangBlock("→ ", s, width, st.Link, detailIndent)
-	case reducer.ContentEmbeddedResource:
+	case ahpwire.ContentEmbeddedResource:
 		return r.embedded(c, name, width)
-	case reducer.ContentSubagent:
-		return r.subagent(c.Subagent, width)
+	case ahpwire.ContentSubagent:
+		return r.subagent(&c, width)
 	}
 	return nil // unknown content types are skipped
 }
 
-// terminal renders a terminal run: title, output preview (tab stops of
-// TerminalTabWidth), truncation note and exit code.
-func (r *Renderer) terminal(t *reducer.TerminalOutput, width int) []string {
-	if t == nil {
-		return nil
+// terminal renders a terminal run (a terminal content item): title, output
+// preview (tab stops of TerminalTabWidth), truncation note and exit code.
+func (r *Renderer) terminal(t *ahpwire.ToolResultContent, width int) []string {
+	var res ahpwire.TerminalCommandResult
+	if t.Result != nil {
+		res = *t.Result
 	}
 	st := r.styles.Tool
 	title := oneLine(t.Title)
@@ -62,14 +57,14 @@ func (r *Renderer) terminal(t *reducer.TerminalOutput, width int) []string {
 		title = "Terminal"
 	}
 	out := []string{detailIndent + st.Section.Render(truncatePlain("$ "+title, width-len(detailIndent)))}
-	if strings.TrimSpace(t.Output) != "" {
-		text, earlier := capLines(strings.TrimRight(t.Output, "\n "), maxTailLines, true)
+	if strings.TrimSpace(res.Preview) != "" {
+		text, earlier := capLines(strings.TrimRight(res.Preview, "\n "), maxTailLines, true)
 		if earlier > 0 {
 			out = append(out, r.omitted(earlier, "earlier", width))
 		}
 		out = append(out, r.codeLines(text, width, TerminalTabWidth)...)
 	}
-	if t.Truncated {
+	if res.Truncated != nil && *res.Truncated {
 		note := "… output truncated"
 		if t.Resource != "" {
 			note += "; full output at " + displayURI(t.Resource)
@@ -77,34 +72,41 @@ func (r *Renderer) terminal(t *reducer.TerminalOutput, width int) []string {
 		out = append(out, textBlock(note, width, r.styles.Muted, detailIndent+"  ")...)
 	}
 	switch {
-	case t.ExitCode == nil:
-	case *t.ExitCode == 0:
+	case res.ExitCode == nil:
+	case *res.ExitCode == 0:
 		out = append(out, detailIndent+st.ExitOK.Render("exit 0"))
 	default:
-		out = append(out, detailIndent+st.ExitFailed.Render("exit "+strconv.Itoa(*t.ExitCode)))
+		out = append(out, detailIndent+st.ExitFailed.Render("exit "+strconv.Itoa(*res.ExitCode)))
 	}
 	return out
 }
 
 // fileEdit renders a file edit: a header with the path and line counts and,
 // when the caller supplied both contents, a coloured unified diff.
-func (r *Renderer) fileEdit(e *reducer.FileEdit, width int, v ViewOpts) []string {
+func (r *Renderer) fileEdit(e *ahpwire.FileEdit, width int, v ViewOpts) []string {
 	st := r.styles.Diff
-	path := displayURI(e.Path())
+	beforeURI, beforeRef := editSide(e.Before)
+	afterURI, afterRef := editSide(e.After)
+	path := afterURI
+	if path == "" {
+		path = beforeURI
+	}
 	var verb string
 	switch {
-	case e.BeforeURI == "" && e.BeforeContent == nil:
+	case beforeURI == "" && beforeRef == nil:
 		verb = "created "
-	case e.AfterURI == "" && e.AfterContent == nil:
+	case afterURI == "" && afterRef == nil:
 		verb = "deleted "
-	case e.BeforeURI != "" && e.AfterURI != "" && e.BeforeURI != e.AfterURI:
-		verb = "renamed " + displayURI(e.BeforeURI) + " → "
+	case beforeURI != "" && afterURI != "" && beforeURI != afterURI:
+		verb = "renamed " + displayURI(beforeURI) + " → "
 	}
-	head := verb + path
-	before, okB := refText(e.BeforeContent, v)
-	after, okA := refText(e.AfterContent, v)
-	added, removed := e.Added, e.Removed
-	if (added < 0 || removed < 0) && okB && okA {
+	head := verb + displayURI(path)
+	before, okB := refText(beforeRef, v)
+	after, okA := refText(afterRef, v)
+	added, removed := int64(-1), int64(-1)
+	if d := e.Diff; d != nil && d.Added != nil && d.Removed != nil && *d.Added >= 0 && *d.Removed >= 0 {
+		added, removed = *d.Added, *d.Removed
+	} else if okB && okA {
 		added, removed = diffCounts(before, after)
 	}
 	if added >= 0 && removed >= 0 {
@@ -112,17 +114,34 @@ func (r *Renderer) fileEdit(e *reducer.FileEdit, width int, v ViewOpts) []string
 	}
 	out := []string{detailIndent + st.File.Render(truncatePlain(head, width-len(detailIndent)))}
 	if !okB || !okA {
-		missing := e.BeforeContent
+		missing := beforeRef
 		if okB {
-			missing = e.AfterContent
+			missing = afterRef
 		}
 		return append(out, r.notLoaded(missing, width, v)...)
 	}
 	return append(out, r.diffLines(before, after, width, v.DiffLimit)...)
 }
 
+// editSide returns the URI and content reference of one side of a file
+// edit ("" and nil when the side is absent).
+func editSide(s *ahpwire.FileEditSide) (string, *ahpwire.ContentRef) {
+	if s == nil {
+		return "", nil
+	}
+	return s.URI, &s.Content
+}
+
+// sizeOf returns a size hint, -1 when unknown.
+func sizeOf(hint *int64) int64 {
+	if hint == nil {
+		return -1
+	}
+	return *hint
+}
+
 // refText returns the fetched text of ref; a nil ref is empty content.
-func refText(ref *reducer.ContentRef, v ViewOpts) (string, bool) {
+func refText(ref *ahpwire.ContentRef, v ViewOpts) (string, bool) {
 	if ref == nil {
 		return "", true
 	}
@@ -180,10 +199,7 @@ func (r *Renderer) diffLines(before, after string, width, limit int) []string {
 }
 
 // subagent renders a link to a sub-agent's chat.
-func (r *Renderer) subagent(s *reducer.SubagentLink, width int) []string {
-	if s == nil {
-		return nil
-	}
+func (r *Renderer) subagent(s *ahpwire.ToolResultContent, width int) []string {
 	head := "sub-agent"
 	if n := oneLine(s.AgentName); n != "" {
 		head += " " + n

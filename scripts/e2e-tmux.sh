@@ -121,7 +121,7 @@ wait_for 'tab transcript'
 step "expand the thinking block"
 keys Tab
 keys g
-wait_for 'Thought for'
+wait_for 'Thought (for|briefly)' # collapsed header of the finished thinking block
 keys ']' ']'
 keys Enter
 wait_for 'Before answering I should look at the working directory'

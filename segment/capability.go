@@ -107,6 +107,9 @@ type Limits struct {
 	MaxGroups int
 	// GroupTimeout is how long an incomplete group is kept before Sweep drops it.
 	GroupTimeout time.Duration
+	// Budget, if set, is the byte budget shared with other Reassemblers
+	// (e.g. every connection of a host) that group buffers are drawn from.
+	Budget *Budget
 }
 
 // DefaultLimits returns the limits of [DefaultCapability].

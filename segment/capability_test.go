@@ -73,7 +73,7 @@ func TestLimitsDefaultsNeverUnbounded(t *testing.T) {
 		t.Fatalf("zero capability limits = %+v", z)
 	}
 	l = ChunkingCapability{MaxIncomingFrameBytes: 1, MaxIncomingMessageBytes: 2, MaxIncomingGroups: 3, GroupTimeoutMs: 40}.Limits()
-	if l != (Limits{1, 2, 3, 40 * time.Millisecond}) {
+	if l != (Limits{MaxFrameBytes: 1, MaxMessageBytes: 2, MaxGroups: 3, GroupTimeout: 40 * time.Millisecond}) {
 		t.Fatalf("explicit limits = %+v", l)
 	}
 	r := NewReassembler(Limits{}, nil)

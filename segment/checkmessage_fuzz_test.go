@@ -43,6 +43,13 @@ func refCheckMessage(b []byte) Rule {
 			return RuleNestedSegment
 		}
 	}
+	// A member name encoding/json matches to an envelope field only by case
+	// folding is refused like a duplicate.
+	for k := range members {
+		if f := foldedField(k); f != "" && f != k {
+			return RuleInvalidJSONRPC
+		}
+	}
 	get := map[string]json.RawMessage{}
 	for _, k := range []string{"jsonrpc", "method", "id", "params", "result", "error"} {
 		switch vs := members[k]; len(vs) {
@@ -75,6 +82,24 @@ func refCheckMessage(b []byte) Rule {
 	return 0
 }
 
+// foldedField returns the envelope field encoding/json assigns a member
+// named k to ("" for none), found by asking encoding/json itself.
+func foldedField(k string) string {
+	var v struct {
+		JSONRPC, ID, Method, Params, Result, Error *json.RawMessage
+	}
+	name, _ := json.Marshal(k)
+	if json.Unmarshal([]byte(`{`+string(name)+`:1}`), &v) != nil {
+		return ""
+	}
+	for f, p := range map[string]*json.RawMessage{"jsonrpc": v.JSONRPC, "id": v.ID, "method": v.Method, "params": v.Params, "result": v.Result, "error": v.Error} {
+		if p != nil {
+			return f
+		}
+	}
+	return ""
+}
+
 // checkMessageSeeds are valid and invalid messages of every shape.
 var checkMessageSeeds = []string{
 	okMsg,
@@ -92,6 +117,10 @@ var checkMessageSeeds = []string{
 	`{"jsonrpc":"2.0","method":"x","params":{"t":"` + strings.Repeat(`ab\"cd\\ef\n日本—`, 20) + `"}}`,
 	`{"jsonrpc":"2.0","method":"x","params":{"n":-0.5E+3,"z":0,"l":[null,true,false]}}x`,
 	`[{"jsonrpc":"2.0","method":"x"}]`,
+	`{"jsonrpc":"2.0","method":"x","Method":"y"}`,
+	`{"jsonrpc":"2.0","ıd":1,"result":1}`,
+	`{"jſonrpc":"2.0","jsonrpc":"2.0","method":"x"}`,
+	`{"jsonrpc":"2.0","method":"x","ID":1}`,
 }
 
 // FuzzCheckMessage compares checkMessage (the one-pass validator of a

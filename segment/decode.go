@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"strconv"
+
+	"github.com/ahptui/ahptui/internal/jsonscan"
 )
 
 // b64Alphabet marks the bytes of the standard base64 alphabet plus '='.
@@ -23,30 +25,17 @@ var b64Alphabet = func() (t [256]bool) {
 // changed only on success.
 func (r *Reassembler) appendSegment(g *group, frame []byte, v span, guessed bool) (Rule, string) {
 	raw := frame[v.start:v.end]
-	if g.buf == nil {
-		r.presize(g, len(raw))
-	}
 	rule, detail := r.decodeInto(g, raw)
 	if rule == 0 || guessed || bytes.IndexByte(raw, '\\') < 0 {
 		return rule, detail
 	}
 	// Slow path: the string has escapes. Validate it as a JSON string,
 	// unescape it and decode again.
-	if end, _, ok := scanString(frame, v.start-1); !ok || end != v.end+1 {
+	if end, _, ok := jsonscan.ScanString(frame, v.start-1); !ok || end != v.end+1 {
 		return RuleData, "not a valid JSON string"
 	}
-	r.scratch = unescape(r.scratch[:0], raw)
+	r.scratch = jsonscan.Unescape(r.scratch[:0], raw)
 	return r.decodeInto(g, r.scratch)
-}
-
-// presize allocates the group buffer once: total × this segment's decoded
-// size, capped by MaxMessageBytes (+3 bytes of decoder slack).
-func (r *Reassembler) presize(g *group, rawLen int) {
-	est := g.total * (int64(rawLen)/4*3 + 3)
-	if limit := r.lim.MaxMessageBytes + 3; est > limit {
-		est = limit
-	}
-	g.buf = make([]byte, 0, est)
 }
 
 // decodeInto decodes d (a continuation of the group's base64 text) into
@@ -96,7 +85,9 @@ func (r *Reassembler) decodeInto(g *group, d []byte) (Rule, string) {
 	if len(rest) > 0 && padCount(body) > 0 {
 		return RuleData, "base64 padding before the end"
 	}
-	r.grow(g, l+headN+m/4*3)
+	if !r.grow(g, l+headN+m/4*3, len(d)) {
+		return RuleBudgetExceeded, r.lim.Budget.budgetDetail(int64(l + headN + m/4*3 - cap(g.buf)))
+	}
 	dst := g.buf[l : l+headN+m/4*3]
 	copy(dst, head[:headN])
 	n, err := b64Decode(dst[headN:], body)
@@ -112,19 +103,41 @@ func (r *Reassembler) decodeInto(g *group, d []byte) (Rule, string) {
 	return 0, ""
 }
 
-// grow makes sure cap(g.buf) ≥ need, growing geometrically but never past
-// MaxMessageBytes+3.
-func (r *Reassembler) grow(g *group, need int) {
+// grow makes sure cap(g.buf) ≥ need. The buffer grows with the data
+// received, never from the declared total alone (a hostile first segment
+// with total 65535 must not reserve the whole message): geometrically
+// (×4 per step: fewer copies than doubling, still at most 4× what
+// arrived), but never past the declared total's estimate (total × this
+// segment's raw length ¾ + 3), MaxMessageBytes+3, or what the budget grants.
+// raw is the length of this segment's base64 text. It returns false, with g
+// unchanged, when the budget refuses the bytes.
+func (r *Reassembler) grow(g *group, need, raw int) bool {
 	if need <= cap(g.buf) {
-		return
+		return true
 	}
-	c := max(2*cap(g.buf), need)
-	if limit := int(r.lim.MaxMessageBytes + 3); c > limit {
-		c = max(limit, need)
+	c := int64(max(4*cap(g.buf), need))
+	if est := g.total * (int64(raw)/4*3 + 3); c > est {
+		c = est
+	}
+	if limit := r.lim.MaxMessageBytes + 3; c > limit {
+		c = limit
+	}
+	c = max(c, int64(need))
+	if !r.lim.Budget.take(c - g.held) {
+		return false
 	}
 	nb := make([]byte, len(g.buf), c)
 	copy(nb, g.buf)
 	g.buf = nb
+	g.held = c
+	return true
+}
+
+// free returns g's buffer to the budget (g.buf stays valid for a caller
+// that owns it now).
+func (r *Reassembler) free(g *group) {
+	r.lim.Budget.give(g.held)
+	g.held = 0
 }
 
 // padCount returns the number of trailing '=' in a base64 run (0–2).

@@ -13,8 +13,16 @@
 // are not segments pass through unchanged; segments are checked against
 // every rule of the RFC's validation table and decoded straight into one
 // buffer per group; a completed group is returned only if it is valid UTF-8
-// and exactly one JSON-RPC 2.0 request, response or notification. A
-// violation is a [*ViolationError] naming its [Rule].
+// and exactly one JSON-RPC 2.0 request, response or notification (no
+// duplicate or case-folded envelope member). A violation is a
+// [*ViolationError] naming its [Rule]. A transport that parses every message
+// with a validating decoder anyway may use FeedUnchecked and make that check
+// where it parses (ParseMessage), so the JSON is validated once.
+//
+// Group buffers grow with the data received, never from the declared total,
+// and may draw from a [Budget] shared by every connection of a process
+// (Limits.Budget): a segment that would exceed it fails with
+// [RuleBudgetExceeded], closing only that connection.
 //
 // Capabilities are negotiated with [ChunkingCapability]; the defaults follow
 // PROTOCOL.md Part A §2 (16 MiB frames on direct connections, 900000 bytes on
@@ -31,7 +39,8 @@
 //   - Receive: NewReassembler(own.Limits(), nil); pass every text frame to
 //     Feed. On a *ViolationError close with [CloseCode] and [CloseReason].
 //     Call Sweep periodically (e.g. every GroupTimeout/2) and Reset when the
-//     connection drops. Only count an envelope as seen (lastSeenServerSeq)
+//     connection drops (however it ends: Reset returns the buffers to the
+//     Budget). Only count an envelope as seen (lastSeenServerSeq)
 //     after Feed returned it and it was applied.
 //   - Send: Splitter.SplitGroup(msg, peerCapOrNil, transportCeiling). A
 //     *NotNegotiatedError or *MessageTooLargeError maps to the fail-closed

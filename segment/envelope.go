@@ -2,6 +2,8 @@ package segment
 
 import (
 	"bytes"
+
+	"github.com/ahptui/ahptui/internal/jsonscan"
 )
 
 // span locates one JSON value inside a frame. For strings, start/end delimit
@@ -17,12 +19,31 @@ type envelope struct {
 	jsonrpc, method, id, params span
 	result, error               span
 	groupID, index, total, data span
-	dup                         bool // a member we care about appears twice
+	dup                         bool // a member we care about appears twice (or folded)
 	methodIsSegment             bool
 	guessed                     bool // data's end was guessed (scanFrameGuess)
 }
 
 var methodBytes = []byte(Method)
+
+// member returns the span for envelope member k.
+func (e *envelope) member(k jsonscan.Key) *span {
+	switch k {
+	case jsonscan.KeyJSONRPC:
+		return &e.jsonrpc
+	case jsonscan.KeyID:
+		return &e.id
+	case jsonscan.KeyMethod:
+		return &e.method
+	case jsonscan.KeyParams:
+		return &e.params
+	case jsonscan.KeyResult:
+		return &e.result
+	case jsonscan.KeyError:
+		return &e.error
+	}
+	return nil
+}
 
 // scanMode selects how much envelope.scan validates.
 type scanMode int
@@ -44,13 +65,13 @@ const (
 // scan parses the top-level object of b into e. It returns false on a
 // syntax error (e still records what was seen before it).
 func (e *envelope) scan(b []byte, mode scanMode) bool {
-	i := skipWS(b, 0)
+	i := jsonscan.SkipWS(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
 	}
-	i = skipWS(b, i+1)
+	i = jsonscan.SkipWS(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return skipWS(b, i+1) == len(b)
+		return jsonscan.SkipWS(b, i+1) == len(b)
 	}
 	var keyBuf [16]byte
 	for {
@@ -60,19 +81,14 @@ func (e *envelope) scan(b []byte, mode scanMode) bool {
 		}
 		i = next
 		var dst *span
-		switch string(key) {
-		case "jsonrpc":
-			dst = &e.jsonrpc
-		case "method":
-			dst = &e.method
-		case "id":
-			dst = &e.id
-		case "params":
-			dst = &e.params
-		case "result":
-			dst = &e.result
-		case "error":
-			dst = &e.error
+		k, exact := jsonscan.EnvelopeKey(key)
+		if !exact && k != jsonscan.NoKey {
+			// "Method", "jſonrpc": encoding/json would read it as the member;
+			// refused like a duplicate, so no decoder reads it differently.
+			e.dup = true
+		}
+		if exact {
+			dst = e.member(k)
 		}
 		if dst != nil && dst.kind != 0 {
 			e.dup = true
@@ -95,17 +111,17 @@ func (e *envelope) scan(b []byte, mode scanMode) bool {
 				e.methodIsSegment = true
 			}
 		}
-		i = skipWS(b, i)
+		i = jsonscan.SkipWS(b, i)
 		if i >= len(b) {
 			return false
 		}
 		if b[i] == '}' {
-			return skipWS(b, i+1) == len(b)
+			return jsonscan.SkipWS(b, i+1) == len(b)
 		}
 		if b[i] != ',' {
 			return false
 		}
-		i = skipWS(b, i+1)
+		i = jsonscan.SkipWS(b, i+1)
 	}
 }
 
@@ -114,7 +130,7 @@ func (e *envelope) scan(b []byte, mode scanMode) bool {
 // found with bytes.IndexByte and the body is left unvalidated (the base64
 // decoder validates it; on failure Feed falls back to a full string scan).
 func (e *envelope) scanParams(b []byte, i int, mode scanMode) (int, bool) {
-	i = skipWS(b, i+1)
+	i = jsonscan.SkipWS(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, true
 	}
@@ -146,7 +162,7 @@ func (e *envelope) scanParams(b []byte, i int, mode scanMode) (int, bool) {
 				e.guessed = end > 0
 			}
 			if end == 0 {
-				if end, ok = fastStringEnd(b, i); !ok {
+				if end, ok = jsonscan.StringEnd(b, i); !ok {
 					return i, false
 				}
 			}
@@ -161,7 +177,7 @@ func (e *envelope) scanParams(b []byte, i int, mode scanMode) (int, bool) {
 				*dst = v
 			}
 		}
-		i = skipWS(b, i)
+		i = jsonscan.SkipWS(b, i)
 		if i >= len(b) {
 			return i, false
 		}
@@ -171,7 +187,7 @@ func (e *envelope) scanParams(b []byte, i int, mode scanMode) (int, bool) {
 		if b[i] != ',' {
 			return i, false
 		}
-		i = skipWS(b, i+1)
+		i = jsonscan.SkipWS(b, i+1)
 	}
 }
 
@@ -182,19 +198,19 @@ func scanKey(b []byte, i int, buf []byte) ([]byte, int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return nil, i, false
 	}
-	ke, kesc, ok := scanString(b, i)
+	ke, kesc, ok := jsonscan.ScanString(b, i)
 	if !ok {
 		return nil, i, false
 	}
 	key := b[i+1 : ke-1]
 	if kesc {
-		key = unescape(buf, key)
+		key = jsonscan.Unescape(buf, key)
 	}
-	i = skipWS(b, ke)
+	i = jsonscan.SkipWS(b, ke)
 	if i >= len(b) || b[i] != ':' {
 		return nil, i, false
 	}
-	return key, skipWS(b, i+1), true
+	return key, jsonscan.SkipWS(b, i+1), true
 }
 
 // guessDataEnd returns the index after the quote of a frame ending in
@@ -227,28 +243,6 @@ func skipWSBack(b []byte, j int) int {
 	return j
 }
 
-// fastStringEnd finds the end of the string starting at b[i] == '"' without
-// validating its body: the first quote preceded by an even number of
-// backslashes. It returns the index after the closing quote.
-func fastStringEnd(b []byte, i int) (int, bool) {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return len(b), false
-		}
-		q := j + k
-		n := 0
-		for p := q - 1; p > i && b[p] == '\\'; p-- {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1, true
-		}
-		j = q + 1
-	}
-}
-
 // scanSpan validates one value at b[i] and describes it.
 func scanSpan(b []byte, i int) (int, span, bool) {
 	if i >= len(b) {
@@ -256,13 +250,13 @@ func scanSpan(b []byte, i int) (int, span, bool) {
 	}
 	switch c := b[i]; {
 	case c == '"':
-		end, esc, ok := scanString(b, i)
+		end, esc, ok := jsonscan.ScanString(b, i)
 		return end, span{kind: '"', start: i + 1, end: end - 1, esc: esc}, ok
 	case c == '-' || ('0' <= c && c <= '9'):
-		end, ok := scanNumber(b, i)
+		end, ok := jsonscan.ScanNumber(b, i)
 		return end, span{kind: 'n', start: i, end: end}, ok
 	default:
-		end, ok := skipValue(b, i)
+		end, ok := jsonscan.SkipValue(b, i)
 		return end, span{kind: 'o', start: i, end: end}, ok
 	}
 }
@@ -278,5 +272,5 @@ func stringEquals(b []byte, v span, want []byte) bool {
 		return false
 	}
 	var buf [128]byte
-	return bytes.Equal(unescape(buf[:0], body), want)
+	return bytes.Equal(jsonscan.Unescape(buf[:0], body), want)
 }

@@ -124,6 +124,10 @@ const (
 	// RuleDuplicateGroup: a segment with index 0 arrives for a groupId that
 	// is already in flight.
 	RuleDuplicateGroup
+	// RuleBudgetExceeded: the group buffer would exceed the reassembly
+	// budget shared by all connections (Limits.Budget). Not an RFC rule: a
+	// resource limit of this implementation, closed like a violation.
+	RuleBudgetExceeded
 )
 
 var ruleNames = [...]string{
@@ -142,6 +146,7 @@ var ruleNames = [...]string{
 	RuleInvalidJSONRPC:     "reassembled message is not a JSON-RPC 2.0 message",
 	RuleNestedSegment:      "reassembled message is itself ahp/messageSegment",
 	RuleDuplicateGroup:     "groupId already in flight",
+	RuleBudgetExceeded:     "reassembly budget exhausted",
 }
 
 // String returns a short description of the rule.

@@ -33,14 +33,46 @@ func FuzzReassemble(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"ahp\/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":"` + b64(okMsg) + `"}}`))
 	f.Add([]byte(okMsg))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		r := NewReassembler(fuzzLimits, newClock().now)
+		lim, budget := fuzzLimits, NewBudget(2048) // below MaxGroups × MaxMessageBytes
+		lim.Budget = budget
+		r := NewReassembler(lim, newClock().now)
 		ref := NewReassembler(fuzzLimits, newClock().now) // exact scans only
 		ref.exact = true
+		u := NewReassembler(fuzzLimits, newClock().now) // FeedUnchecked + CheckMessage
 		for _, frame := range bytes.Split(in, []byte{frameSep}) {
 			out, err := r.Feed(frame)
 			rout, rerr := ref.Feed(frame)
+			uout, reassembled, uerr := u.FeedUnchecked(frame)
+			if reassembled {
+				if uerr != nil || !IsSegment(frame) {
+					t.Fatalf("FeedUnchecked: reassembled with error %v", uerr)
+				}
+				if uerr = CheckMessage(uout); uerr != nil {
+					uout = nil
+				}
+			}
+			urule, _ := RuleOf(uerr)
+			rrule0, _ := RuleOf(rerr)
+			if !bytes.Equal(uout, rout) || (uerr == nil) != (rerr == nil) || urule != rrule0 || u.Pending() != ref.Pending() {
+				t.Fatalf("FeedUnchecked+CheckMessage and Feed differ on %q: (%q, %v) vs (%q, %v)", frame, uout, uerr, rout, rerr)
+			}
+			if uerr != nil {
+				u.Reset()
+			}
 			rule, _ := RuleOf(err)
 			rrule, _ := RuleOf(rerr)
+			if rule == RuleBudgetExceeded {
+				// Only r has a budget: stop comparing, but the table
+				// must give every byte back.
+				r.Reset()
+				if budget.Used() != 0 {
+					t.Fatalf("budget holds %d after Reset", budget.Used())
+				}
+				return
+			}
+			if budget.Used() != r.Reserved() || budget.Used() > budget.Limit() {
+				t.Fatalf("budget used %d, table reserves %d", budget.Used(), r.Reserved())
+			}
 			if !bytes.Equal(out, rout) || (err == nil) != (rerr == nil) || rule != rrule || r.Pending() != ref.Pending() || r.Buffered() != ref.Buffered() {
 				t.Fatalf("guessed and exact scans differ on %q: (%q, %v) vs (%q, %v)", frame, out, err, rout, rerr)
 			}
@@ -53,6 +85,9 @@ func FuzzReassemble(f *testing.F) {
 					t.Fatalf("error %v (out %q) is not a bare *ViolationError", err, out)
 				}
 				r.Reset()
+				if budget.Used() != 0 {
+					t.Fatalf("budget holds %d after Reset", budget.Used())
+				}
 				continue
 			}
 			if out != nil && !IsSegment(frame) && !bytes.Equal(out, frame) {
@@ -112,22 +147,6 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		if r.Pending() != 0 {
 			t.Fatal("group left behind")
-		}
-	})
-}
-
-// FuzzJSONValid compares the hand-written JSON validator with
-// encoding/json.Valid + utf8.Valid.
-func FuzzJSONValid(f *testing.F) {
-	for _, s := range []string{okMsg, `[1,2,{"a":[true,false,null,-0.5e+3]}]`, `"\ud83d\ude00"`, `{"a":}`, `[1,]`, `01`, `"\x"`, ` {} `} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, in []byte) {
-		// encoding/json does not check UTF-8; our validator does.
-		i, ok := skipValue(in, 0)
-		mine := ok && skipWS(in, i) == len(in)
-		if want := json.Valid(in) && utf8.Valid(in); mine != want {
-			t.Fatalf("skipValue says %v, encoding/json + utf8.Valid say %v for %q", mine, want, in)
 		}
 	})
 }

@@ -4,11 +4,47 @@ import "unicode/utf8"
 
 var version20 = []byte("2.0")
 
+// Parsed is a message accepted by ParseMessage: the raw JSON of each
+// JSON-RPC member (nil when absent), aliasing the message.
+type Parsed struct {
+	JSONRPC, ID, Method, Params, Result, Error []byte
+}
+
+// ParseMessage is CheckMessage that also returns where each member is, for a
+// decoder that builds the message from them instead of parsing it again (so
+// the message is validated once, here).
+func ParseMessage(msg []byte) (Parsed, error) {
+	var e envelope
+	if rule := e.check(msg); rule != 0 {
+		return Parsed{}, violation(rule, nil, -1, "")
+	}
+	return Parsed{
+		JSONRPC: e.jsonrpc.raw(msg), ID: e.id.raw(msg), Method: e.method.raw(msg),
+		Params: e.params.raw(msg), Result: e.result.raw(msg), Error: e.error.raw(msg),
+	}, nil
+}
+
+// raw returns the value's JSON text (quotes included), or nil if absent.
+func (v span) raw(b []byte) []byte {
+	switch v.kind {
+	case 0:
+		return nil
+	case '"':
+		return b[v.start-1 : v.end+1]
+	}
+	return b[v.start:v.end]
+}
+
 // checkMessage validates a reassembled message: valid UTF-8 and exactly one
 // JSON-RPC 2.0 request, notification or response object, not itself a
 // segment. It returns 0 when the message is acceptable.
 func checkMessage(b []byte) Rule {
 	var e envelope
+	return e.check(b)
+}
+
+// check is checkMessage, leaving the envelope in e.
+func (e *envelope) check(b []byte) Rule {
 	if !e.scan(b, scanStrict) {
 		if !utf8.Valid(b) {
 			return RuleInvalidUTF8

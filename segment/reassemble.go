@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ahptui/ahptui/internal/jsonscan"
 )
 
 // Reassembler is the receiver's reassembly table. It is not safe for
@@ -26,6 +28,7 @@ type group struct {
 	next    int64
 	started time.Time
 	buf     []byte  // decoded bytes so far; cap ≤ MaxMessageBytes+3
+	held    int64   // bytes drawn from the budget (cap(buf))
 	carry   [4]byte // base64 characters of an incomplete quantum
 	carryN  int
 }
@@ -54,6 +57,16 @@ func (r *Reassembler) Buffered() int64 {
 	return n
 }
 
+// Reserved returns the bytes allocated for in-flight groups' buffers (their
+// capacity, which is what they draw from Limits.Budget).
+func (r *Reassembler) Reserved() int64 {
+	var n int64
+	for _, g := range r.groups {
+		n += g.held
+	}
+	return n
+}
+
 // Sweep drops groups older than the group timeout and returns how many were
 // dropped. It raises no protocol error (the sender retries on reconnect).
 // Call it periodically, e.g. every GroupTimeout/2.
@@ -62,6 +75,7 @@ func (r *Reassembler) Sweep() int {
 	n := 0
 	for id, g := range r.groups {
 		if now.Sub(g.started) > r.lim.GroupTimeout {
+			r.free(g)
 			delete(r.groups, id)
 			n++
 		}
@@ -69,8 +83,13 @@ func (r *Reassembler) Sweep() int {
 	return n
 }
 
-// Reset drops the whole table (transport disconnect).
+// Reset drops the whole table (transport disconnect) and returns its
+// buffers to the budget. The transport must call it when the connection
+// ends, however it ends.
 func (r *Reassembler) Reset() {
+	for _, g := range r.groups {
+		r.free(g)
+	}
 	clear(r.groups)
 	r.scratch = nil
 }
@@ -81,19 +100,50 @@ func (r *Reassembler) Reset() {
 // response or notification); the caller owns it. A segment of an incomplete
 // group returns (nil, nil). Any rule violation returns a *ViolationError.
 func (r *Reassembler) Feed(frame []byte) ([]byte, error) {
+	msg, _, err := r.feedFrame(frame, true)
+	return msg, err
+}
+
+// FeedUnchecked is Feed without the final JSON-RPC check of a reassembled
+// message, for a transport that parses every message with a validating
+// decoder anyway, so the JSON is validated once, where it is parsed (the
+// check is the costliest part of reassembly for token-dense JSON: see
+// docs/BENCHMARKS.md). The reassembled bytes are still checked for UTF-8
+// and every segment rule applies. When reassembled is true the caller must
+// accept msg only through a decoder that enforces what CheckMessage checks
+// (or call CheckMessage), and close with CloseCode when it does not:
+// Feed(f) is exactly FeedUnchecked(f) followed by CheckMessage on a
+// reassembled message (FuzzReassemble checks this).
+func (r *Reassembler) FeedUnchecked(frame []byte) (msg []byte, reassembled bool, err error) {
+	return r.feedFrame(frame, false)
+}
+
+// CheckMessage validates a reassembled message the way Feed does: exactly
+// one JSON-RPC 2.0 request, notification or response (no duplicate or
+// case-folded envelope member), valid UTF-8, not itself a segment. It
+// returns a *ViolationError (close with CloseCode) or nil.
+func CheckMessage(msg []byte) error {
+	if rule := checkMessage(msg); rule != 0 {
+		return violation(rule, nil, -1, "")
+	}
+	return nil
+}
+
+// feedFrame is Feed (check) or FeedUnchecked.
+func (r *Reassembler) feedFrame(frame []byte, check bool) ([]byte, bool, error) {
 	if !IsSegment(frame) {
-		return frame, nil
+		return frame, false, nil
 	}
+	var out []byte
+	var err error
 	if r.exact {
-		return r.feed(frame, scanFrame)
-	}
-	out, err := r.feed(frame, scanFrameGuess)
-	if err == errGuess {
+		out, err = r.feed(frame, scanFrame, check)
+	} else if out, err = r.feed(frame, scanFrameGuess, check); err == errGuess {
 		// The guessed end of data was wrong or something failed: redo it
 		// exactly. The guessed attempt changed nothing.
-		return r.feed(frame, scanFrame)
+		out, err = r.feed(frame, scanFrame, check)
 	}
-	return out, err
+	return out, out != nil, err
 }
 
 // errGuess reports that feed, scanning with scanFrameGuess, hit a violation
@@ -106,7 +156,7 @@ var errGuess = errors.New("segment: data end guessed")
 // a successful base64 decode of the data (the alphabet has no '"' or '\\'),
 // and until then every violation returns errGuess instead, before any change
 // to the table.
-func (r *Reassembler) feed(frame []byte, mode scanMode) ([]byte, error) {
+func (r *Reassembler) feed(frame []byte, mode scanMode, check bool) ([]byte, error) {
 	var e envelope
 	ok := e.scan(frame, mode)
 	if e.guessed && !ok {
@@ -163,6 +213,9 @@ func (r *Reassembler) feed(frame []byte, mode scanMode) ([]byte, error) {
 		return nil, r.dropViolation(&e, gidb, RuleIndexOrder, gid, index, "expected "+strconv.FormatInt(g.next, 10))
 	}
 	if rule, detail := r.appendSegment(g, frame, e.data, e.guessed); rule != 0 {
+		if fresh {
+			r.free(g) // not in the table: nothing else returns its bytes
+		}
 		return nil, r.dropViolation(&e, gidb, rule, gid, index, detail)
 	}
 	// The data decoded, so a guessed end of data was right: from here on
@@ -174,14 +227,27 @@ func (r *Reassembler) feed(frame []byte, mode scanMode) ([]byte, error) {
 		}
 		return nil, nil
 	}
-	r.drop(gidb)
+	// Complete: the buffer leaves the table and the budget (the caller owns
+	// it now), whether or not the message is valid.
+	delete(r.groups, string(gidb))
+	r.free(g)
+	out := g.buf
+	if out == nil {
+		out = []byte{} // complete, but empty: non-nil tells the caller
+	}
 	if g.carryN != 0 {
 		return nil, violation(RuleData, gid, index, "base64 ends mid-quantum")
 	}
-	if rule := checkMessage(g.buf); rule != 0 {
+	if !check {
+		if !utf8.Valid(out) {
+			return nil, violation(RuleInvalidUTF8, gid, index, "")
+		}
+		return out, nil
+	}
+	if rule := checkMessage(out); rule != 0 {
 		return nil, violation(rule, gid, index, "")
 	}
-	return g.buf, nil
+	return out, nil
 }
 
 // violation returns errGuess while e's data end is an unconfirmed guess, and
@@ -202,8 +268,15 @@ func (r *Reassembler) dropViolation(e *envelope, gidb []byte, rule Rule, gid gid
 	return violation(rule, gid, index, detail)
 }
 
-// drop removes a group.
-func (r *Reassembler) drop(gid []byte) { delete(r.groups, string(gid)) }
+// drop removes a group and returns its buffer to the budget (the buffer
+// itself stays valid for a caller that already holds it).
+func (r *Reassembler) drop(gid []byte) {
+	if g := r.groups[string(gid)]; g != nil {
+		r.lim.Budget.give(g.held)
+		g.held = 0
+		delete(r.groups, string(gid))
+	}
+}
 
 // gidString is a lazily converted group id for error messages: it keeps the
 // bytes and converts only when a violation is built.
@@ -222,7 +295,7 @@ func groupID(b []byte, v span) ([]byte, error) {
 	}
 	body := b[v.start:v.end]
 	if v.esc {
-		body = unescape(nil, body)
+		body = jsonscan.Unescape(nil, body)
 	}
 	if len(body) == 0 || len(body) > MaxGroupIDBytes || !utf8.Valid(body) {
 		return nil, violation(RuleGroupID, nil, -1, "length "+strconv.Itoa(len(body)))

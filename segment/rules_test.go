@@ -47,15 +47,22 @@ const okMsg = `{"jsonrpc":"2.0","method":"x","params":{}}`
 
 func TestRuleEnvelope(t *testing.T) {
 	cases := map[string]string{
-		"params array":   `{"jsonrpc":"2.0","method":"ahp/messageSegment","params":[1]}`,
-		"params missing": `{"jsonrpc":"2.0","method":"ahp/messageSegment"}`,
-		"has id":         `{"jsonrpc":"2.0","id":1,"method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":""}}`,
-		"wrong version":  `{"jsonrpc":"1.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":""}}`,
-		"no version":     `{"method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":""}}`,
-		"truncated":      `{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","ind`,
-		"trailing junk":  `{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":""}} x`,
-		"dup method":     `{"jsonrpc":"2.0","method":"ahp/messageSegment","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":""}}`,
-		"dup data":       `{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":"","data":""}}`,
+		"params array":       `{"jsonrpc":"2.0","method":"ahp/messageSegment","params":[1]}`,
+		"params missing":     `{"jsonrpc":"2.0","method":"ahp/messageSegment"}`,
+		"has id":             `{"jsonrpc":"2.0","id":1,"method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":""}}`,
+		"wrong version":      `{"jsonrpc":"1.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":""}}`,
+		"no version":         `{"method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":""}}`,
+		"truncated":          `{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","ind`,
+		"trailing junk":      `{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":""}} x`,
+		"dup method":         `{"jsonrpc":"2.0","method":"ahp/messageSegment","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":""}}`,
+		"dup data":           `{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":"","data":""}}`,
+		"other method after": `{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":""},"method":"ping"}`,
+		"folded method":      `{"jsonrpc":"2.0","method":"ahp/messageSegment","Method":"ping","params":{"groupId":"g","index":0,"total":1,"data":""}}`,
+		"dup jsonrpc":        `{"jsonrpc":"2.0","jsonrpc":"1.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":""}}`,
+		"dup params":         `{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"data":""},"params":{}}`,
+		"dup groupId":        `{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","groupId":"h","index":0,"total":1,"data":""}}`,
+		"dup index":          `{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"index":1,"total":1,"data":""}}`,
+		"dup total":          `{"jsonrpc":"2.0","method":"ahp/messageSegment","params":{"groupId":"g","index":0,"total":1,"total":2,"data":""}}`,
 	}
 	for name, f := range cases {
 		t.Run(name, func(t *testing.T) { expectRule(t, DefaultLimits(), RuleEnvelope, []byte(f)) })
@@ -231,7 +238,7 @@ func TestRuleDuplicateGroup(t *testing.T) {
 
 func TestRuleStrings(t *testing.T) {
 	seen := map[string]bool{}
-	for r := RuleEnvelope; r <= RuleDuplicateGroup; r++ {
+	for r := RuleEnvelope; r <= RuleBudgetExceeded; r++ {
 		s := r.String()
 		if s == "" || strings.HasPrefix(s, "rule(") || seen[s] {
 			t.Fatalf("rule %d has no distinct name: %q", int(r), s)

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
@@ -25,7 +26,7 @@ import (
 type approvalPrompt struct {
 	km       keymap.Approval
 	turnID   string
-	tool     *reducer.ToolCall
+	tool     *ahpwire.ToolCallState
 	result   bool // pending-result-confirmation rather than pending-confirmation
 	scroll   int
 	reason   textinput.Model
@@ -35,13 +36,13 @@ type approvalPrompt struct {
 	// live returns the tool call's current block rendering at a width and
 	// the current tool call (nil when it is gone); nil in tests that build
 	// a bare prompt, which then draw a plain summary.
-	live func(width int) ([]string, *reducer.ToolCall)
+	live func(width int) ([]string, *ahpwire.ToolCallState)
 	// guardUntil holds the decision keys back while the user was typing
 	// when the prompt opened (see guardPrompt); now is the clock.
 	guardUntil time.Time
 	now        func() time.Time
 	cache      struct {
-		tool  *reducer.ToolCall
+		tool  *ahpwire.ToolCallState
 		width int
 		lines []string
 	}
@@ -53,31 +54,31 @@ type toolDecisionMsg struct {
 	ToolCallID string
 	Approved   bool
 	Result     bool // a result confirmation
-	Option     *reducer.ConfirmOption
+	Option     *ahpwire.ConfirmationOption
 	Reason     string
 }
 
-func newApprovalPrompt(km keymap.Approval, turnID string, tc *reducer.ToolCall, st *Styles) *approvalPrompt {
+func newApprovalPrompt(km keymap.Approval, turnID string, tc *ahpwire.ToolCallState, st *Styles) *approvalPrompt {
 	ti := newTextInput(st)
 	ti.Placeholder = "why? (optional)"
 	ti.Prompt = "reason: "
-	p := &approvalPrompt{km: km, turnID: turnID, tool: tc, result: tc.Status == reducer.ToolPendingResultConfirmation, reason: ti}
+	p := &approvalPrompt{km: km, turnID: turnID, tool: tc, result: tc.Status == ahpwire.ToolPendingResultConfirmation, reason: ti}
 	p.setAsking(false)
 	return p
 }
 
 // newApproval builds the approval prompt for a tool call of the open chat,
 // rendering its body through the transcript renderer.
-func (m *Model) newApproval(turn string, tc *reducer.ToolCall) *approvalPrompt {
+func (m *Model) newApproval(turn string, tc *ahpwire.ToolCallState) *approvalPrompt {
 	p := newApprovalPrompt(m.c.km.Approval, turn, tc, &m.c.styles)
 	ch, r := m.chat, m.c.renderer
-	p.live = func(width int) ([]string, *reducer.ToolCall) {
+	p.live = func(width int) ([]string, *ahpwire.ToolCallState) {
 		msg := ch.state.Current
 		if msg == nil {
 			return nil, nil
 		}
 		for _, b := range msg.Blocks {
-			if b.Kind == reducer.KindToolCall && b.Tool != nil && b.Tool.ID == tc.ID {
+			if b.Kind == reducer.KindToolCall && b.Tool != nil && b.Tool.ToolCallID == tc.ToolCallID {
 				return r.RenderBlock(msg, b, width, render.ViewOpts{Now: ch.c.now(), Hints: p.promptHints()}), b.Tool
 			}
 		}
@@ -107,7 +108,7 @@ func (p *approvalPrompt) guard(until time.Time, now func() time.Time) {
 func (p *approvalPrompt) guarded() bool { return p.now != nil && p.now().Before(p.guardUntil) }
 
 // toolCallID identifies the prompt's tool call.
-func (p *approvalPrompt) toolCallID() string { return p.tool.ID }
+func (p *approvalPrompt) toolCallID() string { return p.tool.ToolCallID }
 
 func (p *approvalPrompt) setAsking(on bool) {
 	p.asking = on
@@ -128,8 +129,8 @@ func (p *approvalPrompt) setAsking(on bool) {
 	}
 }
 
-func (p *approvalPrompt) decide(approved bool, opt *reducer.ConfirmOption, reason string) tea.Cmd {
-	d := toolDecisionMsg{TurnID: p.turnID, ToolCallID: p.tool.ID, Approved: approved, Result: p.result, Option: opt, Reason: reason}
+func (p *approvalPrompt) decide(approved bool, opt *ahpwire.ConfirmationOption, reason string) tea.Cmd {
+	d := toolDecisionMsg{TurnID: p.turnID, ToolCallID: p.tool.ToolCallID, Approved: approved, Result: p.result, Option: opt, Reason: reason}
 	return func() tea.Msg { return d }
 }
 
@@ -180,7 +181,7 @@ func (p *approvalPrompt) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 	return p, nil, resultNone
 }
 
-func (p *approvalPrompt) firstOption(kind string) *reducer.ConfirmOption {
+func (p *approvalPrompt) firstOption(kind string) *ahpwire.ConfirmationOption {
 	if p.result {
 		return nil
 	}
@@ -193,7 +194,7 @@ func (p *approvalPrompt) firstOption(kind string) *reducer.ConfirmOption {
 	return nil
 }
 
-func (p *approvalPrompt) denyOption() *reducer.ConfirmOption { return p.firstOption("deny") }
+func (p *approvalPrompt) denyOption() *ahpwire.ConfirmationOption { return p.firstOption("deny") }
 
 // bodyLines is the rendered tool call at width (cached per tool call
 // revision and width), without the transcript's two-column gutter.
@@ -212,7 +213,7 @@ func (p *approvalPrompt) bodyLines(st *Styles, width int) []string {
 	out := make([]string, 0, len(lines)+1)
 	for i, l := range lines {
 		out = append(out, strings.TrimPrefix(l, "  "))
-		if i == 0 && tc.Intention != "" && tc.Status == reducer.ToolPendingConfirmation {
+		if i == 0 && tc.Intention != "" && tc.Status == ahpwire.ToolPendingConfirmation {
 			// render shows the intention with the details of other states.
 			out = append(out, st.Dialog.Muted.Render(ansi.Truncate("  intention: "+render.Sanitize(tc.Intention), width, "…")))
 		}
@@ -228,8 +229,8 @@ func (p *approvalPrompt) plainBody(st *Styles, width int) []string {
 	if tc.InvocationMessage != nil {
 		out = append(out, wrapLines(render.RichPlain(*tc.InvocationMessage), width)...)
 	}
-	if tc.Input != nil && tc.Input.Ref == nil {
-		out = append(out, wrapLines(prettyJSON(tc.Input.Text), width)...)
+	if tc.ToolInput != nil && tc.ToolInput.Ref == nil {
+		out = append(out, wrapLines(prettyJSON(tc.ToolInput.Text), width)...)
 	}
 	return out
 }
@@ -242,6 +243,12 @@ func (p *approvalPrompt) View(st *Styles, width, height int) string {
 	heading := "Approval needed"
 	if p.result {
 		heading = "Result review"
+	}
+	if p.guarded() {
+		// The decision keys are held back: the heading says so and the
+		// body (with its key hints) is drawn dimmed, visibly disabled.
+		heading += " · keys paused"
+		body = dimmed(st, body)
 	}
 	head := []string{st.Dialog.Title.Render(heading)}
 
@@ -261,7 +268,7 @@ func (p *approvalPrompt) View(st *Styles, width, height int) string {
 	}
 	footFor := func(bodyHidden bool) []string {
 		if p.guarded() {
-			return []string{st.Dialog.Warn.Render("you were typing: keys are ignored for a moment")}
+			return []string{st.Dialog.Warn.Render(fmt.Sprintf("you were typing: decision keys are off for %s", guardLeft(p.guardUntil, p.now())))}
 		}
 		if p.asking {
 			// At width 0 the input shows one rune of its placeholder: size a copy.
@@ -296,6 +303,21 @@ func (p *approvalPrompt) View(st *Styles, width, height int) string {
 		lines[i] = ansi.Truncate(l, inner, "…")
 	}
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
+}
+
+// dimmed draws lines in the muted dialog style, without their own colours:
+// what is drawn this way cannot be acted on right now.
+func dimmed(st *Styles, lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = st.Dialog.Muted.Render(ansi.Strip(l))
+	}
+	return out
+}
+
+// guardLeft says how long a prompt guard still holds ("0.6s").
+func guardLeft(until, now time.Time) string {
+	return fmt.Sprintf("%.1fs", max(until.Sub(now), 100*time.Millisecond).Seconds())
 }
 
 // prettyJSON indents JSON input; other text is returned as is.

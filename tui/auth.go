@@ -8,8 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
-	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
 )
 
@@ -22,7 +22,7 @@ import (
 type authNotice struct {
 	km         keymap.Auth
 	turnID     string
-	tool       *reducer.ToolCall
+	tool       *ahpwire.ToolCallState
 	guardUntil time.Time // see guardPrompt
 	now        func() time.Time
 }
@@ -39,7 +39,7 @@ type authGiveUpMsg struct {
 // authGiveUpMessage is the error the host and agent see when the user gives up.
 const authGiveUpMessage = "The user could not authenticate from ahptui (a terminal client without sign-in support) and gave up the tool call."
 
-func newAuthNotice(km keymap.Auth, turnID string, tc *reducer.ToolCall) *authNotice {
+func newAuthNotice(km keymap.Auth, turnID string, tc *ahpwire.ToolCallState) *authNotice {
 	return &authNotice{km: km, turnID: turnID, tool: tc}
 }
 
@@ -53,7 +53,7 @@ func (a *authNotice) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 	case key.Matches(k, a.km.GiveUp) && a.now != nil && a.now().Before(a.guardUntil):
 		return a, nil, resultNone // typed while the notice appeared
 	case key.Matches(k, a.km.GiveUp):
-		d := authGiveUpMsg{TurnID: a.turnID, ToolCallID: a.tool.ID, Name: toolName(a.tool)}
+		d := authGiveUpMsg{TurnID: a.turnID, ToolCallID: a.tool.ToolCallID, Name: toolName(a.tool)}
 		return a, emit(d), resultClose
 	case key.Matches(k, a.km.Later):
 		return a, nil, resultClose
@@ -62,7 +62,7 @@ func (a *authNotice) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 }
 
 // toolName is the sanitised human name of a tool call.
-func toolName(tc *reducer.ToolCall) string {
+func toolName(tc *ahpwire.ToolCallState) string {
 	return render.Sanitize(firstNonEmpty(tc.DisplayName, tc.ToolName, "tool"))
 }
 
@@ -84,11 +84,11 @@ func (a *authNotice) View(st *Styles, width, height int) string {
 		if d := firstNonEmpty(au.Description, au.Reason); d != "" {
 			wrap(d, st.Dialog.Text)
 		}
-		if au.Resource != "" {
-			lines = append(lines, st.Dialog.Label.Render("resource ")+st.Dialog.Text.Render(render.Sanitize(au.Resource)))
+		if au.Resource.Resource != "" {
+			lines = append(lines, st.Dialog.Label.Render("resource ")+st.Dialog.Text.Render(render.Sanitize(au.Resource.Resource)))
 		}
-		if len(au.Scopes) > 0 {
-			lines = append(lines, st.Dialog.Label.Render("scopes   ")+st.Dialog.Text.Render(render.Sanitize(strings.Join(au.Scopes, ", "))))
+		if len(au.RequiredScopes) > 0 {
+			lines = append(lines, st.Dialog.Label.Render("scopes   ")+st.Dialog.Text.Render(render.Sanitize(strings.Join(au.RequiredScopes, ", "))))
 		}
 		lines = append(lines, "")
 	}
@@ -96,7 +96,11 @@ func (a *authNotice) View(st *Styles, width, height int) string {
 		"(for example VS Code); the tool then continues on its own and this notice closes.", st.Dialog.Warn)
 	wrap("Or give up: the tool call fails and the agent is told you could not authenticate.", st.Dialog.Muted)
 	lines = append(lines, "")
-	lines = append(lines, keyHints(st, inner, "f", "give up (fail the tool call)", "esc", "wait")...)
+	hints := keyHints(st, inner, "f", "give up (fail the tool call)", "esc", "wait")
+	if a.now != nil && a.now().Before(a.guardUntil) {
+		hints = append(dimmed(st, hints), st.Dialog.Warn.Render("you were typing: f is off for "+guardLeft(a.guardUntil, a.now())))
+	}
+	lines = append(lines, hints...)
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, inner, "…")
 	}

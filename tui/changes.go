@@ -10,7 +10,6 @@ import (
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
-	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
 )
 
@@ -276,32 +275,9 @@ func (o *changesOverlay) loading() bool {
 	return false
 }
 
-// editOf converts a wire file edit to the renderer's.
-func editOf(e ahpwire.FileEdit) *reducer.FileEdit {
-	out := &reducer.FileEdit{Added: -1, Removed: -1}
-	ref := func(c ahpwire.ContentRef) *reducer.ContentRef {
-		r := &reducer.ContentRef{URI: c.URI, ContentType: c.ContentType, SizeHint: -1}
-		if c.SizeHint != nil {
-			r.SizeHint = *c.SizeHint
-		}
-		return r
-	}
-	if e.Before != nil {
-		out.BeforeURI, out.BeforeContent = e.Before.URI, ref(e.Before.Content)
-	}
-	if e.After != nil {
-		out.AfterURI, out.AfterContent = e.After.URI, ref(e.After.Content)
-	}
-	if e.Diff != nil {
-		if e.Diff.Added != nil {
-			out.Added = *e.Diff.Added
-		}
-		if e.Diff.Removed != nil {
-			out.Removed = *e.Diff.Removed
-		}
-	}
-	return out
-}
+// editOf returns the file edit of a changeset file (the renderer takes the
+// wire type).
+func editOf(e ahpwire.FileEdit) *ahpwire.FileEdit { return &e }
 
 // displayPath shows a file: URI as its path.
 func displayPath(uri string) string {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -31,8 +32,9 @@ type chatModel struct {
 	// none did (see chat_model.go).
 	turnModel string
 	state     reducer.State
-	ready     bool   // the chat snapshot arrived
-	loadErr   string // why the chat could not be (re)loaded; "" = fine
+	ready     bool        // the chat snapshot arrived
+	loadErr   string      // why the chat could not be (re)loaded; "" = fine
+	unsent    []unsentMsg // user messages that did not reach this chat
 	tr        transcript
 	comp      composer
 	focus     chatFocus
@@ -46,6 +48,9 @@ type chatModel struct {
 	width     int
 	height    int
 	conn      ahpclient.ConnState // a copy of the root's, updated by it
+	// ahp is AHP's state of the chat, kept with package ahpstate's reducer
+	// (through reducer.Apply); state is the transcript derived from it.
+	ahp ahpwire.ChatState
 }
 
 // newChat builds the chat screen. It is used through a pointer: the
@@ -86,8 +91,15 @@ func (m *chatModel) syncTranscript() {
 // SetSize lays the screen out.
 func (m *chatModel) SetSize(w, h int) {
 	m.width, m.height = w, h
+	m.comp.SetMaxRows(m.composerRoom())
 	m.comp.SetWidth(w)
 	m.tr.SetSize(w, m.transcriptHeight())
+}
+
+// composerRoom is the most rows the composer may take: what is left after
+// one transcript row, the strip and the hint line.
+func (m *chatModel) composerRoom() int {
+	return m.height - 1 - len(m.stripLines()) - 1
 }
 
 // transcriptHeight is what is left after the composer, strip and status.
@@ -97,6 +109,7 @@ func (m *chatModel) transcriptHeight() int {
 
 // relayout re-fits the transcript after the bottom area changed height.
 func (m *chatModel) relayout() {
+	m.comp.SetMaxRows(m.composerRoom())
 	if h := m.transcriptHeight(); h != m.tr.height {
 		m.tr.SetSize(m.width, h)
 	}
@@ -126,6 +139,17 @@ func (m *chatModel) stripLines() []string {
 	}
 	if len(out) > 4 {
 		out = append(out[:3], st.Chat.Queue.Render("… and more"))
+	}
+	if n := len(m.unsent); n > 0 {
+		// Unsent messages always show: they are the user's words, lost
+		// otherwise, and say how to get them into a working chat.
+		key := m.c.km.Chat.NewSession.Help().Key
+		u := m.unsent[n-1]
+		line := "✗ not sent (" + u.why + "): " + oneLine(render.Sanitize(u.text)) + " — " + key + " resends in a new session"
+		if n > 1 {
+			line = "✗ " + strconv.Itoa(n) + " messages not sent (" + u.why + ") — " + key + " resends them in a new session"
+		}
+		out = append(out, st.Chat.Error.Render(line))
 	}
 	for i, l := range out {
 		out[i] = ansi.Truncate(l, max(1, m.width), "…")
@@ -261,7 +285,8 @@ func (m *chatModel) hintLine() string {
 	st := &m.c.styles
 	var parts []string
 	if m.loadErr != "" {
-		return ansi.Truncate(m.c.styles.Chat.Error.Render("✗ "+m.loadErr+" — "+m.c.km.Chat.Sessions.Help().Key+" sessions"), max(1, m.width), "…")
+		return ansi.Truncate(m.c.styles.Chat.Error.Render("✗ "+m.loadErr+" — "+m.c.km.Chat.NewSession.Help().Key+" new session · "+
+			m.c.km.Chat.Sessions.Help().Key+" sessions"), max(1, m.width), "…")
 	}
 	if !m.ready {
 		parts = append(parts, "loading chat…")

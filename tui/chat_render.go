@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
 )
@@ -110,8 +111,16 @@ func (m *chatModel) blockAt(id string) (*reducer.Message, *reducer.Block) {
 	return msg, msg.Blocks[k.Index]
 }
 
-// copyText is what y copies for a block.
+// copyText is what y copies for a block: its text through render.Sanitize,
+// the sanitiser of the screen, so the clipboard (OSC 52) gets what the
+// screen shows — never ESC, C0/C1 or bidi controls, which could run when
+// pasted into a shell (a hidden "\x1b[201~" ends a bracketed paste).
 func copyText(b *reducer.Block) string {
+	return render.Sanitize(rawCopyText(b))
+}
+
+// rawCopyText is the server text y copies for a block.
+func rawCopyText(b *reducer.Block) string {
 	switch b.Kind {
 	case reducer.KindText, reducer.KindThinking, reducer.KindSystemNotification:
 		return b.Text()
@@ -127,16 +136,19 @@ func copyText(b *reducer.Block) string {
 	return ""
 }
 
-func toolCopy(t *reducer.ToolCall) string {
+func toolCopy(t *ahpwire.ToolCallState) string {
 	var b strings.Builder
-	if t.Input != nil {
-		b.WriteString(t.Input.Text)
+	if t.ToolInput != nil {
+		b.WriteString(t.ToolInput.Text)
 	}
 	for _, c := range t.Content {
-		if c.Type == reducer.ContentText {
+		switch {
+		case c.Type == ahpwire.ContentText:
 			b.WriteString("\n" + c.Text)
-		} else if c.Terminal != nil {
-			b.WriteString("\n" + c.Terminal.Output)
+		case c.Type == ahpwire.ContentTerminal && c.Result != nil:
+			b.WriteString("\n" + c.Result.Preview)
+		case c.Type == ahpwire.ContentTerminal:
+			b.WriteString("\n")
 		}
 	}
 	return strings.TrimSpace(b.String())

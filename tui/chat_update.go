@@ -246,21 +246,17 @@ func (m *chatModel) markDirty() tea.Cmd {
 	return frameTick(m.c.frame)
 }
 
-// applyChatEnvelope reduces one chat envelope into the state.
+// applyChatEnvelope applies one chat envelope to AHP's state of the chat
+// and to the transcript derived from it.
 func (m *chatModel) applyChatEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 	m.noteTurnModel(env)
-	acts := reducer.Translate(env, m.state)
-	if len(acts) == 0 {
+	var acts []reducer.Action
+	m.ahp, m.state, acts = reducer.Apply(m.ahp, m.state, env)
+	if tl, ok := env.Action.(*ahpwire.ChatTurnsLoaded); ok && env.RejectionReason == "" {
+		// The page arrived (perhaps with nothing new): fetching is over.
+		m.fetching, m.cursor = false, tl.TurnsNextCursor
+	} else if len(acts) == 0 {
 		return nil
-	}
-	m.state = reducer.ReduceAll(m.state, acts...)
-	for _, a := range acts {
-		if _, ok := a.(reducer.HistoryLoaded); ok {
-			m.fetching = false
-		}
-	}
-	if tl, ok := env.Action.(*ahpwire.ChatTurnsLoaded); ok {
-		m.cursor = tl.TurnsNextCursor
 	}
 	return m.markDirty()
 }
@@ -273,6 +269,7 @@ func (m *chatModel) applyChatSnapshot(cs ahpwire.ChatState) {
 	} else {
 		m.state = reducer.Project(cs)
 	}
+	m.ahp = cs
 	m.ready, m.loadErr = true, ""
 	m.cursor = cs.TurnsNextCursor
 	if cs.Title != "" && m.title == "" {

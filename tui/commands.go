@@ -117,7 +117,7 @@ func dispatch(ctx context.Context, b Backend, channel string, a ahpwire.Action, 
 		if err != nil {
 			err = fmt.Errorf("%s: %w", what, err)
 		}
-		return dispatchedMsg{channel: channel, clientSeq: seq, what: what, err: err}
+		return dispatchedMsg{channel: channel, clientSeq: seq, what: what, action: a, err: err}
 	}
 }
 

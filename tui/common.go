@@ -30,6 +30,19 @@ type Options struct {
 	Editor string
 	// WorkingDir is given to new sessions ("" = host default).
 	WorkingDir string
+	// Connect, when set, establishes the connection (the client's Start,
+	// with its timeout): the model starts on a connecting screen showing
+	// URL, the time spent and how to quit, runs Connect as a command, and
+	// quits with ConnectionFailure set if it fails. Without it the backend
+	// must be connected before New.
+	Connect func(context.Context) error
+	// URL is the host's URL for the connecting screen; secrets in it
+	// (password, token parameters) are masked before it is shown.
+	URL string
+	// HostStopsOnQuit says the host runs inside this process (`ahptui
+	// demo`) and stops when the app quits: the quit prompt then says a
+	// running turn stops, not that it keeps running on the host.
+	HostStopsOnQuit bool
 	// DemoFault, when set, enables the demo-only key (f12) that calls it to
 	// drop the connection (it must not block for long).
 	DemoFault func()
@@ -69,6 +82,7 @@ type common struct {
 	frame     time.Duration
 	noticeTTL time.Duration
 	autoTheme bool
+	hostStops bool // the host stops when the app quits (demo)
 	// ext follows terminals, changesets and content references (extchannels.go).
 	ext *extChannels
 }
@@ -78,7 +92,7 @@ func newCommon(o Options) *common {
 		ctx: o.Context, backend: o.Backend, km: keymap.Default(),
 		rstyles: render.StylesFor(o.Dark), now: o.Now, newID: o.NewID, log: o.Logger,
 		host: o.Host, editor: o.Editor, dir: o.WorkingDir, turns: o.HistoryTurns, frame: o.FrameInterval,
-		noticeTTL: o.NoticeTTL, autoTheme: o.AutoTheme,
+		noticeTTL: o.NoticeTTL, autoTheme: o.AutoTheme, hostStops: o.HostStopsOnQuit,
 	}
 	if c.ctx == nil {
 		c.ctx = context.Background()

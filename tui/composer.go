@@ -45,6 +45,7 @@ type composer struct {
 	saved   string // the draft the user had before browsing history
 	pastes  map[int]string
 	nPaste  int
+	width   int // the width last given to SetWidth
 }
 
 // histEntry is a sent draft; its paste chips keep their content so that a
@@ -63,7 +64,8 @@ func newComposer(km keymap.Composer, st *Styles) composer {
 	ta.ShowLineNumbers = false
 	ta.Prompt = "┃ "
 	ta.CharLimit = 0
-	ta.MaxHeight = 10
+	ta.MaxHeight = composerMaxRows
+	ta.MaxContentHeight = composerMaxContentRows
 	ta.MaxWidth = 0
 	ta.DynamicHeight = true
 	ta.MinHeight = 1
@@ -98,8 +100,34 @@ func (c *composer) textareaBindings() []key.Binding {
 // SetStyles re-colours the editor after a theme change.
 func (c *composer) SetStyles(st *Styles) { styleTextarea(&c.ta, st) }
 
-// SetWidth sets the editor width.
-func (c *composer) SetWidth(w int) { c.ta.SetWidth(max(10, w)) }
+// composerMaxRows is the most rows the composer grows to; a small
+// terminal gives it fewer (SetMaxRows).
+const composerMaxRows = 10
+
+// composerMaxContentRows bounds the draft (in wrapped rows). Without it the
+// textarea would cap the draft at MaxHeight lines, which shrinks with the
+// terminal.
+const composerMaxContentRows = 1000
+
+// SetWidth sets the editor width (at least 10 columns: in a narrower
+// terminal the root view cuts the lines at the screen's edge).
+func (c *composer) SetWidth(w int) {
+	c.width = max(10, w)
+	c.ta.SetWidth(c.width)
+}
+
+// SetMaxRows caps the rows the composer may grow to (at least 1, at most
+// composerMaxRows), so that it always fits the screen; it scrolls inside.
+func (c *composer) SetMaxRows(n int) {
+	n = min(max(1, n), composerMaxRows)
+	if c.ta.MaxHeight == n {
+		return
+	}
+	c.ta.MaxHeight = n
+	if c.width > 0 {
+		c.ta.SetWidth(c.width) // re-fits the height
+	}
+}
 
 // Height is the number of rows the composer occupies.
 func (c *composer) Height() int { return c.ta.Height() }
@@ -115,6 +143,20 @@ func (c *composer) Focused() bool { return c.ta.Focused() }
 
 // Value returns the draft as shown (with paste chips).
 func (c *composer) Value() string { return c.ta.Value() }
+
+// Take returns the draft (paste chips expanded) and clears the composer,
+// keeping the draft in the history, as sending does.
+func (c *composer) Take() string {
+	text := c.Expanded()
+	if strings.TrimSpace(text) == "" {
+		return ""
+	}
+	c.pushHistory(c.ta.Value())
+	c.ta.Reset()
+	c.pastes, c.nPaste = map[int]string{}, 0
+	c.hIdx = len(c.history)
+	return text
+}
 
 // SetValue replaces the draft.
 func (c *composer) SetValue(s string) { c.ta.SetValue(s); c.ta.MoveToEnd() }

@@ -7,17 +7,19 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 )
 
-// errText is the user-facing text of an error from the client. Most errors
-// speak for themselves; a "message too large" outcome
+// errText is the user-facing text of an error from the client, written for
+// people: no package prefixes, no library wording (the full error goes to
+// the log, see Model.errNotice). A "message too large" outcome
 // (ahpclient.ErrMessageTooLarge) is put plainly, with the sizes when known:
-// "the host refused: message too large (2,000,000 > 1,048,576 bytes)".
+// "the host refused: message too large (2,000,000 > 1,048,576 bytes)";
+// other errors are put by humanError.
 func errText(err error) string {
 	if err == nil {
 		return ""
 	}
 	tl, ok := ahpclient.AsMessageTooLarge(err)
 	if !ok {
-		return err.Error()
+		return humanError(err)
 	}
 	s := "not sent: message too large for the host"
 	if tl.ByHost {

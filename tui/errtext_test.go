@@ -1,13 +1,19 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
+	"syscall"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 func TestErrTextMessageTooLarge(t *testing.T) {
@@ -42,12 +48,50 @@ func TestTooLargeDispatchNotice(t *testing.T) {
 	err := fmt.Errorf("ahpclient: dispatch: %w", &ahpclient.MessageTooLargeError{Op: "dispatchAction", Size: 3_000_000, Limit: 1_048_576})
 	entry := ahpclient.OutboxEntry{ClientSeq: 5, Channel: testChat, Action: act, Status: ahpclient.OutboxFailed, Err: err}
 	nm, _ := m.Update(connEventMsg{ev: ahpclient.OutboxEvent{Entry: entry}})
-	want := "chat/turnStarted failed: the host refused: message too large (3,000,000 > 1,048,576 bytes)"
+	want := "sending the message failed: the host refused: message too large (3,000,000 > 1,048,576 bytes)"
 	if got := nm.(Model).notice; got != want {
 		t.Fatalf("notice = %q, want %q", got, want)
 	}
 	nm, _ = m.Update(dispatchedMsg{channel: testChat, err: err})
 	if got := nm.(Model).notice; !strings.HasPrefix(got, "the host refused: message too large (3,000,000") {
 		t.Fatalf("dispatch error notice = %q", got)
+	}
+}
+
+// TestErrorsAreWrittenForPeople: no package prefixes and no library wording
+// reach the status line; the full error goes to the log.
+func TestErrorsAreWrittenForPeople(t *testing.T) {
+	refused := &ahpclient.DialError{URL: "ws://127.0.0.1:1", Err: fmt.Errorf("failed to WebSocket dial: %w", syscall.ECONNREFUSED)}
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{&ahpclient.DialError{URL: "ws://h", StatusCode: 503, Err: errors.New("failed to WebSocket dial: expected handshake response status code 101 but got 503")},
+			"the host is unavailable (HTTP 503)"},
+		{refused, "nothing is listening at that address — is the host running?"},
+		{&ahpclient.AuthError{StatusCode: 401}, "the host refused the connection token (check tkn=, --token or AHPTUI_TOKEN)"},
+		{fmt.Errorf("ahpclient: subscribe: %w", &ahpwire.RPCError{Code: ahpwire.CodeNotFound, Message: "x"}), "not found on the host"},
+		{&ahpwire.RPCError{Code: -32099, Message: "disk full"}, "the host said: disk full"},
+		{fmt.Errorf("ahpclient: list: %w", ahpclient.ErrNotConnected), "not connected — try again once reconnected"},
+		{&ahpclient.TransportError{Op: "subscribe", Cause: errors.New("EOF")}, "the connection to the host was lost"},
+		{&ahpclient.RejectedError{ClientSeq: 3, Channel: "c", Reason: "no such turn"}, "the host rejected it: no such turn"},
+		{fmt.Errorf("ahpclient: x: %w", context.DeadlineExceeded), "the host did not answer in time"},
+		{errors.New("ahpclient: connect ws://h:1/: websocket: something odd"), "something odd"},
+	}
+	for _, c := range cases {
+		if got := errText(c.err); got != c.want {
+			t.Errorf("errText(%v) = %q, want %q", c.err, got, c.want)
+		}
+	}
+	var logs testkit.SyncBuffer
+	fb := &fakeBackend{}
+	m := New(Options{Backend: fb, NoticeTTL: 1, FrameInterval: 1, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 20})
+	nm, _ := m.Update(sessionCreatedMsg{err: refused})
+	if v := viewText(nm.(Model)); !strings.Contains(v, "could not create the session: nothing is listening") || strings.Contains(v, "WebSocket") {
+		t.Fatalf("notice:\n%s", v)
+	}
+	if !strings.Contains(logs.String(), "failed to WebSocket dial") {
+		t.Fatalf("the detail is not in the log:\n%s", logs.String())
 	}
 }

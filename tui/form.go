@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,8 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
-	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
 )
 
@@ -20,24 +21,24 @@ import (
 type inputForm struct {
 	km     keymap.Form
 	turnID string
-	req    *reducer.InputRequest
+	req    *ahpwire.ChatInputRequest
 	fields []formField
 	cur    int
 	err    string
-	armed  string // reducer.InputDecline or InputCancel after its first key press
+	armed  string // ahpwire.InputDecline or InputCancel after its first key press
 }
 
 // inputDecisionMsg is the user's answer to an input request.
 type inputDecisionMsg struct {
 	TurnID    string
 	RequestID string
-	Response  string // reducer.InputAccept, InputDecline or InputCancel
-	Answers   map[string]reducer.InputAnswer
+	Response  string // ahpwire.InputAccept, InputDecline or InputCancel
+	Answers   map[string]ahpwire.ChatInputAnswer
 }
 
 // formField is the editing state of one question.
 type formField struct {
-	q        reducer.InputQuestion
+	q        ahpwire.ChatInputQuestion
 	text     textinput.Model // text, number, integer; free-form for selects
 	boolVal  bool
 	cursor   int          // select: highlighted option (len(options) = free-form row)
@@ -47,43 +48,39 @@ type formField struct {
 	def string
 }
 
-func newInputForm(km keymap.Form, turnID string, req *reducer.InputRequest, st *Styles) *inputForm {
+func newInputForm(km keymap.Form, turnID string, req *ahpwire.ChatInputRequest, st *Styles) *inputForm {
 	f := &inputForm{km: km, turnID: turnID, req: req}
 	for _, q := range req.Questions {
 		ti := newTextInput(st)
 		ti.Prompt = "› "
 		ff := formField{q: q, text: ti, selected: map[int]bool{}}
-		ff.applyDefault(req.Answers[q.ID], q.Default)
+		ff.applyDefault(req.Answers[q.ID], q.DefaultAnswer())
 		f.fields = append(f.fields, ff)
 	}
 	f.focus(0)
 	return f
 }
 
-func (ff *formField) applyDefault(draft reducer.InputAnswer, def *reducer.InputAnswer) {
-	a := def
-	if draft.State == reducer.AnswerDraft || draft.State == reducer.AnswerSubmitted {
-		a = &draft
-	}
-	if a == nil {
-		return
-	}
+func (ff *formField) applyDefault(draft ahpwire.ChatInputAnswer, def *ahpwire.ChatInputAnswerValue) {
 	// A draft is the user's own text and is restored for editing; a
 	// default is only offered: it shows as the placeholder, the first
 	// typed character replaces it and an empty field submits it.
-	setText := ff.text.SetValue
-	if a == def {
-		setText = ff.setDefault
+	v, freeform, setText := def, []string(nil), ff.setDefault
+	if draft.State == ahpwire.AnswerDraft || draft.State == ahpwire.AnswerSubmitted {
+		v, freeform, setText = draft.Value, draft.Freeform(), ff.text.SetValue
 	}
-	switch a.Kind {
-	case reducer.AnswerText:
-		setText(a.Text)
-	case reducer.AnswerNumber:
-		setText(strconv.FormatFloat(a.Number, 'f', -1, 64))
-	case reducer.AnswerBoolean:
-		ff.boolVal = a.Bool
-	case reducer.AnswerSelected, reducer.AnswerSelectedMany:
-		for _, id := range a.Selected {
+	if v == nil {
+		return
+	}
+	switch v.Kind {
+	case ahpwire.AnswerValueText:
+		setText(v.Text())
+	case ahpwire.AnswerValueNumber:
+		setText(strconv.FormatFloat(v.Number(), 'f', -1, 64))
+	case ahpwire.AnswerValueBoolean:
+		ff.boolVal = v.Bool()
+	case ahpwire.AnswerValueSelected, ahpwire.AnswerValueSelectedMany:
+		for _, id := range v.Selected() {
 			for i, o := range ff.q.Options {
 				if o.ID == id {
 					ff.selected[i] = true
@@ -91,8 +88,8 @@ func (ff *formField) applyDefault(draft reducer.InputAnswer, def *reducer.InputA
 				}
 			}
 		}
-		if len(a.Freeform) > 0 {
-			setText(strings.Join(a.Freeform, ", "))
+		if len(freeform) > 0 {
+			setText(strings.Join(freeform, ", "))
 		}
 	}
 }
@@ -117,7 +114,7 @@ func (ff *formField) usesText() bool {
 	case "text", "number", "integer":
 		return true
 	case "single-select", "multi-select":
-		return ff.q.AllowFreeform && ff.cursor == len(ff.q.Options)
+		return allowFreeform(&ff.q) && ff.cursor == len(ff.q.Options)
 	}
 	return false
 }
@@ -135,7 +132,7 @@ func (f *inputForm) focus(i int) {
 	}
 }
 
-func (f *inputForm) finish(response string, answers map[string]reducer.InputAnswer) tea.Cmd {
+func (f *inputForm) finish(response string, answers map[string]ahpwire.ChatInputAnswer) tea.Cmd {
 	d := inputDecisionMsg{TurnID: f.turnID, RequestID: f.req.ID, Response: response, Answers: answers}
 	return func() tea.Msg { return d }
 }
@@ -156,16 +153,16 @@ func (f *inputForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 	case key.Matches(k, f.km.Later):
 		return f, nil, resultClose
 	case key.Matches(k, f.km.Cancel):
-		if armed == reducer.InputCancel {
-			return f, f.finish(reducer.InputCancel, nil), resultClose
+		if armed == ahpwire.InputCancel {
+			return f, f.finish(ahpwire.InputCancel, nil), resultClose
 		}
-		f.armed = reducer.InputCancel
+		f.armed = ahpwire.InputCancel
 		f.err = "press " + f.km.Cancel.Help().Key + " again to cancel the request (the agent gets no answers)"
 	case key.Matches(k, f.km.Decline):
-		if armed == reducer.InputDecline {
-			return f, f.finish(reducer.InputDecline, nil), resultClose
+		if armed == ahpwire.InputDecline {
+			return f, f.finish(ahpwire.InputDecline, nil), resultClose
 		}
-		f.armed = reducer.InputDecline
+		f.armed = ahpwire.InputDecline
 		f.err = "press " + f.km.Decline.Help().Key + " again to decline to answer"
 	case key.Matches(k, f.km.NextField):
 		f.focus(f.cur + 1)
@@ -188,11 +185,11 @@ func (f *inputForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 			f.focus(bad)
 			return f, nil, resultNone
 		}
-		return f, f.finish(reducer.InputAccept, answers), resultClose
+		return f, f.finish(ahpwire.InputAccept, answers), resultClose
 	case f.field() != nil && isSelect(f.field().q.Kind) && key.Matches(k, f.km.Up, f.km.Down):
 		ff := f.field()
 		n := len(ff.q.Options)
-		if ff.q.AllowFreeform {
+		if allowFreeform(&ff.q) {
 			n++
 		}
 		if key.Matches(k, f.km.Up) {
@@ -245,12 +242,12 @@ func isSelect(kind string) bool { return kind == "single-select" || kind == "mul
 
 // answers validates every field and builds the submitted answers; on error
 // it returns the index of the offending field and the message.
-func (f *inputForm) answers() (map[string]reducer.InputAnswer, int, string) {
-	out := map[string]reducer.InputAnswer{}
+func (f *inputForm) answers() (map[string]ahpwire.ChatInputAnswer, int, string) {
+	out := map[string]ahpwire.ChatInputAnswer{}
 	for i := range f.fields {
 		ff := &f.fields[i]
 		q := ff.q
-		a := reducer.InputAnswer{State: reducer.AnswerSubmitted}
+		a := ahpwire.ChatInputAnswer{State: ahpwire.AnswerSubmitted}
 		text := strings.TrimSpace(ff.value())
 		empty := false
 		switch q.Kind {
@@ -266,33 +263,30 @@ func (f *inputForm) answers() (map[string]reducer.InputAnswer, int, string) {
 			if (q.Min != nil && n < *q.Min) || (q.Max != nil && n > *q.Max) {
 				return nil, i, fmt.Sprintf("%s: %v is out of range", questionLabel(q), n)
 			}
-			a.Kind, a.Number = reducer.AnswerNumber, n
+			a.Value = ahpwire.Ptr(ahpwire.NumberAnswer(n))
 		case "boolean":
-			a.Kind, a.Bool = reducer.AnswerBoolean, ff.boolVal
+			a.Value = ahpwire.Ptr(ahpwire.BoolAnswer(ff.boolVal))
 		case "single-select", "multi-select":
-			a.Kind = reducer.AnswerSelected
-			if q.Kind == "multi-select" {
-				a.Kind = reducer.AnswerSelectedMany
-				a.Selected = []string{}
-			}
+			var sel, freeform []string
 			for j, o := range q.Options {
 				if ff.selected[j] {
-					a.Selected = append(a.Selected, o.ID)
+					sel = append(sel, o.ID)
 				}
 			}
-			if q.AllowFreeform && text != "" {
-				a.Freeform = []string{text}
+			if allowFreeform(&q) && text != "" {
+				freeform = []string{text}
 			}
-			empty = len(a.Selected) == 0 && len(a.Freeform) == 0
+			a.Value = selectAnswer(q.Kind == "multi-select", sel, freeform)
+			empty = len(sel) == 0 && len(freeform) == 0
 		default: // text and unknown kinds
-			a.Kind, a.Text = reducer.AnswerText, ff.value()
+			a.Value = ahpwire.Ptr(ahpwire.TextAnswer(ff.value()))
 			empty = text == ""
 		}
 		if empty {
-			if q.Required {
+			if q.IsRequired() {
 				return nil, i, questionLabel(q) + " is required"
 			}
-			out[q.ID] = reducer.InputAnswer{State: reducer.AnswerSkipped}
+			out[q.ID] = ahpwire.ChatInputAnswer{State: ahpwire.AnswerSkipped}
 			continue
 		}
 		out[q.ID] = a
@@ -300,7 +294,30 @@ func (f *inputForm) answers() (map[string]reducer.InputAnswer, int, string) {
 	return out, -1, ""
 }
 
-func questionLabel(q reducer.InputQuestion) string {
+// selectAnswer builds the value of a select question: the chosen option
+// (JSON null when only typed values were given) or the chosen options, and
+// the typed values.
+func selectAnswer(many bool, sel, freeform []string) *ahpwire.ChatInputAnswerValue {
+	var v ahpwire.ChatInputAnswerValue
+	switch {
+	case many:
+		v = ahpwire.SelectedManyAnswer(sel)
+	case len(sel) > 0:
+		v = ahpwire.SelectedAnswer(sel[0])
+	default:
+		v = ahpwire.SelectedAnswer("")
+		v.Value = json.RawMessage(`null`)
+	}
+	v.FreeformValues = freeform
+	return &v
+}
+
+// allowFreeform reports whether a select question takes typed answers.
+func allowFreeform(q *ahpwire.ChatInputQuestion) bool {
+	return q.AllowFreeformInput != nil && *q.AllowFreeformInput
+}
+
+func questionLabel(q ahpwire.ChatInputQuestion) string {
 	return render.Sanitize(firstNonEmpty(q.Title, q.Message, q.ID))
 }
 
@@ -323,8 +340,10 @@ func (f *inputForm) View(st *Styles, width, height int) string {
 		"ctrl+d", "decline", "ctrl+x", "cancel", "esc", "later")...)
 
 	var body []string
+	starts := make([]int, len(f.fields)) // first body line of each field
 	curStart, curEnd := 0, 0
 	for i := range f.fields {
+		starts[i] = len(body)
 		if i == f.cur {
 			curStart = len(body)
 		}
@@ -335,20 +354,62 @@ func (f *inputForm) View(st *Styles, width, height int) string {
 		}
 	}
 	avail := max(1, height-2-len(head)-len(foot)-1)
-	off := 0
 	if len(body) > avail {
-		off = min(curStart, len(body)-avail)
-		if curEnd-off > avail {
-			off = curEnd - avail
+		// Too tall: scroll so the focused field shows, and say what is
+		// hidden above and below (a line of the room each).
+		window := func(rows int) (int, int) {
+			rows = max(1, rows)
+			off := min(curStart, len(body)-rows)
+			if curEnd-off > rows {
+				off = curEnd - rows
+			}
+			off = max(0, off)
+			return off, min(len(body), off+rows)
 		}
-		off = max(0, off)
-		body = body[off:min(len(body), off+avail)]
+		off, end := window(avail - 1)
+		if off > 0 {
+			off, end = window(avail - 2)
+		}
+		above, below := 0, 0
+		for i, s := range starts {
+			fieldEnd := len(body)
+			if i+1 < len(starts) {
+				fieldEnd = starts[i+1]
+			}
+			if s+1 < off { // its title (after the blank separator) is hidden
+				above++
+			}
+			if fieldEnd > end { // some of it is hidden
+				below++
+			}
+		}
+		var shown []string
+		if off > 0 {
+			shown = append(shown, moreLine(st, above, "↑", "above"))
+		}
+		shown = append(shown, body[off:end]...)
+		if end < len(body) {
+			shown = append(shown, moreLine(st, below, "↓", "below — tab moves on"))
+		}
+		body = shown
 	}
 	lines := append(append(append(head, body...), ""), foot...)
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, inner, "…")
 	}
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
+}
+
+// moreLine says that questions (n of them, wholly or partly, or part of
+// the current one when n is 0) are scrolled out of sight.
+func moreLine(st *Styles, n int, arrow, where string) string {
+	switch {
+	case n == 1:
+		return st.Dialog.Muted.Render("  " + arrow + " 1 more question " + where)
+	case n > 1:
+		return st.Dialog.Muted.Render(fmt.Sprintf("  %s %d more questions %s", arrow, n, where))
+	}
+	return st.Dialog.Muted.Render("  " + arrow + " more " + where)
 }
 
 // fieldLines draws question i in a dialog of the given inner width.
@@ -368,7 +429,7 @@ func (f *inputForm) fieldLines(st *Styles, i, inner int) []string {
 		marker = st.Dialog.Key.Render("▸ ")
 	}
 	title := questionLabel(q)
-	if q.Required {
+	if q.IsRequired() {
 		title += " *"
 	}
 	lines := []string{marker + st.Dialog.Label.Render(title)}
@@ -399,7 +460,7 @@ func (f *inputForm) fieldLines(st *Styles, i, inner int) []string {
 				sty, cur = st.Dialog.OptionSelected, "› "
 			}
 			label := render.Sanitize(o.Label)
-			if o.Recommended {
+			if o.Recommended != nil && *o.Recommended {
 				label += " (recommended)"
 			}
 			if o.Description != "" {
@@ -407,7 +468,7 @@ func (f *inputForm) fieldLines(st *Styles, i, inner int) []string {
 			}
 			lines = append(lines, "  "+cur+box+" "+sty.Render(label))
 		}
-		if q.AllowFreeform {
+		if allowFreeform(&q) {
 			cur := "    "
 			if i == f.cur && ff.cursor == len(q.Options) {
 				cur = "  › "

@@ -155,3 +155,30 @@ func TestFormDefaultPlaceholderIsSanitized(t *testing.T) {
 		t.Fatalf("submitted default %q", got)
 	}
 }
+
+// TestTallFormSaysWhatIsHidden: a form taller than the screen says how
+// many questions are below (and, scrolled, above) instead of cutting a
+// question off silently.
+func TestTallFormSaysWhatIsHidden(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	m = openChat(t, m, chatState(nil, activeTurn(inputPart())))
+	v := viewText(m)
+	if !strings.Contains(v, "↓ 1 more question below") || strings.Contains(v, "above") {
+		t.Fatalf("first field focused:\n%s", v)
+	}
+	for range 3 {
+		m = send(t, m, keyPress("tab"))
+	}
+	v = viewText(m)
+	if !strings.Contains(v, "↑ 1 more question above") || strings.Contains(v, "below") {
+		t.Fatalf("last field focused:\n%s", v)
+	}
+	if !strings.Contains(v, "How many workers?") {
+		t.Fatalf("the focused question is not shown:\n%s", v)
+	}
+	// A screen tall enough for everything shows no markers.
+	m = send(t, m, teaSize(120, 40))
+	if v := viewText(m); strings.Contains(v, "above") || strings.Contains(v, "below") {
+		t.Fatalf("markers on a form that fits:\n%s", v)
+	}
+}

@@ -6,11 +6,14 @@ import (
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // FuzzChatKeys feeds arbitrary key sequences and pastes to a chat with a
 // pending approval and a running turn: the model must never panic and every
-// frame must keep its exact height.
+// frame must keep its exact height and fit the width. The seed corpus in
+// testdata/fuzz/FuzzChatKeys holds earlier crashers (3622cb603a1a3a7a: a
+// paste in an 8×8 terminal grew the composer past the screen).
 func FuzzChatKeys(f *testing.F) {
 	f.Add("hello\r\x1b[A\t]]\r\x7f", uint8(80), uint8(24))
 	f.Add("\x14\x14\x14\tgG[[yY\x1b", uint8(20), uint8(5))
@@ -46,8 +49,14 @@ func FuzzChatKeys(f *testing.F) {
 			}
 			nm, _ := m.Update(msg)
 			m = nm.(Model)
-			if n := strings.Count(m.View().Content, "\n") + 1; n != height {
+			frame := m.View().Content
+			if n := strings.Count(frame, "\n") + 1; n != height {
 				t.Fatalf("after %q the frame has %d lines, want %d", string(r), n, height)
+			}
+			for j, l := range strings.Split(frame, "\n") {
+				if lw := ansi.StringWidth(l); lw > width {
+					t.Fatalf("after %q line %d is %d columns wide (> %d): %q", string(r), j, lw, width, ansi.Strip(l))
+				}
 			}
 		}
 	})

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -134,5 +136,24 @@ func TestGoldenAuthNotice(t *testing.T) {
 			}
 			golden(t, "auth", got)
 		})
+	}
+}
+
+// TestFrameFitsTinyTerminals pastes a multi-line text into the composer of
+// a chat with a pending tool at every small size: the composer scrolls
+// inside the room left to it and the frame never exceeds the terminal.
+func TestFrameFitsTinyTerminals(t *testing.T) {
+	for w := 1; w <= 12; w++ {
+		for h := 3; h <= 12; h++ {
+			m, _ := runningChat(t, pendingTool(), reasoningPart())
+			m = send(t, m, teaSize(w, h))
+			m = send(t, m, keyPress("esc")) // close the approval prompt
+			m = send(t, m, tea.PasteMsg{Content: strings.Repeat("0", 30) + "\n\tx"})
+			m = typeText(t, m, "0123456789")
+			checkFrame(t, m, w, h)
+			if h >= 8 && m.chat.comp.Height() > h-3 { // status, hint and one transcript row stay
+				t.Errorf("%dx%d: composer is %d rows, more than the room left", w, h, m.chat.comp.Height())
+			}
+		}
 	}
 }

@@ -2,10 +2,7 @@ package tui
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -16,9 +13,8 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // fakeBackend records calls; Next never yields (tests deliver events).
 type fakeBackend struct {
@@ -214,6 +210,8 @@ func keyPress(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyEnd}
 	case "pgup":
 		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	}
 	if strings.HasPrefix(s, "ctrl+") {
 		return tea.KeyPressMsg{Code: rune(s[5]), Mod: tea.ModCtrl}
@@ -233,26 +231,11 @@ func typeText(t testing.TB, m Model, s string) Model {
 
 func viewText(m Model) string { return ansi.Strip(m.View().Content) }
 
-// golden compares got with testdata/<test name>/<name>.golden (-update rewrites).
+// golden compares got with testdata/golden/<test name>/<name>.golden
+// (-update rewrites it).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", strings.ReplaceAll(t.Name(), "/", "_"), name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("missing golden file (run go test ./tui -update): %v", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from %s\n--- got ---\n%s\n--- want ---\n%s", name, path, got, want)
-	}
+	testkit.Golden(t, testkit.TestName(t)+"/"+name, got)
 }
 
 func typeName(v any) string { return fmt.Sprintf("%T", v) }

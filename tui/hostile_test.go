@@ -12,6 +12,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/render"
 )
 
 // hostileStrings is what a hostile host puts in every string field it
@@ -81,6 +82,12 @@ func unsafeTitle(s string) string {
 	}
 	if !utf8.ValidString(s) {
 		return "invalid UTF-8 in window title"
+	}
+	if bad := unsafeOutput(s); bad != "" {
+		return bad + " in window title"
+	}
+	if utf8.RuneCountInString(s) > render.MaxTitleColumns+len("ahptui — ") {
+		return "window title longer than the cap"
 	}
 	return ""
 }

@@ -2,13 +2,13 @@ package tui
 
 import (
 	"context"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahphost"
+	"github.com/ahptui/ahptui/internal/testkit"
 	"github.com/ahptui/ahptui/reducer"
 )
 
@@ -27,7 +27,7 @@ type liveRig struct {
 
 func newLiveRig(t *testing.T, replayLog int) *liveRig {
 	t.Helper()
-	before := runtime.NumGoroutine()
+	before := testkit.Goroutines()
 	h, err := ahphost.New(ahphost.Options{Dir: t.TempDir(), NoToken: true, Pace: time.Millisecond, ReplayLog: replayLog})
 	if err != nil {
 		t.Fatal(err)
@@ -50,14 +50,7 @@ func newLiveRig(t *testing.T, replayLog int) *liveRig {
 	t.Cleanup(func() {
 		_ = c.Close()
 		_ = h.Close()
-		deadline := time.Now().Add(5 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			runtime.Gosched()
-			time.Sleep(10 * time.Millisecond) // polling for goroutine exit, not for behaviour
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			t.Errorf("goroutines leaked: %d before, %d after", before, n)
-		}
+		testkit.CheckNoLeak(t, before)
 	})
 	r.m = New(Options{Backend: liveBackend{c}, Host: "test", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
 	r.m = send(t, r.m, teaSize(100, 30))

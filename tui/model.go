@@ -10,6 +10,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/render"
 )
 
 // screen is the main screen shown under the overlays.
@@ -50,6 +51,8 @@ type Model struct {
 	overlayClosed time.Time // when the last overlay closed (esc debounce)
 	retryTicking  bool      // the reconnect countdown tick is running
 	retryGen      int       // generation of the countdown tick chain
+	carry         string    // unsent messages for the next chat's composer (ctrl+n)
+	connecting    connecting
 }
 
 // New builds the root model. o.Backend must be started (connected) first.
@@ -58,11 +61,16 @@ func New(o Options) Model {
 	p := newPicker(c.km.Picker, c.now, &c.styles)
 	p.helpKey, p.quitKey = c.km.Global.Help.Keys()[0], c.km.Global.Quit.Keys()[0]
 	p.reconnectKey = c.km.Global.Reconnect.Help().Key
-	return Model{
+	m := Model{
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
 		picker: p, prompted: map[string]bool{},
 		demoFault: o.DemoFault, noMouse: o.NoMouse,
 	}
+	if o.Connect != nil {
+		m.connecting = connecting{active: true, since: c.now(), url: maskURL(o.URL), connect: o.Connect}
+		m.conn = ahpclient.ConnState{Phase: ahpclient.Connecting}
+	}
+	return m
 }
 
 // Init starts the event pump (and asks for the background colour when the
@@ -71,6 +79,9 @@ func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{waitForEvent(m.c.ctx, m.c.backend), m.picker.filter.Focus()}
 	if m.c.autoTheme {
 		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	if m.connecting.active {
+		cmds = append(cmds, startConnect(m.c.ctx, m.connecting.connect), tickConnect())
 	}
 	return tea.Batch(cmds...)
 }
@@ -114,17 +125,12 @@ func (m Model) View() tea.View {
 }
 
 // windowTitleText makes server text safe for the window title, which the
-// terminal receives inside an OSC string: escape sequences are stripped and
-// every control character (C0, DEL, C1, and so newlines) is dropped, so the
-// title can neither end the OSC early nor smuggle in a sequence of its own.
-func windowTitleText(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
-			return -1
-		}
-		return r
-	}, ansi.Strip(s))
-}
+// terminal receives inside an OSC string: render.SanitizeLine, the one
+// sanitiser of every output path, drops escape sequences, shows controls
+// and bidi overrides as visible tags and caps the length, so the title can
+// neither end the OSC early, smuggle in a sequence, reorder text nor grow
+// the OSC without bound.
+func windowTitleText(s string) string { return render.SanitizeLine(s, render.MaxTitleColumns) }
 
 // bodyHeight is the height above the status line.
 func (m *Model) bodyHeight() int { return max(1, m.height-1) }
@@ -134,7 +140,9 @@ func (m Model) render() string {
 		return ""
 	}
 	var body string
-	if m.screen == screenChat && m.chat != nil {
+	if m.connecting.active {
+		body = m.connectingView(m.width, m.bodyHeight())
+	} else if m.screen == screenChat && m.chat != nil {
 		body = m.chat.View()
 	} else {
 		body = m.picker.View(&m.c.styles)
@@ -142,7 +150,36 @@ func (m Model) render() string {
 	if n := len(m.overlays); n > 0 {
 		body = m.composeOverlay(body, m.overlays[n-1])
 	}
-	return body + "\n" + renderStatus(&m.c.styles, m.statusInfo(), m.width)
+	return fitFrame(body, renderStatus(&m.c.styles, m.statusInfo(), m.width), m.width, m.height)
+}
+
+// fitFrame makes the frame exactly h lines of at most w columns, whatever
+// the screens drew: the status line is the last line, the body fills the
+// rest (padded with empty lines, or cut from the top so that the composer
+// and the hints at its bottom stay visible), and every line is cut at w.
+// No screen can make a frame that exceeds the terminal.
+func fitFrame(body, status string, w, h int) string {
+	lines := strings.Split(body, "\n")
+	bodyH := max(0, h-1)
+	if len(lines) > bodyH {
+		lines = lines[len(lines)-bodyH:]
+	}
+	for len(lines) < bodyH {
+		lines = append(lines, "")
+	}
+	if i := strings.IndexByte(status, '\n'); i >= 0 {
+		status = status[:i]
+	}
+	lines = append(lines, status)
+	if h < 1 {
+		lines = lines[:0]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // composeOverlay draws ov centred over body, line by line (only the rows
@@ -190,6 +227,17 @@ func (m *Model) setNotice(text string, isErr bool) tea.Cmd {
 		m.c.log.Warn("notice", "text", text)
 	}
 	return expireNotice(m.noticeID, m.c.noticeTTL)
+}
+
+// errNotice shows what failed in words for people ("<what>: <errText>")
+// and logs the full error, which keeps the detail the notice leaves out.
+func (m *Model) errNotice(what string, err error) tea.Cmd {
+	m.c.log.Warn(what+" failed", "err", err)
+	text := errText(err)
+	if what != "" {
+		text = what + ": " + text
+	}
+	return m.setNotice(text, true)
 }
 
 func (m *Model) resize(w, h int) {

@@ -26,7 +26,7 @@ func (m *Model) handleEvent(ev ahpclient.Event) tea.Cmd {
 		return m.onConnState(ev.State)
 	case ahpclient.SessionsEvent:
 		if ev.Err != nil {
-			return m.setNotice("list sessions: "+errText(ev.Err), true)
+			return m.errNotice("could not list the sessions", ev.Err)
 		}
 		m.picker.SetSessions(ev.Result.Items)
 		return nil
@@ -245,21 +245,32 @@ func (m *Model) onChannelLost(ch string) tea.Cmd {
 	return nil
 }
 
+// strandSend keeps a user message the host refused or that failed on
+// screen as unsent (ctrl+n takes it into a new session).
+func (m *Model) strandSend(e ahpclient.OutboxEntry, why string) {
+	if t := sentText(e.Action); t != "" && m.chat != nil && e.Channel == m.chat.chat {
+		m.chat.addUnsent(t, why)
+	}
+}
+
 func (m *Model) onOutbox(e ahpclient.OutboxEntry) tea.Cmd {
 	if m.chat != nil {
 		m.chat.trackOutbox(e)
 	}
 	switch e.Status {
 	case ahpclient.OutboxRejected:
-		msg := e.Action.ActionType() + " was rejected"
+		msg := actionLabel(e.Action) + " was rejected by the host"
 		var re *ahpclient.RejectedError
-		if errors.As(e.Err, &re) {
-			msg += ": " + re.Error()
+		if errors.As(e.Err, &re) && re.Reason != "" {
+			msg += ": " + re.Reason
 		}
+		m.strandSend(e, "rejected by the host")
+		m.c.log.Warn("action rejected", "action", e.Action.ActionType(), "err", e.Err)
 		return m.setNotice(msg, true)
 	case ahpclient.OutboxFailed:
 		if e.Err != nil && !errors.Is(e.Err, ahpclient.ErrClosed) {
-			return m.setNotice(e.Action.ActionType()+" failed: "+errText(e.Err), true)
+			m.strandSend(e, errText(e.Err))
+			return m.errNotice(actionLabel(e.Action)+" failed", e.Err)
 		}
 	}
 	return nil

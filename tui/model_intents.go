@@ -1,14 +1,12 @@
 package tui
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
-	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
 )
 
@@ -61,7 +59,7 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.err != nil {
 			m.open = nil
 			m.picker.status = ""
-			return m.setNotice(errText(msg.err), true), true
+			return m.errNotice("could not create the session", msg.err), true
 		}
 		return nil, true
 	case subscribedMsg:
@@ -76,20 +74,24 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 			// The chat stays on screen (with the user's draft); the hint
 			// line says why it is stale and how to leave.
 			m.chat.loadErr = loadFailure(msg.err)
+			m.chat.strandOutbox(m.chat.loadErr)
 			m.chat.ready = m.chat.ready && msg.channel == m.chat.session
 			m.c.log.Warn("chat reload failed", "channel", msg.channel, "err", msg.err)
 			return m.setNotice(m.chat.loadErr, true), true
 		}
-		return m.setNotice(errText(msg.err), true), true
+		return m.errNotice("could not open it", msg.err), true
 	case sessionDisposedMsg:
 		if msg.err != nil {
-			return m.setNotice(errText(msg.err), true), true
+			return m.errNotice("could not dispose the session", msg.err), true
 		}
 		m.picker.Remove(msg.session)
 		return m.setNotice("session disposed", false), true
 	case dispatchedMsg:
 		if msg.err != nil {
-			return m.setNotice(errText(msg.err), true), true
+			if t := sentText(msg.action); t != "" && m.chat != nil && msg.channel == m.chat.chat {
+				m.chat.addUnsent(t, errText(msg.err))
+			}
+			return m.errNotice("", msg.err), true
 		}
 		return nil, true
 	}
@@ -117,6 +119,10 @@ func (m *Model) openChat(session, chat string) tea.Cmd {
 	m.open = nil
 	m.picker.status = ""
 	m.chat = newChat(m.c, m.conn, session, chat, title)
+	if m.carry != "" {
+		m.chat.comp.SetValue(m.carry)
+		m.carry = ""
+	}
 	m.chat.SetSize(m.width, m.bodyHeight())
 	m.screen = screenChat
 	m.prompted = map[string]bool{}
@@ -130,6 +136,7 @@ func (m *Model) leaveChat() tea.Cmd {
 		return nil
 	}
 	cmd := unsubscribe(m.c.ctx, m.c.backend, m.chat.chat, m.chat.session)
+	m.picker.clearFilter() // the list comes back whole, not as it was filtered
 	m.picker.Select(m.chat.session)
 	m.chat, m.session, m.screen = nil, nil, screenPicker
 	m.overlays = nil
@@ -186,42 +193,7 @@ func (m *Model) decideInput(d inputDecisionMsg) tea.Cmd {
 	}
 	a := &ahpwire.ChatInputCompleted{RequestID: d.RequestID, Response: d.Response}
 	if len(d.Answers) > 0 {
-		a.Answers = make(map[string]ahpwire.ChatInputAnswer, len(d.Answers))
-		for id, ans := range d.Answers {
-			a.Answers[id] = wireAnswer(ans)
-		}
+		a.Answers = d.Answers
 	}
 	return dispatch(m.c.ctx, m.c.backend, m.chat.chat, a, "answer question")
-}
-
-// wireAnswer converts a form answer to the wire shape.
-func wireAnswer(a reducer.InputAnswer) ahpwire.ChatInputAnswer {
-	out := ahpwire.ChatInputAnswer{State: a.State}
-	if a.State == reducer.AnswerSkipped {
-		out.FreeformValues = a.Freeform
-		return out
-	}
-	var v ahpwire.ChatInputAnswerValue
-	switch a.Kind {
-	case reducer.AnswerNumber:
-		v = ahpwire.NumberAnswer(a.Number)
-	case reducer.AnswerBoolean:
-		v = ahpwire.BoolAnswer(a.Bool)
-	case reducer.AnswerSelected:
-		id := ""
-		if len(a.Selected) > 0 {
-			id = a.Selected[0]
-		}
-		v = ahpwire.SelectedAnswer(id)
-		if id == "" {
-			v.Value = json.RawMessage(`null`)
-		}
-	case reducer.AnswerSelectedMany:
-		v = ahpwire.SelectedManyAnswer(a.Selected)
-	default:
-		v = ahpwire.TextAnswer(a.Text)
-	}
-	v.FreeformValues = a.Freeform
-	out.Value = &v
-	return out
 }

@@ -205,3 +205,22 @@ var errUnauthorized = errorString("unauthorized")
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
+
+// TestQuitPromptInDemoSaysTheTurnStops: with an embedded host the turn does
+// not keep running on the host after quitting.
+func TestQuitPromptInDemoSaysTheTurnStops(t *testing.T) {
+	for _, stops := range []bool{false, true} {
+		fb := &fakeBackend{}
+		m := New(Options{Backend: fb, HostStopsOnQuit: stops, NoticeTTL: 1, FrameInterval: 1})
+		m = send(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
+		m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "working"))))
+		m = send(t, m, keyPress("ctrl+c"))
+		v := strings.Join(strings.Fields(strings.ReplaceAll(viewText(m), "│", " ")), " ") // unwrap the dialog
+		if keeps := strings.Contains(v, "keeps running on the host"); keeps == stops {
+			t.Errorf("host stops %v: prompt says keeps running: %v\n%s", stops, keeps, v)
+		}
+		if stops && !strings.Contains(v, "demo host stops") {
+			t.Errorf("demo quit prompt does not say the turn stops:\n%s", v)
+		}
+	}
+}

@@ -60,6 +60,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case retryNowMsg:
 		return m, m.onRetryNow(msg)
 	}
+	if cmd, ok := m.onConnect(msg); ok {
+		return m, cmd
+	}
 	if cmd, ok := m.handleIntent(msg); ok {
 		return m, cmd
 	}
@@ -79,7 +82,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(k, km.Global.Quit):
 		if m.chat != nil && m.screen == screenChat && m.chat.state.Current != nil && !m.topIsConfirm() {
-			m.overlays = append(m.overlays, newConfirm(km.Confirm, "A turn is still running. Quit anyway? (it keeps running on the host)", quitConfirmedMsg{}))
+			m.overlays = append(m.overlays, newConfirm(km.Confirm, m.quitQuestion(), quitConfirmedMsg{}))
 			return m, nil
 		}
 		m.quitting = true
@@ -88,6 +91,9 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, runHook(m.demoFault)
 	case key.Matches(k, km.Global.Reconnect) && m.conn.Phase == ahpclient.Reconnecting:
 		return m, retryNow(m.c.backend)
+	}
+	if m.connecting.active {
+		return m, nil // nothing to act on until connected
 	}
 	if len(m.overlays) > 0 {
 		return m.updateOverlay(k)
@@ -112,7 +118,21 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	m.overlayClosed = time.Time{}
 	m.lastTyped = m.c.now()
+	if m.screen == screenChat && m.chat != nil {
+		if cmd, ok := m.chatKey(k); ok {
+			return m, cmd
+		}
+	}
 	return m.updateScreen(k)
+}
+
+// quitQuestion asks before quitting during a turn, saying what happens to
+// the turn: an embedded host (demo) stops with the app.
+func (m *Model) quitQuestion() string {
+	if m.c.hostStops {
+		return "A turn is still running. Quit anyway? (the demo host stops, and the turn with it)"
+	}
+	return "A turn is still running. Quit anyway? (it keeps running on the host)"
 }
 
 // wheelOverlay scrolls a scrollable overlay (approval body, help) with the

@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // Messages produced by commands (results use past tense; errors carry err).
@@ -35,6 +36,7 @@ type (
 		channel   string
 		clientSeq uint64
 		what      string
+		action    ahpwire.Action // nil for a resend
 		err       error
 	}
 	// turnsFetchedMsg reports fetchTurns (turns arrive as chat/turnsLoaded).

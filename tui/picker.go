@@ -163,7 +163,7 @@ func makeEntry(s ahpwire.SessionSummary) pickerEntry {
 	title := strings.ReplaceAll(render.Sanitize(firstNonEmpty(s.Title, "(untitled)")), "\n", " ")
 	search := title + "  " + s.Provider
 	if len(s.WorkingDirectories) > 0 {
-		search += "  " + s.WorkingDirectories[0]
+		search += "  " + displayDir(s.WorkingDirectories[0])
 	}
 	return pickerEntry{s: s, title: title, search: render.Sanitize(search)}
 }
@@ -181,6 +181,13 @@ func (p *picker) sortAndFilter() {
 	}
 }
 
+// clearFilter empties the filter and shows every session again.
+func (p *picker) clearFilter() {
+	p.filter.SetValue("")
+	p.refilter()
+}
+
+// refilter applies the filter to the entries.
 func (p *picker) refilter() {
 	pat := strings.TrimSpace(p.filter.Value())
 	if pat == "" {
@@ -273,8 +280,7 @@ func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 	case key.Matches(k, p.km.Refresh):
 		return p, emit(refreshSessionsMsg{})
 	case key.Matches(k, p.km.ClearFilter):
-		p.filter.SetValue("")
-		p.refilter()
+		p.clearFilter()
 	default:
 		var cmd tea.Cmd
 		before := p.filter.Value()

@@ -117,7 +117,7 @@ func (p *picker) row(st *Styles, m fuzzy.Match, sel bool) string {
 	title := highlight(e.title, m.MatchedIndexes, tsty, st.Picker.Match)
 	meta := "  " + oneLine(render.Sanitize(e.s.Provider)) + " · " + relTime(p.now(), parseTime(e.s.ModifiedAt))
 	if len(e.s.WorkingDirectories) > 0 {
-		meta += " · " + oneLine(render.Sanitize(e.s.WorkingDirectories[0]))
+		meta += " · " + oneLine(render.Sanitize(displayDir(e.s.WorkingDirectories[0])))
 	}
 	return ansi.Truncate(cur+isty.Render(icon)+" "+title+st.Picker.Meta.Render(meta), p.width, "…")
 }

@@ -5,13 +5,13 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // promptKey identifies one prompt of a pending item: a tool call may wait
 // for the user several times (approval, authentication, result review, a
 // re-confirmation), and each is prompted once automatically.
-func promptKey(id string, status reducer.ToolStatus) string { return id + "/" + string(status) }
+func promptKey(id, status string) string { return id + "/" + status }
 
 // openFirstPending opens the first pending approval, sign-in notice or
 // question. Unless force is set, items already prompted once are skipped
@@ -22,12 +22,12 @@ func (m *Model) openFirstPending(force bool) bool {
 	}
 	turn := m.chat.state.ActiveTurnID()
 	for _, b := range m.chat.state.PendingApprovals() {
-		k := promptKey(b.Tool.ID, b.Tool.Status)
+		k := promptKey(b.Tool.ToolCallID, b.Tool.Status)
 		if !force && m.prompted[k] {
 			continue
 		}
 		m.prompted[k] = true
-		if b.Tool.Status == reducer.ToolAuthRequired {
+		if b.Tool.Status == ahpwire.ToolAuthRequired {
 			m.overlays = append(m.overlays, newAuthNotice(m.c.km.Auth, turn, b.Tool))
 		} else {
 			m.overlays = append(m.overlays, m.newApproval(turn, b.Tool))
@@ -53,7 +53,7 @@ func (m *Model) syncPrompts() tea.Cmd {
 	}
 	live := map[string]bool{}
 	for _, b := range m.chat.state.PendingApprovals() {
-		live["t:"+promptKey(b.Tool.ID, b.Tool.Status)] = true
+		live["t:"+promptKey(b.Tool.ToolCallID, b.Tool.Status)] = true
 	}
 	for _, b := range m.chat.state.PendingInputs() {
 		live["i:"+b.Input.ID] = true
@@ -62,11 +62,11 @@ func (m *Model) syncPrompts() tea.Cmd {
 	for _, ov := range m.overlays {
 		switch o := ov.(type) {
 		case *approvalPrompt:
-			if !live["t:"+promptKey(o.tool.ID, o.tool.Status)] {
+			if !live["t:"+promptKey(o.tool.ToolCallID, o.tool.Status)] {
 				continue
 			}
 		case *authNotice:
-			if !live["t:"+promptKey(o.tool.ID, o.tool.Status)] {
+			if !live["t:"+promptKey(o.tool.ToolCallID, o.tool.Status)] {
 				continue
 			}
 		case *inputForm:

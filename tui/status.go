@@ -52,18 +52,10 @@ func connLabel(st *Styles, c ahpclient.ConnState, now time.Time) string {
 	return st.Status.Reconnecting.Render("◌ Connecting")
 }
 
-// connReason shortens a connection error for the status line: the client
-// package prefix and the URL (the host is shown separately) say nothing new
-// and would push the reason itself out of sight.
+// connReason says why the connection is down, in words for people (the
+// client logs the full error).
 func connReason(err error) string {
-	s := oneLine(render.Sanitize(err.Error()))
-	s = strings.TrimPrefix(s, "ahpclient: ")
-	if rest, ok := strings.CutPrefix(s, "connect "); ok {
-		if i := strings.Index(rest, ": "); i >= 0 && strings.Contains(rest[:i], "://") {
-			s = rest[i+2:]
-		}
-	}
-	return s
+	return oneLine(render.Sanitize(errText(err)))
 }
 
 // renderStatus draws the one-line status bar at width. The connection
@@ -89,13 +81,13 @@ func renderStatus(st *Styles, s statusInfo, width int) string {
 		if s.noticeEr {
 			sty = st.Status.Failed
 		}
-		rest = append(rest, sty.Render(oneLine(render.Sanitize(s.notice))))
+		rest = append(rest, sty.Render(render.SanitizeLine(s.notice, width)))
 	}
 	if s.title != "" {
-		rest = append(rest, st.Status.Title.Render(oneLine(render.Sanitize(s.title))))
+		rest = append(rest, st.Status.Title.Render(render.SanitizeLine(s.title, width)))
 	}
 	if s.model != "" {
-		rest = append(rest, st.Status.Model.Render(oneLine(render.Sanitize(s.model))))
+		rest = append(rest, st.Status.Model.Render(render.SanitizeLine(s.model, width)))
 	}
 	if s.usage != "" {
 		rest = append(rest, st.Status.Usage.Render(s.usage))

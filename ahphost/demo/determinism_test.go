@@ -3,7 +3,6 @@ package demo
 import (
 	"context"
 	"errors"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // scenario is one scripted turn with its fake user.
@@ -102,25 +102,12 @@ func TestDurationFromClock(t *testing.T) {
 	}
 }
 
-// waitGoroutines polls until the goroutine count drops to at most want.
-func waitGoroutines(t *testing.T, want int) {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > want {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			t.Fatalf("goroutines: %d > %d\n%s", runtime.NumGoroutine(), want, buf[:runtime.Stack(buf, true)])
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // cancelAfter runs text with a real pace and cancels once the agent has
 // emitted n actions (or the decider's trigger fires). It checks that Run
 // returns promptly with context.Canceled and emits nothing after it.
 func cancelAfter(t *testing.T, opts Options, text string, n int) []ahpwire.Action {
 	t.Helper()
-	before := runtime.NumGoroutine()
+	before := testkit.Goroutines()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var (
@@ -160,7 +147,7 @@ func cancelAfter(t *testing.T, opts Options, text string, n int) []ahpwire.Actio
 	if len(got) != n {
 		t.Fatalf("emitted %d actions, want %d", len(got), n)
 	}
-	waitGoroutines(t, before)
+	testkit.CheckNoLeak(t, before)
 	return got
 }
 
@@ -206,7 +193,7 @@ func mustRun(t *testing.T, text string) []ahpwire.Action {
 }
 
 func TestClientClosedWhileWaiting(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := testkit.Goroutines()
 	client := make(chan ahpwire.Action)
 	close(client)
 	var got []ahpwire.Action
@@ -217,7 +204,7 @@ func TestClientClosedWhileWaiting(t *testing.T) {
 	if find[*ahpwire.ChatInputRequested](got) == nil || find[*ahpwire.ChatTurnComplete](got) != nil {
 		t.Fatalf("actions:\n%s", dump(got))
 	}
-	waitGoroutines(t, before)
+	testkit.CheckNoLeak(t, before)
 }
 
 func TestConcurrentTurns(t *testing.T) {

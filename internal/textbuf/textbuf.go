@@ -31,8 +31,22 @@ type Text struct {
 	n   int
 }
 
-// New returns a Text holding s.
+// New returns a Text holding a copy of s, with room to grow.
 func New(s string) Text { return Text{}.Append(s) }
+
+// Of returns a Text viewing s without copying it. The view's buffer is
+// exactly s and counts as full, so nothing is ever written into s: the
+// first Append copies into a new buffer (as New would have), later ones
+// append in place. Use it for text that will most likely never grow (a
+// finished turn's parts, a snapshot) to keep one copy instead of two.
+func Of(s string) Text {
+	if s == "" {
+		return Text{}
+	}
+	b := &buffer{b: unsafe.Slice(unsafe.StringData(s), len(s))}
+	b.claimed.Store(int64(len(s)))
+	return Text{buf: b, n: len(s)}
+}
 
 // String returns the text without copying; its bytes are never modified.
 func (t Text) String() string {

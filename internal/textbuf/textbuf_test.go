@@ -64,3 +64,28 @@ func TestViews(t *testing.T) {
 		t.Fatal("empty text not empty")
 	}
 }
+
+func TestOfViewsWithoutCopyingAndNeverWritesIntoIt(t *testing.T) {
+	src := strings.Repeat("x", 100)
+	v := Of(src)
+	if v.String() != src || !v.Views(src) || v.Len() != 100 {
+		t.Fatal("Of must view its string")
+	}
+	a := v.Append("yz")
+	b := v.Append("!")
+	if src != strings.Repeat("x", 100) || v.String() != src {
+		t.Fatal("an append wrote into the viewed string")
+	}
+	if a.String() != src+"yz" || b.String() != src+"!" || a.buf == v.buf {
+		t.Fatalf("appends to a view: %q %q", a.String()[100:], b.String()[100:])
+	}
+	if a2 := a.Append("w"); a2.buf != a.buf {
+		t.Fatal("after the first copy, appends must go in place again")
+	}
+	if e := Of(""); e.Len() != 0 || e.String() != "" {
+		t.Fatal("empty view")
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = Of(src) }); n > 1 {
+		t.Fatalf("Of allocates %.0f times; want only its small header", n)
+	}
+}

@@ -1,0 +1,195 @@
+package reducer
+
+import (
+	"strings"
+
+	"github.com/ahptui/ahptui/ahpstate"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// Apply applies one AHP action envelope to a chat: AHP's state cs moves on
+// with package ahpstate's chat reducer (the only code that knows which
+// AHP transitions are legal), and the transcript s follows with the
+// lifecycle actions Derive finds between the two AHP states. Envelopes
+// that must not change the chat are ignored: those carrying a
+// rejectionReason, those without an action, and chat actions addressed to
+// another chat than cs.Resource (when both are set). The derived actions
+// are returned too (nil when nothing changed).
+func Apply(cs ahpwire.ChatState, s State, env ahpwire.ActionEnvelope) (ahpwire.ChatState, State, []Action) {
+	if env.RejectionReason != "" || env.Action == nil {
+		return cs, s, nil
+	}
+	if strings.HasPrefix(env.Action.ActionType(), "chat/") && cs.Resource != "" && env.Channel != "" && env.Channel != cs.Resource {
+		return cs, s, nil
+	}
+	return ApplyAction(cs, s, env.Action)
+}
+
+// ApplyAction applies a bare AHP action (no envelope, as in the
+// conformance fixtures); see Apply.
+func ApplyAction(cs ahpwire.ChatState, s State, a ahpwire.Action) (ahpwire.ChatState, State, []Action) {
+	next := cs
+	if ahpstate.ActionScope(a) == ahpstate.ScopeChat {
+		next = ahpstate.ReduceChat(cs, a)
+	}
+	acts := Derive(a, cs, next)
+	return next, ReduceAll(s, acts...), acts
+}
+
+// Derive returns the lifecycle actions that carry a transcript projected
+// from before (see Project) to the projection of after, where after is
+// AHP's chat state once action a was applied to before (by package
+// ahpstate). The action only says which kind of change to look for; what
+// changed is read from the two states, so an action AHP ignored yields no
+// lifecycle actions, and no AHP rule is restated here. Session actions
+// that end the chat (session/creationFailed, session/chatRemoved naming
+// after.Resource) yield SessionEnd.
+//
+//	chat/turnStarted            → [Truncate{ActiveOnly}] UserMessage, MessageStart
+//	chat/turnComplete, chat/turnCancelled, chat/error
+//	                            → BlockUpdate/BlockStart for changed and new parts,
+//	                              BlockEnd for open blocks, MessageEnd
+//	chat/turnResume             → MessageResume
+//	chat/truncated              → Truncate;  chat/turnsLoaded → HistoryLoaded
+//	anything in the active turn → BlockStart (new part), BlockDelta (text grew),
+//	                              BlockUpdate (tool call or input request changed),
+//	                              UsageChanged
+//	pending/steering messages   → PendingChanged;  activity → ActivityChanged
+func Derive(a ahpwire.Action, before, after ahpwire.ChatState) []Action {
+	switch a := a.(type) {
+	case *ahpwire.SessionCreationFailed:
+		info := errorInfo(a.Error, false)
+		return []Action{SessionEnd{Reason: "session creation failed", Failed: true, Error: &info}}
+	case *ahpwire.SessionChatRemoved:
+		if after.Resource != "" && a.Chat == after.Resource {
+			return []Action{SessionEnd{Reason: "chat removed"}}
+		}
+		return nil
+	}
+	out := deriveTurns(nil, a, &before, &after)
+	if pendingChanged(&before, &after) {
+		steering, queued := pending(&after)
+		out = append(out, PendingChanged{Steering: steering, Queued: queued})
+	}
+	if before.Activity != after.Activity {
+		out = append(out, ActivityChanged{Activity: after.Activity})
+	}
+	return out
+}
+
+// deriveTurns appends the actions for changes of the turns and the active
+// turn.
+func deriveTurns(out []Action, a ahpwire.Action, before, after *ahpwire.ChatState) []Action {
+	bt, at := before.ActiveTurn, after.ActiveTurn
+	nb, na := len(before.Turns), len(after.Turns)
+	switch a := a.(type) {
+	case *ahpwire.ChatTruncated:
+		if bt == at && nb == na {
+			return out
+		}
+		return append(out, Truncate{KeepThroughTurn: a.TurnID, All: a.TurnID == ""})
+	case *ahpwire.ChatTurnsLoaded:
+		if na <= nb {
+			return out
+		}
+		return append(out, HistoryLoaded{Messages: turnsMessages(after.Turns[:na-nb])})
+	case *ahpwire.ChatTurnResume:
+		if bt == nil && at != nil {
+			return append(out, MessageResume{TurnID: at.ID})
+		}
+		return out
+	case *ahpwire.ChatTurnStarted:
+		if at == nil || at == bt {
+			return out
+		}
+		if bt != nil {
+			out = append(out, Truncate{ActiveOnly: true}) // AHP replaced the active turn
+		}
+		return startTurn(out, at)
+	case *ahpwire.ChatTurnComplete, *ahpwire.ChatTurnCancelled, *ahpwire.ChatError:
+		if bt == nil || at != nil || na != nb+1 {
+			return out
+		}
+		return endTurn(out, bt, &after.Turns[na-1])
+	}
+	if bt == nil || at == nil || bt == at {
+		return out
+	}
+	if bt.ID != at.ID { // not a change any action makes: rebuild
+		return append(out, ProjectActions(*after)...)
+	}
+	out = syncParts(out, at.ID, bt.ResponseParts, at.ResponseParts)
+	if at.Usage != nil && at.Usage != bt.Usage {
+		out = append(out, UsageChanged{MessageID: at.ID, Usage: usage(*at.Usage)})
+	}
+	return out
+}
+
+// startTurn appends the actions that show a new active turn.
+func startTurn(out []Action, at *ahpwire.ActiveTurn) []Action {
+	out = append(out, userMessage(at.ID, at.StartedAt, at.Message),
+		MessageStart{ID: at.ID, TurnID: at.ID, StartedAt: timestamp(at.StartedAt)})
+	out = syncParts(out, at.ID, nil, at.ResponseParts)
+	if at.Usage != nil {
+		out = append(out, UsageChanged{MessageID: at.ID, Usage: usage(*at.Usage)})
+	}
+	return out
+}
+
+// endTurn appends the actions that finish active turn bt as turn t.
+func endTurn(out []Action, bt *ahpwire.ActiveTurn, t *ahpwire.Turn) []Action {
+	out = syncParts(out, bt.ID, bt.ResponseParts, t.ResponseParts)
+	if t.Error != nil {
+		e := errorInfo(*t.Error, false)
+		out = append(out, Error{MessageID: bt.ID, Info: e})
+	}
+	for i := range t.ResponseParts {
+		if partOpen(&t.ResponseParts[i]) {
+			out = append(out, BlockEnd{MessageID: bt.ID, Index: i})
+		}
+	}
+	if t.Usage != nil && t.Usage != bt.Usage {
+		out = append(out, UsageChanged{MessageID: bt.ID, Usage: usage(*t.Usage)})
+	}
+	return append(out, MessageEnd{MessageID: bt.ID, Status: turnStatus(t.State), Duration: duration(t.Duration)})
+}
+
+// syncParts appends the block actions that turn the blocks of parts bp
+// (block i shows part i) into those of ap.
+func syncParts(out []Action, msgID string, bp, ap []ahpwire.ResponsePart) []Action {
+	for i := range ap {
+		a := &ap[i]
+		if i >= len(bp) {
+			out = append(out, partStart(msgID, a))
+			continue
+		}
+		b := &bp[i]
+		if samePart(a, b) {
+			continue
+		}
+		if a.Kind == b.Kind && (a.Kind == ahpwire.PartMarkdown || a.Kind == ahpwire.PartReasoning) &&
+			a.ID == b.ID && len(a.Content) > len(b.Content) && strings.HasPrefix(a.Content, b.Content) {
+			kind := KindText
+			if a.Kind == ahpwire.PartReasoning {
+				kind = KindThinking
+			}
+			out = append(out, BlockDelta{MessageID: msgID, Index: i, Kind: kind,
+				Delta: a.Content[len(b.Content):], text: a.Text()})
+			continue
+		}
+		out = append(out, BlockUpdate{Index: i, BlockStart: partStart(msgID, a)})
+	}
+	return out
+}
+
+// pendingChanged reports whether the steering or queued messages changed.
+func pendingChanged(b, a *ahpwire.ChatState) bool {
+	return b.SteeringMessage != a.SteeringMessage || !sameSlice(b.SteeringMessages, a.SteeringMessages) ||
+		!sameSlice(b.QueuedMessages, a.QueuedMessages)
+}
+
+// sameSlice reports whether a and b are the same slice (ahpstate replaces
+// a slice it changes).
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}

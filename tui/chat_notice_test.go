@@ -1,0 +1,48 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+func TestEmptyChatSaysWhatToDo(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	m = openChat(t, m, chatState(nil, nil))
+	if !strings.Contains(viewText(m), "No messages yet") {
+		t.Fatalf("empty chat is blank:\n%s", viewText(m))
+	}
+	checkFrame(t, m, 80, 24)
+}
+
+func TestChatGoneFromHostSaysSoAndKeepsDraft(t *testing.T) {
+	m, fb := runningChat(t)
+	m = typeText(t, m, "my unsent draft")
+	fb.mu.Lock()
+	fb.subErr = map[string]error{
+		testChat:    fmt.Errorf("ahpclient: subscribe: %w", &ahpwire.RPCError{Code: ahpwire.CodeNotFound, Message: "chat not found"}),
+		testSession: fmt.Errorf("ahpclient: subscribe: %w", &ahpwire.RPCError{Code: ahpwire.CodeSessionNotFound, Message: "session not found"}),
+	}
+	fb.mu.Unlock()
+	// The host restarted: both subscriptions are lost and cannot be renewed.
+	m = send(t, m, connEventMsg{ev: ahpclient.ChannelLostEvent{Channel: testSession}})
+	m = send(t, m, connEventMsg{ev: ahpclient.ChannelLostEvent{Channel: testChat}})
+	v := viewText(m)
+	if !strings.Contains(v, "this chat is gone from the host") || !strings.Contains(v, "ctrl+s sessions") {
+		t.Fatalf("a vanished chat is not explained:\n%s", v)
+	}
+	if strings.Contains(v, "● working") || strings.Contains(v, "loading chat") {
+		t.Fatalf("a vanished chat still claims to work or load:\n%s", v)
+	}
+	if m.chat.comp.Value() != "my unsent draft" {
+		t.Fatalf("draft lost: %q", m.chat.comp.Value())
+	}
+	// A later snapshot (e.g. the host came back) clears the error.
+	m = send(t, m, snapshotEvent(t, testChat, chatState(nil, nil)))
+	if strings.Contains(viewText(m), "is gone from the host") {
+		t.Fatal("error stays after the chat loaded")
+	}
+}

