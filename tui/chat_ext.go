@@ -55,10 +55,10 @@ func (m *chatModel) scrollTerminal(n int) tea.Cmd {
 }
 
 // terminalCopy is the text of the focused block's live terminal ("" when
-// there is none): what the emulator shows, as plain text.
+// there is none): what the emulator shows, as plain sanitised text.
 func (m *chatModel) terminalCopy() string {
 	if uri := m.focusedTerminal(); uri != "" {
-		return m.c.ext.terms[uri].lt.Text()
+		return render.Sanitize(m.c.ext.terms[uri].lt.Text())
 	}
 	return ""
 }

@@ -48,7 +48,7 @@ func isTyping(k tea.KeyPressMsg) bool {
 func boundInTranscript(km *keymap.KeyMap, k tea.KeyPressMsg) bool {
 	t, c := &km.Transcript, &km.Chat
 	return key.Matches(k, t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom,
-		t.PrevBlock, t.NextBlock, t.ToggleBlock, t.Copy, t.CopyCode,
+		t.PrevBlock, t.NextBlock, t.ToggleBlock, t.Copy, t.CopyCode, t.TermUp, t.TermDown,
 		c.CancelTurn, c.SwitchFocus, c.CycleThinking, c.Resume, c.Resend, c.OpenPrompt, c.Sessions, c.NewSession)
 }
 

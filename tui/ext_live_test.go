@@ -60,6 +60,30 @@ func TestLiveTerminalStreamsIntoTranscript(t *testing.T) {
 	if strings.Contains(r.m.View().Content, "\x1b]") || strings.Contains(r.m.View().Content, "\x1b[?") {
 		t.Fatalf("raw host sequences in the view")
 	}
+	r.pump("turn done", func(m Model) bool { return m.chat.state.Current == nil })
+	// Focus the tool block: { expands it and scrolls its terminal back, }
+	// scrolls forward again, y copies the terminal's text.
+	r.m = send(t, r.m, keyPress("tab"))
+	for i := 0; i < 4 && r.m.chat.focusedTerminal() == ""; i++ {
+		r.m = send(t, r.m, tea.KeyPressMsg{Code: '[', Text: "["})
+	}
+	if r.m.chat.focusedTerminal() != uri {
+		t.Fatalf("could not focus the terminal's tool block:\n%s", viewText(r.m))
+	}
+	r.m = send(t, r.m, tea.KeyPressMsg{Code: '{', Text: "{"})
+	if v := viewText(r.m); !strings.Contains(v, "later lines") || r.m.c.ext.scroll[uri] != termStep {
+		t.Fatalf("terminal not scrolled (scroll %d, notice %q, lines %d, focus %v):\n%s", r.m.c.ext.scroll[uri], r.m.notice, r.m.c.ext.terms[uri].lt.LineCount(), r.m.chat.focus, v)
+	}
+	r.m = send(t, r.m, tea.KeyPressMsg{Code: '}', Text: "}"})
+	if r.m.c.ext.scroll[uri] != 0 {
+		t.Fatalf("scroll %d after }", r.m.c.ext.scroll[uri])
+	}
+	if text := r.m.chat.terminalCopy(); !strings.Contains(text, "--- FAIL: TestDiff") || strings.ContainsAny(text, "\x1b\r") {
+		t.Fatalf("copied text %q", text[max(0, len(text)-200):])
+	}
+	r.m = send(t, r.m, tea.KeyPressMsg{Code: 'y', Text: "y"})
+	r.m = send(t, r.m, keyPress("tab"))
+
 	// The root lists the terminal; the read-only viewer opens it.
 	r.m = send(t, r.m, f3())
 	if _, ok := r.m.overlays[len(r.m.overlays)-1].(*termViewer); !ok || !strings.Contains(viewText(r.m), "--- FAIL") {

@@ -78,7 +78,7 @@ func (v *termViewer) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 		v.scroll = 0
 	case key.Matches(k, v.km.Copy):
 		if t := v.x.terms[v.uri]; t != nil && t.ready {
-			text := t.lt.Text()
+			text := render.Sanitize(t.lt.Text())
 			return v, tea.Batch(tea.SetClipboard(text), notice(fmt.Sprintf("copied %d bytes of terminal text", len(text)), false)), resultNone
 		}
 	}
