@@ -163,8 +163,11 @@ func blockURIs(b *reducer.Block) []string {
 		}
 	}
 	for _, c := range tc.Content {
-		if c.Type == ahpwire.ContentFileEdit {
+		switch {
+		case c.Type == ahpwire.ContentFileEdit:
 			addEdit(c.Before, c.After)
+		case c.Type == ahpwire.ContentResource && c.URI != "" && fetchable(c.ContentType):
+			out = append(out, c.URI)
 		}
 	}
 	return out

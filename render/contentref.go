@@ -140,3 +140,49 @@ func (r *Renderer) diffText(text string, width int) []string {
 	}
 	return out
 }
+
+// RefSizes returns the advertised sizes of the content references m
+// shows (contentRef parts, tool inputs, file-edit sides, resource
+// results), for the loader's "loading 3.0 MB" status.
+func RefSizes(m *reducer.Message) map[string]int64 {
+	out := map[string]int64{}
+	if m == nil {
+		return out
+	}
+	add := func(uri string, hint *int64) {
+		if hint != nil && *hint >= 0 {
+			out[uri] = *hint
+		}
+	}
+	side := func(s *ahpwire.FileEditSide) {
+		if s != nil {
+			add(s.Content.URI, s.Content.SizeHint)
+		}
+	}
+	for _, b := range m.Blocks {
+		if b.Kind == reducer.KindContentRef && b.Ref != nil {
+			add(b.Ref.URI, b.Ref.SizeHint)
+		}
+		tc := b.Tool
+		if b.Kind != reducer.KindToolCall || tc == nil {
+			continue
+		}
+		if tc.ToolInput != nil && tc.ToolInput.Ref != nil {
+			add(tc.ToolInput.Ref.URI, tc.ToolInput.Ref.SizeHint)
+		}
+		if tc.Edits != nil {
+			for _, e := range tc.Edits.Items {
+				side(e.Before)
+				side(e.After)
+			}
+		}
+		for _, c := range tc.Content {
+			side(c.Before)
+			side(c.After)
+			if c.Type == ahpwire.ContentResource {
+				add(c.URI, c.SizeHint)
+			}
+		}
+	}
+	return out
+}

@@ -117,7 +117,27 @@ func termGoldenCases() []goldenCase {
 	add("fileedit_diff", fm, ViewOpts{Now: now, Expanded: expand(fm, 0), Resources: map[string]string{
 		"mem:/b": "package a\n\nvar x = 1\n", "mem:/a": "package a\n\nvar x = 2 // " + long + "\nvar y = 3\n"}})
 	add("fileedit_loading", fm, ViewOpts{Now: now, Expanded: expand(fm, 0), Loading: map[string]string{"mem:/b": "loading 1.0 KB", "mem:/a": "loading 1.0 KB"}})
+	// A resource tool result, fetched: shown by its content type.
+	rt := completedTool(true, ahpwire.ToolResultContent{Type: ahpwire.ContentResource, URI: "ahp-content:/report",
+		ContentType: "text/markdown", SizeHint: ahpwire.Ptr[int64](60)})
+	rm := msgOf(apply(startState(), toolStart(rt)))
+	add("tool_resource_loaded", rm, ViewOpts{Now: now, Expanded: expand(rm, 0),
+		Resources: map[string]string{"ahp-content:/report": "## Test report\n\n- 3 passed\n- **1 failed**: `TestDiff`\n"}})
+	add("tool_resource_loading", rm, ViewOpts{Now: now, Expanded: expand(rm, 0), Loading: map[string]string{"ahp-content:/report": "loading 60 B"}})
 	return cs
+}
+
+func TestRefSizesAndNeeded(t *testing.T) {
+	rt := completedTool(true, ahpwire.ToolResultContent{Type: ahpwire.ContentResource, URI: "ahp-content:/r", ContentType: "text/plain", SizeHint: ahpwire.Ptr[int64](7)},
+		ahpwire.ToolResultContent{Type: ahpwire.ContentResource, URI: "ahp-content:/img", ContentType: "image/png", SizeHint: ahpwire.Ptr[int64](9)})
+	m := msgOf(apply(startState(), toolStart(rt)))
+	if got := RefSizes(m); got["ahp-content:/r"] != 7 || got["ahp-content:/img"] != 9 {
+		t.Fatalf("sizes %v", got)
+	}
+	need := NeededResources(m, ViewOpts{Expanded: expand(m, 0)})
+	if len(need) != 1 || need[0] != "ahp-content:/r" {
+		t.Fatalf("needed %v (images are not fetched)", need)
+	}
 }
 
 // TestGoldenTerminalsAndRefs renders live terminals, content references

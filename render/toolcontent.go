@@ -31,9 +31,23 @@ func (r *Renderer) toolContent(c ahpwire.ToolResultContent, name string, width i
 	case ahpwire.ContentFileEdit:
 		return r.fileEdit(&ahpwire.FileEdit{Before: c.Before, After: c.After, Diff: c.Diff}, width, v)
 	case ahpwire.ContentResource:
+		ref := &ahpwire.ContentRef{URI: c.URI, SizeHint: c.SizeHint, ContentType: c.ContentType}
+		if text, ok := v.resource(c.URI); ok && fetchable(c.ContentType) {
+			out := hangBlock("→ ", displayURI(c.URI), width, st.Link, detailIndent)
+			if refClass(c.ContentType) != refMarkdown {
+				return append(out, r.refContent(ref, text, width)...)
+			}
+			for _, l := range r.refContent(ref, text, max(width-2, 1)) {
+				out = append(out, "  "+l) // markdown under the tool's details
+			}
+			return out
+		}
 		s := displayURI(c.URI)
 		if meta := refMeta(c.ContentType, sizeOf(c.SizeHint)); meta != "" {
 			s += " (" + meta + ")"
+		}
+		if why, loading := v.Loading[c.URI]; loading {
+			s += " — " + oneLine(why)
 		}
 		return hangBlock("→ ", s, width, st.Link, detailIndent)
 	case ahpwire.ContentEmbeddedResource:

@@ -79,6 +79,21 @@ func (o *changesOverlay) resourceURIs() []string {
 	return render.EditURIs(editOf(o.diff.row.file.Edit))
 }
 
+// resourceSizes are the advertised sizes of the open diff's contents.
+func (o *changesOverlay) resourceSizes() map[string]int64 {
+	out := map[string]int64{}
+	if o.diff == nil {
+		return out
+	}
+	e := o.diff.row.file.Edit
+	for _, s := range []*ahpwire.FileEditSide{e.Before, e.After} {
+		if s != nil && s.Content.SizeHint != nil {
+			out[s.Content.URI] = *s.Content.SizeHint
+		}
+	}
+	return out
+}
+
 // close releases the subscriptions.
 func (o *changesOverlay) close() tea.Cmd {
 	var cmds []tea.Cmd

@@ -42,6 +42,7 @@ func (m *Model) syncExt() tea.Cmd {
 	x := m.c.ext
 	want := map[string]bool{}
 	var uris []string
+	sizes := map[string]int64{}
 	if m.chat != nil && m.screen == screenChat {
 		first, last := m.chat.tr.visibleItems()
 		v := m.chat.viewOptsBase()
@@ -53,15 +54,29 @@ func (m *Model) syncExt() tea.Cmd {
 			for uri, pty := range render.TerminalRefs(msg) {
 				want[uri] = pty
 			}
-			uris = append(uris, render.NeededResources(msg, v)...)
+			if need := render.NeededResources(msg, v); len(need) > 0 {
+				uris = append(uris, need...)
+				for u, n := range render.RefSizes(msg) {
+					sizes[u] = n
+				}
+			}
 		}
 	}
 	for _, ov := range m.overlays {
 		if o, ok := ov.(*changesOverlay); ok {
 			uris = append(uris, o.resourceURIs()...)
+			for u, n := range o.resourceSizes() {
+				sizes[u] = n
+			}
 		}
 	}
-	return tea.Batch(x.follow(want), x.load(uris, nil))
+	hint := func(u string) int64 {
+		if n, ok := sizes[u]; ok {
+			return n
+		}
+		return -1
+	}
+	return tea.Batch(x.follow(want), x.load(uris, hint))
 }
 
 // refreshExt re-renders the visible messages after a terminal, changeset
