@@ -27,6 +27,9 @@ type changesOverlay struct {
 	scroll int
 	page   int
 	diff   *diffPane // the open diff, nil while listing
+	// stats caches computed +/− counts of files without host stats, by
+	// the pair of content URIs (computing a diff per frame would not do).
+	stats map[[2]string][2]int64
 }
 
 // changesRow is one file of the list.
@@ -44,7 +47,7 @@ type diffPane struct {
 // newChangesOverlay opens the view on the catalogue sets, subscribing to
 // each static changeset (templates with variables are not expanded).
 func newChangesOverlay(x *extChannels, km keymap.Changes, sets []ahpwire.Changeset) (*changesOverlay, tea.Cmd) {
-	o := &changesOverlay{x: x, km: km, page: 10}
+	o := &changesOverlay{x: x, km: km, page: 10, stats: map[[2]string][2]int64{}}
 	var cmds []tea.Cmd
 	for _, s := range sets {
 		if strings.Contains(s.URITemplate, "{") || !strings.HasPrefix(s.URITemplate, changesetScheme) {
@@ -190,7 +193,7 @@ func (o *changesOverlay) listView(st *Styles, inner, avail int) (string, []strin
 	reviewed := 0
 	v := o.viewOpts()
 	for _, r := range rows {
-		a, d := render.DiffStats(editOf(r.file.Edit), v)
+		a, d := o.diffStats(r.file.Edit, v)
 		added, removed = added+max(a, 0), removed+max(d, 0)
 		if r.file.IsReviewed() {
 			reviewed++
@@ -226,7 +229,7 @@ func (o *changesOverlay) listView(st *Styles, inner, avail int) (string, []strin
 	for i := o.scroll; i < len(rows) && i < o.scroll+avail; i++ {
 		r := rows[i]
 		e := editOf(r.file.Edit)
-		a, d := render.DiffStats(e, v)
+		a, d := o.diffStats(r.file.Edit, v)
 		box := "[ ]"
 		if r.file.IsReviewed() {
 			box = "[✓]"
@@ -271,6 +274,29 @@ func (o *changesOverlay) diffView(st *Styles, inner, avail int) (string, []strin
 	o.diff.scroll = min(o.diff.scroll, max(0, len(lines)-avail))
 	end := min(len(lines), o.diff.scroll+avail)
 	return title, lines[o.diff.scroll:end]
+}
+
+// diffStats returns a file's +/− counts: the host's, else computed once
+// from fetched contents and cached; -1 while unknown.
+func (o *changesOverlay) diffStats(e ahpwire.FileEdit, v render.ViewOpts) (int64, int64) {
+	if d := e.Diff; d != nil && d.Added != nil && d.Removed != nil {
+		return render.DiffStats(&e, v)
+	}
+	var key [2]string
+	if e.Before != nil {
+		key[0] = e.Before.Content.URI
+	}
+	if e.After != nil {
+		key[1] = e.After.Content.URI
+	}
+	if st, ok := o.stats[key]; ok {
+		return st[0], st[1]
+	}
+	a, d := render.DiffStats(&e, v)
+	if a >= 0 {
+		o.stats[key] = [2]int64{a, d}
+	}
+	return a, d
 }
 
 // viewOpts are the render options with the loader's contents.
