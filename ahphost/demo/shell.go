@@ -60,7 +60,6 @@ func (r *run) shell() error {
 		input:       toolInputJSON(kv{"command", strings.Join(lines, " && ")}, kv{"isPty", pty}),
 		invocation:  "Running `" + strings.Join(lines, " && ") + "`",
 		pastTense:   "Ran `" + strings.Join(lines, " && ") + "`",
-		failedTense: "Ran `" + strings.Join(lines, " && ") + "` (failed)",
 	}
 	if err := r.startTool(spec); err != nil {
 		return err
@@ -89,7 +88,7 @@ func (r *run) shell() error {
 	ch.Terminal(uri, &ahpwire.TerminalExited{ExitCode: ahpwire.Ptr(exit)})
 	term.Result = &ahpwire.TerminalCommandResult{ExitCode: ahpwire.Ptr(int(exit)), Preview: last}
 	if err := r.emit(&ahpwire.ChatToolCallComplete{TurnID: r.t.TurnID, ToolCallID: spec.id, Result: ahpwire.ToolCallResult{
-		Success: exit == 0, PastTenseMessage: ahpwire.MarkdownText(spec.failedTense),
+		Success: exit == 0, PastTenseMessage: ahpwire.MarkdownText(spec.pastTense),
 		Content: []ahpwire.ToolResultContent{term},
 		Error:   &ahpwire.ToolError{Message: fmt.Sprintf("exit code %d", exit)},
 	}}); err != nil {
