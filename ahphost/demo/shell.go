@@ -87,11 +87,12 @@ func (r *run) shell() error {
 	}
 	ch.Terminal(uri, &ahpwire.TerminalExited{ExitCode: ahpwire.Ptr(exit)})
 	term.Result = &ahpwire.TerminalCommandResult{ExitCode: ahpwire.Ptr(int(exit)), Preview: last}
-	if err := r.emit(&ahpwire.ChatToolCallComplete{TurnID: r.t.TurnID, ToolCallID: spec.id, Result: ahpwire.ToolCallResult{
-		Success: exit == 0, PastTenseMessage: ahpwire.MarkdownText(spec.pastTense),
-		Content: []ahpwire.ToolResultContent{term},
-		Error:   &ahpwire.ToolError{Message: fmt.Sprintf("exit code %d", exit)},
-	}}); err != nil {
+	res := ahpwire.ToolCallResult{Success: exit == 0, PastTenseMessage: ahpwire.MarkdownText(spec.pastTense),
+		Content: []ahpwire.ToolResultContent{term}}
+	if exit != 0 {
+		res.Error = &ahpwire.ToolError{Message: fmt.Sprintf("exit code %d", exit)}
+	}
+	if err := r.emit(&ahpwire.ChatToolCallComplete{TurnID: r.t.TurnID, ToolCallID: spec.id, Result: res}); err != nil {
 		return err
 	}
 	if err := r.streamMarkdown(shellSummary(variant, exit)); err != nil {
