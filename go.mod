@@ -9,15 +9,12 @@ require (
 	charm.land/lipgloss/v2 v2.0.6
 	github.com/alecthomas/chroma/v2 v2.14.0
 	github.com/aymanbagabas/go-udiff v0.4.1
+	github.com/charmbracelet/ultraviolet v0.0.0-20260811164956-006e29f97886
 	github.com/charmbracelet/x/ansi v0.11.8
+	github.com/charmbracelet/x/vt v0.1.0 // pinned: the VT emulator behind live terminals (render/liveterm.go)
 	github.com/clipperhouse/displaywidth v0.11.0
 	github.com/coder/websocket v1.8.15
 	github.com/sahilm/fuzzy v0.1.3
-)
-
-require (
-	github.com/charmbracelet/ultraviolet v0.0.0-20260811164956-006e29f97886
-	github.com/charmbracelet/x/vt v0.1.0
 )
 
 require (
