@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -206,5 +207,34 @@ func TestExtTerminalGoneKeepsPreview(t *testing.T) {
 	}
 	if n != 0 || m.notice != "" {
 		t.Fatalf("resubscribed %d times, notice %q", -n, m.notice)
+	}
+}
+
+// F3 opens the root's terminals one at a time (tab cycles), keeping only the
+// shown one subscribed; esc releases it.
+func TestTermViewerCyclesRootTerminals(t *testing.T) {
+	m, fb := newTestModel(t, 100, 30)
+	m = openChat(t, m, chatState(nil, nil))
+	info := func(uri, title string) json.RawMessage {
+		b, _ := json.Marshal(ahpwire.TerminalInfo{Resource: uri, Title: title, Claim: ahpwire.TerminalClaim{Kind: ahpwire.ClaimClient, ClientID: "x"}})
+		return b
+	}
+	m = send(t, m, connEventMsg{ev: ahpclient.EnvelopeEvent{Envelope: ahpwire.ActionEnvelope{Channel: rootChannel, ServerSeq: 5,
+		Action: &ahpwire.RootTerminalsChanged{Terminals: []json.RawMessage{info("ahp-terminal:/a", "first"), info("ahp-terminal:/b", "second")}}}}})
+	m = send(t, m, f3())
+	if !slices.Contains(fb.subscribed, "ahp-terminal:/a") || !strings.Contains(viewText(m), "first") {
+		t.Fatalf("viewer: %v\n%s", fb.subscribed, viewText(m))
+	}
+	m = send(t, m, snapshotEvent(t, "ahp-terminal:/a", ahpwire.TerminalState{Title: "first", Content: []ahpwire.TerminalContentPart{{Type: ahpwire.TerminalPartUnclassified, Value: "output of a\r\n"}}}))
+	if !strings.Contains(viewText(m), "output of a") {
+		t.Fatalf("terminal a not shown:\n%s", viewText(m))
+	}
+	m = send(t, m, keyPress("tab"))
+	if !slices.Contains(fb.subscribed, "ahp-terminal:/b") || m.c.ext.terms["ahp-terminal:/a"] != nil {
+		t.Fatalf("tab: subscribed %v, a still followed: %v", fb.subscribed, m.c.ext.terms["ahp-terminal:/a"] != nil)
+	}
+	m = send(t, m, keyPress("esc"))
+	if len(m.overlays) != 0 || len(m.c.ext.terms) != 0 {
+		t.Fatalf("esc: %d overlays, %d terminals followed", len(m.overlays), len(m.c.ext.terms))
 	}
 }
