@@ -56,10 +56,10 @@ func (r *run) shell() error {
 	}
 	spec := toolSpec{
 		id: r.toolCallID("run_in_terminal"), name: "run_in_terminal", display: "Run in terminal",
-		intention:   "Build, list and test the project",
-		input:       toolInputJSON(kv{"command", strings.Join(lines, " && ")}, kv{"isPty", pty}),
-		invocation:  "Running `" + strings.Join(lines, " && ") + "`",
-		pastTense:   "Ran `" + strings.Join(lines, " && ") + "`",
+		intention:  "Build, list and test the project",
+		input:      toolInputJSON(kv{"command", strings.Join(lines, " && ")}, kv{"isPty", pty}),
+		invocation: "Running `" + strings.Join(lines, " && ") + "`",
+		pastTense:  "Ran `" + strings.Join(lines, " && ") + "`",
 	}
 	if err := r.startTool(spec); err != nil {
 		return err
