@@ -30,7 +30,7 @@ func TestSlowConsumerBackpressureIsLossless(t *testing.T) {
 	}
 	retry(t, "subscribe", func(ctx context.Context) error { _, err := slow.Subscribe(ctx, chat, nil); return err })
 
-	if _, err := fast.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{TurnID: "bp", Message: ahpwire.UserMessage("hello backpressure")}); err != nil {
+	if _, err := fast.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{StartedAt: "2026-01-01T00:00:00.000Z", TurnID: "bp", Message: ahpwire.UserMessage("hello backpressure")}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)

@@ -18,7 +18,7 @@ func TestLateSubscriberWithSegmentedSnapshotDuringStream(t *testing.T) {
 	w, wa := startClient(t, testOptions(t, url))
 	chat := openSession(t, w, wa, sessionURI(14))
 	runTurn(t, w, wa, chat, "big", "/demo big 2m")
-	if _, err := w.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{TurnID: "slow", Message: ahpwire.UserMessage("/demo slow 150")}); err != nil {
+	if _, err := w.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{StartedAt: "2026-01-01T00:00:00.000Z", TurnID: "slow", Message: ahpwire.UserMessage("/demo slow 150")}); err != nil {
 		t.Fatal(err)
 	}
 	wa.waitFor("slow turn streaming", 20*time.Second, func(evs []Event) bool {

@@ -36,8 +36,9 @@ type Client struct {
 	cur         *conn // the live, handshaken connection (nil otherwise)
 	hostChunk   *segment.ChunkingCapability
 	version     string // negotiated protocol version
-	initialized bool   // a handshake succeeded once: reconnect is possible
-	needInit    bool   // reconnect was unusable: initialize until that succeeds
+	features    HostFeatures
+	initialized bool // a handshake succeeded once: reconnect is possible
+	needInit    bool // reconnect was unusable: initialize until that succeeds
 	started     bool
 	closed      bool
 	oversize    oversizeStreak

@@ -163,7 +163,7 @@ func TestFailClosedRequestWithoutHostChunking(t *testing.T) {
 	if err := c.Ping(context.Background()); err != nil {
 		t.Fatalf("Ping after local failure: %v", err)
 	}
-	seq, err := c.Dispatch(context.Background(), ahpwire.RootURI, &ahpwire.ChatTurnStarted{TurnID: "x", Message: ahpwire.UserMessage(strings.Repeat("z", 100<<10))})
+	seq, err := c.Dispatch(context.Background(), ahpwire.RootURI, &ahpwire.ChatTurnStarted{StartedAt: "2026-01-01T00:00:00.000Z", TurnID: "x", Message: ahpwire.UserMessage(strings.Repeat("z", 100<<10))})
 	if !errors.Is(err, segment.ErrMessageTooLarge) {
 		t.Fatalf("oversized dispatch = %d, %v", seq, err)
 	}

@@ -180,7 +180,7 @@ func TestUncertainAfterDropAndHeldWhileDisconnected(t *testing.T) {
 
 	// 1. The dispatch frame is lost with the link: Uncertain, never re-sent.
 	p.swallowNext(`"dispatchAction"`)
-	seq, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{TurnID: "lost", Message: ahpwire.UserMessage("lost")})
+	seq, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{StartedAt: "2026-01-01T00:00:00.000Z", TurnID: "lost", Message: ahpwire.UserMessage("lost")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestUncertainAfterDropAndHeldWhileDisconnected(t *testing.T) {
 	a.waitFor("reconnecting", 15*time.Second, func(evs []Event) bool {
 		return countState(evs, Reconnecting) >= 2
 	})
-	hs, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{TurnID: "held", Message: ahpwire.UserMessage("held")})
+	hs, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{StartedAt: "2026-01-01T00:00:00.000Z", TurnID: "held", Message: ahpwire.UserMessage("held")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +362,7 @@ func TestHeldDispatchFailsWhenClientFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	seq, err := c.Dispatch(context.Background(), "ahp-chat:/x", &ahpwire.ChatTurnStarted{TurnID: "t", Message: ahpwire.UserMessage("hi")})
+	seq, err := c.Dispatch(context.Background(), "ahp-chat:/x", &ahpwire.ChatTurnStarted{StartedAt: "2026-01-01T00:00:00.000Z", TurnID: "t", Message: ahpwire.UserMessage("hi")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +391,7 @@ func TestHeldDispatchFailsWhenClientFails(t *testing.T) {
 	if got.ClientSeq != seq || !errors.Is(got.Err, ErrNotConnected) {
 		t.Fatalf("failed entry = %+v", got)
 	}
-	if _, err := c.Dispatch(context.Background(), "ahp-chat:/x", &ahpwire.ChatTurnStarted{TurnID: "t2"}); !errors.Is(err, ErrNotConnected) {
+	if _, err := c.Dispatch(context.Background(), "ahp-chat:/x", &ahpwire.ChatTurnStarted{StartedAt: "2026-01-01T00:00:00.000Z", TurnID: "t2"}); !errors.Is(err, ErrNotConnected) {
 		t.Fatalf("Dispatch on a failed client = %v", err)
 	}
 }

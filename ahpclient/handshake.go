@@ -301,6 +301,7 @@ func (c *Client) initializeWith(ctx context.Context, k *conn, subs, prev []strin
 	c.initialized, c.needInit = true, false
 	c.hostChunk = k.hostCap.Load()
 	c.version = res.ProtocolVersion
+	c.features = featuresOf(res)
 	c.mu.Unlock()
 	c.log.Info("initialized", "protocolVersion", res.ProtocolVersion, "serverSeq", res.ServerSeq, "hostChunking", res.Capabilities != nil && res.Capabilities.Chunking != nil)
 	return nil

@@ -74,7 +74,7 @@ func TestRepeatedOversizeStopsWithActionableError(t *testing.T) {
 	o.DisableChunking = true
 	c, a := startClient(t, o)
 	chat := openSession(t, c, a, sessionURI(6))
-	if _, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{TurnID: "big", Message: ahpwire.UserMessage("/demo big 200k")}); err != nil {
+	if _, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{StartedAt: "2026-01-01T00:00:00.000Z", TurnID: "big", Message: ahpwire.UserMessage("/demo big 200k")}); err != nil {
 		t.Fatal(err)
 	}
 	evs := a.waitFor("failed", 20*time.Second, func(evs []Event) bool { return countState(evs, Failed) > 0 })
@@ -135,7 +135,7 @@ func TestBigReplyThroughRelayWithoutChunkingStops(t *testing.T) {
 		t.Fatal("chunking advertised")
 	}
 	chat := openSession(t, c, a, sessionURI(9))
-	if _, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{TurnID: "big", Message: ahpwire.UserMessage("/demo big 3m")}); err != nil {
+	if _, err := c.Dispatch(context.Background(), chat, &ahpwire.ChatTurnStarted{StartedAt: "2026-01-01T00:00:00.000Z", TurnID: "big", Message: ahpwire.UserMessage("/demo big 3m")}); err != nil {
 		t.Fatal(err)
 	}
 	evs := a.waitFor("failed", 60*time.Second, func(evs []Event) bool { return countState(evs, Failed) > 0 })

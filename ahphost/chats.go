@@ -51,6 +51,7 @@ func (s *store) removeChat(uri string) {
 	}
 	delete(s.chats, uri)
 	s.dropChannel(uri)
+	s.childSettled(ce)
 }
 
 // createChat adds a chat at the client-chosen URI to a session.

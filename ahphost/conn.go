@@ -31,6 +31,10 @@ type conn struct {
 	// writing is set while the writer is inside a frame write; a long write
 	// (a big frame on a slow link) would delay a ping, so none is sent then.
 	writing atomic.Bool
+	// initTimer closes the connection if it is not initialized in time.
+	initTimer *time.Timer
+	// slow is set once the connection is being closed as a slow consumer.
+	slow atomic.Bool
 
 	// Protocol state, guarded by h.mu.
 	ready    bool   // initialize or reconnect succeeded
@@ -47,46 +51,57 @@ type subscription struct {
 	viewTurns int // chat tail window; 0 = all
 }
 
-// readLoop reads frames until the connection ends. It runs in the HTTP
+// readLoop reads messages until the connection ends. It runs in the HTTP
 // handler's goroutine.
 func (c *conn) readLoop() {
-	h := c.h
 	for {
-		typ, data, err := c.ws.Read(c.ctx)
+		typ, data, charge, err := c.readMessage()
 		if err != nil {
 			c.logReadError(err)
 			return
 		}
-		if !c.waitSilence() {
-			return
-		}
-		if limit := h.opts.RelayFrameCap; limit > 0 && int64(len(data)) > limit {
-			h.log.Warn("relay: incoming frame exceeds cap; closing connection", "conn", c.id, "size", len(data), "cap", limit)
-			_ = c.ws.Close(websocket.StatusMessageTooBig, "frame exceeds relay cap")
-			return
-		}
-		if typ != websocket.MessageText {
-			h.log.Warn("binary frame received; closing connection", "conn", c.id, "size", len(data))
-			_ = c.ws.Close(websocket.StatusUnsupportedData, "text frames only")
-			return
-		}
-		c.reasmMu.Lock()
-		msg, err := c.reasm.Feed(data)
-		c.reasmMu.Unlock()
-		if err != nil {
-			rule, _ := segment.RuleOf(err)
-			h.log.Warn("invalid messageSegment; closing connection", "conn", c.id, "rule", rule.String(), "err", err)
-			_ = c.ws.Close(segment.CloseCode, segment.CloseReason)
-			return
-		}
-		if msg == nil {
-			continue
-		}
-		c.handle(msg)
-		if c.ctx.Err() != nil {
+		ok := c.handleMessage(typ, data)
+		c.h.pendingRead.Add(-charge) // the reassembler copies what it keeps
+		if !ok {
 			return
 		}
 	}
+}
+
+// handleMessage processes one incoming WebSocket message; it returns false
+// when the connection must end.
+func (c *conn) handleMessage(typ websocket.MessageType, data []byte) bool {
+	h := c.h
+	if !c.waitSilence() {
+		return false
+	}
+	if limit := h.opts.RelayFrameCap; limit > 0 && int64(len(data)) > limit {
+		h.log.Warn("relay: incoming frame exceeds cap; closing connection", "conn", c.id, "size", len(data), "cap", limit)
+		_ = c.ws.Close(websocket.StatusMessageTooBig, "frame exceeds relay cap")
+		return false
+	}
+	if typ != websocket.MessageText {
+		h.log.Warn("binary frame received; closing connection", "conn", c.id, "size", len(data))
+		_ = c.ws.Close(websocket.StatusUnsupportedData, "text frames only")
+		return false
+	}
+	c.reasmMu.Lock()
+	msg, err := c.reasm.Feed(data)
+	c.reasmMu.Unlock()
+	if err != nil {
+		rule, _ := segment.RuleOf(err)
+		h.log.Warn("invalid messageSegment; closing connection", "conn", c.id, "rule", rule.String(), "err", err)
+		_ = c.ws.Close(segment.CloseCode, segment.CloseReason)
+		return false
+	}
+	if msg == nil {
+		return true
+	}
+	if err := guard(func() { c.handle(msg) }); err != nil {
+		c.failConn("handler", err, true)
+		return false
+	}
+	return c.ctx.Err() == nil
 }
 
 // logReadError logs why reading stopped; frames above the read limit are a
@@ -94,6 +109,13 @@ func (c *conn) readLoop() {
 func (c *conn) logReadError(err error) {
 	h := c.h
 	switch {
+	case errors.Is(err, errReadBudget):
+		h.warnRejected("incoming messages exceed the host-wide budget; closing connection", "conn", c.id,
+			"budget", h.opts.MaxPendingReadBytes)
+		_ = c.ws.Close(websocket.StatusTryAgainLater, "host busy")
+	case errors.Is(err, errMessageTimeout):
+		h.warnRejected("incoming message not completed in time; connection closed", "conn", c.id,
+			"timeout", h.opts.MessageReadTimeout)
 	case errors.Is(err, websocket.ErrMessageTooBig):
 		h.log.Warn("incoming frame exceeds read limit; connection closed", "conn", c.id, "limit", h.opts.readLimit())
 	case c.ctx.Err() != nil:
@@ -129,6 +151,10 @@ func (c *conn) sweepLoop() {
 	}
 }
 
+// maxSkippedPings is how many keep-alive intervals in a row may pass
+// without a ping because a frame write is in progress.
+const maxSkippedPings = 2
+
 // keepAliveLoop pings the client every KeepAlive and drops the connection
 // when a pong does not arrive within the next interval (a dead link that
 // never closed). The reader goroutine receives the pongs.
@@ -137,15 +163,24 @@ func (c *conn) keepAliveLoop() {
 	every := c.h.opts.KeepAlive
 	t := time.NewTicker(every)
 	defer t.Stop()
+	skipped := 0
 	for {
 		select {
 		case <-c.ctx.Done():
 			return
 		case <-t.C:
 		}
-		if c.h.silentUntil.Load() > time.Now().UnixNano() || c.writing.Load() {
+		if c.h.silentUntil.Load() > time.Now().UnixNano() {
 			continue
 		}
+		// A long frame write (a big frame on a slow link) may delay one or
+		// two pings, never more: a client that stops reading mid-frame must
+		// still be detected.
+		if c.writing.Load() && skipped < maxSkippedPings {
+			skipped++
+			continue
+		}
+		skipped = 0
 		ctx, cancel := context.WithTimeout(c.ctx, every)
 		err := c.ws.Ping(ctx)
 		cancel()
@@ -155,4 +190,23 @@ func (c *conn) keepAliveLoop() {
 			return
 		}
 	}
+}
+
+// initTimeout closes a connection that has not completed initialize or
+// reconnect within HandshakeTimeout of its upgrade (1008).
+func (c *conn) initTimeout() {
+	c.h.mu.Lock()
+	ready := c.ready
+	c.h.mu.Unlock()
+	if ready || c.ctx.Err() != nil {
+		return
+	}
+	c.h.warnRejected("rejected connection: no initialize in time", "conn", c.id, "timeout", c.h.opts.HandshakeTimeout)
+	c.h.wg.Add(1)
+	go func() {
+		defer c.h.wg.Done()
+		_ = c.ws.Close(websocket.StatusPolicyViolation, "initialize timeout")
+		c.cancel()
+		_ = c.ws.CloseNow()
+	}()
 }

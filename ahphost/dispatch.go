@@ -14,17 +14,15 @@ var forwardToAgent = map[string]bool{
 	"chat/inputCompleted":               true,
 	"chat/pendingMessageSet":            true,
 	"chat/pendingMessageRemoved":        true,
+	"chat/toolCallComplete":             true,
 }
 
 // dispatchAction validates, applies and echoes a client action. Actions to
 // unknown channels are ignored; invalid ones are echoed with a
-// rejectionReason and not applied. h.mu is held.
-func (c *conn) dispatchAction(m *ahpwire.Message) {
-	var p ahpwire.DispatchActionParams
-	if err := m.DecodeParams(&p); err != nil {
-		c.h.log.Info("undecodable dispatchAction ignored", "conn", c.id, "err", err)
-		return
-	}
+// rejectionReason and not applied. raw is the encoded action and missing
+// the required-fields rejection ("" = none), both computed before the lock.
+// h.mu is held.
+func (c *conn) dispatchAction(p *ahpwire.DispatchActionParams, raw []byte, missing string) {
 	s := c.h.st
 	a := p.Action
 	origin := &ahpwire.ActionOrigin{ClientID: c.clientID, ClientSeq: p.ClientSeq}
@@ -33,7 +31,11 @@ func (c *conn) dispatchAction(m *ahpwire.Message) {
 	}
 	reject := func(reason string) {
 		c.h.log.Debug("action rejected", "conn", c.id, "type", a.ActionType(), "reason", reason)
-		s.emit(p.Channel, a, origin, reason)
+		s.emitRaw(p.Channel, a, raw, origin, reason)
+	}
+	if missing != "" {
+		reject(missing)
+		return
 	}
 	switch kindOf(p.Channel) {
 	case chanRoot:
@@ -42,7 +44,7 @@ func (c *conn) dispatchAction(m *ahpwire.Message) {
 			return
 		}
 		s.root = reduceRoot(s.root, a)
-		s.emit(p.Channel, a, origin, "")
+		s.emitRaw(p.Channel, a, raw, origin, "")
 	case chanSession:
 		se := s.sessions[p.Channel]
 		if reason := validateSession(se.state, a, c.clientID); reason != "" {
@@ -50,10 +52,10 @@ func (c *conn) dispatchAction(m *ahpwire.Message) {
 			return
 		}
 		se.state = reduceSession(se.state, a)
-		s.emit(p.Channel, a, origin, "")
+		s.emitRaw(p.Channel, a, raw, origin, "")
 		s.publishSummary(se)
 	case chanChat:
-		if reason := s.dispatchChat(s.chats[p.Channel], a, origin); reason != "" {
+		if reason := s.dispatchChat(s.chats[p.Channel], a, raw, origin); reason != "" {
 			c.h.log.Debug("action rejected", "conn", c.id, "type", a.ActionType(), "reason", reason)
 		}
 	case chanTerminal, chanChangeset:
@@ -66,13 +68,13 @@ func (c *conn) dispatchAction(m *ahpwire.Message) {
 // dispatchChat validates a client chat action; an accepted one is reduced,
 // echoed and acted upon, a rejected one is echoed with the returned reason.
 // h.mu is held.
-func (s *store) dispatchChat(ce *chatEntry, a ahpwire.Action, origin *ahpwire.ActionOrigin) string {
+func (s *store) dispatchChat(ce *chatEntry, a ahpwire.Action, raw []byte, origin *ahpwire.ActionOrigin) string {
 	if reason := validateChat(ce.state, a, origin.ClientID); reason != "" {
-		s.emit(ce.uri, a, origin, reason)
+		s.emitRaw(ce.uri, a, raw, origin, reason)
 		return reason
 	}
 	ce.state = reduceChat(ce.state, a)
-	s.emit(ce.uri, a, origin, "")
+	s.emitRaw(ce.uri, a, raw, origin, "")
 	s.chatSideEffects(ce, a)
 	return ""
 }

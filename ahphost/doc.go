@@ -31,8 +31,42 @@
 // lastSeenServerSeq is connection-wide). Responses whose request emitted no
 // envelopes (ping, listSessions, ...) may also overtake queued envelopes
 // while a segmented message is in flight, so pings stay answered during
-// bulk transfers. A connection whose queue exceeds Options.QueueBytes is
-// dropped; WebSocket pings (Options.KeepAlive) drop dead links.
+// bulk transfers. Snapshots and replays are captured under the host lock
+// (state values are immutable) and encoded by the connection's writer,
+// outside it, large ones at most two at a time host-wide. No answer is
+// built above the peer's maximum message (its maxIncomingMessageBytes, or
+// one frame without chunking): chat snapshots carry the newest turns that
+// fit plus turnsNextCursor (AHP turn windows; fetchTurns pages, also sized
+// to fit, bring the rest), and a replay too large becomes snapshots. Only
+// a state that does not fit even without its finished turns gets -32050,
+// and its request's state changes are rolled back (a failed
+// initialize/reconnect leaves the connection uninitialized).
+//
+// # Limits
+//
+// Every resource a peer can make the host hold is bounded (Options fields,
+// defaults in parentheses): connections (MaxConnections, 128; then 503),
+// the upgrade request's headers and the time from upgrade to initialize
+// (HandshakeTimeout, 10 s; then 1008), one incoming message from its first
+// frame to its last fragment (MessageReadTimeout, 30 s), the bytes of
+// incoming messages in flight across connections (MaxPendingReadBytes,
+// 64 MiB, each message's first 32 KiB exempt; then 1013), request params (MaxRequestParamsBytes, 4 MiB),
+// distinct subscriptions per connection (MaxSubscriptions, 256; duplicates
+// are merged), the replay log (ReplayLog, 4096 envelopes, and
+// ReplayLogBytes, 16 MiB; rejected envelopes are never logged), each
+// connection's outbound queue (QueueBytes, 64 MiB) and each frame write
+// (WriteTimeout, 30 s). A client over either of the last two is closed
+// with CloseSlowConsumer (4008 "slow consumer"), which clients treat as a
+// dropped link and reconnect. WebSocket pings (KeepAlive, 30 s) drop dead
+// links; a ping is skipped at most twice while a frame is being written.
+// Idle HTTP connections close after 10 s, refused requests at once, and
+// WARN lines about refused connections are rate-limited. Without a token,
+// the Host header must be an IP literal, localhost, the bound name or one
+// of AllowedHosts (DNS rebinding). A panic in a handler, the writer or an
+// agent run is recovered: the connection is closed with 1011 and removed
+// from every broadcast. RunServe sets a 384 MiB soft memory limit unless
+// GOMEMLIMIT is set; TestSoakAllAttacksAtOnce holds the host's peak RSS
+// under 512 MB with every known attack running at once.
 //
 // # Quickstart
 //

@@ -115,7 +115,7 @@ func runHostFixture(t *testing.T, initial json.RawMessage, actions []json.RawMes
 		}
 		if clientOnly[a.ActionType()] {
 			origin := &ahpwire.ActionOrigin{ClientID: "fixture", ClientSeq: uint64(i + 1)}
-			if reason := s.dispatchChat(ce, a, origin); reason != "" {
+			if reason := s.dispatchChat(ce, a, nil, origin); reason != "" {
 				rejections = append(rejections, a.ActionType()+": "+reason)
 			}
 		} else {

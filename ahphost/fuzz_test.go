@@ -34,6 +34,9 @@ func FuzzHandleFrames(f *testing.F) {
 			if !ok {
 				break
 			}
+			if m.deferred != nil {
+				m.data = c.buildDeferred(&m)
+			}
 			if !json.Valid(m.data) {
 				t.Fatalf("invalid JSON queued: %q", m.data)
 			}

@@ -1,6 +1,7 @@
 package ahphost
 
 import (
+	"encoding/json"
 	"net/url"
 	"strconv"
 	"strings"
@@ -83,11 +84,16 @@ func (c *conn) initialize(m *ahpwire.Message) (any, func(), *rpcError) {
 	if e != nil {
 		return nil, nil, e
 	}
+	subs, e := c.h.uniqueSubscriptions(p.InitialSubscriptions)
+	if e != nil {
+		return nil, nil, e
+	}
 	s := c.h.st
 	rec := &clientRecord{version: version, caps: nil, views: make(map[string]subscription)}
 	if caps != nil {
 		rec.caps = p.Capabilities.Chunking
 	}
+	prev, hadPrev := s.clients[p.ClientID]
 	s.clients[p.ClientID] = rec
 	c.clientID, c.version, c.ready = p.ClientID, version, true
 	c.recvCap.Store(caps)
@@ -98,17 +104,58 @@ func (c *conn) initialize(m *ahpwire.Message) (any, func(), *rpcError) {
 		Capabilities:     c.h.capabilities(),
 		DefaultDirectory: fileURI(c.h.opts.Dir),
 	}
-	for _, uri := range p.InitialSubscriptions {
-		snap, ok := s.snapshot(uri, subscription{})
+	c.h.composerFeatures(&res)
+	var refs []snapRef
+	for _, uri := range subs {
+		ref, ok := s.snapshot(uri, subscription{})
 		if !ok {
 			continue
 		}
 		s.subscribe(c, uri, subscription{})
-		res.Snapshots = append(res.Snapshots, snap)
+		refs = append(refs, ref)
 	}
 	c.h.log.Info("client initialized", "conn", c.id, "version", version, "chunking", caps != nil,
-		"subscriptions", len(res.Snapshots))
-	return res, nil, nil
+		"subscriptions", len(refs))
+	clientID := p.ClientID
+	return &deferred{
+		light: lightRefs(refs),
+		build: func(limit int64) (any, error) {
+			snaps, _, err := encodeSnapshots(refs, limit)
+			res.Snapshots = snaps
+			return res, err
+		},
+		rollback: func() {
+			c.undoHandshake()
+			if hadPrev {
+				s.clients[clientID] = prev
+			} else {
+				delete(s.clients, clientID)
+			}
+		},
+	}, nil, nil
+}
+
+// uniqueSubscriptions removes duplicates from a handshake's subscription
+// list (keeping the first occurrence) and enforces MaxSubscriptions, so a
+// small request cannot make the host build many copies of one snapshot.
+func (h *Host) uniqueSubscriptions(uris []string) ([]string, *rpcError) {
+	limit := h.opts.MaxSubscriptions
+	tooMany := errInvalidParams("too many subscriptions (max " + strconv.Itoa(limit) + ")")
+	if len(uris) > max(16*limit, 1024) {
+		return nil, tooMany
+	}
+	seen := make(map[string]bool, len(uris))
+	out := make([]string, 0, len(uris))
+	for _, u := range uris {
+		if !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	if len(out) > limit {
+		return nil, tooMany
+	}
+	return out, nil
 }
 
 // reconnect resumes a known client's subscriptions on a new connection.
@@ -120,6 +167,10 @@ func (c *conn) reconnect(m *ahpwire.Message) (any, func(), *rpcError) {
 	if c.ready {
 		return nil, nil, &rpcError{code: ahpwire.CodeInvalidRequest, msg: "connection already initialized"}
 	}
+	subs, e := c.h.uniqueSubscriptions(p.Subscriptions)
+	if e != nil {
+		return nil, nil, e
+	}
 	s := c.h.st
 	rec := s.clients[p.ClientID]
 	switch {
@@ -130,6 +181,7 @@ func (c *conn) reconnect(m *ahpwire.Message) (any, func(), *rpcError) {
 	}
 	// Capabilities on reconnect replace the previous ones; without a
 	// capabilities block the previously negotiated ones still apply.
+	oldCaps := rec.caps
 	if p.Capabilities != nil {
 		caps, e := clientChunking(p.Capabilities)
 		if e != nil {
@@ -148,7 +200,7 @@ func (c *conn) reconnect(m *ahpwire.Message) (any, func(), *rpcError) {
 	rec.views = make(map[string]subscription)
 	live := make(map[string]bool)
 	var missing []string
-	for _, uri := range p.Subscriptions {
+	for _, uri := range subs {
 		if !s.exists(uri) {
 			missing = append(missing, uri)
 			continue
@@ -156,33 +208,65 @@ func (c *conn) reconnect(m *ahpwire.Message) (any, func(), *rpcError) {
 		live[uri] = true
 		s.subscribe(c, uri, views[uri])
 	}
-	res := ahpwire.ReconnectResult{Capabilities: c.h.capabilities()}
-	if envs, ok := s.replay(p.LastSeenServerSeq, live); ok {
-		res.Type = ahpwire.ReconnectReplay
-		res.Missing = missing
-		res.Actions = make([]ahpwire.ActionEnvelope, 0, len(envs))
-		for _, raw := range envs {
-			var env ahpwire.ActionEnvelope
-			if err := env.UnmarshalJSON(raw); err != nil {
-				c.h.log.Error("cannot decode logged envelope", "err", err)
-				continue
-			}
-			res.Actions = append(res.Actions, env)
+	rollback := func() {
+		c.undoHandshake()
+		rec.caps, rec.views = oldCaps, views
+	}
+	hostCaps := c.h.capabilities()
+	// Snapshot refs are cheap to capture (no encoding); a replay that turns
+	// out larger than the peer accepts falls back to them.
+	var refs []snapRef
+	for _, uri := range subs {
+		if !live[uri] {
+			continue
 		}
-	} else {
-		res.Type = ahpwire.ReconnectSnapshot
-		for _, uri := range p.Subscriptions {
-			if !live[uri] {
-				continue
-			}
-			if snap, ok := s.snapshot(uri, views[uri]); ok {
-				res.Snapshots = append(res.Snapshots, snap)
-			}
+		if ref, ok := s.snapshot(uri, views[uri]); ok {
+			refs = append(refs, ref)
 		}
 	}
-	c.h.log.Info("client reconnected", "conn", c.id, "type", res.Type, "lastSeen", p.LastSeenServerSeq,
-		"serverSeq", s.seq, "actions", len(res.Actions), "missing", len(missing), "chunking", caps != nil)
-	return res, nil, nil
+	snapshots := func(limit int64) (any, error) {
+		snaps, _, err := encodeSnapshots(refs, limit)
+		return ahpwire.ReconnectResult{Type: ahpwire.ReconnectSnapshot, Snapshots: snaps, Capabilities: hostCaps}, err
+	}
+	envs, replayable := s.replay(p.LastSeenServerSeq, live)
+	kind := ahpwire.ReconnectSnapshot
+	if replayable {
+		kind = ahpwire.ReconnectReplay
+	}
+	c.h.log.Info("client reconnected", "conn", c.id, "type", kind, "lastSeen", p.LastSeenServerSeq,
+		"serverSeq", s.seq, "actions", len(envs), "snapshots", len(refs), "missing", len(missing), "chunking", caps != nil)
+	if !replayable {
+		return &deferred{light: lightRefs(refs), build: snapshots, rollback: rollback}, nil, nil
+	}
+	var replayBytes int
+	for _, e := range envs {
+		replayBytes += len(e)
+	}
+	if missing == nil {
+		missing = []string{}
+	}
+	return &deferred{
+		light: replayBytes < 1<<20 && lightRefs(refs),
+		build: func(limit int64) (any, error) {
+			var total int64
+			for _, e := range envs {
+				if total += int64(len(e)) + 1; total > limit-1024 {
+					return snapshots(limit)
+				}
+			}
+			return replayResult{Type: ahpwire.ReconnectReplay, Actions: envs, Missing: missing, Capabilities: hostCaps}, nil
+		},
+		rollback: rollback,
+	}, nil, nil
+}
+
+// replayResult is a replay ReconnectResult whose envelopes are the replay
+// log's bytes, copied as they are (never decoded and re-encoded).
+type replayResult struct {
+	Type         string                `json:"type"`
+	Actions      []json.RawMessage     `json:"actions"`
+	Missing      []string              `json:"missing"`
+	Capabilities *ahpwire.Capabilities `json:"capabilities,omitempty"`
 }
 
 // clientChunking validates a client's chunking capability and converts it.

@@ -138,7 +138,7 @@ func TestFramesBeforeInitialize(t *testing.T) {
 		{"ping before initialize", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"channel":"ahp-root://"}}`, `{"jsonrpc":"2.0","id":1,"result":null}`},
 		{"listSessions before initialize", `{"jsonrpc":"2.0","id":2,"method":"listSessions","params":{"channel":"ahp-root://"}}`, `"code":-32600`},
 		{"parse error", `{"jsonrpc":"2.0","id":3,`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700`},
-		{"string id", `{"jsonrpc":"2.0","id":"x","method":"ping"}`, `"id":null,"error":{"code":-32600`},
+		{"string id", `{"jsonrpc":"2.0","id":"x","method":"ping"}`, `"id":"x","error":{"code":-32600`},
 		{"unknown method", `{"jsonrpc":"2.0","id":4,"method":"nope","params":{}}`, `"code":-32601`},
 	}
 	for _, tc := range tests {

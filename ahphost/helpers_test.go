@@ -363,3 +363,8 @@ func waitUntil(t testing.TB, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// newClientReasm returns a test client reassembler with these limits.
+func newClientReasm(frame, message int64) *segment.Reassembler {
+	return segment.NewReassembler(segment.Limits{MaxFrameBytes: frame, MaxMessageBytes: message}, nil)
+}

@@ -25,6 +25,7 @@ type Host struct {
 	opts     Options
 	log      *slog.Logger
 	tokens   tokenChecker
+	hosts    hostChecker
 	splitter *segment.Splitter
 	agent    Agent
 	reasmBud *segment.Budget // shared by every connection's Reassembler
@@ -36,6 +37,14 @@ type Host struct {
 	silentUntil atomic.Int64
 	faults      faultState
 	nextConn    atomic.Uint64
+	rejectLog   logLimiter
+	// active counts requests being served (upgrades and open WebSockets).
+	active atomic.Int64
+	// pendingRead is the bytes held by incoming messages being read or
+	// handled, across connections (Options.MaxPendingReadBytes).
+	pendingRead atomic.Int64
+	// buildSem bounds concurrent builds of deferred results.
+	buildSem chan struct{}
 
 	mu     sync.Mutex
 	closed bool
@@ -58,9 +67,11 @@ func New(opts Options) (*Host, error) {
 		opts:     o,
 		log:      o.Logger,
 		tokens:   newTokenChecker(o.Token, o.NoToken),
+		hosts:    newHostChecker(o.NoToken, o.AllowedHosts),
 		splitter: segment.NewSplitter(o.Random),
 		reasmBud: segment.NewBudget(o.ReassemblyBudget),
 		conns:    make(map[*conn]struct{}),
+		buildSem: make(chan struct{}, buildSlots),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.faults.dropAfter = int64(o.Faults.DropAfterFrames)
@@ -103,6 +114,9 @@ func (h *Host) Listen(addr string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("ahphost: listen %s: %w", addr, err)
 	}
+	h.mu.Lock()
+	h.hosts.allow(addr)
+	h.mu.Unlock()
 	u, err := h.serveOn(ln)
 	if err != nil {
 		_ = ln.Close()
@@ -139,11 +153,16 @@ func (h *Host) serveOn(ln net.Listener) (string, error) {
 	}
 	srv := &http.Server{
 		Handler:           h.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: h.opts.HandshakeTimeout,
+		IdleTimeout:       DefaultIdleTimeout,
+		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(h.log.Handler(), slog.LevelDebug),
 	}
 	h.srv = srv
 	h.url = h.ConnectURL(ln.Addr().String())
+	h.mu.Lock()
+	h.hosts.allow(ln.Addr().String())
+	h.mu.Unlock()
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
@@ -210,8 +229,27 @@ func (h *Host) Close() error {
 
 // serveHTTP authenticates and upgrades one connection, then runs its reader.
 func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if n := h.active.Add(1); n > int64(h.opts.MaxConnections) {
+		h.active.Add(-1)
+		h.warnRejected("rejected connection: connection limit reached", "remote", r.RemoteAddr, "limit", h.opts.MaxConnections)
+		w.Header().Set("Connection", "close")
+		http.Error(w, "too many connections", http.StatusServiceUnavailable)
+		return
+	}
+	defer h.active.Add(-1)
+	h.mu.Lock()
+	hostOK := h.hosts.ok(r)
+	h.mu.Unlock()
+	if !hostOK {
+		h.warnRejected("rejected connection: Host header not allowed without a token (DNS rebinding?)",
+			"remote", r.RemoteAddr, "host", truncate(r.Host, 100))
+		w.Header().Set("Connection", "close")
+		http.Error(w, "forbidden host", http.StatusForbidden)
+		return
+	}
 	if !h.tokens.allowed(r) {
-		h.log.Warn("rejected connection: missing or wrong token", "remote", r.RemoteAddr)
+		h.warnRejected("rejected connection: missing or wrong token", "remote", r.RemoteAddr)
+		w.Header().Set("Connection", "close")
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
 		return
 	}
@@ -228,7 +266,7 @@ func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	defer h.wg.Done()
 	ws, err := websocket.Accept(w, r, nil)
 	if err != nil {
-		h.log.Info("websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
+		h.warnRejected("rejected connection: websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
 		return
 	}
 	ws.SetReadLimit(h.opts.readLimit())
@@ -274,6 +312,7 @@ func (h *Host) newConn(ws *websocket.Conn) *conn {
 	h.mu.Unlock()
 	go c.writeLoop()
 	go c.sweepLoop()
+	c.initTimer = time.AfterFunc(h.opts.HandshakeTimeout, c.initTimeout)
 	if keepAlive {
 		go c.keepAliveLoop()
 	}
@@ -282,6 +321,7 @@ func (h *Host) newConn(ws *websocket.Conn) *conn {
 
 // removeConn unregisters c and releases its resources.
 func (h *Host) removeConn(c *conn) {
+	c.initTimer.Stop()
 	c.cancel()
 	_ = c.ws.CloseNow()
 	h.mu.Lock()
@@ -291,14 +331,11 @@ func (h *Host) removeConn(c *conn) {
 	c.q.close()
 }
 
-// enqueue queues m on c; a client whose queue overflows is dropped. The
-// caller holds h.mu (so envelope order matches serverSeq order).
+// enqueue queues m on c; a client whose queue overflows is closed as a
+// slow consumer. The caller holds h.mu (so envelope order matches serverSeq
+// order).
 func (c *conn) enqueue(m outMsg) {
-	if !c.q.push(m) {
-		if c.ctx.Err() == nil {
-			c.h.log.Warn("client too slow: outbound queue full; dropping connection", "conn", c.id)
-			c.cancel()
-			go func() { _ = c.ws.CloseNow() }()
-		}
+	if c.q.push(m) == queueFull {
+		c.slowConsumer("outbound queue over budget", "queued", c.h.opts.QueueBytes)
 	}
 }

@@ -17,9 +17,36 @@ import (
 const (
 	// DefaultReplayLog is the number of action envelopes kept for reconnect replay.
 	DefaultReplayLog = 4096
+	// DefaultMaxConnections caps simultaneous connections (WebSocket and
+	// plain HTTP requests alike); more are refused with 503.
+	DefaultMaxConnections = 128
+	// DefaultHandshakeTimeout bounds reading the HTTP upgrade request's
+	// headers and, separately, the time from upgrade to a successful
+	// initialize/reconnect.
+	DefaultHandshakeTimeout = 10 * time.Second
+	// DefaultMessageReadTimeout bounds one incoming message from its first
+	// frame header to its last fragment.
+	DefaultMessageReadTimeout = 30 * time.Second
+	// DefaultMaxPendingReadBytes bounds the bytes held by incoming messages
+	// not yet complete (or being handled), across all connections.
+	DefaultMaxPendingReadBytes = 64 << 20
+	// DefaultIdleTimeout closes idle keep-alive HTTP connections (for
+	// example after a refused upgrade).
+	DefaultIdleTimeout = 10 * time.Second
+	// DefaultMaxSubscriptions caps the distinct channels one connection
+	// may subscribe to (initialize, reconnect and subscribe).
+	DefaultMaxSubscriptions = 256
+	// DefaultReplayLogBytes bounds the bytes of the envelopes kept for
+	// replay; older envelopes leave the log and a client that missed them
+	// reconnects with snapshots.
+	DefaultReplayLogBytes = 16 << 20
 	// DefaultQueueBytes bounds a connection's unsent outbound bytes; a client
 	// that falls further behind is disconnected (it recovers by reconnecting).
-	DefaultQueueBytes = 256 << 20
+	DefaultQueueBytes = 64 << 20
+	// DefaultWriteTimeout bounds the write of one frame (at most
+	// maxIncomingFrameBytes); a client that does not take it in time is
+	// dropped as a slow consumer.
+	DefaultWriteTimeout = 30 * time.Second
 	// DefaultTurnPage is the number of turns a fetchTurns call loads when the
 	// subscription gave no view.turns.
 	DefaultTurnPage = 50
@@ -39,7 +66,12 @@ type Options struct {
 	// Token is the connection token; "" means a random one unless NoToken.
 	Token string
 	// NoToken disables the connection token (--without-connection-token).
+	// The Host header is then checked against DNS rebinding: IP literals,
+	// localhost, the bound host name and AllowedHosts are accepted.
 	NoToken bool
+	// AllowedHosts are extra Host header names accepted without a token
+	// (--allow-host), e.g. a machine name used on a LAN.
+	AllowedHosts []string
 	// MaxFrameBytes is the receive ceiling for one frame (the WebSocket read
 	// limit) and the host's advertised maxIncomingFrameBytes; 0 = 16 MiB.
 	MaxFrameBytes int64
@@ -56,8 +88,30 @@ type Options struct {
 	// ReplayLog is the number of envelopes kept for replay; 0 = DefaultReplayLog.
 	// Small values force `snapshot` reconnects in tests.
 	ReplayLog int
+	// MaxConnections caps simultaneous connections; 0 = DefaultMaxConnections.
+	MaxConnections int
+	// HandshakeTimeout bounds the upgrade request's headers and the time to
+	// initialize after it; 0 = DefaultHandshakeTimeout.
+	HandshakeTimeout time.Duration
+	// MessageReadTimeout bounds one incoming message from its first frame
+	// to its last; 0 = DefaultMessageReadTimeout.
+	MessageReadTimeout time.Duration
+	// MaxPendingReadBytes bounds bytes of unfinished incoming messages
+	// across connections; 0 = DefaultMaxPendingReadBytes.
+	MaxPendingReadBytes int64
+	// MaxSnapshotBytes, when > 0, caps subscribe/initialize/reconnect
+	// answers below the peer's own limit (chat snapshots are then windowed
+	// sooner; tests and memory-tight deployments). 0 = the peer's limit.
+	MaxSnapshotBytes int64
+	// MaxSubscriptions caps a connection's distinct subscriptions;
+	// 0 = DefaultMaxSubscriptions.
+	MaxSubscriptions int
+	// ReplayLogBytes bounds the replay log's bytes; 0 = DefaultReplayLogBytes.
+	ReplayLogBytes int64
 	// QueueBytes bounds unsent bytes per connection; 0 = DefaultQueueBytes.
 	QueueBytes int64
+	// WriteTimeout bounds one frame write; 0 = DefaultWriteTimeout.
+	WriteTimeout time.Duration
 	// ReassemblyBudget bounds the bytes held by unfinished segment groups
 	// of all connections together; 0 = 4 × MaxMessageBytes (128 MiB by
 	// default). A connection whose next segment would exceed it is closed
@@ -77,6 +131,10 @@ type Options struct {
 	Now func() time.Time
 	// Random is the source for tokens and segment group ids; nil = crypto/rand.
 	Random io.Reader
+	// RequireSignIn makes createSession fail with AuthRequired (-32007)
+	// until the client has authenticated for the agent's protected
+	// resources (exercises the authenticate-then-retry flow).
+	RequireSignIn bool
 }
 
 // Faults configures fault injection for every connection. Zero fields are off.
@@ -131,8 +189,29 @@ func (o Options) withDefaults() (Options, error) {
 	if o.ReplayLog == 0 {
 		o.ReplayLog = DefaultReplayLog
 	}
+	if o.MaxConnections <= 0 {
+		o.MaxConnections = DefaultMaxConnections
+	}
+	if o.HandshakeTimeout <= 0 {
+		o.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if o.MessageReadTimeout <= 0 {
+		o.MessageReadTimeout = DefaultMessageReadTimeout
+	}
+	if o.MaxPendingReadBytes <= 0 {
+		o.MaxPendingReadBytes = DefaultMaxPendingReadBytes
+	}
+	if o.MaxSubscriptions <= 0 {
+		o.MaxSubscriptions = DefaultMaxSubscriptions
+	}
+	if o.ReplayLogBytes <= 0 {
+		o.ReplayLogBytes = DefaultReplayLogBytes
+	}
 	if o.KeepAlive == 0 {
 		o.KeepAlive = DefaultKeepAlive
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = DefaultWriteTimeout
 	}
 	if o.QueueBytes <= 0 {
 		o.QueueBytes = DefaultQueueBytes

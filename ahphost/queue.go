@@ -35,6 +35,27 @@ type outMsg struct {
 	// closeAfter closes the connection (normal closure with this reason)
 	// after the message has been written; used after -32005.
 	closeAfter string
+	// deferred, when set, is a response the writer builds (data is nil
+	// until then); it is never written between another message's segments.
+	deferred *deferred
+}
+
+// deferredCost is what a deferred (not yet built) response counts against
+// the queue's byte budget, so queued requests cannot pile up for free.
+const deferredCost = 1 << 10
+
+// cost is m's charge against the queue's byte budget.
+func (m *outMsg) cost() int64 {
+	if m.deferred != nil {
+		return deferredCost
+	}
+	return int64(len(m.data))
+}
+
+// interleavable reports whether m may be written between the segments of
+// another message: built already and within limit bytes.
+func (m *outMsg) interleavable(limit int64) bool {
+	return m.deferred == nil && int64(len(m.data)) <= limit
 }
 
 // outQueue is an unbounded FIFO of outbound messages with a byte budget.
@@ -49,30 +70,46 @@ type outQueue struct {
 	ready  chan struct{} // capacity 1: signals "something was pushed"
 }
 
+// closedNow reports whether close has been called.
+func (q *outQueue) closedNow() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.closed
+}
+
 func newOutQueue(limit int64) *outQueue {
 	return &outQueue{limit: limit, ready: make(chan struct{}, 1)}
 }
 
-// push appends m. It returns false when the queue is closed or its byte
-// budget would be exceeded (the caller then drops the connection).
-func (q *outQueue) push(m outMsg) bool {
+// pushResult is the outcome of push.
+type pushResult uint8
+
+const (
+	pushed pushResult = iota
+	queueClosed
+	queueFull
+)
+
+// push appends m, unless the queue is closed or its byte budget would be
+// exceeded (the caller then closes the connection as a slow consumer).
+func (q *outQueue) push(m outMsg) pushResult {
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
-		return false
+		return queueClosed
 	}
-	if q.bytes+int64(len(m.data)) > q.limit && q.len() > 0 {
+	if q.bytes+m.cost() > q.limit && q.len() > 0 {
 		q.mu.Unlock()
-		return false
+		return queueFull
 	}
 	q.items.Push(m)
-	q.bytes += int64(len(m.data))
+	q.bytes += m.cost()
 	q.mu.Unlock()
 	select {
 	case q.ready <- struct{}{}:
 	default:
 	}
-	return true
+	return pushed
 }
 
 func (q *outQueue) len() int { return q.items.Len() }
@@ -80,14 +117,19 @@ func (q *outQueue) len() int { return q.items.Len() }
 // popLocked removes the head; q.mu must be held and the queue non-empty.
 func (q *outQueue) popLocked() outMsg {
 	m := q.items.Pop()
-	q.bytes -= int64(len(m.data))
+	q.bytes -= m.cost()
 	return m
 }
 
-// pop blocks until a message is available or ctx is done.
+// pop blocks until a message is available, the queue is closed or ctx is
+// done.
 func (q *outQueue) pop(ctx context.Context) (outMsg, bool) {
 	for {
 		q.mu.Lock()
+		if q.closed {
+			q.mu.Unlock()
+			return outMsg{}, false
+		}
 		if q.len() > 0 {
 			m := q.popLocked()
 			q.mu.Unlock()
@@ -123,10 +165,25 @@ func (q *outQueue) popUrgent(ok func(*outMsg) bool) (outMsg, bool) {
 			continue
 		}
 		out := q.items.Remove(i)
-		q.bytes -= int64(len(out.data))
+		q.bytes -= out.cost()
 		return out, true
 	}
 	return outMsg{}, false
+}
+
+// dropActions removes every queued action envelope (a rolled-back
+// handshake: they were emitted for subscriptions that no longer exist).
+func (q *outQueue) dropActions() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i := 0; i < q.items.Len(); {
+		if q.items.At(i).kind == kindAction {
+			m := q.items.Remove(i)
+			q.bytes -= m.cost()
+			continue
+		}
+		i++
+	}
 }
 
 // close marks the queue closed and drops its contents.
@@ -136,4 +193,8 @@ func (q *outQueue) close() {
 	q.items.Clear()
 	q.bytes = 0
 	q.mu.Unlock()
+	select {
+	case q.ready <- struct{}{}: // wake a waiting pop
+	default:
+	}
 }

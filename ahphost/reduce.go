@@ -1,7 +1,9 @@
 package ahphost
 
 import (
+	"encoding/json"
 	"errors"
+	"unicode/utf8"
 
 	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
@@ -35,14 +37,43 @@ func validateRoot(st ahpwire.RootState, a ahpwire.Action, clientID string) strin
 	return reason(ahpstate.ValidateRootAction(st, a, clientID))
 }
 
+// requiredFieldsReason checks the raw action of dispatchAction params for
+// the members AHP 1.0 requires ("" = all present).
+func requiredFieldsReason(params json.RawMessage) string {
+	var p struct {
+		Action json.RawMessage `json:"action"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return "undecodable action"
+	}
+	return reason(ahpstate.CheckRequiredFields(p.Action))
+}
+
 // reason converts a validator error into a rejectionReason ("" = accepted).
 func reason(err error) string {
 	if err == nil {
 		return ""
 	}
+	msg := err.Error()
 	var r *ahpstate.Rejection
 	if errors.As(err, &r) {
-		return r.Reason
+		msg = r.Reason
 	}
-	return err.Error()
+	return clipReason(msg)
+}
+
+// maxReasonBytes caps a rejectionReason: reasons quote client values (ids,
+// names), which must not make the echo larger than the action.
+const maxReasonBytes = 256
+
+// clipReason shortens s to at most maxReasonBytes, on a rune boundary.
+func clipReason(s string) string {
+	if len(s) <= maxReasonBytes {
+		return s
+	}
+	cut := maxReasonBytes - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -3,8 +3,10 @@ package ahphost
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/jsonscan"
 )
 
 // rpcError is a JSON-RPC error a handler returns.
@@ -38,8 +40,14 @@ func (s *store) chatOf(uri string) (*chatEntry, *rpcError) {
 
 // handlerFunc handles one request. It runs with h.mu held and must not
 // block. The response is queued, still under the lock, before after runs,
-// so follow-up envelopes are ordered after it.
+// so follow-up envelopes are ordered after it. A *deferred result (large
+// snapshots, replays) is encoded later by the connection's writer, outside
+// the lock.
 type handlerFunc func(c *conn, m *ahpwire.Message) (result any, after func(), err *rpcError)
+
+// MaxRequestParamsBytes bounds the params of a request (commands carry
+// URIs, cursors and short messages; bulk content travels in dispatchAction).
+const MaxRequestParamsBytes = 4 << 20
 
 // handlers maps request methods to handlers; ping, initialize and reconnect
 // are also allowed before the connection is initialized.
@@ -61,35 +69,77 @@ var preInit = map[string]bool{
 	ahpwire.MethodPing: true, ahpwire.MethodInitialize: true, ahpwire.MethodReconnect: true,
 }
 
-// handle decodes and dispatches one complete JSON-RPC message.
+// handle decodes and dispatches one complete JSON-RPC message. Messages
+// that are not valid JSON-RPC 2.0 requests or notifications (bad JSON, a
+// "jsonrpc" other than "2.0", an id that is null, a string or not an
+// integer) are answered with ParseError/InvalidRequest echoing the
+// request's id when it has a usable one (JSON-RPC 2.0 §5), never dropped.
 func (c *conn) handle(raw []byte) {
 	var m ahpwire.Message
 	if err := json.Unmarshal(raw, &m); err != nil {
 		c.h.log.Info("unparsable message", "conn", c.id, "bytes", len(raw))
-		c.h.mu.Lock()
-		c.enqueue(outMsg{data: nullIDError(raw), kind: kindResponse})
-		c.h.mu.Unlock()
+		c.reject(raw, "invalid request")
 		return
 	}
 	switch {
+	case m.JSONRPC != ahpwire.JSONRPCVersion:
+		c.h.log.Info("message without jsonrpc 2.0", "conn", c.id, "bytes", len(raw))
+		c.reject(raw, `invalid request: "jsonrpc" must be "2.0"`)
+	case m.ID == nil && hasIDMember(raw):
+		c.reject(raw, "invalid request: id must be an integer")
 	case m.IsRequest():
 		c.request(&m)
 	case m.IsNotification():
 		c.notification(&m)
-	default:
+	case m.IsResponse():
 		// Responses to server requests: the host sends none; ignore.
+	default:
+		c.reject(raw, "invalid request: no method")
 	}
 }
 
-// nullIDError builds the error answer for a message that is not valid
-// JSON-RPC: ParseError for bad JSON, InvalidRequest otherwise, id null.
-func nullIDError(raw []byte) []byte {
-	code, msg := ahpwire.CodeInvalidRequest, "invalid request"
+// reject queues the error answer for a message that is not a valid
+// request: ParseError for bad JSON, InvalidRequest otherwise.
+func (c *conn) reject(raw []byte, msg string) {
+	c.h.mu.Lock()
+	c.enqueue(outMsg{data: invalidAnswer(raw, msg), kind: kindResponse})
+	c.h.mu.Unlock()
+}
+
+// hasIDMember reports whether raw is an object with an "id" member (of any
+// value, null included).
+func hasIDMember(raw []byte) bool {
+	if !bytes.Contains(raw, []byte(`"id"`)) {
+		return false
+	}
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	return json.Unmarshal(raw, &probe) == nil && probe.ID != nil
+}
+
+// invalidAnswer builds the error answer for a message that is not valid
+// JSON-RPC: ParseError for bad JSON, InvalidRequest otherwise. The id is
+// the request's own when it is a string or a number (and named once),
+// else null.
+func invalidAnswer(raw []byte, msg string) []byte {
+	code := ahpwire.CodeInvalidRequest
+	id := json.RawMessage("null")
 	if !json.Valid(raw) {
 		code, msg = ahpwire.CodeParseError, "parse error"
+	} else if jsonscan.CheckEnvelopeKeys(raw) == nil { // with duplicate members the id is ambiguous: null
+		var probe struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(raw, &probe) == nil && len(probe.ID) > 0 && len(probe.ID) <= 256 &&
+			(probe.ID[0] == '"' || probe.ID[0] == '-' || (probe.ID[0] >= '0' && probe.ID[0] <= '9')) {
+			id = probe.ID
+		}
 	}
 	var buf bytes.Buffer
-	buf.WriteString(`{"jsonrpc":"2.0","id":null,"error":`)
+	buf.WriteString(`{"jsonrpc":"2.0","id":`)
+	buf.Write(id)
+	buf.WriteString(`,"error":`)
 	e, _ := json.Marshal(ahpwire.RPCError{Code: code, Message: msg})
 	buf.Write(e)
 	buf.WriteByte('}')
@@ -100,6 +150,14 @@ func nullIDError(raw []byte) []byte {
 func (c *conn) request(m *ahpwire.Message) {
 	id := *m.ID
 	h := c.h
+	if len(m.Params) > MaxRequestParamsBytes {
+		// Handlers decode their params under the host lock; large payloads
+		// belong in dispatchAction, which decodes before taking it.
+		h.mu.Lock()
+		c.enqueueError(id, errInvalidParams("params larger than "+strconv.Itoa(MaxRequestParamsBytes)+" bytes"))
+		h.mu.Unlock()
+		return
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	fn, ok := handlers[m.Method]
@@ -123,29 +181,50 @@ func (c *conn) request(m *ahpwire.Message) {
 		c.enqueueError(id, rerr)
 		return
 	}
-	c.enqueueResult(id, res, urgent)
+	if d, ok := res.(*deferred); ok {
+		c.enqueue(outMsg{kind: kindResponse, id: &id, deferred: d})
+	} else {
+		c.enqueueResult(id, res, urgent)
+	}
 	if after != nil {
 		after()
 	}
 }
 
 // notification handles a client notification; unknown ones are ignored.
+// Its params are decoded before the host lock is taken.
 func (c *conn) notification(m *ahpwire.Message) {
 	h := c.h
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if !c.ready {
-		return
-	}
 	switch m.Method {
 	case ahpwire.MethodUnsubscribe:
 		var p ahpwire.ChannelParams
 		if err := m.DecodeParams(&p); err != nil {
 			return
 		}
-		h.st.unsubscribe(c, p.Channel)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if c.ready {
+			h.st.unsubscribe(c, p.Channel)
+		}
 	case ahpwire.MethodDispatchAction:
-		c.dispatchAction(m)
+		// Decoding, the required-fields check and re-encoding are
+		// proportional to the action's size: all before the lock.
+		var p ahpwire.DispatchActionParams
+		if err := m.DecodeParams(&p); err != nil {
+			h.log.Info("undecodable dispatchAction ignored", "conn", c.id, "err", err)
+			return
+		}
+		raw, err := ahpwire.MarshalAction(p.Action)
+		if err != nil {
+			h.log.Info("unencodable dispatchAction ignored", "conn", c.id, "err", err)
+			return
+		}
+		missing := requiredFieldsReason(m.Params)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if c.ready {
+			c.dispatchAction(&p, raw, missing)
+		}
 	}
 }
 

@@ -240,8 +240,20 @@ func TestTooLargeTowardNonChunkingClient(t *testing.T) {
 	must(t, err)
 	w := dial(t, u, nil)
 	w.initialize("plain", nil, nil)
-	// Response: -32050 with {size, limit}.
-	code, m := w.callErr("subscribe", map[string]any{"channel": seeded})
+	// A chat larger than one frame arrives as a window of its newest turns
+	// (issue 12), never as a frame above the limit.
+	var sub struct {
+		TurnsNextCursor string `json:"turnsNextCursor"`
+	}
+	must(t, json.Unmarshal(w.call("subscribe", map[string]any{"channel": seeded}), &sub))
+	if sub.TurnsNextCursor == "" || w.maxFrame > 64*kib {
+		t.Fatalf("byte window: cursor %q, largest frame %d", sub.TurnsNextCursor, w.maxFrame)
+	}
+	// A state no window can shrink: -32050 with {size, limit}.
+	drafted, err := h.SeedSession("ahp-session:/drafted", nil)
+	must(t, err)
+	bigDraft(t, h, drafted)
+	code, m := w.callErr("subscribe", map[string]any{"channel": drafted})
 	if code != -32050 {
 		t.Fatalf("code %d, want -32050", code)
 	}
@@ -250,7 +262,7 @@ func TestTooLargeTowardNonChunkingClient(t *testing.T) {
 		Limit int64 `json:"limit"`
 	}
 	must(t, json.Unmarshal(m.Error.Data, &data))
-	if data.Limit != 64*kib || data.Size <= data.Limit {
+	if data.Limit <= 0 || data.Limit > 64*kib || data.Size <= data.Limit {
 		t.Fatalf("data %+v", data)
 	}
 	// A windowed subscribe fits.
@@ -294,8 +306,12 @@ func TestCapabilitiesReplacedOnReconnect(t *testing.T) {
 	w3 := dial(t, u, nil)
 	w3.call("reconnect", map[string]any{"channel": "ahp-root://", "clientId": "c1", "lastSeenServerSeq": 0,
 		"subscriptions": []string{}, "capabilities": map[string]any{}})
-	if code, _ := w3.callErr("subscribe", map[string]any{"channel": seeded}); code != -32050 {
-		t.Fatalf("code %d, want -32050 after dropping chunking", code)
+	var sub struct {
+		TurnsNextCursor string `json:"turnsNextCursor"`
+	}
+	must(t, json.Unmarshal(w3.call("subscribe", map[string]any{"channel": seeded}), &sub))
+	if sub.TurnsNextCursor == "" || w3.maxFrame > 64*kib {
+		t.Fatalf("after dropping chunking: cursor %q, largest frame %d (want one-frame window)", sub.TurnsNextCursor, w3.maxFrame)
 	}
 }
 

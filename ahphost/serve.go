@@ -21,7 +21,7 @@ const DefaultAddr = "127.0.0.1:0"
 const DefaultServePace = 20 * time.Millisecond
 
 // ServeUsage is the usage line of `ahptui serve`.
-const ServeUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--log-level LEVEL]"
+const ServeUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token [--allow-host NAME]] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--log-level LEVEL]"
 
 // ServeConfig is the parsed `ahptui serve` command line.
 type ServeConfig struct {
@@ -93,6 +93,7 @@ func serveFlags(cfg *ServeConfig, maxFrame, relayCap, level *string) *flag.FlagS
 	fs.StringVar(&cfg.Options.Token, "token", "", "connection token (default: random)")
 	fs.BoolVar(&cfg.Options.NoToken, "without-connection-token", false, "accept connections without a token")
 	fs.StringVar(&cfg.Options.Dir, "dir", "", "working directory for the demo agent's read-only tools")
+	fs.Func("allow-host", "without a token, also accept this Host header name (repeatable; DNS-rebinding guard)", func(s string) error { cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, s); return nil })
 	fs.StringVar(maxFrame, "max-frame", "", "receive ceiling per frame in bytes (default 16m)")
 	fs.StringVar(relayCap, "relay-frame-cap", "", "behave like a relay: close on any frame above this size")
 	fs.DurationVar(&cfg.Options.Pace, "pace", DefaultServePace, "demo streaming pace between deltas (0 = instant)")
@@ -161,6 +162,8 @@ func RunServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	cfg.Options.Logger = log
+	log.Debug("memory limit", "bytes", applyServeMemoryLimit())
+	cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, cfg.Addr) // the --addr name is this machine
 	h, err := New(cfg.Options)
 	if err != nil {
 		fmt.Fprintln(stderr, "ahptui: serve:", err)

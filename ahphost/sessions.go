@@ -99,11 +99,18 @@ func (c *conn) createSession(m *ahpwire.Message) (any, func(), *rpcError) {
 	if !s.knownProvider(provider) {
 		return nil, nil, &rpcError{code: ahpwire.CodeProviderNotFound, msg: "provider not found: " + truncate(provider, 64)}
 	}
+	if e := s.requireSignIn(c.clientID, provider); e != nil {
+		return nil, nil, e
+	}
 	wd := p.WorkingDirectories
 	if len(wd) == 0 {
 		wd = []string{fileURI(c.h.opts.Dir)}
 	}
-	s.newSession(p.Channel, provider, wd)
+	cfg, e := s.sessionConfig(p)
+	if e != nil {
+		return nil, nil, e
+	}
+	s.initSession(s.newSession(p.Channel, provider, wd), cfg)
 	return nil, func() { s.finishSession(p.Channel) }, nil
 }
 
@@ -269,14 +276,16 @@ func (c *conn) listSessions(m *ahpwire.Message) (any, func(), *rpcError) {
 		}
 		start = sort.Search(len(all), func(i int) bool { return all[i].touch < touch })
 	}
-	limit := len(all)
+	end := len(all)
 	if p.Limit != nil {
 		if *p.Limit < 1 {
 			return nil, nil, errInvalidParams("limit must be ≥ 1")
 		}
-		limit = *p.Limit
+		// Compare before adding: start+limit overflows for limits near 2^63.
+		if rest := len(all) - start; *p.Limit < rest {
+			end = start + *p.Limit
+		}
 	}
-	end := min(start+limit, len(all))
 	res := ahpwire.ListSessionsResult{Items: make([]ahpwire.SessionSummary, 0, end-start)}
 	for _, se := range all[start:end] {
 		res.Items = append(res.Items, s.summary(se))

@@ -3,6 +3,7 @@ package ahphost
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,11 +15,16 @@ type store struct {
 	h   *Host
 	seq uint64
 
-	// Replay log: a ring of the most recent envelopes (all channels).
+	// Replay log: a ring of the most recent envelopes (all channels),
+	// bounded by count (len(ring)) and by bytes (ringBytes ≤
+	// Options.ReplayLogBytes).
 	ring      []logEntry
 	ringStart int
 	ringLen   int
-	// evictedUpTo is the highest serverSeq that has left the log.
+	ringBytes int64
+	// evictedUpTo is the highest serverSeq that has left the log (or was
+	// never logged: rejected envelopes and envelopes above the byte bound).
+	// A reconnect from before it gets snapshots.
 	evictedUpTo uint64
 
 	root     ahpwire.RootState
@@ -31,6 +37,8 @@ type store struct {
 	subs map[string]map[*conn]struct{}
 	// clients remembers every clientId seen, for reconnect.
 	clients map[string]*clientRecord
+	// extra holds the sign-ins and subagent waiters (authenticate.go).
+	extra extraState
 	// ext holds terminal and changeset channels and resources (channels.go).
 	ext extChannels
 }
@@ -106,14 +114,28 @@ func (s *store) exists(uri string) bool {
 // emit stamps an action with the next serverSeq, logs it and queues it to
 // every subscriber of channel. The caller has already applied it to the
 // state (or decided to reject it). It returns the serverSeq.
+//
+// A rejected envelope is delivered live but never logged (a rejected action
+// changed no state, and its payload — up to the message limit — must not
+// be retained): a client that missed it reconnects with snapshots.
 func (s *store) emit(channel string, a ahpwire.Action, origin *ahpwire.ActionOrigin, rejection string) uint64 {
+	return s.emitRaw(channel, a, nil, origin, rejection)
+}
+
+// emitRaw is emit with the action already encoded (raw, when not nil):
+// client actions are encoded before the host lock is taken.
+func (s *store) emitRaw(channel string, a ahpwire.Action, raw json.RawMessage, origin *ahpwire.ActionOrigin, rejection string) uint64 {
 	s.seq++
-	env, frame, err := envelopeFrame(channel, s.seq, a, origin, rejection)
+	env, frame, err := envelopeFrame(channel, s.seq, a, raw, origin, rejection)
 	if err != nil {
 		s.h.log.Error("cannot encode action; dropped", "type", a.ActionType(), "err", err)
 		return s.seq
 	}
-	s.appendLog(logEntry{seq: s.seq, channel: channel, env: env})
+	if rejection == "" {
+		s.appendLog(logEntry{seq: s.seq, channel: channel, env: env})
+	} else {
+		s.evictedUpTo = s.seq
+	}
 	m := outMsg{data: frame, kind: kindAction, seq: s.seq, method: ahpwire.MethodAction}
 	for c := range s.subs[channel] {
 		c.enqueue(m)
@@ -125,7 +147,7 @@ func (s *store) emit(channel string, a ahpwire.Action, origin *ahpwire.ActionOri
 // logging it (chat/turnsLoaded answers one client's fetchTurns).
 func (s *store) emitTo(c *conn, channel string, a ahpwire.Action) {
 	s.seq++
-	_, frame, err := envelopeFrame(channel, s.seq, a, nil, "")
+	_, frame, err := envelopeFrame(channel, s.seq, a, nil, nil, "")
 	if err != nil {
 		s.h.log.Error("cannot encode action; dropped", "type", a.ActionType(), "err", err)
 		return
@@ -133,33 +155,70 @@ func (s *store) emitTo(c *conn, channel string, a ahpwire.Action) {
 	c.enqueue(outMsg{data: frame, kind: kindAction, seq: s.seq, method: ahpwire.MethodAction})
 }
 
-// envelopeFrame encodes an envelope and its `action` notification frame.
-func envelopeFrame(channel string, seq uint64, a ahpwire.Action, origin *ahpwire.ActionOrigin, rejection string) (env, frame []byte, err error) {
-	env, err = json.Marshal(ahpwire.ActionEnvelope{
-		Channel: channel, ServerSeq: seq, Origin: origin, Action: a, RejectionReason: rejection,
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("encode envelope: %w", err)
+// envelopeFrame encodes an envelope and its `action` notification frame
+// (the same JSON as ahpwire.ActionEnvelope). raw is the encoded action, or
+// nil to encode a here.
+func envelopeFrame(channel string, seq uint64, a ahpwire.Action, raw json.RawMessage, origin *ahpwire.ActionOrigin, rejection string) (env, frame []byte, err error) {
+	if raw == nil {
+		if raw, err = ahpwire.MarshalAction(a); err != nil {
+			return nil, nil, fmt.Errorf("encode envelope: %w", err)
+		}
 	}
+	ch, _ := json.Marshal(channel)
 	const head = `{"jsonrpc":"2.0","method":"action","params":`
-	frame = make([]byte, 0, len(head)+len(env)+1)
+	frame = make([]byte, 0, len(head)+len(raw)+len(ch)+len(rejection)+128)
 	frame = append(frame, head...)
-	frame = append(frame, env...)
+	start := len(frame)
+	frame = append(frame, `{"channel":`...)
+	frame = append(frame, ch...)
+	frame = append(frame, `,"action":`...)
+	frame = append(frame, raw...)
+	frame = append(frame, `,"serverSeq":`...)
+	frame = strconv.AppendUint(frame, seq, 10)
+	if origin != nil {
+		o, _ := json.Marshal(origin)
+		frame = append(frame, `,"origin":`...)
+		frame = append(frame, o...)
+	}
+	if rejection != "" {
+		r, _ := json.Marshal(rejection)
+		frame = append(frame, `,"rejectionReason":`...)
+		frame = append(frame, r...)
+	}
+	frame = append(frame, '}')
+	env = frame[start:]
 	frame = append(frame, '}')
 	return env, frame, nil
 }
 
+// appendLog adds e to the replay log, evicting the oldest entries beyond
+// the count or byte bound. An envelope larger than the byte bound is not
+// kept at all.
 func (s *store) appendLog(e logEntry) {
-	n := len(s.ring)
-	if s.ringLen == n {
-		old := s.ring[s.ringStart]
-		s.evictedUpTo = old.seq
-		s.ring[s.ringStart] = e
-		s.ringStart = (s.ringStart + 1) % n
+	size := int64(len(e.env))
+	if size > s.h.opts.ReplayLogBytes {
+		for s.ringLen > 0 {
+			s.evictOldest()
+		}
+		s.evictedUpTo = e.seq
 		return
 	}
-	s.ring[(s.ringStart+s.ringLen)%n] = e
+	for s.ringLen > 0 && (s.ringLen == len(s.ring) || s.ringBytes+size > s.h.opts.ReplayLogBytes) {
+		s.evictOldest()
+	}
+	s.ring[(s.ringStart+s.ringLen)%len(s.ring)] = e
 	s.ringLen++
+	s.ringBytes += size
+}
+
+// evictOldest drops the oldest logged envelope; the log must not be empty.
+func (s *store) evictOldest() {
+	old := s.ring[s.ringStart]
+	s.ring[s.ringStart] = logEntry{}
+	s.ringStart = (s.ringStart + 1) % len(s.ring)
+	s.ringLen--
+	s.ringBytes -= int64(len(old.env))
+	s.evictedUpTo = max(s.evictedUpTo, old.seq)
 }
 
 // replay returns the logged envelopes after seq for the given channels, or

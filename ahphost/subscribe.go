@@ -1,12 +1,16 @@
 package ahphost
 
 import (
+	"encoding/json"
+	"fmt"
+
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
-// snapshot returns the current state of a channel, windowed for chats by
-// sub.viewTurns; false when the channel has no state.
-func (s *store) snapshot(uri string, sub subscription) (ahpwire.Snapshot, bool) {
+// snapshot captures the current state of a channel, windowed for chats by
+// sub.viewTurns; false when the channel has no state. Nothing is encoded
+// here (see snapRef).
+func (s *store) snapshot(uri string, sub subscription) (snapRef, bool) {
 	var state any
 	switch kindOf(uri) {
 	case chanRoot:
@@ -14,27 +18,23 @@ func (s *store) snapshot(uri string, sub subscription) (ahpwire.Snapshot, bool) 
 	case chanSession:
 		se := s.sessions[uri]
 		if se == nil {
-			return ahpwire.Snapshot{}, false
+			return snapRef{}, false
 		}
 		state = se.state
 	case chanChat:
 		ce := s.chats[uri]
 		if ce == nil {
-			return ahpwire.Snapshot{}, false
+			return snapRef{}, false
 		}
-		state = windowChat(ce.state, sub.viewTurns)
+		w := windowChat(ce.state, sub.viewTurns)
+		return snapRef{uri: uri, state: w, seq: s.seq, turnsOffset: len(ce.state.Turns) - len(w.Turns)}, true
 	default:
 		var ok bool
 		if state, ok = s.extState(uri); !ok {
-			return ahpwire.Snapshot{}, false
+			return snapRef{}, false
 		}
 	}
-	snap, err := ahpwire.NewSnapshot(uri, state, s.seq)
-	if err != nil {
-		s.h.log.Error("cannot encode snapshot", "channel", uri, "err", err)
-		return ahpwire.Snapshot{}, false
-	}
-	return snap, true
+	return snapRef{uri: uri, state: state, seq: s.seq}, true
 }
 
 // windowChat keeps the newest n finished turns (n ≤ 0: all) and sets
@@ -80,16 +80,32 @@ func (c *conn) subscribe(m *ahpwire.Message) (any, func(), *rpcError) {
 			return nil, nil, e
 		}
 	}
-	snap, ok := s.snapshot(p.Channel, sub)
+	ref, ok := s.snapshot(p.Channel, sub)
 	if !ok {
 		return nil, nil, &rpcError{code: ahpwire.CodeInternalError, msg: "cannot encode snapshot"}
 	}
-	s.subscribe(c, p.Channel, sub)
-	res := ahpwire.SubscribeResult{Snapshot: &snap}
-	if kindOf(p.Channel) == chanChat {
-		res.TurnsNextCursor = windowChat(s.chats[p.Channel].state, sub.viewTurns).TurnsNextCursor
+	prev, had := c.subs[p.Channel]
+	if !had && len(c.subs) >= c.h.opts.MaxSubscriptions {
+		return nil, nil, errInvalidParams(fmt.Sprintf("too many subscriptions on this connection (max %d)", c.h.opts.MaxSubscriptions))
 	}
-	return res, nil, nil
+	s.subscribe(c, p.Channel, sub)
+	return &deferred{
+		light: lightRefs([]snapRef{ref}),
+		build: func(limit int64) (any, error) {
+			snaps, cursors, err := encodeSnapshots([]snapRef{ref}, limit)
+			if err != nil {
+				return nil, err
+			}
+			return ahpwire.SubscribeResult{Snapshot: &snaps[0], TurnsNextCursor: cursors[0]}, nil
+		},
+		rollback: func() {
+			if had {
+				s.subscribe(c, p.Channel, prev)
+			} else {
+				s.unsubscribe(c, p.Channel)
+			}
+		},
+	}, nil, nil
 }
 
 // fetchTurns loads a page of older turns: the host sends chat/turnsLoaded
@@ -124,7 +140,22 @@ func (c *conn) fetchTurns(m *ahpwire.Message) (any, func(), *rpcError) {
 		}
 		limit = *p.Limit
 	}
-	start := max(0, end-limit)
+	// The page also fits the peer's message limit: the newest turns before
+	// the cursor whose encoding fits (at least one), so a client that does
+	// not segment can page through a chat of any size.
+	budget := c.messageLimit() - 1024
+	start, size := end, int64(0)
+	for start > 0 && end-start < limit {
+		b, err := json.Marshal(turns[start-1])
+		if err != nil {
+			return nil, nil, &rpcError{code: ahpwire.CodeInternalError, msg: "cannot encode turn"}
+		}
+		if size+int64(len(b))+1 > budget && start < end {
+			break
+		}
+		size += int64(len(b)) + 1
+		start--
+	}
 	page := append([]ahpwire.Turn(nil), turns[start:end]...)
 	loaded := &ahpwire.ChatTurnsLoaded{Turns: page}
 	if start > 0 {

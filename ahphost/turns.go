@@ -65,12 +65,18 @@ func (s *store) startRun(ce *chatEntry, resume bool) {
 		StartedAt: started,
 		Emit:      func(a ahpwire.Action) { h.agentEmit(ce.uri, run, a) },
 		Client:    run.client,
+		Config:    s.turnConfig(ce),
+		Subagent:  h.subagentFunc(ce.uri),
 		Channels:  turnChannels{h: h, run: run},
 	}
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
-		err := h.agent.Run(ctx, t)
+		var err error
+		if perr := guard(func() { err = h.agent.Run(ctx, t) }); perr != nil {
+			h.log.Error("agent panicked", "chat", ce.uri, "err", perr)
+			err = errors.New("internal error in the agent")
+		}
 		h.runDone(ce.uri, run, err)
 	}()
 }
@@ -92,6 +98,7 @@ func (h *Host) agentEmit(chat string, run *turnRun, a ahpwire.Action) {
 		return
 	}
 	s.applyServerChat(ce, a)
+	s.afterAgentAction(ce, a)
 }
 
 // applyServerChat reduces a server-originated chat action into the chat,
@@ -156,6 +163,7 @@ func (s *store) afterChatChange(ce *chatEntry) {
 		s.consumeQueued(ce)
 	}
 	s.syncChat(ce)
+	s.childSettled(ce)
 }
 
 // consumeQueued starts the next pending message as a new turn when the chat
@@ -208,4 +216,5 @@ func (s *store) cancelAllTurns() {
 			ce.run = nil
 		}
 	}
+	s.closeChildren()
 }

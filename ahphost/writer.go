@@ -1,6 +1,7 @@
 package ahphost
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"time"
@@ -20,13 +21,28 @@ import (
 // reordered relative to each other.
 func (c *conn) writeLoop() {
 	defer c.h.wg.Done()
-	defer c.cancel()
+	defer func() {
+		// A slow-consumer close is still sending its close frame.
+		if !c.slow.Load() {
+			c.cancel()
+		}
+	}()
+	if err := guard(c.writeMessages); err != nil {
+		c.failConn("writer", err, false)
+	}
+}
+
+// writeMessages is the body of writeLoop.
+func (c *conn) writeMessages() {
 	var bulk [][]byte
 	var bulkGroup string
 	for {
+		if c.slow.Load() {
+			return
+		}
 		if len(bulk) > 0 {
 			limit := c.frameLimit()
-			fits := func(m *outMsg) bool { return int64(len(m.data)) <= limit }
+			fits := func(m *outMsg) bool { return m.interleavable(limit) }
 			small, ok := c.q.popIf(func(m *outMsg) bool { return m.kind != kindAction && fits(m) })
 			if !ok {
 				small, ok = c.q.popUrgent(fits)
@@ -49,6 +65,11 @@ func (c *conn) writeLoop() {
 		m, ok := c.q.pop(c.ctx)
 		if !ok {
 			return
+		}
+		if m.deferred != nil {
+			if m.data = c.buildDeferred(&m); m.data == nil {
+				return // connection ended while waiting to build
+			}
 		}
 		frames, ok := c.prepare(m)
 		if !ok {
@@ -166,10 +187,22 @@ func (c *conn) writeFrame(frame []byte) bool {
 		return false
 	}
 	c.writing.Store(true)
-	err := c.ws.Write(c.ctx, websocket.MessageText, frame)
+	ctx, cancel := context.WithTimeout(c.ctx, h.opts.WriteTimeout)
+	err := c.ws.Write(ctx, websocket.MessageText, frame)
+	timedOut := ctx.Err() == context.DeadlineExceeded
+	cancel()
 	c.writing.Store(false)
 	if err != nil {
-		if c.ctx.Err() == nil {
+		switch {
+		case timedOut && h.ctx.Err() == nil:
+			// (The reader may already have seen the cut and cancelled c.ctx.)
+			// The library has cut the link (a frame cannot be half-written
+			// and resumed), so no close frame can follow.
+			h.log.Warn("slow consumer: frame write timed out; connection dropped",
+				"conn", c.id, "bytes", len(frame), "timeout", h.opts.WriteTimeout, "code", int(CloseSlowConsumer))
+			c.slow.Store(true)
+			c.cancel()
+		case c.ctx.Err() == nil:
 			h.log.Debug("write failed", "conn", c.id, "err", err)
 		}
 		return false

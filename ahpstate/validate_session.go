@@ -39,9 +39,7 @@ func ValidateSessionAction(s ahpwire.SessionState, a ahpwire.Action, clientID st
 			return reject("empty working directory")
 		}
 	case *ahpwire.SessionConfigChanged:
-		if s.Config == nil {
-			return reject("this session has no configuration")
-		}
+		return validateConfigChange(s, a)
 	case *ahpwire.SessionWorkingDirectoryRemoved, *ahpwire.SessionIsReadChanged, *ahpwire.SessionIsArchivedChanged:
 	default:
 		return reject("action %s is not supported by this host", a.ActionType())

@@ -20,7 +20,7 @@ var allowed = map[string][]string{
 	"ahpwire":      {"internal/textbuf", "internal/jsonscan"},
 	"ahpstate":     {"ahpwire"},
 	"ahpclient":    {"segment", "ahpwire", "internal/fifo", "internal/jsonscan"},
-	"ahphost":      {"segment", "ahpwire", "ahpstate", "ahphost/demo", "internal/fifo"},
+	"ahphost":      {"segment", "ahpwire", "ahpstate", "ahphost/demo", "internal/fifo", "internal/jsonscan"},
 	"ahphost/demo": {"ahpwire"},
 	"reducer":      {"ahpwire", "ahpstate", "internal/textbuf"},
 	"render":       {"reducer", "ahpwire"},

@@ -26,8 +26,8 @@ type Terminal struct {
 // channelDefaults fills the bindings of the changes view, the terminal
 // viewer, and the chat and transcript keys that reach them.
 func channelDefaults(km *KeyMap) {
-	km.Chat.Changes = b(k("f2"), "f2", "changes view (files changed)")
-	km.Chat.Terminals = b(k("f3"), "f3", "open the host's terminals (read-only)")
+	km.Chat.Changes = b(k("f6"), "f6", "changes view (files changed)")
+	km.Chat.Terminals = b(k("f7"), "f7", "open the host's terminals (read-only)")
 	km.Transcript.TermUp = b(k("{"), "{", "scroll the focused terminal up")
 	km.Transcript.TermDown = b(k("}"), "}", "scroll the focused terminal down")
 	km.Changes = Changes{
@@ -37,7 +37,7 @@ func channelDefaults(km *KeyMap) {
 		PageDown: b(k("pgdown", "f"), "pgdn/f", "page down"),
 		Open:     b(k("enter"), "enter", "open the file's diff"),
 		Review:   b(k("space", "v"), "space/v", "toggle reviewed"),
-		Close:    b(k("esc", "q", "f2"), "esc/q", "back / close"),
+		Close:    b(k("esc", "q", "f6"), "esc/q", "back / close"),
 	}
 	km.Terminal = Terminal{
 		Up:       b(k("up", "k"), "↑/k", "scroll up"),
@@ -48,6 +48,6 @@ func channelDefaults(km *KeyMap) {
 		Bottom:   b(k("end", "G"), "end/G", "bottom"),
 		Next:     b(k("tab"), "tab", "next terminal"),
 		Copy:     b(k("y"), "y", "copy text"),
-		Close:    b(k("esc", "q", "f3"), "esc/q", "close"),
+		Close:    b(k("esc", "q", "f7"), "esc/q", "close"),
 	}
 }

@@ -15,6 +15,11 @@ type KeyMap struct {
 	Confirm    Confirm
 	Help       HelpOverlay
 	Demo       Demo
+	Completion Completion
+	Queue      Queue
+	Search     Search
+	Background Background
+	SignIn     SignIn
 	Changes    Changes
 	Terminal   Terminal
 }
@@ -37,6 +42,10 @@ type Picker struct {
 	ClearFilter    key.Binding
 	AgentPrev      key.Binding // agent choice when creating a session
 	AgentNext      key.Binding
+	Rename         key.Binding
+	Archive        key.Binding
+	ShowArchived   key.Binding
+	ToggleRead     key.Binding
 }
 
 // Chat bindings work in the chat screen whichever pane has focus.
@@ -48,6 +57,11 @@ type Chat struct {
 	Resend        key.Binding // resend an uncertain message
 	OpenPrompt    key.Binding // reopen a pending approval or input form
 	Sessions      key.Binding // back to the session picker
+	Queue         key.Binding // the queued-messages list
+	Background    key.Binding // the background work / subagents list
+	Parent        key.Binding // from a subagent's chat back to its parent
+	Search        key.Binding // search the chat
+	Settings      key.Binding // change the session's mutable settings (model, mode)
 	NewSession    key.Binding // a new session with the same agent
 	Changes       key.Binding // the changes view (keymap/channels.go)
 	Terminals     key.Binding // the root terminals, read-only
@@ -62,6 +76,7 @@ type Composer struct {
 	HistoryNext key.Binding
 	Editor      key.Binding // open $EDITOR
 	Unqueue     key.Binding // remove the newest queued message
+	Steer       key.Binding // while a turn runs: a steering message instead of queueing
 	ScrollUp    key.Binding // page the transcript up without leaving the composer
 	ScrollDown  key.Binding // page the transcript down
 }
@@ -77,6 +92,12 @@ type Transcript struct {
 	ToggleBlock      key.Binding // expand/collapse the focused thinking or tool block
 	Copy             key.Binding // OSC 52 copy of the focused block
 	CopyCode         key.Binding // OSC 52 copy of the focused block's first code fence
+	Search           key.Binding
+	SearchNext       key.Binding
+	SearchPrev       key.Binding
+	CopyMessage      key.Binding // OSC 52 copy of the focused message as markdown
+	CopyAll          key.Binding // OSC 52 copy of the whole chat as markdown
+	Export           key.Binding // write the chat to a markdown file
 	TermUp, TermDown key.Binding // scroll the focused (expanded) terminal
 }
 
@@ -97,6 +118,7 @@ type Approval struct {
 type Auth struct {
 	GiveUp key.Binding // fail the tool call (chat/toolCallComplete, success false)
 	Later  key.Binding // close the notice; it stays pending
+	SignIn key.Binding // paste a token for the resource (authenticate)
 }
 
 // Form bindings work in an input-request form.
@@ -232,6 +254,7 @@ func Default() KeyMap {
 		},
 	}
 	km.Approval.SubmitReason.SetEnabled(false)
+	steerDefaults(&km)
 	channelDefaults(&km)
 	return km
 }

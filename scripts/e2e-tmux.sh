@@ -12,7 +12,7 @@
 # `/demo slow`, drop the connection with the demo fault key (F12, enabled by
 # AHPTUI_DEMO_FAULTS=1) and see Reconnecting → Connected with the transcript
 # intact, watch `/demo shell` stream a terminal into the transcript, open
-# the host's terminals (F3), open the changes view of `/demo edit` (F2),
+# the host's terminals (F7), open the changes view of `/demo edit` (F6),
 # show a diff and mark a file reviewed, then quit. Every wait polls the screen with a timeout (no fixed
 # sleeps); the private tmux server is killed by the EXIT trap.
 # Needs: tmux, go (unless AHPTUI_BIN is set). Exit status 0 = pass.
@@ -102,12 +102,19 @@ step "picker"
 wait_for 'Sessions'
 wait_for '● Connected'
 
-step "create a session"
+step "create a session through the session form"
 keys C-n
+wait_for '│ +New session'
+wait_for '‹ Demo 1 \(scripted\) ›'
+# Choose the second mode, then back to Agent (↑/↓ change a value).
+keys Tab Tab Down
+wait_for '‹ Plan ›'
+keys Up
+wait_for '‹ Agent ›'
+keys Enter
 wait_for 'Message…'
-# The demo agent offers one model: the status line names it before any
-# turn has reported usage.
-wait_for '● Connected │ .* │ demo-1 │'
+# The session's model and mode are in the status line before any turn.
+wait_for '● Connected │ .* │ Demo 1 \(scripted\) │ Agent mode'
 
 step "send a prompt, see the streamed answer"
 type_text 'hello from the e2e test'
@@ -169,6 +176,67 @@ keys Escape
 wait_for 'Cancelled'
 wait_for 'tab transcript'
 
+step "completions: @ files of the working directory, / demo commands"
+type_text 'summarise @READ'
+wait_for '▸ @README.md'
+keys Tab
+wait_for '┃ summarise @README.md'
+wait_gone '▸ @README.md'
+keys C-u
+type_text '/demo sl'
+wait_for '▸ /demo slow 40'
+keys Escape
+wait_gone '▸ /demo slow 40'
+keys C-u
+
+step "steer /demo slow mid-turn, then ask it to stop"
+type_text '/demo slow 400'
+keys Enter
+wait_for 'line [0-9]+ of 400'
+wait_for 'alt\+enter steers'
+type_text 'focus on the tests'
+keys M-Enter
+wait_for 'Steering received:.*focus on the tests'
+type_text 'please stop now'
+keys M-Enter
+wait_for 'stopping here'
+wait_for 'tab transcript'
+
+step "search the transcript"
+keys C-f
+wait_for 'search ›'
+type_text 'Steering received'
+wait_for '[0-9]+/[0-9]+ · enter next'
+keys Escape
+wait_gone 'search ›'
+
+step "subagent and background work"
+type_text '/demo subagent'
+keys Enter
+wait_for '⚙ [0-9] running'
+keys F3
+wait_for 'Subagent: file survey \(subagent\)'
+keys Down Enter
+wait_for "a subagent's chat"
+wait_for 'Survey the files'
+keys M-p
+wait_for 'all tests passed' 30
+wait_for 'tab transcript'
+
+step "sign in when a tool needs it (/demo auth)"
+type_text '/demo auth'
+keys Enter
+wait_for '│ +Sign-in needed'
+wait_gone 'you were typing'
+keys s
+wait_for '│ +Sign in to Demo API'
+type_text 'e2e-secret-token'
+on_screen 'e2e-secret-token' && fail "the token is shown on screen"
+keys Enter
+wait_for 'Signed in\. The Demo API says'
+wait_for 'tab transcript'
+grep -q 'e2e-secret-token' "$WORK/state/ahptui/ahptui.log" && fail "the token reached the log"
+
 step "drop the connection (F12), see Reconnecting → Connected"
 keys F12
 # The demo host refuses connections for 2s: long enough to see the state,
@@ -180,7 +248,7 @@ grep -qE 'Reconnecting [0-9]+ · (next try in [0-9]+|trying now)' "$WORK/last-sc
 wait_for '● Connected' 30
 
 step "the transcript is intact and the chat still works"
-on_screen 'Cancelled' || fail "transcript lost its last turn after reconnecting"
+on_screen 'Demo API says' || fail "transcript lost its last turn after reconnecting"
 # The answer ends with the "scripted … demo agent" line, which is out of
 # view now; once it shows and the hint is idle again, the turn is over (a
 # screen captured before the Enter was handled shows the idle hint too).
@@ -207,8 +275,8 @@ wait_for '\$ bash +exit 1'
 on_screen '✓ \./build\.sh +exit 0' || fail "the build command's own status is missing"
 wait_for 'tab transcript'
 
-step "the host's terminals open read-only (f3)"
-keys F3
+step "the host's terminals open read-only (f7)"
+keys F7
 wait_for 'tab next .* read-only'
 wait_for '--- FAIL'
 keys Escape
@@ -219,7 +287,7 @@ type_text '/demo edit'
 keys Enter
 wait_for 'Edited 5 files'
 wait_for 'tab transcript'
-keys F2
+keys F6
 wait_for 'Changes +5 files'
 wait_for '\[ \] M cmd/app/main\.go +\+4 −2'
 wait_for '\[ \] M testdata/large\.tsv +\+20 −20'
@@ -233,6 +301,20 @@ wait_for '\[✓\] M cmd/app/main\.go'
 wait_for '1 reviewed'
 keys Escape
 wait_gone 'Changes +5 files'
+
+step "rename and archive the session in the picker"
+keys C-s
+wait_for 'Sessions'
+keys F2
+wait_for '│ +Rename session'
+keys C-u
+type_text 'e2e renamed'
+keys Enter
+wait_for '› .*e2e renamed'
+keys M-a
+wait_for 'every session is archived'
+keys M-h
+wait_for 'e2e renamed \[archived\]'
 
 step "quit"
 keys C-c

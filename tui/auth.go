@@ -55,6 +55,8 @@ func (a *authNotice) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 	case key.Matches(k, a.km.GiveUp):
 		d := authGiveUpMsg{TurnID: a.turnID, ToolCallID: a.tool.ToolCallID, Name: toolName(a.tool)}
 		return a, emit(d), resultClose
+	case key.Matches(k, a.km.SignIn) && a.tool.Auth != nil && a.tool.Auth.Resource.Resource != "":
+		return a, emit(authSignInMsg{resource: a.tool.Auth.Resource}), resultClose
 	case key.Matches(k, a.km.Later):
 		return a, nil, resultClose
 	}
@@ -92,11 +94,11 @@ func (a *authNotice) View(st *Styles, width, height int) string {
 		}
 		lines = append(lines, "")
 	}
-	wrap("ahptui cannot sign in for you. Authenticate this resource from another client attached to the same host "+
-		"(for example VS Code); the tool then continues on its own and this notice closes.", st.Dialog.Warn)
+	wrap("Sign in with a token for this resource (s), or authenticate from another client attached to the same host; "+
+		"the tool then continues on its own and this notice closes.", st.Dialog.Warn)
 	wrap("Or give up: the tool call fails and the agent is told you could not authenticate.", st.Dialog.Muted)
 	lines = append(lines, "")
-	hints := keyHints(st, inner, "f", "give up (fail the tool call)", "esc", "wait")
+	hints := keyHints(st, inner, a.km.SignIn.Help().Key, "sign in with a token", "f", "give up (fail the tool call)", "esc", "wait")
 	if a.now != nil && a.now().Before(a.guardUntil) {
 		hints = append(dimmed(st, hints), st.Dialog.Warn.Render("you were typing: f is off for "+guardLeft(a.guardUntil, a.now())))
 	}

@@ -37,7 +37,7 @@ func TestAuthRequiredIsCountedAndExplained(t *testing.T) {
 	_ = n
 	v := viewText(m)
 	for _, want := range []string{"Sign-in needed: Search GitHub", "https://api.github.com", "repo, read:org",
-		"ahptui cannot sign in for you", "another client", "f give up", "1 waiting for you (ctrl+p)"} {
+		"Sign in with a token", "another client", "s sign in", "f give up", "1 waiting for you (ctrl+p)"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("sign-in notice lacks %q:\n%s", want, v)
 		}

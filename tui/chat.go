@@ -48,6 +48,7 @@ type chatModel struct {
 	width     int
 	height    int
 	conn      ahpclient.ConnState // a copy of the root's, updated by it
+	x         chatExtras          // completions, steering, queue, search, subagents (chat_steer.go)
 	// ahp is AHP's state of the chat, kept with package ahpstate's reducer
 	// (through reducer.Apply); state is the transcript derived from it.
 	ahp ahpwire.ChatState
@@ -58,6 +59,7 @@ type chatModel struct {
 func newChat(c *common, conn ahpclient.ConnState, session, chat, title string) *chatModel {
 	m := &chatModel{c: c, conn: conn, session: session, chat: chat, title: title, expanded: map[render.BlockKey]bool{}}
 	m.comp = newComposer(c.km.Composer, &c.styles)
+	m.x = newChatExtras(c, chat)
 	m.tr = newTranscript(m.renderItem, c.styles.Chat.Marker)
 	return m
 }
@@ -104,7 +106,7 @@ func (m *chatModel) composerRoom() int {
 
 // transcriptHeight is what is left after the composer, strip and status.
 func (m *chatModel) transcriptHeight() int {
-	return max(1, m.height-m.comp.Height()-len(m.stripLines())-1)
+	return max(1, m.height-m.comp.Height()-len(m.stripLines())-len(m.extraLines())-1)
 }
 
 // relayout re-fits the transcript after the bottom area changed height.
@@ -124,6 +126,9 @@ func (m *chatModel) stripLines() []string {
 		out = append(out, st.Chat.Queue.Render("↪ steering: "+oneLine(render.Sanitize(s.Text))))
 	}
 	for _, q := range m.state.Queued {
+		if m.x.queue.open {
+			break // the open queue list shows them
+		}
 		out = append(out, st.Chat.Queue.Render("⧗ queued: "+oneLine(render.Sanitize(q.Text))))
 	}
 	for _, e := range m.outbox {
@@ -257,9 +262,10 @@ func (m *chatModel) View() string {
 			tv = ansi.Truncate(m.c.styles.Chat.Notice.Render("  No messages yet — type below and press enter."), max(1, m.width), "…") + "\n" + rest
 		}
 	}
+	tv = m.popupOver(m.x.search.decorate(tv, &m.c.styles))
 	b.WriteString(tv)
 	b.WriteByte('\n')
-	for _, l := range m.stripLines() {
+	for _, l := range append(m.stripLines(), m.extraLines()...) {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
@@ -288,6 +294,9 @@ func (m *chatModel) hintLine() string {
 		return ansi.Truncate(m.c.styles.Chat.Error.Render("✗ "+m.loadErr+" — "+m.c.km.Chat.NewSession.Help().Key+" new session · "+
 			m.c.km.Chat.Sessions.Help().Key+" sessions"), max(1, m.width), "…")
 	}
+	if m.x.compl.Open() {
+		return ansi.Truncate(st.Status.Hint.Render("completions: ↑↓ choose · tab/enter insert · esc close"), max(1, m.width), "…")
+	}
 	if !m.ready {
 		parts = append(parts, "loading chat…")
 	}
@@ -299,7 +308,7 @@ func (m *chatModel) hintLine() string {
 	}
 	if m.state.Current != nil && m.ready {
 		act := firstNonEmpty(render.Sanitize(m.state.Activity), "working")
-		parts = append(parts, "● "+act+" — esc cancels, enter queues")
+		parts = append(parts, "● "+act+" — esc cancels · "+m.steerHint())
 	} else if m.resumableTurn() != "" {
 		parts = append(parts, "turn failed — ctrl+r resumes")
 	}
@@ -307,6 +316,8 @@ func (m *chatModel) hintLine() string {
 	if m.focus == focusTranscript {
 		parts = append(parts, "transcript: ↑↓ pgup/pgdn scroll · [ ] block · enter expand · y copy · "+
 			km.Chat.SwitchFocus.Help().Key+" back")
+	} else if len(parts) == 0 && m.x.prefix != "" && strings.HasPrefix(m.comp.Value(), m.x.prefix) {
+		parts = append(parts, m.x.prefix+"command runs in the host's terminal")
 	} else if len(parts) == 0 {
 		parts = append(parts, km.Chat.SwitchFocus.Help().Key+" transcript · "+km.Chat.CycleThinking.Help().Key+
 			" thinking ("+m.thinking.String()+") · "+km.Chat.Sessions.Help().Key+" sessions · "+km.Global.Help.Help().Key+" help")

@@ -31,7 +31,7 @@ func (m *Model) chatKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case c.focus == focusComposer && key.Matches(k, km.Composer.ScrollDown):
 		c.tr.ScrollDown(page)
 		return nil, true
-	case c.focus == focusTranscript && isTyping(k) && !boundInTranscript(km, k):
+	case c.focus == focusTranscript && isTyping(k) && !boundInTranscript(km, k) && !c.x.modal():
 		focus := c.setFocus(focusComposer)
 		return tea.Batch(focus, c.Update(k)), true
 	}
@@ -48,7 +48,8 @@ func isTyping(k tea.KeyPressMsg) bool {
 func boundInTranscript(km *keymap.KeyMap, k tea.KeyPressMsg) bool {
 	t, c := &km.Transcript, &km.Chat
 	return key.Matches(k, t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom,
-		t.PrevBlock, t.NextBlock, t.ToggleBlock, t.Copy, t.CopyCode, t.TermUp, t.TermDown,
+		t.PrevBlock, t.NextBlock, t.ToggleBlock, t.Copy, t.CopyCode,
+		t.Search, t.SearchNext, t.SearchPrev, t.CopyMessage, t.CopyAll, t.Export, t.TermUp, t.TermDown,
 		c.CancelTurn, c.SwitchFocus, c.CycleThinking, c.Resume, c.Resend, c.OpenPrompt, c.Sessions, c.NewSession)
 }
 

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -16,6 +15,9 @@ const wheelLines = 3
 
 // Update handles a message routed to the chat screen (no overlay on top).
 func (m *chatModel) Update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := m.steerMsg(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
@@ -68,6 +70,9 @@ func (m *chatModel) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (m *chatModel) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.steerKey(k); ok {
+		return cmd
+	}
 	km := &m.c.km.Chat
 	switch {
 	case key.Matches(k, km.CancelTurn):
@@ -117,7 +122,7 @@ func (m *chatModel) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case actionOpenEditor:
 		return prepareEditor(a.Draft)
 	}
-	return cmd
+	return tea.Batch(cmd, m.afterComposerKey())
 }
 
 func (m *chatModel) setFocus(f chatFocus) tea.Cmd {
@@ -133,19 +138,8 @@ func (m *chatModel) setFocus(f chatFocus) tea.Cmd {
 // send dispatches text: a new turn when idle, a queued message while a turn
 // runs. The echo adds it to the transcript; until then the strip shows it.
 func (m *chatModel) send(text string) tea.Cmd {
-	if m.chat == "" {
-		return notice("no chat open", true)
-	}
-	if !m.tr.Following() {
-		m.tr.GotoBottom()
-	}
-	msg := ahpwire.UserMessage(text)
-	if m.state.Current != nil {
-		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingQueued, ID: m.c.newID(), Message: msg}
-		return dispatch(m.c.ctx, m.c.backend, m.chat, a, "queue message")
-	}
-	a := &ahpwire.ChatTurnStarted{TurnID: m.c.newID(), StartedAt: m.c.now().UTC().Format(time.RFC3339Nano), Message: msg}
-	return dispatch(m.c.ctx, m.c.backend, m.chat, a, "send message")
+	m.x.compl.reset()
+	return m.sendMessage(text, false)
 }
 
 // unqueue removes the newest queued message.
@@ -160,7 +154,7 @@ func (m *chatModel) unqueue() tea.Cmd {
 
 func (m *chatModel) cancelTurn() tea.Cmd {
 	cur := m.state.Current
-	a := &ahpwire.ChatTurnCancelled{TurnID: cur.TurnID}
+	a := &ahpwire.ChatTurnCancelled{TurnID: cur.TurnID, Duration: ahpwire.Ptr(int64(0))} // duration is required (AHP 1.0)
 	if !cur.StartedAt.IsZero() {
 		a.Duration = ahpwire.Ptr(m.c.now().Sub(cur.StartedAt).Milliseconds())
 	}
@@ -259,6 +253,7 @@ func (m *chatModel) applyChatEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 	m.noteTurnModel(env)
 	var acts []reducer.Action
 	m.ahp, m.state, acts = reducer.Apply(m.ahp, m.state, env)
+	m.afterExtrasEnvelope(env)
 	if tl, ok := env.Action.(*ahpwire.ChatTurnsLoaded); ok && env.RejectionReason == "" {
 		// The page arrived (perhaps with nothing new): fetching is over.
 		m.fetching, m.cursor = false, tl.TurnsNextCursor
@@ -278,6 +273,7 @@ func (m *chatModel) applyChatSnapshot(cs ahpwire.ChatState) {
 	}
 	m.ahp = cs
 	m.ready, m.loadErr = true, ""
+	m.onExtrasSnapshot(cs)
 	m.cursor = cs.TurnsNextCursor
 	if cs.Title != "" && m.title == "" {
 		m.title = cs.Title

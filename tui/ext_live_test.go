@@ -12,14 +12,14 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
-func f2() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF2} }
-func f3() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF3} }
+func f6() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF6} }
+func f7() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF7} }
 
 // openLiveChat starts a live rig on a new session's chat.
 func openLiveChat(t *testing.T) *liveRig {
 	r := newLiveRig(t, 0)
 	r.pump("agents", func(m Model) bool { return len(m.picker.agents) > 0 && m.picker.loaded })
-	r.m = send(t, r.m, keyPress("ctrl+n"))
+	r.newSession()
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.ready })
 	return r
 }
@@ -86,7 +86,7 @@ func TestLiveTerminalStreamsIntoTranscript(t *testing.T) {
 	r.m = send(t, r.m, keyPress("tab"))
 
 	// The root lists the terminal; the read-only viewer opens it.
-	r.m = send(t, r.m, f3())
+	r.m = send(t, r.m, f7())
 	if _, ok := r.m.overlays[len(r.m.overlays)-1].(*termViewer); !ok || !strings.Contains(viewText(r.m), "--- FAIL") {
 		t.Fatalf("terminal viewer:\n%s", viewText(r.m))
 	}
@@ -108,7 +108,7 @@ func TestLiveChangesViewDiffAndReview(t *testing.T) {
 	r.pump("edit turn done", func(m Model) bool {
 		return m.chat.state.Current == nil && len(m.chat.state.Messages) >= 2 && len(m.c.ext.chatSets) == 1
 	})
-	r.m = send(t, r.m, f2())
+	r.m = send(t, r.m, f6())
 	r.pump("changes listed", func(m Model) bool { return strings.Contains(viewText(m), "Changes  5 files") })
 	view := viewText(r.m)
 	for _, want := range []string{"M cmd/app/main.go", "A docs/CHANGES.md", "D internal/legacy/old.go", "testdata/large.tsv  +20 −20", "[ ]"} {
@@ -221,7 +221,7 @@ func TestTermViewerCyclesRootTerminals(t *testing.T) {
 	}
 	m = send(t, m, connEventMsg{ev: ahpclient.EnvelopeEvent{Envelope: ahpwire.ActionEnvelope{Channel: rootChannel, ServerSeq: 5,
 		Action: &ahpwire.RootTerminalsChanged{Terminals: []json.RawMessage{info("ahp-terminal:/a", "first"), info("ahp-terminal:/b", "second")}}}}})
-	m = send(t, m, f3())
+	m = send(t, m, f7())
 	if !slices.Contains(fb.subscribed, "ahp-terminal:/a") || !strings.Contains(viewText(m), "first") {
 		t.Fatalf("viewer: %v\n%s", fb.subscribed, viewText(m))
 	}

@@ -129,7 +129,7 @@ func TestGoldenAuthNotice(t *testing.T) {
 			m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "Let me search GitHub."), runningMCPTool())))
 			m = send(t, m, authRequired())
 			got := checkFrame(t, m, sz.w, sz.h)
-			for _, want := range []string{"Sign-in needed", "ahptui cannot sign in for you", "f give up", "1 waiting for you"} {
+			for _, want := range []string{"Sign-in needed", "s sign in with a token", "f give up", "1 waiting for you"} {
 				if !strings.Contains(got, want) {
 					t.Errorf("notice lacks %q", want)
 				}

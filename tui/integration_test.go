@@ -82,6 +82,19 @@ func (r *liveRig) pump(what string, cond func(m Model) bool) {
 	}
 }
 
+// newSession presses ctrl+n and accepts the session form's defaults.
+func (r *liveRig) newSession() {
+	r.t.Helper()
+	r.m = send(r.t, r.m, keyPress("ctrl+n"))
+	if r.m.topConfigForm() == nil {
+		r.t.Fatalf("no session form:\n%s", viewText(r.m))
+	}
+	r.m = send(r.t, r.m, keyPress("enter"))
+	if r.m.topConfigForm() != nil {
+		r.t.Fatalf("the session form stayed open:\n%s", viewText(r.m))
+	}
+}
+
 func lastAssistant(m Model) *reducer.Message {
 	if m.chat == nil {
 		return nil
@@ -109,7 +122,7 @@ func TestLiveSessionTurnAndReconnect(t *testing.T) {
 func liveTurnAndReconnect(t *testing.T, replayLog int) {
 	r := newLiveRig(t, replayLog)
 	r.pump("agents", func(m Model) bool { return len(m.picker.agents) > 0 && m.picker.loaded })
-	r.m = send(t, r.m, keyPress("ctrl+n"))
+	r.newSession()
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.ready })
 
 	r.m = typeText(t, r.m, "hello from a live test")
@@ -154,7 +167,7 @@ func liveTurnAndReconnect(t *testing.T, replayLog int) {
 func TestLiveCancelAndApprove(t *testing.T) {
 	r := newLiveRig(t, 0)
 	r.pump("agents", func(m Model) bool { return len(m.picker.agents) > 0 })
-	r.m = send(t, r.m, keyPress("ctrl+n"))
+	r.newSession()
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.ready })
 
 	r.m = typeText(t, r.m, "/demo tools")

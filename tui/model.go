@@ -53,6 +53,10 @@ type Model struct {
 	retryGen      int       // generation of the countdown tick chain
 	carry         string    // unsent messages for the next chat's composer (ctrl+n)
 	connecting    connecting
+	// lastCreate is the last createSession, retried after a sign-in when
+	// the host answered AuthRequired (model_steer.go).
+	lastCreate  *createRequest
+	retryCreate bool
 }
 
 // New builds the root model. o.Backend must be started (connected) first.
@@ -215,6 +219,7 @@ func (m *Model) statusInfo() statusInfo {
 		if s.model == "" && m.session != nil && m.session.Provider != "" {
 			s.model = agentModel(m.picker.agents, m.session.Provider)
 		}
+		statusExtras(&s, m.session, len(m.chat.ahp.BackgroundWork))
 	}
 	return s
 }

@@ -77,6 +77,8 @@ func (m *Model) onNotification(ev ahpclient.NotificationEvent) tea.Cmd {
 				return tea.Batch(cmd, m.setNotice("the session was removed", true))
 			}
 		}
+	case ahpwire.MethodAuthRequired:
+		return m.onAuthRequired(ev.Params)
 	case "root/sessionSummaryChanged":
 		var p ahpwire.SessionSummaryChangedParams
 		if json.Unmarshal(ev.Params, &p) == nil {
@@ -219,7 +221,7 @@ func (m *Model) onSessionAction(env ahpwire.ActionEnvelope) tea.Cmd {
 	case *ahpwire.SessionDefaultChatChanged:
 		ss.DefaultChat = a.DefaultChat
 	default:
-		return nil
+		return m.onSessionExtra(a, ours)
 	}
 	if opening {
 		return m.continueOpening()

@@ -126,7 +126,7 @@ func (m *Model) openChat(session, chat string) tea.Cmd {
 	m.chat.SetSize(m.width, m.bodyHeight())
 	m.screen = screenChat
 	m.prompted = map[string]bool{}
-	return tea.Batch(subscribe(m.c.ctx, m.c.backend, chat, m.c.turns), m.chat.comp.Focus())
+	return tea.Batch(subscribe(m.c.ctx, m.c.backend, chat, m.c.turns), m.chat.comp.Focus(), m.markRead(session))
 }
 
 // leaveChat returns to the picker and drops the chat's subscriptions.

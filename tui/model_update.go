@@ -63,6 +63,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if cmd, ok := m.onConnect(msg); ok {
 		return m, cmd
 	}
+	if cmd, ok := m.handleSteer(msg); ok {
+		return m, cmd
+	}
 	if cmd, ok := m.handleIntent(msg); ok {
 		return m, cmd
 	}

@@ -74,6 +74,7 @@ type picker struct {
 	// reconnecting (set by the root) puts reconnectKey first in the hints.
 	reconnecting bool
 	reconnectKey string
+	showArchived bool // list archived sessions too (picker_steer.go)
 }
 
 func newPicker(km keymap.Picker, now func() time.Time, st *Styles) picker {
@@ -193,14 +194,16 @@ func (p *picker) refilter() {
 	if pat == "" {
 		p.shown = p.shown[:0]
 		for i := range p.entries {
-			p.shown = append(p.shown, fuzzy.Match{Index: i})
+			if p.visible(p.entries[i]) {
+				p.shown = append(p.shown, fuzzy.Match{Index: i})
+			}
 		}
 	} else {
 		src := make([]string, len(p.entries))
 		for i, e := range p.entries {
 			src[i] = e.search
 		}
-		p.shown = fuzzy.Find(pat, src)
+		p.shown = slices.DeleteFunc(fuzzy.Find(pat, src), func(m fuzzy.Match) bool { return !p.visible(p.entries[m.Index]) })
 	}
 	p.cursor = min(max(0, p.cursor), max(0, len(p.shown)-1))
 }
@@ -248,6 +251,9 @@ func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
 
 func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 	p.note = ""
+	if cmd, ok := p.steerKey(k); ok {
+		return p, cmd
+	}
 	switch {
 	case key.Matches(k, p.km.Up):
 		p.cursor = max(0, p.cursor-1)

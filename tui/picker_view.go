@@ -44,7 +44,8 @@ func (p *picker) hints(st *Styles) string {
 	if p.reconnecting {
 		parts = append([]string{p.reconnectKey + " reconnect now"}, parts...)
 	}
-	parts = append(parts, p.helpKey+" help", p.quitKey+" quit")
+	parts = append(parts, p.helpKey+" help", p.quitKey+" quit", p.km.Rename.Help().Key+" rename",
+		p.km.Archive.Help().Key+" archive", p.km.ShowArchived.Help().Key+" show archived")
 	return ansi.Truncate(st.Status.Hint.Render(strings.Join(parts, " · ")), max(1, p.width), "…")
 }
 
@@ -82,6 +83,8 @@ func (p *picker) View(st *Styles) string {
 		lines = append(lines, st.Picker.Empty.Render("  loading sessions…"))
 	case len(p.entries) == 0:
 		lines = append(lines, st.Picker.Empty.Render("  no sessions yet — ctrl+n creates one"))
+	case len(p.shown) == 0 && strings.TrimSpace(p.filter.Value()) == "" && !p.showArchived:
+		lines = append(lines, st.Picker.Empty.Render("  every session is archived — "+p.km.ShowArchived.Help().Key+" shows them"))
 	case len(p.shown) == 0:
 		lines = append(lines, st.Picker.Empty.Render("  no session matches the filter"))
 	}
@@ -119,7 +122,7 @@ func (p *picker) row(st *Styles, m fuzzy.Match, sel bool) string {
 	if len(e.s.WorkingDirectories) > 0 {
 		meta += " · " + oneLine(render.Sanitize(displayDir(e.s.WorkingDirectories[0])))
 	}
-	return ansi.Truncate(cur+isty.Render(icon)+" "+title+st.Picker.Meta.Render(meta), p.width, "…")
+	return ansi.Truncate(cur+markers(st, e.s.Status)+isty.Render(icon)+" "+title+archivedTag(st, e.s.Status)+st.Picker.Meta.Render(meta), p.width, "…")
 }
 
 func (p *picker) pad(lines []string) string { return p.padTo(lines, p.height) }

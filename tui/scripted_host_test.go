@@ -180,7 +180,7 @@ func TestScriptedHostTerminalAndChangeset(t *testing.T) {
 	})
 	checkHostileFrame(t, "scripted terminal", r.m, 100, 30)
 
-	r.m = send(t, r.m, f2())
+	r.m = send(t, r.m, f6())
 	r.pump("changes", func(m Model) bool { return strings.Contains(viewText(m), "[ ] M /w/src/a.ts  +1 −1") })
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("diff", func(m Model) bool { return strings.Contains(viewText(m), "+const a = 2;") })

@@ -21,6 +21,8 @@ type statusInfo struct {
 	model    string
 	usage    string
 	pending  int
+	mode     string // the session's mode (config), "" if none
+	running  int    // background work (shells, subagents) running
 	notice   string
 	noticeEr bool
 }
@@ -88,6 +90,12 @@ func renderStatus(st *Styles, s statusInfo, width int) string {
 	}
 	if s.model != "" {
 		rest = append(rest, st.Status.Model.Render(render.SanitizeLine(s.model, width)))
+	}
+	if s.mode != "" {
+		rest = append(rest, st.Status.Model.Render(oneLine(render.Sanitize(s.mode))+" mode"))
+	}
+	if s.running > 0 {
+		rest = append(rest, st.Status.Pending.Render(fmt.Sprintf("⚙ %d running", s.running)))
 	}
 	if s.usage != "" {
 		rest = append(rest, st.Status.Usage.Render(s.usage))

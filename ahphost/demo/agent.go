@@ -44,7 +44,8 @@ type Options struct {
 // Agent is the deterministic scripted demo agent. It holds no per-turn state;
 // one Agent may run any number of turns concurrently.
 type Agent struct {
-	opts Options
+	opts  Options
+	files fileIndex // "@" completions (complete.go)
 }
 
 // New returns an Agent with the given options.
@@ -59,7 +60,7 @@ func New(o Options) *Agent {
 }
 
 // Providers returns the agents RootState.agents lists: one "demo" provider
-// with one model.
+// with two models and one optional protected resource (/demo auth).
 func (a *Agent) Providers() []ahpwire.AgentInfo {
 	return []ahpwire.AgentInfo{{
 		Provider:    ProviderID,
@@ -71,7 +72,14 @@ func (a *Agent) Providers() []ahpwire.AgentInfo {
 			Name:             "Demo 1 (scripted)",
 			MaxContextWindow: ahpwire.Ptr(int64(128000)),
 			MaxOutputTokens:  ahpwire.Ptr(int64(16384)),
+		}, {
+			ID:               ModelTerseID,
+			Provider:         ProviderID,
+			Name:             "Demo 2 (terse)",
+			MaxContextWindow: ahpwire.Ptr(int64(32000)),
+			MaxOutputTokens:  ahpwire.Ptr(int64(4096)),
 		}},
+		ProtectedResources: []ahpwire.ProtectedResourceMetadata{DemoResource()},
 	}}
 }
 
@@ -97,6 +105,12 @@ type Turn struct {
 	// chat (toolCallConfirmed, toolCallResultConfirmed, inputAnswerChanged,
 	// inputCompleted, ...). Actions for other turns or ids are ignored.
 	Client <-chan ahpwire.Action
+	// Config holds the session's configuration values as strings (the
+	// "model" and "mode" of Providers' config schema); nil means defaults.
+	Config map[string]string
+	// Subagent, when set, starts a child chat running prompt as a subagent
+	// of this turn (see SubagentFunc); nil means the host has none.
+	Subagent SubagentFunc
 	// Channels drives terminal and changeset channels and the resource
 	// store (/demo shell, /demo edit); nil when the host offers none.
 	Channels Channels

@@ -103,7 +103,11 @@ func helpText() string {
 		"| `/demo error` | the turn fails with a resumable error; resume it to finish |\n" +
 		"| `/demo input` | asks you questions (text, number, yes/no, single and multi choice) and echoes the answers |\n" +
 		"| `/demo shell [pty\\|plain]` | a scripted terminal (nothing really runs): coloured test output, a progress bar, thousands of lines and a failing command; `pty` drops command detection, `plain` has no pty |\n" +
-		"| `/demo edit` | edits five files (created, modified, deleted, one large) with diffs served by `resourceRead`, and a reviewable changeset |\n\n" +
+		"| `/demo edit` | edits five files (created, modified, deleted, one large) with diffs served by `resourceRead`, and a reviewable changeset |\n" +
+		"| `/demo subagent` | a subagent working in a child chat while a shell runs in the background |\n" +
+		"| `/demo auth` | a tool call that needs you to sign in to the Demo API (any token works) |\n" +
+		"| `!ls [path]`, `!cat file` | the read-only demo terminal |\n\n" +
+		"While an answer streams, send a steering message and the agent adapts mid-turn (say \"stop\" to end it early).\n\n" +
 		"The agent is deterministic: the same prompt always gives the same answer. Edits and commands are simulated; " +
 		"only `list_files` and `read_file` really read the working directory.\n"
 }

@@ -30,6 +30,9 @@ const (
 	scriptSlow
 	scriptError
 	scriptInput
+	scriptSubagent
+	scriptAuth
+	scriptTerminal
 	scriptShell
 	scriptEdit
 	scriptUnknown
@@ -46,6 +49,9 @@ type command struct {
 // parseCommand classifies a user message. Anything not starting with the
 // word "/demo" is a plain message; "/demo" alone is help.
 func parseCommand(text string) command {
+	if strings.HasPrefix(text, TerminalPrefix) {
+		return command{script: scriptTerminal, word: strings.TrimSpace(strings.TrimPrefix(text, TerminalPrefix))}
+	}
 	fields := strings.Fields(text)
 	if len(fields) == 0 || !strings.EqualFold(fields[0], Prefix) {
 		return command{script: scriptPlain}
@@ -64,6 +70,10 @@ func parseCommand(text string) command {
 		return command{script: scriptError}
 	case "input":
 		return command{script: scriptInput}
+	case "subagent":
+		return command{script: scriptSubagent}
+	case "auth":
+		return command{script: scriptAuth}
 	case "shell":
 		return parseShell(args)
 	case "edit":

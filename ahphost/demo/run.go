@@ -20,6 +20,8 @@ type run struct {
 	outBytes int // bytes of text the agent produced, for chat/usage
 	parts    int // counter for part ids
 	drafts   map[string]map[string]ahpwire.ChatInputAnswer
+	steer    steerState
+	backlog  []ahpwire.Action // client actions read while polling for steering
 }
 
 // newRun prepares a run for turn t.
@@ -51,6 +53,12 @@ func (r *run) script() error {
 		return r.failing()
 	case scriptInput:
 		return r.input()
+	case scriptSubagent:
+		return r.subagent()
+	case scriptAuth:
+		return r.auth()
+	case scriptTerminal:
+		return r.terminal()
 	case scriptShell:
 		return r.shell()
 	case scriptEdit:
@@ -135,6 +143,18 @@ func (r *run) streamPart(kind, text string, words int) error {
 		if err := r.emit(a); err != nil {
 			return err
 		}
+		if steered, err := r.steerPoint(); err != nil {
+			return err
+		} else if steered {
+			if r.steer.stop {
+				return nil
+			}
+			id = r.partID(prefix)
+			part.ID = id
+			if err := r.emit(&ahpwire.ChatResponsePart{TurnID: r.t.TurnID, Part: part}); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -144,7 +164,7 @@ func (r *run) usage() error {
 	in := int64(800 + len(r.t.Text)/4)
 	out := int64(r.outBytes/4 + 1)
 	return r.emit(&ahpwire.ChatUsage{TurnID: r.t.TurnID, Usage: ahpwire.UsageInfo{
-		InputTokens: &in, OutputTokens: &out, Model: ModelID,
+		InputTokens: &in, OutputTokens: &out, Model: r.model(),
 	}})
 }
 
@@ -172,6 +192,13 @@ func (r *run) answerOnly(text string) error {
 
 // await returns the next client action accepted by match, skipping others.
 func (r *run) await(match func(ahpwire.Action) bool) (ahpwire.Action, error) {
+	for len(r.backlog) > 0 {
+		a := r.backlog[0]
+		r.backlog = r.backlog[1:]
+		if a != nil && match(a) {
+			return a, nil
+		}
+	}
 	for {
 		select {
 		case <-r.ctx.Done():
@@ -181,6 +208,9 @@ func (r *run) await(match func(ahpwire.Action) bool) (ahpwire.Action, error) {
 				return nil, ErrClientClosed
 			}
 			r.noteDraft(a)
+			if r.noteSteering(a) {
+				continue
+			}
 			if a != nil && match(a) {
 				return a, nil
 			}

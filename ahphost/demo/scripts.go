@@ -8,6 +8,9 @@ func (r *run) plain() error {
 	if err := r.streamReasoning(plainReasoning(r.t.Text, r.seed)); err != nil {
 		return err
 	}
+	if r.planMode() {
+		return r.answerOnly(planAnswer(r.t.Text, r.model()))
+	}
 	if err := r.streamMarkdown(plainIntro(r.seed)); err != nil {
 		return err
 	}
@@ -63,6 +66,19 @@ func (r *run) slow() error {
 		r.outBytes += len(line)
 		if err := r.emit(&ahpwire.ChatDelta{TurnID: r.t.TurnID, PartID: id, Content: line}); err != nil {
 			return err
+		}
+		steered, err := r.steerPoint()
+		if err != nil {
+			return err
+		}
+		if steered && r.steer.stop {
+			return r.complete()
+		}
+		if steered {
+			id = r.partID("md")
+			if err := r.emit(&ahpwire.ChatResponsePart{TurnID: r.t.TurnID, Part: ahpwire.MarkdownPart(id, "")}); err != nil {
+				return err
+			}
 		}
 	}
 	if err := r.streamMarkdown("\nDone — all lines streamed.\n"); err != nil {

@@ -388,7 +388,8 @@ func TestBadTurn(t *testing.T) {
 
 func TestProviders(t *testing.T) {
 	ps := testAgent("").Providers()
-	if len(ps) != 1 || ps[0].Provider != ProviderID || len(ps[0].Models) != 1 || ps[0].Models[0].ID != ModelID || ps[0].DisplayName == "" {
+	if len(ps) != 1 || ps[0].Provider != ProviderID || len(ps[0].Models) != 2 || ps[0].Models[0].ID != ModelID ||
+		ps[0].Models[1].ID != ModelTerseID || ps[0].DisplayName == "" || len(ps[0].ProtectedResources) != 1 {
 		t.Fatalf("providers %+v", ps)
 	}
 }

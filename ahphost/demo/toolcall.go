@@ -19,6 +19,7 @@ type toolSpec struct {
 	invocation  string // markdown
 	pastTense   string // markdown, on success
 	failedTense string // markdown, on failure
+	contributor *ahpwire.ToolCallContributor
 }
 
 // kv is one member of a tool input object.
@@ -72,6 +73,7 @@ func chunkBytes(s string, n int) []string {
 func (r *run) startTool(s toolSpec) error {
 	if err := r.emit(&ahpwire.ChatToolCallStart{
 		TurnID: r.t.TurnID, ToolCallID: s.id, ToolName: s.name, DisplayName: s.display, Intention: s.intention,
+		Contributor: s.contributor,
 	}); err != nil {
 		return err
 	}

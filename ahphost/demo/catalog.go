@@ -1,0 +1,146 @@
+package demo
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// ModelTerseID is the demo's second model: same scripts, shorter answers.
+const ModelTerseID = "demo-2"
+
+// Session configuration properties and the mode values.
+const (
+	ConfigModel = "model"
+	ConfigMode  = "mode"
+	ModeAgent   = "agent"
+	ModePlan    = "plan"
+)
+
+// CommandInfo describes one /demo command for completions and help.
+type CommandInfo struct {
+	// Text is what the completion inserts ("/demo slow 40").
+	Text string
+	// Description says what the command shows.
+	Description string
+}
+
+// Commands lists the demo's scripted commands.
+func Commands() []CommandInfo {
+	return []CommandInfo{
+		{"/demo help", "list the demo commands"},
+		{"/demo tools", "tool calls: read-only, an edit and a command that need approval"},
+		{"/demo slow 40", "a long answer streamed slowly — try steering it"},
+		{"/demo big 1m", "a reply of exactly N bytes"},
+		{"/demo error", "a resumable error"},
+		{"/demo input", "questions of every kind"},
+		{"/demo subagent", "a subagent in a child chat and a background shell"},
+		{"/demo auth", "a tool call that needs you to sign in"},
+	}
+}
+
+// ConfigSchema is the demo's session configuration: two models and two
+// modes, both changeable after the session was created.
+func ConfigSchema() ahpwire.SessionConfigSchema {
+	str := func(s string) json.RawMessage { b, _ := json.Marshal(s); return b }
+	return ahpwire.SessionConfigSchema{
+		Type:  "object",
+		Order: []string{ConfigModel, ConfigMode},
+		Properties: map[string]ahpwire.SessionConfigPropertySchema{
+			ConfigModel: {Type: "string", Title: "Model", Description: "The model that answers",
+				Default: str(ModelID), Enum: []json.RawMessage{str(ModelID), str(ModelTerseID)},
+				EnumLabels:       []string{"Demo 1 (scripted)", "Demo 2 (terse)"},
+				EnumDescriptions: []string{"full answers with reasoning and tools", "short answers"},
+				EnumDynamic:      true, SessionMutable: true},
+			ConfigMode: {Type: "string", Title: "Mode", Description: "Whether the agent may run tools",
+				Default: str(ModeAgent), Enum: []json.RawMessage{str(ModeAgent), str(ModePlan)},
+				EnumLabels:       []string{"Agent", "Plan"},
+				EnumDescriptions: []string{"runs read-only tools", "only describes a plan, runs no tools"},
+				SessionMutable:   true},
+		},
+		Required: []string{ConfigModel, ConfigMode},
+	}
+}
+
+// ResolveConfig answers resolveSessionConfig: the schema and the given
+// values over the defaults. A working directory must be an existing
+// directory (file: URI or path).
+func (a *Agent) ResolveConfig(p ahpwire.ResolveSessionConfigParams) (ahpwire.ResolveSessionConfigResult, error) {
+	if p.WorkingDirectory != "" {
+		if err := checkDir(p.WorkingDirectory); err != nil {
+			return ahpwire.ResolveSessionConfigResult{}, err
+		}
+	}
+	s := ConfigSchema()
+	values := map[string]json.RawMessage{}
+	for _, k := range s.Keys() {
+		values[k] = s.Properties[k].Default
+	}
+	for k, v := range p.Config {
+		if _, ok := s.Properties[k]; ok {
+			values[k] = v
+		}
+	}
+	return ahpwire.ResolveSessionConfigResult{Schema: s, Values: values}, nil
+}
+
+// ConfigCompletions answers sessionConfigCompletions for the model and
+// mode properties: the values whose id or label contains the query.
+func (a *Agent) ConfigCompletions(p ahpwire.SessionConfigCompletionsParams) ([]ahpwire.SessionConfigValueItem, error) {
+	prop, ok := ConfigSchema().Properties[p.Property]
+	if !ok {
+		return nil, fmt.Errorf("unknown property %q", p.Property)
+	}
+	q := strings.ToLower(strings.TrimSpace(p.Query))
+	out := []ahpwire.SessionConfigValueItem{}
+	for i, e := range prop.Enum {
+		var v string
+		_ = json.Unmarshal(e, &v)
+		item := ahpwire.SessionConfigValueItem{Value: v, Label: prop.EnumLabels[i], Description: prop.EnumDescriptions[i]}
+		if q == "" || strings.Contains(strings.ToLower(v), q) || strings.Contains(strings.ToLower(item.Label), q) {
+			out = append(out, item)
+		}
+	}
+	return out, nil
+}
+
+// checkDir reports whether uri (file: URI or plain path) is a directory.
+func checkDir(uri string) error {
+	path := uri
+	if u, err := url.Parse(uri); err == nil && u.Scheme == "file" {
+		path = u.Path
+	} else if err == nil && u.Scheme != "" && len(u.Scheme) > 1 {
+		return fmt.Errorf("working directory must be a file: URI or a path, not %s:", u.Scheme)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("working directory %s does not exist", path)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("working directory %s is not a directory", path)
+	}
+	return nil
+}
+
+// configString returns a config value as a string ("" when absent).
+func (r *run) configString(key string) string {
+	if r.t.Config == nil {
+		return ""
+	}
+	return r.t.Config[key]
+}
+
+// model is the turn's model id.
+func (r *run) model() string {
+	if m := r.configString(ConfigModel); m != "" {
+		return m
+	}
+	return ModelID
+}
+
+// planMode reports whether the session runs in plan mode (no tools).
+func (r *run) planMode() bool { return r.configString(ConfigMode) == ModePlan }

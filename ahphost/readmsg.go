@@ -1,0 +1,79 @@
+package ahphost
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// errReadBudget reports that the bytes held by unfinished incoming messages
+// across all connections reached Options.MaxPendingReadBytes.
+var errReadBudget = errors.New("host-wide budget for unfinished incoming messages exhausted")
+
+// errMessageTimeout reports a message that was not complete within
+// Options.MessageReadTimeout of its first frame.
+var errMessageTimeout = errors.New("incoming message not completed in time")
+
+// readChunk is the unit in which a message's buffer grows.
+const readChunk = 32 << 10
+
+// readMessage reads one complete message. Waiting for a message has no
+// deadline (the keep-alive detects dead links), but once its first frame
+// header has arrived the whole message (all its fragments) must arrive
+// within MessageReadTimeout, so a peer trickling a fragmented message byte
+// by byte is cut off. The buffer grows with the data received, and every
+// byte of it is charged to the host-wide MaxPendingReadBytes budget; the
+// caller returns the charge (release) once the message has been handled.
+func (c *conn) readMessage() (typ websocket.MessageType, data []byte, charge int64, err error) {
+	h := c.h
+	ctx, cancel := context.WithCancel(c.ctx)
+	defer cancel()
+	typ, r, err := c.ws.Reader(ctx)
+	if err != nil {
+		return 0, nil, 0, err
+	}
+	timedOut := make(chan struct{})
+	timer := time.AfterFunc(h.opts.MessageReadTimeout, func() {
+		close(timedOut)
+		cancel()
+	})
+	defer timer.Stop()
+	release := func() { h.pendingRead.Add(-charge) }
+	for {
+		if len(data) == cap(data) {
+			grow := int64(min(max(cap(data), readChunk), 4<<20))
+			// The first readChunk bytes of every message are not charged
+			// (at most MaxConnections × 32 KiB in all), so peers holding the
+			// budget cannot lock others out of small messages (pings,
+			// commands); only growth beyond it is.
+			if cap(data) > 0 {
+				if h.pendingRead.Add(grow) > h.opts.MaxPendingReadBytes {
+					h.pendingRead.Add(-grow)
+					release()
+					return 0, nil, 0, errReadBudget
+				}
+				charge += grow
+			}
+			nb := make([]byte, len(data), cap(data)+int(grow))
+			copy(nb, data)
+			data = nb
+		}
+		n, rerr := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if rerr == io.EOF {
+			return typ, data, charge, nil
+		}
+		if rerr != nil {
+			release()
+			select {
+			case <-timedOut:
+				return 0, nil, 0, errMessageTimeout
+			default:
+			}
+			return 0, nil, 0, rerr
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package ahphost
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// draft dispatches an accepted chat/draftChanged carrying n bytes of text.
+func draft(w *wsClient, chat string, seq uint64, n int) {
+	w.notify("dispatchAction", map[string]any{
+		"channel": chat, "clientSeq": seq,
+		"action": map[string]any{"type": "chat/draftChanged", "draft": map[string]any{
+			"text": strings.Repeat("d", n), "origin": map[string]any{"kind": "user"},
+		}},
+	})
+}
+
+// TestReplayLogBoundedByBytes: the replay log never holds more than
+// ReplayLogBytes; a reconnect from before the evicted envelopes gets
+// snapshots, a recent one still gets a replay.
+func TestReplayLogBoundedByBytes(t *testing.T) {
+	const bound = 64 << 10
+	h, u := startHost(t, Options{NoToken: true, Agent: idleAgent{}, ReplayLogBytes: bound})
+	w := dial(t, u, nil)
+	w.initialize("c1", []string{"ahp-root://"}, nil)
+	chat := w.createSession("ahp-session:/s1")
+	w.call("subscribe", map[string]any{"channel": chat})
+	start := h.ServerSeq()
+	for i := range 20 {
+		draft(w, chat, uint64(i+1), 10<<10)
+		w.actionOfType(chat, "chat/draftChanged")
+	}
+	h.mu.Lock()
+	bytes, n := h.st.ringBytes, h.st.ringLen
+	h.mu.Unlock()
+	if bytes > bound || n == 0 {
+		t.Fatalf("replay log holds %d bytes in %d entries, bound %d", bytes, n, bound)
+	}
+	recent := h.ServerSeq() - 2
+	w.close()
+	for _, tc := range []struct {
+		after uint64
+		want  string
+	}{{start, "snapshot"}, {recent, "replay"}} {
+		w2 := dial(t, u, nil)
+		var res reconnectResult
+		must(t, json.Unmarshal(w2.call("reconnect", map[string]any{
+			"channel": "ahp-root://", "clientId": "c1", "lastSeenServerSeq": tc.after, "subscriptions": []string{chat},
+		}), &res))
+		if res.Type != tc.want {
+			t.Fatalf("reconnect after %d: %q, want %q", tc.after, res.Type, tc.want)
+		}
+		w2.close()
+	}
+}
+
+// TestRejectedActionsAreNotLogged: rejected dispatchActions are echoed
+// live with their rejectionReason but their payloads are not retained in
+// the replay log; a client that missed them reconnects with snapshots.
+func TestRejectedActionsAreNotLogged(t *testing.T) {
+	h, u := startHost(t, Options{NoToken: true, Agent: idleAgent{}})
+	w := dial(t, u, nil)
+	w.initialize("c1", []string{"ahp-root://"}, nil)
+	chat := w.createSession("ahp-session:/s1")
+	w.call("subscribe", map[string]any{"channel": chat})
+	before := h.ServerSeq()
+	h.mu.Lock()
+	logBefore := h.st.ringBytes
+	h.mu.Unlock()
+	big := strings.Repeat("x", 256<<10)
+	for i := range 10 {
+		w.notify("dispatchAction", map[string]any{
+			"channel": chat, "clientSeq": i + 1,
+			"action": map[string]any{"type": "chat/pendingMessageRemoved", "kind": "queued", "id": big},
+		})
+		if e := w.actionOfType(chat, "chat/pendingMessageRemoved"); e.RejectionReason == "" {
+			t.Fatal("invalid action accepted")
+		}
+	}
+	h.mu.Lock()
+	grown := h.st.ringBytes - logBefore
+	h.mu.Unlock()
+	if grown > 4<<10 {
+		t.Fatalf("replay log grew by %d bytes for rejected actions", grown)
+	}
+	w.close()
+	w2 := dial(t, u, nil)
+	var res reconnectResult
+	must(t, json.Unmarshal(w2.call("reconnect", map[string]any{
+		"channel": "ahp-root://", "clientId": "c1", "lastSeenServerSeq": before, "subscriptions": []string{chat},
+	}), &res))
+	if res.Type != "snapshot" {
+		t.Fatalf("reconnect across rejected actions: %q, want snapshot", res.Type)
+	}
+}
+
+// TestServeStopsPromptlyMidReply: a client that asked for many large
+// snapshots and never reads does not delay shutdown: RunServe returns
+// promptly after its context (SIGTERM) is cancelled.
+func TestServeStopsPromptlyMidReply(t *testing.T) {
+	u, _, stop := startServe(t, "--without-connection-token")
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, map[string]any{"maxIncomingFrameBytes": 1 << 20, "maxIncomingMessageBytes": 32 << 20})
+	w.reasm = newClientReasm(1<<20, 32<<20)
+	chat := w.createSession("ahp-session:/s1")
+	w.call("subscribe", map[string]any{"channel": chat})
+	w.sendMessage(chat, "t1", "/demo big 8m", 1)
+	w.actionOfType(chat, "chat/turnComplete")
+	for range 20 {
+		w.request("subscribe", map[string]any{"channel": chat})
+	}
+	w.request("reconnect", map[string]any{"channel": "ahp-root://", "clientId": "c1", "lastSeenServerSeq": 0, "subscriptions": []string{chat}})
+	time.Sleep(200 * time.Millisecond)
+	t0 := time.Now()
+	stop()
+	limit := 3 * time.Second
+	if raceEnabled {
+		limit *= 3
+	}
+	if d := time.Since(t0); d > limit {
+		t.Fatalf("shutdown took %v mid-reply", d)
+	}
+}

@@ -1,0 +1,90 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/render"
+)
+
+// bgSummary is the strip line of a chat's backgroundWork (shells and
+// subagents that outlive a turn): how many run and their labels.
+func bgSummary(ws []ahpwire.BackgroundWork) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	labels := make([]string, 0, len(ws))
+	for _, w := range ws {
+		labels = append(labels, workLabel(w))
+	}
+	return "⚙ " + strconv.Itoa(len(ws)) + " running: " + strings.Join(labels, " · ")
+}
+
+// workLabel is "label (shell)" or "label (subagent)", sanitised.
+func workLabel(w ahpwire.BackgroundWork) string {
+	return oneLine(render.Sanitize(firstNonEmpty(w.Label, w.Command, w.ID))) + " (" + oneLine(render.Sanitize(w.Kind)) + ")"
+}
+
+// bgList is the selectable list of background work; enter on a subagent
+// opens its chat.
+type bgList struct {
+	km   keymap.Background
+	open bool
+	sel  int
+}
+
+// Update handles a key; it returns the chat to open ("" for none).
+func (l *bgList) Update(msg tea.KeyPressMsg, ws []ahpwire.BackgroundWork) (openChat string) {
+	if len(ws) == 0 {
+		l.open = false
+		return ""
+	}
+	l.sel = min(l.sel, len(ws)-1)
+	switch {
+	case key.Matches(msg, l.km.Up):
+		l.sel = max(0, l.sel-1)
+	case key.Matches(msg, l.km.Down):
+		l.sel = min(len(ws)-1, l.sel+1)
+	case key.Matches(msg, l.km.Open):
+		if w := ws[l.sel]; w.Kind == "subagent" && w.Chat != "" {
+			l.open = false
+			return w.Chat
+		}
+	case key.Matches(msg, l.km.Close):
+		l.open = false
+	}
+	return ""
+}
+
+// View renders the list with its hints.
+func (l *bgList) View(st *Styles, ws []ahpwire.BackgroundWork, width int) []string {
+	if !l.open || len(ws) == 0 {
+		return nil
+	}
+	out := []string{st.Dialog.Label.Render("Background work")}
+	for i, w := range ws {
+		text := workLabel(w)
+		if w.Command != "" {
+			text += " — " + oneLine(render.Sanitize(w.Command))
+		}
+		if w.Kind == "subagent" {
+			text += " — enter opens its chat"
+		}
+		if i == l.sel {
+			out = append(out, st.Dialog.OptionSelected.Render("▸ "+text))
+		} else {
+			out = append(out, "  "+text)
+		}
+	}
+	out = append(out, st.Dialog.Muted.Render(l.km.Open.Help().Key+" open subagent · "+l.km.Close.Help().Key+" close"))
+	for i, s := range out {
+		out[i] = ansi.Truncate(s, max(1, width), "…")
+	}
+	return out
+}

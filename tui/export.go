@@ -1,0 +1,181 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/render"
+)
+
+// maxExportToolText bounds the tool input/output quoted in an export.
+const maxExportToolText = 4000
+
+// messageMarkdown renders one message as markdown. All server text goes
+// through render.Sanitize (no escape sequences or control characters).
+func messageMarkdown(m *reducer.Message) string {
+	var b strings.Builder
+	switch m.Role {
+	case reducer.RoleUser:
+		b.WriteString("## You\n\n")
+	default:
+		b.WriteString("## Agent\n\n")
+	}
+	for _, a := range m.Attachments {
+		fmt.Fprintf(&b, "- attachment: %s\n", oneLine(render.Sanitize(firstNonEmpty(a.Label, a.URI))))
+	}
+	if len(m.Attachments) > 0 {
+		b.WriteString("\n")
+	}
+	for _, blk := range m.Blocks {
+		if s := blockMarkdown(blk); s != "" {
+			b.WriteString(s)
+			b.WriteString("\n\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+// blockMarkdown renders one block; collapsed blocks are exported in full.
+func blockMarkdown(blk *reducer.Block) string {
+	switch blk.Kind {
+	case reducer.KindText, reducer.KindSystemNotification:
+		return strings.TrimSpace(render.Sanitize(blk.Text()))
+	case reducer.KindThinking:
+		t := strings.TrimSpace(render.Sanitize(blk.Text()))
+		if t == "" {
+			return ""
+		}
+		return "> **Thinking**\n>\n> " + strings.ReplaceAll(t, "\n", "\n> ")
+	case reducer.KindError:
+		if blk.Err == nil {
+			return ""
+		}
+		return "> **Error:** " + oneLine(render.Sanitize(blk.Err.Message))
+	case reducer.KindToolCall:
+		return toolMarkdown(blk.Tool)
+	case reducer.KindInputRequest:
+		if blk.Input == nil {
+			return ""
+		}
+		return "> **Question:** " + oneLine(render.Sanitize(blk.Input.Message))
+	}
+	return ""
+}
+
+// toolMarkdown renders a tool call: its name and outcome, then its input
+// and output in fences.
+func toolMarkdown(t *ahpwire.ToolCallState) string {
+	if t == nil {
+		return ""
+	}
+	var b strings.Builder
+	name := oneLine(render.Sanitize(firstNonEmpty(t.DisplayName, t.ToolName)))
+	fmt.Fprintf(&b, "**Tool: %s** (%s)", name, t.Status)
+	if t.PastTenseMessage != nil && t.PastTenseMessage.Text != "" {
+		b.WriteString(" — " + oneLine(render.Sanitize(t.PastTenseMessage.Text)))
+	}
+	if t.ToolInput != nil && t.ToolInput.Text != "" {
+		b.WriteString("\n\n" + fence(clipText(render.Sanitize(t.ToolInput.Text), maxExportToolText)))
+	}
+	for _, c := range t.Content {
+		if c.Text != "" {
+			b.WriteString("\n\n" + fence(clipText(render.Sanitize(c.Text), maxExportToolText)))
+		}
+		if c.Type == ahpwire.ContentSubagent {
+			b.WriteString("\n\nSubagent chat: " + oneLine(render.Sanitize(firstNonEmpty(c.Title, c.Resource))))
+		}
+	}
+	return b.String()
+}
+
+// fence wraps s in a code fence longer than any backtick run inside it.
+func fence(s string) string {
+	f := "```"
+	for strings.Contains(s, f) {
+		f += "`"
+	}
+	return f + "\n" + strings.TrimRight(s, "\n") + "\n" + f
+}
+
+// clipText cuts s to n bytes on a rune boundary with a note.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n… (%d more bytes)", len(s)-cut)
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// chatMarkdown renders a whole chat with a title line.
+func chatMarkdown(title string, msgs []*reducer.Message) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", oneLine(render.Sanitize(firstNonEmpty(title, "Chat"))))
+	for _, m := range msgs {
+		if m == nil {
+			continue
+		}
+		b.WriteString(messageMarkdown(m))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// exportDoneMsg reports where an export was written (or why it failed).
+type exportDoneMsg struct {
+	path string
+	err  error
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// exportFileName is a file name for a chat export written at now.
+func exportFileName(title string, now time.Time) string {
+	base := strings.Trim(unsafeName.ReplaceAllString(strings.ToLower(title), "-"), "-")
+	if len(base) > 40 {
+		base = base[:40]
+	}
+	if base == "" {
+		base = "chat"
+	}
+	return fmt.Sprintf("ahptui-%s-%s.md", base, now.UTC().Format("20060102-150405"))
+}
+
+// exportCmd writes the markdown to dir/name (never overwriting a file) in
+// a command, off the Update loop.
+func exportCmd(dir, name, markdown string) tea.Cmd {
+	return func() tea.Msg {
+		p := filepath.Join(dir, name)
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return exportDoneMsg{err: fmt.Errorf("export: %w", err)}
+		}
+		_, werr := f.WriteString(markdown)
+		cerr := f.Close()
+		if werr != nil || cerr != nil {
+			return exportDoneMsg{err: fmt.Errorf("export %s: %w", p, firstErr(werr, cerr))}
+		}
+		return exportDoneMsg{path: p}
+	}
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}

@@ -1,0 +1,82 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// Picker intents of the session features: rename, archive, read state.
+type (
+	// renameRequestMsg asks the root for a rename prompt.
+	renameRequestMsg struct{ Session, Title string }
+	// sessionActionMsg asks the root to dispatch a session action.
+	sessionActionMsg struct {
+		Session string
+		Action  ahpwire.Action
+		What    string
+	}
+)
+
+// steerKey handles the picker's rename, archive, read-state and
+// show-archived keys; ok reports whether k was one of them.
+func (p *picker) steerKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(k, p.km.ShowArchived):
+		p.showArchived = !p.showArchived
+		p.refilter()
+		if p.showArchived {
+			p.note = "showing archived sessions"
+		} else {
+			p.note = "archived sessions hidden"
+		}
+		return nil, true
+	case key.Matches(k, p.km.Rename), key.Matches(k, p.km.Archive), key.Matches(k, p.km.ToggleRead):
+	default:
+		return nil, false
+	}
+	r := p.selectedResource()
+	if r == "" {
+		return nil, true
+	}
+	e := p.entries[p.shown[p.cursor].Index]
+	switch {
+	case key.Matches(k, p.km.Rename):
+		return emit(renameRequestMsg{Session: r, Title: e.s.Title}), true
+	case key.Matches(k, p.km.Archive):
+		arch := !e.s.Status.Has(ahpwire.StatusIsArchived)
+		what := "archive session"
+		if !arch {
+			what = "unarchive session"
+		}
+		return emit(sessionActionMsg{Session: r, Action: &ahpwire.SessionIsArchivedChanged{IsArchived: arch}, What: what}), true
+	default:
+		read := !e.s.Status.Has(ahpwire.StatusIsRead)
+		return emit(sessionActionMsg{Session: r, Action: &ahpwire.SessionIsReadChanged{IsRead: read}, What: "mark read/unread"}), true
+	}
+}
+
+// visible reports whether an entry is listed (archived ones only on demand).
+func (p *picker) visible(e pickerEntry) bool {
+	return p.showArchived || !e.s.Status.Has(ahpwire.StatusIsArchived)
+}
+
+// markers are the read-state and archive markers of a row.
+func markers(st *Styles, s ahpwire.SessionStatus) string {
+	out := ""
+	if !s.Has(ahpwire.StatusIsRead) {
+		out += st.Picker.IconBusy.Render("•") + " "
+	} else {
+		out += "  "
+	}
+	return out
+}
+
+// archivedTag is appended to archived rows.
+func archivedTag(st *Styles, s ahpwire.SessionStatus) string {
+	if s.Has(ahpwire.StatusIsArchived) {
+		return st.Picker.Meta.Render(" [archived]")
+	}
+	return ""
+}

@@ -1,0 +1,98 @@
+package tui
+
+import (
+	"strconv"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/render"
+)
+
+// queueList is the list of queued messages shown above the composer when
+// opened: select one to edit, remove or move it before it starts. Every
+// change is an AHP pending-message action (chat/pendingMessageSet,
+// chat/pendingMessageRemoved, chat/queuedMessagesReordered).
+type queueList struct {
+	km   keymap.Queue
+	open bool
+	sel  int
+}
+
+// queueIntent is what the user asked the queue list for.
+type queueIntent struct {
+	action ahpwire.Action // to dispatch on the chat (nil = none)
+	edit   *reducer.PendingMessage
+	close  bool
+}
+
+// Update handles a key while the list is open.
+func (q *queueList) Update(msg tea.KeyPressMsg, items []reducer.PendingMessage) queueIntent {
+	if len(items) == 0 {
+		q.open = false
+		return queueIntent{close: true}
+	}
+	q.sel = min(q.sel, len(items)-1)
+	move := func(d int) queueIntent {
+		j := q.sel + d
+		if j < 0 || j >= len(items) {
+			return queueIntent{}
+		}
+		order := make([]string, len(items))
+		for i, it := range items {
+			order[i] = it.ID
+		}
+		order[q.sel], order[j] = order[j], order[q.sel]
+		q.sel = j
+		return queueIntent{action: &ahpwire.ChatQueuedMessagesReordered{Order: order}}
+	}
+	switch {
+	case key.Matches(msg, q.km.Up):
+		q.sel = max(0, q.sel-1)
+	case key.Matches(msg, q.km.Down):
+		q.sel = min(len(items)-1, q.sel+1)
+	case key.Matches(msg, q.km.MoveUp):
+		return move(-1)
+	case key.Matches(msg, q.km.MoveDown):
+		return move(+1)
+	case key.Matches(msg, q.km.Remove):
+		id := items[q.sel].ID
+		if q.sel == len(items)-1 {
+			q.sel = max(0, q.sel-1)
+		}
+		return queueIntent{action: &ahpwire.ChatPendingMessageRemoved{Kind: ahpwire.PendingQueued, ID: id}}
+	case key.Matches(msg, q.km.Edit):
+		it := items[q.sel]
+		q.open = false
+		return queueIntent{edit: &it, close: true}
+	case key.Matches(msg, q.km.Close):
+		q.open = false
+		return queueIntent{close: true}
+	}
+	return queueIntent{}
+}
+
+// View renders the list (numbered, selected one marked) and its key hints.
+func (q *queueList) View(st *Styles, items []reducer.PendingMessage, width int) []string {
+	if !q.open || len(items) == 0 {
+		return nil
+	}
+	out := []string{st.Dialog.Label.Render("Queued messages — run in this order after the current turn")}
+	for i, it := range items {
+		line := "  " + strconv.Itoa(i+1) + ". " + oneLine(render.Sanitize(it.Text))
+		if i == q.sel {
+			line = st.Dialog.OptionSelected.Render("▸ " + strconv.Itoa(i+1) + ". " + oneLine(render.Sanitize(it.Text)))
+		}
+		out = append(out, line)
+	}
+	out = append(out, st.Dialog.Muted.Render(q.km.Edit.Help().Key+" edit · "+q.km.Remove.Help().Key+" remove · "+
+		q.km.MoveUp.Help().Key+"/"+q.km.MoveDown.Help().Key+" reorder · "+q.km.Close.Help().Key+" close"))
+	for i, l := range out {
+		out[i] = ansi.Truncate(l, max(1, width), "…")
+	}
+	return out
+}

@@ -1,0 +1,71 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/render"
+)
+
+func TestQueueListEditsRemovesAndReorders(t *testing.T) {
+	km := keymap.Default()
+	st := newStyles(render.StylesFor(true))
+	items := []reducer.PendingMessage{{ID: "q1", Text: "first"}, {ID: "q2", Text: "second"}, {ID: "q3", Text: "third"}}
+	q := queueList{km: km.Queue, open: true}
+	q.Update(keyPress("down"), items)
+	in := q.Update(tea.KeyPressMsg{Code: tea.KeyUp, Mod: tea.ModShift}, items)
+	ro, ok := in.action.(*ahpwire.ChatQueuedMessagesReordered)
+	if !ok || strings.Join(ro.Order, ",") != "q2,q1,q3" || q.sel != 0 {
+		t.Fatalf("reorder %+v sel %d", in.action, q.sel)
+	}
+	view := ansi.Strip(strings.Join(q.View(&st, items, 80), "\n"))
+	if !strings.Contains(view, "▸ 1. first") || !strings.Contains(view, "remove") {
+		t.Fatalf("view %q", view)
+	}
+	in = q.Update(keyPress("x"), items)
+	if rm, ok := in.action.(*ahpwire.ChatPendingMessageRemoved); !ok || rm.ID != "q1" || rm.Kind != ahpwire.PendingQueued {
+		t.Fatalf("remove %+v", in.action)
+	}
+	q.Update(keyPress("down"), items)
+	in = q.Update(keyPress("enter"), items)
+	if in.edit == nil || in.edit.ID != "q2" || q.open {
+		t.Fatalf("edit %+v open %v", in.edit, q.open)
+	}
+	if v := q.View(&st, items, 80); v != nil {
+		t.Fatal("closed list still drawn")
+	}
+	q.open = true
+	if in := q.Update(keyPress("esc"), items); !in.close || q.open {
+		t.Fatal("esc did not close")
+	}
+}
+
+func TestBackgroundWorkListAndOpen(t *testing.T) {
+	km := keymap.Default()
+	st := newStyles(render.StylesFor(true))
+	ws := []ahpwire.BackgroundWork{{Kind: "shell", ID: "s", Label: "tests\x1b[31m", Command: "go test"},
+		{Kind: "subagent", ID: "a", Label: "survey", Chat: "ahp-chat:/child"}}
+	if s := bgSummary(ws); s != "⚙ 2 running: tests (shell) · survey (subagent)" {
+		t.Fatalf("summary %q", s)
+	}
+	if bgSummary(nil) != "" {
+		t.Fatal("summary of nothing")
+	}
+	l := bgList{km: km.Background, open: true}
+	if chat := l.Update(keyPress("enter"), ws); chat != "" {
+		t.Fatal("enter on a shell opened something")
+	}
+	l.Update(keyPress("down"), ws)
+	if view := ansi.Strip(strings.Join(l.View(&st, ws, 100), "\n")); !strings.Contains(view, "▸ survey (subagent)") {
+		t.Fatalf("view %q", view)
+	}
+	if chat := l.Update(keyPress("enter"), ws); chat != "ahp-chat:/child" || l.open {
+		t.Fatalf("open %q", chat)
+	}
+}

@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/reducer"
+)
+
+// searchState is a chat with a user message, reasoning, a tool call with
+// output and a markdown answer.
+func searchState(t *testing.T) reducer.State {
+	t.Helper()
+	tc := ahpwire.ToolCallState{Status: ahpwire.ToolCompleted, ToolCallID: "tc1", ToolName: "list_files", DisplayName: "List files",
+		Success: ahpwire.Ptr(true), Content: []ahpwire.ToolResultContent{ahpwire.TextContent("needle.txt\nother.go")}}
+	cs := ahpwire.ChatState{Resource: "ahp-chat:/c", Turns: []ahpwire.Turn{{
+		ID: "t1", Message: ahpwire.UserMessage("find the \x1b[31mhaystack"), State: ahpwire.TurnComplete,
+		ResponseParts: []ahpwire.ResponsePart{
+			ahpwire.ReasoningPart("r1", "thinking about a Needle"),
+			{Kind: ahpwire.PartToolCall, ID: "tc1", ToolCall: &tc},
+			ahpwire.MarkdownPart("m1", "Here is the answer with ```code```."),
+		},
+	}}}
+	st := reducer.Project(cs)
+	if len(st.Messages) != 2 {
+		t.Fatalf("messages %d", len(st.Messages))
+	}
+	return st
+}
+
+func TestSearchFindsCollapsedBlocks(t *testing.T) {
+	st := searchState(t)
+	at := func(i int) *reducer.Message { return st.Messages[i] }
+	hits := searchMessages(len(st.Messages), at, "NEEDLE")
+	if len(hits) != 2 || hits[0].item != 1 || hits[1].item != 1 || hits[0].block == hits[1].block {
+		t.Fatalf("hits %+v (want the reasoning and the tool output)", hits)
+	}
+	if h := searchMessages(len(st.Messages), at, "haystack"); len(h) != 1 || h[0].item != 0 {
+		t.Fatalf("user message hits %+v", h)
+	}
+	if h := searchMessages(len(st.Messages), at, "  "); h != nil {
+		t.Fatalf("blank query %+v", h)
+	}
+}
+
+func TestHighlightLineKeepsTextAndMarksMatches(t *testing.T) {
+	sty := lipgloss.NewStyle().Reverse(true)
+	in := "\x1b[1mfoo\x1b[0m bar FOO ünï foo"
+	out := highlightLine(in, "foo", sty)
+	if ansi.Strip(out) != ansi.Strip(in) {
+		t.Fatalf("text changed: %q", ansi.Strip(out))
+	}
+	if out == in {
+		t.Fatal("nothing highlighted")
+	}
+	if highlightLine(in, "zzz", sty) != in {
+		t.Fatal("a line without matches changed")
+	}
+	if lineOf([]string{"a", "\x1b[2mxFoOx\x1b[0m"}, "foo") != 1 {
+		t.Fatal("lineOf")
+	}
+}
+
+func TestExportMarkdownIsSanitisedAndComplete(t *testing.T) {
+	st := searchState(t)
+	md := chatMarkdown("My \x1b]0;evil\x07chat", st.Messages)
+	for _, want := range []string{"# My", "## You", "find the", "haystack", "## Agent", "> **Thinking**", "**Tool: List files** (completed)",
+		"needle.txt", "Here is the answer"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("export lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.ContainsAny(md, "\x1b\x07") {
+		t.Fatalf("control characters in export: %q", md)
+	}
+	if f := fence("a ``` b"); !strings.HasPrefix(f, "````\n") {
+		t.Fatalf("fence %q", f)
+	}
+	dir := t.TempDir()
+	name := exportFileName("Fix the /etc/passwd parser!", time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC))
+	if strings.ContainsAny(name, "/ !") || !strings.HasSuffix(name, ".md") {
+		t.Fatalf("file name %q", name)
+	}
+	msg := exportCmd(dir, name, md)().(exportDoneMsg)
+	if msg.err != nil {
+		t.Fatal(msg.err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil || string(b) != md {
+		t.Fatalf("file %q %v", b, err)
+	}
+	if again := exportCmd(dir, name, md)().(exportDoneMsg); again.err == nil {
+		t.Fatal("an export overwrote an existing file")
+	}
+}

@@ -1,0 +1,137 @@
+package tui
+
+import (
+	"context"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/render"
+)
+
+// AuthBackend is the optional part of the Backend that pushes tokens
+// (*ahpclient.Client implements it).
+type AuthBackend interface {
+	Authenticate(ctx context.Context, resource, token string) error
+}
+
+// signInPrompt asks for a bearer token for a protected resource (RFC 9728
+// metadata) and sends it with `authenticate`. The token is masked while
+// typed, sent once and never shown, stored or logged.
+type signInPrompt struct {
+	km  keymap.SignIn
+	res ahpwire.ProtectedResourceMetadata
+	in  textinput.Model
+	err string
+}
+
+// authenticateMsg asks the root to send a token (the prompt has closed).
+type authenticateMsg struct {
+	resource string
+	name     string
+	token    string
+}
+
+// authenticatedMsg is the host's answer to authenticate.
+type authenticatedMsg struct {
+	name string
+	err  error
+}
+
+func newSignInPrompt(km keymap.SignIn, res ahpwire.ProtectedResourceMetadata, st *Styles) *signInPrompt {
+	in := textinput.New()
+	in.Prompt = "token › "
+	in.EchoMode = textinput.EchoPassword
+	in.EchoCharacter = '•'
+	in.Placeholder = "paste the access token"
+	in.CharLimit = 16 << 10
+	styleTextInput(&in, st)
+	in.Focus()
+	return &signInPrompt{km: km, res: res, in: in}
+}
+
+// resourceName is the human name of a protected resource.
+func resourceName(r ahpwire.ProtectedResourceMetadata) string {
+	return oneLine(render.Sanitize(firstNonEmpty(r.ResourceName, r.Resource)))
+}
+
+// Update: enter sends, esc cancels; other keys edit the (masked) token.
+func (p *signInPrompt) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, p.km.Cancel):
+			return p, nil, resultClose
+		case key.Matches(k, p.km.Submit):
+			tok := strings.TrimSpace(p.in.Value())
+			if tok == "" {
+				p.err = "Paste a token first (esc to cancel)."
+				return p, nil, resultNone
+			}
+			p.in.SetValue("")
+			return p, emit(authenticateMsg{resource: p.res.Resource, name: resourceName(p.res), token: tok}), resultClose
+		}
+	}
+	var cmd tea.Cmd
+	p.in, cmd = p.in.Update(msg)
+	return p, cmd, resultNone
+}
+
+// View draws the prompt: what to sign in to, where to get a token, the
+// masked input.
+func (p *signInPrompt) View(st *Styles, width, height int) string {
+	inner := max(20, min(width, 90)-4)
+	r := p.res
+	lines := []string{st.Dialog.Title.Render("Sign in to " + resourceName(r))}
+	wrap := func(s string, sty interface{ Render(...string) string }) {
+		for _, l := range strings.Split(ansi.Wordwrap(render.Sanitize(s), inner, ""), "\n") {
+			lines = append(lines, sty.Render(l))
+		}
+	}
+	label := func(k, v string) {
+		if v != "" {
+			lines = append(lines, st.Dialog.Label.Render(k)+st.Dialog.Text.Render(oneLine(render.Sanitize(v))))
+		}
+	}
+	label("resource  ", r.Resource)
+	label("sign in at ", strings.Join(r.AuthorizationServers, ", "))
+	label("scopes    ", strings.Join(r.ScopesSupported, ", "))
+	if r.ResourceDocumentation != "" {
+		wrap(r.ResourceDocumentation, st.Dialog.Muted)
+	}
+	lines = append(lines, "")
+	wrap("Get an access token from the sign-in page above, then paste it here. It is sent once to the host "+
+		"(authenticate) and never shown or saved by ahptui.", st.Dialog.Text)
+	lines = append(lines, "", p.in.View())
+	if p.err != "" {
+		lines = append(lines, st.Dialog.Error.Render(p.err))
+	}
+	lines = append(lines, "")
+	lines = append(lines, keyHints(st, inner, p.km.Submit.Help().Key, "send token", p.km.Cancel.Help().Key, "cancel")...)
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, inner, "…")
+	}
+	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
+}
+
+// authenticateCmd sends the token off the Update loop.
+func authenticateCmd(ctx context.Context, be Backend, m authenticateMsg) tea.Cmd {
+	ab, ok := be.(AuthBackend)
+	if !ok {
+		return emit(authenticatedMsg{name: m.name, err: errNoSignIn})
+	}
+	return func() tea.Msg {
+		return authenticatedMsg{name: m.name, err: ab.Authenticate(ctx, m.resource, m.token)}
+	}
+}
+
+// errNoSignIn says the connection cannot send tokens.
+var errNoSignIn = signInError("this connection cannot send tokens")
+
+type signInError string
+
+func (e signInError) Error() string { return string(e) }

@@ -1,0 +1,100 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahphost"
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
+)
+
+// newLiveRigDir is newLiveRig over a working directory with files.
+func newLiveRigDir(t *testing.T, files ...string) *liveRig {
+	t.Helper()
+	before := testkit.Goroutines()
+	dir := t.TempDir()
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := ahphost.New(ahphost.Options{Dir: dir, NoToken: true, Pace: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := h.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ahpclient.New(ahpclient.Options{URL: url, StateDir: t.TempDir(), ExplicitAck: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := &liveRig{t: t, host: h, client: c}
+	t.Cleanup(func() {
+		_ = c.Close()
+		_ = h.Close()
+		testkit.CheckNoLeak(t, before)
+	})
+	r.m = New(Options{Backend: liveBackend{c}, Host: "test", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
+	r.m = send(t, r.m, teaSize(100, 30))
+	return r
+}
+
+// TestLiveCompletionAndSteering drives the TUI against the embedded host
+// over a real WebSocket: an "@" completion inserts a file that goes with
+// the message as an attachment, and a steering message reaches the agent
+// mid-turn.
+func TestLiveCompletionAndSteering(t *testing.T) {
+	r := newLiveRigDir(t, "notes.md")
+	r.pump("agents", func(m Model) bool { return len(m.picker.agents) > 0 && m.picker.loaded })
+	r.newSession()
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.ready })
+
+	r.m = typeText(t, r.m, "read @not")
+	if !r.m.chat.x.compl.Open() || !strings.Contains(viewText(r.m), "▸ @notes.md") {
+		t.Fatalf("no completion popup:\n%s", viewText(r.m))
+	}
+	r.m = send(t, r.m, keyPress("tab"))
+	r.m = send(t, r.m, keyPress("enter"))
+	r.pump("user message with attachment", func(m Model) bool {
+		for _, msg := range m.chat.state.Messages {
+			if len(msg.Attachments) == 1 && strings.HasSuffix(msg.Attachments[0].URI, "/notes.md") {
+				return true
+			}
+		}
+		return false
+	})
+	r.pump("answer", func(m Model) bool { return m.chat.state.Current == nil && len(m.chat.state.Messages) >= 2 })
+
+	r.m = typeText(t, r.m, "/demo slow 400")
+	r.m = send(t, r.m, keyPress("enter"))
+	r.pump("slow turn", func(m Model) bool {
+		return m.chat.state.Current != nil && strings.Contains(m.chat.state.Current.Text(), "line 3 of 400")
+	})
+	r.m = typeText(t, r.m, "look at the tests")
+	r.m = send(t, r.m, altEnter())
+	r.pump("steering reaction", func(m Model) bool {
+		cur := m.chat.state.Current
+		return cur != nil && strings.Contains(cur.Text(), "Steering received:") && strings.Contains(cur.Text(), "look at the tests")
+	})
+	if r.m.chat.ahp.SteeringMessage != nil {
+		t.Fatalf("the steering message was not consumed: %+v", r.m.chat.ahp.SteeringMessage)
+	}
+	cancelTurn := &ahpwire.ChatTurnCancelled{TurnID: r.m.chat.state.Current.TurnID, Duration: ahpwire.Ptr(int64(1))}
+	if _, err := r.client.Dispatch(context.Background(), r.m.chat.chat, cancelTurn); err != nil {
+		t.Fatal(err)
+	}
+	r.pump("cancelled", func(m Model) bool { return m.chat.state.Current == nil })
+}
