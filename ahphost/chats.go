@@ -10,6 +10,8 @@ type chatEntry struct {
 	session string
 	state   ahpwire.ChatState
 	run     *turnRun
+	// refTurns is how many finished turns refLargeParts has seen.
+	refTurns int
 }
 
 // addChat creates a chat in a session and announces it with

@@ -75,6 +75,7 @@ func (s *store) dispatchChat(ce *chatEntry, a ahpwire.Action, raw []byte, origin
 	}
 	ce.state = reduceChat(ce.state, a)
 	s.emitRaw(ce.uri, a, raw, origin, "")
+	s.refLargeParts(ce)
 	s.chatSideEffects(ce, a)
 	return ""
 }

@@ -103,6 +103,13 @@ type Options struct {
 	// answers below the peer's own limit (chat snapshots are then windowed
 	// sooner; tests and memory-tight deployments). 0 = the peer's limit.
 	MaxSnapshotBytes int64
+	// LargePartBytes is the size above which a finished turn's markdown
+	// part or text tool output is kept as resources and sent as contentRef
+	// parts (resourceRead serves them); 0 = DefaultLargePartBytes, < 0 never.
+	LargePartBytes int64
+	// ResourcePageBytes is the size of each such resource (one contentRef
+	// per page); 0 = DefaultResourcePageBytes.
+	ResourcePageBytes int64
 	// MaxSubscriptions caps a connection's distinct subscriptions;
 	// 0 = DefaultMaxSubscriptions.
 	MaxSubscriptions int

@@ -162,6 +162,7 @@ func (s *store) afterChatChange(ce *chatEntry) {
 	if ce.state.ActiveTurn == nil {
 		s.consumeQueued(ce)
 	}
+	s.refLargeParts(ce)
 	s.syncChat(ce)
 	s.childSettled(ce)
 }

@@ -1,0 +1,86 @@
+package ahphost
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ahptui/ahptui/ahphost/demo"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// TestOfficialStyleClientReopensA40MBChat (issue 12): after two
+// "/demo big 20000001" replies (~40 MB of chat), a client that does not
+// segment and accepts 1 MiB messages reopens the chat over a real
+// WebSocket: subscribe gives a window within 1 MiB, fetchTurns pages the
+// older turns, and the finished big replies arrive as contentRef parts
+// whose pages resourceRead serves, each answer within 1 MiB; put together
+// they are byte for byte the replies.
+func TestOfficialStyleClientReopensA40MBChat(t *testing.T) {
+	const limit = 1 << 20
+	_, u := startHost(t, Options{NoToken: true, MaxFrameBytes: limit})
+
+	// The producer segments (the live 3 MiB deltas need it).
+	p := dial(t, u, nil)
+	p.reasm = newClientReasm(limit, 64<<20)
+	p.initialize("writer", nil, map[string]any{"maxIncomingFrameBytes": limit, "maxIncomingMessageBytes": 64 << 20})
+	chat := p.createSession("ahp-session:/big")
+	p.call("subscribe", map[string]any{"channel": chat})
+	for i, id := range []string{"t1", "t2"} {
+		p.sendMessage(chat, id, "/demo big 20000001", uint64(i+1))
+		p.action(chat+" end of turn", func(e envelope) bool {
+			return e.Channel == chat && (e.typ() == ahpwire.ActionChatTurnComplete || e.typ() == "chat/error")
+		})
+		p.pending = nil
+	}
+	p.close()
+
+	w := dial(t, u, nil) // no chunking capability: 1 MiB is the limit
+	w.initialize("official", nil, nil)
+	var sub struct {
+		Snapshot struct {
+			State ahpwire.ChatState `json:"state"`
+		} `json:"snapshot"`
+		TurnsNextCursor string `json:"turnsNextCursor"`
+	}
+	must(t, json.Unmarshal(w.call("subscribe", map[string]any{"channel": chat, "view": map[string]any{"turns": 50}}), &sub))
+	turns := sub.Snapshot.State.Turns
+	for cursor := sub.TurnsNextCursor; cursor != ""; {
+		w.call("fetchTurns", map[string]any{"channel": chat, "cursor": cursor})
+		var a ahpwire.ChatTurnsLoaded
+		must(t, json.Unmarshal(w.actionOfType(chat, "chat/turnsLoaded").Action, &a))
+		turns = append(a.Turns, turns...)
+		cursor = a.TurnsNextCursor
+	}
+	if len(turns) != 2 {
+		t.Fatalf("reopened chat has %d turns, want 2", len(turns))
+	}
+	want := demo.BigReply(20000001)
+	for _, tr := range turns {
+		var b strings.Builder
+		refs := 0
+		for _, part := range tr.ResponseParts {
+			switch part.Kind {
+			case ahpwire.PartMarkdown:
+				b.WriteString(part.Content)
+			case ahpwire.PartContentRef:
+				refs++
+				var r ahpwire.ResourceReadResult
+				must(t, json.Unmarshal(w.call("resourceRead", map[string]any{"channel": "ahp-root://", "uri": part.Ref.URI}), &r))
+				if r.Encoding != ahpwire.EncodingUTF8 || part.Ref.SizeHint == nil || int64(len(r.Data)) != *part.Ref.SizeHint {
+					t.Fatalf("resourceRead %s: encoding %q, %d bytes, hint %v", part.Ref.URI, r.Encoding, len(r.Data), part.Ref.SizeHint)
+				}
+				b.WriteString(r.Data)
+			}
+		}
+		if refs == 0 {
+			t.Fatalf("turn %s: the finished big reply was sent inline, not by reference", tr.ID)
+		}
+		if b.String() != want {
+			t.Fatalf("turn %s: reassembled %d bytes, want the %d-byte reply", tr.ID, b.Len(), len(want))
+		}
+	}
+	if w.maxFrame > limit {
+		t.Fatalf("a frame of %d bytes reached a client with a %d limit", w.maxFrame, limit)
+	}
+}
