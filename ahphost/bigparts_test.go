@@ -84,3 +84,34 @@ func TestOfficialStyleClientReopensA40MBChat(t *testing.T) {
 		t.Fatalf("a frame of %d bytes reached a client with a %d limit", w.maxFrame, limit)
 	}
 }
+
+// TestDemoHistoryCreatesAPagedChat: "/demo history 300" creates a session
+// whose chat has 300 finished turns; a subscribe with view.turns opens on
+// the newest of them and turnsNextCursor leads to the rest.
+func TestDemoHistoryCreatesAPagedChat(t *testing.T) {
+	_, u := startHost(t, Options{NoToken: true})
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	chat := w.createSession("ahp-session:/s1")
+	w.call("subscribe", map[string]any{"channel": chat})
+	w.sendMessage(chat, "t1", "/demo history 300", 1)
+	w.actionOfType(chat, ahpwire.ActionChatTurnComplete)
+	var se struct {
+		Snapshot struct {
+			State struct {
+				DefaultChat string `json:"defaultChat"`
+			} `json:"state"`
+		} `json:"snapshot"`
+	}
+	must(t, json.Unmarshal(w.call("subscribe", map[string]any{"channel": demo.HistorySession(300)}), &se))
+	var sub struct {
+		Snapshot struct {
+			State ahpwire.ChatState `json:"state"`
+		} `json:"snapshot"`
+		TurnsNextCursor string `json:"turnsNextCursor"`
+	}
+	must(t, json.Unmarshal(w.call("subscribe", map[string]any{"channel": se.Snapshot.State.DefaultChat, "view": map[string]any{"turns": 40}}), &sub))
+	if n := len(sub.Snapshot.State.Turns); n != 40 || sub.TurnsNextCursor == "" || sub.Snapshot.State.Turns[39].ID != "seed-299" {
+		t.Fatalf("history chat window: %d turns, cursor %q", n, sub.TurnsNextCursor)
+	}
+}

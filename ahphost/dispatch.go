@@ -86,6 +86,7 @@ func (s *store) chatSideEffects(ce *chatEntry, a ahpwire.Action) {
 	switch a := a.(type) {
 	case *ahpwire.ChatTurnStarted:
 		s.maybeTitleSession(ce, a.Message.Text)
+		s.demoHistory(a.Message.Text)
 		s.startRun(ce, false)
 	case *ahpwire.ChatTurnResume:
 		s.startRun(ce, true)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ahptui/ahptui/ahphost/demo"
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
@@ -20,7 +21,22 @@ func (h *Host) SeedSession(sessionURI string, turns []ahpwire.Turn) (string, err
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	s := h.st
+	return h.st.seed(sessionURI, turns)
+}
+
+// demoHistory seeds the chat "/demo history N" asks for (once per N).
+// h.mu is held.
+func (s *store) demoHistory(text string) {
+	if n, ok := demo.HistoryTurns(text); ok && s.sessions[demo.HistorySession(n)] == nil {
+		if _, err := s.seed(demo.HistorySession(n), SyntheticTurns(n, 2<<10)); err != nil {
+			s.h.log.Warn("demo history", "err", err)
+		}
+	}
+}
+
+// seed is SeedSession with h.mu held.
+func (s *store) seed(sessionURI string, turns []ahpwire.Turn) (string, error) {
+	h := s.h
 	if s.sessions[sessionURI] != nil {
 		return "", fmt.Errorf("ahphost: seed: session %s already exists", sessionURI)
 	}

@@ -27,6 +27,7 @@ const (
 	scriptHelp
 	scriptTools
 	scriptBig
+	scriptHistory
 	scriptSlow
 	scriptError
 	scriptInput
@@ -82,6 +83,12 @@ func parseCommand(text string) command {
 		return parseBig(args)
 	case "slow":
 		return parseSlow(args)
+	case "history":
+		n, ok := HistoryTurns(text)
+		if !ok {
+			return command{script: scriptHistory, bad: fmt.Sprintf("turn count must be a number from 1 to %d", MaxHistory)}
+		}
+		return command{script: scriptHistory, n: n}
 	}
 	return command{script: scriptUnknown, word: fields[1]}
 }

@@ -47,6 +47,11 @@ func (r *run) script() error {
 		return r.tools()
 	case scriptBig:
 		return r.big()
+	case scriptHistory:
+		if r.cmd.bad != "" {
+			return r.answerOnly(badArgText("history", r.cmd.word, r.cmd.bad))
+		}
+		return r.answerOnly(historyText(r.cmd.n))
 	case scriptSlow:
 		return r.slow()
 	case scriptError:
