@@ -98,7 +98,8 @@ func helpText() string {
 		"| Command | What it shows |\n|---|---|\n" +
 		"| `/demo help` | this list |\n" +
 		"| `/demo tools` | tool calls through the whole state machine: a read-only call, an edit that needs approval (with a diff), a command that needs approval and then result review |\n" +
-		"| `/demo big N` | a reply of exactly N bytes (e.g. `3m`, up to 32 MiB) ending in `-- end of N bytes --` |\n" +
+		"| `/demo big N` | a reply of exactly N bytes (e.g. `3m`, up to 32 MiB) ending in `-- end of N bytes --`; above 1 MiB it is kept as content references once finished |\n" +
+		"| `/demo history N` | creates a session with a chat of N finished turns (default 300) to page through |\n" +
 		fmt.Sprintf("| `/demo slow [lines]` | a long answer streamed slowly (%d lines by default) — try cancelling or reconnecting |\n", DefaultSlowLines) +
 		"| `/demo error` | the turn fails with a resumable error; resume it to finish |\n" +
 		"| `/demo input` | asks you questions (text, number, yes/no, single and multi choice) and echoes the answers |\n" +
