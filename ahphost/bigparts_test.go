@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ahptui/ahptui/ahphost/demo"
 	"github.com/ahptui/ahptui/ahpwire"
@@ -37,6 +38,7 @@ func TestOfficialStyleClientReopensA40MBChat(t *testing.T) {
 
 	w := dial(t, u, nil) // no chunking capability: 1 MiB is the limit
 	w.initialize("official", nil, nil)
+	start := time.Now()
 	var sub struct {
 		Snapshot struct {
 			State ahpwire.ChatState `json:"state"`
@@ -52,6 +54,7 @@ func TestOfficialStyleClientReopensA40MBChat(t *testing.T) {
 		turns = append(a.Turns, turns...)
 		cursor = a.TurnsNextCursor
 	}
+	t.Logf("subscribe + fetchTurns: %v, largest frame %d bytes", time.Since(start), w.maxFrame)
 	if len(turns) != 2 {
 		t.Fatalf("reopened chat has %d turns, want 2", len(turns))
 	}
@@ -80,6 +83,7 @@ func TestOfficialStyleClientReopensA40MBChat(t *testing.T) {
 			t.Fatalf("turn %s: reassembled %d bytes, want the %d-byte reply", tr.ID, b.Len(), len(want))
 		}
 	}
+	t.Logf("whole 40 MB chat incl. every resourceRead: %v", time.Since(start))
 	if w.maxFrame > limit {
 		t.Fatalf("a frame of %d bytes reached a client with a %d limit", w.maxFrame, limit)
 	}
