@@ -26,12 +26,21 @@ func TestHistoryFetchedWhenScrolledToTop(t *testing.T) {
 	if !slices.Equal(fb.fetched, []string{"cursor-1"}) {
 		t.Fatalf("fetchTurns calls %v, want [cursor-1]", fb.fetched)
 	}
-	// Older turns arrive; the window stays on what the user was reading.
-	top := strings.Split(viewText(m), "\n")[0]
+	// The top says older turns are on their way.
+	lines := strings.Split(viewText(m), "\n")
+	if !strings.Contains(lines[0], "loading earlier turns") {
+		t.Fatalf("top line while fetching: %q", lines[0])
+	}
+	// Older turns arrive (the last page); the window stays on what the user
+	// was reading and the "earlier turns" line is gone.
+	top := lines[1]
 	older := []ahpwire.Turn{finishedTurn("old1", "older question", "older answer")}
 	m = send(t, m, envelope(9, &ahpwire.ChatTurnsLoaded{Turns: older}))
 	if got := strings.Split(viewText(m), "\n")[0]; got != top {
 		t.Fatalf("window jumped after history loaded: %q -> %q", top, got)
+	}
+	if strings.Contains(viewText(m), "earlier turns") {
+		t.Fatal("\"earlier turns\" shown after the last page")
 	}
 	m = send(t, m, keyPress("g"))
 	if !strings.Contains(viewText(m), "older question") {

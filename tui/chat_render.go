@@ -85,7 +85,7 @@ func (m *chatModel) renderItem(i, width int) renderedItem {
 	}
 	// A spacer line between messages.
 	out.lines = append(out.lines[:len(out.lines):len(out.lines)], "")
-	return out
+	return m.withEarlierLine(i, width, out)
 }
 
 // transcriptHints are the key hints under prompts in the transcript: the

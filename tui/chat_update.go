@@ -234,6 +234,7 @@ func (m *chatModel) maybeFetchOlder() tea.Cmd {
 		return nil
 	}
 	m.fetching = true
+	m.historyChanged()
 	return fetchTurns(m.c.ctx, m.c.backend, m.chat, m.cursor)
 }
 
@@ -257,6 +258,7 @@ func (m *chatModel) applyChatEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 	if tl, ok := env.Action.(*ahpwire.ChatTurnsLoaded); ok && env.RejectionReason == "" {
 		// The page arrived (perhaps with nothing new): fetching is over.
 		m.fetching, m.cursor = false, tl.TurnsNextCursor
+		m.historyChanged()
 	} else if len(acts) == 0 {
 		return nil
 	}
