@@ -57,6 +57,7 @@ func (s *store) seed(sessionURI string, turns []ahpwire.Turn) (string, error) {
 			s.maybeTitleSession(ce, t)
 		}
 	}
+	s.refLargeParts(ce)
 	s.syncChat(ce)
 	return ce.uri, nil
 }
