@@ -1,0 +1,75 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahphost/demo"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// bigChat40MB is the state of a chat after two "/demo big 20000001"
+// replies, as the host sends it now (byRef: each reply as contentRef pages
+// of 64 KiB, the ahphost defaults) or did before (inline markdown).
+func bigChat40MB(byRef bool) ahpwire.ChatState {
+	reply := demo.BigReply(20000001)
+	var ts []ahpwire.Turn
+	for i := range 2 {
+		tr := finishedTurn(fmt.Sprintf("t%d", i), "/demo big 20000001", reply)
+		if byRef {
+			var parts []ahpwire.ResponsePart
+			for off, k := 0, 0; off < len(reply); off, k = off+64<<10, k+1 {
+				n := int64(min(64<<10, len(reply)-off))
+				parts = append(parts, ahpwire.ResponsePart{Kind: ahpwire.PartContentRef, Ref: &ahpwire.ContentRef{
+					URI: fmt.Sprintf("ahptui-part:/c/t%d/0/%d", i, k), SizeHint: &n, ContentType: "text/markdown"}})
+			}
+			tr.ResponseParts = parts
+		}
+		ts = append(ts, tr)
+	}
+	return chatState(ts, nil)
+}
+
+// BenchmarkReopen40MBChat measures reopening a 40 MB chat (issue 12
+// budget: first frame ≤ 300 ms after the snapshot arrives): decoding the
+// snapshot event, projecting it and drawing the first frame with cold
+// caches. "refs" is what the host sends now; "inline" the old snapshot
+// (which a 32 MiB client could not even receive).
+func BenchmarkReopen40MBChat(b *testing.B) {
+	for _, byRef := range []bool{true, false} {
+		name := "refs"
+		if !byRef {
+			name = "inline"
+		}
+		b.Run(name, func(b *testing.B) {
+			snap, err := ahpwire.NewSnapshot(testChat, bigChat40MB(byRef), 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				m, _ := newTestModel(b, 120, 40)
+				m = send(b, m, openSessionMsg{Session: testSession})
+				ss := ahpwire.SessionState{Provider: "demo", Title: "bench", Lifecycle: ahpwire.LifecycleReady, DefaultChat: testChat}
+				m = send(b, m, snapshotEvent(b, testSession, ss))
+				// The snapshot arrives as bytes: decoding it is part of the cost.
+				var st ahpwire.Snapshot
+				raw := append([]byte(nil), snap.State...)
+				b.StartTimer()
+				st = ahpwire.Snapshot{Resource: snap.Resource, State: raw, FromSeq: snap.FromSeq}
+				ev := connEventMsg{ev: ahpclient.SnapshotEvent{Snapshot: st, Reason: ahpclient.SnapshotSubscribe}}
+				nm, _ := m.Update(ev)
+				v := ansi.Strip(nm.(Model).View().Content)
+				if !strings.Contains(v, "end of 20000001 bytes") && !strings.Contains(v, "ahptui-part:/c/t1/0/305") {
+					b.Fatalf("first frame shows neither the reply's end nor its last reference:\n%s", v)
+				}
+			}
+			b.ReportMetric(float64(len(snap.State))/1e6, "MB-snapshot")
+		})
+	}
+}
