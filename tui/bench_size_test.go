@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -71,5 +72,43 @@ func BenchmarkReopen40MBChat(b *testing.B) {
 			}
 			b.ReportMetric(float64(len(snap.State))/1e6, "MB-snapshot")
 		})
+	}
+}
+
+// heapMB is the live heap after a collection, in MB.
+func heapMB() float64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return float64(ms.HeapInuse) / (1 << 20)
+}
+
+// BenchmarkBigReplyMemory measures the live heap a 32 MB reply leaves in
+// one process holding the embedded host, the client and the TUI (as
+// `ahptui demo` does), split by dropping the parts in turn: render-MB is
+// the renderer's caches plus the transcript's rendered lines, client-MB
+// the chat model's AHP state and lifecycle blocks, host-conn-MB what
+// stays (host store: resources and replay log; client connection
+// buffers). Issue 12 budget: RSS growth ≤ 128 MB (see
+// scripts/rss-big-reply.sh; RSS adds the GC's headroom to the live heap).
+func BenchmarkBigReplyMemory(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		r := openLiveChat(b)
+		base := heapMB()
+		r.m = typeText(b, r.m, "/demo big 32000000")
+		r.m = send(b, r.m, keyPress("enter"))
+		r.pump("big reply", func(m Model) bool {
+			return m.chat.state.Current == nil && strings.Contains(viewText(m), "end of 32000000")
+		})
+		all := heapMB()
+		r.m.chat.tr = transcript{}
+		r.m.c.renderer = nil
+		noRender := heapMB()
+		r.m = Model{}
+		noClient := heapMB()
+		b.ReportMetric(all-base, "total-MB")
+		b.ReportMetric(all-noRender, "render-MB")
+		b.ReportMetric(noRender-noClient, "client-MB")
+		b.ReportMetric(noClient-base, "host-conn-MB")
 	}
 }

@@ -16,7 +16,7 @@ func f6() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF6} }
 func f7() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF7} }
 
 // openLiveChat starts a live rig on a new session's chat.
-func openLiveChat(t *testing.T) *liveRig {
+func openLiveChat(t testing.TB) *liveRig {
 	r := newLiveRig(t, 0)
 	r.pump("agents", func(m Model) bool { return len(m.picker.agents) > 0 && m.picker.loaded })
 	r.newSession()

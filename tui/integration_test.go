@@ -19,13 +19,13 @@ type liveBackend struct{ *ahpclient.Client }
 func (liveBackend) Next(context.Context) (ahpclient.Event, error) { return nil, context.Canceled }
 
 type liveRig struct {
-	t      *testing.T
+	t      testing.TB
 	host   *ahphost.Host
 	client *ahpclient.Client
 	m      Model
 }
 
-func newLiveRig(t *testing.T, replayLog int) *liveRig {
+func newLiveRig(t testing.TB, replayLog int) *liveRig {
 	t.Helper()
 	before := testkit.Goroutines()
 	h, err := ahphost.New(ahphost.Options{Dir: t.TempDir(), NoToken: true, Pace: time.Millisecond, ReplayLog: replayLog})
