@@ -1,6 +1,7 @@
 package ahphost
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/ahptui/ahptui/ahpwire"
@@ -38,7 +39,7 @@ func (s *store) refLargeParts(ce *chatEntry) {
 		page = DefaultResourcePageBytes
 	}
 	for i := ce.refTurns; i < len(ce.state.Turns); i++ {
-		t := &ce.state.Turns[i]
+		t := ce.state.Turns[i]
 		var parts []ahpwire.ResponsePart
 		changed := false
 		for j, p := range t.ResponseParts {
@@ -51,22 +52,27 @@ func (s *store) refLargeParts(ce *chatEntry) {
 				}
 				changed = true
 				continue
-			case p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && refToolOutput(s, p.ToolCall, base, limit, page):
-				changed = true
+			case p.Kind == ahpwire.PartToolCall && p.ToolCall != nil:
+				if tc := refToolOutput(s, p.ToolCall, base, limit, page); tc != nil {
+					p.ToolCall, changed = tc, true
+				}
 			}
 			parts = append(parts, p)
 		}
 		if changed {
-			t.ResponseParts = parts
+			// Copy on write: snapshots being encoded elsewhere may share
+			// the turns' backing array.
+			ce.state.Turns = slices.Clone(ce.state.Turns)
+			ce.state.Turns[i].ResponseParts = parts
 		}
 	}
 	ce.refTurns = len(ce.state.Turns)
 }
 
-// refToolOutput turns the large text blocks of a finished tool call's
-// result into resource blocks (one per page); it reports a change. The
-// tool call is copied, not modified in place (actions share it).
-func refToolOutput(s *store, tc *ahpwire.ToolCallState, base string, limit, page int64) bool {
+// refToolOutput returns a copy of a finished tool call whose large text
+// result blocks became resource blocks (one per page), or nil when there
+// is none. tc itself is not modified (actions and seeds share it).
+func refToolOutput(s *store, tc *ahpwire.ToolCallState, base string, limit, page int64) *ahpwire.ToolCallState {
 	big := false
 	for _, c := range tc.Content {
 		if c.Type == ahpwire.ContentText && int64(len(c.Text)) > limit {
@@ -74,7 +80,7 @@ func refToolOutput(s *store, tc *ahpwire.ToolCallState, base string, limit, page
 		}
 	}
 	if !big {
-		return false
+		return nil
 	}
 	cp := *tc
 	cp.Content = nil
@@ -89,8 +95,7 @@ func refToolOutput(s *store, tc *ahpwire.ToolCallState, base string, limit, page
 				URI: ref.URI, SizeHint: ref.SizeHint, ContentType: ref.ContentType})
 		}
 	}
-	*tc = cp
-	return true
+	return &cp
 }
 
 // storePage keeps one page as a resource and returns its reference.

@@ -119,3 +119,43 @@ func TestDemoHistoryCreatesAPagedChat(t *testing.T) {
 		t.Fatalf("history chat window: %d turns, cursor %q", n, sub.TurnsNextCursor)
 	}
 }
+
+// TestLargeToolOutputByReference: a finished tool call whose text output
+// is above LargePartBytes is sent with resource blocks instead (one per
+// page), which resourceRead serves; small outputs stay inline.
+func TestLargeToolOutputByReference(t *testing.T) {
+	h, u := startHost(t, Options{NoToken: true, LargePartBytes: 32 << 10, ResourcePageBytes: 8 << 10})
+	big := strings.Repeat("a log line of the tool\n", 3000) // ~69 KB
+	ok := true
+	tc := ahpwire.ToolCallState{Status: ahpwire.ToolCompleted, ToolCallID: "tc1", ToolName: "run", DisplayName: "Run",
+		Success: &ok, Content: []ahpwire.ToolResultContent{{Type: ahpwire.ContentText, Text: "small"}, {Type: ahpwire.ContentText, Text: big}}}
+	turn := ahpwire.Turn{ID: "t1", Message: ahpwire.ChatMessage{Text: "run it"}, State: ahpwire.TurnComplete,
+		ResponseParts: []ahpwire.ResponsePart{{Kind: ahpwire.PartToolCall, ToolCall: &tc}}}
+	chat, err := h.SeedSession("ahp-session:/tool", []ahpwire.Turn{turn})
+	must(t, err)
+	if len(tc.Content) != 2 || tc.Content[1].Text != big {
+		t.Fatal("the caller's tool call was modified in place")
+	}
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	st := chatWire(t, w, chat)
+	got := st.Turns[0].ResponseParts[0].ToolCall
+	if got == nil || len(got.Content) < 3 || got.Content[0].Text != "small" {
+		t.Fatalf("tool content %+v", got)
+	}
+	var b strings.Builder
+	for _, c := range got.Content[1:] {
+		if c.Type != ahpwire.ContentResource || c.URI == "" {
+			t.Fatalf("block %+v is not a resource", c)
+		}
+		var r ahpwire.ResourceReadResult
+		must(t, json.Unmarshal(w.call("resourceRead", map[string]any{"channel": "ahp-root://", "uri": c.URI}), &r))
+		if r.ContentType != "text/plain" {
+			t.Fatalf("content type %q", r.ContentType)
+		}
+		b.WriteString(r.Data)
+	}
+	if b.String() != big {
+		t.Fatalf("pages give %d bytes, want %d", b.Len(), len(big))
+	}
+}
