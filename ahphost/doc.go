@@ -42,6 +42,14 @@
 // and its request's state changes are rolled back (a failed
 // initialize/reconnect leaves the connection uninitialized).
 //
+// Large parts go by reference: when a turn has finished, each markdown
+// part and text tool output above LargePartBytes (1 MiB) is moved into the
+// resource store in pages of ResourcePageBytes (64 KiB) and the turn keeps
+// one contentRef part (or resource block) per page, so even a single huge
+// turn fits any window and every resourceRead answer stays small. Live
+// streaming is unchanged: the deltas still carry the text as it arrives.
+// "/demo history N" seeds a session with N finished turns for paging.
+//
 // # Limits
 //
 // Every resource a peer can make the host hold is bounded (Options fields,
