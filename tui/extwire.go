@@ -46,6 +46,7 @@ func (m *Model) syncExt() tea.Cmd {
 	if m.chat != nil && m.screen == screenChat {
 		first, last := m.chat.tr.visibleItems()
 		v := m.chat.viewOptsBase()
+		near := m.chat.tr.nearSpans()
 		for i := max(0, first-1); i <= last+1; i++ {
 			msg := m.chat.messageAt(i)
 			if msg == nil {
@@ -55,7 +56,12 @@ func (m *Model) syncExt() tea.Cmd {
 				want[uri] = pty
 			}
 			if need := render.NeededResources(msg, v); len(need) > 0 {
-				uris = append(uris, need...)
+				far := farRefs(msg, near)
+				for _, u := range need {
+					if !far[u] {
+						uris = append(uris, u)
+					}
+				}
 				for u, n := range render.RefSizes(msg) {
 					sizes[u] = n
 				}
