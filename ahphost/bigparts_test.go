@@ -19,6 +19,11 @@ import (
 // they are byte for byte the replies.
 func TestOfficialStyleClientReopensA40MBChat(t *testing.T) {
 	const limit = 1 << 20
+	size := 20000001
+	if raceEnabled {
+		size = 3000001 // still three times the limit per turn; -race is ~10× slower
+	}
+	cmd := "/demo big " + itoa(size)
 	_, u := startHost(t, Options{NoToken: true, MaxFrameBytes: limit})
 
 	// The producer segments (the live 3 MiB deltas need it).
@@ -28,7 +33,7 @@ func TestOfficialStyleClientReopensA40MBChat(t *testing.T) {
 	chat := p.createSession("ahp-session:/big")
 	p.call("subscribe", map[string]any{"channel": chat})
 	for i, id := range []string{"t1", "t2"} {
-		p.sendMessage(chat, id, "/demo big 20000001", uint64(i+1))
+		p.sendMessage(chat, id, cmd, uint64(i+1))
 		p.action(chat+" end of turn", func(e envelope) bool {
 			return e.Channel == chat && (e.typ() == ahpwire.ActionChatTurnComplete || e.typ() == "chat/error")
 		})
@@ -58,7 +63,7 @@ func TestOfficialStyleClientReopensA40MBChat(t *testing.T) {
 	if len(turns) != 2 {
 		t.Fatalf("reopened chat has %d turns, want 2", len(turns))
 	}
-	want := demo.BigReply(20000001)
+	want := demo.BigReply(size)
 	for _, tr := range turns {
 		var b strings.Builder
 		refs := 0
