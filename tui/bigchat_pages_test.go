@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -79,5 +80,20 @@ func TestLiveLongReplyLoadsOnlyNearPages(t *testing.T) {
 	}
 	if n, total := len(r.m.c.ext.loader.Texts()), refs; n == 0 || n > 16 {
 		t.Fatalf("%d of %d pages loaded for one screen", n, total)
+	}
+
+	// An export holds the whole reply, the pages never shown included.
+	dir := t.TempDir()
+	done, ok := exportWithRefsCmd(context.Background(), liveBackend{c}, r.m.c.ext.loader.Texts(), dir, "x.md", "big",
+		r.m.chat.allMessages())().(exportDoneMsg)
+	if !ok || done.err != nil {
+		t.Fatalf("export: %v", done.err)
+	}
+	data, err := os.ReadFile(done.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(string(data), "filler line of the long reply"); got < 20<<20/30 || !strings.Contains(string(data), "THE-END-MARKER") {
+		t.Fatalf("export has %d filler lines of the reply", got)
 	}
 }

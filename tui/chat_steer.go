@@ -307,7 +307,11 @@ func (m *chatModel) transcriptExtraKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		md := chatMarkdown(m.title, m.allMessages())
 		return tea.Batch(tea.SetClipboard(md), notice(fmt.Sprintf("copied the chat as markdown (%d bytes)", len(md)), false)), true
 	case key.Matches(k, km.Export):
-		return exportCmd("", exportFileName(m.title, m.c.now()), chatMarkdown(m.title, m.allMessages())), true
+		var cached map[string]string
+		if m.c.ext != nil {
+			cached = m.c.ext.loader.Texts()
+		}
+		return exportWithRefsCmd(m.c.ctx, m.c.backend, cached, "", exportFileName(m.title, m.c.now()), m.title, m.allMessages()), true
 	}
 	return nil, false
 }

@@ -20,7 +20,11 @@ const maxExportToolText = 4000
 
 // messageMarkdown renders one message as markdown. All server text goes
 // through render.Sanitize (no escape sequences or control characters).
-func messageMarkdown(m *reducer.Message) string {
+func messageMarkdown(m *reducer.Message) string { return messageMarkdownRefs(m, nil) }
+
+// messageMarkdownRefs is messageMarkdown with content references resolved
+// by read (nil: references are exported as links).
+func messageMarkdownRefs(m *reducer.Message, read refReader) string {
 	var b strings.Builder
 	switch m.Role {
 	case reducer.RoleUser:
@@ -35,7 +39,7 @@ func messageMarkdown(m *reducer.Message) string {
 		b.WriteString("\n")
 	}
 	for _, blk := range m.Blocks {
-		if s := blockMarkdown(blk); s != "" {
+		if s := blockMarkdownRefs(blk, read); s != "" {
 			b.WriteString(s)
 			b.WriteString("\n\n")
 		}
@@ -43,9 +47,12 @@ func messageMarkdown(m *reducer.Message) string {
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
 
-// blockMarkdown renders one block; collapsed blocks are exported in full.
-func blockMarkdown(blk *reducer.Block) string {
+// blockMarkdownRefs renders one block; collapsed blocks are exported in
+// full, content references through read.
+func blockMarkdownRefs(blk *reducer.Block, read refReader) string {
 	switch blk.Kind {
+	case reducer.KindContentRef:
+		return refMarkdown(blk, read)
 	case reducer.KindText, reducer.KindSystemNotification:
 		return strings.TrimSpace(render.Sanitize(blk.Text()))
 	case reducer.KindThinking:
@@ -121,13 +128,18 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // chatMarkdown renders a whole chat with a title line.
 func chatMarkdown(title string, msgs []*reducer.Message) string {
+	return chatMarkdownRefs(title, msgs, nil)
+}
+
+// chatMarkdownRefs is chatMarkdown with content references resolved by read.
+func chatMarkdownRefs(title string, msgs []*reducer.Message, read refReader) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", oneLine(render.Sanitize(firstNonEmpty(title, "Chat"))))
 	for _, m := range msgs {
 		if m == nil {
 			continue
 		}
-		b.WriteString(messageMarkdown(m))
+		b.WriteString(messageMarkdownRefs(m, read))
 		b.WriteString("\n")
 	}
 	return b.String()

@@ -1,0 +1,61 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/render"
+)
+
+// refReader returns the text behind a content reference, false when it
+// cannot be had.
+type refReader func(uri string) (string, bool)
+
+// refMarkdown exports a contentRef block: its text when read has it, else
+// a link with its size.
+func refMarkdown(blk *reducer.Block, read refReader) string {
+	if blk.Ref == nil {
+		return ""
+	}
+	if read != nil {
+		if text, ok := read(blk.Ref.URI); ok {
+			return strings.TrimRight(render.Sanitize(text), "\n")
+		}
+	}
+	size := ""
+	if blk.Ref.SizeHint != nil {
+		size = fmt.Sprintf(" (%d bytes)", *blk.Ref.SizeHint)
+	}
+	return "→ " + oneLine(render.Sanitize(blk.Ref.URI)) + size
+}
+
+// exportWithRefsCmd writes the chat as markdown in a command: content
+// references are taken from the loader's cache (cached, a map that is
+// never mutated) or read from the host there, off the Update loop, so an
+// export of a chat whose long replies are stored by reference holds their
+// text.
+func exportWithRefsCmd(ctx context.Context, b Backend, cached map[string]string, dir, name, title string, msgs []*reducer.Message) tea.Cmd {
+	rr, _ := b.(resourceReader)
+	read := func(uri string) (string, bool) {
+		if t, ok := cached[uri]; ok {
+			return t, true
+		}
+		if rr == nil || strings.HasPrefix(uri, "data:") {
+			return "", false
+		}
+		c, cancel := reqCtx(ctx)
+		defer cancel()
+		r, err := rr.ResourceRead(c, uri, "")
+		if err != nil || r.Data == nil {
+			return "", false
+		}
+		return string(r.Data), true
+	}
+	return func() tea.Msg {
+		return exportCmd(dir, name, chatMarkdownRefs(title, msgs, read))()
+	}
+}
