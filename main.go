@@ -6,11 +6,16 @@
 //	ahptui serve [flags]        run the embedded host without a UI
 //	ahptui [flags] URL          attach to an AHP host (ws:// or wss://, ?tkn= accepted)
 //
-// Run `ahptui --help` for every flag and the exit codes.
+// Run `ahptui --help` for every command, flag and exit code. Everything
+// lives in internal/cli; this file only hands it the process.
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/ahptui/ahptui/internal/cli"
+)
 
 func main() {
-	os.Exit(run(os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
+	os.Exit(cli.Main(os.Args[1:]))
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ahptui/ahptui/internal/redact"
 	"github.com/ahptui/ahptui/segment"
 )
 
@@ -98,7 +99,7 @@ func New(o Options) (*Client, error) {
 		cfg:      cfg,
 		clientID: id,
 		idSlot:   slot,
-		log:      newMaskedLogger(cfg.Logger, cfg.mask),
+		log:      redact.Logger(cfg.Logger, cfg.mask),
 		q:        newEventQueue(cfg.HighWater),
 		seq:      newSeqTracker(),
 		ob:       newOutbox(),
@@ -311,30 +312,8 @@ func (c *Client) liveConn() (*conn, error) {
 }
 
 // maskErr returns err with the token masked out of its text (the chain is
-// kept for errors.Is/As when the text is already clean).
-func (c *Client) maskErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	s := err.Error()
-	if m := c.cfg.mask.mask(s); m != s {
-		return &maskedError{msg: m, err: err}
-	}
-	return err
-}
-
-// maskedError carries a masked message; Is/As still see the original chain
-// (whose typed errors never carry the token themselves).
-type maskedError struct {
-	msg string
-	err error
-}
-
-// Error returns the masked message.
-func (e *maskedError) Error() string { return e.msg }
-
-// Unwrap returns the original error.
-func (e *maskedError) Unwrap() error { return e.err }
+// kept for errors.Is/As); see internal/redact.
+func (c *Client) maskErr(err error) error { return c.cfg.mask.Error(err) }
 
 // noteAccepted records that the host read a frame of n bytes.
 func (c *Client) noteAccepted(n int64) {

@@ -49,7 +49,7 @@
 //     already delivered, so replays are idempotent.
 //   - Envelopes carrying rejectionReason are never delivered; the outbox
 //     entry becomes Rejected with a *RejectedError.
-//   - Tokens are masked (MaskToken) in every error, log line and state.
+//   - Tokens are masked (internal/redact) in every error, log line and state.
 //   - No frame from a host crashes the client: a panic while handling one
 //     is recovered, logged, and ends the connection with a *ProtocolError
 //     (the supervisor reconnects). An error response with "id": null

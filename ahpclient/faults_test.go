@@ -10,6 +10,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/redact"
 	"github.com/ahptui/ahptui/internal/testkit"
 )
 
@@ -96,7 +97,7 @@ func TestBadTokenIsAuthErrorWithoutToken(t *testing.T) {
 	h, url := startHost(t, ahphost.Options{Token: "right-token-1234"})
 	bad := strings.Replace(url, h.Token(), "wrong-token-5678", 1)
 	if bad == url {
-		t.Fatalf("url %q carries no token", MaskToken(url))
+		t.Fatalf("url %q carries no token", redact.String(url))
 	}
 	c, err := New(testOptions(t, bad))
 	if err != nil {

@@ -111,8 +111,8 @@ func (c *Client) dial(ctx context.Context) (*websocket.Conn, *eofWatch, error) {
 		if errors.As(err, &ue) {
 			inner = ue.Err
 		}
-		if s := inner.Error(); c.cfg.mask.mask(s) != s {
-			inner = errors.New(c.cfg.mask.mask(s))
+		if s := inner.Error(); c.cfg.mask.String(s) != s {
+			inner = errors.New(c.cfg.mask.String(s))
 		}
 		return nil, nil, &DialError{URL: c.cfg.safeURL(), StatusCode: status, Err: inner}
 	}

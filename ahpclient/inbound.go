@@ -129,7 +129,7 @@ func (c *Client) onServerRequest(k *conn, m *ahpwire.Message) {
 				k.respond(&ahpwire.Message{JSONRPC: ahpwire.JSONRPCVersion, ID: &id, Error: re})
 				return
 			}
-			k.respond(ahpwire.NewError(id, ahpwire.CodeInternalError, c.cfg.mask.mask(err.Error()), nil))
+			k.respond(ahpwire.NewError(id, ahpwire.CodeInternalError, c.cfg.mask.String(err.Error()), nil))
 			return
 		}
 		resp, err := ahpwire.NewResult(id, res)

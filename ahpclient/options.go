@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/redact"
 	"github.com/ahptui/ahptui/segment"
 )
 
@@ -115,7 +116,8 @@ type config struct {
 	hostKey  string
 	chunking *segment.ChunkingCapability
 	recvLim  segment.Limits
-	mask     masker
+	mask     redact.Masker
+	socket   string // a ws+unix URL's socket path
 	// frameHook, when set (tests only), runs on the reader with each
 	// complete message before it is handled.
 	frameHook func(msg []byte)
@@ -128,7 +130,11 @@ func (o Options) validate() (*config, error) {
 	}
 	u, err := url.Parse(o.URL)
 	if err != nil {
-		return nil, fmt.Errorf("ahpclient: invalid host URL %q", MaskToken(o.URL))
+		return nil, fmt.Errorf("ahpclient: invalid host URL %q", redact.String(o.URL))
+	}
+	socket, err := unixSocket(u)
+	if err != nil {
+		return nil, err
 	}
 	switch u.Scheme {
 	case "ws", "wss":
@@ -137,10 +143,10 @@ func (o Options) validate() (*config, error) {
 	case "https":
 		u.Scheme = "wss"
 	default:
-		return nil, fmt.Errorf("ahpclient: host URL %q must start with ws:// or wss://", MaskToken(o.URL))
+		return nil, fmt.Errorf("ahpclient: host URL %q must start with ws:// or wss://", redact.String(o.URL))
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("ahpclient: host URL %q has no host", MaskToken(o.URL))
+		return nil, fmt.Errorf("ahpclient: host URL %q has no host", redact.String(o.URL))
 	}
 	q := u.Query()
 	if t := q.Get("tkn"); t != "" && o.Token == "" {
@@ -193,7 +199,17 @@ func (o Options) validate() (*config, error) {
 			Proxy: http.ProxyFromEnvironment, TLSClientConfig: o.TLSConfig.Clone(), DisableKeepAlives: true,
 		}}
 	}
-	c := &config{Options: o, url: u, hostKey: hostKey(u), mask: masker{secret: o.Token}}
+	if socket != "" {
+		if o.HTTPClient != nil || o.TLSConfig != nil {
+			return nil, errors.New("ahpclient: a ws+unix URL dials its socket: HTTPClient and TLSConfig do not apply")
+		}
+		o.HTTPClient = unixHTTPClient(socket)
+	}
+	c := &config{Options: o, url: u, hostKey: hostKey(u), mask: redact.New(o.Token).WithURL(o.URL)}
+	if socket != "" {
+		c.socket = socket
+		c.hostKey = hostKey(&url.URL{Scheme: "ws", Host: "unix" + socket})
+	}
 	if !o.DisableChunking {
 		cc := segment.DefaultCapability()
 		if o.Chunking != nil {
@@ -234,5 +250,10 @@ func (c *config) dialURL() string {
 	return u.String()
 }
 
-// safeURL is the URL for messages (token removed).
-func (c *config) safeURL() string { return c.url.String() }
+// safeURL is the URL for messages (token removed, userinfo password masked).
+func (c *config) safeURL() string {
+	if c.socket != "" {
+		return schemeUnix + "://" + c.socket
+	}
+	return redact.String(c.url.String())
+}

@@ -64,7 +64,7 @@
 // the Host header must be an IP literal, localhost, the bound name or one
 // of AllowedHosts (DNS rebinding). A panic in a handler, the writer or an
 // agent run is recovered: the connection is closed with 1011 and removed
-// from every broadcast. RunServe sets a 384 MiB soft memory limit unless
+// from every broadcast. `ahptui serve` (internal/cli) sets a 384 MiB soft memory limit unless
 // GOMEMLIMIT is set; TestSoakAllAttacksAtOnce holds the host's peak RSS
 // under 512 MB with every known attack running at once.
 //
@@ -77,8 +77,9 @@
 //
 // For tests, Handler returns an http.Handler usable with httptest,
 // SeedSession (with SyntheticTurns) preloads a chat with finished turns, and
-// Options.Faults plus the runtime methods DropAll, GoSilent, SetFrameDelay,
-// DropAfterFrames and DropAtServerSeq inject link failures. RunServe
-// implements the `ahptui serve` command; its --frame-delay, --drop-after and
-// --silent-after/--silent-for flags map onto Options.Faults.
+// Options.Faults plus the runtime methods DropAll, Outage, GoSilent,
+// SetFrameDelay, DropAfterFrames and DropAtServerSeq inject link failures.
+// The package takes Options, never argv: the `ahptui serve` command
+// (internal/cli) parses its flags into Options; --frame-delay, --drop-after
+// and --silent-after/--silent-for map onto Options.Faults.
 package ahphost

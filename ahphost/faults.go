@@ -29,6 +29,18 @@ func (h *Host) DropAll() {
 	}
 }
 
+// Outage simulates a host outage: every open connection is dropped
+// abruptly (as DropAll) and new connections are refused with HTTP 503 for d,
+// so that clients show their reconnect state before they recover. The demo
+// fault key (AHPTUI_DEMO_FAULTS) uses it.
+func (h *Host) Outage(d time.Duration) {
+	h.refuseUntil.Store(time.Now().Add(d).UnixNano())
+	h.DropAll()
+}
+
+// refusing reports whether an Outage is refusing new connections.
+func (h *Host) refusing() bool { return time.Now().UnixNano() < h.refuseUntil.Load() }
+
 // GoSilent makes the host stop answering for d: no frame is processed or
 // written and no close is sent; afterwards it continues where it stopped.
 // A client's ping then times out as on a silently dead link.

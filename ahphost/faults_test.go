@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,6 +48,22 @@ func TestFaultInjection(t *testing.T) {
 		waitUntil(t, "connections gone", func() bool { return h.Connections() == 0 })
 		c := dial(t, u, nil)
 		c.call("reconnect", map[string]any{"channel": "ahp-root://", "clientId": "a", "lastSeenServerSeq": 0, "subscriptions": []string{}})
+	})
+	t.Run("Outage", func(t *testing.T) {
+		h, u := startHost(t, Options{NoToken: true})
+		a := dial(t, u, nil)
+		a.initialize("a", nil, nil)
+		h.Outage(400 * time.Millisecond)
+		if !connDropped(a) {
+			t.Fatal("want an abrupt drop")
+		}
+		_, err := tryDial(u, nil)
+		if err == nil || !strings.Contains(err.Error(), "503") {
+			t.Fatalf("dial during the outage: %v, want 503", err)
+		}
+		time.Sleep(450 * time.Millisecond)
+		b := dial(t, u, nil)
+		b.initialize("b", nil, nil)
 	})
 	t.Run("DropAtServerSeq then replay", func(t *testing.T) {
 		h, u := startHost(t, Options{NoToken: true})

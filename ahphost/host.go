@@ -14,6 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/ahptui/ahptui/internal/redact"
 	"github.com/ahptui/ahptui/segment"
 )
 
@@ -35,6 +36,7 @@ type Host struct {
 	wg     sync.WaitGroup
 
 	silentUntil atomic.Int64
+	refuseUntil atomic.Int64 // unix nanos until which Outage refuses new connections
 	faults      faultState
 	nextConn    atomic.Uint64
 	rejectLog   logLimiter
@@ -65,7 +67,7 @@ func New(opts Options) (*Host, error) {
 	}
 	h := &Host{
 		opts:     o,
-		log:      o.Logger,
+		log:      redact.Logger(o.Logger, redact.New(o.Token)), // no log line carries the token
 		tokens:   newTokenChecker(o.Token, o.NoToken),
 		hosts:    newHostChecker(o.NoToken, o.AllowedHosts),
 		splitter: segment.NewSplitter(o.Random),
@@ -229,6 +231,11 @@ func (h *Host) Close() error {
 
 // serveHTTP authenticates and upgrades one connection, then runs its reader.
 func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.refusing() {
+		w.Header().Set("Connection", "close")
+		http.Error(w, "host outage (fault injection)", http.StatusServiceUnavailable)
+		return
+	}
 	if n := h.active.Add(1); n > int64(h.opts.MaxConnections) {
 		h.active.Add(-1)
 		h.warnRejected("rejected connection: connection limit reached", "remote", r.RemoteAddr, "limit", h.opts.MaxConnections)

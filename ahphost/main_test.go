@@ -1,24 +1,17 @@
 package ahphost
 
 import (
-	"context"
 	"os"
-	"os/signal"
-	"strings"
-	"syscall"
 	"testing"
 )
 
-// soakChildEnv, when set, makes the test binary act as `ahptui serve` with
-// the arguments it holds (space-separated), for the soak test's subprocess.
-const soakChildEnv = "AHPHOST_SERVE_ARGS"
+// buildDir holds the ahptui binary the soak test builds (see buildAhptui).
+var buildDir string
 
 func TestMain(m *testing.M) {
-	if args, ok := os.LookupEnv(soakChildEnv); ok {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := RunServe(ctx, strings.Fields(args), os.Stdout, os.Stderr)
-		stop()
-		os.Exit(code)
+	code := m.Run()
+	if buildDir != "" {
+		_ = os.RemoveAll(buildDir)
 	}
-	os.Exit(m.Run())
+	os.Exit(code)
 }

@@ -57,17 +57,3 @@ func TestDNSRebindingHostCheck(t *testing.T) {
 		t.Errorf("with a token, Host attacker.example refused: %d", got)
 	}
 }
-
-// TestRunServeAllowHost: `serve --without-connection-token --allow-host`
-// accepts that name and still refuses others.
-func TestRunServeAllowHost(t *testing.T) {
-	u, stderr, _ := startServe(t, "--without-connection-token", "--allow-host", "devbox.lan")
-	port := u[strings.LastIndex(u, ":"):]
-	if got := dialHost(t, u, "devbox.lan"+port); got != 0 {
-		t.Fatalf("allowed host refused: %d", got)
-	}
-	if got := dialHost(t, u, "evil.example"+port); got != http.StatusForbidden {
-		t.Fatalf("evil host: %d, want 403", got)
-	}
-	waitUntil(t, "WARN line", func() bool { return strings.Contains(stderr.String(), "Host header not allowed") })
-}

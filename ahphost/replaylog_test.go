@@ -97,10 +97,11 @@ func TestRejectedActionsAreNotLogged(t *testing.T) {
 }
 
 // TestServeStopsPromptlyMidReply: a client that asked for many large
-// snapshots and never reads does not delay shutdown: RunServe returns
-// promptly after its context (SIGTERM) is cancelled.
+// snapshots and never reads does not delay shutdown: Close (what `ahptui
+// serve` does on SIGTERM) returns promptly.
 func TestServeStopsPromptlyMidReply(t *testing.T) {
-	u, _, stop := startServe(t, "--without-connection-token")
+	h, u := startHost(t, Options{NoToken: true})
+	stop := func() { _ = h.Close() }
 	w := dial(t, u, nil)
 	w.initialize("c1", nil, map[string]any{"maxIncomingFrameBytes": 1 << 20, "maxIncomingMessageBytes": 32 << 20})
 	w.reasm = newClientReasm(1<<20, 32<<20)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,12 +34,13 @@ func soakDuration() time.Duration {
 	return 60 * time.Second
 }
 
-// startServeProcess runs this test binary as `ahptui serve` (see
-// TestMain) and returns its URL and process.
+// startServeProcess runs the real `ahptui serve` (built once from the
+// module root) and returns its URL and process.
 func startServeProcess(t *testing.T, args ...string) (string, *serveProcess, *testkit.SyncBuffer) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), soakChildEnv+"="+strings.Join(append([]string{"--dir", t.TempDir()}, args...), " "))
+	bin := buildAhptui(t)
+	cmd := exec.Command(bin, append([]string{"serve", "--dir", t.TempDir()}, args...)...)
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir()) // its serve.json stays private
 	stderr := &testkit.SyncBuffer{}
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
@@ -68,6 +70,34 @@ type serveProcess struct {
 func (p *serveProcess) wait() error {
 	p.once.Do(func() { p.err = p.Cmd.Wait() })
 	return p.err
+}
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+)
+
+// buildAhptui builds the ahptui command once per test binary (its directory
+// is removed by TestMain).
+func buildAhptui(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ahphost-serve-*")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		buildDir = dir
+		builtBin = filepath.Join(dir, "ahptui")
+		if out, err := exec.Command("go", "build", "-o", builtBin, "github.com/ahptui/ahptui").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %w\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtBin
 }
 
 // waitLong reads messages (dropping them) until match or timeout.

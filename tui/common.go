@@ -54,6 +54,18 @@ type Options struct {
 	// NewID returns fresh ids for turns, queued messages and sessions; nil
 	// means random UUIDs.
 	NewID func() string
+	// OpenSession, when set, opens this session (its URI) at start instead
+	// of showing the session picker first (the inbox's choice).
+	OpenSession string
+	// BackToInbox makes "back to the sessions" end the program (WantsInbox
+	// reports it) so that the caller shows the inbox of every host again.
+	BackToInbox bool
+	// Notify turns on notifications (bell, desktop) for sessions that need
+	// the user while they are elsewhere; nil means off.
+	Notify *NotifyOptions
+	// KeyMap replaces the default key bindings (the config file's key
+	// overrides, see keymap.Override); nil means keymap.Default().
+	KeyMap *keymap.KeyMap
 	// Logger receives diagnostics; nil discards them. The model logs from
 	// Update, so the logger's handler must not wait for I/O (ahptui's own
 	// log file queues lines for a writer goroutine).
@@ -93,6 +105,9 @@ func newCommon(o Options) *common {
 		rstyles: render.StylesFor(o.Dark), now: o.Now, newID: o.NewID, log: o.Logger,
 		host: o.Host, editor: o.Editor, dir: o.WorkingDir, turns: o.HistoryTurns, frame: o.FrameInterval,
 		noticeTTL: o.NoticeTTL, autoTheme: o.AutoTheme, hostStops: o.HostStopsOnQuit,
+	}
+	if o.KeyMap != nil {
+		c.km = *o.KeyMap
 	}
 	if c.ctx == nil {
 		c.ctx = context.Background()

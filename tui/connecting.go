@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/internal/redact"
 	"github.com/ahptui/ahptui/render"
 )
 
@@ -39,6 +40,11 @@ func startConnect(ctx context.Context, connect func(context.Context) error) tea.
 	return func() tea.Msg { return connectDoneMsg{err: connect(ctx)} }
 }
 
+// openAtStart opens Options.OpenSession.
+func openAtStart(session string) tea.Cmd {
+	return func() tea.Msg { return openSessionMsg{Session: session} }
+}
+
 func tickConnect() tea.Cmd {
 	return tea.Tick(connectTick, func(time.Time) tea.Msg { return connectTickMsg{} })
 }
@@ -61,6 +67,9 @@ func (m *Model) onConnect(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		if m.conn.Phase == ahpclient.Connecting { // the client's own events may be newer
 			m.conn = ahpclient.ConnState{Phase: ahpclient.Connected}
+		}
+		if s := m.openAtStart; s != "" { // Options.OpenSession waits for the connection
+			return openAtStart(s), true
 		}
 		return nil, true
 	}
@@ -96,26 +105,12 @@ func fmtElapsed(d time.Duration) string {
 	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 }
 
-// maskURL hides secrets in a URL for the screen: the password of its user
-// info and the value of every query parameter whose name suggests a
-// secret (tkn, token, key…). It is shown sanitised, on one line.
+// maskURL hides secrets in a URL for the screen with the one masking rule
+// (internal/redact: the user info's password, tkn/token and key-, secret-
+// or password-like query parameters). It is shown sanitised, on one line.
 func maskURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
+	if _, err := url.Parse(s); err != nil {
 		return "(invalid URL)"
 	}
-	if u.User != nil {
-		if _, ok := u.User.Password(); ok {
-			u.User = url.UserPassword(u.User.Username(), "***")
-		}
-	}
-	q := u.Query()
-	for k := range q {
-		lk := strings.ToLower(k)
-		if lk == "tkn" || strings.Contains(lk, "token") || strings.Contains(lk, "key") || strings.Contains(lk, "secret") || strings.Contains(lk, "pass") {
-			q[k] = []string{"***"}
-		}
-	}
-	u.RawQuery = q.Encode()
-	return render.SanitizeLine(strings.ReplaceAll(u.String(), "%2A%2A%2A", "***"), 200)
+	return render.SanitizeLine(redact.String(s), 200)
 }

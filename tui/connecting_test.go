@@ -80,9 +80,9 @@ func TestConnectingEnds(t *testing.T) {
 func TestMaskURL(t *testing.T) {
 	for in, want := range map[string]string{
 		"ws://127.0.0.1:8080/?tkn=abc":             "ws://127.0.0.1:8080/?tkn=***",
-		"wss://u:p@h/x?token=abc&a=b":              "wss://u:***@h/x?a=b&token=***",
+		"wss://u:p@h/x?token=abc&a=b":              "wss://u:***@h/x?token=***&a=b",
 		"ws://h/\x1b]0;x\x07":                      "(invalid URL)",
-		"ws://h/?api_key=1&tkn=2&TKN=3&keep=plain": "ws://h/?TKN=***&api_key=***&keep=plain&tkn=***",
+		"ws://h/?api_key=1&tkn=2&TKN=3&keep=plain": "ws://h/?api_key=***&tkn=***&TKN=***&keep=plain",
 	} {
 		if got := maskURL(in); got != want {
 			t.Errorf("maskURL(%q) = %q, want %q", in, got, want)

@@ -51,6 +51,10 @@ type Model struct {
 	overlayClosed time.Time // when the last overlay closed (esc debounce)
 	retryTicking  bool      // the reconnect countdown tick is running
 	retryGen      int       // generation of the countdown tick chain
+	notify        *notifier // nil: notifications off
+	openAtStart   string    // Options.OpenSession
+	backToInbox   bool      // Options.BackToInbox
+	wantInbox     bool      // the user asked for the inbox (see WantsInbox)
 	carry         string    // unsent messages for the next chat's composer (ctrl+n)
 	connecting    connecting
 	// lastCreate is the last createSession, retried after a sign-in when
@@ -68,7 +72,7 @@ func New(o Options) Model {
 	m := Model{
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
 		picker: p, prompted: map[string]bool{},
-		demoFault: o.DemoFault, noMouse: o.NoMouse,
+		demoFault: o.DemoFault, noMouse: o.NoMouse, notify: newNotifier(o.Notify), openAtStart: o.OpenSession, backToInbox: o.BackToInbox,
 	}
 	if o.Connect != nil {
 		m.connecting = connecting{active: true, since: c.now(), url: maskURL(o.URL), connect: o.Connect}
@@ -84,11 +88,18 @@ func (m Model) Init() tea.Cmd {
 	if m.c.autoTheme {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
+	if s := m.openAtStart; s != "" && !m.connecting.active {
+		cmds = append(cmds, openAtStart(s))
+	}
 	if m.connecting.active {
 		cmds = append(cmds, startConnect(m.c.ctx, m.connecting.connect), tickConnect())
 	}
 	return tea.Batch(cmds...)
 }
+
+// WantsInbox reports whether the program ended because the user asked to
+// go back to the sessions while Options.BackToInbox was set.
+func (m Model) WantsInbox() bool { return m.wantInbox }
 
 // ConnectionFailure returns why the connection failed for good, or nil. The
 // caller (main) reports it after the program exits.
@@ -121,6 +132,7 @@ func (m Model) View() tea.View {
 	if !m.noMouse {
 		v.MouseMode = tea.MouseModeCellMotion
 	}
+	v.ReportFocus = m.notify.enabled() // focus decides whether the user is "elsewhere"
 	v.WindowTitle = "ahptui"
 	if m.chat != nil && m.screen == screenChat && m.chat.title != "" {
 		v.WindowTitle = "ahptui — " + windowTitleText(m.chat.title)

@@ -82,10 +82,17 @@ func (m *Model) onNotification(ev ahpclient.NotificationEvent) tea.Cmd {
 	case "root/sessionSummaryChanged":
 		var p ahpwire.SessionSummaryChangedParams
 		if json.Unmarshal(ev.Params, &p) == nil {
+			before, known := m.picker.Session(p.Session)
 			m.picker.Change(p.Session, p.Changes)
+			var notify tea.Cmd
+			if after, ok := m.picker.Session(p.Session); ok && known && p.Changes.Status != nil {
+				here := m.screen == screenChat && m.chat != nil && m.chat.session == p.Session
+				notify = m.notify.onStatus(p.Session, after.Title, before.Status, after.Status, here)
+			}
 			if m.chat != nil && m.chat.session == p.Session && p.Changes.Title != nil {
 				m.chat.title = *p.Changes.Title
 			}
+			return notify
 		}
 	}
 	return nil

@@ -34,6 +34,11 @@ func (m *Model) handleIntent(msg tea.Msg) (tea.Cmd, bool) {
 	case refreshSessionsMsg:
 		return listSessions(m.c.ctx, b), true
 	case backToPickerMsg:
+		if m.backToInbox {
+			// Opened from the inbox: its list (every host) is the picker.
+			m.wantInbox, m.quitting = true, true
+			return tea.Quit, true
+		}
 		return m.leaveChat(), true
 	case openPromptMsg:
 		if !m.openFirstPending(true) {

@@ -16,6 +16,16 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 		return m, nil
+	case tea.FocusMsg:
+		if m.notify != nil {
+			m.notify.focused = true
+		}
+		return m, nil
+	case tea.BlurMsg:
+		if m.notify != nil {
+			m.notify.focused = false
+		}
+		return m, nil
 	case tea.BackgroundColorMsg:
 		if m.c.autoTheme {
 			m.setTheme(msg.IsDark())

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/render"
+)
+
+// eventWriter writes exec's output: plain markdown text (sanitised, no
+// escape sequences) or one JSON object per line. In plain mode, notes about
+// tool calls and approvals go to notes (stderr), one line each.
+type eventWriter struct {
+	w       io.Writer
+	notes   io.Writer
+	json    bool
+	enc     *json.Encoder
+	endLine bool // the plain text so far does not end with a newline
+}
+
+func newEventWriter(w io.Writer, asJSON bool) *eventWriter {
+	return &eventWriter{w: w, json: asJSON, enc: json.NewEncoder(w)}
+}
+
+// note writes one plain-mode line about a tool call to notes.
+func (e *eventWriter) note(format string, args ...any) {
+	if e.json || e.notes == nil {
+		return
+	}
+	_, _ = io.WriteString(e.notes, "ahptui: "+sanitizeLine(fmt.Sprintf(format, args...))+"\n")
+}
+
+// event writes a JSON event {"type": typ, k1: v1, ...} (JSON mode only).
+func (e *eventWriter) event(typ string, kv ...any) {
+	if !e.json {
+		return
+	}
+	m := map[string]any{"type": typ}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[fmt.Sprint(kv[i])] = kv[i+1]
+	}
+	_ = e.enc.Encode(m)
+}
+
+// text writes answer text.
+func (e *eventWriter) text(partID, s string) {
+	if e.json {
+		e.event("text", "partId", partID, "text", s)
+		return
+	}
+	s = render.Sanitize(s)
+	if s == "" {
+		return
+	}
+	_, _ = io.WriteString(e.w, s)
+	e.endLine = !strings.HasSuffix(s, "\n")
+}
+
+// tool reports a tool call's status (stderr-free: JSON only; plain mode
+// keeps stdout for the answer).
+func (e *eventWriter) tool(id, name, status string, success *bool) {
+	kv := []any{"toolCallId", id, "name", name, "status", status}
+	if success != nil {
+		kv = append(kv, "success", *success)
+	}
+	e.event("tool_call", kv...)
+	if status != "started" {
+		e.note("tool %s: %s", name, status)
+	}
+}
+
+// approval reports an approval request and the decision taken.
+func (e *eventWriter) approval(id, name, title, decision string) {
+	e.event("approval_request", "toolCallId", id, "name", name, "title", title, "decision", decision)
+	e.note("approval for %s: %s", name, decision)
+}
+
+// input reports a question from the host.
+func (e *eventWriter) input(r ahpwire.ChatInputRequest) {
+	e.event("input_requested", "requestId", r.ID, "message", r.Message, "questions", r.Questions)
+}
+
+// end reports the end of the turn and finishes the plain text's last line.
+func (e *eventWriter) end(state string, durationMs int64, usage *ahpwire.UsageInfo, msg string) {
+	kv := []any{"state", state, "durationMs", durationMs}
+	if usage != nil {
+		kv = append(kv, "usage", usage)
+	}
+	if msg != "" {
+		kv = append(kv, "error", msg)
+	}
+	e.event("turn_end", kv...)
+	if !e.json && e.endLine {
+		_, _ = io.WriteString(e.w, "\n")
+		e.endLine = false
+	}
+}
+
+// sanitizeLine makes server text safe for one line of a message.
+func sanitizeLine(s string) string {
+	s = strings.ReplaceAll(render.Sanitize(s), "\n", " ")
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:200]) + "…"
+	}
+	return s
+}

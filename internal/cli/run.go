@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+)
+
+// Main runs the ahptui command line with the process's standard streams
+// and returns the exit code for os.Exit.
+func Main(args []string) int {
+	std := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}
+	armCrashPipe()
+	if cfg, err := parseArgs(args, lookupEnv); err == nil && (cfg.cmd == cmdDemo || cfg.cmd == cmdAttach || cfg.cmd == cmdSSH) {
+		if code, ok := maybeSupervise(args, logPathFor(cfg), std); ok {
+			return code
+		}
+	}
+	return run(args, std)
+}
+
+// run is the whole program minus os.Exit; it returns the exit code.
+func run(args []string, std stdio) int {
+	cfg, err := parseArgs(args, lookupEnv)
+	if err != nil {
+		fmt.Fprintf(std.err, "ahptui: %v\nRun 'ahptui --help' for usage.\n", err)
+		return exitUsage
+	}
+	switch cfg.cmd {
+	case cmdHelp:
+		fmt.Fprint(std.out, usageText)
+		return exitOK
+	case cmdVersion:
+		fmt.Fprintln(std.out, versionString())
+		return exitOK
+	case cmdServe:
+		return runServe(cfg, std)
+	case cmdDemo:
+		return runDemo(cfg, std)
+	case cmdConfig:
+		return runConfig(cfg, std)
+	case cmdExec:
+		return runExec(cfg, std)
+	case cmdSessions:
+		return runSessions(cfg, std)
+	case cmdExport:
+		return runExport(cfg, std)
+	case cmdSSH:
+		return runSSH(cfg, std)
+	default:
+		return runAttach(cfg, std)
+	}
+}

@@ -1,0 +1,232 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ahptui/ahptui/ahphost"
+	"github.com/ahptui/ahptui/internal/redact"
+)
+
+// defaultServeAddr is the `ahptui serve` listen address.
+const defaultServeAddr = "127.0.0.1:0"
+
+// defaultServePace is the demo agent's streaming pace under `ahptui serve`
+// (a human-readable speed; tests use --pace 0).
+const defaultServePace = 20 * time.Millisecond
+
+// serveUsage is the usage line of `ahptui serve`.
+const serveUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token [--allow-host NAME]] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--log-level LEVEL] [--exit-with-stdin]"
+
+// serveConfig is the parsed `ahptui serve` command line.
+type serveConfig struct {
+	// Addr is the TCP address to listen on.
+	Addr string
+	// Options configure the host (Logger is left nil).
+	Options ahphost.Options
+	// LogLevel is the minimum level logged to standard error.
+	LogLevel slog.Level
+	// ExitWithStdin stops serving when standard input reaches EOF.
+	ExitWithStdin bool
+}
+
+// parseServeFlags parses the arguments after `ahptui serve`. Sizes accept
+// plain bytes or a k/m suffix (powers of 1024, e.g. 64k, 16m). The fault
+// injection flags map onto Options.Faults: --frame-delay (FrameDelay),
+// --drop-after N (DropAfterFrames), --silent-for/--silent-after (SilentFor,
+// SilentAfter). --help returns flag.ErrHelp.
+func parseServeFlags(args []string) (serveConfig, error) {
+	cfg := serveConfig{Addr: defaultServeAddr}
+	var maxFrame, relayCap, level string
+	fs := serveFlags(&cfg, &maxFrame, &relayCap, &level)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, err
+		}
+		return cfg, fmt.Errorf("serve: %w", err)
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
+	}
+	tokenSet := false
+	fs.Visit(func(f *flag.Flag) { tokenSet = tokenSet || f.Name == "token" })
+	if tokenSet && cfg.Options.Token == "" {
+		return cfg, errors.New("serve: --token must not be empty (use --without-connection-token)")
+	}
+	if cfg.Options.NoToken && cfg.Options.Token != "" {
+		return cfg, errors.New("serve: --token and --without-connection-token are mutually exclusive")
+	}
+	var err error
+	if cfg.Options.MaxFrameBytes, err = parseSize("--max-frame", maxFrame); err != nil {
+		return cfg, err
+	}
+	if cfg.Options.RelayFrameCap, err = parseSize("--relay-frame-cap", relayCap); err != nil {
+		return cfg, err
+	}
+	if cfg.Options.Pace < 0 || cfg.Options.Faults.FrameDelay < 0 {
+		return cfg, errors.New("serve: --pace and --frame-delay must not be negative")
+	}
+	if f := cfg.Options.Faults; f.DropAfterFrames < 0 || f.SilentFor < 0 || f.SilentAfter < 0 {
+		return cfg, errors.New("serve: --drop-after, --silent-for and --silent-after must not be negative")
+	}
+	if f := cfg.Options.Faults; f.SilentAfter > 0 && f.SilentFor == 0 {
+		return cfg, errors.New("serve: --silent-after needs --silent-for DURATION")
+	}
+	if err := cfg.LogLevel.UnmarshalText([]byte(level)); err != nil {
+		return cfg, fmt.Errorf("serve: --log-level %q: want debug, info, warn or error", level)
+	}
+	if _, _, err := net.SplitHostPort(cfg.Addr); err != nil {
+		return cfg, fmt.Errorf("serve: --addr %q: %w", cfg.Addr, err)
+	}
+	return cfg, nil
+}
+
+// serveFlags defines the `ahptui serve` flags on a new FlagSet writing into
+// cfg and the string flags that parseServeFlags converts afterwards.
+func serveFlags(cfg *serveConfig, maxFrame, relayCap, level *string) *flag.FlagSet {
+	fs := flag.NewFlagSet("ahptui serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&cfg.Addr, "addr", defaultServeAddr, "listen address")
+	fs.StringVar(&cfg.Options.Token, "token", "", "connection token (default: random)")
+	fs.BoolVar(&cfg.Options.NoToken, "without-connection-token", false, "accept connections without a token")
+	fs.StringVar(&cfg.Options.Dir, "dir", "", "working directory for the demo agent's read-only tools")
+	fs.Func("allow-host", "without a token, also accept this Host header name (repeatable; DNS-rebinding guard)", func(s string) error { cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, s); return nil })
+	fs.StringVar(maxFrame, "max-frame", "", "receive ceiling per frame in bytes (default 16m)")
+	fs.StringVar(relayCap, "relay-frame-cap", "", "behave like a relay: close on any frame above this size")
+	fs.DurationVar(&cfg.Options.Pace, "pace", defaultServePace, "demo streaming pace between deltas (0 = instant)")
+	fs.DurationVar(&cfg.Options.Faults.FrameDelay, "frame-delay", 0, "fault injection: delay every outgoing frame")
+	fs.IntVar(&cfg.Options.Faults.DropAfterFrames, "drop-after", 0,
+		"fault injection: drop each connection abruptly (no close frame) after it has been sent `N` frames (0 = off)")
+	fs.DurationVar(&cfg.Options.Faults.SilentFor, "silent-for", 0,
+		"fault injection: go silent once for this long (no frame answered or written, no close; 0 = off)")
+	fs.DurationVar(&cfg.Options.Faults.SilentAfter, "silent-after", 0,
+		"fault injection: start the --silent-for silence this long after listening (default: at once)")
+	fs.StringVar(level, "log-level", "info", "log level: debug, info, warn, error")
+	fs.BoolVar(&cfg.ExitWithStdin, "exit-with-stdin", false, "stop when standard input reaches end of file (ahptui ssh --start)")
+	return fs
+}
+
+// serveHelp returns the `ahptui serve --help` text: the usage line and every
+// flag with its description and default.
+func serveHelp() string {
+	var cfg serveConfig
+	var a, b, c string
+	fs := serveFlags(&cfg, &a, &b, &c)
+	var sb strings.Builder
+	sb.WriteString(serveUsage + "\n\nflags:\n")
+	fs.SetOutput(&sb)
+	fs.PrintDefaults()
+	return sb.String()
+}
+
+// hostOfURL returns the host:port of a ws:// URL ("" if none).
+func hostOfURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Host
+}
+
+// parseSize parses a byte count with an optional k or m suffix.
+func parseSize(name, s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	mult := int64(1)
+	t := strings.ToLower(strings.TrimSpace(s))
+	for _, suf := range []struct {
+		s string
+		m int64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"kb", 1 << 10}, {"mb", 1 << 20}, {"k", 1 << 10}, {"m", 1 << 20}} {
+		if strings.HasSuffix(t, suf.s) {
+			t, mult = strings.TrimSuffix(t, suf.s), suf.m
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > (1<<40)/mult {
+		return 0, fmt.Errorf("serve: %s %q: want a positive byte count (e.g. 65536, 64k, 16m)", name, s)
+	}
+	return n * mult, nil
+}
+
+// serveMain implements `ahptui serve`: it parses args, starts a host,
+// prints the connect URL as the first line of stdout, then logs to stderr
+// (never the token; lines logged before the URL is printed are held back
+// until after it) and serves until ctx is cancelled (by SIGINT, SIGTERM or
+// SIGHUP). It returns the process exit code: 0 after a clean shutdown,
+// exitUsage for bad arguments, exitError for other failures.
+func serveMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return serveMainIn(ctx, args, stdio{out: stdout, err: stderr})
+}
+
+// serveMainIn is serveMain with standard input, which --exit-with-stdin
+// watches: serve stops when it reaches EOF (as when the SSH connection of
+// `ahptui ssh --start` ends).
+func serveMainIn(ctx context.Context, args []string, std stdio) int {
+	stdout, stderr := std.out, std.err
+	cfg, err := parseServeFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, serveHelp())
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "ahptui:", redact.String(err.Error()))
+		fmt.Fprintln(stderr, serveUsage)
+		return exitUsage
+	}
+	if cfg.ExitWithStdin && std.in != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			_, _ = io.Copy(io.Discard, std.in)
+			cancel()
+		}()
+	}
+	gate := newGatedWriter(stderr, maxHeldLog)
+	defer gate.open()
+	log := slog.New(slog.NewTextHandler(gate, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	cfg.Options.Logger = log
+	log.Debug("memory limit", "bytes", applyServeMemoryLimit())
+	cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, cfg.Addr) // the --addr name is this machine
+	h, err := ahphost.New(cfg.Options)
+	if err != nil {
+		gate.open()
+		fmt.Fprintln(stderr, "ahptui: serve:", err)
+		return exitError
+	}
+	defer h.Close()
+	u, err := h.Listen(cfg.Addr)
+	if err != nil {
+		gate.open()
+		fmt.Fprintf(stderr, "ahptui: serve: %v\n", err)
+		return exitError
+	}
+	if _, err := fmt.Fprintln(stdout, u); err != nil {
+		return exitError
+	}
+	gate.open()
+	st := serveState{URL: u, Addr: hostOfURL(u), Token: h.Token(), PID: os.Getpid(), Version: version}
+	if remove, err := writeServeState(st); err != nil {
+		log.Warn("cannot write the serve state file (ahptui ssh will not find this host)", "err", err)
+	} else {
+		defer remove()
+	}
+	log.Info("ahptui host ready", "url", redact.String(u), "dir", cfg.Options.Dir,
+		"maxFrame", cfg.Options.MaxFrameBytes, "relayFrameCap", cfg.Options.RelayFrameCap)
+	<-ctx.Done()
+	log.Info("shutting down")
+	return exitOK
+}

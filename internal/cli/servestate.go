@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// serveStateName is the file `ahptui serve` writes in the state directory
+// ($XDG_STATE_HOME/ahptui or ~/.local/state/ahptui) while it runs, so that
+// `ahptui ssh` can find it on a remote machine. Mode 0600: it holds the token.
+const serveStateName = "serve.json"
+
+// serveState is the content of the serve state file.
+type serveState struct {
+	// URL is the connect URL, token included.
+	URL string `json:"url"`
+	// Addr is the listen address (host:port).
+	Addr string `json:"addr"`
+	// Token is the connection token ("" without one).
+	Token string `json:"token,omitempty"`
+	// PID is the serving process.
+	PID int `json:"pid"`
+	// Version is the serving ahptui's version.
+	Version string `json:"version"`
+}
+
+// writeServeState writes the state file atomically with mode 0600 and
+// returns a function that removes it (only if it is still ours).
+func writeServeState(st serveState) (remove func(), err error) {
+	dir, err := stateDir(lookupEnv)
+	if err != nil {
+		return func() {}, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return func() {}, fmt.Errorf("serve state: %w", err)
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return func() {}, fmt.Errorf("serve state: %w", err)
+	}
+	path := filepath.Join(dir, serveStateName)
+	tmp, err := os.CreateTemp(dir, ".serve-*.json")
+	if err != nil {
+		return func() {}, fmt.Errorf("serve state: %w", err)
+	}
+	if err := tmp.Chmod(0o600); err == nil {
+		_, err = tmp.Write(append(b, '\n'))
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), path)
+		}
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+		return func() {}, fmt.Errorf("serve state: %w", err)
+	}
+	return func() {
+		var cur serveState
+		if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &cur) == nil && cur.PID == st.PID {
+			_ = os.Remove(path)
+		}
+	}, nil
+}

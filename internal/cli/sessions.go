@@ -1,0 +1,252 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/render"
+)
+
+// Paging bounds for sessions and export.
+const (
+	sessionsPage = 100
+	maxPages     = 1000
+)
+
+// parseSub parses a subcommand's flags around positional arguments; an
+// optional URL or @name may come first.
+func parseSub(fs *flag.FlagSet, args []string) (name, rawURL string, positional []string, err error) {
+	fs.SetOutput(io.Discard)
+	name, rawURL, args = splitTarget(args)
+	for {
+		if err := fs.Parse(args); err != nil {
+			return "", "", nil, err //nolint:wrapcheck // flag.ErrHelp is checked by the caller
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return name, rawURL, positional, nil
+		}
+		if len(positional) == 0 && name == "" && rawURL == "" {
+			if n, u, rest := splitTarget(args); n != "" || u != "" {
+				name, rawURL, args = n, u, rest
+				continue
+			}
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+// runSessions implements `ahptui sessions [URL|@NAME] [--json]`.
+func runSessions(cfg config, std stdio) int {
+	fs := flag.NewFlagSet("ahptui sessions", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "")
+	allHosts := fs.Bool("all", false, "")
+	name, rawURL, pos, err := parseSub(fs, cfg.subArgs)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(std.out, sessionsUsage)
+		return exitOK
+	}
+	if err == nil && len(pos) > 0 {
+		err = usagef("unexpected argument %q", pos[0])
+	}
+	if err == nil && *allHosts && (name != "" || rawURL != "") {
+		err = usagef("--all lists every configured host: give no URL or @name")
+	}
+	if err != nil {
+		printErr(std.err, "ahptui: sessions: %v\n", err)
+		return exitUsage
+	}
+	ctx, caught, stop := watchSignals(context.Background())
+	defer stop()
+	if *allHosts {
+		return runInbox(ctx, cfg, std, *asJSON)
+	}
+	h, code := connectHeadless(ctx, cfg, std, name, rawURL)
+	if h == nil {
+		return code
+	}
+	defer h.close()
+	var all []ahpwire.SessionSummary
+	cursor := ""
+	for page := 0; page < maxPages; page++ {
+		res, err := h.c.ListSessions(ctx, sessionsPage, cursor)
+		if err != nil {
+			if sig := caught(); sig != nil {
+				return signalExitCode(sig)
+			}
+			printErr(std.err, "ahptui: sessions: %v\n", err)
+			return exitError
+		}
+		all = append(all, res.Items...)
+		if res.NextCursor == "" || res.NextCursor == cursor {
+			break
+		}
+		cursor = res.NextCursor
+	}
+	if *asJSON {
+		enc := json.NewEncoder(std.out)
+		for _, s := range all {
+			_ = enc.Encode(s)
+		}
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(std.out, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATUS\tMODIFIED\tTITLE")
+	for _, s := range all {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", sanitizeLine(strings.TrimPrefix(s.Resource, "ahp-session:/")),
+			statusWord(s.Status), sanitizeLine(fmt.Sprint(s.ModifiedAt)), sanitizeLine(s.Title))
+	}
+	_ = tw.Flush()
+	return exitOK
+}
+
+// sessionsUsage is `ahptui sessions --help`.
+const sessionsUsage = `usage: ahptui sessions [URL|@NAME] [--json]
+       ahptui sessions --all [--json]
+
+Lists the host's sessions: id, status, last change, title (--json: one JSON
+object per line). --all asks every host of the config file at once (a host
+that is down does not slow the others) and groups the sessions by host, each
+with its connection state; sessions that need you (a question, an approval
+or an error; marked !) come first, then running ones, then unread (*).
+`
+
+// runInbox implements `ahptui sessions --all`: exit 0 when at least one
+// host answered, 3 when none did.
+func runInbox(ctx context.Context, cfg config, std stdio, asJSON bool) int {
+	f, err := loadConfigFile(cfg)
+	if err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		return exitUsage
+	}
+	if len(f.Hosts) == 0 {
+		printErr(std.err, "ahptui: sessions --all: the config file names no hosts (ahptui config edit)\n")
+		return exitUsage
+	}
+	hosts := collectInbox(ctx, cfg, f)
+	writeInbox(std.out, hosts, asJSON)
+	for _, h := range hosts {
+		if h.State == "connected" {
+			return exitOK
+		}
+	}
+	return exitConnect
+}
+
+// runExport implements `ahptui export [URL|@NAME] SESSION [--format md|json]`.
+func runExport(cfg config, std stdio) int {
+	fs := flag.NewFlagSet("ahptui export", flag.ContinueOnError)
+	format := fs.String("format", "md", "")
+	name, rawURL, pos, err := parseSub(fs, cfg.subArgs)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(std.out, "usage: ahptui export [URL|@NAME] SESSION [--format md|json]\n\nPrints the session's whole chat (every turn, paged from the host), sanitised:\nmarkdown, or the chat state as JSON.\n")
+		return exitOK
+	}
+	switch {
+	case err != nil:
+	case len(pos) != 1:
+		err = usagef("export needs exactly one SESSION")
+	case *format != "md" && *format != "json":
+		err = usagef("--format must be md or json, not %q", *format)
+	}
+	if err != nil {
+		printErr(std.err, "ahptui: export: %v\n", err)
+		return exitUsage
+	}
+	ctx, caught, stop := watchSignals(context.Background())
+	defer stop()
+	h, code := connectHeadless(ctx, cfg, std, name, rawURL)
+	if h == nil {
+		return code
+	}
+	defer h.close()
+	st, err := loadWholeChat(ctx, h, sessionURI(pos[0]))
+	if err != nil {
+		if sig := caught(); sig != nil {
+			return signalExitCode(sig)
+		}
+		printErr(std.err, "ahptui: export: %v\n", err)
+		return exitError
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(std.out)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(st)
+		return exitOK
+	}
+	_, _ = io.WriteString(std.out, chatMarkdown(st))
+	return exitOK
+}
+
+// loadWholeChat subscribes to the session's default chat and fetches older
+// turns until the host has none left.
+func loadWholeChat(ctx context.Context, h *headless, session string) (ahpwire.ChatState, error) {
+	d := h.d
+	if err := d.subscribeSession(ctx, session); err != nil {
+		return ahpwire.ChatState{}, err
+	}
+	chat, err := d.waitChat(ctx, session)
+	if err != nil {
+		return ahpwire.ChatState{}, err
+	}
+	if err := d.subscribeChat(ctx, chat); err != nil {
+		return ahpwire.ChatState{}, err
+	}
+	for page := 0; page < maxPages; page++ {
+		cursor := d.chats[chat].TurnsNextCursor
+		if cursor == "" {
+			break
+		}
+		if err := h.c.FetchTurns(ctx, chat, cursor); err != nil {
+			return ahpwire.ChatState{}, fmt.Errorf("fetch older turns: %w", err)
+		}
+		for d.chats[chat].TurnsNextCursor == cursor {
+			if _, err := d.next(ctx); err != nil {
+				return ahpwire.ChatState{}, err
+			}
+		}
+	}
+	return d.chats[chat], nil
+}
+
+// chatMarkdown renders a chat as markdown: every turn's message and
+// answer, tool calls as one line each; all server text sanitised.
+func chatMarkdown(st ahpwire.ChatState) string {
+	var b strings.Builder
+	title := st.Title
+	if title == "" {
+		title = st.Resource
+	}
+	fmt.Fprintf(&b, "# %s\n", sanitizeLine(title))
+	for _, t := range st.Turns {
+		fmt.Fprintf(&b, "\n## You\n\n%s\n\n## Agent\n\n", strings.TrimSpace(render.Sanitize(t.Message.Text)))
+		for _, p := range t.ResponseParts {
+			switch p.Kind {
+			case ahpwire.PartMarkdown:
+				b.WriteString(render.Sanitize(p.Content))
+				if !strings.HasSuffix(p.Content, "\n") {
+					b.WriteString("\n")
+				}
+			case ahpwire.PartToolCall:
+				if p.ToolCall != nil {
+					fmt.Fprintf(&b, "\n> tool %s: %s\n\n", sanitizeLine(p.ToolCall.DisplayName), sanitizeLine(p.ToolCall.Status))
+				}
+			}
+		}
+		if t.Error != nil {
+			fmt.Fprintf(&b, "\n> error: %s\n", sanitizeLine(t.Error.Message))
+		}
+		if t.State != "" && t.State != "complete" {
+			fmt.Fprintf(&b, "\n_(%s)_\n", sanitizeLine(t.State))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,343 @@
+//go:build !windows
+
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahphost"
+)
+
+// testSSHD is an unprivileged sshd on 127.0.0.1 with a generated host key
+// and one authorized test key, and an ssh wrapper ($AHPTUI_SSH) whose
+// config (host alias "sshtest") trusts only that host key.
+type testSSHD struct {
+	dir, wrapper, remoteState, bin string
+	port                           int
+}
+
+func startSSHD(t *testing.T) *testSSHD {
+	t.Helper()
+	sshd := "/usr/sbin/sshd"
+	if p, err := exec.LookPath("sshd"); err == nil {
+		sshd = p
+	}
+	if _, err := os.Stat(sshd); err != nil {
+		t.Skip("sshd not installed (.ci/run installs openssh-server)")
+	}
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Skip("ssh not installed")
+	}
+	s := &testSSHD{dir: t.TempDir()}
+	s.remoteState = filepath.Join(s.dir, "remote-state")
+	s.bin = filepath.Join(s.dir, "bin")
+	must(t, os.MkdirAll(s.bin, 0o755))
+	for _, k := range []string{"hostkey", "id"} {
+		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(s.dir, k)).CombinedOutput(); err != nil {
+			t.Fatalf("ssh-keygen: %v %s", err, out)
+		}
+	}
+	pub, err := os.ReadFile(filepath.Join(s.dir, "id.pub"))
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(s.dir, "authorized_keys"), pub, 0o600))
+	port, err := freePort()
+	must(t, err)
+	s.port = port
+	cfg := fmt.Sprintf(`Port %d
+ListenAddress 127.0.0.1
+HostKey %s/hostkey
+PidFile %s/sshd.pid
+AuthorizedKeysFile %s/authorized_keys
+StrictModes no
+UsePAM no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PubkeyAuthentication yes
+PermitRootLogin prohibit-password
+AllowTcpForwarding yes
+AllowStreamLocalForwarding yes
+AcceptEnv XDG_STATE_HOME
+`, port, s.dir, s.dir, s.dir)
+	must(t, os.WriteFile(filepath.Join(s.dir, "sshd_config"), []byte(cfg), 0o600))
+	if os.Geteuid() == 0 {
+		_ = os.MkdirAll("/run/sshd", 0o755) // sshd's privilege separation directory
+	}
+	cmd := exec.Command(sshd, "-D", "-e", "-f", filepath.Join(s.dir, "sshd_config"))
+	var logb syncBuffer
+	cmd.Stdout, cmd.Stderr = &logb, &logb
+	must(t, cmd.Start())
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("sshd log:\n%s", logb.String())
+		}
+	})
+	deadline := time.Now().Add(testTimeout)
+	for {
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sshd did not start: %s", logb.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	hostPub, err := os.ReadFile(filepath.Join(s.dir, "hostkey.pub"))
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(s.dir, "known_hosts"), []byte(fmt.Sprintf("[127.0.0.1]:%d %s", port, hostPub)), 0o600))
+	must(t, os.WriteFile(filepath.Join(s.dir, "empty_known_hosts"), nil, 0o600))
+	s.wrapper = s.writeWrapper(t, "ssh", "known_hosts")
+	return s
+}
+
+// writeWrapper writes an ssh wrapper using a config that trusts knownHosts.
+func (s *testSSHD) writeWrapper(t *testing.T, name, knownHosts string) string {
+	u, err := user.Current()
+	must(t, err)
+	conf := fmt.Sprintf(`Host sshtest
+  HostName 127.0.0.1
+  Port %d
+  User %s
+  IdentityFile %s/id
+  IdentitiesOnly yes
+  UserKnownHostsFile %s/%s
+  GlobalKnownHostsFile /dev/null
+  StrictHostKeyChecking yes
+  BatchMode yes
+  LogLevel ERROR
+  SetEnv XDG_STATE_HOME=%s
+`, s.port, u.Username, s.dir, s.dir, knownHosts, s.remoteState)
+	cf := filepath.Join(s.dir, name+"_config")
+	must(t, os.WriteFile(cf, []byte(conf), 0o600))
+	w := filepath.Join(s.dir, name)
+	must(t, os.WriteFile(w, []byte("#!/bin/sh\nexec ssh -F "+cf+" \"$@\"\n"), 0o755))
+	return w
+}
+
+// startRemoteServeLocally runs `ahptui serve` in this process with the
+// "remote" state directory, as an ahptui serve running on the SSH host.
+func (s *testSSHD) serve(t *testing.T) (stop func()) {
+	t.Helper()
+	t.Setenv("XDG_STATE_HOME", s.remoteState)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		done <- serveMain(ctx, []string{"--dir", t.TempDir(), "--pace", "0"}, &syncBuffer{}, &syncBuffer{})
+	}()
+	state := filepath.Join(s.remoteState, "ahptui", serveStateName)
+	deadline := time.Now().Add(testTimeout)
+	for {
+		if st, err := os.Stat(state); err == nil {
+			if st.Mode().Perm() != 0o600 {
+				t.Fatalf("state file mode %v, want 0600", st.Mode().Perm())
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("serve wrote no state file")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stopped := false
+	return func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		<-done
+		if _, err := os.Stat(state); err == nil {
+			t.Error("serve left its state file behind")
+		}
+	}
+}
+
+// setSSHConfig points the CLI at the wrapper and a config with host "box".
+func (s *testSSHD) setConfig(t *testing.T, extra string) {
+	t.Helper()
+	cdir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cdir)
+	t.Setenv("AHPTUI_CONFIG", "")
+	t.Setenv("AHPTUI_TOKEN", "")
+	t.Setenv("AHPTUI_SSH", s.wrapper)
+	p := filepath.Join(cdir, "ahptui", "config.toml")
+	must(t, os.MkdirAll(filepath.Dir(p), 0o700))
+	must(t, os.WriteFile(p, []byte("[hosts.box]\nssh = \"sshtest\"\n"+extra), 0o600))
+}
+
+// TestSSHEndToEnd drives `ahptui` over a real sshd: discovery of a running
+// `ahptui serve` through its state file, forwarding, a turn, an SSH drop
+// and the recovery, then the error paths.
+func TestSSHEndToEnd(t *testing.T) {
+	s := startSSHD(t)
+	stopServe := s.serve(t)
+	defer stopServe()
+	s.setConfig(t, "")
+
+	// exec @box: discovery, tunnel, one turn; the token never shows.
+	tok := readServeToken(t, s)
+	code, out, errs := runIn(t, "", "exec", "@box", "hello over ssh")
+	if code != execCompleted || !strings.Contains(out, "demo agent") {
+		t.Fatalf("exec @box: %d %q %q", code, out, errs)
+	}
+	if strings.Contains(out+errs, tok) {
+		t.Fatal("token in output")
+	}
+	id := regexp.MustCompile(`ahptui: session (\S+)`).FindStringSubmatch(errs)[1]
+	if code, out, errs := runIn(t, "", "sessions", "@box"); code != exitOK || !strings.Contains(out, id) {
+		t.Fatalf("sessions @box: %d %q %q", code, out, errs)
+	}
+	if code, out, errs := runIn(t, "", "export", "@box", id); code != exitOK || !strings.Contains(out, "hello over ssh") {
+		t.Fatalf("export @box: %d %q %q", code, out, errs)
+	}
+
+	// The drop: kill the tunnel's ssh; it is restarted with backoff and
+	// the client reconnects through it; a second turn completes.
+	cfg, err := parseArgs([]string{"exec", "@box"}, lookupEnv)
+	must(t, err)
+	var stderr bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	h, code := connectHeadless(ctx, cfg, stdio{err: &stderr}, "box", "")
+	if h == nil {
+		t.Fatalf("connect @box: %d %s", code, stderr.String())
+	}
+	defer h.close()
+	var tout bytes.Buffer
+	r := &turnRun{h: h, o: execOpts{approve: "never", prompt: "first"}, std: stdio{err: &stderr},
+		out: newEventWriter(&tout, true), caught: func() os.Signal { return nil }}
+	if code := r.run(ctx); code != execCompleted {
+		t.Fatalf("turn 1: %d %s", code, stderr.String())
+	}
+	session := strings.TrimPrefix(strings.SplitN(strings.SplitN(tout.String(), `"session":"`, 2)[1], `"`, 2)[0], "ahp-session:/")
+	h.link.tun.kill()
+	deadline := time.Now().Add(30 * time.Second)
+	for h.link.tun.Restarts() < 1 || h.c.State().Phase != ahpclient.Connected {
+		if time.Now().After(deadline) {
+			t.Fatalf("no recovery: restarts %d, state %v", h.link.tun.Restarts(), h.c.State())
+		}
+		drain(h)
+		time.Sleep(20 * time.Millisecond)
+	}
+	tout.Reset()
+	r2 := &turnRun{h: h, o: execOpts{approve: "never", prompt: "second", session: session}, std: stdio{err: &stderr},
+		out: newEventWriter(&tout, true), caught: func() os.Signal { return nil }}
+	if code := r2.run(ctx); code != execCompleted {
+		t.Fatalf("turn 2 after the drop: %d %s", code, stderr.String())
+	}
+	if n := strings.Count(tout.String(), `"type":"turn_end"`); n != 1 {
+		t.Fatalf("%d turn ends after the drop, want 1:\n%s", n, tout.String())
+	}
+
+	// Error paths: no ssh, a refused host key, nothing found remotely.
+	t.Setenv("AHPTUI_SSH", filepath.Join(s.dir, "no-such-ssh"))
+	if code, _, errs := runIn(t, "", "exec", "@box", "x"); code != exitConnect || !strings.Contains(errs, "ssh is not installed") {
+		t.Fatalf("no ssh: %d %q", code, errs)
+	}
+	t.Setenv("AHPTUI_SSH", s.writeWrapper(t, "ssh-strict", "empty_known_hosts"))
+	if code, _, errs := runIn(t, "", "exec", "@box", "x"); code != exitConnect || !strings.Contains(errs, "Host key verification failed") {
+		t.Fatalf("refused host key: %d %q", code, errs)
+	}
+	t.Setenv("AHPTUI_SSH", s.wrapper)
+	stopServe()
+	if code, _, errs := runIn(t, "", "exec", "@box", "x"); code != exitConnect || !strings.Contains(errs, "no AHP host found on sshtest") {
+		t.Fatalf("nothing found: %d %q", code, errs)
+	}
+}
+
+// TestSSHStart: with start = true, `ahptui serve` is started on the SSH
+// host for the lifetime of the connection and its URL read from its
+// first line.
+func TestSSHStart(t *testing.T) {
+	s := startSSHD(t)
+	bin := buildBinary(t)
+	must(t, os.Rename(bin, filepath.Join(s.bin, "ahptui")))
+	s.setConfig(t, "start = true\nremote_bin = \""+filepath.Join(s.bin, "ahptui")+"\"\n")
+	code, out, errs := runIn(t, "", "exec", "@box", "hello, started host")
+	if code != execCompleted || !strings.Contains(out, "demo agent") {
+		t.Fatalf("exec with --start: %d %q %q", code, out, errs)
+	}
+}
+
+func readServeToken(t *testing.T, s *testSSHD) string {
+	b, err := os.ReadFile(filepath.Join(s.remoteState, "ahptui", serveStateName))
+	must(t, err)
+	i := strings.Index(string(b), `"token":"`)
+	if i < 0 {
+		t.Fatalf("no token in the state file")
+	}
+	return strings.SplitN(string(b)[i+len(`"token":"`):], `"`, 2)[0]
+}
+
+// drain applies queued events without blocking.
+func drain(h *headless) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	for {
+		if _, err := h.d.next(ctx); err != nil {
+			return
+		}
+	}
+}
+
+// TestSSHCommandAttachesUI: `ahptui ssh sshtest` in a real terminal finds
+// the remote serve, shows the UI connected through the tunnel and quits
+// cleanly.
+func TestSSHCommandAttachesUI(t *testing.T) {
+	s := startSSHD(t)
+	stop := s.serve(t)
+	defer stop()
+	bin := buildBinary(t)
+	p := startPane(t, []string{"AHPTUI_SSH=" + s.wrapper},
+		fmt.Sprintf(`bash -c '%q ssh sshtest; echo EXIT=$?; echo MODES: $(stty -a | tr "\n" " ")'`, bin))
+	p.waitFor(`Connected`)
+	p.tmux("send-keys", "-t", "e2e", "C-c")
+	checkRestored(t, p.waitFor(`MODES:.*\S`), exitOK)
+}
+
+// TestSSHPortAndSocket: a host named by port or by Unix socket (as the VS
+// Code agent host listens) is forwarded to; the token comes from the config.
+func TestSSHPortAndSocket(t *testing.T) {
+	s := startSSHD(t)
+	h, err := ahphost.New(ahphost.Options{Dir: t.TempDir(), Token: execToken})
+	must(t, err)
+	t.Cleanup(func() { _ = h.Close() })
+	u, err := h.Listen("127.0.0.1:0")
+	must(t, err)
+	_, port, err := net.SplitHostPort(hostOfURL(u))
+	must(t, err)
+	t.Setenv("BOX_TOKEN", execToken)
+	s.setConfig(t, "port = "+port+"\ntoken_env = \"BOX_TOKEN\"\n")
+	if code, out, errs := runIn(t, "", "exec", "@box", "over a forwarded port"); code != execCompleted || !strings.Contains(out, "demo agent") {
+		t.Fatalf("port: %d %q %q", code, out, errs)
+	}
+
+	h2, err := ahphost.New(ahphost.Options{Dir: t.TempDir(), Token: execToken})
+	must(t, err)
+	sock := filepath.Join(s.dir, "agent.sock")
+	ln, err := net.Listen("unix", sock)
+	must(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- h2.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-served })
+	s.setConfig(t, "socket = \""+sock+"\"\ntoken_env = \"BOX_TOKEN\"\n")
+	if code, out, errs := runIn(t, "", "exec", "@box", "over a forwarded socket"); code != execCompleted || !strings.Contains(out, "demo agent") {
+		t.Fatalf("socket: %d %q %q", code, out, errs)
+	}
+}

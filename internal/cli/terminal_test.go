@@ -1,0 +1,279 @@
+//go:build !windows
+
+package cli
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ahptui/ahptui/ahphost"
+)
+
+// buildBinary builds the ahptui command into a temporary directory.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "ahptui")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/ahptui/ahptui").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// pane is one tmux session with a private server, running a shell command.
+type pane struct {
+	t    *testing.T
+	work string
+}
+
+func startPane(t *testing.T, env []string, command string) *pane {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed")
+	}
+	p := &pane{t: t, work: t.TempDir()}
+	must(t, os.MkdirAll(filepath.Join(p.work, "tmux"), 0o700))
+	t.Cleanup(func() { killTmux(p.work) })
+	args := []string{"new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", "-e", "TERM=xterm-256color",
+		"-e", "HOME=" + p.work, "-e", "XDG_STATE_HOME=" + filepath.Join(p.work, "state")}
+	for _, e := range env {
+		args = append(args, "-e", e)
+	}
+	p.tmux(args...)
+	p.tmux("set-option", "-t", "e2e", "remain-on-exit", "on")
+	p.tmux("respawn-pane", "-k", "-t", "e2e", command)
+	return p
+}
+
+func (p *pane) tmux(args ...string) string {
+	p.t.Helper()
+	out, err := tmuxIn(p.work, args...).CombinedOutput()
+	if err != nil {
+		p.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (p *pane) screen() string {
+	out, _ := capturePane(p.work)
+	return out
+}
+
+// waitFor polls the screen until re matches and returns the screen.
+func (p *pane) waitFor(re string) string {
+	p.t.Helper()
+	rx := regexp.MustCompile(re)
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if s := p.screen(); rx.MatchString(s) {
+			return s
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	p.t.Fatalf("timed out waiting for %q; screen:\n%s", re, p.screen())
+	return ""
+}
+
+// appPID returns the pid of the shell's child (the ahptui process).
+func (p *pane) appPID() int {
+	p.t.Helper()
+	sh := strings.TrimSpace(p.tmux("display-message", "-p", "-t", "e2e", "#{pane_pid}"))
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%s/task/%s/children", sh, sh))
+	if err != nil {
+		p.t.Skipf("cannot list the shell's children: %v", err)
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		p.t.Fatalf("the shell has no child; screen:\n%s", p.screen())
+	}
+	pid, err := strconv.Atoi(f[0])
+	must(p.t, err)
+	return pid
+}
+
+// appCommand runs ahptui demo in a shell that then prints the exit status
+// and the terminal modes.
+func appCommand(bin, work string) string {
+	return fmt.Sprintf(`bash -c 'cd %q && %q demo; echo EXIT=$?; echo MODES: $(stty -a | tr "\n" " ")'`, work, bin)
+}
+
+var exitRe = regexp.MustCompile(`EXIT=(\d+)`)
+
+// checkRestored asserts the exit status and that the terminal is back in
+// cooked mode with echo (not left raw).
+func checkRestored(t *testing.T, screen string, wantExit int) {
+	t.Helper()
+	m := exitRe.FindStringSubmatch(screen)
+	if m == nil || m[1] != strconv.Itoa(wantExit) {
+		t.Fatalf("exit status %v, want %d; screen:\n%s", m, wantExit, screen)
+	}
+	i := strings.Index(screen, "MODES:")
+	modes := strings.Join(strings.Fields(screen[i:]), " ")
+	for _, want := range []string{" icanon ", " echo ", " isig "} {
+		if !strings.Contains(modes+" ", want) {
+			t.Fatalf("terminal left raw (want %q): %s", want, modes)
+		}
+	}
+}
+
+// TestTerminalRestoredAfterCrashOutsideUI: a panic in a goroutine outside
+// Bubble Tea (which the Go runtime turns into exit status 2 with the
+// terminal raw) ends with the terminal restored, exit status 1 and a
+// message naming the crash, and the report lands in the log file.
+func TestTerminalRestoredAfterCrashOutsideUI(t *testing.T) {
+	bin := buildBinary(t)
+	proj := t.TempDir()
+	p := startPane(t, []string{"AHPTUI_TEST_PANIC=goroutine"}, appCommand(bin, proj))
+	s := p.waitFor(`MODES:.*\S`)
+	checkRestored(t, s, exitError)
+	if !strings.Contains(s, "ahptui: internal error: panic: AHPTUI_TEST_PANIC") {
+		t.Fatalf("no crash message; screen:\n%s", s)
+	}
+	log, err := os.ReadFile(filepath.Join(p.work, "state", "ahptui", "ahptui.log"))
+	must(t, err)
+	if !strings.Contains(string(log), "crash report") || !strings.Contains(string(log), "goroutine") {
+		t.Fatalf("crash report not in the log:\n%s", log)
+	}
+}
+
+// TestTerminalRestoredOnSignals: SIGHUP and SIGTERM sent to a running UI
+// (supervised, and with the supervisor off) restore the terminal and exit
+// 128+signo.
+func TestTerminalRestoredOnSignals(t *testing.T) {
+	bin := buildBinary(t)
+	for _, tc := range []struct {
+		name string
+		sig  syscall.Signal
+		env  []string
+	}{
+		{"hup supervised", syscall.SIGHUP, nil},
+		{"term supervised", syscall.SIGTERM, nil},
+		{"hup direct", syscall.SIGHUP, []string{"AHPTUI_NO_SUPERVISOR=1"}},
+		{"term direct", syscall.SIGTERM, []string{"AHPTUI_NO_SUPERVISOR=1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := startPane(t, tc.env, appCommand(bin, t.TempDir()))
+			p.waitFor(`Connected`)
+			must(t, syscall.Kill(p.appPID(), tc.sig))
+			s := p.waitFor(`MODES:.*\S`)
+			checkRestored(t, s, 128+int(tc.sig))
+		})
+	}
+}
+
+// TestExecAskOnTerminal: --approve ask (the default) asks on the
+// controlling terminal; "y" approves the edit, then "n" denies the test run
+// (exit 4).
+func TestExecAskOnTerminal(t *testing.T) {
+	bin := buildBinary(t)
+	h, err := ahphost.New(ahphost.Options{Dir: t.TempDir()})
+	must(t, err)
+	t.Cleanup(func() { _ = h.Close() })
+	u, err := h.Listen("127.0.0.1:0")
+	must(t, err)
+	p := startPane(t, nil, fmt.Sprintf(`bash -c '%q exec %q "/demo tools" > %q; echo EXIT=$?'`, bin, u, filepath.Join(t.TempDir(), "out.md")))
+	p.waitFor(`approve .*\? \[y/N\]`)
+	p.tmux("send-keys", "-t", "e2e", "y", "Enter")
+	p.waitFor(`(?s)approve .*\[y/N\] y\n.*approve .*\? \[y/N\]`)
+	p.tmux("send-keys", "-t", "e2e", "n", "Enter")
+	s := p.waitFor(`EXIT=\d+`)
+	if m := exitRe.FindStringSubmatch(s); m[1] != strconv.Itoa(execCancelled) {
+		t.Fatalf("exit %s, want %d; screen:\n%s", m[1], execCancelled, s)
+	}
+}
+
+// TestInboxInTerminal: plain `ahptui` with hosts but no default opens the
+// inbox: each host with its state (a down host does not hold up the
+// others), and enter opens the chosen session on its host.
+func TestInboxInTerminal(t *testing.T) {
+	bin := buildBinary(t)
+	u, _ := startTestHost(t)
+	bare := strings.Split(u, "?")[0]
+	cdir := os.Getenv("XDG_CONFIG_HOME")
+	path := filepath.Join(cdir, "ahptui", "config.toml")
+	must(t, os.MkdirAll(filepath.Dir(path), 0o700))
+	must(t, os.WriteFile(path, []byte("[hosts.up]\nurl = \""+bare+"\"\ntoken_env = \"UP_TOKEN\"\n[hosts.down]\nurl = \"ws://"+deadAddrFor(t)+"/\"\n"), 0o600))
+	t.Setenv("UP_TOKEN", execToken)
+	if code, _, errs := runIn(t, "", "exec", "@up", "inbox please"); code != execCompleted {
+		t.Fatalf("setup: %d %q", code, errs)
+	}
+	p := startPane(t, []string{"XDG_CONFIG_HOME=" + cdir, "UP_TOKEN=" + execToken},
+		fmt.Sprintf(`bash -c '%q; echo EXIT=$?; echo MODES: $(stty -a | tr "\n" " ")'`, bin))
+	p.waitFor(`@down  cannot connect`)
+	p.waitFor(`@up  connected`)
+	// Live: a session that starts asking a question moves to the top, marked.
+	if code, _, errs := runIn(t, "", "exec", "--json", "@up", "/demo input"); code != execNeedsInput {
+		t.Fatalf("question: %d %q", code, errs)
+	}
+	// ...while the selection stays on the session it was on.
+	p.waitFor(`(?s)! .*needs you.*› \* inbox please`)
+	p.tmux("send-keys", "-t", "e2e", "Enter")
+	p.waitFor(`demo agent`)                 // the transcript of the chosen session
+	p.tmux("send-keys", "-t", "e2e", "C-s") // back to the sessions: the inbox again
+	p.waitFor(`(?s)Inbox.*@up  connected`)
+	p.tmux("send-keys", "-t", "e2e", "Escape")
+	checkRestored(t, p.waitFor(`MODES:.*\S`), exitOK)
+}
+
+// TestConnectingScreen: against a host that accepts but never answers, the
+// UI shows the connecting screen at once (the URL with its credentials
+// masked, the time spent), ctrl+c leaves it and the terminal is restored.
+func TestConnectingScreen(t *testing.T) {
+	bin := buildBinary(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	t.Cleanup(func() { _ = ln.Close() })
+	var mu sync.Mutex
+	var held []net.Conn
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			_ = c.Close()
+		}
+	})
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c) // accept, never answer
+			mu.Unlock()
+		}
+	}()
+	u := "ws://alice:PW-hidden-1@" + ln.Addr().String() + "/?tkn=TK-hidden-2"
+	p := startPane(t, nil, fmt.Sprintf(`bash -c '%q %q; echo EXIT=$?; echo MODES: $(stty -a | tr "\n" " ")'`, bin, u))
+	s := p.waitFor(`Connecting to .*` + regexp.QuoteMeta(ln.Addr().String()))
+	p.waitFor(`waiting for the host to answer… [1-9]s`)
+	if strings.Contains(s, "hidden") {
+		t.Fatalf("credentials on screen:\n%s", s)
+	}
+	p.tmux("send-keys", "-t", "e2e", "C-c")
+	quit := time.Now()
+	s = p.waitFor(`MODES:.*\S`)
+	if d := time.Since(quit); d > 3*time.Second {
+		t.Errorf("ctrl+c took %v to leave the connecting screen", d)
+	}
+	if strings.Contains(s, "hidden") {
+		t.Fatalf("credentials on screen:\n%s", s)
+	}
+	m := exitRe.FindStringSubmatch(s)
+	checkRestored(t, s, atoi(t, m[1]))
+}
+
+func atoi(t *testing.T, s string) int {
+	n, err := strconv.Atoi(s)
+	must(t, err)
+	return n
+}

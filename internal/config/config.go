@@ -1,0 +1,144 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// File is the decoded configuration file.
+type File struct {
+	// Default names the host `ahptui` attaches to without an argument.
+	Default string `toml:"default"`
+	// Theme is auto, dark or light ("" = auto).
+	Theme string `toml:"theme"`
+	// Notify configures notifications.
+	Notify Notify `toml:"notify"`
+	// Keys overrides key bindings: "context.action" → key or keys.
+	Keys map[string]any `toml:"keys"`
+	// Hosts are the named hosts, attached with `ahptui @name`.
+	Hosts map[string]Host `toml:"hosts"`
+
+	// Path is the file this was read from ("" when there is none).
+	Path string `toml:"-"`
+	doc  []byte
+}
+
+// Notify configures how the user is told that a session needs them.
+type Notify struct {
+	// Bell rings the terminal bell.
+	Bell *bool `toml:"bell"`
+	// Desktop is off, osc9, osc777 or osc99 ("" = off).
+	Desktop string `toml:"desktop"`
+	// Events lists what notifies: needs-input, turn-end, error.
+	Events []string `toml:"events"`
+}
+
+// Host is one named host: a URL, or an SSH destination.
+type Host struct {
+	// URL is a ws://, wss:// or ws+unix:// URL.
+	URL string `toml:"url"`
+	// SSH is [user@]host[:port]: attach through `ahptui ssh`.
+	SSH string `toml:"ssh"`
+	// Socket is, for SSH, the remote Unix socket of the AHP host.
+	Socket string `toml:"socket"`
+	// Port is, for SSH, the remote TCP port of the AHP host.
+	Port int `toml:"port"`
+	// Start starts `ahptui serve` on the SSH host when nothing is found.
+	Start bool `toml:"start"`
+	// RemoteBin is the remote ahptui that Start runs ("" = ahptui in PATH).
+	RemoteBin string `toml:"remote_bin"`
+	// TokenEnv names an environment variable holding the token.
+	TokenEnv string `toml:"token_env"`
+	// TokenCmd is a shell command printing the token.
+	TokenCmd string `toml:"token_cmd"`
+	// Token is the token in clear; refused unless AllowPlaintextToken.
+	Token string `toml:"token"`
+	// AllowPlaintextToken accepts Token (the file then must be private).
+	AllowPlaintextToken bool `toml:"allow_plaintext_token"`
+}
+
+// Path returns the configuration file's path: $AHPTUI_CONFIG, else
+// $XDG_CONFIG_HOME/ahptui/config.toml, else ~/.config/ahptui/config.toml.
+func Path(getenv func(string) string) (string, error) {
+	if p := getenv("AHPTUI_CONFIG"); p != "" {
+		return p, nil
+	}
+	if d := getenv("XDG_CONFIG_HOME"); d != "" {
+		return filepath.Join(d, "ahptui", "config.toml"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("config: find home directory: %w", err)
+		}
+		home = h
+	}
+	return filepath.Join(home, ".config", "ahptui", "config.toml"), nil
+}
+
+// Load reads and validates the file at path. A missing file is not an
+// error unless required: Load returns an empty configuration.
+func Load(path string, required bool) (*File, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !required {
+		return &File{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return Parse(path, b)
+}
+
+// Parse decodes and validates a configuration document read from path.
+// Errors are *Errors naming the file, the line and the key.
+func Parse(path string, doc []byte) (*File, error) {
+	var f File
+	dec := toml.NewDecoder(bytes.NewReader(doc)).DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, decodeErrors(path, doc, err)
+	}
+	f.Path, f.doc = path, doc
+	if errs := f.validate(path, doc); len(errs) > 0 {
+		return nil, errs
+	}
+	return &f, nil
+}
+
+// HostNames returns the configured host names, sorted.
+func (f *File) HostNames() []string {
+	names := make([]string, 0, len(f.Hosts))
+	for n := range f.Hosts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Lookup returns the host called name.
+func (f *File) Lookup(name string) (Host, error) {
+	h, ok := f.Hosts[name]
+	if !ok {
+		if f.Path == "" {
+			return Host{}, fmt.Errorf("no host named %q: there is no config file", name)
+		}
+		return Host{}, fmt.Errorf("no host named %q in %s (hosts: %v)", name, f.Path, f.HostNames())
+	}
+	return h, nil
+}
+
+// ErrorAt reports a mistake found after parsing (e.g. a key override the
+// key map refuses) at the line of the dotted key.
+func (f *File) ErrorAt(key string, err error) error {
+	return Errors{{File: f.Path, Line: lineOfKey(f.doc, splitKey(key)), Key: key, Msg: err.Error()}}
+}
+
+// BellOn reports whether the bell rings (default true).
+func (n Notify) BellOn() bool { return n.Bell == nil || *n.Bell }
