@@ -14,7 +14,9 @@ import (
 // Subscribing to a chat with a large (segmented) snapshot while a turn
 // streams ends in exactly the state of a client that watched all along.
 func TestLateSubscriberWithSegmentedSnapshotDuringStream(t *testing.T) {
-	_, url := startHost(t, ahphost.Options{NoToken: true, Pace: time.Millisecond})
+	// LargePartBytes -1: the 2 MiB reply stays inline (not by reference),
+	// so the snapshot is large enough to be segmented.
+	_, url := startHost(t, ahphost.Options{NoToken: true, Pace: time.Millisecond, LargePartBytes: -1})
 	w, wa := startClient(t, testOptions(t, url))
 	chat := openSession(t, w, wa, sessionURI(14))
 	runTurn(t, w, wa, chat, "big", "/demo big 2m")
