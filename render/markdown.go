@@ -259,7 +259,12 @@ func (e *markdownEngine) syncWidth(st *mdState, width int) {
 	for i := st.nJoin; i < len(st.chunks); i++ {
 		c := &st.chunks[i]
 		if c.lines == nil {
-			c.lines = e.chunkLines(st.text[c.sp.start:c.sp.end], c.hash, width)
+			src := st.text[c.sp.start:c.sp.end]
+			if c.sp.start >= PlainAfter {
+				c.lines = e.plainChunkLines(src, width)
+			} else {
+				c.lines = e.chunkLines(src, c.hash, width)
+			}
 		}
 		if len(c.lines) == 0 {
 			continue
