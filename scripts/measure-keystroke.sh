@@ -5,6 +5,7 @@
 #   AHPTUI_BIN=/path/to/ahptui scripts/measure-keystroke.sh   use a prebuilt binary
 #   BIG=3000000 KEYS=40 scripts/measure-keystroke.sh          other burst size / key count
 #   BIG=0 scripts/measure-keystroke.sh                        idle (no burst)
+#   DUMP=1 scripts/measure-keystroke.sh                       print the last screen too
 #
 # It creates a session, sends `/demo big $BIG`, and while the reply streams
 # sends single keys (one at a time, 50 ms apart) with `tmux send-keys`,
@@ -92,7 +93,8 @@ done
 
 done_yet=no
 snap
-grep -q -- "-- end of $BIG bytes --" "$WORK/screen.txt" && done_yet=yes
+grep -q -- "end of $BIG" "$WORK/screen.txt" && done_yet=yes
+[ -z "${DUMP:-}" ] || cat "$WORK/screen.txt"
 sorted=$(printf '%s\n' "${samples[@]}" | sort -n)
 n=${#samples[@]}
 p() { echo "$sorted" | sed -n "$(((n * $1 + 99) / 100))p"; }

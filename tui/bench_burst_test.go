@@ -54,3 +54,24 @@ func BenchmarkKeystrokeDuringBurst(b *testing.B) {
 	b.ReportMetric(float64(worst.Microseconds())/1000, "ms/frame-max")
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(steps), "ms/frame-mean")
 }
+
+// BenchmarkResizeAfterBurst measures a terminal resize (Update + View) with
+// a finished 32 MiB reply on screen: the visible message is laid out again
+// at the new width.
+func BenchmarkResizeAfterBurst(b *testing.B) {
+	const size, chunk = 32 << 20, 4 << 20
+	text := burstText(size)
+	m, _ := newTestModel(b, 120, 40)
+	m = openChat(b, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", ""))))
+	seq := uint64(2)
+	for off := 0; off < len(text); off, seq = off+chunk, seq+1 {
+		m = send(b, m, envelope(seq, &ahpwire.ChatDelta{TurnID: "t2", PartID: "t2.m1", Content: text[off:min(off+chunk, len(text))]}))
+	}
+	m = send(b, m, envelope(seq, &ahpwire.ChatTurnComplete{TurnID: "t2"}))
+	m = send(b, m, frameMsg{})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m = send(b, m, teaSize(100+i%2*20, 40))
+		_ = m.View()
+	}
+}
