@@ -112,7 +112,7 @@ func (m Inbox) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for i := range m.hosts {
 			if m.hosts[i].Name == msg.h.Name {
 				h := msg.h
-				sort.SliceStable(h.Sessions, func(a, b int) bool { return inboxRank(h.Sessions[a]) < inboxRank(h.Sessions[b]) })
+				sort.SliceStable(h.Sessions, func(a, b int) bool { return h.Sessions[a].AttentionRank() < h.Sessions[b].AttentionRank() })
 				cmds = append(cmds, m.notifyChanges(m.hosts[i], h)...)
 				m.hosts[i] = h
 			}
@@ -199,7 +199,7 @@ func (m Inbox) View() tea.View {
 		for _, s := range h.Sessions {
 			mark := "  "
 			switch {
-			case inboxRank(s) <= 1:
+			case s.NeedsUser():
 				mark = st.Picker.IconBusy.Render("! ")
 			case !s.Status.Has(ahpwire.StatusIsRead):
 				mark = st.Picker.Icon.Render("* ")
@@ -231,21 +231,6 @@ func (m Inbox) View() tea.View {
 	v.AltScreen = true
 	v.WindowTitle = "ahptui — inbox"
 	return v
-}
-
-// inboxRank sorts sessions that need the user first.
-func inboxRank(s ahpwire.SessionSummary) int {
-	switch a := s.Status.Activity(); {
-	case a == ahpwire.StatusInputNeeded:
-		return 0
-	case a == ahpwire.StatusError:
-		return 1
-	case a == ahpwire.StatusInProgress:
-		return 2
-	case !s.Status.Has(ahpwire.StatusIsRead):
-		return 3
-	}
-	return 4
 }
 
 // inboxStatus names a status for the list.

@@ -3,16 +3,16 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // TestE2ETmux runs scripts/e2e-tmux.sh: the whole app in a real terminal
@@ -44,7 +44,7 @@ func TestE2ETmux(t *testing.T) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
-	var out lockedBuffer
+	var out testkit.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	if err == nil {
@@ -68,25 +68,6 @@ func TestE2ETmux(t *testing.T) {
 	}
 	dumpFile(t, "last captured pane", filepath.Join(work, "last-screen.txt"))
 	dumpFile(t, "app log", filepath.Join(work, "state", "ahptui", "ahptui.log"))
-}
-
-// lockedBuffer is a bytes.Buffer safe for the two copying goroutines of
-// exec.Cmd (stdout and stderr).
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p) //nolint:wrapcheck // bytes.Buffer never fails
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // tmuxIn runs tmux against the script's private server in work/tmux.

@@ -162,23 +162,7 @@ func applyInboxEvent(h *inboxHost, ev ahpclient.Event) bool {
 
 // sortInbox puts the sessions that need the user first.
 func sortInbox(ss []ahpwire.SessionSummary) {
-	sort.SliceStable(ss, func(i, j int) bool { return inboxRank(ss[i]) < inboxRank(ss[j]) })
-}
-
-// inboxRank sorts sessions that need the user first: a question or an
-// approval, then an error, then running, then unread, then the rest.
-func inboxRank(s ahpwire.SessionSummary) int {
-	switch a := s.Status.Activity(); {
-	case a == ahpwire.StatusInputNeeded:
-		return 0
-	case a == ahpwire.StatusError:
-		return 1
-	case a == ahpwire.StatusInProgress:
-		return 2
-	case !s.Status.Has(ahpwire.StatusIsRead):
-		return 3
-	}
-	return 4
+	sort.SliceStable(ss, func(i, j int) bool { return ss[i].AttentionRank() < ss[j].AttentionRank() })
 }
 
 // writeInbox prints the inbox grouped by host, or NDJSON.
@@ -189,7 +173,7 @@ func writeInbox(w io.Writer, hosts []inboxHost, asJSON bool) {
 			_ = enc.Encode(map[string]any{"type": "host", "host": h.Name, "state": h.State, "sessions": len(h.Sessions)})
 			for _, s := range h.Sessions {
 				_ = enc.Encode(map[string]any{"type": "session", "host": h.Name, "session": s,
-					"needsUser": inboxRank(s) <= 1, "unread": !s.Status.Has(ahpwire.StatusIsRead)})
+					"needsUser": s.NeedsUser(), "unread": !s.Status.Has(ahpwire.StatusIsRead)})
 			}
 		}
 		return
@@ -206,7 +190,7 @@ func writeInbox(w io.Writer, hosts []inboxHost, asJSON bool) {
 		for _, s := range h.Sessions {
 			mark := " "
 			switch {
-			case inboxRank(s) <= 1:
+			case s.NeedsUser():
 				mark = "!"
 			case !s.Status.Has(ahpwire.StatusIsRead):
 				mark = "*"
