@@ -19,20 +19,25 @@ import "strings"
 const PlainAfter = 256 << 10
 
 // plainChunkLines lays out one completed block of raw markdown as wrapped
-// body text (the terminal's default colour) in the gutter.
-func (e *markdownEngine) plainChunkLines(src string, width int) []string {
+// body text (the terminal's default colour) in the gutter. fit is the
+// longest line when every line took the fast path (the lines are then the
+// same at any width leaving fit columns), else 0: a resize keeps such
+// chunks instead of laying them out again.
+func (e *markdownEngine) plainChunkLines(src string, width int) (lines []string, fit int) {
 	src = strings.Trim(src, "\n")
 	if src == "" {
-		return nil
+		return nil, 0
 	}
 	w := max(1, width-len(gutter))
-	var lines []string
+	fast := true
 	for line := range strings.SplitSeq(src, "\n") {
 		if len(line) <= w && isPlainASCII(line) {
 			// Fast path: nothing to sanitise, measure or wrap.
 			lines = append(lines, line)
+			fit = max(fit, len(line))
 			continue
 		}
+		fast = false
 		wrapped := wrapText(Sanitize(line), w)
 		if len(wrapped) == 0 {
 			wrapped = []string{""}
@@ -44,5 +49,8 @@ func (e *markdownEngine) plainChunkLines(src string, width int) []string {
 			lines[i] = gutter + l
 		}
 	}
-	return lines
+	if !fast {
+		return lines, 0
+	}
+	return lines, max(fit, 1)
 }

@@ -68,3 +68,17 @@ func BenchmarkHugeMarkdown(b *testing.B) {
 		}
 	}
 }
+
+// TestPlainLayoutResize checks that plain blocks kept across a resize (see
+// mdChunk.fit) equal a fresh layout at every width, narrower and wider.
+func TestPlainLayoutResize(t *testing.T) {
+	doc := hugeMarkdown()
+	r := New(DarkStyles())
+	for _, w := range []int{120, 100, 140, 50, 120, 30} {
+		got := r.Markdown("m", doc, true, w)
+		want := New(DarkStyles()).Markdown("m", doc, true, w)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("width %d: the resized layout differs from a fresh one", w)
+		}
+	}
+}
