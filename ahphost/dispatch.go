@@ -58,6 +58,10 @@ func (c *conn) dispatchAction(p *ahpwire.DispatchActionParams, raw []byte, missi
 		if reason := s.dispatchChat(s.chats[p.Channel], a, raw, origin); reason != "" {
 			c.h.log.Debug("action rejected", "conn", c.id, "type", a.ActionType(), "reason", reason)
 		}
+	case chanTerminal, chanChangeset:
+		if reason := s.dispatchExt(p.Channel, a, origin); reason != "" {
+			c.h.log.Debug("action rejected", "conn", c.id, "type", a.ActionType(), "reason", reason)
+		}
 	}
 }
 

@@ -39,6 +39,8 @@ type store struct {
 	clients map[string]*clientRecord
 	// extra holds the sign-ins and subagent waiters (authenticate.go).
 	extra extraState
+	// ext holds terminal and changeset channels and resources (channels.go).
+	ext extChannels
 }
 
 // logEntry is one logged action envelope.
@@ -93,7 +95,7 @@ func kindOf(uri string) channelKind {
 	case strings.HasPrefix(uri, ahpwire.ChatScheme+"/") && len(uri) > len(ahpwire.ChatScheme)+1:
 		return chanChat
 	}
-	return chanUnknown
+	return extKind(uri)
 }
 
 // exists reports whether a state-bearing channel exists.
@@ -106,7 +108,7 @@ func (s *store) exists(uri string) bool {
 	case chanChat:
 		return s.chats[uri] != nil
 	}
-	return false
+	return s.extExists(uri)
 }
 
 // emit stamps an action with the next serverSeq, logs it and queues it to

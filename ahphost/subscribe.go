@@ -29,7 +29,10 @@ func (s *store) snapshot(uri string, sub subscription) (snapRef, bool) {
 		w := windowChat(ce.state, sub.viewTurns)
 		return snapRef{uri: uri, state: w, seq: s.seq, turnsOffset: len(ce.state.Turns) - len(w.Turns)}, true
 	default:
-		return snapRef{}, false
+		var ok bool
+		if state, ok = s.extState(uri); !ok {
+			return snapRef{}, false
+		}
 	}
 	return snapRef{uri: uri, state: state, seq: s.seq}, true
 }
@@ -70,6 +73,10 @@ func (c *conn) subscribe(m *ahpwire.Message) (any, func(), *rpcError) {
 		}
 	case chanChat:
 		if _, e := s.chatOf(p.Channel); e != nil {
+			return nil, nil, e
+		}
+	case chanTerminal, chanChangeset:
+		if e := s.extNotFound(p.Channel); e != nil {
 			return nil, nil, e
 		}
 	}

@@ -67,6 +67,7 @@ func (s *store) startRun(ce *chatEntry, resume bool) {
 		Client:    run.client,
 		Config:    s.turnConfig(ce),
 		Subagent:  h.subagentFunc(ce.uri),
+		Channels:  turnChannels{h: h, run: run},
 	}
 	h.wg.Add(1)
 	go func() {

@@ -1,5 +1,5 @@
-// Package ahpstate implements AHP's own state reducers (root, session and
-// chat channels) and the validation a host applies to client-dispatched
+// Package ahpstate implements AHP's own state reducers (root, session, chat,
+// terminal and changeset channels) and the validation a host applies to client-dispatched
 // actions before accepting them.
 //
 // Reducers are pure: they never mutate their input state. Every slice, map

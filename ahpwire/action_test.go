@@ -85,7 +85,7 @@ func sampleActions() []Action {
 
 func TestEveryActionRoundTrips(t *testing.T) {
 	seen := map[string]bool{}
-	for _, a := range sampleActions() {
+	for _, a := range append(sampleActions(), channelSampleActions()...) {
 		b, err := MarshalAction(a)
 		if err != nil {
 			t.Fatalf("%s: marshal: %v", a.ActionType(), err)

@@ -97,7 +97,9 @@ type Changeset struct {
 	URITemplate string `json:"uriTemplate"`
 	ChangeKind  string `json:"changeKind,omitempty"`
 	Description string `json:"description,omitempty"`
-	Meta        Meta   `json:"_meta,omitempty"`
+	// Capabilities are the changeset's optional capabilities (review).
+	Capabilities *ChangesetCapabilities `json:"capabilities,omitempty"`
+	Meta         Meta                   `json:"_meta,omitempty"`
 }
 
 // BackgroundWork is a shell or subagent running beyond a turn

@@ -25,7 +25,8 @@ var allowed = map[string][]string{
 	"reducer":      {"ahpwire", "ahpstate", "internal/textbuf"},
 	"render":       {"reducer", "ahpwire"},
 	"keymap":       {},
-	"tui":          {"render", "keymap", "reducer", "ahpclient", "ahpwire", "ahpstate", "internal/redact"},
+	"tui":          {"render", "keymap", "reducer", "ahpclient", "ahpwire", "ahpstate", "internal/redact", "resload"},
+	"resload":      {},
 	"archtest":     {},
 
 	"internal/ahpfixtures": {},

@@ -60,6 +60,8 @@ func (km KeyMap) Groups() []Group {
 		{"Search", bindingsOf(km.Search)},
 		{"Background work", bindingsOf(km.Background)},
 		{"Sign in", bindingsOf(km.SignIn)},
+		{"Changes view", bindingsOf(km.Changes)},
+		{"Terminal viewer", bindingsOf(km.Terminal)},
 		{"Demo", bindingsOf(km.Demo)},
 	}
 	out := gs[:0]
@@ -98,6 +100,8 @@ func (km KeyMap) Contexts() []Context {
 		{"search", with(bindingsOf(km.Search))},
 		{"background", with(bindingsOf(km.Background))},
 		{"sign-in", with(bindingsOf(km.SignIn))},
+		{"changes", with(bindingsOf(km.Changes))},
+		{"terminal", with(bindingsOf(km.Terminal))},
 	}
 }
 

@@ -20,6 +20,8 @@ type KeyMap struct {
 	Search     Search
 	Background Background
 	SignIn     SignIn
+	Changes    Changes
+	Terminal   Terminal
 }
 
 // Global bindings work on every screen.
@@ -61,6 +63,8 @@ type Chat struct {
 	Search        key.Binding // search the chat
 	Settings      key.Binding // change the session's mutable settings (model, mode)
 	NewSession    key.Binding // a new session with the same agent
+	Changes       key.Binding // the changes view (keymap/channels.go)
+	Terminals     key.Binding // the root terminals, read-only
 }
 
 // Composer bindings work while the composer has focus. Text editing keys
@@ -94,6 +98,7 @@ type Transcript struct {
 	CopyMessage      key.Binding // OSC 52 copy of the focused message as markdown
 	CopyAll          key.Binding // OSC 52 copy of the whole chat as markdown
 	Export           key.Binding // write the chat to a markdown file
+	TermUp, TermDown key.Binding // scroll the focused (expanded) terminal
 }
 
 // Approval bindings work in the tool-call confirmation prompt.
@@ -250,5 +255,6 @@ func Default() KeyMap {
 	}
 	km.Approval.SubmitReason.SetEnabled(false)
 	steerDefaults(&km)
+	channelDefaults(&km)
 	return km
 }

@@ -135,21 +135,12 @@ func (r *Renderer) notification(b *reducer.Block, k BlockKey, width int) []strin
 	return hangBlock("ℹ ", text, width, r.styles.Notice, gutter)
 }
 
-// contentRef renders a reference to content stored elsewhere.
-func (r *Renderer) contentRef(b *reducer.Block, width int) []string {
-	if b.Ref == nil {
-		return nil
-	}
-	s := displayURI(b.Ref.URI)
-	if meta := refMeta(b.Ref.ContentType, sizeOf(b.Ref.SizeHint)); meta != "" {
-		s += " (" + meta + ")"
-	}
-	return hangBlock("→ ", s, width, r.styles.Tool.Link, gutter)
-}
-
 // blockURIs lists the content references a block can show when fetched:
 // a tool's input reference and the before/after contents of its edits.
 func blockURIs(b *reducer.Block) []string {
+	if b.Kind == reducer.KindContentRef && b.Ref != nil && fetchable(b.Ref.ContentType) {
+		return []string{b.Ref.URI}
+	}
 	tc := b.Tool
 	if b.Kind != reducer.KindToolCall || tc == nil {
 		return nil
@@ -172,8 +163,11 @@ func blockURIs(b *reducer.Block) []string {
 		}
 	}
 	for _, c := range tc.Content {
-		if c.Type == ahpwire.ContentFileEdit {
+		switch {
+		case c.Type == ahpwire.ContentFileEdit:
 			addEdit(c.Before, c.After)
+		case c.Type == ahpwire.ContentResource && c.URI != "" && fetchable(c.ContentType):
+			out = append(out, c.URI)
 		}
 	}
 	return out
@@ -199,10 +193,11 @@ func NeededResources(m *reducer.Message, v ViewOpts) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, b := range m.Blocks {
-		if b.Kind != reducer.KindToolCall || b.Tool == nil {
+		switch {
+		case b.Kind == reducer.KindContentRef:
+		case b.Kind != reducer.KindToolCall || b.Tool == nil:
 			continue
-		}
-		if !v.Expanded[KeyOf(m, b)] && b.Tool.Status != ahpwire.ToolPendingConfirmation {
+		case !v.Expanded[KeyOf(m, b)] && b.Tool.Status != ahpwire.ToolPendingConfirmation:
 			continue
 		}
 		for _, u := range blockURIs(b) {

@@ -3,12 +3,38 @@ package render
 import (
 	"fmt"
 	"strings"
-
-	udiff "github.com/aymanbagabas/go-udiff"
 )
 
 // diffContext is the number of unchanged lines shown around each change.
 const diffContext = 3
+
+// maxDiffCost bounds the edit distance the diff searches for; beyond it the
+// remaining lines are shown as removed and re-added (still a correct,
+// if longer, diff).
+//
+// Why this Myers is hand-written and not github.com/aymanbagabas/go-udiff
+// (x/tools' diff, which issue 10 and 13 asked us to prefer): go-udiff v0.4.1
+// hard-codes its search bound at 50 edit steps (lcs.maxDiffs/2, not
+// configurable), so a real edit with 200 scattered changes in a
+// 20,000-line file came out as a 14,951-line remove-and-re-add
+// (TestDiffScatteredChangesStayMinimal). Here the bound is 1000 steps,
+// which keeps such edits exact. Measured in one sitting (BenchmarkUnifiedDiff,
+// 2 cores): 200 lines/5 changes 60k vs 121-152k ns, 2,000 lines/20 changes
+// 0.47-0.52 vs 1.24-1.61 ms — faster as well.
+const maxDiffCost = 1000
+
+type editOp byte
+
+const (
+	opEq  editOp = ' '
+	opDel editOp = '-'
+	opIns editOp = '+'
+)
+
+type edit struct {
+	op   editOp
+	a, b int // line indexes in before / after (the one that applies)
+}
 
 // splitDiffLines splits text into lines without their newlines.
 func splitDiffLines(s string) []string {
@@ -18,82 +44,197 @@ func splitDiffLines(s string) []string {
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
 
-// withFinalNewline ends non-empty text with a newline, so that a missing
-// newline at the end of a file is not shown as a change of the last line.
-func withFinalNewline(s string) string {
-	if s != "" && !strings.HasSuffix(s, "\n") {
-		return s + "\n"
-	}
-	return s
-}
-
 // unifiedDiff returns the hunks of a unified diff of before and after
 // ("@@ -l,n +l,n @@" headers and " ", "-", "+" lines), with ctx lines of
-// context. Identical inputs give no lines. The edit script comes from
-// go-udiff (Myers with a cost bound, as in x/tools); only the formatting
-// of the hunk headers is ours (both counts always shown, as diff -u does
-// for the hunks a tool card displays).
+// context. Identical inputs give no lines.
 func unifiedDiff(before, after string, ctx int) []string {
-	before, after = withFinalNewline(before), withFinalNewline(after)
-	if before == after {
-		return nil
-	}
-	u, err := udiff.ToUnifiedDiff("a", "b", before, udiff.Lines(before, after), ctx)
-	if err != nil {
-		// Lines' edits are valid for before by construction; show the whole
-		// replacement rather than nothing if that ever changes.
-		return replaceAllHunk(before, after)
-	}
+	a, b := splitDiffLines(before), splitDiffLines(after)
+	edits := diffEdits(a, b)
 	var out []string
-	for _, h := range u.Hunks {
-		out = append(out, hunkLines(h)...)
+	for i := 0; i < len(edits); {
+		if edits[i].op == opEq {
+			i++
+			continue
+		}
+		// A hunk starts ctx lines before this change and runs until a gap
+		// of more than 2*ctx unchanged lines.
+		start := max(i-ctx, 0)
+		end := i
+		for end < len(edits) {
+			if edits[end].op != opEq {
+				end++
+				continue
+			}
+			run := end
+			for run < len(edits) && edits[run].op == opEq {
+				run++
+			}
+			if run == len(edits) || run-end > 2*ctx {
+				end = min(end+ctx, len(edits))
+				break
+			}
+			end = run
+		}
+		out = append(out, hunk(edits[start:end], a, b)...)
+		i = end
 	}
 	return out
 }
 
-// hunkLines formats one hunk: its header and its lines without newlines.
-func hunkLines(h *udiff.Hunk) []string {
-	lines := make([]string, 1, len(h.Lines)+1)
-	aN, bN := 0, 0
-	for _, l := range h.Lines {
-		text := strings.TrimSuffix(l.Content, "\n")
-		switch l.Kind {
-		case udiff.Delete:
+// hunk formats one hunk.
+func hunk(es []edit, a, b []string) []string {
+	aStart, bStart, aN, bN := -1, -1, 0, 0
+	lines := make([]string, 0, len(es)+1)
+	for _, e := range es {
+		switch e.op {
+		case opEq:
+			if aStart < 0 {
+				aStart = e.a
+			}
+			if bStart < 0 {
+				bStart = e.b
+			}
 			aN++
-			lines = append(lines, "-"+text)
-		case udiff.Insert:
 			bN++
-			lines = append(lines, "+"+text)
-		default:
+			lines = append(lines, " "+a[e.a])
+		case opDel:
+			if aStart < 0 {
+				aStart = e.a
+			}
 			aN++
+			lines = append(lines, "-"+a[e.a])
+		case opIns:
+			if bStart < 0 {
+				bStart = e.b
+			}
 			bN++
-			lines = append(lines, " "+text)
+			lines = append(lines, "+"+b[e.b])
 		}
 	}
-	lines[0] = fmt.Sprintf("@@ -%s +%s @@", hunkRange(h.FromLine, aN), hunkRange(h.ToLine, bN))
-	return lines
+	head := fmt.Sprintf("@@ -%s +%s @@", hunkRange(aStart, aN, es, true), hunkRange(bStart, bN, es, false))
+	return append([]string{head}, lines...)
 }
 
 // hunkRange formats "start,count" (1-based). An empty side (a pure
 // insertion or deletion hunk) is "pos,0" with pos the number of lines before
 // the change, as diff -u prints it.
-func hunkRange(start, n int) string {
+func hunkRange(start, n int, es []edit, isA bool) string {
 	if n == 0 {
-		return fmt.Sprintf("%d,0", start-1)
+		if isA {
+			return fmt.Sprintf("%d,0", es[0].a)
+		}
+		return fmt.Sprintf("%d,0", es[0].b)
 	}
-	return fmt.Sprintf("%d,%d", start, n)
+	return fmt.Sprintf("%d,%d", start+1, n)
 }
 
-// replaceAllHunk is one hunk deleting every line of before and inserting
-// every line of after.
-func replaceAllHunk(before, after string) []string {
-	a, b := splitDiffLines(before), splitDiffLines(after)
-	out := []string{fmt.Sprintf("@@ -%s +%s @@", hunkRange(1, len(a)), hunkRange(1, len(b)))}
-	for _, l := range a {
-		out = append(out, "-"+l)
+// diffEdits computes a shortest edit script from a to b (Myers' greedy
+// algorithm), after stripping the common prefix and suffix. Past
+// maxDiffCost it falls back to deleting and inserting the middle.
+func diffEdits(a, b []string) []edit {
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
 	}
-	for _, l := range b {
-		out = append(out, "+"+l)
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
 	}
-	return out
+	var es []edit
+	for i := 0; i < pre; i++ {
+		es = append(es, edit{opEq, i, i})
+	}
+	es = append(es, myers(a[pre:len(a)-suf], b[pre:len(b)-suf], pre, pre)...)
+	for i := 0; i < suf; i++ {
+		es = append(es, edit{opEq, len(a) - suf + i, len(b) - suf + i})
+	}
+	return es
+}
+
+// myers diffs the middle parts; offA/offB shift indexes back to the full
+// slices.
+func myers(a, b []string, offA, offB int) []edit {
+	n, m := len(a), len(b)
+	if n == 0 || m == 0 {
+		return replaceAll(n, m, offA, offB)
+	}
+	maxD := min(n+m, maxDiffCost)
+	off := maxD + 1
+	v := make([]int, 2*maxD+3)
+	// trace[d] keeps v[k] for k in [-d-1, d+1] as it was before step d,
+	// at index k+d+1: O(D²) memory in total.
+	var trace [][]int
+	found := false
+	for d := 0; d <= maxD && !found; d++ {
+		snap := make([]int, 2*d+3)
+		copy(snap, v[off-d-1:off+d+2])
+		trace = append(trace, snap)
+		for k := -d; k <= d; k += 2 {
+			var x int
+			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
+				x = v[off+k+1]
+			} else {
+				x = v[off+k-1] + 1
+			}
+			y := x - k
+			for x < n && y < m && a[x] == b[y] {
+				x++
+				y++
+			}
+			v[off+k] = x
+			if x >= n && y >= m {
+				found = true
+				break
+			}
+		}
+	}
+	if !found {
+		return replaceAll(n, m, offA, offB)
+	}
+	// Backtrack.
+	var rev []edit
+	x, y := n, m
+	for d := len(trace) - 1; d >= 0; d-- {
+		vd := trace[d]
+		at := func(k int) int { return vd[k+d+1] }
+		k := x - y
+		var pk int
+		if k == -d || (k != d && at(k-1) < at(k+1)) {
+			pk = k + 1
+		} else {
+			pk = k - 1
+		}
+		px := at(pk)
+		py := px - pk
+		for x > px && y > py {
+			x--
+			y--
+			rev = append(rev, edit{opEq, offA + x, offB + y})
+		}
+		if d > 0 {
+			if x == px {
+				y--
+				rev = append(rev, edit{opIns, offA + x, offB + y})
+			} else {
+				x--
+				rev = append(rev, edit{opDel, offA + x, offB + y})
+			}
+		}
+		x, y = px, py
+	}
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	return rev
+}
+
+func replaceAll(n, m, offA, offB int) []edit {
+	es := make([]edit, 0, n+m)
+	for i := 0; i < n; i++ {
+		es = append(es, edit{opDel, offA + i, offB})
+	}
+	for j := 0; j < m; j++ {
+		es = append(es, edit{opIns, offA + n, offB + j})
+	}
+	return es
 }

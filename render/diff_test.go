@@ -129,3 +129,35 @@ func BenchmarkUnifiedDiff(b *testing.B) {
 		})
 	}
 }
+
+// TestDiffScatteredChangesStayMinimal pins why the diff is hand-written: 200
+// changed lines scattered over 20,000 must give exactly 200 removals and 200
+// additions, not a wholesale replacement (go-udiff v0.4.1 gives 14,951 of
+// each because its search stops after 50 edit steps).
+func TestDiffScatteredChangesStayMinimal(t *testing.T) {
+	var a, b strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&a, "line %d\n", i)
+		if i%100 == 7 {
+			fmt.Fprintf(&b, "changed %d\n", i)
+		} else {
+			fmt.Fprintf(&b, "line %d\n", i)
+		}
+	}
+	adds, dels := 0, 0
+	for _, l := range unifiedDiff(a.String(), b.String(), diffContext) {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+		case strings.HasPrefix(l, "+"):
+			adds++
+		case strings.HasPrefix(l, "-"):
+			dels++
+		}
+	}
+	if adds != 200 || dels != 200 {
+		t.Fatalf("scattered edit: +%d −%d, want +200 −200", adds, dels)
+	}
+	if got := applyHunks(t, a.String(), unifiedDiff(a.String(), b.String(), 3)); got != b.String() {
+		t.Fatal("hunks do not apply back to the new text")
+	}
+}

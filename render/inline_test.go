@@ -198,7 +198,7 @@ func TestDiffWrapKeepsGutter(t *testing.T) {
 	before := "a\n"
 	after := "a\n" + strings.Repeat("word ", 30) + "\n"
 	for _, w := range []int{20, 40, 80} {
-		lines := r.diffLines(before, after, w)
+		lines := r.diffLines(before, after, w, 0)
 		var adds, conts int
 		for _, l := range lines {
 			if ansi.StringWidth(l) > w {

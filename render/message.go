@@ -160,7 +160,7 @@ func (r *Renderer) drawBlock(m *reducer.Message, b *reducer.Block, k BlockKey, w
 	case reducer.KindSystemNotification:
 		return r.notification(b, k, width)
 	case reducer.KindContentRef:
-		return r.contentRef(b, width)
+		return r.contentRef(b, width, v)
 	}
 	return nil
 }
@@ -189,7 +189,12 @@ func (r *Renderer) blockFingerprint(k BlockKey, b *reducer.Block, v ViewOpts) st
 		sb.WriteByte(byte('0' + v.Thinking))
 		sb.WriteString(strconv.Itoa(v.tailLines()))
 	}
+	sb.WriteString(termFingerprint(b, v))
 	for _, u := range blockURIs(b) {
+		if s, ok := v.Loading[u]; ok {
+			sb.WriteString(",l")
+			sb.WriteString(s)
+		}
 		// Only fetched content can change under a URI; a data: URI carries
 		// its content and is covered by the block's revision.
 		if s, ok := v.Resources[u]; ok {

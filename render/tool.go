@@ -69,6 +69,8 @@ func (r *Renderer) drawToolBody(tc *ahpwire.ToolCallState, k BlockKey, width int
 	}
 	if v.Expanded[k] {
 		lines = append(lines, r.toolDetails(tc, width, v)...)
+	} else if lt, term := termOf(tc, v); lt != nil {
+		lines = append(lines, r.liveTerminal(lt, term, false, width, v)...)
 	} else if tc.Status == ahpwire.ToolCancelled && (tc.ReasonMessage != nil && tc.ReasonMessage.Text != "" || suggestion(tc) != "") {
 		lines = append(lines, r.cancelReason(tc, width)...)
 	}
@@ -273,7 +275,7 @@ func (r *Renderer) toolInput(tc *ahpwire.ToolCallState, width int, v ViewOpts) [
 	case tc.ToolInput.Ref != nil:
 		s, ok := v.resource(tc.ToolInput.Ref.URI)
 		if !ok {
-			return append(r.section("Input", width), r.notLoaded(tc.ToolInput.Ref, width)...)
+			return append(r.section("Input", width), r.notLoaded(tc.ToolInput.Ref, width, v)...)
 		}
 		text = s
 	default:
@@ -341,7 +343,10 @@ func (r *Renderer) codeLines(text string, width, tab int) []string {
 
 // notLoaded notes content that lives behind a reference the caller has not
 // fetched.
-func (r *Renderer) notLoaded(ref *ahpwire.ContentRef, width int) []string {
+func (r *Renderer) notLoaded(ref *ahpwire.ContentRef, width int, v ViewOpts) []string {
+	if st, ok := v.Loading[ref.URI]; ok {
+		return textBlock("‹"+oneLine(st)+": "+displayURI(ref.URI)+"›", width, r.styles.Muted, detailIndent+"  ")
+	}
 	s := "‹not loaded: " + displayURI(ref.URI)
 	if n := sizeOf(ref.SizeHint); n >= 0 {
 		s += ", " + fmtBytes(n)

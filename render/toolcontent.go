@@ -24,13 +24,30 @@ func (r *Renderer) toolContent(c ahpwire.ToolResultContent, name string, width i
 		}
 		return out
 	case ahpwire.ContentTerminal:
+		if lt := v.Terminals[c.Resource]; lt != nil {
+			return r.liveTerminal(lt, &c, true, width, v)
+		}
 		return r.terminal(&c, width)
 	case ahpwire.ContentFileEdit:
 		return r.fileEdit(&ahpwire.FileEdit{Before: c.Before, After: c.After, Diff: c.Diff}, width, v)
 	case ahpwire.ContentResource:
+		ref := &ahpwire.ContentRef{URI: c.URI, SizeHint: c.SizeHint, ContentType: c.ContentType}
+		if text, ok := v.resource(c.URI); ok && fetchable(c.ContentType) {
+			out := hangBlock("→ ", displayURI(c.URI), width, st.Link, detailIndent)
+			if refClass(c.ContentType) != refMarkdown {
+				return append(out, r.refContent(ref, text, width)...)
+			}
+			for _, l := range r.refContent(ref, text, max(width-2, 1)) {
+				out = append(out, "  "+l) // markdown under the tool's details
+			}
+			return out
+		}
 		s := displayURI(c.URI)
 		if meta := refMeta(c.ContentType, sizeOf(c.SizeHint)); meta != "" {
 			s += " (" + meta + ")"
+		}
+		if why, loading := v.Loading[c.URI]; loading {
+			s += " — " + oneLine(why)
 		}
 		return hangBlock("→ ", s, width, st.Link, detailIndent)
 	case ahpwire.ContentEmbeddedResource:
@@ -98,20 +115,26 @@ func (r *Renderer) fileEdit(e *ahpwire.FileEdit, width int, v ViewOpts) []string
 		verb = "renamed " + displayURI(beforeURI) + " → "
 	}
 	head := verb + displayURI(path)
-	if d := e.Diff; d != nil && d.Added != nil && d.Removed != nil && *d.Added >= 0 && *d.Removed >= 0 {
-		head += fmt.Sprintf(" (+%d −%d)", *d.Added, *d.Removed)
-	}
-	out := []string{detailIndent + st.File.Render(truncatePlain(head, width-len(detailIndent)))}
 	before, okB := refText(beforeRef, v)
 	after, okA := refText(afterRef, v)
+	added, removed := int64(-1), int64(-1)
+	if d := e.Diff; d != nil && d.Added != nil && d.Removed != nil && *d.Added >= 0 && *d.Removed >= 0 {
+		added, removed = *d.Added, *d.Removed
+	} else if okB && okA {
+		added, removed = diffCounts(before, after)
+	}
+	if added >= 0 && removed >= 0 {
+		head += fmt.Sprintf(" (+%d −%d)", added, removed)
+	}
+	out := []string{detailIndent + st.File.Render(truncatePlain(head, width-len(detailIndent)))}
 	if !okB || !okA {
 		missing := beforeRef
 		if okB {
 			missing = afterRef
 		}
-		return append(out, r.notLoaded(missing, width)...)
+		return append(out, r.notLoaded(missing, width, v)...)
 	}
-	return append(out, r.diffLines(before, after, width)...)
+	return append(out, r.diffLines(before, after, width, v.DiffLimit)...)
 }
 
 // editSide returns the URI and content reference of one side of a file
@@ -140,13 +163,20 @@ func refText(ref *ahpwire.ContentRef, v ViewOpts) (string, bool) {
 	return s, ok
 }
 
-// diffLines renders the unified diff of before and after.
-func (r *Renderer) diffLines(before, after string, width int) []string {
+// diffLines renders the unified diff of before and after, at most limit
+// diff lines (0: 2×maxHeadLines; < 0: all).
+func (r *Renderer) diffLines(before, after string, width, limit int) []string {
 	st := r.styles.Diff
 	inner := max(width-len(detailIndent)-2, 1)
 	var out []string
 	diff := unifiedDiff(Sanitize(before), Sanitize(after), diffContext)
-	more := max(len(diff)-2*maxHeadLines, 0)
+	if limit == 0 {
+		limit = 2 * maxHeadLines
+	}
+	more := 0
+	if limit > 0 {
+		more = max(len(diff)-limit, 0)
+	}
 	diff = diff[:len(diff)-more]
 	for _, l := range diff {
 		style := st.Context

@@ -64,6 +64,19 @@ type ViewOpts struct {
 	// Hints are the key hints drawn under confirmations and result
 	// reviews; empty lists mean [DefaultPromptHints].
 	Hints PromptHints
+	// Terminals holds the live views of subscribed ahp-terminal: channels
+	// by URI; tool calls whose terminal is here show its output live
+	// (collapsed to the last lines, a scrollable window when expanded).
+	Terminals map[string]*LiveTerminal
+	// TermScroll is how many lines an expanded terminal is scrolled up
+	// from its end, by terminal URI.
+	TermScroll map[string]int
+	// DiffLimit caps the diff lines of a file edit (0: a short preview;
+	// < 0: the whole diff, as the changes view shows it).
+	DiffLimit int
+	// Loading describes content references being fetched (size and
+	// progress, or why they failed), by URI; shown instead of "not loaded".
+	Loading map[string]string
 }
 
 func (v ViewOpts) tailLines() int {
@@ -125,7 +138,14 @@ func viewFingerprint(m *reducer.Message, v ViewOpts, seed maphash.Seed) string {
 		b.WriteString(",f")
 		b.WriteString(strconv.Itoa(v.Focused.Index))
 	}
+	for _, blk := range m.Blocks {
+		b.WriteString(termFingerprint(blk, v))
+	}
 	for _, u := range resourceURIs(m) {
+		if s, ok := v.Loading[u]; ok {
+			b.WriteString(",l")
+			b.WriteString(s)
+		}
 		// Only fetched content can change under a URI; a data: URI carries
 		// its content and is covered by the block's revision.
 		if s, ok := v.Resources[u]; ok {

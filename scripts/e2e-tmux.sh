@@ -11,7 +11,9 @@
 # expand the thinking block, approve the tool calls of `/demo tools`, cancel
 # `/demo slow`, drop the connection with the demo fault key (F12, enabled by
 # AHPTUI_DEMO_FAULTS=1) and see Reconnecting → Connected with the transcript
-# intact, then quit. Every wait polls the screen with a timeout (no fixed
+# intact, watch `/demo shell` stream a terminal into the transcript, open
+# the host's terminals (F7), open the changes view of `/demo edit` (F6),
+# show a diff and mark a file reviewed, then quit. Every wait polls the screen with a timeout (no fixed
 # sleeps); the private tmux server is killed by the EXIT trap.
 # Needs: tmux, go (unless AHPTUI_BIN is set). Exit status 0 = pass.
 set -euo pipefail
@@ -259,6 +261,46 @@ keys Tab
 keys g
 wait_for 'hello from the e2e test'
 keys Tab
+
+step "/demo shell: a running terminal streams into the transcript"
+type_text '/demo shell'
+keys Enter
+# While the scripted terminal runs, its header says so and its last lines
+# show under the tool call (collapsed view), on the same screen.
+wait_for '\$ bash +● running'
+grep -qE 'building|demo@ahptui|^ +[0-9]+ *$' "$WORK/last-screen.txt" ||
+	fail "no terminal output under the running terminal"
+wait_for '✗ go test \./\.\.\. +exit 1'
+wait_for '\$ bash +exit 1'
+on_screen '✓ \./build\.sh +exit 0' || fail "the build command's own status is missing"
+wait_for 'tab transcript'
+
+step "the host's terminals open read-only (f7)"
+keys F7
+wait_for 'tab next .* read-only'
+wait_for '--- FAIL'
+keys Escape
+wait_gone 'tab next .* read-only'
+
+step "/demo edit: the changes view opens, a diff is shown, a file is marked reviewed"
+type_text '/demo edit'
+keys Enter
+wait_for 'Edited 5 files'
+wait_for 'tab transcript'
+keys F6
+wait_for 'Changes +5 files'
+wait_for '\[ \] M cmd/app/main\.go +\+4 −2'
+wait_for '\[ \] M testdata/large\.tsv +\+20 −20'
+keys Enter
+wait_for '@@ -'
+wait_for 'not reviewed · space toggles'
+keys Space
+wait_for 'main\.go +reviewed · space toggles'
+keys Escape
+wait_for '\[✓\] M cmd/app/main\.go'
+wait_for '1 reviewed'
+keys Escape
+wait_gone 'Changes +5 files'
 
 step "rename and archive the session in the picker"
 keys C-s

@@ -49,7 +49,7 @@ func boundInTranscript(km *keymap.KeyMap, k tea.KeyPressMsg) bool {
 	t, c := &km.Transcript, &km.Chat
 	return key.Matches(k, t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom,
 		t.PrevBlock, t.NextBlock, t.ToggleBlock, t.Copy, t.CopyCode,
-		t.Search, t.SearchNext, t.SearchPrev, t.CopyMessage, t.CopyAll, t.Export,
+		t.Search, t.SearchNext, t.SearchPrev, t.CopyMessage, t.CopyAll, t.Export, t.TermUp, t.TermDown,
 		c.CancelTurn, c.SwitchFocus, c.CycleThinking, c.Resume, c.Resend, c.OpenPrompt, c.Sessions, c.NewSession)
 }
 

@@ -69,7 +69,7 @@ func (m *chatModel) renderItem(i, width int) renderedItem {
 	if msg == nil {
 		return renderedItem{}
 	}
-	v := render.ViewOpts{Thinking: m.thinking.mode(), Expanded: m.expanded, Now: m.c.now(), Hints: m.transcriptHints()}
+	v := m.viewOptsBase()
 	if m.focus == focusTranscript && m.tr.fItem == i {
 		if k, ok := parseSpanID(m.tr.fBlockID); ok {
 			v.Focused = k

@@ -187,7 +187,14 @@ func (m *chatModel) transcriptKey(k tea.KeyPressMsg) tea.Cmd {
 		m.tr.FocusNext(+1)
 	case key.Matches(k, km.ToggleBlock):
 		return m.toggleFocused()
+	case key.Matches(k, km.TermUp):
+		return m.scrollTerminal(termStep)
+	case key.Matches(k, km.TermDown):
+		return m.scrollTerminal(-termStep)
 	case key.Matches(k, km.Copy):
+		if text := m.terminalCopy(); text != "" {
+			return tea.Batch(tea.SetClipboard(text), notice(fmt.Sprintf("copied %d bytes of terminal text", len(text)), false))
+		}
 		if text := m.focusedText(false); text != "" {
 			return tea.Batch(tea.SetClipboard(text), notice(fmt.Sprintf("copied %d bytes", len(text)), false))
 		}

@@ -95,6 +95,8 @@ type common struct {
 	noticeTTL time.Duration
 	autoTheme bool
 	hostStops bool // the host stops when the app quits (demo)
+	// ext follows terminals, changesets and content references (extchannels.go).
+	ext *extChannels
 }
 
 func newCommon(o Options) *common {
@@ -133,6 +135,7 @@ func newCommon(o Options) *common {
 	}
 	c.styles = newStyles(c.rstyles)
 	c.renderer = render.New(c.rstyles)
+	c.ext = newExtChannels(c)
 	return c
 }
 

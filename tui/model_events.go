@@ -103,7 +103,10 @@ func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 	case s.Resource == rootChannel:
 		if rs, err := ahpwire.DecodeRootState(s.State); err == nil {
 			m.picker.SetAgents(rs.Agents)
+			m.c.ext.onRootTerminals(rs.Terminals)
 		}
+	case isExtChannel(s.Resource):
+		return m.onExtSnapshot(s)
 	case strings.HasPrefix(s.Resource, sessionScheme):
 		ss, err := ahpwire.DecodeSessionState(s.State)
 		if err != nil {
@@ -119,6 +122,7 @@ func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 			return m.setNotice("chat state: "+err.Error(), true)
 		}
 		m.chat.applyChatSnapshot(cs)
+		m.c.ext.chatSets = cs.Changesets
 		return m.syncPrompts()
 	}
 	return nil
@@ -178,12 +182,20 @@ func (m *Model) continueOpening() tea.Cmd {
 func (m *Model) onEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 	switch {
 	case env.Channel == rootChannel:
-		if a, ok := env.Action.(*ahpwire.RootAgentsChanged); ok {
+		switch a := env.Action.(type) {
+		case *ahpwire.RootAgentsChanged:
 			m.picker.SetAgents(a.Agents)
+		case *ahpwire.RootTerminalsChanged:
+			m.c.ext.onRootTerminals(a.Terminals)
 		}
+	case isExtChannel(env.Channel):
+		return m.onExtEnvelope(env)
 	case strings.HasPrefix(env.Channel, sessionScheme):
 		return m.onSessionAction(env)
 	case m.chat != nil && env.Channel == m.chat.chat:
+		if a, ok := env.Action.(*ahpwire.ChatChangesetsChanged); ok && env.RejectionReason == "" {
+			m.c.ext.chatSets = a.Changesets
+		}
 		cmd := m.chat.applyChatEnvelope(env)
 		return tea.Batch(cmd, m.syncPrompts())
 	}
@@ -225,6 +237,9 @@ func (m *Model) onSessionAction(env ahpwire.ActionEnvelope) tea.Cmd {
 }
 
 func (m *Model) onChannelLost(ch string) tea.Cmd {
+	if isExtChannel(ch) {
+		return m.c.ext.lost(ch)
+	}
 	if m.chat == nil {
 		return nil
 	}

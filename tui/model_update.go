@@ -9,8 +9,9 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 )
 
-// Update routes a message. It performs no I/O: every effect is a tea.Cmd.
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// update routes a message (Update, in extwire.go, wraps it). It performs
+// no I/O: every effect is a tea.Cmd.
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -109,6 +110,9 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	if len(m.overlays) > 0 {
 		return m.updateOverlay(k)
+	}
+	if cmd, ok := m.extKey(k); ok {
+		return m, cmd
 	}
 	if key.Matches(k, km.Global.Help) {
 		var first []string

@@ -111,6 +111,9 @@ type Turn struct {
 	// Subagent, when set, starts a child chat running prompt as a subagent
 	// of this turn (see SubagentFunc); nil means the host has none.
 	Subagent SubagentFunc
+	// Channels drives terminal and changeset channels and the resource
+	// store (/demo shell, /demo edit); nil when the host offers none.
+	Channels Channels
 }
 
 // Run streams one turn and returns when it has ended: after emitting

@@ -102,6 +102,8 @@ func helpText() string {
 		fmt.Sprintf("| `/demo slow [lines]` | a long answer streamed slowly (%d lines by default) — try cancelling or reconnecting |\n", DefaultSlowLines) +
 		"| `/demo error` | the turn fails with a resumable error; resume it to finish |\n" +
 		"| `/demo input` | asks you questions (text, number, yes/no, single and multi choice) and echoes the answers |\n" +
+		"| `/demo shell [pty\\|plain]` | a scripted terminal (nothing really runs): coloured test output, a progress bar, thousands of lines and a failing command; `pty` drops command detection, `plain` has no pty |\n" +
+		"| `/demo edit` | edits five files (created, modified, deleted, one large) with diffs served by `resourceRead`, and a reviewable changeset |\n" +
 		"| `/demo subagent` | a subagent working in a child chat while a shell runs in the background |\n" +
 		"| `/demo auth` | a tool call that needs you to sign in to the Demo API (any token works) |\n" +
 		"| `!ls [path]`, `!cat file` | the read-only demo terminal |\n\n" +

@@ -33,6 +33,8 @@ const (
 	scriptSubagent
 	scriptAuth
 	scriptTerminal
+	scriptShell
+	scriptEdit
 	scriptUnknown
 )
 
@@ -72,6 +74,10 @@ func parseCommand(text string) command {
 		return command{script: scriptSubagent}
 	case "auth":
 		return command{script: scriptAuth}
+	case "shell":
+		return parseShell(args)
+	case "edit":
+		return command{script: scriptEdit}
 	case "big":
 		return parseBig(args)
 	case "slow":

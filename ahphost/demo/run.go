@@ -59,6 +59,10 @@ func (r *run) script() error {
 		return r.auth()
 	case scriptTerminal:
 		return r.terminal()
+	case scriptShell:
+		return r.shell()
+	case scriptEdit:
+		return r.edit()
 	}
 	return r.plain()
 }

@@ -1,0 +1,102 @@
+package ahphost
+
+import (
+	"encoding/base64"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// DefaultResourceBudget bounds the bytes the resource store keeps; the
+// oldest resources are evicted beyond it.
+const DefaultResourceBudget = 256 << 20
+
+// resourceStore keeps contents served by resourceRead, keyed by URI, in
+// insertion order within a byte budget. It requires h.mu.
+type resourceStore struct {
+	items map[string]resource
+	order []string
+	bytes int64
+}
+
+// resource is one stored content.
+type resource struct {
+	data        []byte
+	contentType string
+}
+
+// put stores data under uri (replacing an older value) and evicts the
+// oldest entries while the store is over budget.
+func (r *resourceStore) put(uri, contentType string, data []byte, budget int64) {
+	if r.items == nil {
+		r.items = make(map[string]resource)
+	}
+	if old, ok := r.items[uri]; ok {
+		r.bytes -= int64(len(old.data))
+	} else {
+		r.order = append(r.order, uri)
+	}
+	r.items[uri] = resource{data: data, contentType: contentType}
+	r.bytes += int64(len(data))
+	for r.bytes > budget && len(r.order) > 1 {
+		oldest := r.order[0]
+		r.order = r.order[1:]
+		if it, ok := r.items[oldest]; ok && oldest != uri {
+			r.bytes -= int64(len(it.data))
+			delete(r.items, oldest)
+		}
+	}
+}
+
+// get returns the resource at uri.
+func (r *resourceStore) get(uri string) (resource, bool) {
+	it, ok := r.items[uri]
+	return it, ok
+}
+
+// putResource stores a resource for resourceRead.
+func (s *store) putResource(uri, contentType string, data []byte) {
+	s.ext.resources.put(uri, contentType, data, DefaultResourceBudget)
+}
+
+func init() {
+	handlers[ahpwire.MethodResourceRead] = (*conn).resourceRead
+}
+
+// resourceRead answers a resourceRead: the stored content, as UTF-8 text
+// when it is valid UTF-8 and the client did not ask for base64, else as
+// base64. Unknown URIs are NotFound; only the root channel is accepted.
+// A result too large for the client becomes a MessageTooLarge error in the
+// writer, like any other response.
+func (c *conn) resourceRead(m *ahpwire.Message) (any, func(), *rpcError) {
+	var p ahpwire.ResourceReadParams
+	if e := decode(m, &p); e != nil {
+		return nil, nil, e
+	}
+	switch {
+	case p.Channel != "" && p.Channel != ahpwire.RootURI:
+		return nil, nil, errInvalidParams("resourceRead must target " + ahpwire.RootURI)
+	case p.URI == "":
+		return nil, nil, errInvalidParams("uri is required")
+	case p.Encoding != "" && p.Encoding != ahpwire.EncodingBase64 && p.Encoding != ahpwire.EncodingUTF8:
+		return nil, nil, errInvalidParams("encoding must be base64 or utf-8")
+	}
+	it, ok := c.h.st.ext.resources.get(p.URI)
+	if !ok {
+		return nil, nil, &rpcError{code: ahpwire.CodeNotFound, msg: "resource not found"}
+	}
+	res := ahpwire.ResourceReadResult{ContentType: it.contentType}
+	if p.Encoding != ahpwire.EncodingBase64 && utf8.Valid(it.data) && !isBinaryType(it.contentType) {
+		res.Data, res.Encoding = string(it.data), ahpwire.EncodingUTF8
+	} else {
+		res.Data, res.Encoding = base64.StdEncoding.EncodeToString(it.data), ahpwire.EncodingBase64
+	}
+	return res, nil, nil
+}
+
+// isBinaryType reports content types that are always sent as base64.
+func isBinaryType(ct string) bool {
+	return strings.HasPrefix(ct, "image/") || strings.HasPrefix(ct, "audio/") ||
+		strings.HasPrefix(ct, "video/") || ct == "application/octet-stream"
+}

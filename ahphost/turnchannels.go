@@ -1,0 +1,56 @@
+package ahphost
+
+import (
+	"github.com/ahptui/ahptui/ahphost/demo"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// turnChannels implements demo.Channels for one turn run: every call takes
+// the host lock and is dropped once the run was cancelled or superseded.
+type turnChannels struct {
+	h   *Host
+	run *turnRun
+}
+
+var _ demo.Channels = turnChannels{}
+
+// locked runs fn with h.mu held while the run is live.
+func (tc turnChannels) locked(fn func(s *store)) {
+	tc.h.mu.Lock()
+	defer tc.h.mu.Unlock()
+	if tc.run.ctx.Err() != nil {
+		return
+	}
+	fn(tc.h.st)
+}
+
+// OpenTerminal creates the terminal channel uri.
+func (tc turnChannels) OpenTerminal(uri string, st ahpwire.TerminalState) {
+	if extKind(uri) != chanTerminal {
+		tc.h.log.Warn("agent opened a terminal with a bad URI; ignored", "uri", uri)
+		return
+	}
+	tc.locked(func(s *store) { s.openTerminal(uri, st) })
+}
+
+// Terminal applies a terminal action.
+func (tc turnChannels) Terminal(uri string, a ahpwire.Action) {
+	if a == nil {
+		return
+	}
+	tc.locked(func(s *store) { s.applyTerminal(uri, a, nil) })
+}
+
+// PutResource stores a resource.
+func (tc turnChannels) PutResource(uri, contentType string, data []byte) {
+	tc.locked(func(s *store) { s.putResource(uri, contentType, data) })
+}
+
+// Changeset creates or replaces a changeset channel.
+func (tc turnChannels) Changeset(uri string, st ahpwire.ChangesetState, reviewable bool) {
+	if extKind(uri) != chanChangeset {
+		tc.h.log.Warn("agent set a changeset with a bad URI; ignored", "uri", uri)
+		return
+	}
+	tc.locked(func(s *store) { s.setChangeset(uri, st, reviewable) })
+}

@@ -1,0 +1,67 @@
+package ahpwire
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// channelSampleActions has one populated value per terminal and changeset
+// action (used by TestEveryActionRoundTrips).
+func channelSampleActions() []Action {
+	file := ChangesetFile{ID: "file:///a", Edit: FileEdit{After: &FileEditSide{URI: "file:///a", Content: ContentRef{URI: "ahp-resource:/a"}}}, Reviewed: Ptr(true)}
+	op := ChangesetOperation{ID: "pr", Label: "PR", Scopes: []string{"changeset"}, Status: OperationIdle}
+	return []Action{
+		&TerminalData{Data: "\x1b[31mred\x1b[0m\r\n"},
+		&TerminalInput{Data: "ls\r"},
+		&TerminalResized{Cols: 100, Rows: 30},
+		&TerminalClaimed{Claim: TerminalClaim{Kind: ClaimSession, Session: "ahp-session:/s", TurnID: "t", ToolCallID: "tc"}},
+		&TerminalTitleChanged{Title: "bash"},
+		&TerminalCwdChanged{Cwd: "file:///w"},
+		&TerminalExited{ExitCode: Ptr[int64](2)},
+		&TerminalCleared{},
+		&TerminalCommandDetectionAvailable{},
+		&TerminalCommandExecuted{CommandID: "c", CommandLine: "go test", Timestamp: 17},
+		&TerminalCommandFinished{CommandID: "c", ExitCode: Ptr[int64](0), DurationMs: Ptr[int64](5)},
+		&ChangesetStatusChanged{Status: ChangesetError, Error: &ErrorInfo{ErrorType: "git", Message: "m"}},
+		&ChangesetFileSet{File: file},
+		&ChangesetFileRemoved{FileID: "file:///a"},
+		&ChangesetContentChanged{Files: []ChangesetFile{file}, Operations: []ChangesetOperation{op}},
+		&ChangesetOperationsChanged{Operations: []ChangesetOperation{op}},
+		&ChangesetOperationStatusChanged{OperationID: "pr", Status: OperationRunning},
+		&ChangesetCleared{},
+		&ChangesetFilesReviewChanged{Files: []string{"file:///a"}, Reviewed: true},
+	}
+}
+
+func TestTerminalStateRoundTrip(t *testing.T) {
+	raw := `{"title":"bash","cols":80,"content":[{"type":"unclassified","value":""},{"type":"command","commandId":"c","commandLine":"x","output":"","timestamp":1,"isComplete":false}],"claim":{"kind":"client","clientId":"c1"}}`
+	s, err := DecodeTerminalState([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(s)
+	if string(b) != raw {
+		t.Fatalf("got  %s\nwant %s", b, raw)
+	}
+	if _, err := DecodeTerminalState([]byte(`{"content":[{"type":"command","output":5}]}`)); err == nil || !strings.Contains(err.Error(), "terminal") {
+		t.Fatalf("malformed part: err %v", err)
+	}
+}
+
+func TestFileEditKind(t *testing.T) {
+	side := func(u string) *FileEditSide { return &FileEditSide{URI: u} }
+	for _, c := range []struct {
+		e    FileEdit
+		want string
+	}{
+		{FileEdit{After: side("a")}, "created"},
+		{FileEdit{Before: side("a")}, "deleted"},
+		{FileEdit{Before: side("a"), After: side("b")}, "renamed"},
+		{FileEdit{Before: side("a"), After: side("a")}, "modified"},
+	} {
+		if got := c.e.Kind(); got != c.want {
+			t.Errorf("%+v: %s, want %s", c.e, got, c.want)
+		}
+	}
+}

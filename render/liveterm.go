@@ -1,0 +1,277 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+
+	uv "github.com/charmbracelet/ultraviolet"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// TerminalScrollback is how many lines scrolled off a live terminal's
+// screen it keeps (the full output stays in the terminal state for copy).
+const TerminalScrollback = 2000
+
+// Default size of a terminal whose state carries none.
+const (
+	defaultTermCols = 80
+	defaultTermRows = 24
+)
+
+// LiveTerminal is the client's view of one `ahp-terminal:` channel: the
+// reduced state (kept by the caller and handed in with each action) and,
+// for a pty, a VT emulator fed with the output as it arrives, so colours,
+// `\r` progress bars, cursor movement and clears look as they would in a
+// terminal. Only the emulator's cell grid is ever drawn — each cell's text
+// through [Sanitize] and its style as SGR sequences built here — so nothing
+// the host sends reaches the user's terminal raw. Terminal queries (device
+// attributes, status and mode reports, colour queries, in-band resize) are
+// swallowed: the emulator never answers the host. Without a pty the output
+// is plain text. A LiveTerminal is used by one goroutine (the UI's).
+type LiveTerminal struct {
+	state ahpwire.TerminalState
+	pty   bool
+	emu   *vt.Emulator
+	rev   uint64
+}
+
+// NewLiveTerminal returns the view of a terminal in state st; pty selects
+// the emulator (isPty of the tool result; true when unknown).
+func NewLiveTerminal(st ahpwire.TerminalState, pty bool) *LiveTerminal {
+	t := &LiveTerminal{pty: pty}
+	t.Reset(st)
+	return t
+}
+
+// maxReplay bounds the output fed to the emulator at once (a snapshot, or
+// one huge terminal/data): only the last maxReplay bytes, from a line start,
+// are emulated. The scrollback keeps TerminalScrollback lines anyway, and
+// the UI thread never spends seconds on one action.
+const maxReplay = 256 << 10
+
+// tailForReplay returns the last maxReplay bytes of s, starting after a
+// line break when one is near.
+func tailForReplay(s string) string {
+	if len(s) <= maxReplay {
+		return s
+	}
+	s = s[len(s)-maxReplay:]
+	if i := strings.IndexByte(s, '\n'); i >= 0 && i < 4096 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// Reset replaces the whole state (a snapshot) and replays (the tail of)
+// its output.
+func (t *LiveTerminal) Reset(st ahpwire.TerminalState) {
+	t.state = st
+	t.rev++
+	if !t.pty {
+		return
+	}
+	t.emu = newEmulator(st)
+	_, _ = t.emu.WriteString(tailForReplay(st.Output()))
+}
+
+// Apply records the state after action a (the caller reduced it) and feeds
+// terminal/data output to the emulator; terminal/cleared and a resize start
+// a fresh screen.
+func (t *LiveTerminal) Apply(st ahpwire.TerminalState, a ahpwire.Action) {
+	switch a := a.(type) {
+	case *ahpwire.TerminalData:
+		t.state = st
+		t.rev++
+		if t.emu != nil {
+			_, _ = t.emu.WriteString(tailForReplay(a.Data))
+		}
+	case *ahpwire.TerminalResized:
+		t.state = st
+		t.rev++
+		if t.emu != nil && a.Cols > 0 && a.Cols <= 1000 && a.Rows > 0 && a.Rows <= 500 {
+			t.emu.Resize(int(a.Cols), int(a.Rows))
+		}
+	case *ahpwire.TerminalCleared:
+		t.Reset(st)
+	default:
+		t.state = st
+		t.rev++
+	}
+}
+
+// State returns the terminal state last handed in.
+func (t *LiveTerminal) State() ahpwire.TerminalState { return t.state }
+
+// Rev changes whenever the view may look different (cache key).
+func (t *LiveTerminal) Rev() uint64 { return t.rev }
+
+// Pty reports whether the output is emulated (false: plain text).
+func (t *LiveTerminal) Pty() bool { return t.pty }
+
+// newEmulator returns an emulator sized from st that never answers.
+func newEmulator(st ahpwire.TerminalState) *vt.Emulator {
+	cols, rows := defaultTermCols, defaultTermRows
+	if st.Cols != nil && *st.Cols > 0 && *st.Cols <= 1000 {
+		cols = int(*st.Cols)
+	}
+	if st.Rows != nil && *st.Rows > 0 && *st.Rows <= 500 {
+		rows = int(*st.Rows)
+	}
+	e := vt.NewEmulator(cols, rows)
+	e.SetScrollbackSize(TerminalScrollback)
+	muteReplies(e)
+	return e
+}
+
+// muteReplies registers handlers, tried before the emulator's own, that
+// swallow every sequence the emulator would answer on its input pipe
+// (nobody reads that pipe, so an answer would block the UI).
+func muteReplies(e *vt.Emulator) {
+	swallow := func(ansi.Params) bool { return true }
+	for _, cmd := range []int{
+		'c', ansi.Command('>', 0, 'c'), ansi.Command('=', 0, 'c'), // device attributes
+		'n', ansi.Command('?', 0, 'n'), // status and cursor position reports
+		ansi.Command(0, '$', 'p'), ansi.Command('?', '$', 'p'), // mode reports
+		ansi.Command('>', 0, 'q'), // XTVERSION
+		't',                       // window ops (some report sizes)
+	} {
+		e.RegisterCsiHandler(cmd, swallow)
+	}
+	// Setting in-band resize (DEC 2048) reports the size at once.
+	noResizeReport := func(p ansi.Params) bool {
+		for i := range p {
+			if n, _, ok := p.Param(i, 0); ok && n == 2048 {
+				return true
+			}
+		}
+		return false
+	}
+	e.RegisterCsiHandler(ansi.Command('?', 0, 'h'), noResizeReport)
+	for _, osc := range []int{4, 10, 11, 12, 52} { // colour and clipboard queries
+		e.RegisterOscHandler(osc, func([]byte) bool { return true })
+	}
+}
+
+// LineCount is the number of lines the terminal has to show: scrollback
+// plus the screen down to its last non-blank row.
+func (t *LiveTerminal) LineCount() int {
+	if !t.pty {
+		return len(t.plainLines())
+	}
+	return t.emu.ScrollbackLen() + t.screenRows()
+}
+
+// screenRows is the number of screen rows down to the last non-blank one.
+func (t *LiveTerminal) screenRows() int {
+	e := t.emu
+	for y := e.Height() - 1; y >= 0; y-- {
+		for x := 0; x < e.Width(); x++ {
+			if c := e.CellAt(x, y); c != nil && c.Content != "" && c.Content != " " {
+				return y + 1
+			}
+		}
+	}
+	return 0
+}
+
+// Lines returns n lines starting at line from (0 = oldest), each cut to
+// width display columns, styled with the terminal's own colours; styled
+// false returns plain text.
+func (t *LiveTerminal) Lines(from, n, width int, styled bool) []string {
+	total := t.LineCount()
+	from = max(0, min(from, total))
+	end := min(total, from+max(n, 0))
+	out := make([]string, 0, end-from)
+	if !t.pty {
+		pl := t.plainLines()
+		for _, l := range pl[from:end] {
+			out = append(out, truncatePlain(l, width))
+		}
+		return out
+	}
+	sb := t.emu.ScrollbackLen()
+	for i := from; i < end; i++ {
+		var cells func(x int) *uv.Cell
+		var w int
+		if i < sb {
+			line := t.emu.Scrollback().Line(i)
+			cells, w = line.At, len(line)
+		} else {
+			y := i - sb
+			cells = func(x int) *uv.Cell { return t.emu.CellAt(x, y) }
+			w = t.emu.Width()
+		}
+		out = append(out, drawCells(cells, w, width, styled))
+	}
+	return out
+}
+
+// Text returns everything the terminal shows as plain text (for copying).
+func (t *LiveTerminal) Text() string {
+	lines := t.Lines(0, t.LineCount(), 1<<20, false)
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// plainLines splits the output of a terminal without pty into sanitised
+// lines (CR LF and LF end lines; other controls show as pictures).
+func (t *LiveTerminal) plainLines() []string {
+	s := SanitizeTabs(t.state.Output(), TerminalTabWidth)
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// drawCells renders one row of cells (at most cols cells, at most width
+// display columns). Every cell's text goes through Sanitize; styles become
+// SGR sequences built from the parsed style, never copied from the input.
+func drawCells(at func(x int) *uv.Cell, cols, width int, styled bool) string {
+	var b strings.Builder
+	var run strings.Builder
+	var cur uv.Style
+	used := 0
+	flush := func() {
+		if run.Len() == 0 {
+			return
+		}
+		if styled && !cur.IsZero() {
+			b.WriteString(cur.Styled(run.String()))
+		} else {
+			b.WriteString(run.String())
+		}
+		run.Reset()
+	}
+	for x := 0; x < cols; x++ {
+		c := at(x)
+		if c == nil {
+			break
+		}
+		if c.Width == 0 && c.Content == "" {
+			continue // the tail of a wide character
+		}
+		text := c.Content
+		if text == "" {
+			text = " "
+		}
+		text = Sanitize(text)
+		w := max(ansi.StringWidth(text), 1)
+		if used+w > width {
+			break
+		}
+		if !c.Style.Equal(&cur) {
+			flush()
+			cur = c.Style
+		}
+		run.WriteString(text)
+		used += w
+	}
+	flush()
+	return strings.TrimRight(b.String(), " ")
+}

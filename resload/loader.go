@@ -1,0 +1,236 @@
+// Package resload is the client's one lazy, cached, memory-budgeted loader
+// of content references (ContentRef URIs fetched with resourceRead): tool
+// inputs, file-edit contents, contentRef parts and large outputs. The UI
+// asks for the URIs it is about to show; the loader starts each fetch at
+// most once, keeps results in an LRU cache bounded by bytes, reports size
+// and state while loading, and cancels fetches that are no longer wanted.
+//
+// A Loader is not safe for concurrent use: the UI's Update calls it. The
+// fetch functions it returns run elsewhere (as tea.Cmds) and touch only
+// the Reader.
+package resload
+
+import (
+	"container/list"
+	"context"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Content is what a Reader returns for one URI.
+type Content struct {
+	Data        []byte
+	ContentType string
+}
+
+// Reader fetches one URI (resourceRead over the connection).
+type Reader func(ctx context.Context, uri string) (Content, error)
+
+// Result is the outcome of one fetch, handed back to Done.
+type Result struct {
+	URI     string
+	Content Content
+	Err     error
+	gen     uint64
+}
+
+// Fetch is one fetch to run off the UI goroutine; its Result goes to Done.
+type Fetch func() Result
+
+// DefaultBudget is the cache budget of New(0, …): 64 MiB of content.
+const DefaultBudget = 64 << 20
+
+// maxInflight bounds concurrent fetches; the rest wait for a later Want.
+const maxInflight = 4
+
+// Loader is the lazy, budgeted resource cache.
+type Loader struct {
+	read     Reader
+	budget   int64
+	used     int64
+	lru      *list.List // of *entry, most recently used first
+	entries  map[string]*entry
+	inflight map[string]*pending
+	failed   map[string]string
+	gen      uint64
+	// texts and loading are the maps handed to the renderer; they are
+	// replaced (never mutated) when they change, so a frame's view stays
+	// consistent.
+	texts   map[string]string
+	loading map[string]string
+}
+
+type entry struct {
+	uri  string
+	text string
+	ct   string
+	el   *list.Element
+}
+
+type pending struct {
+	gen    uint64
+	hint   int64
+	cancel context.CancelFunc
+}
+
+// New returns a loader that keeps at most budget bytes (0: DefaultBudget).
+func New(budget int64, read Reader) *Loader {
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	return &Loader{read: read, budget: budget, lru: list.New(), entries: map[string]*entry{},
+		inflight: map[string]*pending{}, failed: map[string]string{},
+		texts: map[string]string{}, loading: map[string]string{}}
+}
+
+// Want starts fetches for the URIs that are neither cached, loading nor
+// failed (at most maxInflight at a time), touching the cached ones so they
+// stay. sizeHint gives each URI's advertised size (-1: unknown). Every
+// in-flight fetch for a URI not in uris is cancelled: only what is visible
+// is loaded.
+func (l *Loader) Want(uris []string, sizeHint func(string) int64) []Fetch {
+	want := make(map[string]bool, len(uris))
+	var out []Fetch
+	for _, u := range uris {
+		want[u] = true
+		if e := l.entries[u]; e != nil {
+			l.lru.MoveToFront(e.el)
+			continue
+		}
+		if _, busy := l.inflight[u]; busy || l.failed[u] != "" || len(l.inflight) >= maxInflight {
+			continue
+		}
+		hint := int64(-1)
+		if sizeHint != nil {
+			hint = sizeHint(u)
+		}
+		l.gen++
+		ctx, cancel := context.WithCancel(context.Background())
+		l.inflight[u] = &pending{gen: l.gen, hint: hint, cancel: cancel}
+		gen, uri, read := l.gen, u, l.read
+		out = append(out, func() Result {
+			defer cancel()
+			c, err := read(ctx, uri)
+			return Result{URI: uri, Content: c, Err: err, gen: gen}
+		})
+	}
+	changed := len(out) > 0
+	for u, p := range l.inflight {
+		if !want[u] {
+			p.cancel()
+			delete(l.inflight, u)
+			changed = true
+		}
+	}
+	if changed {
+		l.rebuildLoading()
+	}
+	return out
+}
+
+// Done records a fetch result: text content is cached (evicting the least
+// recently used entries beyond the budget), binary content and errors are
+// remembered as failures shown in place of the content. Results of
+// cancelled or superseded fetches are ignored. It reports whether the view
+// changed.
+func (l *Loader) Done(r Result) bool {
+	p, ok := l.inflight[r.URI]
+	if !ok || p.gen != r.gen {
+		return false
+	}
+	delete(l.inflight, r.URI)
+	defer l.rebuildLoading()
+	switch {
+	case r.Err != nil:
+		l.failed[r.URI] = "could not load: " + r.Err.Error()
+		return true
+	case !utf8.Valid(r.Content.Data):
+		l.failed[r.URI] = fmt.Sprintf("binary content (%s, %s) not shown", orUnknown(r.Content.ContentType), FormatBytes(int64(len(r.Content.Data))))
+		return true
+	}
+	e := &entry{uri: r.URI, text: string(r.Content.Data), ct: r.Content.ContentType}
+	e.el = l.lru.PushFront(e)
+	l.entries[r.URI] = e
+	l.used += int64(len(e.text))
+	l.evict()
+	l.rebuildTexts()
+	return true
+}
+
+// Retry forgets a failure so the next Want fetches the URI again.
+func (l *Loader) Retry(uri string) {
+	if _, ok := l.failed[uri]; ok {
+		delete(l.failed, uri)
+		l.rebuildLoading()
+	}
+}
+
+// evict drops least recently used entries while over budget (the newest
+// entry stays even when it alone exceeds the budget).
+func (l *Loader) evict() {
+	for l.used > l.budget && l.lru.Len() > 1 {
+		e := l.lru.Remove(l.lru.Back()).(*entry)
+		delete(l.entries, e.uri)
+		l.used -= int64(len(e.text))
+	}
+}
+
+// Texts returns the cached contents by URI (ViewOpts.Resources). The map is
+// replaced, not changed, when the cache changes; treat it as read-only.
+func (l *Loader) Texts() map[string]string { return l.texts }
+
+// Loading returns a status per URI being fetched or failed ("loading
+// 3.0 MB", "could not load: …") for ViewOpts.Loading; read-only.
+func (l *Loader) Loading() map[string]string { return l.loading }
+
+// Used is the number of cached bytes; Budget the limit.
+func (l *Loader) Used() int64 { return l.used }
+
+// Budget is the cache limit in bytes.
+func (l *Loader) Budget() int64 { return l.budget }
+
+// Inflight is the number of fetches running.
+func (l *Loader) Inflight() int { return len(l.inflight) }
+
+func (l *Loader) rebuildTexts() {
+	m := make(map[string]string, len(l.entries))
+	for u, e := range l.entries {
+		m[u] = e.text
+	}
+	l.texts = m
+}
+
+func (l *Loader) rebuildLoading() {
+	m := make(map[string]string, len(l.inflight)+len(l.failed))
+	for u, p := range l.inflight {
+		if p.hint >= 0 {
+			m[u] = "loading " + FormatBytes(p.hint)
+		} else {
+			m[u] = "loading"
+		}
+	}
+	for u, why := range l.failed {
+		m[u] = why
+	}
+	l.loading = m
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown type"
+	}
+	return s
+}
+
+// FormatBytes formats a byte count ("512 B", "4.0 KB", "1.2 MB").
+func FormatBytes(n int64) string {
+	switch {
+	case n < 1024:
+		return strconv.FormatInt(n, 10) + " B"
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KB", float64(n)/1024)
+	default:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
+}

@@ -1,0 +1,355 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/render"
+)
+
+// changesOverlay is the changes view: the files of the chat's (or
+// session's) changesets with their status, +/− counts and review state.
+// Enter opens a file's whole diff (contents fetched through the resource
+// loader); the review key dispatches changeset/filesReviewChanged when the
+// changeset advertises review. The overlay keeps its changeset channels
+// subscribed while open.
+type changesOverlay struct {
+	x      *extChannels
+	km     keymap.Changes
+	sets   []ahpwire.Changeset // catalogue entries, in order
+	cursor int
+	scroll int
+	page   int
+	diff   *diffPane // the open diff, nil while listing
+	// stats caches computed +/− counts of files without host stats, by
+	// the pair of content URIs (computing a diff per frame would not do).
+	stats map[[2]string][2]int64
+}
+
+// changesRow is one file of the list.
+type changesRow struct {
+	set  ahpwire.Changeset
+	file ahpwire.ChangesetFile
+}
+
+// diffPane is one file's diff.
+type diffPane struct {
+	row    changesRow
+	scroll int
+}
+
+// newChangesOverlay opens the view on the catalogue sets, subscribing to
+// each static changeset (templates with variables are not expanded).
+func newChangesOverlay(x *extChannels, km keymap.Changes, sets []ahpwire.Changeset) (*changesOverlay, tea.Cmd) {
+	o := &changesOverlay{x: x, km: km, page: 10, stats: map[[2]string][2]int64{}}
+	var cmds []tea.Cmd
+	for _, s := range sets {
+		if strings.Contains(s.URITemplate, "{") || !strings.HasPrefix(s.URITemplate, changesetScheme) {
+			continue
+		}
+		o.sets = append(o.sets, s)
+		cmds = append(cmds, x.pin(s.URITemplate, false))
+	}
+	return o, tea.Batch(cmds...)
+}
+
+// rows lists the files of every subscribed changeset.
+func (o *changesOverlay) rows() []changesRow {
+	var out []changesRow
+	for _, s := range o.sets {
+		cs := o.x.changesets[s.URITemplate]
+		if cs == nil || !cs.ready {
+			continue
+		}
+		for _, f := range cs.state.Files {
+			out = append(out, changesRow{set: s, file: f})
+		}
+	}
+	return out
+}
+
+// resourceURIs are the contents the open diff needs.
+func (o *changesOverlay) resourceURIs() []string {
+	if o.diff == nil {
+		return nil
+	}
+	return render.EditURIs(editOf(o.diff.row.file.Edit))
+}
+
+// resourceSizes are the advertised sizes of the open diff's contents.
+func (o *changesOverlay) resourceSizes() map[string]int64 {
+	out := map[string]int64{}
+	if o.diff == nil {
+		return out
+	}
+	e := o.diff.row.file.Edit
+	for _, s := range []*ahpwire.FileEditSide{e.Before, e.After} {
+		if s != nil && s.Content.SizeHint != nil {
+			out[s.Content.URI] = *s.Content.SizeHint
+		}
+	}
+	return out
+}
+
+// close releases the subscriptions.
+func (o *changesOverlay) close() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, s := range o.sets {
+		cmds = append(cmds, o.x.unpin(s.URITemplate))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update moves, opens, toggles review and closes.
+func (o *changesOverlay) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return o, nil, resultNone
+	}
+	rows := o.rows()
+	if o.diff != nil {
+		d := o.diff
+		switch {
+		case key.Matches(k, o.km.Close):
+			o.diff = nil
+		case key.Matches(k, o.km.Down):
+			d.scroll++
+		case key.Matches(k, o.km.Up):
+			d.scroll = max(0, d.scroll-1)
+		case key.Matches(k, o.km.PageDown):
+			d.scroll += max(1, o.page-1)
+		case key.Matches(k, o.km.PageUp):
+			d.scroll = max(0, d.scroll-max(1, o.page-1))
+		case key.Matches(k, o.km.Review):
+			return o, o.toggleReview(d.row), resultNone
+		}
+		return o, nil, resultNone
+	}
+	switch {
+	case key.Matches(k, o.km.Close):
+		return o, o.close(), resultClose
+	case key.Matches(k, o.km.Down):
+		o.cursor = min(o.cursor+1, max(0, len(rows)-1))
+	case key.Matches(k, o.km.Up):
+		o.cursor = max(0, o.cursor-1)
+	case key.Matches(k, o.km.PageDown):
+		o.cursor = min(o.cursor+max(1, o.page-1), max(0, len(rows)-1))
+	case key.Matches(k, o.km.PageUp):
+		o.cursor = max(0, o.cursor-max(1, o.page-1))
+	case key.Matches(k, o.km.Open):
+		if o.cursor < len(rows) {
+			o.diff = &diffPane{row: rows[o.cursor]}
+		}
+	case key.Matches(k, o.km.Review):
+		if o.cursor < len(rows) {
+			return o, o.toggleReview(rows[o.cursor]), resultNone
+		}
+	}
+	return o, nil, resultNone
+}
+
+// toggleReview dispatches changeset/filesReviewChanged for one file; the
+// change shows when the host's echo arrives.
+func (o *changesOverlay) toggleReview(r changesRow) tea.Cmd {
+	if r.set.Capabilities == nil || r.set.Capabilities.Review == nil {
+		return notice("this changeset does not support review", true)
+	}
+	a := &ahpwire.ChangesetFilesReviewChanged{Files: []string{r.file.ID}, Reviewed: !r.file.IsReviewed()}
+	what := "mark reviewed"
+	if !a.Reviewed {
+		what = "mark not reviewed"
+	}
+	return dispatch(o.x.c.ctx, o.x.c.backend, r.set.URITemplate, a, what)
+}
+
+// View draws the list or the open diff.
+func (o *changesOverlay) View(st *Styles, width, height int) string {
+	inner := max(20, width-4)
+	avail := max(1, height-4)
+	o.page = avail
+	var title string
+	var body []string
+	if o.diff != nil {
+		title, body = o.diffView(st, inner, avail)
+	} else {
+		title, body = o.listView(st, inner, avail)
+	}
+	out := append([]string{title, ""}, body...)
+	for i, l := range out {
+		out[i] = ansi.Truncate(l, inner, "…")
+	}
+	return st.Help.Box.Width(min(width, inner+4)).Render(strings.Join(out, "\n"))
+}
+
+func (o *changesOverlay) listView(st *Styles, inner, avail int) (string, []string) {
+	rows := o.rows()
+	var added, removed int64
+	reviewed := 0
+	v := o.viewOpts()
+	for _, r := range rows {
+		a, d := o.diffStats(r.file.Edit, v)
+		added, removed = added+max(a, 0), removed+max(d, 0)
+		if r.file.IsReviewed() {
+			reviewed++
+		}
+	}
+	title := st.Help.Title.Render("Changes") + "  " + st.Help.Desc.Render(
+		fmt.Sprintf("%s  +%d −%d  %d reviewed · enter diff · space reviewed · esc close", plural(len(rows), "file"), added, removed, reviewed))
+	if len(rows) == 0 {
+		msg := "No changes in this chat yet."
+		if o.loading() {
+			msg = "Loading changes…"
+		}
+		for _, s := range o.sets {
+			if cs := o.x.changesets[s.URITemplate]; cs != nil && cs.err != "" {
+				msg = "Could not load " + oneLine(render.Sanitize(s.Label)) + ": " + cs.err
+			}
+		}
+		return title, []string{st.Dialog.Muted.Render(msg)}
+	}
+	o.cursor = min(o.cursor, len(rows)-1)
+	if o.cursor < o.scroll {
+		o.scroll = o.cursor
+	}
+	if o.cursor >= o.scroll+avail {
+		o.scroll = o.cursor - avail + 1
+	}
+	var paths []string
+	for _, r := range rows {
+		paths = append(paths, displayPath(editOf(r.file.Edit).Path()))
+	}
+	root := commonDir(paths)
+	var body []string
+	for i := o.scroll; i < len(rows) && i < o.scroll+avail; i++ {
+		r := rows[i]
+		e := editOf(r.file.Edit)
+		a, d := o.diffStats(r.file.Edit, v)
+		box := "[ ]"
+		if r.file.IsReviewed() {
+			box = "[✓]"
+		}
+		counts := "      "
+		if a >= 0 && d >= 0 {
+			counts = fmt.Sprintf("+%d −%d", a, d)
+		}
+		kind := map[string]string{"created": "A", "deleted": "D", "renamed": "R", "modified": "M"}[r.file.Edit.Kind()]
+		line := fmt.Sprintf("%s %s %s  %s", box, kind, oneLine(render.Sanitize(strings.TrimPrefix(displayPath(e.Path()), root))), counts)
+		if i == o.cursor {
+			line = st.Dialog.OptionSelected.Render("› " + line)
+		} else {
+			line = st.Dialog.Option.Render("  " + line)
+		}
+		body = append(body, line)
+	}
+	return title, body
+}
+
+func (o *changesOverlay) diffView(st *Styles, inner, avail int) (string, []string) {
+	r := o.diff.row
+	e := editOf(r.file.Edit)
+	state := "not reviewed"
+	if r.file.IsReviewed() {
+		state = "reviewed"
+	}
+	// The row may have changed (review echo): show the current file.
+	for _, cur := range o.rows() {
+		if cur.set.URITemplate == r.set.URITemplate && cur.file.ID == r.file.ID {
+			o.diff.row = cur
+			if cur.file.IsReviewed() {
+				state = "reviewed"
+			} else {
+				state = "not reviewed"
+			}
+		}
+	}
+	title := st.Help.Title.Render(oneLine(render.Sanitize(displayPath(e.Path())))) + "  " +
+		st.Help.Desc.Render(state+" · space toggles · ↑/↓ scroll · esc back")
+	lines := o.x.c.renderer.FileDiff(e, inner, o.viewOpts())
+	o.diff.scroll = min(o.diff.scroll, max(0, len(lines)-avail))
+	end := min(len(lines), o.diff.scroll+avail)
+	return title, lines[o.diff.scroll:end]
+}
+
+// diffStats returns a file's +/− counts: the host's, else computed once
+// from fetched contents and cached; -1 while unknown.
+func (o *changesOverlay) diffStats(e ahpwire.FileEdit, v render.ViewOpts) (int64, int64) {
+	if d := e.Diff; d != nil && d.Added != nil && d.Removed != nil {
+		return render.DiffStats(&e, v)
+	}
+	var key [2]string
+	if e.Before != nil {
+		key[0] = e.Before.Content.URI
+	}
+	if e.After != nil {
+		key[1] = e.After.Content.URI
+	}
+	if st, ok := o.stats[key]; ok {
+		return st[0], st[1]
+	}
+	a, d := render.DiffStats(&e, v)
+	if a >= 0 {
+		o.stats[key] = [2]int64{a, d}
+	}
+	return a, d
+}
+
+// viewOpts are the render options with the loader's contents.
+func (o *changesOverlay) viewOpts() render.ViewOpts {
+	var v render.ViewOpts
+	o.x.viewOpts(&v)
+	return v
+}
+
+// loading reports whether a changeset snapshot is still awaited.
+func (o *changesOverlay) loading() bool {
+	for _, s := range o.sets {
+		if cs := o.x.changesets[s.URITemplate]; cs == nil || (!cs.ready && cs.err == "") {
+			return true
+		}
+	}
+	return false
+}
+
+// editOf returns the file edit of a changeset file (the renderer takes the
+// wire type).
+func editOf(e ahpwire.FileEdit) *ahpwire.FileEdit { return &e }
+
+// displayPath shows a file: URI as its path.
+func displayPath(uri string) string {
+	if p, ok := strings.CutPrefix(uri, "file://"); ok {
+		return p
+	}
+	return uri
+}
+
+// commonDir is the longest directory prefix (ending in "/") shared by
+// every path of a list with more than one entry.
+func commonDir(paths []string) string {
+	if len(paths) < 2 {
+		return ""
+	}
+	p := paths[0]
+	for _, q := range paths[1:] {
+		for !strings.HasPrefix(q, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i+1]
+	}
+	return ""
+}
+
+// plural formats "1 file", "2 files".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
