@@ -36,6 +36,7 @@ func (r *Renderer) toolCall(m *reducer.Message, b *reducer.Block, k BlockKey, wi
 type bodyKey struct {
 	k     BlockKey
 	width int
+	diff  int // ViewOpts.DiffLimit
 	fp    string
 }
 
@@ -44,7 +45,7 @@ type bodyKey struct {
 // body from a cache keyed by the immutable block, width, style and view
 // fingerprint.
 func (r *Renderer) toolBody(b *reducer.Block, tc *ahpwire.ToolCallState, k BlockKey, width int, v ViewOpts) []string {
-	bk := bodyKey{k: k, width: width, fp: r.blockFingerprint(k, b, v)}
+	bk := bodyKey{k: k, width: width, diff: v.DiffLimit, fp: r.blockFingerprint(k, b, v)}
 	if e := r.bodies[bk]; e != nil && e.blk == b && e.style == r.styles.Name {
 		return e.lines
 	}
