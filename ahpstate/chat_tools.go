@@ -116,7 +116,9 @@ func (r Reducer) reduceToolCall(s ahpwire.ChatState, a ahpwire.Action) ahpwire.C
 			n.ToolInput = tc.ToolInput
 			if a.Approved {
 				n.Status = ahpwire.ToolRunning
-				if a.EditedToolInput != nil {
+				// The edit replaces inline input; a ContentRef input is
+				// kept (the host owns the referenced content).
+				if a.EditedToolInput != nil && (tc.ToolInput == nil || tc.ToolInput.Ref == nil) {
 					n.ToolInput = ahpwire.InlineInput(*a.EditedToolInput)
 				}
 				n.Confirmed = a.Confirmed
@@ -206,7 +208,12 @@ func toolReady(tc ahpwire.ToolCallState, a *ahpwire.ChatToolCallReady) (ahpwire.
 		prev = tc
 	}
 	n.Status = ahpwire.ToolPendingConfirmation
+	// Re-confirmation of a running call keeps its input when the action
+	// carries none.
 	n.ToolInput = firstNonNil(a.ToolInput, prev.ToolInput)
+	if tc.Status == ahpwire.ToolRunning {
+		n.ToolInput = firstNonNil(a.ToolInput, tc.ToolInput)
+	}
 	n.ConfirmationTitle = firstNonNil(a.ConfirmationTitle, prev.ConfirmationTitle)
 	n.RiskAssessment = firstNonNil(a.RiskAssessment, prev.RiskAssessment)
 	n.Edits = firstNonNil(a.Edits, prev.Edits)

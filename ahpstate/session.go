@@ -86,6 +86,10 @@ func (r Reducer) Session(s ahpwire.SessionState, a ahpwire.Action) ahpwire.Sessi
 		}
 	case *ahpwire.SessionMetaChanged:
 		s.Meta = a.Meta
+	case *ahpwire.SessionCustomizationToggled, *ahpwire.SessionCustomizationUpdated,
+		*ahpwire.SessionCustomizationRemoved, *ahpwire.SessionMCPServerStateChanged,
+		*ahpwire.SessionMCPServerStartRequested, *ahpwire.SessionMCPServerStopRequested:
+		return reduceCustomization(s, a)
 	}
 	return s
 }
