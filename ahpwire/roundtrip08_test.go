@@ -10,7 +10,7 @@ import (
 // notModelled08 lists wire types of the 0.8–1.0-era round-trip set this
 // package does not model, with the reason. Any other unknown type fails.
 var notModelled08 = map[string]string{
-	"ChangesetOperationTarget": "changeset operation targets are carried raw inside changeset state; no Go type of their own",
+	"ChangesetOperationTarget": "a changeset operation target is a parameter of the command that invokes an operation; ahptui neither sends that command nor models the type",
 	"ChatSource":               "ChatSource (sideChat source of a chat) is not modelled by the chat client",
 }
 
