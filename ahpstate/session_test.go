@@ -2,6 +2,7 @@ package ahpstate
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
@@ -63,5 +64,33 @@ func TestRootReducer(t *testing.T) {
 	}
 	if ActionScope(&ahpwire.RootAgentsChanged{}) != ScopeRoot || ChannelKind("ahp-chat:/x") != ScopeChat || ChannelKind("ahp-session:/s") != ScopeSession || ChannelKind("file:///") != "" {
 		t.Error("scope helpers")
+	}
+}
+
+func TestSessionWorkingDirectoryReplaced(t *testing.T) {
+	cases := []struct {
+		name       string
+		dirs       []string
+		from, repl string
+		want       []string
+	}{
+		{"in place", []string{"a", "b", "c"}, "b", "x", []string{"a", "x", "c"}},
+		{"unknown is no-op", []string{"a"}, "z", "x", []string{"a"}},
+		{"replacement earlier drops dir", []string{"x", "a", "b"}, "b", "x", []string{"x", "a"}},
+		{"replacement later is deduplicated", []string{"a", "b", "x"}, "a", "x", []string{"x", "b"}},
+		{"absent list", nil, "a", "x", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := slices.Clone(c.dirs)
+			s := ReduceSession(ahpwire.SessionState{WorkingDirectories: c.dirs},
+				&ahpwire.SessionWorkingDirectoryReplaced{Directory: c.from, Replacement: c.repl})
+			if !slices.Equal(s.WorkingDirectories, c.want) {
+				t.Errorf("got %v, want %v", s.WorkingDirectories, c.want)
+			}
+			if !slices.Equal(c.dirs, before) {
+				t.Errorf("input mutated: %v, was %v", c.dirs, before)
+			}
+		})
 	}
 }

@@ -76,6 +76,7 @@ func sampleActions() []Action {
 		&SessionCustomizationsChanged{Customizations: []json.RawMessage{json.RawMessage(`{"type":"x"}`)}},
 		&SessionConfigChanged{Config: map[string]json.RawMessage{"k": json.RawMessage(`1`)}, Replace: true},
 		&SessionMetaChanged{Meta: Meta{"k": json.RawMessage(`"v"`)}},
+		&SessionWorkingDirectoryReplaced{Directory: "file:///a", Replacement: "file:///b"},
 		&SessionCustomizationToggled{ID: "p", Enabled: true},
 		&SessionCustomizationUpdated{Customization: json.RawMessage(`{"type":"plugin","id":"p"}`)},
 		&SessionCustomizationRemoved{ID: "p"},
