@@ -8,8 +8,8 @@ import (
 
 // Customizations are kept raw (ahpwire.SessionState.Customizations); the
 // reducers below edit one entry by its "id" member. A container (plugin,
-// directory) may hold children; MCP server actions reach into them, the
-// other edits act on top-level entries only.
+// directory) may hold children; toggling and the MCP server actions reach
+// into them, update and remove act on top-level entries only.
 
 // customizationID returns the "id" member of a raw customization.
 func customizationID(raw json.RawMessage) string {
@@ -86,9 +86,13 @@ func mcpState(state json.RawMessage, channel string) func(map[string]json.RawMes
 func reduceCustomization(s ahpwire.SessionState, a ahpwire.Action) ahpwire.SessionState {
 	switch a := a.(type) {
 	case *ahpwire.SessionCustomizationToggled:
-		s.Customizations, _ = editCustomization(s.Customizations, a.ID, false, func(m map[string]json.RawMessage) {
-			m["enabled"], _ = json.Marshal(a.Enabled)
-		})
+		// A top-level match wins; otherwise the child of a container.
+		enable := func(m map[string]json.RawMessage) { m["enabled"], _ = json.Marshal(a.Enabled) }
+		cs, ok := editCustomization(s.Customizations, a.ID, false, enable)
+		if !ok {
+			cs, _ = editCustomization(s.Customizations, a.ID, true, enable)
+		}
+		s.Customizations = cs
 	case *ahpwire.SessionCustomizationUpdated:
 		id := customizationID(a.Customization)
 		for i, raw := range s.Customizations {

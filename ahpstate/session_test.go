@@ -94,3 +94,34 @@ func TestSessionWorkingDirectoryReplaced(t *testing.T) {
 		})
 	}
 }
+
+func TestCustomizationToggledReachesChildren(t *testing.T) {
+	s := ahpwire.SessionState{Customizations: []json.RawMessage{
+		json.RawMessage(`{"type":"plugin","id":"p","enabled":true,"children":[{"type":"skill","id":"k","enabled":true}]}`),
+		json.RawMessage(`{"type":"plugin","id":"q","enabled":true}`),
+	}}
+	before, _ := json.Marshal(s)
+	got := ReduceSession(s, &ahpwire.SessionCustomizationToggled{ID: "k", Enabled: false})
+	var list []struct {
+		ID       string `json:"id"`
+		Enabled  bool   `json:"enabled"`
+		Children []struct {
+			ID      string `json:"id"`
+			Enabled bool   `json:"enabled"`
+		} `json:"children"`
+	}
+	b, _ := json.Marshal(got.Customizations)
+	if err := json.Unmarshal(b, &list); err != nil {
+		t.Fatal(err)
+	}
+	if !list[0].Enabled || list[0].Children[0].Enabled || !list[1].Enabled {
+		t.Errorf("toggle of child k: %s", b)
+	}
+	if after, _ := json.Marshal(s); string(after) != string(before) {
+		t.Errorf("input state mutated")
+	}
+	same := ReduceSession(s, &ahpwire.SessionCustomizationToggled{ID: "zz"})
+	if b, _ := json.Marshal(same); string(b) != string(before) {
+		t.Errorf("unknown id changed the state: %s", b)
+	}
+}
