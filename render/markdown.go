@@ -29,6 +29,10 @@ type mdChunk struct {
 	sp    span
 	hash  uint64
 	lines []string // rendered for mdState.width / mdState.style
+	// fit, for a chunk laid out as plain text whose lines all took the
+	// fast path, is its longest line: its lines are the same at any width
+	// that leaves at least fit columns (see plainChunkLines); else 0.
+	fit int
 }
 
 // mdState is the incremental state of one markdown text.
@@ -250,16 +254,25 @@ func (st *mdState) advance(e *markdownEngine, text string, done bool) {
 // the current style, rendering only chunks that are not cached.
 func (e *markdownEngine) syncWidth(st *mdState, width int) {
 	if st.width != width || st.style != e.styles.Name {
+		styleSame := st.style == e.styles.Name
 		st.width, st.style = width, e.styles.Name
 		for i := range st.chunks {
-			st.chunks[i].lines = nil
+			c := &st.chunks[i]
+			if !styleSame || c.fit == 0 || c.fit > width-len(gutter) {
+				c.lines = nil
+			}
 		}
 		st.joined, st.nJoin = nil, 0
 	}
 	for i := st.nJoin; i < len(st.chunks); i++ {
 		c := &st.chunks[i]
 		if c.lines == nil {
-			c.lines = e.chunkLines(st.text[c.sp.start:c.sp.end], c.hash, width)
+			src := st.text[c.sp.start:c.sp.end]
+			if c.sp.start >= PlainAfter {
+				c.lines, c.fit = e.plainChunkLines(src, width)
+			} else {
+				c.lines = e.chunkLines(src, c.hash, width)
+			}
 		}
 		if len(c.lines) == 0 {
 			continue

@@ -21,6 +21,7 @@ type Renderer struct {
 	md     *markdownEngine
 	msgs   map[string]*msgEntry
 	blocks map[BlockKey]*blockEntry
+	bodies map[bodyKey]*blockEntry // tool call bodies (see toolBody)
 	times  map[BlockKey]blockTimes
 }
 
@@ -51,6 +52,7 @@ func New(styles Styles, opts ...Option) *Renderer {
 		styles: styles,
 		msgs:   make(map[string]*msgEntry),
 		blocks: make(map[BlockKey]*blockEntry),
+		bodies: make(map[bodyKey]*blockEntry),
 		times:  make(map[BlockKey]blockTimes),
 	}
 	r.md = newMarkdownEngine(&r.styles, c.cacheBytes, c.maxStreams)
@@ -79,6 +81,7 @@ func (r *Renderer) SetStyles(s Styles) {
 	r.md.resetStyles()
 	r.msgs = make(map[string]*msgEntry)
 	r.blocks = make(map[BlockKey]*blockEntry)
+	r.bodies = make(map[bodyKey]*blockEntry)
 }
 
 // Markdown renders the markdown text of one block at width and returns its

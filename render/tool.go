@@ -19,15 +19,49 @@ const detailIndent = gutter + "  "
 // toolCall renders a tool call: the one-line pill and, when expanded (or
 // when the call waits for the user), its details.
 func (r *Renderer) toolCall(m *reducer.Message, b *reducer.Block, k BlockKey, width int, v ViewOpts) []string {
-	tc := b.Tool
-	if tc == nil {
+	if b.Tool == nil {
 		return nil
 	}
+	tc := capTool(b.Tool)
 	t := r.observeTool(k, tc, v.Now, startHint(m, b))
-	lines := []string{r.toolPill(tc, t, width, v)}
+	pill := r.toolPill(tc, t, width, v)
+	body := r.toolBody(b, tc, k, width, v)
+	lines := make([]string, 0, 1+len(body))
+	return append(append(lines, pill), body...)
+}
+
+// bodyKey keys the tool body cache: the same call is drawn in the
+// transcript and, at another width and with other hints, in the approval
+// prompt, and both stay cached.
+type bodyKey struct {
+	k     BlockKey
+	width int
+	diff  int // ViewOpts.DiffLimit
+	fp    string
+}
+
+// toolBody renders what follows a tool call's pill. Only the pill depends
+// on Now, so a live call (re-rendered every frame for its timer) takes its
+// body from a cache keyed by the immutable block, width, style and view
+// fingerprint.
+func (r *Renderer) toolBody(b *reducer.Block, tc *ahpwire.ToolCallState, k BlockKey, width int, v ViewOpts) []string {
+	bk := bodyKey{k: k, width: width, diff: v.DiffLimit, fp: r.blockFingerprint(k, b, v)}
+	if e := r.bodies[bk]; e != nil && e.blk == b && e.style == r.styles.Name {
+		return e.lines
+	}
+	lines := r.drawToolBody(tc, k, width, v)
+	if len(r.bodies) >= maxMsgCache {
+		r.bodies = make(map[bodyKey]*blockEntry)
+	}
+	r.bodies[bk] = &blockEntry{blk: b, width: width, style: r.styles.Name, fp: bk.fp, lines: lines}
+	return lines
+}
+
+func (r *Renderer) drawToolBody(tc *ahpwire.ToolCallState, k BlockKey, width int, v ViewOpts) []string {
+	var lines []string
 	switch tc.Status {
 	case ahpwire.ToolPendingConfirmation:
-		return append(lines, r.confirmation(tc, width, v)...)
+		return r.confirmation(tc, width, v)
 	case ahpwire.ToolPendingResultConfirmation:
 		lines = append(lines, r.toolDetails(tc, width, v)...)
 		return append(lines, r.resultReview(width, v)...)

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Keystroke echo latency of `ahptui demo` in a real terminal (tmux, 120x40).
+#
+#   scripts/measure-keystroke.sh                 build ./ahptui, burst of 32000000 bytes
+#   AHPTUI_BIN=/path/to/ahptui scripts/measure-keystroke.sh   use a prebuilt binary
+#   BIG=3000000 KEYS=40 scripts/measure-keystroke.sh          other burst size / key count
+#   BIG=0 scripts/measure-keystroke.sh                        idle (no burst)
+#   DUMP=1 scripts/measure-keystroke.sh                       print the last screen too
+#
+# It creates a session, sends `/demo big $BIG`, and while the reply streams
+# sends single keys (one at a time, 50 ms apart) with `tmux send-keys`,
+# timing each from the send to the moment the typed text appears on the
+# composer line in `capture-pane`. It prints one line per key and then
+# p50/p90/max in milliseconds. The timing includes tmux's own capture cost
+# (a few ms per poll), so idle is the floor to compare against.
+# Needs: tmux, go (unless AHPTUI_BIN is set).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ahptui-keys.XXXXXX")
+export TMUX_TMPDIR="$WORK/tmux"
+mkdir -p "$TMUX_TMPDIR" "$WORK/proj" "$WORK/state"
+S=keys
+BIG=${BIG:-32000000}
+KEYS=${KEYS:-40}
+TIMEOUT=${TIMEOUT:-30}
+
+cleanup() {
+	tmux kill-server 2>/dev/null || true
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+BIN=${AHPTUI_BIN:-}
+if [ -z "$BIN" ]; then
+	BIN="$WORK/ahptui"
+	(cd "$ROOT" && go build -o "$BIN" .)
+fi
+
+now_ns() { date +%s%N; }
+snap() { tmux capture-pane -p -t "$S" >"$WORK/screen.txt"; }
+wait_for() {
+	local pat=$1 deadline=$((SECONDS + TIMEOUT))
+	while ((SECONDS < deadline)); do
+		snap
+		if grep -qE -- "$pat" "$WORK/screen.txt"; then return 0; fi
+		sleep 0.05
+	done
+	echo "timed out waiting for: $pat" >&2
+	cat "$WORK/screen.txt" >&2
+	exit 1
+}
+# composer prints the composer's first line (it starts with the bar).
+composer() { snap && grep -m1 '^┃' "$WORK/screen.txt" || true; }
+
+tmux new-session -d -s "$S" -x 120 -y 40 \
+	-e TERM=xterm-256color -e HOME="$WORK" -e XDG_STATE_HOME="$WORK/state"
+tmux respawn-pane -k -t "$S" "cd '$WORK/proj' && '$BIN' demo; sleep 60"
+
+wait_for '● Connected'
+tmux send-keys -t "$S" C-n
+wait_for 'Demo 1 \(scripted\)'
+tmux send-keys -t "$S" Enter
+wait_for 'Message…'
+if [ "$BIG" != 0 ]; then
+	tmux send-keys -t "$S" -l "/demo big $BIG"
+	tmux send-keys -t "$S" Enter
+	wait_for 'Message…'
+	sleep 0.3
+fi
+
+typed=""
+samples=()
+letters=abcdefghijklmnopqrstuvwxyz
+for ((i = 0; i < KEYS; i++)); do
+	c=${letters:$((i % 26)):1}
+	typed+=$c
+	t0=$(now_ns)
+	tmux send-keys -t "$S" -l "$c"
+	while :; do
+		line=$(composer)
+		if [[ "$line" == *"$typed"* ]]; then break; fi
+		if (($(now_ns) - t0 > TIMEOUT * 1000000000)); then
+			echo "key $i: no echo within ${TIMEOUT}s" >&2
+			exit 1
+		fi
+	done
+	ms=$((($(now_ns) - t0) / 1000000))
+	samples+=("$ms")
+	echo "key $((i + 1)) '$c': ${ms} ms"
+	sleep 0.05
+done
+
+done_yet=no
+snap
+grep -q -- "end of $BIG" "$WORK/screen.txt" && done_yet=yes
+[ -z "${DUMP:-}" ] || cat "$WORK/screen.txt"
+sorted=$(printf '%s\n' "${samples[@]}" | sort -n)
+n=${#samples[@]}
+p() { echo "$sorted" | sed -n "$(((n * $1 + 99) / 100))p"; }
+echo "burst=$BIG keys=$n p50=$(p 50)ms p90=$(p 90)ms max=$(echo "$sorted" | tail -1)ms (reply finished on screen: $done_yet)"
