@@ -116,7 +116,10 @@ func (r Reducer) reduceToolCall(s ahpwire.ChatState, a ahpwire.Action) ahpwire.C
 			n.ToolInput = tc.ToolInput
 			if a.Approved {
 				n.Status = ahpwire.ToolRunning
-				if a.EditedToolInput != nil {
+				// The edit replaces only inline input; a ContentRef (or
+				// absent) input is kept: the host replaces the referenced
+				// content before echoing the accepted action.
+				if a.EditedToolInput != nil && tc.ToolInput != nil && tc.ToolInput.Ref == nil {
 					n.ToolInput = ahpwire.InlineInput(*a.EditedToolInput)
 				}
 				n.Confirmed = a.Confirmed
@@ -190,14 +193,18 @@ func toolReady(tc ahpwire.ToolCallState, a *ahpwire.ChatToolCallReady) (ahpwire.
 	if a.Intention != "" {
 		n.Intention = a.Intention
 	}
-	if a.Contributor != nil {
-		n.Contributor = a.Contributor
-	}
+	n.Contributor = refineContributor(tc.Contributor, a.Contributor)
 	im := a.InvocationMessage
 	n.InvocationMessage = &im
+	// The settled input may arrive at ready (possibly as a content
+	// reference); when the action omits it the call keeps what it carries,
+	// except from streaming, where only a partial stream exists.
+	n.ToolInput = a.ToolInput
+	if n.ToolInput == nil && tc.Status != ahpwire.ToolStreaming {
+		n.ToolInput = tc.ToolInput
+	}
 	if a.Confirmed != "" {
 		n.Status = ahpwire.ToolRunning
-		n.ToolInput = a.ToolInput
 		n.Confirmed = a.Confirmed
 		return n, true
 	}
@@ -206,7 +213,6 @@ func toolReady(tc ahpwire.ToolCallState, a *ahpwire.ChatToolCallReady) (ahpwire.
 		prev = tc
 	}
 	n.Status = ahpwire.ToolPendingConfirmation
-	n.ToolInput = firstNonNil(a.ToolInput, prev.ToolInput)
 	n.ConfirmationTitle = firstNonNil(a.ConfirmationTitle, prev.ConfirmationTitle)
 	n.RiskAssessment = firstNonNil(a.RiskAssessment, prev.RiskAssessment)
 	n.Edits = firstNonNil(a.Edits, prev.Edits)
@@ -216,6 +222,26 @@ func toolReady(tc ahpwire.ToolCallState, a *ahpwire.ChatToolCallReady) (ahpwire.
 		n.Options = a.Options
 	}
 	return n, true
+}
+
+// refineContributor returns the contributor after a ready that names
+// next: ownership by a client is fixed at start, so a client-owned call
+// keeps its contributor unless next names the same client, and a late
+// client contributor never replaces another kind.
+func refineContributor(cur, next *ahpwire.ToolCallContributor) *ahpwire.ToolCallContributor {
+	if next == nil {
+		return cur
+	}
+	if cur != nil && cur.Kind == "client" {
+		if next.Kind == "client" && next.ClientID == cur.ClientID {
+			return next
+		}
+		return cur
+	}
+	if next.Kind == "client" {
+		return cur
+	}
+	return next
 }
 
 func firstNonNil[T any](a, b *T) *T {

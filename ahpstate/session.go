@@ -3,6 +3,7 @@ package ahpstate
 import (
 	"encoding/json"
 	"maps"
+	"slices"
 
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -70,6 +71,8 @@ func (r Reducer) Session(s ahpwire.SessionState, a ahpwire.Action) ahpwire.Sessi
 		if ds, changed := without(s.WorkingDirectories, func(d string) bool { return d == a.Directory }); changed {
 			s.WorkingDirectories = ds
 		}
+	case *ahpwire.SessionWorkingDirectoryReplaced:
+		s.WorkingDirectories = replaceDirectory(s.WorkingDirectories, a.Directory, a.Replacement)
 	case *ahpwire.SessionInputNeededSet:
 		s.InputNeeded = upsert(s.InputNeeded, a.Request, func(q ahpwire.SessionInputRequest) bool { return q.ID == a.Request.ID })
 		s.Status = inputNeededStatus(s)
@@ -86,8 +89,36 @@ func (r Reducer) Session(s ahpwire.SessionState, a ahpwire.Action) ahpwire.Sessi
 		}
 	case *ahpwire.SessionMetaChanged:
 		s.Meta = a.Meta
+	case *ahpwire.SessionCustomizationToggled, *ahpwire.SessionCustomizationUpdated,
+		*ahpwire.SessionCustomizationRemoved, *ahpwire.SessionMCPServerStateChanged,
+		*ahpwire.SessionMCPServerStartRequested, *ahpwire.SessionMCPServerStopRequested:
+		return reduceCustomization(s, a)
 	}
 	return s
+}
+
+// replaceDirectory returns a copy of dirs with dir replaced in place by
+// repl, keeping one entry of repl: when repl is already listed before dir,
+// dir is dropped; later duplicates of repl are removed. dirs is returned
+// unchanged when dir is not listed.
+func replaceDirectory(dirs []string, dir, repl string) []string {
+	i := slices.Index(dirs, dir)
+	if i < 0 {
+		return dirs
+	}
+	if j := slices.Index(dirs, repl); j >= 0 && j < i {
+		return slices.Delete(slices.Clone(dirs), i, i+1)
+	}
+	out := make([]string, 0, len(dirs))
+	for k, d := range dirs {
+		switch {
+		case k == i:
+			out = append(out, repl)
+		case d != repl:
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // inputNeededStatus sets InputNeeded while any entry other than a client

@@ -2,6 +2,7 @@ package ahpstate
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
@@ -63,5 +64,64 @@ func TestRootReducer(t *testing.T) {
 	}
 	if ActionScope(&ahpwire.RootAgentsChanged{}) != ScopeRoot || ChannelKind("ahp-chat:/x") != ScopeChat || ChannelKind("ahp-session:/s") != ScopeSession || ChannelKind("file:///") != "" {
 		t.Error("scope helpers")
+	}
+}
+
+func TestSessionWorkingDirectoryReplaced(t *testing.T) {
+	cases := []struct {
+		name       string
+		dirs       []string
+		from, repl string
+		want       []string
+	}{
+		{"in place", []string{"a", "b", "c"}, "b", "x", []string{"a", "x", "c"}},
+		{"unknown is no-op", []string{"a"}, "z", "x", []string{"a"}},
+		{"replacement earlier drops dir", []string{"x", "a", "b"}, "b", "x", []string{"x", "a"}},
+		{"replacement later is deduplicated", []string{"a", "b", "x"}, "a", "x", []string{"x", "b"}},
+		{"absent list", nil, "a", "x", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := slices.Clone(c.dirs)
+			s := ReduceSession(ahpwire.SessionState{WorkingDirectories: c.dirs},
+				&ahpwire.SessionWorkingDirectoryReplaced{Directory: c.from, Replacement: c.repl})
+			if !slices.Equal(s.WorkingDirectories, c.want) {
+				t.Errorf("got %v, want %v", s.WorkingDirectories, c.want)
+			}
+			if !slices.Equal(c.dirs, before) {
+				t.Errorf("input mutated: %v, was %v", c.dirs, before)
+			}
+		})
+	}
+}
+
+func TestCustomizationToggledReachesChildren(t *testing.T) {
+	s := ahpwire.SessionState{Customizations: []json.RawMessage{
+		json.RawMessage(`{"type":"plugin","id":"p","enabled":true,"children":[{"type":"skill","id":"k","enabled":true}]}`),
+		json.RawMessage(`{"type":"plugin","id":"q","enabled":true}`),
+	}}
+	before, _ := json.Marshal(s)
+	got := ReduceSession(s, &ahpwire.SessionCustomizationToggled{ID: "k", Enabled: false})
+	var list []struct {
+		ID       string `json:"id"`
+		Enabled  bool   `json:"enabled"`
+		Children []struct {
+			ID      string `json:"id"`
+			Enabled bool   `json:"enabled"`
+		} `json:"children"`
+	}
+	b, _ := json.Marshal(got.Customizations)
+	if err := json.Unmarshal(b, &list); err != nil {
+		t.Fatal(err)
+	}
+	if !list[0].Enabled || list[0].Children[0].Enabled || !list[1].Enabled {
+		t.Errorf("toggle of child k: %s", b)
+	}
+	if after, _ := json.Marshal(s); string(after) != string(before) {
+		t.Errorf("input state mutated")
+	}
+	same := ReduceSession(s, &ahpwire.SessionCustomizationToggled{ID: "zz"})
+	if b, _ := json.Marshal(same); string(b) != string(before) {
+		t.Errorf("unknown id changed the state: %s", b)
 	}
 }

@@ -76,6 +76,13 @@ func sampleActions() []Action {
 		&SessionCustomizationsChanged{Customizations: []json.RawMessage{json.RawMessage(`{"type":"x"}`)}},
 		&SessionConfigChanged{Config: map[string]json.RawMessage{"k": json.RawMessage(`1`)}, Replace: true},
 		&SessionMetaChanged{Meta: Meta{"k": json.RawMessage(`"v"`)}},
+		&SessionWorkingDirectoryReplaced{Directory: "file:///a", Replacement: "file:///b"},
+		&SessionCustomizationToggled{ID: "p", Enabled: true},
+		&SessionCustomizationUpdated{Customization: json.RawMessage(`{"type":"plugin","id":"p"}`)},
+		&SessionCustomizationRemoved{ID: "p"},
+		&SessionMCPServerStateChanged{ID: "m", State: json.RawMessage(`{"kind":"ready"}`), Channel: "mcp://m"},
+		&SessionMCPServerStartRequested{ID: "m"},
+		&SessionMCPServerStopRequested{ID: "m"},
 		&RootAgentsChanged{Agents: []AgentInfo{{Provider: "demo", DisplayName: "Demo", Models: []SessionModelInfo{}}}},
 		&RootActiveSessionsChanged{ActiveSessions: 2},
 		&RootTerminalsChanged{Terminals: []json.RawMessage{json.RawMessage(`{"resource":"t"}`)}},
@@ -235,5 +242,30 @@ func TestDispatchActionParams(t *testing.T) {
 	}
 	if !reflect.DeepEqual(back, p) {
 		t.Errorf("dispatch round trip %#v", back)
+	}
+}
+
+func TestBackgroundWorkUnknownKindKeepsMembers(t *testing.T) {
+	in := `{"kind":"futureKind","id":"f","label":"L","status":"running","startedAt":"2026-09-25T00:01:00.000Z","target":"reviewer"}`
+	var w BackgroundWork
+	if err := json.Unmarshal([]byte(in), &w); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want map[string]any
+	_ = json.Unmarshal(out, &got)
+	_ = json.Unmarshal([]byte(in), &want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("unknown kind round trip\n got %s\nwant %s", out, in)
+	}
+	var shell BackgroundWork
+	if err := json.Unmarshal([]byte(`{"kind":"shell","id":"s","label":"L","startedAt":"x","command":"c","bogus":1}`), &shell); err != nil {
+		t.Fatal(err)
+	}
+	if shell.Extra != nil {
+		t.Errorf("known kind kept unmodelled members: %v", shell.Extra)
 	}
 }

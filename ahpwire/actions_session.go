@@ -22,17 +22,18 @@ type SessionChatRemoved struct {
 
 // PartialChatSummary carries changed chat summary fields; nil is unchanged.
 type PartialChatSummary struct {
-	Title              *string        `json:"title,omitempty"`
-	Description        *string        `json:"description,omitempty"`
-	Status             *SessionStatus `json:"status,omitempty"`
-	Activity           *string        `json:"activity,omitempty"`
-	ModifiedAt         *Timestamp     `json:"modifiedAt,omitempty"`
-	Changes            *ChangeStats   `json:"changes,omitempty"`
-	Origin             *ChatOrigin    `json:"origin,omitempty"`
-	ParentChat         *string        `json:"parentChat,omitempty"`
-	Movable            *bool          `json:"movable,omitempty"`
-	Interactivity      *string        `json:"interactivity,omitempty"`
-	WorkingDirectories []string       `json:"workingDirectories,omitempty"`
+	Title              *string          `json:"title,omitempty"`
+	Description        *string          `json:"description,omitempty"`
+	Status             *SessionStatus   `json:"status,omitempty"`
+	Activity           *string          `json:"activity,omitempty"`
+	ModifiedAt         *Timestamp       `json:"modifiedAt,omitempty"`
+	Changes            *ChangeStats     `json:"changes,omitempty"`
+	Origin             *ChatOrigin      `json:"origin,omitempty"`
+	ParentChat         *string          `json:"parentChat,omitempty"`
+	Movable            *bool            `json:"movable,omitempty"`
+	Interactivity      *string          `json:"interactivity,omitempty"`
+	WorkingDirectories []string         `json:"workingDirectories,omitempty"`
+	BackgroundWork     []BackgroundWork `json:"backgroundWork,omitempty"`
 }
 
 // Apply returns s with the changes merged in (identity unchanged).
@@ -48,6 +49,7 @@ func (p PartialChatSummary) Apply(s ChatSummary) ChatSummary {
 	mergePtr(&s.Movable, p.Movable)
 	mergeVal(&s.Interactivity, p.Interactivity)
 	mergeSlice(&s.WorkingDirectories, p.WorkingDirectories)
+	mergeSlice(&s.BackgroundWork, p.BackgroundWork)
 	return s
 }
 

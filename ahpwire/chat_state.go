@@ -103,15 +103,21 @@ type Changeset struct {
 }
 
 // BackgroundWork is a shell or subagent running beyond a turn
-// (flat union by Kind: "shell" or "subagent").
+// (flat union by Kind: "shell" or "subagent"). An entry of another kind
+// keeps its members the struct does not model in Extra, so it survives a
+// decode/encode unchanged (see background_work.go).
 type BackgroundWork struct {
-	Kind      string `json:"kind"`
-	ID        string `json:"id"`
-	Label     string `json:"label"`
+	Kind  string `json:"kind"`
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	// Status is the work's state, e.g. "running" (1.0).
+	Status    string `json:"status,omitempty"`
 	StartedAt string `json:"startedAt"`
 	Command   string `json:"command,omitempty"`
 	Terminal  string `json:"terminal,omitempty"`
 	Chat      string `json:"chat,omitempty"`
+	// Extra holds the members of an unknown kind that are not fields above.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // ChatSummary is the catalog entry of a chat in SessionState.chats.
@@ -128,6 +134,8 @@ type ChatSummary struct {
 	Movable            *bool         `json:"movable,omitempty"`
 	Interactivity      string        `json:"interactivity,omitempty"`
 	WorkingDirectories []string      `json:"workingDirectories,omitempty"`
+	// BackgroundWork mirrors ChatState.backgroundWork in the catalog (1.0).
+	BackgroundWork []BackgroundWork `json:"backgroundWork,omitempty"`
 }
 
 // ChatState is the full state of an `ahp-chat:` channel. InputRequests is

@@ -46,6 +46,12 @@ func roundTrip(typ string, input []byte) (out []byte, ok bool, err error) {
 		return enc(&ReconnectParams{})
 	case "ReconnectResult":
 		return enc(&ReconnectResult{})
+	case "InitializeResult":
+		return enc(&InitializeResult{})
+	case "AuthRequiredParams":
+		return enc(&AuthRequiredParams{})
+	case "Snapshot":
+		return enc(&Snapshot{})
 	case "Customization":
 		// Customizations are carried as raw JSON (SessionState.customizations).
 		return enc(&json.RawMessage{})

@@ -78,3 +78,44 @@ func Reducers08(tb testing.TB) []Reducer {
 	}
 	return cs
 }
+
+// LoadRoundTrips08 returns the round-trip cases of the 0.8–1.0-era set (or
+// of $AHP_FIXTURES_DIR), sorted by file name.
+func LoadRoundTrips08() ([]RoundTrip, error) {
+	root, err := Dir08()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(root, "round-trips")
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err == nil && len(files) == 0 {
+		err = errors.New("no *.json files")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ahpfixtures: no round-trip fixtures in %s: %w", dir, err)
+	}
+	sort.Strings(files)
+	out := make([]RoundTrip, 0, len(files))
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("ahpfixtures: %w", err)
+		}
+		c := RoundTrip{File: filepath.Base(f)}
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return nil, fmt.Errorf("ahpfixtures: %s: %w", f, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// RoundTrips08 is LoadRoundTrips08 for tests: it stops tb on any error.
+func RoundTrips08(tb testing.TB) []RoundTrip {
+	tb.Helper()
+	cs, err := LoadRoundTrips08()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cs
+}
