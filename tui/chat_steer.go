@@ -21,10 +21,11 @@ type chatExtras struct {
 	queue    queueList
 	bgl      bgList
 	search   searchBar
-	editing  string // id of the queued message being edited in the composer
-	parent   string // the parent chat when this chat is a subagent's
-	readOnly bool   // interactivity "read-only": the composer cannot send
-	prefix   string // the host's terminal command prefix ("" = none)
+	whole    wholePager // paging older turns in for copy-all / export
+	editing  string     // id of the queued message being edited in the composer
+	parent   string     // the parent chat when this chat is a subagent's
+	readOnly bool       // interactivity "read-only": the composer cannot send
+	prefix   string     // the host's terminal command prefix ("" = none)
 }
 
 // modal reports whether a bar or list of the extras takes the keys.
@@ -113,6 +114,9 @@ func (m *chatModel) steerMsg(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return notice("exported to "+msg.path, false), true
 	case turnsFetchedMsg:
+		if m.x.whole.action != wholeNone {
+			return m.wholeFetched(msg), true
+		}
 		if !m.x.search.paging {
 			return nil, false
 		}
@@ -304,14 +308,9 @@ func (m *chatModel) transcriptExtraKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		md := messageMarkdown(msg)
 		return tea.Batch(tea.SetClipboard(md), notice(fmt.Sprintf("copied the message as markdown (%d bytes)", len(md)), false)), true
 	case key.Matches(k, km.CopyAll):
-		md := chatMarkdown(m.title, m.allMessages())
-		return tea.Batch(tea.SetClipboard(md), notice(fmt.Sprintf("copied the chat as markdown (%d bytes)", len(md)), false)), true
+		return m.wholeChat(wholeCopy), true
 	case key.Matches(k, km.Export):
-		var cached map[string]string
-		if m.c.ext != nil {
-			cached = m.c.ext.loader.Texts()
-		}
-		return exportWithRefsCmd(m.c.ctx, m.c.backend, cached, "", exportFileName(m.title, m.c.now()), m.title, m.allMessages()), true
+		return m.wholeChat(wholeExport), true
 	}
 	return nil, false
 }

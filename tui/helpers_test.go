@@ -29,6 +29,10 @@ type fakeBackend struct {
 	seq        uint64
 	sessions   []ahpwire.SessionSummary // what ListSessions returns
 	subErr     map[string]error         // Subscribe fails for these channels
+	// holdFetch, when set, makes FetchTurns wait until it is closed, so a
+	// test delivers the pages (chat/turnsLoaded, then turnsFetchedMsg) itself
+	// in the order the real client does.
+	holdFetch chan struct{}
 }
 
 type dispatchCall struct {
@@ -83,6 +87,12 @@ func (f *fakeBackend) FetchTurns(_ context.Context, ch, cursor string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.fetched = append(f.fetched, cursor)
+	hold := f.holdFetch
+	f.mu.Unlock()
+	if hold != nil {
+		<-hold
+	}
+	f.mu.Lock()
 	return nil
 }
 

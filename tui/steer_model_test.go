@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -263,4 +264,77 @@ func TestOpenSessionStaysReadAndTerminalHint(t *testing.T) {
 	if v := viewText(m); !strings.Contains(v, "!command runs in the host's terminal") {
 		t.Fatalf("no terminal hint:\n%s", v)
 	}
+}
+
+// TestExportPagesInTheWholeChat: with older turns still on the host, export
+// (and copy-all) first page them in, then write every turn, oldest first.
+func TestExportPagesInTheWholeChat(t *testing.T) {
+	t.Chdir(t.TempDir())
+	m, be := newSteerModel(t, 100, 30)
+	cs := chatState([]ahpwire.Turn{finishedTurn("t5", "newest question", "newest answer")}, nil)
+	cs.TurnsNextCursor = "c1"
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	be.mu.Lock()
+	be.holdFetch = hold
+	be.mu.Unlock()
+	m = openChat(t, m, cs)
+	m = send(t, m, keyPress("tab"))
+	m = send(t, m, keyPress("e"))
+	if n := fetchedCount(be); n != 1 {
+		t.Fatalf("export did not page in older turns (%d fetches)", n)
+	}
+	if files, _ := filepath.Glob("ahptui-*.md"); len(files) != 0 {
+		t.Fatalf("exported before the whole chat was loaded: %v", files)
+	}
+	// Page 1 arrives with a further cursor: paging goes on.
+	m = send(t, m, envelope(3, &ahpwire.ChatTurnsLoaded{Turns: []ahpwire.Turn{finishedTurn("t3", "middle question", "middle answer")}, TurnsNextCursor: "c2"}))
+	m = send(t, m, turnsFetchedMsg{channel: testChat})
+	if n := fetchedCount(be); n != 2 {
+		t.Fatalf("paging stopped after one page (%d fetches)", n)
+	}
+	// The last page: no cursor left, so the export runs.
+	m = send(t, m, envelope(4, &ahpwire.ChatTurnsLoaded{Turns: []ahpwire.Turn{finishedTurn("t1", "oldest question", "oldest answer")}}))
+	m = send(t, m, turnsFetchedMsg{channel: testChat})
+	files, _ := filepath.Glob("ahptui-*.md")
+	if len(files) != 1 {
+		t.Fatalf("export files %v (status %q)", files, statusLine(m))
+	}
+	b, _ := os.ReadFile(files[0])
+	s := string(b)
+	i1, i3, i5 := strings.Index(s, "oldest answer"), strings.Index(s, "middle answer"), strings.Index(s, "newest answer")
+	if i1 < 0 || i3 < 0 || i5 < 0 || i1 > i3 || i3 > i5 {
+		t.Fatalf("export is not the whole chat in order:\n%s", s)
+	}
+}
+
+// TestExportStopsVisiblyWhenPagingFails: a failed page gives an error and
+// writes nothing partial.
+func TestExportStopsVisiblyWhenPagingFails(t *testing.T) {
+	t.Chdir(t.TempDir())
+	m, be := newSteerModel(t, 100, 30)
+	cs := chatState([]ahpwire.Turn{finishedTurn("t5", "q", "a")}, nil)
+	cs.TurnsNextCursor = "c1"
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	be.mu.Lock()
+	be.holdFetch = hold
+	be.mu.Unlock()
+	m = openChat(t, m, cs)
+	m = send(t, m, keyPress("tab"))
+	m = send(t, m, keyPress("e"))
+	m = send(t, m, turnsFetchedMsg{channel: testChat, err: errors.New("link down")})
+	if files, _ := filepath.Glob("ahptui-*.md"); len(files) != 0 {
+		t.Fatalf("a partial export was written: %v", files)
+	}
+	if s := statusLine(m); !strings.Contains(s, "could not load the whole chat") {
+		t.Fatalf("status %q", s)
+	}
+}
+
+// fetchedCount is the number of FetchTurns calls so far.
+func fetchedCount(be *steerBackend) int {
+	be.mu.Lock()
+	defer be.mu.Unlock()
+	return len(be.fetched)
 }
