@@ -43,6 +43,9 @@ type (
 	turnsFetchedMsg struct {
 		channel string
 		err     error
+		// settled is set when the message is looked at a second time (see
+		// awaitPage): the page has had time to be applied.
+		settled bool
 	}
 	// editorReadyMsg reports the temp file for $EDITOR was written.
 	editorReadyMsg struct {

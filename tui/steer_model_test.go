@@ -140,7 +140,13 @@ func TestSearchFindsCollapsedReasoningAndPagesHistory(t *testing.T) {
 	if len(be.fetched) == 0 {
 		t.Fatal("search did not page in older turns")
 	}
+	// The host's reply came and no page moved the cursor: paging waits for
+	// the page once (it may still be queued), then stops.
 	m = send(t, m, turnsFetchedMsg{})
+	if !m.chat.x.search.paging {
+		t.Fatal("paging stopped before the page had time to arrive")
+	}
+	m = send(t, m, turnsFetchedMsg{settled: true})
 	m = typeText(t, m, "needle")
 	v := viewText(m)
 	if !strings.Contains(v, "hidden NEEDLE in the reasoning") || !strings.Contains(v, "1/1 · enter next") {
@@ -337,4 +343,35 @@ func fetchedCount(be *steerBackend) int {
 	be.mu.Lock()
 	defer be.mu.Unlock()
 	return len(be.fetched)
+}
+
+// TestExportWaitsForAPageQueuedBehindTheReply: the fetchTurns reply reaches
+// Update before its chat/turnsLoaded (the UI was busy); paging must not
+// take that for "no older turns".
+func TestExportWaitsForAPageQueuedBehindTheReply(t *testing.T) {
+	t.Chdir(t.TempDir())
+	m, be := newSteerModel(t, 100, 30)
+	cs := chatState([]ahpwire.Turn{finishedTurn("t5", "newest question", "newest answer")}, nil)
+	cs.TurnsNextCursor = "c1"
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	be.mu.Lock()
+	be.holdFetch = hold
+	be.mu.Unlock()
+	m = openChat(t, m, cs)
+	m = send(t, m, keyPress("tab"))
+	m = send(t, m, keyPress("e"))
+	m = send(t, m, turnsFetchedMsg{channel: testChat}) // the reply first
+	if files, _ := filepath.Glob("ahptui-*.md"); len(files) != 0 {
+		t.Fatalf("exported before the page arrived: %v", files)
+	}
+	m = send(t, m, envelope(3, &ahpwire.ChatTurnsLoaded{Turns: []ahpwire.Turn{finishedTurn("t1", "oldest question", "oldest answer")}}))
+	m = send(t, m, turnsFetchedMsg{channel: testChat, settled: true}) // pageSettle later
+	files, _ := filepath.Glob("ahptui-*.md")
+	if len(files) != 1 {
+		t.Fatalf("export files %v (status %q)", files, statusLine(m))
+	}
+	if b, _ := os.ReadFile(files[0]); !strings.Contains(string(b), "oldest answer") {
+		t.Fatalf("the late page is missing from the export:\n%s", b)
+	}
 }
