@@ -35,10 +35,25 @@ type RoundTrip struct {
 	NotApplicable     []string          `json:"notApplicable"`
 }
 
-// Dir returns the fixture root: $AHP_FIXTURES_DIR when set, else the first
-// testdata/ahp/fixtures directory found in the working directory or one of
-// its parents (tests run in their package's directory).
-func Dir() (string, error) {
+// The fixture sets under testdata/ahp: the 0.5-era set and the 0.8–1.0-era
+// set. Both are found the same way and share the $AHP_FIXTURES_DIR override.
+const (
+	set05 = "fixtures"
+	set08 = "fixtures-0.8"
+)
+
+// Dir returns the root of the 0.5-era fixture set: $AHP_FIXTURES_DIR when
+// set, else the first testdata/ahp/fixtures directory found in the working
+// directory or one of its parents (tests run in their package's directory).
+func Dir() (string, error) { return dirOf(set05) }
+
+// Dir08 returns the root of the 0.8–1.0-era fixture set, found as Dir finds
+// its set (testdata/ahp/fixtures-0.8, same $AHP_FIXTURES_DIR override).
+func Dir08() (string, error) { return dirOf(set08) }
+
+// dirOf finds testdata/ahp/<set> above the working directory, unless
+// $AHP_FIXTURES_DIR names the root.
+func dirOf(set string) (string, error) {
 	if d := os.Getenv(EnvDir); d != "" {
 		return d, nil
 	}
@@ -47,23 +62,23 @@ func Dir() (string, error) {
 		return "", fmt.Errorf("ahpfixtures: working directory: %w", err)
 	}
 	for d := wd; ; {
-		c := filepath.Join(d, "testdata", "ahp", "fixtures")
+		c := filepath.Join(d, "testdata", "ahp", set)
 		if st, err := os.Stat(c); err == nil && st.IsDir() {
 			return c, nil
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", fmt.Errorf("ahpfixtures: no testdata/ahp/fixtures above %s (set %s)", wd, EnvDir)
+			return "", fmt.Errorf("ahpfixtures: no testdata/ahp/%s above %s (set %s)", set, wd, EnvDir)
 		}
 		d = parent
 	}
 }
 
-// setDir returns the directory of one fixture set (sub is "reducers" or
-// "round-trips"): <root>/<sub>, or the root itself when $AHP_FIXTURES_DIR
-// points straight at a set (it has no <sub> directory).
-func setDir(sub string) (string, error) {
-	root, err := Dir()
+// setDir returns the directory of one kind of case in a set (sub is
+// "reducers" or "round-trips"): <root>/<sub>, or the root itself when
+// $AHP_FIXTURES_DIR points straight at one kind (it has no <sub> directory).
+func setDir(set, sub string) (string, error) {
+	root, err := dirOf(set)
 	if err != nil {
 		return "", err
 	}
@@ -76,10 +91,10 @@ func setDir(sub string) (string, error) {
 	return d, nil
 }
 
-// load decodes every *.json file of the set sub, sorted by file name, into
-// a T via decode; it fails when the set is empty.
-func load[T any](sub string, decode func(file string, raw []byte) (T, error)) ([]T, error) {
-	dir, err := setDir(sub)
+// load decodes every *.json file of set/sub, sorted by file name, into a T
+// via decode; it fails when there are none.
+func load[T any](set, sub string, decode func(file string, raw []byte) (T, error)) ([]T, error) {
+	dir, err := setDir(set, sub)
 	if err != nil {
 		return nil, err
 	}
@@ -106,38 +121,48 @@ func load[T any](sub string, decode func(file string, raw []byte) (T, error)) ([
 	return out, nil
 }
 
-// LoadReducers returns the reducer cases sorted by file name.
-func LoadReducers() ([]Reducer, error) {
-	return load("reducers", func(file string, raw []byte) (Reducer, error) {
-		c := Reducer{File: file}
-		err := json.Unmarshal(raw, &c)
-		return c, err
-	})
+// decodeReducer and decodeRoundTrip decode one case and name its file.
+func decodeReducer(file string, raw []byte) (Reducer, error) {
+	c := Reducer{File: file}
+	err := json.Unmarshal(raw, &c)
+	return c, err
 }
 
-// LoadRoundTrips returns the round-trip cases sorted by file name.
-func LoadRoundTrips() ([]RoundTrip, error) {
-	return load("round-trips", func(file string, raw []byte) (RoundTrip, error) {
-		c := RoundTrip{File: file}
-		err := json.Unmarshal(raw, &c)
-		return c, err
-	})
+func decodeRoundTrip(file string, raw []byte) (RoundTrip, error) {
+	c := RoundTrip{File: file}
+	err := json.Unmarshal(raw, &c)
+	return c, err
 }
+
+// LoadReducers returns the 0.5-era reducer cases sorted by file name.
+func LoadReducers() ([]Reducer, error) { return load(set05, "reducers", decodeReducer) }
+
+// LoadRoundTrips returns the 0.5-era round-trip cases sorted by file name.
+func LoadRoundTrips() ([]RoundTrip, error) { return load(set05, "round-trips", decodeRoundTrip) }
+
+// LoadReducers08 returns the 0.8–1.0-era reducer cases sorted by file name.
+func LoadReducers08() ([]Reducer, error) { return load(set08, "reducers", decodeReducer) }
+
+// LoadRoundTrips08 returns the 0.8–1.0-era round-trip cases sorted by file
+// name.
+func LoadRoundTrips08() ([]RoundTrip, error) { return load(set08, "round-trips", decodeRoundTrip) }
 
 // Reducers is LoadReducers for tests: it stops tb on any error.
-func Reducers(tb testing.TB) []Reducer {
-	tb.Helper()
-	cs, err := LoadReducers()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return cs
-}
+func Reducers(tb testing.TB) []Reducer { tb.Helper(); return loadOrFatal(tb, LoadReducers) }
 
 // RoundTrips is LoadRoundTrips for tests: it stops tb on any error.
-func RoundTrips(tb testing.TB) []RoundTrip {
+func RoundTrips(tb testing.TB) []RoundTrip { tb.Helper(); return loadOrFatal(tb, LoadRoundTrips) }
+
+// Reducers08 is LoadReducers08 for tests: it stops tb on any error.
+func Reducers08(tb testing.TB) []Reducer { tb.Helper(); return loadOrFatal(tb, LoadReducers08) }
+
+// RoundTrips08 is LoadRoundTrips08 for tests: it stops tb on any error.
+func RoundTrips08(tb testing.TB) []RoundTrip { tb.Helper(); return loadOrFatal(tb, LoadRoundTrips08) }
+
+// loadOrFatal runs load and stops tb on its error.
+func loadOrFatal[T any](tb testing.TB, load func() ([]T, error)) []T {
 	tb.Helper()
-	cs, err := LoadRoundTrips()
+	cs, err := load()
 	if err != nil {
 		tb.Fatal(err)
 	}
