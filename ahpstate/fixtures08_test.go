@@ -95,6 +95,9 @@ func TestReducerFixtures08(t *testing.T) {
 	if counts["chat"]+counts["session"]+counts["root"] == 0 {
 		t.Fatalf("no chat, session or root fixture ran: %v", counts)
 	}
+	if counts["terminal"] == 0 || counts["changeset"] == 0 {
+		t.Fatalf("fixtures run: %v; want terminal and changeset cases", counts)
+	}
 }
 
 // usingOverride reports whether the fixtures come from $AHP_FIXTURES_DIR.
