@@ -27,8 +27,16 @@ type liveRig struct {
 
 func newLiveRig(t testing.TB, replayLog int) *liveRig {
 	t.Helper()
+	return startLiveRig(t, ahphost.Options{Dir: t.TempDir(), NoToken: true, Pace: time.Millisecond, ReplayLog: replayLog})
+}
+
+// startLiveRig starts the embedded host with opts on 127.0.0.1, a real
+// client on it and the TUI at 100×30; cleanup closes both and checks for
+// leaked goroutines.
+func startLiveRig(t testing.TB, opts ahphost.Options) *liveRig {
+	t.Helper()
 	before := testkit.Goroutines()
-	h, err := ahphost.New(ahphost.Options{Dir: t.TempDir(), NoToken: true, Pace: time.Millisecond, ReplayLog: replayLog})
+	h, err := ahphost.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

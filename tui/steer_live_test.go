@@ -8,48 +8,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpwire"
-	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // newLiveRigDir is newLiveRig over a working directory with files.
 func newLiveRigDir(t *testing.T, files ...string) *liveRig {
 	t.Helper()
-	before := testkit.Goroutines()
 	dir := t.TempDir()
 	for _, f := range files {
 		if err := os.WriteFile(filepath.Join(dir, f), []byte("x\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	h, err := ahphost.New(ahphost.Options{Dir: dir, NoToken: true, Pace: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := h.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := ahpclient.New(ahpclient.Options{URL: url, StateDir: t.TempDir(), ExplicitAck: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	r := &liveRig{t: t, host: h, client: c}
-	t.Cleanup(func() {
-		_ = c.Close()
-		_ = h.Close()
-		testkit.CheckNoLeak(t, before)
-	})
-	r.m = New(Options{Backend: liveBackend{c}, Host: "test", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
-	r.m = send(t, r.m, teaSize(100, 30))
-	return r
+	return startLiveRig(t, ahphost.Options{Dir: dir, NoToken: true, Pace: time.Millisecond})
 }
 
 // TestLiveCompletionAndSteering drives the TUI against the embedded host
