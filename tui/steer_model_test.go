@@ -275,17 +275,7 @@ func TestOpenSessionStaysReadAndTerminalHint(t *testing.T) {
 // TestExportPagesInTheWholeChat: with older turns still on the host, export
 // (and copy-all) first page them in, then write every turn, oldest first.
 func TestExportPagesInTheWholeChat(t *testing.T) {
-	t.Chdir(t.TempDir())
-	m, be := newSteerModel(t, 100, 30)
-	cs := chatState([]ahpwire.Turn{finishedTurn("t5", "newest question", "newest answer")}, nil)
-	cs.TurnsNextCursor = "c1"
-	hold := make(chan struct{})
-	t.Cleanup(func() { close(hold) })
-	be.mu.Lock()
-	be.holdFetch = hold
-	be.mu.Unlock()
-	m = openChat(t, m, cs)
-	m = send(t, m, keyPress("tab"))
+	m, be := pagedChat(t)
 	m = send(t, m, keyPress("e"))
 	if n := fetchedCount(be); n != 1 {
 		t.Fatalf("export did not page in older turns (%d fetches)", n)
@@ -317,17 +307,7 @@ func TestExportPagesInTheWholeChat(t *testing.T) {
 // TestExportStopsVisiblyWhenPagingFails: a failed page gives an error and
 // writes nothing partial.
 func TestExportStopsVisiblyWhenPagingFails(t *testing.T) {
-	t.Chdir(t.TempDir())
-	m, be := newSteerModel(t, 100, 30)
-	cs := chatState([]ahpwire.Turn{finishedTurn("t5", "q", "a")}, nil)
-	cs.TurnsNextCursor = "c1"
-	hold := make(chan struct{})
-	t.Cleanup(func() { close(hold) })
-	be.mu.Lock()
-	be.holdFetch = hold
-	be.mu.Unlock()
-	m = openChat(t, m, cs)
-	m = send(t, m, keyPress("tab"))
+	m, _ := pagedChat(t)
 	m = send(t, m, keyPress("e"))
 	m = send(t, m, turnsFetchedMsg{channel: testChat, err: errors.New("link down")})
 	if files, _ := filepath.Glob("ahptui-*.md"); len(files) != 0 {
@@ -349,18 +329,11 @@ func fetchedCount(be *steerBackend) int {
 // Update before its chat/turnsLoaded (the UI was busy); paging must not
 // take that for "no older turns".
 func TestExportWaitsForAPageQueuedBehindTheReply(t *testing.T) {
-	t.Chdir(t.TempDir())
-	m, be := newSteerModel(t, 100, 30)
-	cs := chatState([]ahpwire.Turn{finishedTurn("t5", "newest question", "newest answer")}, nil)
-	cs.TurnsNextCursor = "c1"
-	hold := make(chan struct{})
-	t.Cleanup(func() { close(hold) })
-	be.mu.Lock()
-	be.holdFetch = hold
-	be.mu.Unlock()
-	m = openChat(t, m, cs)
-	m = send(t, m, keyPress("tab"))
+	m, be := pagedChat(t)
 	m = send(t, m, keyPress("e"))
+	if n := fetchedCount(be); n != 1 {
+		t.Fatalf("export did not ask for older turns (%d fetches)", n)
+	}
 	m = send(t, m, turnsFetchedMsg{channel: testChat}) // the reply first
 	if files, _ := filepath.Glob("ahptui-*.md"); len(files) != 0 {
 		t.Fatalf("exported before the page arrived: %v", files)
@@ -374,4 +347,22 @@ func TestExportWaitsForAPageQueuedBehindTheReply(t *testing.T) {
 	if b, _ := os.ReadFile(files[0]); !strings.Contains(string(b), "oldest answer") {
 		t.Fatalf("the late page is missing from the export:\n%s", b)
 	}
+}
+
+// pagedChat opens, in a temporary working directory, a chat whose older
+// turns are still on the host (cursor "c1") with the transcript focused;
+// FetchTurns is held so the test delivers each page itself.
+func pagedChat(t *testing.T) (Model, *steerBackend) {
+	t.Helper()
+	t.Chdir(t.TempDir())
+	m, be := newSteerModel(t, 100, 30)
+	cs := chatState([]ahpwire.Turn{finishedTurn("t5", "newest question", "newest answer")}, nil)
+	cs.TurnsNextCursor = "c1"
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	be.mu.Lock()
+	be.holdFetch = hold
+	be.mu.Unlock()
+	m = openChat(t, m, cs)
+	return send(t, m, keyPress("tab")), be
 }
