@@ -3,6 +3,7 @@ package ahpclient
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/ahptui/ahptui/internal/testkit"
 	"reflect"
 	"testing"
 
@@ -56,24 +57,6 @@ func TestEnvelopeTolerantDecode(t *testing.T) {
 	}
 }
 
-// refField returns the envelope member encoding/json assigns a top-level
-// member named name to ("" for none), found by asking encoding/json itself.
-func refField(name string) string {
-	var v struct {
-		JSONRPC, ID, Method, Params, Result, Error *json.RawMessage
-	}
-	quoted, _ := json.Marshal(name)
-	if json.Unmarshal([]byte(`{`+string(quoted)+`:1}`), &v) != nil {
-		return ""
-	}
-	for f, p := range map[string]*json.RawMessage{"jsonrpc": v.JSONRPC, "id": v.ID, "method": v.Method, "params": v.Params, "result": v.Result, "error": v.Error} {
-		if p != nil {
-			return f
-		}
-	}
-	return ""
-}
-
 // refEnvelopeOK reports, with encoding/json only, whether the valid JSON
 // object b names each envelope member at most once and exactly.
 func refEnvelopeOK(b []byte) bool {
@@ -87,7 +70,7 @@ func refEnvelopeOK(b []byte) bool {
 		var raw json.RawMessage
 		_ = dec.Decode(&raw)
 		k := kt.(string)
-		if f := refField(k); f != "" {
+		if f := testkit.EnvelopeMember(k); f != "" {
 			if f != k || seen[f] {
 				return false
 			}

@@ -4,25 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
-)
 
-// refField returns the envelope member encoding/json assigns a member
-// named name to ("" for none), found by asking encoding/json itself.
-func refField(name string) string {
-	var v struct {
-		JSONRPC, ID, Method, Params, Result, Error *json.RawMessage
-	}
-	quoted, _ := json.Marshal(name)
-	if json.Unmarshal([]byte(`{`+string(quoted)+`:1}`), &v) != nil {
-		return ""
-	}
-	for f, p := range map[string]*json.RawMessage{"jsonrpc": v.JSONRPC, "id": v.ID, "method": v.Method, "params": v.Params, "result": v.Result, "error": v.Error} {
-		if p != nil {
-			return f
-		}
-	}
-	return ""
-}
+	"github.com/ahptui/ahptui/internal/testkit"
+)
 
 // refCheckEnvelope is CheckEnvelopeKeys written with encoding/json only,
 // for valid JSON.
@@ -37,7 +21,7 @@ func refCheckEnvelope(b []byte) error {
 		var raw json.RawMessage
 		_ = dec.Decode(&raw)
 		k := kt.(string)
-		f := refField(k)
+		f := testkit.EnvelopeMember(k)
 		switch {
 		case f == "":
 		case f != k:
@@ -114,7 +98,7 @@ func TestEnvelopeKey(t *testing.T) {
 		if k != want.k || exact != want.exact {
 			t.Errorf("EnvelopeKey(%q) = %v, %v; want %v, %v", name, k, exact, want.k, want.exact)
 		}
-		if ref := refField(name); (ref != "") != (k != NoKey) || (ref != "" && ref != k.Name()) {
+		if ref := testkit.EnvelopeMember(name); (ref != "") != (k != NoKey) || (ref != "" && ref != k.Name()) {
 			t.Errorf("EnvelopeKey(%q) = %v, encoding/json assigns it to %q", name, k, ref)
 		}
 	}
