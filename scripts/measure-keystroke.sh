@@ -6,8 +6,9 @@
 #   BIG=3000000 KEYS=40 scripts/measure-keystroke.sh          other burst size / key count
 #   BIG=0 scripts/measure-keystroke.sh                        idle (no burst)
 #   DUMP=1 scripts/measure-keystroke.sh                       print the last screen too
+#   PROMPT='/demo shell' KEYS=30 scripts/measure-keystroke.sh  while a terminal streams
 #
-# It creates a session, sends `/demo big $BIG`, and while the reply streams
+# It creates a session, sends $PROMPT (default `/demo big $BIG`), and while the reply streams
 # sends single keys (one at a time, 50 ms apart) with `tmux send-keys`,
 # timing each from the send to the moment the typed text appears on the
 # composer line in `capture-pane`. It prints one line per key and then
@@ -24,6 +25,8 @@ S=keys
 BIG=${BIG:-32000000}
 KEYS=${KEYS:-40}
 TIMEOUT=${TIMEOUT:-30}
+PROMPT=${PROMPT:-}
+if [ -z "$PROMPT" ] && [ "$BIG" != 0 ]; then PROMPT="/demo big $BIG"; fi
 
 cleanup() {
 	tmux kill-server 2>/dev/null || true
@@ -62,8 +65,8 @@ tmux send-keys -t "$S" C-n
 wait_for 'Demo 1 \(scripted\)'
 tmux send-keys -t "$S" Enter
 wait_for 'Message…'
-if [ "$BIG" != 0 ]; then
-	tmux send-keys -t "$S" -l "/demo big $BIG"
+if [ -n "$PROMPT" ]; then
+	tmux send-keys -t "$S" -l "$PROMPT"
 	tmux send-keys -t "$S" Enter
 	wait_for 'Message…'
 	sleep 0.3
@@ -93,9 +96,10 @@ done
 
 done_yet=no
 snap
-grep -q -- "end of $BIG" "$WORK/screen.txt" && done_yet=yes
+# The turn is over when the composer hint no longer offers to cancel it.
+grep -q -- "esc cancels" "$WORK/screen.txt" || done_yet=yes
 [ -z "${DUMP:-}" ] || cat "$WORK/screen.txt"
 sorted=$(printf '%s\n' "${samples[@]}" | sort -n)
 n=${#samples[@]}
 p() { echo "$sorted" | sed -n "$(((n * $1 + 99) / 100))p"; }
-echo "burst=$BIG keys=$n p50=$(p 50)ms p90=$(p 90)ms max=$(echo "$sorted" | tail -1)ms (reply finished on screen: $done_yet)"
+echo "prompt='${PROMPT:-idle}' keys=$n p50=$(p 50)ms p90=$(p 90)ms max=$(echo "$sorted" | tail -1)ms (turn finished: $done_yet)"
