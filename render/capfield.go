@@ -29,11 +29,21 @@ func capField(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
+	return CutAtRune(s, n) + "…"
+}
+
+// CutAtRune returns the longest prefix of s of at most n bytes that ends on
+// a rune boundary (s itself when it is short enough): the one way text is
+// cut to a byte budget without splitting a character.
+func CutAtRune(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := max(n, 0)
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + "…"
+	return s[:cut]
 }
 
 // capRich is capField for a StringOrMarkdown; a nil or short value is

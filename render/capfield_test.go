@@ -69,3 +69,12 @@ func BenchmarkHostileToolCall(b *testing.B) {
 		r.RenderMessage(m, 120, ViewOpts{Now: t0})
 	}
 }
+
+func TestCutAtRuneNeverSplitsACharacter(t *testing.T) {
+	s := "añ€😀z" // 1, 2, 3, 4, 1 bytes
+	for n, want := range map[int]string{0: "", 1: "a", 2: "a", 3: "añ", 5: "añ", 6: "añ€", 9: "añ€", 10: "añ€😀", 11: s, 99: s} {
+		if got := CutAtRune(s, n); got != want {
+			t.Errorf("CutAtRune(%q, %d) = %q, want %q", s, n, got, want)
+		}
+	}
+}

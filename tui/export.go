@@ -117,14 +117,9 @@ func clipText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && !utf8RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("\n… (%d more bytes)", len(s)-cut)
+	cut := render.CutAtRune(s, n)
+	return cut + fmt.Sprintf("\n… (%d more bytes)", len(s)-len(cut))
 }
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // chatMarkdown renders a whole chat with a title line.
 func chatMarkdown(title string, msgs []*reducer.Message) string {
