@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -43,8 +44,12 @@ func (c *Client) ResourceRead(ctx context.Context, uri, encoding string) (Resour
 
 // clipURI shortens a URI for an error message.
 func clipURI(s string) string {
-	if len(s) > 120 {
-		return s[:120] + "…"
+	if len(s) <= 120 {
+		return s
 	}
-	return s
+	cut := 120
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut-- // never split a character: the message stays valid UTF-8
+	}
+	return s[:cut] + "…"
 }
