@@ -145,16 +145,7 @@ func TestRefSizesAndNeeded(t *testing.T) {
 func TestGoldenTerminalsAndRefs(t *testing.T) {
 	for _, c := range termGoldenCases() {
 		t.Run(c.name, func(t *testing.T) {
-			for _, w := range goldenWidths {
-				out := renderCase(c, DarkStyles(), w)
-				checkRenderedInvariants(t, out, w)
-				var b strings.Builder
-				for _, l := range out.Lines {
-					b.WriteString(strings.TrimRight(ansi.Strip(l), " "))
-					b.WriteByte('\n')
-				}
-				testkit.Golden(t, "term/"+c.name+"_w"+itoa(w), b.String())
-			}
+			checkPlainGoldens(t, "term/", c)
 			out := renderCase(c, DarkStyles(), 80)
 			testkit.Golden(t, "term/ansi/"+c.name+"_dark", out.String()+"\n")
 		})

@@ -25,16 +25,7 @@ func renderCase(c goldenCase, st Styles, width int) Rendered {
 func TestGolden(t *testing.T) {
 	for _, c := range goldenCases() {
 		t.Run(c.name, func(t *testing.T) {
-			for _, w := range goldenWidths {
-				out := renderCase(c, DarkStyles(), w)
-				checkRenderedInvariants(t, out, w)
-				var b strings.Builder
-				for _, l := range out.Lines {
-					b.WriteString(strings.TrimRight(ansi.Strip(l), " "))
-					b.WriteByte('\n')
-				}
-				testkit.Golden(t, c.name+"_w"+itoa(w), b.String())
-			}
+			checkPlainGoldens(t, "", c)
 			for _, st := range []Styles{DarkStyles(), LightStyles()} {
 				out := renderCase(c, st, 80)
 				testkit.Golden(t, "ansi/"+c.name+"_"+st.Name, out.String()+"\n")
@@ -86,4 +77,20 @@ func untrustedEscape(l string) string {
 		}
 	}
 	return ""
+}
+
+// checkPlainGoldens renders c at every golden width with styles stripped,
+// checks the layout invariants and compares with testdata/golden/<prefix><name>_w<width>.
+func checkPlainGoldens(t *testing.T, prefix string, c goldenCase) {
+	t.Helper()
+	for _, w := range goldenWidths {
+		out := renderCase(c, DarkStyles(), w)
+		checkRenderedInvariants(t, out, w)
+		var b strings.Builder
+		for _, l := range out.Lines {
+			b.WriteString(strings.TrimRight(ansi.Strip(l), " "))
+			b.WriteByte('\n')
+		}
+		testkit.Golden(t, prefix+c.name+"_w"+itoa(w), b.String())
+	}
 }
