@@ -61,13 +61,15 @@ func runDropSession(t *testing.T, dir string, replayLog int, dropAfter int64) se
 	}
 	scriptedSession(t, c, a, sessionURI(1), "hello there")
 	// Quiesce: the session catalog reports the chat idle again after the
-	// turn (a separate envelope that follows the turn's end).
+	// turn (a separate envelope that follows the turn's end), and the host's
+	// last action of a turn, session/isReadChanged(false) (a finished turn
+	// marks the session unread), has been applied.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		idle := false
 		a.withMirror(func(m *mirror) {
 			s := m.sessions[sessionURI(1)]
-			idle = len(s.Chats) > 0 && s.Chats[0].Status&ahpwire.StatusInProgress == 0
+			idle = len(s.Chats) > 0 && s.Chats[0].Status&ahpwire.StatusInProgress == 0 && !s.Status.Has(ahpwire.StatusIsRead)
 		})
 		if idle {
 			break
