@@ -187,6 +187,16 @@ type PendingChanged struct {
 	Queued   []PendingMessage
 }
 
+// MessageReplaced replaces the finished message with the same ID by
+// Message (a finished, well-formed message; see AdoptRefTurn): the host's
+// copy of a finished turn that shows the same content in another form,
+// such as a long text as content references. A message that is not
+// finished, is invalid, or names no finished message is ignored and
+// counted.
+type MessageReplaced struct {
+	Message *Message
+}
+
 // ActivityChanged sets the activity line.
 type ActivityChanged struct {
 	Activity string
@@ -209,3 +219,4 @@ func (Truncate) isAction()        {}
 func (MessageResume) isAction()   {}
 func (PendingChanged) isAction()  {}
 func (ActivityChanged) isAction() {}
+func (MessageReplaced) isAction() {}

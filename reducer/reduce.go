@@ -42,6 +42,8 @@ func Reduce(s State, a Action) State {
 		return reduceMessageResume(s, a)
 	case PendingChanged:
 		return reducePending(s, a)
+	case MessageReplaced:
+		return reduceMessageReplaced(s, a)
 	case ActivityChanged:
 		if s.Activity == a.Activity {
 			return s

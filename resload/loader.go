@@ -158,6 +158,37 @@ func (l *Loader) Done(r Result) bool {
 	return true
 }
 
+// Seed caches text for uri as if it had just been fetched, for content
+// the client already holds (a long reply it streamed, now shown by
+// reference): nothing is fetched and nothing flickers. A fetch in flight
+// for uri is cancelled and a remembered failure forgotten. text must be
+// valid UTF-8 (else nothing is cached and Seed reports false); keep no
+// other reference to a larger string it is cut from, or that string
+// stays in memory (pass a copy).
+func (l *Loader) Seed(uri, text, contentType string) bool {
+	if !utf8.ValidString(text) {
+		return false
+	}
+	if p, ok := l.inflight[uri]; ok {
+		p.cancel()
+		delete(l.inflight, uri)
+	}
+	delete(l.failed, uri)
+	if e := l.entries[uri]; e != nil {
+		l.lru.Remove(e.el)
+		delete(l.entries, uri)
+		l.used -= int64(len(e.text))
+	}
+	e := &entry{uri: uri, text: text, ct: contentType}
+	e.el = l.lru.PushFront(e)
+	l.entries[uri] = e
+	l.used += int64(len(text))
+	l.evict()
+	l.rebuildTexts()
+	l.rebuildLoading()
+	return true
+}
+
 // Retry forgets a failure so the next Want fetches the URI again.
 func (l *Loader) Retry(uri string) {
 	if _, ok := l.failed[uri]; ok {

@@ -117,3 +117,29 @@ func keys(m map[string]string) []string {
 	}
 	return out
 }
+
+// Seeded text is served without a read, replaces a fetch in flight (whose
+// late result is ignored) and a remembered failure, counts against the
+// budget, and invalid UTF-8 is refused.
+func TestLoaderSeedServesWithoutReading(t *testing.T) {
+	var reads atomic.Int32
+	l := New(100, fakeReader(map[string]string{"a": "from host"}, &reads))
+	fs := l.Want([]string{"a"}, nil)
+	if !l.Seed("a", "seeded", "text/markdown") || !l.Seed("b", strings.Repeat("b", 60), "text/markdown") {
+		t.Fatal("valid text refused")
+	}
+	run(l, fs) // the cancelled fetch's result is ignored
+	if l.Texts()["a"] != "seeded" || len(l.Loading()) != 0 || l.Inflight() != 0 || l.Used() != 66 {
+		t.Fatalf("texts %v loading %v used %d", l.Texts(), l.Loading(), l.Used())
+	}
+	if fs := l.Want([]string{"a", "b"}, nil); len(fs) != 0 {
+		t.Fatalf("seeded URIs fetched again: %d", len(fs))
+	}
+	if l.Seed("c", "\xff", "text/plain") {
+		t.Fatal("invalid UTF-8 seeded")
+	}
+	l.Seed("d", strings.Repeat("d", 60), "text/plain") // over budget: a and b (oldest first) go
+	if len(l.Texts()) != 1 || l.Used() != 60 || l.Texts()["d"] == "" {
+		t.Fatalf("after seeding past the budget: keys %v used %d", keys(l.Texts()), l.Used())
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahphost/demo"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/reducer"
 )
 
 // bigChat40MB is the state of a chat after two "/demo big 20000001"
@@ -100,6 +101,11 @@ func BenchmarkBigReplyMemory(b *testing.B) {
 		r.pump("big reply", func(m Model) bool {
 			return m.chat.state.Current == nil && strings.Contains(viewText(m), "end of 32000000")
 		})
+		// The client then re-reads the finished reply by reference and
+		// drops its inline copy (chat_refturns.go).
+		r.pump("reply by reference", func(m Model) bool {
+			return len(m.chat.x.refs.asked) == 0 || lastReplyByRef(m)
+		})
 		all := heapMB()
 		r.m.chat.tr = transcript{}
 		r.m.c.renderer = nil
@@ -111,4 +117,19 @@ func BenchmarkBigReplyMemory(b *testing.B) {
 		b.ReportMetric(noRender-noClient, "client-MB")
 		b.ReportMetric(noClient-base, "host-conn-MB")
 	}
+}
+
+// lastReplyByRef reports whether the newest finished assistant message
+// shows its text as content references.
+func lastReplyByRef(m Model) bool {
+	ms := m.chat.state.Messages
+	if len(ms) == 0 {
+		return false
+	}
+	for _, b := range ms[len(ms)-1].Blocks {
+		if b.Kind == reducer.KindContentRef {
+			return true
+		}
+	}
+	return false
 }

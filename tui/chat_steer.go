@@ -26,6 +26,7 @@ type chatExtras struct {
 	parent   string     // the parent chat when this chat is a subagent's
 	readOnly bool       // interactivity "read-only": the composer cannot send
 	prefix   string     // the host's terminal command prefix ("" = none)
+	refs     refTurns   // long finished replies re-read by reference (chat_refturns.go)
 }
 
 // modal reports whether a bar or list of the extras takes the keys.

@@ -60,6 +60,9 @@ func (m *chatModel) Update(msg tea.Msg) tea.Cmd {
 			return notice(errText(msg.err), true)
 		}
 		return nil
+	case refsFetchedMsg:
+		m.refsFetched(msg)
+		return nil
 	}
 	if m.focus == focusComposer {
 		var cmd tea.Cmd
@@ -251,6 +254,9 @@ func (m *chatModel) markDirty() tea.Cmd {
 // applyChatEnvelope applies one chat envelope to AHP's state of the chat
 // and to the transcript derived from it.
 func (m *chatModel) applyChatEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
+	if tl, ok := env.Action.(*ahpwire.ChatTurnsLoaded); ok && env.RejectionReason == "" && m.claimsRefPage(tl) {
+		return m.adoptRefPage(tl) // a re-read of long replies (chat_refturns.go)
+	}
 	m.noteTurnModel(env)
 	var acts []reducer.Action
 	m.ahp, m.state, acts = reducer.Apply(m.ahp, m.state, env)
@@ -262,7 +268,7 @@ func (m *chatModel) applyChatEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 	} else if len(acts) == 0 {
 		return nil
 	}
-	return m.markDirty()
+	return tea.Batch(m.markDirty(), m.askRefTurns(acts))
 }
 
 // applyChatSnapshot replaces the state from a chat snapshot (subscribe or

@@ -1,0 +1,181 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/reducer"
+)
+
+// Long finished replies by reference.
+//
+// A client that watched a long reply stream holds its whole text (in AHP's
+// state of the chat, shared with the transcript's block). A host that keeps
+// finished long texts as content references (ahphost: parts above 1 MiB,
+// in 64 KiB pages served by resourceRead) has the same turn in that form,
+// but subscribers are not told: AHP has no action for it. So when a turn
+// ends with a long markdown part, the chat asks for the newest turns again
+// (fetchTurns without a cursor; the answer, chat/turnsLoaded, goes to this
+// connection only). If the host's copy of the turn shows the same content
+// by reference (reducer.AdoptRefTurn checks the pages' sizes against the
+// text), the chat adopts it: the pages at the end of the reply (what a
+// view following the tail shows) are put into the resource cache from the
+// client's own copy, so nothing is fetched, and the inline text is dropped.
+// Other pages are read when they come into view, like those of a reopened
+// chat; search, copy and export read them as they do there. A host that
+// answers with the text inline (any host that does not store references)
+// changes nothing. That chat/turnsLoaded is consumed here: it must not
+// replace the chat's cursor for older turns.
+
+// refAdoptBytes is the size of a finished markdown part above which the
+// chat asks the host for its referenced form.
+const refAdoptBytes = 1 << 20
+
+// refSeedBytes is how much of the end of an adopted text goes into the
+// resource cache from the client's own copy (pages of the host's size
+// that together reach it): several screens, so following the tail shows
+// text at once and scrolling up a little reads nothing.
+const refSeedBytes = 256 << 10
+
+// refTurns tracks the turns asked for again.
+type refTurns struct {
+	asked map[string]bool // turn id → fetchTurns sent, answer not yet adopted
+}
+
+// refsFetchedMsg is the host's reply to the fetchTurns of a turn re-read.
+type refsFetchedMsg struct {
+	chat string
+	turn string
+	err  error
+}
+
+// askRefTurns asks for the newest turns again when a finished turn holds
+// a markdown part above refAdoptBytes that is not asked for yet, and the
+// connection can read content references. It runs after each envelope
+// that ended a turn.
+func (m *chatModel) askRefTurns(acts []reducer.Action) tea.Cmd {
+	ended := false
+	for _, a := range acts {
+		if _, ok := a.(reducer.MessageEnd); ok {
+			ended = true
+		}
+	}
+	if !ended {
+		return nil
+	}
+	if _, ok := m.c.backend.(resourceReader); !ok {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, t := range m.ahp.Turns {
+		if !bigInline(t) || m.x.refs.asked[t.ID] {
+			continue
+		}
+		if m.x.refs.asked == nil {
+			m.x.refs.asked = map[string]bool{}
+		}
+		m.x.refs.asked[t.ID] = true
+		cmds = append(cmds, refetchTurns(m.c.ctx, m.c.backend, m.chat, t.ID))
+	}
+	return tea.Batch(cmds...)
+}
+
+// bigInline reports a finished turn with a markdown part above
+// refAdoptBytes held inline.
+func bigInline(t ahpwire.Turn) bool {
+	for i := range t.ResponseParts {
+		if p := &t.ResponseParts[i]; p.Kind == ahpwire.PartMarkdown && len(p.Content) > refAdoptBytes {
+			return true
+		}
+	}
+	return false
+}
+
+// refetchTurns asks for the newest turns (they arrive as chat/turnsLoaded).
+func refetchTurns(ctx context.Context, b Backend, channel, turn string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := reqCtx(ctx)
+		defer cancel()
+		err := b.FetchTurns(ctx, channel, "")
+		if err != nil {
+			err = fmt.Errorf("read turn %s by reference: %w", turn, err)
+		}
+		return refsFetchedMsg{chat: channel, turn: turn, err: err}
+	}
+}
+
+// refsFetched handles the reply: a failed request is forgotten (the turn
+// stays inline; a later turn's end asks again).
+func (m *chatModel) refsFetched(msg refsFetchedMsg) {
+	if msg.err != nil && msg.chat == m.chat {
+		m.c.log.Info("could not re-read a long reply by reference; it stays inline", "err", msg.err)
+		delete(m.x.refs.asked, msg.turn)
+	}
+}
+
+// claimsRefPage reports whether a chat/turnsLoaded answers a re-read: it
+// holds a turn asked for (older-turn pages never hold the newest turns).
+func (m *chatModel) claimsRefPage(tl *ahpwire.ChatTurnsLoaded) bool {
+	if len(m.x.refs.asked) == 0 {
+		return false
+	}
+	for _, t := range tl.Turns {
+		if m.x.refs.asked[t.ID] {
+			return true
+		}
+	}
+	return false
+}
+
+// adoptRefPage adopts the asked turns of a re-read page that the host
+// holds by reference. While the user reads elsewhere (the transcript does
+// not follow the tail) nothing is adopted, so the view does not move; the
+// turn is asked for again when a later turn ends.
+func (m *chatModel) adoptRefPage(tl *ahpwire.ChatTurnsLoaded) tea.Cmd {
+	adopted := false
+	for _, t := range tl.Turns {
+		if !m.x.refs.asked[t.ID] {
+			continue
+		}
+		if !m.tr.Following() {
+			delete(m.x.refs.asked, t.ID)
+			continue
+		}
+		cs, st, pages, ok := reducer.AdoptRefTurn(m.ahp, m.state, t)
+		if !ok {
+			continue // inline at the host too (or changed): keep ours, do not ask again
+		}
+		m.seedRefPages(pages)
+		m.ahp, m.state, adopted = cs, st, true
+	}
+	if !adopted {
+		return nil
+	}
+	// The renderer's caches still hold the layout state of the dropped
+	// text (its markdown state keeps the whole text); resetting them with
+	// the same styles forgets it. Only what is on screen is laid out again.
+	if r := m.c.renderer; r != nil {
+		r.SetStyles(r.Styles())
+	}
+	m.syncTranscript()
+	m.relayout()
+	return nil
+}
+
+// seedRefPages puts the last pages of an adopted text, up to
+// refSeedBytes, into the resource cache as copies (a page cut from the
+// dropped text would keep all of it in memory).
+func (m *chatModel) seedRefPages(pages []reducer.RefPage) {
+	if m.c.ext == nil {
+		return
+	}
+	n := 0
+	for i := len(pages) - 1; i >= 0 && n < refSeedBytes; i-- {
+		m.c.ext.loader.Seed(pages[i].URI, strings.Clone(pages[i].Text), "text/markdown")
+		n += len(pages[i].Text)
+	}
+}
