@@ -204,8 +204,15 @@ func (k *conn) readLoop() {
 		}
 		k.lastRead.Store(k.cl.cfg.Now().UnixNano())
 		k.busy.Store(false)
+		if buf.Cap() > keepReadBuf && buf.Len() <= keepReadBuf/16 {
+			buf = bytes.Buffer{} // a burst of large messages ended: do not keep its buffer
+		}
 	}
 }
+
+// keepReadBuf is the largest read buffer kept once the messages are small
+// again (a large one grows it up to the frame limit).
+const keepReadBuf = 1 << 20
 
 // processSafely is processFrame with panics recovered: no frame from a host
 // may crash the client. A recovered panic is logged and returned as a

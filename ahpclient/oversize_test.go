@@ -124,7 +124,10 @@ func TestBigReplyThroughRelayWithChunking(t *testing.T) {
 }
 
 func TestBigReplyThroughRelayWithoutChunkingStops(t *testing.T) {
-	_, url := startHost(t, ahphost.Options{NoToken: true, RelayFrameCap: 1000000})
+	// LargePartBytes -1: the host keeps the finished reply inline, so every
+	// resume meets an oversized frame again (with references, a resume after
+	// the turn ended gets a small snapshot and recovers).
+	_, url := startHost(t, ahphost.Options{NoToken: true, RelayFrameCap: 1000000, LargePartBytes: -1})
 	o := testOptions(t, url)
 	o.DisableChunking = true
 	// A host building a 3 MiB frame under -race on a loaded machine is slow;

@@ -3,6 +3,7 @@ package ahphost
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -25,6 +26,12 @@ const largePartURIPrefix = "ahptui-part:/"
 // text goes to the resource store. Live streaming is untouched: only
 // finished turns are rewritten, so snapshots and fetchTurns pages carry
 // references instead of the text. h.mu is held.
+//
+// When a text was stored, the replay log forgets the envelopes before the
+// newest one (the action that finished the turn): they hold the text's
+// deltas (up to ReplayLogBytes of them), a second copy of what the
+// resource store now keeps. A client that reconnects from before then gets
+// a snapshot, which is lossless and, with the text by reference, small.
 func (s *store) refLargeParts(ce *chatEntry) {
 	limit := s.h.opts.LargePartBytes
 	if limit < 0 || ce.refTurns >= len(ce.state.Turns) {
@@ -38,6 +45,12 @@ func (s *store) refLargeParts(ce *chatEntry) {
 	if page <= 0 {
 		page = DefaultResourcePageBytes
 	}
+	stored := false
+	defer func() {
+		if stored {
+			s.trimLogBefore(s.seq)
+		}
+	}()
 	for i := ce.refTurns; i < len(ce.state.Turns); i++ {
 		t := ce.state.Turns[i]
 		var parts []ahpwire.ResponsePart
@@ -59,6 +72,7 @@ func (s *store) refLargeParts(ce *chatEntry) {
 			}
 			parts = append(parts, p)
 		}
+		stored = stored || changed
 		if changed {
 			// Copy on write: snapshots being encoded elsewhere may share
 			// the turns' backing array.
@@ -106,7 +120,10 @@ func (s *store) storePage(uri, contentType, text string) ahpwire.ContentRef {
 }
 
 // pages splits text into pieces of at most size bytes, cut on UTF-8
-// boundaries (and after a newline when one is near the end of a piece).
+// boundaries, and after a blank line (else a newline) when one is in the
+// last quarter of a piece: markdown paragraphs then stay whole in one page,
+// so each page lays out as it does in the whole text, and joining the
+// pages as markdown blocks (a blank line between them) gives the text back.
 func pages(text string, size int64) []string {
 	var out []string
 	for int64(len(text)) > size {
@@ -114,11 +131,10 @@ func pages(text string, size int64) []string {
 		for cut > 0 && text[cut]&0xc0 == 0x80 {
 			cut--
 		}
-		for k := cut - 1; k > cut*3/4; k-- {
-			if text[k] == '\n' {
-				cut = k + 1
-				break
-			}
+		if k := strings.LastIndex(text[cut*3/4:cut], "\n\n"); k >= 0 {
+			cut = cut*3/4 + k + 2
+		} else if k := strings.LastIndexByte(text[cut*3/4:cut], '\n'); k >= 0 {
+			cut = cut*3/4 + k + 1
 		}
 		if cut == 0 {
 			cut = int(size)

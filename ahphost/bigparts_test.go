@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ahptui/ahptui/ahphost/demo"
 	"github.com/ahptui/ahptui/ahpwire"
@@ -162,5 +163,42 @@ func TestLargeToolOutputByReference(t *testing.T) {
 	}
 	if b.String() != big {
 		t.Fatalf("pages give %d bytes, want %d", b.Len(), len(big))
+	}
+}
+
+// Pages are at most the page size, cut on rune boundaries, give the text
+// back when concatenated, and end after a blank line when the text has
+// paragraphs (so each page holds whole markdown paragraphs).
+func TestPagesCutAfterParagraphs(t *testing.T) {
+	reply := demo.BigReply(1 << 20)
+	ps := pages(reply, 64<<10)
+	if strings.Join(ps, "") != reply {
+		t.Fatal("pages do not give the text back")
+	}
+	for i, p := range ps {
+		if len(p) > 64<<10 || !utf8.ValidString(p) {
+			t.Fatalf("page %d: %d bytes, valid UTF-8 %v", i, len(p), utf8.ValidString(p))
+		}
+		if i < len(ps)-1 && !strings.HasSuffix(p, "\n\n") {
+			t.Fatalf("page %d does not end after a blank line: %q", i, p[len(p)-20:])
+		}
+	}
+	// Without blank lines: after a newline; without newlines: on a rune
+	// boundary.
+	lines := strings.Repeat("é line\n", 30000)
+	for i, p := range pages(lines, 4096) {
+		if len(p) > 4096 || !strings.HasSuffix(p, "\n") {
+			t.Fatalf("lines page %d: %d bytes, ends %q", i, len(p), p[len(p)-3:])
+		}
+	}
+	runes := strings.Repeat("é", 10000)
+	ps = pages(runes, 4097)
+	if strings.Join(ps, "") != runes {
+		t.Fatal("rune pages do not give the text back")
+	}
+	for i, p := range ps {
+		if len(p) > 4097 || !utf8.ValidString(p) {
+			t.Fatalf("rune page %d: %d bytes, valid %v", i, len(p), utf8.ValidString(p))
+		}
 	}
 }

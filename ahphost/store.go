@@ -221,6 +221,17 @@ func (s *store) evictOldest() {
 	s.evictedUpTo = max(s.evictedUpTo, old.seq)
 }
 
+// trimLogBefore drops the logged envelopes with a serverSeq below seq: a
+// reconnect from before seq gets snapshots.
+func (s *store) trimLogBefore(seq uint64) {
+	for s.ringLen > 0 && s.ring[s.ringStart].seq < seq {
+		s.evictOldest()
+	}
+	if seq > 0 {
+		s.evictedUpTo = max(s.evictedUpTo, seq-1)
+	}
+}
+
 // replay returns the logged envelopes after seq for the given channels, or
 // false when envelopes after seq have already left the log.
 func (s *store) replay(after uint64, channels map[string]bool) ([]json.RawMessage, bool) {

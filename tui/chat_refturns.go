@@ -67,7 +67,14 @@ func (m *chatModel) askRefTurns(acts []reducer.Action) tea.Cmd {
 	if !ended {
 		return nil
 	}
-	if _, ok := m.c.backend.(resourceReader); !ok {
+	return m.scanRefTurns()
+}
+
+// scanRefTurns asks for the newest turns again when a finished turn holds
+// a long markdown part inline that is not asked for yet (after a turn
+// ended, and after a reconnect).
+func (m *chatModel) scanRefTurns() tea.Cmd {
+	if _, ok := m.c.backend.(resourceReader); !ok || !m.ready {
 		return nil
 	}
 	var cmds []tea.Cmd
@@ -109,7 +116,7 @@ func refetchTurns(ctx context.Context, b Backend, channel, turn string) tea.Cmd 
 }
 
 // refsFetched handles the reply: a failed request is forgotten (the turn
-// stays inline; a later turn's end asks again).
+// stays inline; a reconnect or a later turn's end asks again).
 func (m *chatModel) refsFetched(msg refsFetchedMsg) {
 	if msg.err != nil && msg.chat == m.chat {
 		m.c.log.Info("could not re-read a long reply by reference; it stays inline", "err", msg.err)

@@ -56,7 +56,11 @@ func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 	m.c.log.Info("connection", "state", s.String())
 	tick := m.syncRetryTick()
 	if s.Phase == ahpclient.Connected && prev == ahpclient.Reconnecting {
-		return tea.Batch(tick, m.setNotice("reconnected ("+s.Recovery.String()+")", false))
+		var refs tea.Cmd
+		if m.chat != nil {
+			refs = m.chat.scanRefTurns() // a re-read lost with the link is asked again
+		}
+		return tea.Batch(tick, refs, m.setNotice("reconnected ("+s.Recovery.String()+")", false))
 	}
 	return tick
 }

@@ -1,0 +1,146 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahphost/demo"
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/render"
+)
+
+// inlineBytes is the text the chat holds inline: AHP state's markdown
+// parts and the transcript's text blocks.
+func inlineBytes(m Model) (ahp, blocks int) {
+	for _, t := range m.chat.ahp.Turns {
+		for _, p := range t.ResponseParts {
+			ahp += len(p.Content)
+		}
+	}
+	for _, msg := range m.chat.state.Messages {
+		for _, b := range msg.Blocks {
+			blocks += b.TextLen()
+		}
+	}
+	return ahp, blocks
+}
+
+// bigReplyByRef sends "/demo big n" and waits until the finished reply was
+// adopted by reference.
+func bigReplyByRef(t *testing.T, r *liveRig, n string) {
+	t.Helper()
+	r.m = typeText(t, r.m, "/demo big "+n)
+	r.m = send(t, r.m, keyPress("enter"))
+	r.pump("reply by reference", func(m Model) bool { return m.chat.state.Current == nil && lastReplyByRef(m) })
+}
+
+// exported writes the chat as markdown the way "export" does (content
+// references read from the cache or the host) and returns the file.
+func exported(t *testing.T, r *liveRig) string {
+	t.Helper()
+	done, ok := exportWithRefsCmd(context.Background(), liveBackend{r.client}, r.m.c.ext.loader.Texts(), t.TempDir(), "x.md", "big",
+		r.m.chat.allMessages())().(exportDoneMsg)
+	if !ok || done.err != nil {
+		t.Fatalf("export: %v", done.err)
+	}
+	data, err := os.ReadFile(done.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestLiveLongReplyDropsInlineCopy (issue 12): after a 3 MB reply streamed
+// over a real WebSocket from the embedded host, the chat re-reads the turn
+// by reference and drops its inline text: AHP state and transcript hold
+// no more than the adoption threshold, the end shows at once from the
+// seeded pages (nothing read), the start and a middle page load when shown,
+// and an export gives the reply back byte for byte.
+func TestLiveLongReplyDropsInlineCopy(t *testing.T) {
+	const n = 3000000
+	r := openLiveChat(t)
+	bigReplyByRef(t, r, "3000000")
+	if a, b := inlineBytes(r.m); a > refAdoptBytes || b > refAdoptBytes {
+		t.Fatalf("after adoption %d bytes inline in AHP state, %d in blocks", a, b)
+	}
+	l := r.m.c.ext.loader
+	if l.Inflight() != 0 || l.Used() == 0 || l.Used() > refSeedBytes+64<<10 {
+		t.Fatalf("seeded cache: %d in flight, %d bytes", l.Inflight(), l.Used())
+	}
+	r.m = send(t, r.m, frameMsg{})
+	if v := viewText(r.m); !strings.Contains(v, "end of 3000000") || strings.Contains(v, "loading") {
+		t.Fatalf("the reply's end is not on screen at once after adoption:\n%s", v)
+	}
+
+	reply := demo.BigReply(n)
+	if got := exported(t, r); !strings.Contains(got, strings.TrimSpace(reply)) {
+		t.Fatalf("export does not hold the reply byte for byte (%d bytes exported)", len(got))
+	}
+
+	// The start: scroll to the top; the first page loads and shows.
+	r.m.chat.tr.GotoTop()
+	for i := 0; !strings.Contains(viewText(r.m), "A reply of exactly 3000000 bytes"); i++ {
+		if i > 1000 {
+			t.Fatalf("the reply's start never showed:\n%s", viewText(r.m))
+		}
+		r.m = send(t, r.m, frameMsg{})
+	}
+
+	// A middle page: focus its block; it loads and shows its first line.
+	msg := r.m.chat.state.Messages[len(r.m.chat.state.Messages)-1]
+	mid := len(msg.Blocks) / 2
+	off := 0
+	for _, b := range msg.Blocks[:mid] {
+		off += int(*b.Ref.SizeHint)
+	}
+	first := strings.TrimLeft(reply[off:], "\n")[:7] // the page's first line counter
+	r.m = send(t, r.m, keyPress("tab"))
+	for range mid + 2 { // the user message's block, then pages 0 … mid
+		r.m.chat.tr.FocusNext(+1)
+	}
+	if want := spanID(render.KeyOf(msg, msg.Blocks[mid])); r.m.chat.tr.fBlockID != want {
+		t.Fatalf("focused %q, want %q", r.m.chat.tr.fBlockID, want)
+	}
+	// Pages loading above the window move the focused block down; keep it
+	// revealed (as a user pressing ] again would) while frames load what
+	// shows.
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(viewText(r.m), first) {
+		if time.Now().After(deadline) {
+			t.Fatalf("middle page (line %s) never showed:\n%s", first, viewText(r.m))
+		}
+		r.m.chat.tr.revealFocus()
+		r.m = send(t, r.m, frameMsg{})
+	}
+}
+
+// TestLiveLongReplyReconnectMidway: the link drops in the middle of a
+// 3 MB reply; after the reconnect the reply completes, is adopted by
+// reference, and exports byte for byte.
+func TestLiveLongReplyReconnectMidway(t *testing.T) {
+	r := openLiveChat(t)
+	r.m = typeText(t, r.m, "/demo big 3000000")
+	r.m = send(t, r.m, keyPress("enter"))
+	r.pump("reply streaming", func(m Model) bool {
+		return m.chat.state.Current != nil && len(m.chat.state.Current.Text()) > 0
+	})
+	r.host.DropAll()
+	r.pump("reconnecting", func(m Model) bool { return m.conn.Phase == ahpclient.Reconnecting })
+	r.pump("reconnected", func(m Model) bool { return m.conn.Phase == ahpclient.Connected })
+	t.Logf("recovered by %v", r.m.conn.Recovery)
+	r.pump("reply by reference", func(m Model) bool { return m.chat.state.Current == nil && lastReplyByRef(m) })
+	if got := exported(t, r); !strings.Contains(got, strings.TrimSpace(demo.BigReply(3000000))) {
+		t.Fatalf("export after the reconnect does not hold the reply byte for byte (%d bytes)", len(got))
+	}
+	for _, tr := range r.m.chat.ahp.Turns {
+		for _, p := range tr.ResponseParts {
+			if p.Kind == ahpwire.PartMarkdown && len(p.Content) > refAdoptBytes {
+				t.Fatalf("turn %s still holds %d bytes inline", tr.ID, len(p.Content))
+			}
+		}
+	}
+}
