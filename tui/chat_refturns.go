@@ -170,6 +170,9 @@ func (m *chatModel) adoptRefPage(tl *ahpwire.ChatTurnsLoaded) tea.Cmd {
 	}
 	m.syncTranscript()
 	m.relayout()
+	if rel := m.c.release; rel != nil {
+		return func() tea.Msg { rel(); return nil }
+	}
 	return nil
 }
 

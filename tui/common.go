@@ -74,6 +74,11 @@ type Options struct {
 	FrameInterval time.Duration
 	// NoticeTTL is how long a status notice stays; 0 means 4 s.
 	NoticeTTL time.Duration
+	// ReleaseMemory, when set, runs in a command (off the UI goroutine)
+	// after the chat dropped a long text it held (a finished reply shown
+	// by reference from then on), so that the process can give the freed
+	// memory back (the CLI passes debug.FreeOSMemory). nil: nothing.
+	ReleaseMemory func()
 }
 
 // common is shared, read-mostly context handed to every child model.
@@ -94,7 +99,8 @@ type common struct {
 	frame     time.Duration
 	noticeTTL time.Duration
 	autoTheme bool
-	hostStops bool // the host stops when the app quits (demo)
+	hostStops bool   // the host stops when the app quits (demo)
+	release   func() // Options.ReleaseMemory
 	// ext follows terminals, changesets and content references (extchannels.go).
 	ext *extChannels
 }
@@ -104,7 +110,7 @@ func newCommon(o Options) *common {
 		ctx: o.Context, backend: o.Backend, km: keymap.Default(),
 		rstyles: render.StylesFor(o.Dark), now: o.Now, newID: o.NewID, log: o.Logger,
 		host: o.Host, editor: o.Editor, dir: o.WorkingDir, turns: o.HistoryTurns, frame: o.FrameInterval,
-		noticeTTL: o.NoticeTTL, autoTheme: o.AutoTheme, hostStops: o.HostStopsOnQuit,
+		noticeTTL: o.NoticeTTL, autoTheme: o.AutoTheme, hostStops: o.HostStopsOnQuit, release: o.ReleaseMemory,
 	}
 	if o.KeyMap != nil {
 		c.km = *o.KeyMap

@@ -59,11 +59,17 @@ func exported(t *testing.T, r *liveRig) string {
 // by reference and drops its inline text: AHP state and transcript hold
 // no more than the adoption threshold, the end shows at once from the
 // seeded pages (nothing read), the start and a middle page load when shown,
-// and an export gives the reply back byte for byte.
+// an export gives the reply back byte for byte, and Options.ReleaseMemory
+// runs once.
 func TestLiveLongReplyDropsInlineCopy(t *testing.T) {
 	const n = 3000000
 	r := openLiveChat(t)
+	released := 0
+	r.m.c.release = func() { released++ } // Options.ReleaseMemory
 	bigReplyByRef(t, r, "3000000")
+	if released != 1 {
+		t.Fatalf("ReleaseMemory ran %d times after the adoption, want 1", released)
+	}
 	if a, b := inlineBytes(r.m); a > refAdoptBytes || b > refAdoptBytes {
 		t.Fatalf("after adoption %d bytes inline in AHP state, %d in blocks", a, b)
 	}

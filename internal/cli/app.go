@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -181,6 +182,7 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		AutoTheme: cfg.theme == "auto" && lookupEnv("COLORFGBG") == "",
 		Editor:    editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault, HostStopsOnQuit: s.hostInProcess,
 		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify, OpenSession: cfg.openSession, BackToInbox: cfg.backToInbox != nil,
+		ReleaseMemory: debug.FreeOSMemory, // after a long reply's text was dropped (see docs/BENCHMARKS.md, issue 12 H2)
 	}
 	if onScreen {
 		o.Connect, o.URL = start, host
