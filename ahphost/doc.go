@@ -61,7 +61,9 @@
 // 64 MiB, each message's first 32 KiB exempt; then 1013), request params (MaxRequestParamsBytes, 4 MiB),
 // distinct subscriptions per connection (MaxSubscriptions, 256; duplicates
 // are merged), the replay log (ReplayLog, 4096 envelopes, and
-// ReplayLogBytes, 16 MiB; rejected envelopes are never logged), each
+// ReplayLogBytes, 16 MiB; rejected envelopes are never logged, and once a
+// finished turn's long text is stored by reference the envelopes before
+// it are dropped: reconnecting from before gets a snapshot), each
 // connection's outbound queue (QueueBytes, 64 MiB) and each frame write
 // (WriteTimeout, 30 s). A client over either of the last two is closed
 // with CloseSlowConsumer (4008 "slow consumer"), which clients treat as a

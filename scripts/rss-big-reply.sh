@@ -6,6 +6,13 @@
 #
 #   scripts/rss-big-reply.sh [N]          (default 32000000 bytes)
 #   AHPTUI_BIN=/path/to/ahptui scripts/rss-big-reply.sh
+#   SPLIT=1 scripts/rss-big-reply.sh      (then the live heap's split by
+#                                          component: BenchmarkBigReplyMemory)
+#
+# rss_after is read SETTLE seconds (default 3) after the reply's end shows:
+# by then the client has re-read the finished reply by reference, dropped
+# its inline text and given the memory back (tui Options.ReleaseMemory).
+# peak (VmHWM) is the highest RSS while the reply streamed.
 #
 # Needs tmux and go (unless AHPTUI_BIN is set). Linux only (/proc).
 set -euo pipefail
@@ -53,7 +60,13 @@ tmux send-keys -t "$S" -l "/demo big $N"
 tmux send-keys -t "$S" Enter
 wait_for "end of $N" 180
 done_ms=$((($(date +%s%N) - start) / 1000000))
-sleep 3
+sleep "${SETTLE:-3}"
 after=$(kb VmRSS)
 peak=$(kb VmHWM)
 echo "reply=${N}B rss_before=$((before / 1024))MB rss_after=$((after / 1024))MB growth=$(((after - before) / 1024))MB peak=$((peak / 1024))MB reply_on_screen=${done_ms}ms"
+if [ "${SPLIT:-0}" != 0 ]; then
+	# Live heap after the reply, by component, in one process holding host,
+	# client and TUI (MB; see tui/bench_size_test.go).
+	(cd "$ROOT" && go test ./tui/ -run '^$' -bench BenchmarkBigReplyMemory -benchtime=1x -count=1) |
+		awk '/^BenchmarkBigReplyMemory/ {for (i = 3; i < NF; i += 2) printf "%s=%s ", $(i+1), $i; print ""}'
+fi
