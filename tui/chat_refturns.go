@@ -36,10 +36,11 @@ import (
 const refAdoptBytes = 1 << 20
 
 // refSeedBytes is how much of the end of an adopted text goes into the
-// resource cache from the client's own copy (pages of the host's size
-// that together reach it): several screens, so following the tail shows
-// text at once and scrolling up a little reads nothing.
-const refSeedBytes = 256 << 10
+// resource cache from the client's own copy (the last pages that together
+// reach it): many screens, so following the tail shows text at once and
+// scrolling up a little reads nothing, while the one-off layout of the
+// seeded pages at the adoption stays short (glamour: ~3 MB/s).
+const refSeedBytes = 64 << 10
 
 // refTurns tracks the turns asked for again.
 type refTurns struct {
