@@ -8,6 +8,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/render"
 )
 
 // wheelLines is how far one mouse wheel step scrolls.
@@ -304,6 +305,11 @@ func (m *chatModel) focusedText(code bool) string {
 		return ""
 	}
 	text := copyText(b)
+	if b.Kind == reducer.KindContentRef && b.Ref != nil && m.c.ext != nil {
+		if t, ok := m.c.ext.loader.Texts()[b.Ref.URI]; ok {
+			text = render.Sanitize(t) // the page's text once loaded, not its URI
+		}
+	}
 	if code {
 		return firstFence(text)
 	}

@@ -66,13 +66,13 @@ func (m *chatModel) wholeFetched(msg turnsFetchedMsg) tea.Cmd {
 // runWhole copies or exports the loaded messages.
 func (m *chatModel) runWhole(action wholeAction) tea.Cmd {
 	switch action {
-	case wholeCopy:
-		md := chatMarkdown(m.title, m.allMessages())
-		return tea.Batch(tea.SetClipboard(md), notice(fmt.Sprintf("copied the chat as markdown (%d bytes)", len(md)), false))
-	case wholeExport:
+	case wholeCopy, wholeExport:
 		var cached map[string]string
 		if m.c.ext != nil {
 			cached = m.c.ext.loader.Texts()
+		}
+		if action == wholeCopy {
+			return copyWithRefsCmd(m.c.ctx, m.c.backend, cached, m.title, m.allMessages())
 		}
 		return exportWithRefsCmd(m.c.ctx, m.c.backend, cached, "", exportFileName(m.title, m.c.now()), m.title, m.allMessages())
 	}

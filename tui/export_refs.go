@@ -39,8 +39,29 @@ func refMarkdown(blk *reducer.Block, read refReader) string {
 // export of a chat whose long replies are stored by reference holds their
 // text.
 func exportWithRefsCmd(ctx context.Context, b Backend, cached map[string]string, dir, name, title string, msgs []*reducer.Message) tea.Cmd {
+	read := cachedOrRead(ctx, b, cached)
+	return func() tea.Msg {
+		return exportCmd(dir, name, chatMarkdownRefs(title, msgs, read))()
+	}
+}
+
+// copyWithRefsCmd copies the chat as markdown in a command, content
+// references resolved as for an export (a long reply by reference is
+// copied as its text, not as links to its pages).
+func copyWithRefsCmd(ctx context.Context, b Backend, cached map[string]string, title string, msgs []*reducer.Message) tea.Cmd {
+	read := cachedOrRead(ctx, b, cached)
+	return func() tea.Msg {
+		md := chatMarkdownRefs(title, msgs, read)
+		return tea.BatchMsg{tea.SetClipboard(md), notice(fmt.Sprintf("copied the chat as markdown (%d bytes)", len(md)), false)}
+	}
+}
+
+// cachedOrRead returns a refReader that takes content from cached (the
+// loader's map, never mutated) or reads it from the host; it runs inside a
+// command, never in Update.
+func cachedOrRead(ctx context.Context, b Backend, cached map[string]string) refReader {
 	rr, _ := b.(resourceReader)
-	read := func(uri string) (string, bool) {
+	return func(uri string) (string, bool) {
 		if t, ok := cached[uri]; ok {
 			return t, true
 		}
@@ -54,8 +75,5 @@ func exportWithRefsCmd(ctx context.Context, b Backend, cached map[string]string,
 			return "", false
 		}
 		return string(r.Data), true
-	}
-	return func() tea.Msg {
-		return exportCmd(dir, name, chatMarkdownRefs(title, msgs, read))()
 	}
 }

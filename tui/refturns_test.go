@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,24 @@ func TestLiveLongReplyDropsInlineCopy(t *testing.T) {
 	if got := exported(t, r); !strings.Contains(got, strings.TrimSpace(reply)) {
 		t.Fatalf("export does not hold the reply byte for byte (%d bytes exported)", len(got))
 	}
+	// Copying the whole chat holds the reply too (pages read like an
+	// export), and y on the last page copies its text, not its URI.
+	clip := ""
+	for _, msg := range flatten(copyWithRefsCmd(context.Background(), liveBackend{r.client}, l.Texts(), "big", r.m.chat.allMessages())) {
+		if strings.Contains(strings.ToLower(fmtType(msg)), "clipboard") {
+			clip = reflect.ValueOf(msg).String()
+		}
+	}
+	if !strings.Contains(clip, strings.TrimSpace(reply)) {
+		t.Fatalf("the chat copied as markdown does not hold the reply (%d bytes)", len(clip))
+	}
+	r.m = send(t, r.m, keyPress("tab"))
+	r.m.chat.tr.FocusNext(-1)
+	if y := copied(t, r.m, "y"); !strings.HasSuffix(strings.TrimSpace(y), "-- end of 3000000 bytes --") || len(y) > 64<<10 {
+		t.Fatalf("y on the last page copied %d bytes ending %q", len(y), y[max(0, len(y)-40):])
+	}
+	r.m.chat.tr.ClearFocus()
+	r.m = send(t, r.m, keyPress("tab"))
 
 	// The start: scroll to the top; the first page loads and shows.
 	r.m.chat.tr.GotoTop()
