@@ -28,6 +28,12 @@
 //     finished turns become Messages (via Restore), the active turn becomes
 //     Current (via MessageSnapshot) with block i showing response part i,
 //     so that derived actions continue it.
+//   - AdoptRefTurn(ChatState, State, Turn) takes a host's copy of a
+//     finished turn whose long markdown parts are content references
+//     (fetched again with fetchTurns) in place of the inline text, after
+//     checking that it shows the same content; the transcript follows with
+//     MessageReplaced. Not an AHP transition: only one finished turn's
+//     representation changes, so the client can drop its copy of the text.
 //
 // Sharing and cost. States are values; everything reachable from a State is
 // immutable once published and may be shared by later states (and with the
