@@ -202,3 +202,54 @@ func TestPagesCutAfterParagraphs(t *testing.T) {
 		}
 	}
 }
+
+// TestStoredTextLeavesReplayLog: once a finished reply's long text is
+// stored by reference, the replay log drops the envelopes before the
+// turn's end (its deltas): a reconnect from before the turn gets a
+// snapshot holding the reply by reference, one from the last delta on
+// still gets a replay (the turn's end).
+func TestStoredTextLeavesReplayLog(t *testing.T) {
+	h, u := startHost(t, Options{NoToken: true, LargePartBytes: 64 << 10, ResourcePageBytes: 16 << 10})
+	w := dial(t, u, nil)
+	w.initialize("c1", []string{"ahp-root://"}, nil)
+	chat := w.createSession("ahp-session:/s1")
+	w.call("subscribe", map[string]any{"channel": chat})
+	start := h.ServerSeq()
+	w.sendMessage(chat, "t1", "/demo big 300000", 1)
+	end := w.action(chat+" end of turn", func(e envelope) bool {
+		return e.Channel == chat && e.typ() == ahpwire.ActionChatTurnComplete
+	})
+	h.mu.Lock()
+	bytes := h.st.ringBytes
+	h.mu.Unlock()
+	if bytes > 16<<10 {
+		t.Fatalf("the replay log still holds %d bytes after the reply was stored", bytes)
+	}
+	w.close()
+	for _, tc := range []struct {
+		after uint64
+		want  string
+	}{{start, "snapshot"}, {end.ServerSeq - 1, "replay"}} {
+		w2 := dial(t, u, nil)
+		var res reconnectResult
+		must(t, json.Unmarshal(w2.call("reconnect", map[string]any{
+			"channel": "ahp-root://", "clientId": "c1", "lastSeenServerSeq": tc.after, "subscriptions": []string{chat},
+		}), &res))
+		if res.Type != tc.want {
+			t.Fatalf("reconnect after %d: %q, want %q", tc.after, res.Type, tc.want)
+		}
+		if tc.want == "snapshot" && !strings.Contains(string(bytesOf(res.Snapshots)), `"contentRef"`) {
+			t.Fatal("the snapshot does not hold the reply by reference")
+		}
+		w2.close()
+	}
+}
+
+// bytesOf joins raw JSON values.
+func bytesOf(rs []json.RawMessage) []byte {
+	var out []byte
+	for _, r := range rs {
+		out = append(out, r...)
+	}
+	return out
+}
