@@ -114,9 +114,6 @@ func (m *chatModel) steerMsg(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return notice("exported to "+msg.path, false), true
 	case turnsFetchedMsg:
-		if cmd, waiting := m.awaitPage(msg); waiting {
-			return cmd, true
-		}
 		if m.x.whole.action != wholeNone {
 			return m.wholeFetched(msg), true
 		}
