@@ -50,3 +50,32 @@ func TestLiveExportPagesTheWholeChat(t *testing.T) {
 		at += j + len(q)
 	}
 }
+
+// TestLiveSearchFindsHitsAcrossPages: over a real client and host, a
+// search in a 300-turn chat opened in a window pages the older turns in
+// (the end of each page arrives through the event stream after it) and
+// finds, and jumps to, a hit that only the oldest page holds.
+func TestLiveSearchFindsHitsAcrossPages(t *testing.T) {
+	r := newLiveRig(t, 0)
+	if _, err := r.host.SeedSession("ahp-session:/long", ahphost.SyntheticTurns(300, 400)); err != nil {
+		t.Fatal(err)
+	}
+	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/long"})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	if r.m.chat.cursor == "" {
+		t.Fatal("the whole chat came in the first window: nothing to page")
+	}
+	r.m = send(t, r.m, keyPress("ctrl+f"))
+	r.m = typeText(t, r.m, "question 0: how")
+	r.pump("the search over every page", func(m Model) bool {
+		s := m.chat.x.search
+		return !s.paging && !s.running && len(s.hits) > 0
+	})
+	if n := len(r.m.chat.state.Messages); n < 600 {
+		t.Fatalf("%d messages loaded, want all 300 turns", n)
+	}
+	v := viewText(r.m)
+	if !strings.Contains(v, "Question 0: how") || !strings.Contains(v, "1/1") {
+		t.Fatalf("the oldest turn's hit is not shown:\n%s", v)
+	}
+}
