@@ -37,7 +37,8 @@ const (
 // attachments, index -1): its searchable strings, raw (each window is
 // sanitised as it is scanned).
 type searchDoc struct {
-	msg    *reducer.Message
+	msg    *reducer.Message // never dereferenced off the UI goroutine
+	msgID  string
 	block  string
 	index  int
 	parts  []string
@@ -110,7 +111,7 @@ func (t *searchTask) slice() searchFoundMsg {
 			for _, p := range d.parts[:t.part] {
 				pos += len(p)
 			}
-			hits = append(hits, searchHit{msg: d.msg, block: d.block, index: d.index, msgID: d.msg.ID,
+			hits = append(hits, searchHit{msg: d.msg, block: d.block, index: d.index, msgID: d.msgID,
 				frac: float64(pos) / float64(max(1, d.msgLen))})
 			t.doc, t.part, t.off = t.doc+1, 0, 0
 		case next >= len(s):
@@ -164,7 +165,7 @@ func captureDocs(msgs []*reducer.Message, from int) (docs []searchDoc, next int)
 				n += len(p)
 			}
 			if n > 0 {
-				docs = append(docs, searchDoc{msg: m, block: b.ID, index: b.Index, parts: parts, before: msgLen})
+				docs = append(docs, searchDoc{msg: m, msgID: m.ID, block: b.ID, index: b.Index, parts: parts, before: msgLen})
 			}
 			msgLen += n
 		}
@@ -175,7 +176,7 @@ func captureDocs(msgs []*reducer.Message, from int) (docs []searchDoc, next int)
 			}
 		}
 		if len(labels) > 0 {
-			docs = append(docs, searchDoc{msg: m, index: -1, parts: labels, before: msgLen})
+			docs = append(docs, searchDoc{msg: m, msgID: m.ID, index: -1, parts: labels, before: msgLen})
 		}
 		for i := first; i < len(docs); i++ {
 			docs[i].msgLen = msgLen
