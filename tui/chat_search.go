@@ -28,6 +28,7 @@ type searchBar struct {
 	run     *searchRun         // nil when none runs
 	running bool               // slices are still being matched
 	snap    []*reducer.Message // the chat's messages when the search began
+	refs    map[string]string  // the loaded content references then (read-only)
 	next    int                // first message of snap not yet handed out
 	lq      string             // the running search's query, lower case
 	jump    bool               // jump to the first hit when it arrives
@@ -38,7 +39,7 @@ func (s *searchBar) cancel() {
 	if s.run != nil {
 		s.run.stop.Store(true)
 	}
-	s.running, s.snap, s.run = false, nil, nil
+	s.running, s.snap, s.refs, s.run = false, nil, nil, nil
 }
 
 // View renders the bar: input and the match count (or the progress).
@@ -119,6 +120,9 @@ func (m *chatModel) runSearch(jump bool) tea.Cmd {
 	for i := range m.itemCount() {
 		s.snap = append(s.snap, m.messageAt(i))
 	}
+	if m.c.ext != nil {
+		s.refs = m.c.ext.loader.Texts()
+	}
 	s.lq, s.jump, s.running, s.next, s.run = q, jump, true, 0, &searchRun{}
 	return m.nextSearchBatch()
 }
@@ -128,11 +132,11 @@ func (m *chatModel) runSearch(jump bool) tea.Cmd {
 func (m *chatModel) nextSearchBatch() tea.Cmd {
 	s := &m.x.search
 	if s.next >= len(s.snap) {
-		s.running, s.snap = false, nil
+		s.running, s.snap, s.refs = false, nil, nil
 		return nil
 	}
 	var docs []searchDoc
-	docs, s.next = captureDocs(s.snap, s.next)
+	docs, s.next = captureDocs(s.snap, s.next, s.refs)
 	return (&searchTask{run: s.run, query: s.lq, docs: docs}).cmd()
 }
 

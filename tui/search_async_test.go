@@ -169,3 +169,21 @@ func TestSearchTaskWindowsOverlap(t *testing.T) {
 		t.Fatalf("a match after a slice boundary: %+v", hits)
 	}
 }
+
+// TestSearchLooksInLoadedReferences: a content reference's text is
+// searched once the loader holds it, and not before.
+func TestSearchLooksInLoadedReferences(t *testing.T) {
+	ref := &reducer.Block{ID: "p1", Kind: reducer.KindContentRef, Ref: &ahpwire.ContentRef{URI: "ahp-res:/big/p1"}}
+	msgs := []*reducer.Message{{ID: "m1", Blocks: []*reducer.Block{ref}}}
+	find := func(refs map[string]string) int {
+		docs, _ := captureDocs(msgs, 0, refs)
+		r := (&searchTask{run: &searchRun{}, query: "needle", docs: docs}).slice()
+		return len(r.hits)
+	}
+	if n := find(nil); n != 0 {
+		t.Fatalf("%d hits in a reference not loaded", n)
+	}
+	if n := find(map[string]string{"ahp-res:/big/p1": "hay hay Needle hay"}); n != 1 {
+		t.Fatalf("%d hits in the loaded reference, want 1", n)
+	}
+}

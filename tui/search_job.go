@@ -149,8 +149,9 @@ func runeStart(s string, i int) int {
 // captureDocs takes the documents of msgs[from:], up to searchBatchMsgs
 // messages or searchBatchBytes of text (at least one message), and returns
 // them and the index of the first message not taken. It only copies string
-// headers.
-func captureDocs(msgs []*reducer.Message, from int) (docs []searchDoc, next int) {
+// headers. refs are the loaded texts of content references by URI (a
+// reference not loaded is not searched: reading it is the loader's job).
+func captureDocs(msgs []*reducer.Message, from int, refs map[string]string) (docs []searchDoc, next int) {
 	size := 0
 	for next = from; next < len(msgs) && next-from < searchBatchMsgs && (size < searchBatchBytes || next == from); next++ {
 		m := msgs[next]
@@ -160,6 +161,9 @@ func captureDocs(msgs []*reducer.Message, from int) (docs []searchDoc, next int)
 		first, msgLen := len(docs), 0
 		for _, b := range m.Blocks {
 			parts := blockSearchParts(b)
+			if b.Kind == reducer.KindContentRef && b.Ref != nil && refs[b.Ref.URI] != "" {
+				parts = append(parts, refs[b.Ref.URI])
+			}
 			n := 0
 			for _, p := range parts {
 				n += len(p)
