@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -26,7 +25,8 @@ import (
 // view following the tail shows) are put into the resource cache from the
 // client's own copy, so nothing is fetched, and the inline text is dropped.
 // Other pages are read when they come into view, like those of a reopened
-// chat; search, copy and export read them as they do there. A host that
+// chat; copy and export read them as they do there, search sees the
+// loaded ones. A host that
 // answers with the text inline (any host that does not store references)
 // changes nothing. That chat/turnsLoaded is consumed here: it must not
 // replace the chat's cursor for older turns.
@@ -44,14 +44,8 @@ const refSeedBytes = 64 << 10
 
 // refTurns tracks the turns asked for again.
 type refTurns struct {
-	asked map[string]bool // turn id → fetchTurns sent, answer not yet adopted
-}
-
-// refsFetchedMsg is the host's reply to the fetchTurns of a turn re-read.
-type refsFetchedMsg struct {
-	chat string
-	turn string
-	err  error
+	asked    map[string]bool // turn id → asked for; kept once answered, so a turn is asked once
+	inflight int             // re-reads whose end (TurnsFetchedEvent) has not come yet
 }
 
 // askRefTurns asks for the newest turns again when a finished turn holds
@@ -78,7 +72,7 @@ func (m *chatModel) scanRefTurns() tea.Cmd {
 	if _, ok := m.c.backend.(resourceReader); !ok || !m.ready {
 		return nil
 	}
-	var cmds []tea.Cmd
+	ask := false
 	for _, t := range m.ahp.Turns {
 		if !bigInline(t) || m.x.refs.asked[t.ID] {
 			continue
@@ -86,10 +80,13 @@ func (m *chatModel) scanRefTurns() tea.Cmd {
 		if m.x.refs.asked == nil {
 			m.x.refs.asked = map[string]bool{}
 		}
-		m.x.refs.asked[t.ID] = true
-		cmds = append(cmds, refetchTurns(m.c.ctx, m.c.backend, m.chat, t.ID))
+		m.x.refs.asked[t.ID], ask = true, true
 	}
-	return tea.Batch(cmds...)
+	if !ask {
+		return nil
+	}
+	m.x.refs.inflight++
+	return refetchTurns(m.c.ctx, m.c.backend, m.chat)
 }
 
 // bigInline reports a finished turn with a markdown part above
@@ -103,36 +100,44 @@ func bigInline(t ahpwire.Turn) bool {
 	return false
 }
 
-// refetchTurns asks for the newest turns (they arrive as chat/turnsLoaded).
-func refetchTurns(ctx context.Context, b Backend, channel, turn string) tea.Cmd {
+// refetchTurns asks for the newest turns. The page arrives as
+// chat/turnsLoaded, then the end of the call as a TurnsFetchedEvent
+// without a cursor (older-turn pages always have one), both through the
+// event stream: the command reports nothing itself.
+func refetchTurns(ctx context.Context, b Backend, channel string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := reqCtx(ctx)
 		defer cancel()
-		err := b.FetchTurns(ctx, channel, "")
-		if err != nil {
-			err = fmt.Errorf("read turn %s by reference: %w", turn, err)
-		}
-		return refsFetchedMsg{chat: channel, turn: turn, err: err}
+		_ = b.FetchTurns(ctx, channel, "") // the error comes as TurnsFetchedEvent.Err
+		return nil
 	}
 }
 
-// refsFetched handles the reply: a failed request is forgotten (the turn
-// stays inline; a reconnect or a later turn's end asks again).
-func (m *chatModel) refsFetched(msg refsFetchedMsg) {
-	if msg.err != nil && msg.chat == m.chat {
-		m.c.log.Info("could not re-read a long reply by reference; it stays inline", "err", msg.err)
-		delete(m.x.refs.asked, msg.turn)
+// refsFetched handles the end of a re-read (its page came before it): if
+// it failed, the turns still waiting are forgotten (they stay inline; a
+// reconnect or a later turn's end asks again).
+func (m *chatModel) refsFetched(err error) {
+	m.x.refs.inflight = max(0, m.x.refs.inflight-1)
+	if err == nil {
+		return
 	}
+	m.c.log.Info("could not re-read long replies by reference; they stay inline", "err", err)
+	clear(m.x.refs.asked)
 }
 
-// claimsRefPage reports whether a chat/turnsLoaded answers a re-read: it
-// holds a turn asked for (older-turn pages never hold the newest turns).
+// claimsRefPage reports whether a chat/turnsLoaded answers a re-read:
+// one is under way and the page holds turns the chat already has (a page
+// of older turns never does; the newest turns always do).
 func (m *chatModel) claimsRefPage(tl *ahpwire.ChatTurnsLoaded) bool {
-	if len(m.x.refs.asked) == 0 {
+	if m.x.refs.inflight == 0 || len(tl.Turns) == 0 {
 		return false
 	}
+	have := make(map[string]bool, len(m.ahp.Turns))
+	for _, t := range m.ahp.Turns {
+		have[t.ID] = true
+	}
 	for _, t := range tl.Turns {
-		if m.x.refs.asked[t.ID] {
+		if have[t.ID] {
 			return true
 		}
 	}

@@ -61,9 +61,6 @@ func (m *chatModel) Update(msg tea.Msg) tea.Cmd {
 			return notice(errText(msg.err), true)
 		}
 		return nil
-	case refsFetchedMsg:
-		m.refsFetched(msg)
-		return nil
 	}
 	if m.focus == focusComposer {
 		var cmd tea.Cmd

@@ -55,6 +55,10 @@ func (m *Model) onTurnsFetched(ev ahpclient.TurnsFetchedEvent) tea.Cmd {
 	if m.chat == nil || m.chat.chat != ev.Channel {
 		return nil
 	}
+	if ev.Cursor == "" { // a re-read of the newest turns (chat_refturns.go): older pages have a cursor
+		m.chat.refsFetched(ev.Err)
+		return nil
+	}
 	err := ev.Err
 	if err != nil {
 		err = fmt.Errorf("load older turns: %w", err)

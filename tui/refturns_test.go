@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahphost/demo"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
@@ -36,7 +37,9 @@ func bigReplyByRef(t *testing.T, r *liveRig, n string) {
 	t.Helper()
 	r.m = typeText(t, r.m, "/demo big "+n)
 	r.m = send(t, r.m, keyPress("enter"))
-	r.pump("reply by reference", func(m Model) bool { return m.chat.state.Current == nil && lastReplyByRef(m) })
+	r.pump("reply by reference", func(m Model) bool {
+		return m.chat.state.Current == nil && lastReplyByRef(m) && m.chat.x.refs.inflight == 0
+	})
 }
 
 // exported writes the chat as markdown the way "export" does (content
@@ -168,4 +171,33 @@ func TestLiveLongReplyReconnectMidway(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLiveLongReplyKeepsOlderTurnsCursor: in a chat opened in a window
+// (older turns behind a cursor), the re-read of a long reply neither
+// loads nor forgets older turns: the cursor and the loaded turns stay,
+// while scrolling up afterwards still pages older turns in.
+func TestLiveLongReplyKeepsOlderTurnsCursor(t *testing.T) {
+	r := newLiveRig(t, 0)
+	if _, err := r.host.SeedSession("ahp-session:/long", ahphost.SyntheticTurns(120, 200)); err != nil {
+		t.Fatal(err)
+	}
+	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/long"})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	cursor, turns := r.m.chat.cursor, len(r.m.chat.ahp.Turns)
+	if cursor == "" {
+		t.Fatal("the whole chat came in the first window")
+	}
+	bigReplyByRef(t, r, "2000000")
+	if r.m.chat.cursor != cursor || len(r.m.chat.ahp.Turns) != turns+1 || r.m.chat.x.refs.inflight != 0 {
+		t.Fatalf("after the re-read: cursor %q (was %q), %d turns (was %d + 1), %d re-reads in flight",
+			r.m.chat.cursor, cursor, len(r.m.chat.ahp.Turns), turns, r.m.chat.x.refs.inflight)
+	}
+	r.m.chat.tr.GotoTop()
+	cmd := r.m.chat.maybeFetchOlder()
+	if cmd == nil {
+		t.Fatal("no older turns asked for at the top")
+	}
+	cmd()
+	r.pump("older turns", func(m Model) bool { return len(m.chat.ahp.Turns) > turns+1 })
 }
