@@ -63,37 +63,52 @@ func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 
 func (m *Model) onNotification(ev ahpclient.NotificationEvent) tea.Cmd {
 	switch ev.Method {
-	case "root/sessionAdded":
-		var p ahpwire.SessionAddedParams
-		if json.Unmarshal(ev.Params, &p) == nil {
-			m.picker.Upsert(p.Summary)
-		}
-	case "root/sessionRemoved":
-		var p ahpwire.SessionRemovedParams
-		if json.Unmarshal(ev.Params, &p) == nil {
-			m.picker.Remove(p.Session)
-			if m.chat != nil && m.chat.session == p.Session {
-				cmd := m.leaveChat()
-				return tea.Batch(cmd, m.setNotice("the session was removed", true))
-			}
-		}
 	case ahpwire.MethodAuthRequired:
 		return m.onAuthRequired(ev.Params)
-	case "root/sessionSummaryChanged":
-		var p ahpwire.SessionSummaryChangedParams
-		if json.Unmarshal(ev.Params, &p) == nil {
-			before, known := m.picker.Session(p.Session)
-			m.picker.Change(p.Session, p.Changes)
-			var notify tea.Cmd
-			if after, ok := m.picker.Session(p.Session); ok && known && p.Changes.Status != nil {
-				here := m.screen == screenChat && m.chat != nil && m.chat.session == p.Session
-				notify = m.notify.onStatus(p.Session, after.Title, before.Status, after.Status, here)
-			}
-			if m.chat != nil && m.chat.session == p.Session && p.Changes.Title != nil {
-				m.chat.title = *p.Changes.Title
-			}
-			return notify
+	case ahpwire.MethodSessionRemoved:
+		var p ahpwire.SessionRemovedParams
+		if json.Unmarshal(ev.Params, &p) == nil && m.chat != nil && m.chat.session == p.Session {
+			m.picker.Remove(m.here(), p.Session)
+			cmd := m.leaveChat()
+			return tea.Batch(cmd, m.setNotice("the session was removed", true))
 		}
+	case ahpwire.MethodSessionSummaryChanged:
+		var p ahpwire.SessionSummaryChangedParams
+		if json.Unmarshal(ev.Params, &p) == nil && m.chat != nil && m.chat.session == p.Session && p.Changes.Title != nil {
+			m.chat.title = *p.Changes.Title
+		}
+	}
+	return m.onRootNotification(m.here(), ev)
+}
+
+// onRootNotification applies a host's session-list notification to the
+// picker and notifies when a session's status calls for it (the attached
+// host's and the watched hosts' alike, keyed by host and session).
+func (m *Model) onRootNotification(host string, ev ahpclient.NotificationEvent) tea.Cmd {
+	switch ev.Method {
+	case ahpwire.MethodSessionAdded:
+		var p ahpwire.SessionAddedParams
+		if json.Unmarshal(ev.Params, &p) == nil {
+			m.picker.Upsert(host, p.Summary)
+		}
+	case ahpwire.MethodSessionRemoved:
+		var p ahpwire.SessionRemovedParams
+		if json.Unmarshal(ev.Params, &p) == nil {
+			m.picker.Remove(host, p.Session)
+		}
+	case ahpwire.MethodSessionSummaryChanged:
+		var p ahpwire.SessionSummaryChangedParams
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return nil
+		}
+		before, known := m.picker.HostSession(host, p.Session)
+		m.picker.Change(host, p.Session, p.Changes)
+		after, ok := m.picker.HostSession(host, p.Session)
+		if !ok || !known || p.Changes.Status == nil {
+			return nil
+		}
+		here := host == m.here() && m.screen == screenChat && m.chat != nil && m.chat.session == p.Session
+		return m.notify.onStatus(host+" "+p.Session, after.Title, before.Status, after.Status, here)
 	}
 	return nil
 }

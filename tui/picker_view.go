@@ -79,6 +79,13 @@ func (p *picker) View(st *Styles) string {
 	rows := p.rows()
 	offset := p.visibleOffset()
 	switch {
+	case p.grouped():
+		if len(p.shown) == 0 && strings.TrimSpace(p.filter.Value()) != "" {
+			lines = append(lines, st.Picker.Empty.Render("  no session matches the filter"))
+			rows--
+		}
+		lines = append(lines, p.groupedLines(st, rows)...)
+		offset = len(p.shown) // the rows are drawn
 	case !p.loaded:
 		lines = append(lines, st.Picker.Empty.Render("  loading sessions…"))
 	case len(p.entries) == 0:
