@@ -76,6 +76,7 @@ func New(o Options) Model {
 		hosts: newHosts(o),
 	}
 	m.picker.here = o.HostName
+	m.startHosts()
 	if o.Backend == nil {
 		// Opened on the inbox alone: the first host up is attached.
 		m.conn = ahpclient.ConnState{Phase: ahpclient.Connecting}

@@ -53,6 +53,10 @@ func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 		m.chat.conn = s
 	}
 	m.picker.reconnecting = s.Phase == ahpclient.Reconnecting
+	if h := m.hostByBackend(m.c.backend); h != nil {
+		h.conn = s
+	}
+	m.syncHosts()
 	m.c.log.Info("connection", "state", s.String())
 	tick := m.syncRetryTick()
 	if s.Phase == ahpclient.Connected && prev == ahpclient.Reconnecting {
@@ -108,7 +112,11 @@ func (m *Model) onRootNotification(host string, ev ahpclient.NotificationEvent) 
 			return nil
 		}
 		here := host == m.here() && m.screen == screenChat && m.chat != nil && m.chat.session == p.Session
-		return m.notify.onStatus(host+" "+p.Session, after.Title, before.Status, after.Status, here)
+		title := after.Title
+		if len(m.hosts) > 1 && host != "" { // which host, when there are several
+			title = firstNonEmpty(title, "a session") + " on @" + host
+		}
+		return m.notify.onStatus(host+" "+p.Session, title, before.Status, after.Status, here)
 	}
 	return nil
 }

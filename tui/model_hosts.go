@@ -97,19 +97,31 @@ func newHosts(o Options) []*hostEntry {
 	return hs
 }
 
-// hostsInit dials every host without a backend.
-func (m *Model) hostsInit() tea.Cmd {
-	var cmds []tea.Cmd
+// startHosts marks every host without a backend as dialling (Init dials
+// them) and draws the group headers; New calls it.
+func (m *Model) startHosts() {
 	for _, h := range m.hosts {
 		if h.b == nil && h.Connect != nil {
 			h.dialing = true
+			m.hostTicking = true // Init starts the tick
+		}
+	}
+	m.picker.noHost = m.c.backend == nil
+	m.syncHosts()
+}
+
+// hostsInit dials every host startHosts marked (Init has a value
+// receiver: it changes nothing in the model).
+func (m Model) hostsInit() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, h := range m.hosts {
+		if h.dialing {
 			cmds = append(cmds, connectHost(m.c.ctx, h.Name, h.Connect))
 		}
 	}
 	if len(cmds) > 0 {
-		cmds = append(cmds, m.syncHostTick())
+		cmds = append(cmds, tea.Tick(hostTickInterval, func(time.Time) tea.Msg { return hostTickMsg{} }))
 	}
-	m.syncHosts()
 	return tea.Batch(cmds...)
 }
 
@@ -318,11 +330,11 @@ func hostState(h *hostEntry, conn ahpclient.ConnState, now time.Time) (string, b
 	switch {
 	case h.b == nil && h.dialing:
 		if h.down != "" {
-			return "down: " + h.down + " · retrying now", true
+			return "down, retrying now: " + h.down, true
 		}
 		return "connecting…", false
 	case h.b == nil && h.down != "":
-		return "down: " + h.down + " · retrying in " + countdown(h.retryAt.Sub(now)), true
+		return "down, retrying in " + countdown(h.retryAt.Sub(now)) + ": " + h.down, true
 	case h.b == nil:
 		return "connecting…", false
 	}
@@ -330,14 +342,14 @@ func hostState(h *hostEntry, conn ahpclient.ConnState, now time.Time) (string, b
 	case ahpclient.Connected:
 		return "connected", false
 	case ahpclient.Reconnecting:
-		s := "down"
+		s := "down, retrying now"
+		if !conn.NextRetry.IsZero() && conn.NextRetry.After(now) {
+			s = "down, retrying in " + countdown(conn.NextRetry.Sub(now))
+		}
 		if conn.Err != nil {
 			s += ": " + connReason(conn.Err)
 		}
-		if !conn.NextRetry.IsZero() && conn.NextRetry.After(now) {
-			return s + " · retrying in " + countdown(conn.NextRetry.Sub(now)), true
-		}
-		return s + " · retrying now", true
+		return s, true
 	case ahpclient.Failed, ahpclient.Closed:
 		s := "down"
 		if conn.Err != nil {
@@ -371,7 +383,7 @@ func (m *Model) attach(h *hostEntry) tea.Cmd {
 	m.c.ext = newExtChannels(m.c)
 	m.c.ext.onRootTerminals(h.terms)
 	m.conn = h.conn
-	m.picker.here, m.picker.loaded = h.Name, true
+	m.picker.here, m.picker.loaded, m.picker.noHost = h.Name, true, false
 	m.picker.status = ""
 	m.picker.SetAgents(h.agents)
 	m.picker.reconnecting = m.conn.Phase == ahpclient.Reconnecting

@@ -79,8 +79,9 @@ type picker struct {
 	showArchived bool // list archived sessions too (picker_steer.go)
 	// here is the attached host's name; hosts, when set, groups the list by
 	// host (picker_hosts.go).
-	here  string
-	hosts []hostHeader
+	here   string
+	hosts  []hostHeader
+	noHost bool // no host is attached yet (opened on the inbox alone)
 }
 
 func newPicker(km keymap.Picker, now func() time.Time, st *Styles) picker {
@@ -311,6 +312,10 @@ func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 	case key.Matches(k, p.km.New):
 		switch len(p.agents) {
 		case 0:
+			if p.noHost {
+				p.note = "no host is connected yet"
+				break
+			}
 			p.note = "the host offers no agents"
 		case 1:
 			return p, emit(newSessionMsg{Provider: p.agents[0].Provider})

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -68,11 +67,13 @@ func (hs *hostSet) options(cfg config, f *cfgfile.File, dir string, log *slog.Lo
 func (hs *hostSet) dial(ctx context.Context, cfg config, f *cfgfile.File, name, dir string, log *slog.Logger) (tui.Backend, error) {
 	t, err := resolveTarget(ctx, cfg, f, name, "")
 	if err != nil {
-		return nil, errors.New(redactErr(err))
+		return nil, redact.New(cfg.token).Error(err)
 	}
 	c, link, _, _, err := dialTarget(ctx, cfg, t, dir, log, true)
 	if err != nil {
-		return nil, errors.New(redact.New(t.token).String(redactErr(err)))
+		// Masked, and still unwrapping to the client's error: the UI words
+		// it for people ("the host refused the connection", …).
+		return nil, redact.New(t.token, cfg.token).WithURL(t.url).Error(err)
 	}
 	b := &hostClient{Client: c, link: link}
 	hs.mu.Lock()
