@@ -135,6 +135,9 @@ func runAttach(cfg config, std stdio) int {
 		return exitUsage
 	}
 	cfg.attachedName = t.name
+	if t.name == "" && cfg.hostFile != nil {
+		cfg.attachedName = configuredAs(f, t.url)
+	}
 	if t.ssh != nil {
 		return runSSHHost(cfg, std, t)
 	}

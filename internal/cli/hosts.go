@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/ahptui/ahptui/ahpclient"
@@ -43,7 +44,7 @@ type hostSet struct {
 // options lists every configured host for tui.Options.Hosts.
 func (hs *hostSet) options(cfg config, f *cfgfile.File, dir string, log *slog.Logger) []tui.HostOption {
 	var out []tui.HostOption
-	for _, n := range f.HostNames() {
+	for _, n := range f.HostsInFileOrder() {
 		h, err := f.Lookup(n)
 		if err != nil {
 			continue
@@ -100,4 +101,18 @@ func (hs *hostSet) close() {
 		go func() { defer wg.Done(); _ = b.Close() }()
 	}
 	wg.Wait()
+}
+
+// configuredAs is the name of the configured host whose URL is rawURL
+// (credentials and trailing slash aside), "" if none: attaching by URL to
+// a configured host is attaching to that host (one group, one connection).
+func configuredAs(f *cfgfile.File, rawURL string) string {
+	norm := func(u string) string { return strings.TrimSuffix(strings.TrimSuffix(stripQuery(u), "?…"), "/") }
+	want := norm(rawURL)
+	for _, n := range f.HostsInFileOrder() {
+		if h, err := f.Lookup(n); err == nil && h.URL != "" && norm(h.URL) == want {
+			return n
+		}
+	}
+	return ""
 }
