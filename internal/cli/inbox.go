@@ -33,7 +33,7 @@ type inboxHost struct {
 
 // collectInbox asks every configured host for its sessions, in parallel.
 func collectInbox(ctx context.Context, cfg config, f *cfgfile.File) []inboxHost {
-	names := f.HostNames()
+	names := f.HostsInFileOrder()
 	out := make([]inboxHost, len(names))
 	log, lc, dir, err := setupLog(cfg, cfg.token)
 	if err != nil {
