@@ -125,6 +125,7 @@ func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 	switch {
 	case s.Resource == rootChannel:
 		if rs, err := ahpwire.DecodeRootState(s.State); err == nil {
+			m.onRootState(rs.Agents, rs.Terminals, true)
 			m.picker.SetAgents(rs.Agents)
 			m.c.ext.onRootTerminals(rs.Terminals)
 		}
@@ -207,8 +208,10 @@ func (m *Model) onEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 	case env.Channel == rootChannel:
 		switch a := env.Action.(type) {
 		case *ahpwire.RootAgentsChanged:
+			m.onRootState(a.Agents, nil, false)
 			m.picker.SetAgents(a.Agents)
 		case *ahpwire.RootTerminalsChanged:
+			m.onRootState(nil, a.Terminals, true)
 			m.c.ext.onRootTerminals(a.Terminals)
 		}
 	case isExtChannel(env.Channel):

@@ -370,7 +370,7 @@ func countdown(d time.Duration) string {
 func (m *Model) attach(h *hostEntry) tea.Cmd {
 	var cmds []tea.Cmd
 	if old := m.hostByBackend(m.c.backend); old != nil {
-		old.conn = m.conn
+		old.conn = m.conn // its agents and terminals are kept by onRootState
 	}
 	if m.chat != nil {
 		cmds = append(cmds, unsubscribe(m.c.ctx, m.c.backend, m.chat.chat, m.chat.session))
@@ -389,6 +389,19 @@ func (m *Model) attach(h *hostEntry) tea.Cmd {
 	m.picker.reconnecting = m.conn.Phase == ahpclient.Reconnecting
 	m.syncHosts()
 	return tea.Batch(append(cmds, m.syncRetryTick())...)
+}
+
+// onRootState records the attached host's agents and terminals in its
+// entry, for when it is attached again after a switch.
+func (m *Model) onRootState(agents []ahpwire.AgentInfo, terms []json.RawMessage, setTerms bool) {
+	if h := m.hostByBackend(m.c.backend); h != nil {
+		if agents != nil {
+			h.agents = agents
+		}
+		if setTerms {
+			h.terms = terms
+		}
+	}
 }
 
 // openOnHost opens a session of another configured host: that host is

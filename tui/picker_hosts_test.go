@@ -154,6 +154,11 @@ func TestInboxSwitchesHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.update(t, connEventMsg{b: r.fb, ev: ahpclient.SnapshotEvent{Snapshot: rs}})
+	ra, err := ahpwire.NewSnapshot(rootChannel, ahpwire.RootState{Agents: []ahpwire.AgentInfo{{Provider: "ay", DisplayName: "Ay"}}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.update(t, connEventMsg{ev: ahpclient.SnapshotEvent{Snapshot: ra}})
 	r.update(t, connEventMsg{b: r.fb, ev: ahpclient.SessionsEvent{Result: ahpwire.ListSessionsResult{Items: []ahpwire.SessionSummary{
 		summary("b1", "Bee session", ahpwire.StatusIdle|ahpwire.StatusIsRead, time.Minute)}}}})
 	r.update(t, connEventMsg{ev: ahpclient.SessionsEvent{Result: ahpwire.ListSessionsResult{Items: []ahpwire.SessionSummary{
@@ -182,10 +187,15 @@ func TestInboxSwitchesHost(t *testing.T) {
 	if h := r.m.host("a"); h.b != r.fa {
 		t.Fatal("the left host's connection was dropped")
 	}
+	// Back to a: a's agents again (kept while b was attached).
+	r.update(t, openSessionMsg{Session: "ahp-session:/a1", Host: "a"})
+	if r.m.c.backend != r.fa || len(r.m.picker.agents) != 1 || r.m.picker.agents[0].Provider != "ay" {
+		t.Fatalf("back on a: agents %+v", r.m.picker.agents)
+	}
 	// A host that is not up cannot be switched to: the user is told why.
 	r.m.picker.SetHostSessions("c", []ahpwire.SessionSummary{summary("c1", "Sea", ahpwire.StatusIdle, 0)})
 	r.update(t, openSessionMsg{Session: "ahp-session:/c1", Host: "c"})
-	if r.m.c.backend != r.fb || !strings.Contains(viewText(r.m), "@c is connecting…") {
+	if r.m.c.backend != r.fa || !strings.Contains(viewText(r.m), "@c is connecting…") {
 		t.Fatalf("switched to a host that is not up:\n%s", viewText(r.m))
 	}
 }
