@@ -235,7 +235,7 @@ func TestInboxInTerminal(t *testing.T) {
 	p.tmux("send-keys", "-t", "e2e", "Down")
 	p.waitFor(`› .*\? /demo input`)
 	p.tmux("send-keys", "-t", "e2e", "Enter")
-	p.waitFor(`The agent asks`) // the question of the chosen session, on "two"
+	p.waitFor(`The agent asks`)                // the question of the chosen session, on "two"
 	p.tmux("send-keys", "-t", "e2e", "Escape") // later: the chat, on "two"
 	p.waitFor(`(?s)1 waiting for you.*two \(`)
 	for end := time.Now().Add(30 * time.Second); strings.Contains(p.screen(), "The agent asks"); { // esc then ctrl+s at once would read as alt+ctrl+s
