@@ -82,6 +82,10 @@ type picker struct {
 	here   string
 	hosts  []hostHeader
 	noHost bool // no host is attached yet (opened on the inbox alone)
+	// moved is set once the user moved the cursor: until then, grouped, it
+	// stays on the first row while hosts' lists arrive (else it follows its
+	// session).
+	moved bool
 }
 
 func newPicker(km keymap.Picker, now func() time.Time, st *Styles) picker {
@@ -162,7 +166,7 @@ func (p *picker) HostSession(host, resource string) (ahpwire.SessionSummary, boo
 func (p *picker) Select(resource string) {
 	for i, m := range p.shown {
 		if e := p.entries[m.Index]; e.host == p.here && e.s.Resource == resource {
-			p.cursor = i
+			p.cursor, p.moved = i, true
 			p.offset = p.visibleOffset()
 			return
 		}
@@ -206,6 +210,10 @@ func (p *picker) sortAndFilter() {
 		return cmp.Compare(parseTime(b.s.ModifiedAt).UnixMilli(), parseTime(a.s.ModifiedAt).UnixMilli())
 	})
 	p.refilter()
+	if !p.moved && grouped {
+		p.cursor = 0
+		return
+	}
 	for i, m := range p.shown {
 		if e := p.entries[m.Index]; e.host == selHost && e.s.Resource == sel {
 			p.cursor = i
@@ -259,6 +267,7 @@ func emit(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
 // Update handles keys; printable keys edit the filter.
 func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
 	if w, ok := msg.(tea.MouseWheelMsg); ok && p.mode == pickSession {
+		p.moved = true
 		switch w.Button {
 		case tea.MouseWheelUp:
 			p.cursor = max(0, p.cursor-1)
@@ -292,6 +301,9 @@ func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 	p.note = ""
 	if cmd, ok := p.steerKey(k); ok {
 		return p, cmd
+	}
+	if key.Matches(k, p.km.Up, p.km.Down, p.km.PageUp, p.km.PageDn) {
+		p.moved = true
 	}
 	switch {
 	case key.Matches(k, p.km.Up):

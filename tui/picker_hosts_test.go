@@ -106,6 +106,9 @@ func TestInboxGroupsHosts(t *testing.T) {
 		}
 		last = i
 	}
+	if h, s := r.m.picker.selected(); h != "a" || s != "ahp-session:/a2" {
+		t.Fatalf("the cursor left the first row before the user moved it: %s %s", h, s)
+	}
 	if !strings.Contains(v, "• ○ Fresh unread") || strings.Contains(v, "• ○ Old idle") || !strings.Contains(v, "? Asks a question") {
 		t.Fatalf("markers:\n%s", v)
 	}
