@@ -196,6 +196,9 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		var hs hostSet
 		defer hs.close()
 		o.Hosts, o.HostName = hs.options(cfg, cfg.hostFile, dir, s.log), cfg.attachedName
+		if cfg.attachedName != "" { // as after switching to it: "name (host:port)"
+			o.Host = cfg.attachedName + " (" + o.Host + ")"
+		}
 	}
 	if onScreen {
 		o.Connect, o.URL = start, host
