@@ -28,8 +28,7 @@ func (m *Model) handleEvent(ev ahpclient.Event) tea.Cmd {
 		if ev.Err != nil {
 			return m.errNotice("could not list the sessions", ev.Err)
 		}
-		m.picker.SetSessions(ev.Result.Items)
-		return nil
+		return m.setHostSessions(m.here(), ev.Result.Items)
 	case ahpclient.NotificationEvent:
 		return m.onNotification(ev)
 	case ahpclient.SnapshotEvent:
@@ -111,14 +110,34 @@ func (m *Model) onRootNotification(host string, ev ahpclient.NotificationEvent) 
 		if !ok || !known || p.Changes.Status == nil {
 			return nil
 		}
-		here := host == m.here() && m.screen == screenChat && m.chat != nil && m.chat.session == p.Session
-		title := after.Title
-		if len(m.hosts) > 1 && host != "" { // which host, when there are several
-			title = firstNonEmpty(title, "a session") + " on @" + host
-		}
-		return m.notify.onStatus(host+" "+p.Session, title, before.Status, after.Status, here)
+		return m.notifyStatus(host, before, after)
 	}
 	return nil
+}
+
+// notifyStatus notifies for a session whose status moved (at most once
+// per session per event, keyed by host and session).
+func (m *Model) notifyStatus(host string, before, after ahpwire.SessionSummary) tea.Cmd {
+	here := host == m.here() && m.screen == screenChat && m.chat != nil && m.chat.session == after.Resource
+	title := after.Title
+	if len(m.hosts) > 1 && host != "" { // which host, when there are several
+		title = firstNonEmpty(title, "a session") + " on @" + host
+	}
+	return m.notify.onStatus(host+" "+after.Resource, title, before.Status, after.Status, here)
+}
+
+// setHostSessions replaces a host's list (a listSessions result, after
+// every connect): a session whose status moved meanwhile (say while the
+// host was unreachable) notifies as a live change would.
+func (m *Model) setHostSessions(host string, items []ahpwire.SessionSummary) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, after := range items {
+		if before, ok := m.picker.HostSession(host, after.Resource); ok && before.Status != after.Status {
+			cmds = append(cmds, m.notifyStatus(host, before, after))
+		}
+	}
+	m.picker.SetHostSessions(host, items)
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {

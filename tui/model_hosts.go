@@ -233,7 +233,7 @@ func (m *Model) onWatchEvent(b Backend, ev ahpclient.Event) tea.Cmd {
 		cmd = m.onWatchState(h, ev.State)
 	case ahpclient.SessionsEvent:
 		if ev.Err == nil {
-			m.picker.SetHostSessions(h.Name, ev.Result.Items)
+			cmd = m.setHostSessions(h.Name, ev.Result.Items)
 		}
 	case ahpclient.NotificationEvent:
 		cmd = m.onRootNotification(h.Name, ev)

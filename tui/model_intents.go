@@ -65,7 +65,7 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 	case sessionsListedMsg:
 		if msg.b != nil && msg.b != m.c.backend { // asked before a host switch
 			if h := m.hostByBackend(msg.b); h != nil && msg.ev.Err == nil {
-				m.picker.SetHostSessions(h.Name, msg.ev.Result.Items)
+				return m.setHostSessions(h.Name, msg.ev.Result.Items), true
 			}
 			return nil, true
 		}

@@ -228,6 +228,16 @@ func TestInboxNotifiesAcrossHosts(t *testing.T) {
 	if got := rawMsgs(r.update(t, connEventMsg{b: r.fb, ev: summaryChanged(t, "s", ahpwire.StatusIdle)})); len(got) != 1 || !strings.Contains(got[0], "finished") {
 		t.Fatalf("turn end: %q", got)
 	}
+	// b's list after a reconnect: a session that started asking while the
+	// link was down notifies once, like a live change.
+	relist := connEventMsg{b: r.fb, ev: ahpclient.SessionsEvent{Result: ahpwire.ListSessionsResult{Items: []ahpwire.SessionSummary{
+		summary("s", "Build it", ahpwire.StatusInputNeeded, 0)}}}}
+	if got := rawMsgs(r.update(t, relist)); len(got) != 1 || !strings.Contains(got[0], "Build it on @b needs you") {
+		t.Fatalf("after a reconnect: %q", got)
+	}
+	if got := rawMsgs(r.update(t, relist)); len(got) != 0 {
+		t.Fatalf("the same list again notified: %q", got)
+	}
 	// The session on screen does not notify while focused, does when not.
 	r.m.screen, r.m.chat = screenChat, newChat(r.m.c, r.m.conn, "ahp-session:/s", "ahp-chat:/s", "Same id on a")
 	r.update(t, connEventMsg{ev: summaryChanged(t, "s", ahpwire.StatusInProgress)})
