@@ -106,6 +106,7 @@ func TestInboxGroupsHosts(t *testing.T) {
 		}
 		last = i
 	}
+	golden(t, "grouped-80x24", v)
 	if h, s := r.m.picker.selected(); h != "a" || s != "ahp-session:/a2" {
 		t.Fatalf("the cursor left the first row before the user moved it: %s %s", h, s)
 	}
