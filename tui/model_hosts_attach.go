@@ -94,7 +94,8 @@ func countdown(d time.Duration) string {
 // line, agents and terminals are h's, and its events drive the UI from now.
 func (m *Model) attach(h *hostEntry) tea.Cmd {
 	var cmds []tea.Cmd
-	if old := m.hostByBackend(m.c.backend); old != nil {
+	old := m.hostByBackend(m.c.backend)
+	if old != nil {
 		old.conn = m.conn // its agents and terminals are kept by onRootState
 	}
 	if m.chat != nil {
@@ -112,6 +113,11 @@ func (m *Model) attach(h *hostEntry) tea.Cmd {
 	m.picker.status = ""
 	m.picker.SetAgents(h.agents)
 	m.picker.reconnecting = m.conn.Phase == ahpclient.Reconnecting
+	if old != nil && old.Connect != nil && (old.conn.Phase == ahpclient.Failed || old.conn.Phase == ahpclient.Closed) {
+		// The host left had given up for good: watched now, it is
+		// closed and dialled again like any watched host that failed.
+		cmds = append(cmds, m.onWatchState(old, old.conn))
+	}
 	m.syncHosts()
 	return tea.Batch(append(cmds, m.syncRetryTick())...)
 }

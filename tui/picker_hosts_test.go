@@ -191,10 +191,16 @@ func TestInboxSwitchesHost(t *testing.T) {
 	if h := r.m.host("a"); h.b != r.fa {
 		t.Fatal("the left host's connection was dropped")
 	}
+	// b gives up for good while attached; leaving it closes that client
+	// and dials b again.
+	r.update(t, connEventMsg{b: r.fb, ev: ahpclient.ConnStateEvent{State: ahpclient.ConnState{Phase: ahpclient.Failed, Err: ahpclient.ErrConnectionLost}}})
 	// Back to a: a's agents again (kept while b was attached).
 	r.update(t, openSessionMsg{Session: "ahp-session:/a1", Host: "a"})
 	if r.m.c.backend != r.fa || len(r.m.picker.agents) != 1 || r.m.picker.agents[0].Provider != "ay" {
 		t.Fatalf("back on a: agents %+v", r.m.picker.agents)
+	}
+	if h := r.m.host("b"); h.b != nil || !strings.Contains(ansi.Strip(r.m.picker.View(&r.m.c.styles)), "@b  down") {
+		t.Fatalf("b failed but still held:\n%s", r.m.picker.View(&r.m.c.styles))
 	}
 	// A host that is not up cannot be switched to: the user is told why.
 	r.m.picker.SetHostSessions("c", []ahpwire.SessionSummary{summary("c1", "Sea", ahpwire.StatusIdle, 0)})
