@@ -248,6 +248,11 @@ func TestInboxInTerminal(t *testing.T) {
 	p.waitFor(`(?s)@up  connected.*@two  connected · attached.*@down  down`)
 	p.tmux("send-keys", "-t", "e2e", "C-c")
 	checkRestored(t, p.waitFor(`MODES:.*\S`), exitOK)
+	logb, err := os.ReadFile(filepath.Join(p.work, "state", "ahptui", "ahptui.log"))
+	must(t, err)
+	if !strings.Contains(string(logb), "host connected") || strings.Contains(string(logb), execToken) {
+		t.Fatalf("log without the hosts, or with a token:\n%s", logb)
+	}
 }
 
 // TestConnectingScreen: against a host that accepts but never answers, the
