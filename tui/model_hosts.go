@@ -173,7 +173,7 @@ func (m *Model) onHostMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.onHostConnected(msg), true
 	case hostRetryMsg:
 		h := m.host(msg.name)
-		if h == nil || h.b != nil || h.dialing || h.attempts != msg.attempt {
+		if h == nil || h.b != nil || h.dialing || h.attempts != msg.attempt || h.Connect == nil {
 			return nil, true
 		}
 		h.dialing = true
@@ -202,6 +202,10 @@ func (m *Model) onHostConnected(msg hostConnectedMsg) tea.Cmd {
 		h.retryAt = m.c.now().Add(wait)
 		m.c.log.Info("host down", "host", h.Name, "err", msg.err, "retry", wait)
 		m.syncHosts()
+		if h.Connect == nil { // attached by URL: nothing to dial it again with
+			h.retryAt = time.Time{}
+			return nil
+		}
 		n := h.attempts
 		return tea.Batch(tea.Tick(wait, func(time.Time) tea.Msg { return hostRetryMsg{name: h.Name, attempt: n} }), m.syncHostTick())
 	}

@@ -21,7 +21,7 @@ func (m *Model) syncHostTick() tea.Cmd {
 		return nil
 	}
 	for _, h := range m.hosts {
-		if h.b == nil || h.conn.Phase != ahpclient.Connected {
+		if (h.b == nil && h.Connect != nil) || (h.b != nil && h.conn.Phase != ahpclient.Connected) {
 			m.hostTicking = true
 			return tea.Tick(hostTickInterval, func(time.Time) tea.Msg { return hostTickMsg{} })
 		}
@@ -58,6 +58,8 @@ func hostState(h *hostEntry, conn ahpclient.ConnState, now time.Time) (string, b
 			return "down, retrying now: " + h.down, true
 		}
 		return "connecting…", false
+	case h.b == nil && h.down != "" && h.retryAt.IsZero():
+		return "down: " + h.down, true
 	case h.b == nil && h.down != "":
 		return "down, retrying in " + countdown(h.retryAt.Sub(now)) + ": " + h.down, true
 	case h.b == nil:

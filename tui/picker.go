@@ -198,7 +198,7 @@ func (p *picker) sortAndFilter() {
 	grouped := p.grouped()
 	slices.SortStableFunc(p.entries, func(a, b pickerEntry) int {
 		if grouped {
-			// The inbox: hosts in config order, and in each host the
+			// The inbox: hosts in file order, and in each host the
 			// sessions that need the user first.
 			if c := cmp.Compare(p.hostIndex(a.host), p.hostIndex(b.host)); c != 0 {
 				return c

@@ -290,3 +290,32 @@ func TestOpenSessionAtStart(t *testing.T) {
 		t.Fatalf("not opening the session: %+v", m.open)
 	}
 }
+
+// TestInboxURLHost: a host attached by URL is its own group, first; once
+// left, it is watched like the others, and when its client gives up it
+// shows down (there is nothing to dial it again with).
+func TestInboxURLHost(t *testing.T) {
+	fa, fb := &fakeBackend{}, &fakeBackend{}
+	m := New(Options{Backend: fa, Host: "127.0.0.1:9", Dark: true, NoticeTTL: time.Hour, Hosts: []HostOption{
+		{Name: "b", Connect: func(context.Context) (Backend, error) { return fb, nil }},
+	}})
+	m = send(t, m, teaSize(80, 24))
+	nm, _ := m.Update(hostConnectedMsg{name: "b", b: fb})
+	m = nm.(Model)
+	m = send(t, m, connEventMsg{b: fb, ev: ahpclient.SessionsEvent{Result: ahpwire.ListSessionsResult{Items: []ahpwire.SessionSummary{
+		summary("b1", "Bee", ahpwire.StatusIdle, 0)}}}})
+	if v := viewText(m); strings.Index(v, "@127.0.0.1:9  connected · attached") > strings.Index(v, "@b  connected") {
+		t.Fatalf("URL host not first:\n%s", v)
+	}
+	nm, _ = m.Update(openSessionMsg{Session: "ahp-session:/b1", Host: "b"})
+	m = nm.(Model)
+	nm, _ = m.Update(connEventMsg{b: fa, ev: ahpclient.ConnStateEvent{State: ahpclient.ConnState{Phase: ahpclient.Failed, Err: ahpclient.ErrConnectionLost}}})
+	m = nm.(Model)
+	if v := viewText(m); !strings.Contains(v, "@127.0.0.1:9  down: the connection to the host was lost") || m.c.backend != fb {
+		t.Fatalf("URL host after giving up:\n%s", v)
+	}
+	nm, retry := m.Update(hostRetryMsg{name: "", attempt: 1})
+	if retry != nil || nm.(Model).c.backend != fb {
+		t.Fatal("a URL host was dialled again")
+	}
+}
