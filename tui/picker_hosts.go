@@ -65,6 +65,17 @@ func needRank(s ahpwire.SessionSummary) int {
 	return 1
 }
 
+// needing counts the listed sessions, of every host, that need the user.
+func (p *picker) needing() int {
+	n := 0
+	for _, e := range p.entries {
+		if p.visible(e) && e.s.NeedsUser() {
+			n++
+		}
+	}
+	return n
+}
+
 // groupShown orders a filtered list by host, keeping the match order in
 // each host, so that the cursor moves through the groups as drawn.
 func (p *picker) groupShown() {

@@ -70,6 +70,9 @@ func (p *picker) View(st *Styles) string {
 		return p.pad(lines)
 	}
 	head := st.Picker.Title.Render("Sessions") + st.Picker.Meta.Render(fmt.Sprintf("  %d", len(p.entries)))
+	if n := p.needing(); n > 0 && p.grouped() {
+		head += st.Picker.IconBusy.Render(fmt.Sprintf("  · %d need you", n))
+	}
 	for _, n := range []string{p.status, p.note} {
 		if n != "" {
 			head += "  " + st.Picker.Meta.Render(n)
