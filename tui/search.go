@@ -7,20 +7,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/reducer"
-	"github.com/ahptui/ahptui/render"
 )
 
-// searchHit is one block of one message that contains the query.
-type searchHit struct {
-	item  int    // transcript item (message index)
-	block string // block id
-	index int    // block index (for render.BlockKey)
-	msgID string
-}
-
-// blockSearchText is everything of a block a search can find, collapsed
-// or not: text, reasoning, tool names, input, output and errors.
-func blockSearchText(b *reducer.Block) string {
+// blockSearchParts is everything of a block a search can find, collapsed
+// or not: text, reasoning, tool names, input, output and errors (raw; the
+// search sanitises what it scans).
+func blockSearchParts(b *reducer.Block) []string {
 	var parts []string
 	add := func(s string) {
 		if s != "" {
@@ -61,34 +53,7 @@ func blockSearchText(b *reducer.Block) string {
 			add(q.Message)
 		}
 	}
-	return render.Sanitize(strings.Join(parts, "\n"))
-}
-
-// searchMessages finds q (case-insensitive) in items 0..n-1 of the chat.
-func searchMessages(n int, at func(int) *reducer.Message, q string) []searchHit {
-	q = strings.ToLower(strings.TrimSpace(q))
-	if q == "" {
-		return nil
-	}
-	var hits []searchHit
-	for i := range n {
-		m := at(i)
-		if m == nil {
-			continue
-		}
-		for _, b := range m.Blocks {
-			if strings.Contains(strings.ToLower(blockSearchText(b)), q) {
-				hits = append(hits, searchHit{item: i, block: b.ID, index: b.Index, msgID: m.ID})
-			}
-		}
-		for _, a := range m.Attachments {
-			if strings.Contains(strings.ToLower(a.Label), q) {
-				hits = append(hits, searchHit{item: i, msgID: m.ID, index: -1})
-				break
-			}
-		}
-	}
-	return hits
+	return parts
 }
 
 // highlightLine styles every case-insensitive occurrence of q in a
@@ -116,12 +81,16 @@ func highlightLine(line, q string, sty lipgloss.Style) string {
 	return lipgloss.StyleRanges(line, ranges...)
 }
 
-// lineOf returns the first line of lines containing q (case-insensitive),
-// or -1.
-func lineOf(lines []string, q string) int {
+// lineNear returns the line of lines containing q (case-insensitive)
+// nearest after the estimate frac (0..1 of the way down), wrapping to the
+// top, or -1: the estimate (where in the message's text the match is) makes
+// the scan short even for a message of millions of lines.
+func lineNear(lines []string, q string, frac float64) int {
 	lq := strings.ToLower(q)
-	for i, l := range lines {
-		if strings.Contains(strings.ToLower(ansi.Strip(l)), lq) {
+	start := max(0, min(len(lines), int(frac*float64(len(lines))))-64)
+	for k := range lines {
+		i := (start + k) % len(lines)
+		if strings.Contains(strings.ToLower(ansi.Strip(lines[i])), lq) {
 			return i
 		}
 	}
