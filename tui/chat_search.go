@@ -28,30 +28,48 @@ type searchBar struct {
 	run     *searchRun         // nil when none runs
 	running bool               // slices are still being matched
 	snap    []*reducer.Message // the chat's messages when the search began
-	refs    map[string]string  // the loaded content references then (read-only)
 	next    int                // first message of snap not yet handed out
 	lq      string             // the running search's query, lower case
 	jump    bool               // jump to the first hit when it arrives
+	read    pageReader         // reads the chat's content-reference pages (in commands)
+
+	// Content-reference pages: how many the search reads, how many it
+	// has looked at, how many could not be read.
+	pages, pagesDone, failed int
+
+	// settle is a hit in a page that was not loaded when it was jumped to
+	// (nil: none); the jump is redone when pages load, until the page's
+	// text shows or the user scrolls away (the anchor is no longer at).
+	settle *searchHit
+	at     [2]int
 }
 
 // cancel stops the running search; whatever it still reports is dropped.
 func (s *searchBar) cancel() {
 	if s.run != nil {
-		s.run.stop.Store(true)
+		s.run.stopRun()
 	}
-	s.running, s.snap, s.refs, s.run = false, nil, nil, nil
+	s.running, s.snap, s.read, s.run, s.settle = false, nil, nil, nil, nil
 }
 
 // View renders the bar: input and the match count (or the progress).
 func (s *searchBar) View(st *Styles, width int) []string {
 	count := "no matches"
 	switch {
+	case s.running && s.pages > 0:
+		count = "searching… page " + strconv.Itoa(s.pagesDone) + "/" + strconv.Itoa(s.pages) + " · " + strconv.Itoa(len(s.hits)) + " hits"
+		if len(s.hits) > 0 {
+			count = strconv.Itoa(s.cur+1) + "/" + strconv.Itoa(len(s.hits)) + " · " + count
+		}
 	case s.running && len(s.hits) > 0:
 		count = strconv.Itoa(s.cur+1) + "/" + strconv.Itoa(len(s.hits)) + " · searching…"
 	case s.running:
 		count = "searching… 0 hits"
 	case len(s.hits) > 0:
 		count = strconv.Itoa(s.cur+1) + "/" + strconv.Itoa(len(s.hits))
+	}
+	if s.failed > 0 {
+		count += " · " + plural(s.failed, "page") + " could not be searched"
 	}
 	if s.paging {
 		count += " · loading older turns…"
@@ -111,7 +129,7 @@ func (m *chatModel) searchKey(k tea.KeyPressMsg) tea.Cmd {
 func (m *chatModel) runSearch(jump bool) tea.Cmd {
 	s := &m.x.search
 	s.cancel()
-	s.hits, s.cur = nil, 0
+	s.hits, s.cur, s.pages, s.pagesDone, s.failed = nil, 0, 0, 0, 0
 	q := strings.ToLower(strings.TrimSpace(s.query))
 	if q == "" {
 		return nil
@@ -120,10 +138,13 @@ func (m *chatModel) runSearch(jump bool) tea.Cmd {
 	for i := range m.itemCount() {
 		s.snap = append(s.snap, m.messageAt(i))
 	}
+	var cached map[string]string
 	if m.c.ext != nil {
-		s.refs = m.c.ext.loader.Texts()
+		cached = m.c.ext.loader.Texts()
 	}
-	s.lq, s.jump, s.running, s.next, s.run = q, jump, true, 0, &searchRun{}
+	s.read = refSource(m.c.backend, cached)
+	s.pages = countSearchRefs(s.snap)
+	s.lq, s.jump, s.running, s.next, s.run = q, jump, true, 0, newSearchRun(m.c.ctx)
 	return m.nextSearchBatch()
 }
 
@@ -132,12 +153,13 @@ func (m *chatModel) runSearch(jump bool) tea.Cmd {
 func (m *chatModel) nextSearchBatch() tea.Cmd {
 	s := &m.x.search
 	if s.next >= len(s.snap) {
-		s.running, s.snap, s.refs = false, nil, nil
+		s.running, s.snap, s.read = false, nil, nil
+		s.run.stopRun() // releases its context; every slice has ended
 		return nil
 	}
 	var docs []searchDoc
-	docs, s.next = captureDocs(s.snap, s.next, s.refs)
-	return (&searchTask{run: s.run, query: s.lq, docs: docs}).cmd()
+	docs, s.next = captureDocs(s.snap, s.next)
+	return (&searchTask{run: s.run, query: s.lq, docs: docs, read: s.read}).cmd()
 }
 
 // searchFound applies one slice's hits, if it belongs to the running
@@ -148,6 +170,8 @@ func (m *chatModel) searchFound(msg searchFoundMsg) tea.Cmd {
 		return nil // a cancelled search: its hits are stale
 	}
 	s.hits = append(s.hits, msg.hits...)
+	s.pagesDone += msg.pages
+	s.failed += msg.failed
 	if s.jump && len(s.hits) > 0 {
 		s.jump = false
 		m.gotoHit(s.hits[0])
@@ -190,6 +214,7 @@ func (m *chatModel) itemOf(msg *reducer.Message) int {
 // gotoHit expands the matching block (so the match is visible even when
 // it was collapsed) and scrolls to its matching line.
 func (m *chatModel) gotoHit(h searchHit) {
+	m.x.search.settle = nil
 	item := m.itemOf(h.msg)
 	if item < 0 {
 		return
@@ -203,6 +228,9 @@ func (m *chatModel) gotoHit(h searchHit) {
 	}
 	m.tr.layout()
 	if item >= len(m.tr.items) {
+		return
+	}
+	if h.ref != "" && m.revealPage(item, h) {
 		return
 	}
 	line := max(0, lineNear(m.tr.ensure(item).lines, m.x.search.query, h.frac))

@@ -60,20 +60,39 @@ func copyWithRefsCmd(ctx context.Context, b Backend, cached map[string]string, t
 // loader's map, never mutated) or reads it from the host; it runs inside a
 // command, never in Update.
 func cachedOrRead(ctx context.Context, b Backend, cached map[string]string) refReader {
-	rr, _ := b.(resourceReader)
+	read := refSource(b, cached)
 	return func(uri string) (string, bool) {
+		t, err := read(ctx, uri)
+		return t, err == nil
+	}
+}
+
+// errRefUnreadable is refSource's answer for a reference this connection
+// cannot read (no resourceRead, an inline data: URI, no data).
+var errRefUnreadable = errString("content reference cannot be read")
+
+// refSource is the one way commands read content references in full
+// (export, copy, search): from cached (the loader's map, never mutated) or
+// with resourceRead, each call bounded by reqCtx within ctx. It never
+// runs in Update and never adds to the loader's cache.
+func refSource(b Backend, cached map[string]string) func(ctx context.Context, uri string) (string, error) {
+	rr, _ := b.(resourceReader)
+	return func(ctx context.Context, uri string) (string, error) {
 		if t, ok := cached[uri]; ok {
-			return t, true
+			return t, nil
 		}
 		if rr == nil || strings.HasPrefix(uri, "data:") {
-			return "", false
+			return "", errRefUnreadable
 		}
 		c, cancel := reqCtx(ctx)
 		defer cancel()
 		r, err := rr.ResourceRead(c, uri, "")
-		if err != nil || r.Data == nil {
-			return "", false
+		if err != nil {
+			return "", fmt.Errorf("read %s: %w", uri, err)
 		}
-		return string(r.Data), true
+		if r.Data == nil {
+			return "", errRefUnreadable
+		}
+		return string(r.Data), nil
 	}
 }

@@ -96,6 +96,7 @@ func (m *Model) refreshExt() {
 		m.chat.tr.invalidate(i)
 	}
 	m.chat.tr.layout()
+	m.chat.settleSearch() // a search hit in a page that just loaded
 }
 
 // onExtSnapshot applies a terminal or changeset snapshot.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -170,20 +171,37 @@ func TestSearchTaskWindowsOverlap(t *testing.T) {
 	}
 }
 
-// TestSearchLooksInLoadedReferences: a content reference's text is
-// searched once the loader holds it, and not before.
-func TestSearchLooksInLoadedReferences(t *testing.T) {
-	ref := &reducer.Block{ID: "p1", Kind: reducer.KindContentRef, Ref: &ahpwire.ContentRef{URI: "ahp-res:/big/p1"}}
-	msgs := []*reducer.Message{{ID: "m1", Blocks: []*reducer.Block{ref}}}
-	find := func(refs map[string]string) int {
-		docs, _ := captureDocs(msgs, 0, refs)
-		r := (&searchTask{run: &searchRun{}, query: "needle", docs: docs}).slice()
-		return len(r.hits)
+// TestSearchReadsReferences: a content reference's text is read when the
+// search reaches it (from the loader's texts or the host: refSource); a
+// page that cannot be read counts as failed, not as a hit; a match across
+// two pages of one message is found, in the page it starts in.
+func TestSearchReadsReferences(t *testing.T) {
+	ref := func(id string, i int) *reducer.Block {
+		return &reducer.Block{ID: id, Index: i, Kind: reducer.KindContentRef, Ref: &ahpwire.ContentRef{URI: "ahp-res:/big/" + id}}
 	}
-	if n := find(nil); n != 0 {
-		t.Fatalf("%d hits in a reference not loaded", n)
+	msgs := []*reducer.Message{{ID: "m1", Blocks: []*reducer.Block{ref("p1", 0), ref("p2", 1), ref("p3", 2)}}}
+	find := func(q string, pages map[string]string) (hits []searchHit, read, failed int) {
+		docs, _ := captureDocs(msgs, 0)
+		task := &searchTask{run: newSearchRun(context.Background()), query: q, docs: docs,
+			read: refSource(nil, pages)}
+		for {
+			r := task.slice()
+			hits, read, failed = append(hits, r.hits...), read+r.pages, failed+r.failed
+			if r.rest == nil {
+				return
+			}
+		}
 	}
-	if n := find(map[string]string{"ahp-res:/big/p1": "hay hay Needle hay"}); n != 1 {
-		t.Fatalf("%d hits in the loaded reference, want 1", n)
+	pages := map[string]string{"ahp-res:/big/p1": "hay hay nee", "ahp-res:/big/p2": "dle hay Needle", "ahp-res:/big/p3": "hay"}
+	hits, read, failed := find("needle", pages)
+	if len(hits) != 2 || hits[0].block != "p1" || hits[0].ref != "ahp-res:/big/p1" || hits[1].block != "p2" || read != 3 || failed != 0 {
+		t.Fatalf("hits %+v, %d pages read, %d failed", hits, read, failed)
+	}
+	delete(pages, "ahp-res:/big/p2")
+	if hits, read, failed = find("hay", pages); len(hits) != 2 || read != 3 || failed != 1 {
+		t.Fatalf("with a page missing: hits %+v, %d pages read, %d failed", hits, read, failed)
+	}
+	if hits, _, _ = find("needle", pages); len(hits) != 0 {
+		t.Fatalf("a match across a page that could not be read: %+v", hits)
 	}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -35,15 +36,18 @@ const (
 
 // searchDoc is what a search looks at of one block (or of a message's
 // attachments, index -1): its searchable strings, raw (each window is
-// sanitised as it is scanned).
+// sanitised as it is scanned), or the URI of the content-reference page
+// it shows (read when the search reaches it).
 type searchDoc struct {
 	msg    *reducer.Message // never dereferenced off the UI goroutine
 	msgID  string
 	block  string
 	index  int
 	parts  []string
-	before int // text bytes of the message before this doc
-	msgLen int // text bytes of the whole message
+	ref    string // a contentRef page's URI ("": parts)
+	chain  bool   // ref continues the previous doc's page (the block before it)
+	before int    // text bytes of the message before this doc
+	msgLen int    // text bytes of the whole message
 }
 
 // searchHit is one block of one message that contains the query.
@@ -53,16 +57,40 @@ type searchHit struct {
 	index int              // block index (for render.BlockKey); -1: an attachment
 	msgID string
 	// frac is where in the message's text the match is (0..1), to find
-	// its rendered line without scanning them all.
+	// its rendered line without scanning them all; for a page (ref set),
+	// where in the page's text.
 	frac float64
+	ref  string // the content-reference page the hit is in ("": none)
 }
 
 // searchRun is one search, from a query change to its end or cancel; its
 // pointer tells its reports from those of any other search (of this chat
 // or another).
 type searchRun struct {
-	stop atomic.Bool // set when the search is cancelled
+	stop   atomic.Bool        // set when the search is cancelled
+	ctx    context.Context    // ends with the search: a page being read is abandoned
+	cancel context.CancelFunc // stops the search (see stopRun)
 }
+
+// newSearchRun starts a search whose page reads end with parent or the
+// search.
+func newSearchRun(parent context.Context) *searchRun {
+	r := &searchRun{}
+	r.ctx, r.cancel = context.WithCancel(parent)
+	return r
+}
+
+// stopRun cancels r: no slice goes on and no page is read after it.
+func (r *searchRun) stopRun() {
+	r.stop.Store(true)
+	if r.cancel != nil {
+		r.cancel()
+	}
+}
+
+// pageReader reads one content-reference page in full (refSource: the
+// loader's texts, else resourceRead); it runs in commands only.
+type pageReader func(ctx context.Context, uri string) (string, error)
 
 // searchTask is one batch of documents being matched, and where the
 // matching is.
@@ -70,15 +98,24 @@ type searchTask struct {
 	run            *searchRun
 	query          string // trimmed, lower case
 	docs           []searchDoc
+	read           pageReader // nil: pages count as not searchable
 	doc, part, off int
+	// tail is the end of the last page read (a copy: the page itself is
+	// dropped), to find a match that crosses into the next page; hitEnd
+	// is 1 + the last doc that had a hit (one hit per doc), 0 for none.
+	tail   string
+	hitEnd int
 }
 
 // searchFoundMsg reports the hits of one slice of a search; rest goes on
-// with the batch (nil when the batch is done).
+// with the batch (nil when the batch is done). pages counts the
+// content-reference pages the slice looked at, failed those of them that
+// could not be read.
 type searchFoundMsg struct {
-	run  *searchRun
-	hits []searchHit
-	rest *searchTask
+	run           *searchRun
+	hits          []searchHit
+	rest          *searchTask
+	pages, failed int
 }
 
 // cmd runs the next slice of t on the command's goroutine.
@@ -86,7 +123,8 @@ func (t *searchTask) cmd() tea.Cmd {
 	return func() tea.Msg { return t.slice() }
 }
 
-// slice matches up to searchSlice bytes; one hit per document.
+// slice matches up to searchSlice bytes, or one content-reference page
+// (so progress and hits show page by page); one hit per document.
 func (t *searchTask) slice() searchFoundMsg {
 	var hits []searchHit
 	budget := searchSlice
@@ -98,6 +136,13 @@ func (t *searchTask) slice() searchFoundMsg {
 			return searchFoundMsg{run: t.run, hits: hits, rest: t}
 		}
 		d := &t.docs[t.doc]
+		if d.ref != "" {
+			out := t.page(hits)
+			if !t.run.stop.Load() && t.doc < len(t.docs) {
+				out.rest = t
+			}
+			return out
+		}
 		if t.part >= len(d.parts) {
 			t.doc, t.part, t.off = t.doc+1, 0, 0
 			continue
@@ -113,6 +158,7 @@ func (t *searchTask) slice() searchFoundMsg {
 			}
 			hits = append(hits, searchHit{msg: d.msg, block: d.block, index: d.index, msgID: d.msgID,
 				frac: float64(pos) / float64(max(1, d.msgLen))})
+			t.hitEnd = t.doc + 1
 			t.doc, t.part, t.off = t.doc+1, 0, 0
 		case next >= len(s):
 			t.part, t.off = t.part+1, 0
@@ -121,6 +167,64 @@ func (t *searchTask) slice() searchFoundMsg {
 		}
 	}
 	return searchFoundMsg{run: t.run, hits: hits}
+}
+
+// page reads the content-reference page of the current doc and matches
+// it, and across its start the end of the page before it; the page's
+// text is dropped when it returns (only a short tail is kept). A page
+// that cannot be read is counted as failed and the search goes on.
+func (t *searchTask) page(hits []searchHit) searchFoundMsg {
+	d := &t.docs[t.doc]
+	out := searchFoundMsg{run: t.run, pages: 1}
+	var text string
+	var err error = errRefUnreadable
+	if t.read != nil {
+		text, err = t.read(t.run.ctx, d.ref)
+	}
+	if t.run.stop.Load() {
+		return searchFoundMsg{run: t.run}
+	}
+	tail := t.tail
+	t.tail = ""
+	if err != nil {
+		out.failed = 1
+		t.doc, t.part, t.off = t.doc+1, 0, 0
+		out.hits = hits
+		return out
+	}
+	if d.chain && tail != "" && t.hitEnd != t.doc && crossesInto(tail, text, t.query) {
+		p := &t.docs[t.doc-1]
+		hits = append(hits, searchHit{msg: p.msg, block: p.block, index: p.index, msgID: p.msgID, frac: 1, ref: p.ref})
+		t.hitEnd = t.doc
+	}
+	for off := 0; off < len(text); {
+		at, next := findFold(text, t.query, off, searchWindow)
+		if at >= 0 {
+			hits = append(hits, searchHit{msg: d.msg, block: d.block, index: d.index, msgID: d.msgID,
+				frac: float64(at) / float64(len(text)), ref: d.ref})
+			t.hitEnd = t.doc + 1
+			break
+		}
+		off = next
+	}
+	t.tail = strings.Clone(text[runeStart(text, max(0, len(text)-searchTailBytes(t.query))):])
+	t.doc, t.part, t.off = t.doc+1, 0, 0
+	out.hits = hits
+	return out
+}
+
+// searchTailBytes is how much of a page's end is kept to find a match
+// crossing into the next page: the query's length, with room for what
+// sanitising removes.
+func searchTailBytes(q string) int { return 4 * len(q) }
+
+// crossesInto reports a match of q (lower case) that starts in tail (the
+// end of one page) and ends in the next page, text.
+func crossesInto(tail, text, q string) bool {
+	head := text[:runeStart(text, min(len(text), searchTailBytes(q)))]
+	lt := strings.ToLower(render.Sanitize(tail))
+	i := strings.Index(strings.ToLower(render.Sanitize(tail+head)), q)
+	return i >= 0 && i < len(lt) && i+len(q) > len(lt)
 }
 
 // findFold looks for q (lower case) in the sanitised, lowered window of s
@@ -149,21 +253,25 @@ func runeStart(s string, i int) int {
 // captureDocs takes the documents of msgs[from:], up to searchBatchMsgs
 // messages or searchBatchBytes of text (at least one message), and returns
 // them and the index of the first message not taken. It only copies string
-// headers. refs are the loaded texts of content references by URI (a
-// reference not loaded is not searched: reading it is the loader's job).
-func captureDocs(msgs []*reducer.Message, from int, refs map[string]string) (docs []searchDoc, next int) {
+// headers. A content-reference page is a doc of its URI (read when the
+// search reaches it, loaded or not); consecutive pages of a message chain.
+func captureDocs(msgs []*reducer.Message, from int) (docs []searchDoc, next int) {
 	size := 0
 	for next = from; next < len(msgs) && next-from < searchBatchMsgs && (size < searchBatchBytes || next == from); next++ {
 		m := msgs[next]
 		if m == nil {
 			continue
 		}
-		first, msgLen := len(docs), 0
+		first, msgLen, prevRef := len(docs), 0, false
 		for _, b := range m.Blocks {
-			parts := blockSearchParts(b)
-			if b.Kind == reducer.KindContentRef && b.Ref != nil && refs[b.Ref.URI] != "" {
-				parts = append(parts, refs[b.Ref.URI])
+			if uri, n, ok := searchRef(b); ok {
+				docs = append(docs, searchDoc{msg: m, msgID: m.ID, block: b.ID, index: b.Index, ref: uri, chain: prevRef, before: msgLen})
+				msgLen += n
+				prevRef = true
+				continue
 			}
+			prevRef = false
+			parts := blockSearchParts(b)
 			n := 0
 			for _, p := range parts {
 				n += len(p)
@@ -188,4 +296,40 @@ func captureDocs(msgs []*reducer.Message, from int, refs map[string]string) (doc
 		size += msgLen
 	}
 	return docs, next
+}
+
+// searchRef reports a content-reference block whose text a search reads:
+// its URI and advertised size (0 when unknown). data: URIs, images and
+// binaries are not read.
+func searchRef(b *reducer.Block) (uri string, size int, ok bool) {
+	if b.Kind != reducer.KindContentRef || b.Ref == nil || b.Ref.URI == "" || strings.HasPrefix(b.Ref.URI, "data:") {
+		return "", 0, false
+	}
+	ct := strings.ToLower(b.Ref.ContentType)
+	for _, bin := range []string{"image/", "audio/", "video/", "application/octet-stream"} {
+		if strings.HasPrefix(ct, bin) {
+			return "", 0, false
+		}
+	}
+	if h := b.Ref.SizeHint; h != nil && *h > 0 {
+		size = int(*h)
+	}
+	return b.Ref.URI, size, true
+}
+
+// countSearchRefs counts the content-reference pages of msgs a search
+// reads (the N of "page k/N"): a walk over blocks, not text.
+func countSearchRefs(msgs []*reducer.Message) int {
+	n := 0
+	for _, m := range msgs {
+		if m == nil {
+			continue
+		}
+		for _, b := range m.Blocks {
+			if _, _, ok := searchRef(b); ok {
+				n++
+			}
+		}
+	}
+	return n
 }

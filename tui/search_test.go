@@ -45,7 +45,7 @@ func searchAll(msgs []*reducer.Message, q string) []searchHit {
 	}
 	var hits []searchHit
 	for from := 0; from < len(msgs); {
-		docs, next := captureDocs(msgs, from, nil)
+		docs, next := captureDocs(msgs, from)
 		t := &searchTask{run: &searchRun{}, query: q, docs: docs}
 		for {
 			r := t.slice()
