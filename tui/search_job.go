@@ -20,7 +20,8 @@ import (
 // the next slice. A new query or closing the search replaces the running
 // search (a *searchRun, its identity) and raises its stop flag: its slice
 // returns early and its report is dropped, so no stale hit is ever
-// applied.
+// applied. Content-reference pages are read by the slices themselves, one
+// page per slice (search_refs.go).
 const (
 	// searchWindow is how much text is sanitised, lowered and scanned at
 	// once (a query spanning two windows is still found: windows overlap
@@ -87,10 +88,6 @@ func (r *searchRun) stopRun() {
 		r.cancel()
 	}
 }
-
-// pageReader reads one content-reference page in full (refSource: the
-// loader's texts, else resourceRead); it runs in commands only.
-type pageReader func(ctx context.Context, uri string) (string, error)
 
 // searchTask is one batch of documents being matched, and where the
 // matching is.
@@ -169,64 +166,6 @@ func (t *searchTask) slice() searchFoundMsg {
 	return searchFoundMsg{run: t.run, hits: hits}
 }
 
-// page reads the content-reference page of the current doc and matches
-// it, and across its start the end of the page before it; the page's
-// text is dropped when it returns (only a short tail is kept). A page
-// that cannot be read is counted as failed and the search goes on.
-func (t *searchTask) page(hits []searchHit) searchFoundMsg {
-	d := &t.docs[t.doc]
-	out := searchFoundMsg{run: t.run, pages: 1}
-	var text string
-	var err error = errRefUnreadable
-	if t.read != nil {
-		text, err = t.read(t.run.ctx, d.ref)
-	}
-	if t.run.stop.Load() {
-		return searchFoundMsg{run: t.run}
-	}
-	tail := t.tail
-	t.tail = ""
-	if err != nil {
-		out.failed = 1
-		t.doc, t.part, t.off = t.doc+1, 0, 0
-		out.hits = hits
-		return out
-	}
-	if d.chain && tail != "" && t.hitEnd != t.doc && crossesInto(tail, text, t.query) {
-		p := &t.docs[t.doc-1]
-		hits = append(hits, searchHit{msg: p.msg, block: p.block, index: p.index, msgID: p.msgID, frac: 1, ref: p.ref})
-		t.hitEnd = t.doc
-	}
-	for off := 0; off < len(text); {
-		at, next := findFold(text, t.query, off, searchWindow)
-		if at >= 0 {
-			hits = append(hits, searchHit{msg: d.msg, block: d.block, index: d.index, msgID: d.msgID,
-				frac: float64(at) / float64(len(text)), ref: d.ref})
-			t.hitEnd = t.doc + 1
-			break
-		}
-		off = next
-	}
-	t.tail = strings.Clone(text[runeStart(text, max(0, len(text)-searchTailBytes(t.query))):])
-	t.doc, t.part, t.off = t.doc+1, 0, 0
-	out.hits = hits
-	return out
-}
-
-// searchTailBytes is how much of a page's end is kept to find a match
-// crossing into the next page: the query's length, with room for what
-// sanitising removes.
-func searchTailBytes(q string) int { return 4 * len(q) }
-
-// crossesInto reports a match of q (lower case) that starts in tail (the
-// end of one page) and ends in the next page, text.
-func crossesInto(tail, text, q string) bool {
-	head := text[:runeStart(text, min(len(text), searchTailBytes(q)))]
-	lt := strings.ToLower(render.Sanitize(tail))
-	i := strings.Index(strings.ToLower(render.Sanitize(tail+head)), q)
-	return i >= 0 && i < len(lt) && i+len(q) > len(lt)
-}
-
 // findFold looks for q (lower case) in the sanitised, lowered window of s
 // starting at from, about n bytes long (cut on rune boundaries) plus
 // len(q)-1 bytes of overlap. It returns the match's byte offset in s
@@ -296,40 +235,4 @@ func captureDocs(msgs []*reducer.Message, from int) (docs []searchDoc, next int)
 		size += msgLen
 	}
 	return docs, next
-}
-
-// searchRef reports a content-reference block whose text a search reads:
-// its URI and advertised size (0 when unknown). data: URIs, images and
-// binaries are not read.
-func searchRef(b *reducer.Block) (uri string, size int, ok bool) {
-	if b.Kind != reducer.KindContentRef || b.Ref == nil || b.Ref.URI == "" || strings.HasPrefix(b.Ref.URI, "data:") {
-		return "", 0, false
-	}
-	ct := strings.ToLower(b.Ref.ContentType)
-	for _, bin := range []string{"image/", "audio/", "video/", "application/octet-stream"} {
-		if strings.HasPrefix(ct, bin) {
-			return "", 0, false
-		}
-	}
-	if h := b.Ref.SizeHint; h != nil && *h > 0 {
-		size = int(*h)
-	}
-	return b.Ref.URI, size, true
-}
-
-// countSearchRefs counts the content-reference pages of msgs a search
-// reads (the N of "page k/N"): a walk over blocks, not text.
-func countSearchRefs(msgs []*reducer.Message) int {
-	n := 0
-	for _, m := range msgs {
-		if m == nil {
-			continue
-		}
-		for _, b := range m.Blocks {
-			if _, _, ok := searchRef(b); ok {
-				n++
-			}
-		}
-	}
-	return n
 }

@@ -8,12 +8,13 @@ import "github.com/ahptui/ahptui/render"
 // read it without keeping it). The jump scrolls to the page's block; the
 // loader then reads it the usual way, as it came into view, and when
 // pages load (refreshExt) the jump is redone, so the match is shown once
-// the page's text is laid out, even if pages above it grew meanwhile. It
-// stops when the page shows or the user scrolled elsewhere.
+// the page's text is laid out, and stays shown while pages above it load
+// and grow. It stops when the user scrolls, jumps elsewhere or the search
+// ends (cancel).
 
 // revealPage scrolls to the hit's line inside its page's block (the
-// block's first line while the page is not loaded, remembering the hit to
-// settle later). It reports false when the block is not laid out.
+// block's first line while the page is not loaded) and remembers the hit
+// to settle later. It reports false when the block is not laid out.
 func (m *chatModel) revealPage(item int, h searchHit) bool {
 	r := m.tr.ensure(item)
 	sp := findSpan(r.spans, spanID(render.BlockKey{MessageID: h.msgID, Index: h.index}))
@@ -30,10 +31,8 @@ func (m *chatModel) revealPage(item int, h searchHit) bool {
 		}
 	}
 	m.tr.reveal(item, line)
-	if !loaded {
-		s := &m.x.search
-		s.settle, s.at = &h, [2]int{m.tr.topItem, m.tr.topLine}
-	}
+	s := &m.x.search
+	s.settle, s.at = &h, [2]int{m.tr.topItem, m.tr.topLine}
 	return true
 }
 
@@ -45,8 +44,8 @@ func (m *chatModel) loadedTexts() map[string]string {
 	return m.c.ext.loader.Texts()
 }
 
-// settleSearch redoes a jump to a hit whose page was not loaded, after
-// content loaded, unless the user has scrolled since.
+// settleSearch redoes the last jump to a hit in a page after content
+// loaded, unless the user has scrolled since.
 func (m *chatModel) settleSearch() {
 	s := &m.x.search
 	h := s.settle

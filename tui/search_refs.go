@@ -1,0 +1,124 @@
+package tui
+
+import (
+	"context"
+	"strings"
+
+	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/render"
+)
+
+// Searching content-reference pages.
+//
+// A long part the host keeps by reference (ahphost: 64 KiB pages, each a
+// contentRef block of the message) is searched like any text, but its
+// pages are read by the search job itself, in order, one per slice, through
+// refSource (the loader's texts when it has them, else resourceRead: the
+// one path export and copy use too). A page's text lives only while it is
+// matched: the search keeps its hits' positions and the last few bytes of
+// the page, to find a match that runs into the next page; nothing goes
+// into the loader's cache. Cancelling the search cancels the read in
+// flight and no further page is read. A page that cannot be read (gone
+// from the host, the connection down) is counted and skipped.
+
+// pageReader reads one content-reference page in full (refSource: the
+// loader's texts, else resourceRead); it runs in commands only.
+type pageReader func(ctx context.Context, uri string) (string, error)
+
+// page reads the content-reference page of the current doc and matches
+// it, and across its start the end of the page before it; the page's
+// text is dropped when it returns (only a short tail is kept). A page
+// that cannot be read is counted as failed and the search goes on.
+func (t *searchTask) page(hits []searchHit) searchFoundMsg {
+	d := &t.docs[t.doc]
+	out := searchFoundMsg{run: t.run, pages: 1}
+	var text string
+	var err error = errRefUnreadable
+	if t.read != nil {
+		ctx := t.run.ctx
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		text, err = t.read(ctx, d.ref)
+	}
+	if t.run.stop.Load() {
+		return searchFoundMsg{run: t.run}
+	}
+	tail := t.tail
+	t.tail = ""
+	if err != nil {
+		out.failed = 1
+		t.doc, t.part, t.off = t.doc+1, 0, 0
+		out.hits = hits
+		return out
+	}
+	if d.chain && tail != "" && t.hitEnd != t.doc && crossesInto(tail, text, t.query) {
+		p := &t.docs[t.doc-1]
+		hits = append(hits, searchHit{msg: p.msg, block: p.block, index: p.index, msgID: p.msgID, frac: 1, ref: p.ref})
+		t.hitEnd = t.doc
+	}
+	for off := 0; off < len(text); {
+		at, next := findFold(text, t.query, off, searchWindow)
+		if at >= 0 {
+			hits = append(hits, searchHit{msg: d.msg, block: d.block, index: d.index, msgID: d.msgID,
+				frac: float64(at) / float64(len(text)), ref: d.ref})
+			t.hitEnd = t.doc + 1
+			break
+		}
+		off = next
+	}
+	t.tail = strings.Clone(text[runeStart(text, max(0, len(text)-searchTailBytes(t.query))):])
+	t.doc, t.part, t.off = t.doc+1, 0, 0
+	out.hits = hits
+	return out
+}
+
+// searchTailBytes is how much of a page's end is kept to find a match
+// crossing into the next page: the query's length, with room for what
+// sanitising removes.
+func searchTailBytes(q string) int { return 4 * len(q) }
+
+// crossesInto reports a match of q (lower case) that starts in tail (the
+// end of one page) and ends in the next page, text.
+func crossesInto(tail, text, q string) bool {
+	head := text[:runeStart(text, min(len(text), searchTailBytes(q)))]
+	lt := strings.ToLower(render.Sanitize(tail))
+	i := strings.Index(strings.ToLower(render.Sanitize(tail+head)), q)
+	return i >= 0 && i < len(lt) && i+len(q) > len(lt)
+}
+
+// searchRef reports a content-reference block whose text a search reads:
+// its URI and advertised size (0 when unknown). data: URIs, images and
+// binaries are not read.
+func searchRef(b *reducer.Block) (uri string, size int, ok bool) {
+	if b.Kind != reducer.KindContentRef || b.Ref == nil || b.Ref.URI == "" || strings.HasPrefix(b.Ref.URI, "data:") {
+		return "", 0, false
+	}
+	ct := strings.ToLower(b.Ref.ContentType)
+	for _, bin := range []string{"image/", "audio/", "video/", "application/octet-stream"} {
+		if strings.HasPrefix(ct, bin) {
+			return "", 0, false
+		}
+	}
+	if h := b.Ref.SizeHint; h != nil && *h > 0 {
+		size = int(*h)
+	}
+	return b.Ref.URI, size, true
+}
+
+// countSearchRefs counts the content-reference pages of msgs a search
+// reads (the N of "page k/N"): a walk over blocks, not text.
+func countSearchRefs(msgs []*reducer.Message) int {
+	n := 0
+	for _, m := range msgs {
+		if m == nil {
+			continue
+		}
+		for _, b := range m.Blocks {
+			if _, _, ok := searchRef(b); ok {
+				n++
+			}
+		}
+	}
+	return n
+}
