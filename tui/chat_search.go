@@ -117,8 +117,8 @@ func (m *chatModel) gotoHit(h searchHit) {
 	if h.item >= len(m.tr.items) {
 		return
 	}
-	line := max(0, lineOf(m.tr.ensure(h.item).lines, m.x.search.query))
-	m.tr.reveal(h.item, line)
+	sec, line := m.tr.lineOf(h.item, m.x.search.query)
+	m.tr.reveal(h.item, sec, line)
 }
 
 // decorate highlights the search query in the visible transcript lines.

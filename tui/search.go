@@ -128,15 +128,33 @@ func lineOf(lines []string, q string) int {
 	return -1
 }
 
-// reveal scrolls the transcript so that line of item sits near the top.
-func (t *transcript) reveal(item, line int) {
+// reveal scrolls the transcript so that line (of section sec) of item
+// sits near the top.
+func (t *transcript) reveal(item, sec, line int) {
 	if item < 0 || item >= len(t.items) {
 		return
 	}
 	t.follow = false
-	t.topItem, t.topLine = item, max(0, line-2)
-	if t.topLine >= len(t.ensure(item).lines) {
-		t.topLine = 0
+	if sec >= t.ensure(item).nsecs() || line >= len(t.secLines(item, sec)) {
+		sec, line = 0, 0
 	}
+	t.setTop(tpos{item, sec, line})
+	t.up(min(2, line))
 	t.layout()
+}
+
+// lineOf returns the section and line of the first line of item i that
+// contains q (case-insensitive), or 0, 0. Pages of a long text are laid
+// out only when their source contains q.
+func (t *transcript) lineOf(i int, q string) (sec, line int) {
+	r := t.ensure(i)
+	for s := range r.nsecs() {
+		if r.secs != nil && r.secs[s].Page != nil && !r.secs[s].Page.Contains(q) {
+			continue
+		}
+		if l := lineOf(r.sec(s), q); l >= 0 {
+			return s, l
+		}
+	}
+	return 0, 0
 }

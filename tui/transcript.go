@@ -5,19 +5,49 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/render"
 )
 
-// blockSpan locates one focusable block inside an item's rendered lines.
+// blockSpan locates one focusable block inside an item's rendered lines:
+// from line Start of section StartSec to before line End of section
+// EndSec (sections: see renderedItem; an item without them is section 0).
 type blockSpan struct {
-	ID         string // block id (stable across renders)
-	Start, End int    // line range [Start, End)
-	Expandable bool   // thinking, tool or error block: enter toggles it
+	ID               string // block id (stable across renders)
+	Start, End       int    // line range [Start, End)
+	StartSec, EndSec int
+	Expandable       bool // thinking, tool or error block: enter toggles it
 }
 
-// renderedItem is the cached output of rendering one transcript item.
+// renderedItem is the cached output of rendering one transcript item:
+// its lines, or, for a message holding a long text, its sections (pages
+// of the long text are laid out only when shown, through the renderer's
+// page cache, and never held here).
 type renderedItem struct {
 	lines []string
+	secs  []render.Section
 	spans []blockSpan
+}
+
+// nsecs is the number of sections of the item.
+func (r *renderedItem) nsecs() int {
+	if r.secs == nil {
+		return 1
+	}
+	return len(r.secs)
+}
+
+// sec returns the lines of section s (laying a page out if needed).
+func (r *renderedItem) sec(s int) []string {
+	switch {
+	case r.secs == nil:
+		return r.lines
+	case s >= len(r.secs):
+		return nil
+	case r.secs[s].Page != nil:
+		return r.secs[s].Page.Lines()
+	}
+	return r.secs[s].Lines
 }
 
 // itemRenderer renders item i at the given content width.
@@ -34,7 +64,9 @@ type tItem struct {
 // (through render) only the items it needs for the visible window, caches
 // their lines, and composes a frame from at most height lines. It never
 // joins or sets the whole transcript. Scroll position is an anchor
-// (item, line) so that items above the window never need to be rendered.
+// (item, section, line) so that items above the window never need to be
+// rendered, nor the pages of a long text above or below it laid out: no
+// walk goes further than the window and a margin.
 //
 // Rendering happens in layout(), called from Update; View only reads.
 type transcript struct {
@@ -43,10 +75,10 @@ type transcript struct {
 	width, height int
 	stamp         int // bumped on width or global view-option changes
 
-	follow           bool // stick to the bottom
-	topItem, topLine int  // first visible line when !follow
-	unseen           bool // output arrived while scrolled up
-	atTop            bool // the window starts at the first loaded line
+	follow                   bool // stick to the bottom
+	topItem, topSec, topLine int  // first visible line when !follow
+	unseen                   bool // output arrived while scrolled up
+	atTop                    bool // the window starts at the first loaded line
 
 	focus    bool // the pane has keyboard focus (the renderer marks the focused block)
 	fItem    int  // focused block's item (-1 = none)
@@ -143,18 +175,56 @@ func (t *transcript) ensure(i int) *renderedItem {
 	return &it.r
 }
 
+// tpos is a line of the transcript: item, section of the item, line of
+// the section.
+type tpos struct{ item, sec, line int }
+
+// secLines returns the lines of section s of item i, rendering the item
+// and laying a page out if needed.
+func (t *transcript) secLines(i, s int) []string { return t.ensure(i).sec(s) }
+
+// prevSec returns the section before (i, s).
+func (t *transcript) prevSec(i, s int) (int, int, bool) {
+	if s > 0 {
+		return i, s - 1, true
+	}
+	if i <= 0 {
+		return 0, 0, false
+	}
+	return i - 1, t.ensure(i-1).nsecs() - 1, true
+}
+
+// nextSec returns the section after (i, s).
+func (t *transcript) nextSec(i, s int) (int, int, bool) {
+	if s+1 < t.ensure(i).nsecs() {
+		return i, s + 1, true
+	}
+	if i+1 >= len(t.items) {
+		return 0, 0, false
+	}
+	return i + 1, 0, true
+}
+
 // bottomAnchor returns the anchor of the window that ends at the last line.
-func (t *transcript) bottomAnchor() (item, line int, full bool) {
+func (t *transcript) bottomAnchor() (p tpos, full bool) {
 	need := t.height
-	for i := len(t.items) - 1; i >= 0; i-- {
-		n := len(t.ensure(i).lines)
+	i := len(t.items) - 1
+	s := t.ensure(i).nsecs() - 1
+	for {
+		n := len(t.secLines(i, s))
 		if n >= need {
-			return i, n - need, true
+			return tpos{i, s, n - need}, true
 		}
 		need -= n
+		var ok bool
+		if i, s, ok = t.prevSec(i, s); !ok {
+			return tpos{}, false
+		}
 	}
-	return 0, 0, false
 }
+
+func (t *transcript) top() tpos     { return tpos{t.topItem, t.topSec, t.topLine} }
+func (t *transcript) setTop(p tpos) { t.topItem, t.topSec, t.topLine = p.item, p.sec, p.line }
 
 // layout renders whatever the current window needs and normalises the anchor.
 func (t *transcript) layout() {
@@ -163,8 +233,9 @@ func (t *transcript) layout() {
 		return
 	}
 	if t.follow {
-		i, l, full := t.bottomAnchor()
-		t.topItem, t.topLine, t.atTop = i, l, !full || (i == 0 && l == 0)
+		p, full := t.bottomAnchor()
+		t.setTop(p)
+		t.atTop = !full || p == tpos{}
 		t.unseen = false
 		return
 	}
@@ -174,24 +245,37 @@ func (t *transcript) layout() {
 		t.layout()
 		return
 	}
-	if n := len(t.ensure(t.topItem).lines); t.topLine >= n {
+	if ns := t.ensure(t.topItem).nsecs(); t.topSec >= ns {
+		t.topSec, t.topLine = ns-1, len(t.secLines(t.topItem, ns-1))
+	}
+	if n := len(t.secLines(t.topItem, t.topSec)); t.topLine >= n {
 		t.topLine = max(0, n-1)
 	}
 	// If no more than height lines remain from the anchor we are at the bottom.
-	have := 0
-	for i := t.topItem; i < len(t.items) && have <= t.height; i++ {
-		n := len(t.ensure(i).lines)
-		if i == t.topItem {
-			n -= t.topLine
-		}
-		have += n
-	}
-	if have <= t.height {
+	if t.linesFrom(t.top(), t.height+1) <= t.height {
 		t.follow = true
 		t.layout()
 		return
 	}
-	t.atTop = t.topItem == 0 && t.topLine == 0
+	t.atTop = t.top() == tpos{}
+}
+
+// linesFrom counts the lines from p to the end, stopping at limit.
+func (t *transcript) linesFrom(p tpos, limit int) int {
+	have := 0
+	i, s := p.item, p.sec
+	for have < limit {
+		n := len(t.secLines(i, s))
+		if i == p.item && s == p.sec {
+			n -= p.line
+		}
+		have += max(n, 0)
+		var ok bool
+		if i, s, ok = t.nextSec(i, s); !ok {
+			break
+		}
+	}
+	return have
 }
 
 // ScrollUp moves the window up n lines (stops at the first loaded line).
@@ -200,23 +284,29 @@ func (t *transcript) ScrollUp(n int) {
 		return
 	}
 	if t.follow {
-		t.topItem, t.topLine, _ = t.bottomAnchor()
+		p, _ := t.bottomAnchor()
+		t.setTop(p)
 		t.follow = false
 	}
+	t.up(n)
+	t.layout()
+}
+
+// up moves the anchor up n lines (not past the first line).
+func (t *transcript) up(n int) {
 	for n > 0 {
 		if t.topLine >= n {
 			t.topLine -= n
-			break
+			return
 		}
 		n -= t.topLine
 		t.topLine = 0
-		if t.topItem == 0 {
-			break
+		i, s, ok := t.prevSec(t.topItem, t.topSec)
+		if !ok {
+			return
 		}
-		t.topItem--
-		t.topLine = len(t.ensure(t.topItem).lines)
+		t.topItem, t.topSec, t.topLine = i, s, len(t.secLines(i, s))
 	}
-	t.layout()
 }
 
 // ScrollDown moves the window down n lines; reaching the end follows again.
@@ -225,14 +315,18 @@ func (t *transcript) ScrollDown(n int) {
 		return
 	}
 	for n > 0 && t.topItem < len(t.items) {
-		rest := len(t.ensure(t.topItem).lines) - t.topLine
+		rest := len(t.secLines(t.topItem, t.topSec)) - t.topLine
 		if rest > n {
 			t.topLine += n
 			break
 		}
 		n -= rest
-		t.topItem++
-		t.topLine = 0
+		i, s, ok := t.nextSec(t.topItem, t.topSec)
+		if !ok {
+			t.setTop(tpos{item: len(t.items)})
+			break
+		}
+		t.setTop(tpos{i, s, 0})
 	}
 	t.layout()
 }
@@ -242,7 +336,8 @@ func (t *transcript) GotoTop() {
 	if len(t.items) == 0 {
 		return
 	}
-	t.follow, t.topItem, t.topLine = false, 0, 0
+	t.follow = false
+	t.setTop(tpos{})
 	t.layout()
 }
 
@@ -258,24 +353,38 @@ func (t *transcript) Following() bool { return t.follow }
 // AtTop reports whether the first loaded line is visible.
 func (t *transcript) AtTop() bool { return t.atTop }
 
+// window calls f for the runs of lines of the window, from the anchor
+// down, at most height lines; f gets the item, section and its lines
+// [from, to). Items are used as last rendered (View only reads).
+func (t *transcript) window(f func(item, sec int, lines []string, from, to int)) {
+	left := t.height
+	i, s := t.topItem, t.topSec
+	for left > 0 && i < len(t.items) {
+		r := &t.items[i].r
+		if s < r.nsecs() {
+			lines := r.sec(s)
+			start := 0
+			if i == t.topItem && s == t.topSec {
+				start = min(t.topLine, len(lines))
+			}
+			end := min(len(lines), start+left)
+			f(i, s, lines, start, end)
+			left -= end - start
+		}
+		if s++; s >= r.nsecs() {
+			i, s = i+1, 0
+		}
+	}
+}
+
 // visibleItems returns the index range [first, last] of items in the window.
 func (t *transcript) visibleItems() (first, last int) {
 	if len(t.items) == 0 {
 		return 0, -1
 	}
-	have := 0
-	i := t.topItem
-	for ; i < len(t.items); i++ {
-		n := len(t.items[i].r.lines)
-		if i == t.topItem {
-			n -= t.topLine
-		}
-		have += n
-		if have >= t.height {
-			break
-		}
-	}
-	return t.topItem, min(i, len(t.items)-1)
+	last = t.topItem
+	t.window(func(item, _ int, _ []string, _, _ int) { last = item })
+	return t.topItem, min(last, len(t.items)-1)
 }
 
 // View composes exactly height lines from the cached window.
@@ -284,17 +393,7 @@ func (t *transcript) View() string {
 		return ""
 	}
 	out := make([]string, 0, t.height)
-	for i := t.topItem; i < len(t.items) && len(out) < t.height; i++ {
-		it := &t.items[i]
-		start := 0
-		if i == t.topItem {
-			start = t.topLine
-		}
-		end := min(len(it.r.lines), start+t.height-len(out))
-		if start < end {
-			out = append(out, it.r.lines[start:end]...)
-		}
-	}
+	t.window(func(_, _ int, lines []string, from, to int) { out = append(out, lines[from:to]...) })
 	for len(out) < t.height {
 		out = append(out, "")
 	}
