@@ -26,6 +26,8 @@ type Renderer struct {
 	bodies map[bodyKey]*blockEntry // tool call bodies (see toolBody)
 	times  map[BlockKey]blockTimes
 	pages  *lineCache[pageKey] // laid-out pages of long texts (see Page)
+
+	pageLayouts int // pages laid out (see PageLayouts)
 }
 
 // Option configures a Renderer.

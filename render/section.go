@@ -47,6 +47,7 @@ func (p *Page) Lines() []string {
 		return l
 	}
 	l := p.pg.layout(p.r.md, p.n, p.width)
+	p.r.pageLayouts++
 	if p.focus {
 		l = p.r.markFocus(l)
 	}
@@ -68,6 +69,14 @@ func (r *Renderer) PageCacheBytes() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.pages.bytes()
+}
+
+// PageLayouts is how many pages were laid out so far (cache misses), for
+// tests and diagnostics: showing a window of a long text lays out a few.
+func (r *Renderer) PageLayouts() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pageLayouts
 }
 
 // CacheBytes is the memory of the rendered-block cache (markdown blocks

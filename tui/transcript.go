@@ -99,9 +99,22 @@ func newTranscript(render itemRenderer, marker lipgloss.Style) transcript {
 func (t *transcript) contentWidth() int { return max(1, t.width) }
 
 // SetSize changes the viewport size; a width change re-renders lazily.
+// Scrolled up, the window keeps its place in the top section (a page of a
+// long text is some hundred lines): the anchor moves in proportion to the
+// section's new length.
 func (t *transcript) SetSize(w, h int) {
 	if w != t.width {
+		top, n0 := t.top(), 0
+		if !t.follow && top.item < len(t.items) && t.items[top.item].stamp == t.stamp {
+			n0 = len(t.items[top.item].r.sec(top.sec))
+		}
 		t.stamp++
+		if n0 > 0 && w > 0 {
+			t.width = w
+			if top.sec < t.ensure(top.item).nsecs() {
+				t.topLine = top.line * len(t.secLines(top.item, top.sec)) / n0
+			}
+		}
 	}
 	t.width, t.height = w, max(1, h)
 	t.layout()
