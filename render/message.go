@@ -90,6 +90,11 @@ func (r *Renderer) renderMessage(m *reducer.Message, width int, v ViewOpts) Rend
 	}
 	for _, blk := range m.Blocks {
 		k := KeyOf(m, blk)
+		if blk.Kind != reducer.KindSystemNotification && (blk.Kind != reducer.KindText || m.Role == reducer.RoleUser) {
+			// Not (or no longer: a replaced message) a markdown text: its
+			// state, which holds the text, goes.
+			delete(r.md.states, mdID(k))
+		}
 		focused := v.Focused.MessageID != "" && v.Focused == k
 		var secs []Section
 		if blk.Kind == reducer.KindText && m.Role != reducer.RoleUser {

@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/reducer"
 )
 
 // pagedMarkdown passes PlainAfter, then has blocks of every shape the
@@ -177,5 +180,28 @@ func TestPageCacheIsBoundedByBytes(t *testing.T) {
 	last.Page.Lines()
 	if r.PageLayouts() != n {
 		t.Fatal("the most recently laid-out page was laid out again")
+	}
+}
+
+// TestReplacedTextIsForgotten renders a long reply, then the same message
+// with its text replaced by a content reference (as the client does to drop
+// a long finished reply): the renderer keeps no state holding the text.
+func TestReplacedTextIsForgotten(t *testing.T) {
+	text := strings.Repeat("a line of a long reply\n\n", PlainAfter/20)
+	r := New(DarkStyles())
+	r.RenderMessage(finishedMessage("big", text), 100, ViewOpts{})
+	if st := r.md.states[mdID(BlockKey{MessageID: "big"})]; st == nil || st.text != text {
+		t.Fatal("no state for the text")
+	}
+	s := reducer.ReduceAll(reducer.State{},
+		reducer.MessageStart{ID: "big", TurnID: "big"},
+		reducer.BlockStart{MessageID: "big", BlockID: "m", Kind: reducer.KindContentRef,
+			Ref: &ahpwire.ContentRef{URI: "ahptui-part:/c/big/0/0", ContentType: "text/markdown"}},
+		reducer.MessageEnd{MessageID: "big", Status: reducer.StatusComplete})
+	r.RenderMessage(s.Messages[0], 100, ViewOpts{})
+	for id, st := range r.md.states {
+		if len(st.text) >= len(text) {
+			t.Fatalf("state %q still holds the %d-byte text", id, len(st.text))
+		}
 	}
 }
