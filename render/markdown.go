@@ -283,7 +283,7 @@ func (st *mdState) advance(e *markdownEngine, text string, done bool) {
 	}
 	st.text = text
 	for _, sp := range spans {
-		if sp.start >= PlainAfter {
+		if sp.start >= PlainAfter || sp.end-sp.start > PlainAfter {
 			if st.plain == nil {
 				st.plain = &plainRegion{ids: &e.pageIDs}
 			}

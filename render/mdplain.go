@@ -7,15 +7,17 @@ import "strings"
 // Glamour lays out about 3 MB of markdown per second on this machine, so a
 // 32 MiB reply would hold the UI thread for ten seconds, and a 4 MiB delta
 // more than a second. The completed top-level blocks of a text that start
-// beyond its first PlainAfter bytes are therefore laid out as wrapped plain
+// beyond its first PlainAfter bytes, and any single block larger than
+// PlainAfter (one huge code fence), are therefore laid out as wrapped plain
 // text (sanitised, soft line breaks kept as lines), which costs a few
 // milliseconds per megabyte, and only for the pages shown (plainpage.go).
-// The choice depends only on the block's offset in the text, so a finished
+// The choice depends only on the block's offset and size, so a finished
 // text still renders the same as if it had been rendered whole, and a text
 // that never grows past PlainAfter is rendered exactly as before.
 
 // PlainAfter is the offset in a markdown text after which completed blocks
-// are laid out as plain wrapped text instead of through glamour.
+// are laid out as plain wrapped text instead of through glamour, and the
+// size of a block above which it is, wherever it starts.
 const PlainAfter = 256 << 10
 
 // plainLines lays out a piece of raw markdown past PlainAfter as wrapped

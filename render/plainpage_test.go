@@ -205,3 +205,28 @@ func TestReplacedTextIsForgotten(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeFirstBlockIsPaged checks that one block larger than PlainAfter
+// at the start of a text (a huge code fence) is paged rather than handed to
+// glamour whole, and streams to the same result.
+func TestHugeFirstBlockIsPaged(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("intro paragraph\n\n```\n")
+	for b.Len() < PlainAfter+50_000 {
+		b.WriteString("x := compute(1, 2, 3) // a line of a long code block\n")
+	}
+	b.WriteString("```\n\nafter")
+	doc := b.String()
+	r := New(DarkStyles())
+	d := r.md.doc("m", doc, true, 80)
+	if len(d.pages) < PlainAfter/pageBytes || r.md.cache.bytes() > 64<<10 || len(d.head) > 10 {
+		t.Fatalf("%d pages, %d head lines, %d bytes of glamour lines cached", len(d.pages), len(d.head), r.md.cache.bytes())
+	}
+	whole := r.Markdown("m", doc, true, 80)
+	if !strings.Contains(stripLines(whole), "  x := compute(1, 2, 3) // a line of a long code block\n") {
+		t.Fatal("the code lines are not shown as plain lines")
+	}
+	if streamed := streamMarkdown(New(DarkStyles()), "m", doc, 64<<10, 1, 80); strings.Join(streamed, "\n") != strings.Join(whole, "\n") {
+		t.Fatal("streamed render differs from whole render")
+	}
+}
