@@ -20,6 +20,7 @@ type msgEntry struct {
 	style string
 	fp    string
 	out   Rendered
+	bytes int // linesBytes of out's laid-out lines
 }
 
 // blockEntry caches the rendering of a block in a state that no longer
@@ -34,6 +35,10 @@ type blockEntry struct {
 
 // maxMsgCache bounds the finished-message and block caches (entries).
 const maxMsgCache = 1 << 14
+
+// maxMsgBytes bounds the laid-out lines the finished-message cache holds
+// (pages of long texts are in the page cache instead).
+const maxMsgBytes = 32 << 20
 
 // RenderMessage renders message m at width with the view choices v. A
 // finished message is cached as a whole (by pointer, Rev, width, style and
@@ -57,11 +62,43 @@ func (r *Renderer) RenderMessage(m *reducer.Message, width int, v ViewOpts) Rend
 	out := r.renderMessage(m, width, v)
 	if !m.Open() {
 		if len(r.msgs) >= maxMsgCache {
-			r.msgs = make(map[string]*msgEntry)
+			r.msgs, r.msgBytes = make(map[string]*msgEntry), 0
 		}
-		r.msgs[m.ID] = &msgEntry{msg: m, rev: m.Rev, width: width, style: r.styles.Name, fp: fp, out: out}
+		e := &msgEntry{msg: m, rev: m.Rev, width: width, style: r.styles.Name, fp: fp, out: out, bytes: renderedBytes(out)}
+		if old := r.msgs[m.ID]; old != nil {
+			r.msgBytes -= old.bytes
+		}
+		r.msgs[m.ID] = e
+		r.msgBytes += e.bytes
+		r.trimMsgs(m.ID)
 	}
 	return out
+}
+
+// trimMsgs evicts finished messages other than keep (in map order, i.e.
+// at random) until the cache is within maxMsgBytes.
+func (r *Renderer) trimMsgs(keep string) {
+	if r.msgBytes <= maxMsgBytes {
+		return
+	}
+	for id, e := range r.msgs {
+		if r.msgBytes <= maxMsgBytes*3/4 {
+			return
+		}
+		if id != keep {
+			delete(r.msgs, id)
+			r.msgBytes -= e.bytes
+		}
+	}
+}
+
+// renderedBytes is the memory of a rendered message's laid-out lines.
+func renderedBytes(out Rendered) int {
+	n := linesBytes(out.Lines)
+	for _, s := range out.Sections {
+		n += linesBytes(s.Lines)
+	}
+	return n
 }
 
 // RenderBlock renders one block of message m (without focus marking or

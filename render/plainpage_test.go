@@ -230,3 +230,31 @@ func TestHugeFirstBlockIsPaged(t *testing.T) {
 		t.Fatal("streamed render differs from whole render")
 	}
 }
+
+// TestMessageCacheIsBoundedByBytes fills the finished-message cache past
+// maxMsgBytes: it evicts down to three quarters and keeps the newest.
+func TestMessageCacheIsBoundedByBytes(t *testing.T) {
+	r := New(DarkStyles())
+	big := []string{strings.Repeat("x", 1<<20)}
+	for i := range 40 {
+		m := finishedMessage("m"+strings.Repeat("i", i), "short")
+		r.RenderMessage(m, 80, ViewOpts{})
+		e := r.msgs[m.ID]
+		r.msgBytes += linesBytes(big) - e.bytes
+		e.out.Lines, e.bytes = big, linesBytes(big)
+		r.trimMsgs(m.ID)
+		if r.msgBytes > maxMsgBytes {
+			t.Fatalf("cache holds %d bytes", r.msgBytes)
+		}
+		if r.msgs[m.ID] == nil {
+			t.Fatal("the newest message was evicted")
+		}
+	}
+	sum := 0
+	for _, e := range r.msgs {
+		sum += e.bytes
+	}
+	if sum != r.msgBytes || len(r.msgs) >= 40 {
+		t.Fatalf("%d entries of %d bytes, counted %d", len(r.msgs), sum, r.msgBytes)
+	}
+}

@@ -18,14 +18,15 @@ const (
 // incremental state of each markdown text). It is safe for concurrent use;
 // calls are serialised.
 type Renderer struct {
-	mu     sync.Mutex
-	styles Styles
-	md     *markdownEngine
-	msgs   map[string]*msgEntry
-	blocks map[BlockKey]*blockEntry
-	bodies map[bodyKey]*blockEntry // tool call bodies (see toolBody)
-	times  map[BlockKey]blockTimes
-	pages  *lineCache[pageKey] // laid-out pages of long texts (see Page)
+	mu       sync.Mutex
+	styles   Styles
+	md       *markdownEngine
+	msgs     map[string]*msgEntry
+	msgBytes int // renderedBytes of msgs
+	blocks   map[BlockKey]*blockEntry
+	bodies   map[bodyKey]*blockEntry // tool call bodies (see toolBody)
+	times    map[BlockKey]blockTimes
+	pages    *lineCache[pageKey] // laid-out pages of long texts (see Page)
 
 	pageLayouts int // pages laid out (see PageLayouts)
 }
@@ -91,7 +92,7 @@ func (r *Renderer) SetStyles(s Styles) {
 	}
 	r.styles = s
 	r.md.resetStyles()
-	r.msgs = make(map[string]*msgEntry)
+	r.msgs, r.msgBytes = make(map[string]*msgEntry), 0
 	r.blocks = make(map[BlockKey]*blockEntry)
 	r.bodies = make(map[bodyKey]*blockEntry)
 }
