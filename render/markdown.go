@@ -46,6 +46,7 @@ type mdState struct {
 
 	seg   tailSegs  // the open non-fence block, see mdtail.go
 	fence fenceTail // the open fenced code block, see mdtail.go
+	open  openPages // the open block when it is laid out as plain text, see mdopen.go
 
 	// plain holds the completed blocks past PlainAfter, as pages laid
 	// out on demand (plainpage.go); chunks holds only those before.
@@ -173,6 +174,11 @@ type mdDoc struct {
 	lead  bool // a blank line between head and the first page
 	pages []pageRef
 	tail  []string // with its leading blank line when anything precedes it
+	// open are the pages of an open block laid out as plain text, after
+	// a blank line when anything precedes them; tail is then its
+	// incomplete last line.
+	open     []pageRef
+	openLead bool
 }
 
 // pageRef is a page and how many of its pieces the layout covers (only the
@@ -196,6 +202,12 @@ func (e *markdownEngine) Lines(id, text string, done bool, width int) []string {
 	for _, p := range d.pages {
 		out = append(out, p.pg.layout(e, p.n, width)...)
 	}
+	if d.openLead {
+		out = append(out, "")
+	}
+	for _, p := range d.open {
+		out = append(out, p.pg.layout(e, p.n, width)...)
+	}
 	return append(out, d.tail...)
 }
 
@@ -213,13 +225,21 @@ func (e *markdownEngine) doc(id, text string, done bool, width int) mdDoc {
 			d.pages[i] = pageRef{pg: pg, n: len(pg.pieces)}
 		}
 	}
-	if !st.done {
-		if tail := e.tailLines(st, width); len(tail) > 0 {
-			if len(st.joined) > 0 || (st.plain != nil && st.plain.any) {
-				tail = append([]string{""}, tail...)
-			}
-			d.tail = tail
+	if st.done {
+		return d
+	}
+	before := len(st.joined) > 0 || (st.plain != nil && st.plain.any)
+	if sp := st.sp.tail(st.text); plainOpen(sp) {
+		d.open, d.tail = e.openLines(st, sp, width)
+		d.openLead = before && (len(d.open) > 0 || len(d.tail) > 0)
+		return d
+	}
+	st.open = openPages{start: -1}
+	if tail := e.tailLines(st, width); len(tail) > 0 {
+		if before {
+			tail = append([]string{""}, tail...)
 		}
+		d.tail = tail
 	}
 	return d
 }
@@ -236,7 +256,7 @@ func (e *markdownEngine) state(id, text string, done bool) *mdState {
 		if len(e.states) >= e.maxState {
 			e.evictStates()
 		}
-		st = &mdState{fence: fenceTail{start: -1}, seg: tailSegs{start: -1}}
+		st = &mdState{fence: fenceTail{start: -1}, seg: tailSegs{start: -1}, open: openPages{start: -1}}
 		e.states[id] = st
 	}
 	st.used = e.tick
@@ -278,6 +298,8 @@ func (st *mdState) advance(e *markdownEngine, text string, done bool) {
 	if done {
 		spans = st.sp.finish(text, nil)
 		st.done = true
+		// The open tail's lines are no longer drawn: let them go.
+		st.seg, st.fence, st.open = tailSegs{start: -1}, fenceTail{start: -1}, openPages{start: -1}
 	} else {
 		spans = st.sp.feed(text, nil)
 	}

@@ -65,6 +65,12 @@ func (g *plainRegion) add(text string, sp span) {
 	}
 	sep := g.any
 	g.any = true
+	g.cut(text, a, b, sep)
+}
+
+// cut appends the source lines [a, b) as pieces (b is a line end), the
+// first with a blank line before it when sep is set.
+func (g *plainRegion) cut(text string, a, b int, sep bool) {
 	for a < b {
 		pg := g.openPage(a)
 		room := pageBytes - (a - pg.start)

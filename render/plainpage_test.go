@@ -258,3 +258,42 @@ func TestMessageCacheIsBoundedByBytes(t *testing.T) {
 		t.Fatalf("%d entries of %d bytes, counted %d", len(r.msgs), sum, r.msgBytes)
 	}
 }
+
+// TestOpenPlainBlockStreamsAsPages streams a 300 KB code fence that starts
+// past PlainAfter: mid-way, its complete lines are pages (no drawn lines
+// kept for the open block) and look as they will once it completes.
+func TestOpenPlainBlockStreamsAsPages(t *testing.T) {
+	var b strings.Builder
+	for b.Len() < PlainAfter+100 {
+		b.WriteString("a paragraph before the fence\n\n")
+	}
+	b.WriteString("```\n")
+	for i := 0; b.Len() < PlainAfter+300_000; i++ {
+		b.WriteString("code line of the open fence, streaming\n")
+		if i%97 == 0 {
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString("```\n\nafter the fence")
+	doc := b.String()
+	r := New(DarkStyles())
+	whole := New(DarkStyles()).Markdown("m", doc, true, 70)
+	for _, k := range []int{PlainAfter + 150_000 + 7, PlainAfter + 299_000} {
+		got := r.Markdown("m", doc[:k], false, 70)
+		st := r.md.states["m"]
+		if len(st.open.reg.pages) < 5 || len(st.fence.lines) > 0 || len(st.seg.frozen) > 0 {
+			t.Fatalf("at %d: %d open pages, %d fence lines, %d frozen lines", k, len(st.open.reg.pages), len(st.fence.lines), len(st.seg.frozen))
+		}
+		n := len(got) - 1 // the last line is incomplete
+		if strings.Join(got[:n], "\n") != strings.Join(whole[:n], "\n") {
+			for i := range n {
+				if got[i] != whole[i] {
+					t.Fatalf("at %d: line %d streams as %q, finished it is %q", k, i, got[i], whole[i])
+				}
+			}
+		}
+	}
+	if got := r.Markdown("m", doc, true, 70); strings.Join(got, "\n") != strings.Join(whole, "\n") {
+		t.Fatal("finished render differs from a whole render")
+	}
+}

@@ -91,21 +91,32 @@ func (r *Renderer) CacheBytes() int {
 // pages as Page sections, the rest as lines.
 func (r *Renderer) textSections(id, text string, done bool, width int, focus bool) []Section {
 	d := r.md.doc(id, text, done, width)
-	if len(d.pages) == 0 {
-		return []Section{{Lines: append(d.head[:len(d.head):len(d.head)], d.tail...)}}
+	if len(d.pages) == 0 && len(d.open) == 0 {
+		lines := append(d.head[:len(d.head):len(d.head)], d.tail...)
+		if d.openLead { // an open plain block with nothing complete yet
+			lines = append(d.head[:len(d.head):len(d.head)], append([]string{""}, d.tail...)...)
+		}
+		return []Section{{Lines: lines}}
 	}
-	secs := make([]Section, 0, len(d.pages)+3)
+	secs := make([]Section, 0, len(d.pages)+len(d.open)+4)
 	if len(d.head) > 0 {
 		secs = append(secs, Section{Lines: d.head})
 	}
 	if d.lead {
 		secs = append(secs, Section{Lines: []string{""}})
 	}
-	pages := make([]Page, len(d.pages))
-	for i, p := range d.pages {
-		pages[i] = Page{r: r, pg: p.pg, n: p.n, width: width, style: r.styles.Name, focus: focus}
-		secs = append(secs, Section{Page: &pages[i]})
+	pages := make([]Page, 0, len(d.pages)+len(d.open))
+	add := func(refs []pageRef) {
+		for _, p := range refs {
+			pages = append(pages, Page{r: r, pg: p.pg, n: p.n, width: width, style: r.styles.Name, focus: focus})
+			secs = append(secs, Section{Page: &pages[len(pages)-1]})
+		}
 	}
+	add(d.pages)
+	if d.openLead {
+		secs = append(secs, Section{Lines: []string{""}})
+	}
+	add(d.open)
 	if len(d.tail) > 0 {
 		secs = append(secs, Section{Lines: d.tail})
 	}
