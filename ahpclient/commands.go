@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
@@ -191,7 +192,28 @@ func (c *Client) DisposeChat(ctx context.Context, channel string) error {
 }
 
 // FetchTurns asks the host for older turns of chat channel; they arrive as
-// a chat/turnsLoaded envelope before this returns.
+// a chat/turnsLoaded envelope in the event stream, and then, in the same
+// stream, a TurnsFetchedEvent: a consumer that pages waits for that event
+// rather than for this call to return, since the call can return before
+// the consumer has taken the page from the stream. Every call produces
+// exactly one TurnsFetchedEvent, with the call's error if it fails.
 func (c *Client) FetchTurns(ctx context.Context, channel, cursor string) error {
-	return c.request(ctx, ahpwire.MethodFetchTurns, ahpwire.FetchTurnsParams{Channel: channel, Cursor: cursor}, nil, nil)
+	var done atomic.Bool
+	finish := func(err error, kind pushKind) {
+		if done.CompareAndSwap(false, true) {
+			c.emit(TurnsFetchedEvent{Channel: channel, Cursor: cursor, Err: err}, kind)
+		}
+	}
+	// The hook runs on the reader after it has queued every envelope read
+	// before the answer (the page among them), and must not wait.
+	hook := func(m *ahpwire.Message) {
+		if m.Error == nil {
+			finish(nil, dataEventNoWait)
+		}
+	}
+	err := c.request(ctx, ahpwire.MethodFetchTurns, ahpwire.FetchTurnsParams{Channel: channel, Cursor: cursor}, nil, hook)
+	if err != nil {
+		finish(err, controlEvent)
+	}
+	return err
 }

@@ -24,6 +24,7 @@
 //		case ahpclient.EnvelopeEvent: // apply ev.Envelope.Action
 //		case ahpclient.ConnStateEvent: // status line
 //		case ahpclient.OutboxEvent:    // pending / uncertain / rejected marks
+//		case ahpclient.TurnsFetchedEvent: // a FetchTurns page has been delivered
 //		}
 //	}
 //
@@ -44,6 +45,12 @@
 //     code of any host error, -32050 included.
 //   - Events are never dropped. When the consumer falls behind, reading from
 //     the host pauses (backpressure) instead of buffering without bound.
+//   - A request whose answer must follow envelopes completes in the same
+//     stream: FetchTurns' TurnsFetchedEvent comes after its
+//     chat/turnsLoaded page (the response hook pushes it on the reader,
+//     after every envelope read before the answer, and the host never
+//     writes such an answer between the segments of an envelope), so a
+//     pager never waits for a page it already asked for.
 //   - lastSeenServerSeq advances only over acknowledged envelopes
 //     (PROTOCOL.md Part A §4); per-channel cursors skip replayed envelopes
 //     already delivered, so replays are idempotent.

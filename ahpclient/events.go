@@ -10,7 +10,8 @@ import (
 
 // Event is one item of the client's ordered event stream (see Client.Next).
 // The concrete types are ConnStateEvent, EnvelopeEvent, SnapshotEvent,
-// ChannelLostEvent, NotificationEvent, OutboxEvent and SessionsEvent.
+// ChannelLostEvent, NotificationEvent, OutboxEvent, SessionsEvent and
+// TurnsFetchedEvent.
 type Event interface {
 	isEvent()
 }
@@ -297,6 +298,23 @@ type SessionsEvent struct {
 	Err error
 }
 
+// TurnsFetchedEvent reports the end of one FetchTurns call through the
+// event stream, so that it is ordered with the envelopes: on success it
+// comes after the chat/turnsLoaded envelope carrying the page (the host
+// sends the page before its answer, and the client delivers the answer's
+// event only once it has queued every envelope read before it), so a
+// consumer that sees it has already applied the page and can read the new
+// turnsNextCursor. Every FetchTurns produces exactly one, also when it
+// fails (Err is what FetchTurns returned).
+type TurnsFetchedEvent struct {
+	// Channel is the chat the turns were fetched for.
+	Channel string
+	// Cursor is the cursor that was asked for.
+	Cursor string
+	// Err is why the call failed, nil on success.
+	Err error
+}
+
 func (ConnStateEvent) isEvent()    {}
 func (EnvelopeEvent) isEvent()     {}
 func (SnapshotEvent) isEvent()     {}
@@ -304,3 +322,4 @@ func (ChannelLostEvent) isEvent()  {}
 func (NotificationEvent) isEvent() {}
 func (OutboxEvent) isEvent()       {}
 func (SessionsEvent) isEvent()     {}
+func (TurnsFetchedEvent) isEvent() {}

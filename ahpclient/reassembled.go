@@ -1,9 +1,6 @@
 package ahpclient
 
 import (
-	"encoding/json"
-	"fmt"
-
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/segment"
 )
@@ -49,21 +46,9 @@ func parseReassembled(b []byte) (p *envelopeParams, m *ahpwire.Message, violatio
 }
 
 // messageFromParsed builds the message segment.ParseMessage validated from
-// its member spans, exactly as json.Unmarshal into ahpwire.Message would
-// decode it (FuzzMessageFromParsed), without parsing the whole message
-// again: params and result alias the message, only the small members (id,
-// method, error) go through encoding/json.
+// its member spans (ahpwire.MessageFromMembers), exactly as json.Unmarshal
+// into ahpwire.Message would decode it (FuzzMessageFromParsed), without
+// parsing the whole message again.
 func messageFromParsed(p segment.Parsed) (*ahpwire.Message, error) {
-	m := &ahpwire.Message{Params: p.Params, Result: p.Result}
-	for _, f := range []struct {
-		raw []byte
-		dst any
-	}{{p.JSONRPC, &m.JSONRPC}, {p.Method, &m.Method}, {p.ID, &m.ID}, {p.Error, &m.Error}} {
-		if f.raw != nil {
-			if err := json.Unmarshal(f.raw, f.dst); err != nil {
-				return nil, fmt.Errorf("ahpwire: decode jsonrpc message: %w", err)
-			}
-		}
-	}
-	return m, nil
+	return ahpwire.MessageFromMembers(p.JSONRPC, p.ID, p.Method, p.Params, p.Result, p.Error)
 }

@@ -86,8 +86,14 @@ func (c *conn) handleMessage(typ websocket.MessageType, data []byte) bool {
 		return false
 	}
 	c.reasmMu.Lock()
-	msg, err := c.reasm.Feed(data)
+	msg, reassembled, err := c.reasm.FeedUnchecked(data)
 	c.reasmMu.Unlock()
+	var p reassembledMsg
+	if err == nil && reassembled {
+		// Validated once, here, where it is parsed (FeedUnchecked left the
+		// JSON-RPC check to this parse).
+		p, err = parseReassembled(msg)
+	}
 	if err != nil {
 		rule, _ := segment.RuleOf(err)
 		h.log.Warn("invalid messageSegment; closing connection", "conn", c.id, "rule", rule.String(), "err", err)
@@ -97,7 +103,11 @@ func (c *conn) handleMessage(typ websocket.MessageType, data []byte) bool {
 	if msg == nil {
 		return true
 	}
-	if err := guard(func() { c.handle(msg) }); err != nil {
+	handle := func() { c.handle(msg) }
+	if reassembled {
+		handle = func() { c.route(msg, p.m, p.nullID, p.undecodable) }
+	}
+	if err := guard(handle); err != nil {
 		c.failConn("handler", err, true)
 		return false
 	}

@@ -24,11 +24,15 @@
 // # Connections
 //
 // Each connection has one reader goroutine (reassembly, dispatch) and one
-// writer goroutine that owns an unbounded in-order queue. Messages larger
+// writer goroutine that owns an unbounded in-order queue. A reassembled
+// message is validated once, where it is parsed (segment.ParseMessage; a
+// violation closes with 4400), not again by encoding/json. Messages larger
 // than the receiver's frame limit are segmented; while one is in flight,
 // single-frame responses and protocol notifications may be written between
 // its segments, but action envelopes never change order (the client's
-// lastSeenServerSeq is connection-wide). Responses whose request emitted no
+// lastSeenServerSeq is connection-wide), nor does a response whose request
+// emitted envelopes overtake one (fetchTurns is answered after its
+// chat/turnsLoaded page, however segmented). Responses whose request emitted no
 // envelopes (ping, listSessions, ...) may also overtake queued envelopes
 // while a segmented message is in flight, so pings stay answered during
 // bulk transfers. Snapshots and replays are captured under the host lock

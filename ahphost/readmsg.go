@@ -3,9 +3,12 @@ package ahphost
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/segment"
 	"github.com/coder/websocket"
 )
 
@@ -76,4 +79,31 @@ func (c *conn) readMessage() (typ websocket.MessageType, data []byte, charge int
 			return 0, nil, 0, rerr
 		}
 	}
+}
+
+// reassembledMsg is a reassembled message parsed by parseReassembled.
+type reassembledMsg struct {
+	m           *ahpwire.Message
+	nullID      bool  // an "id" member that is null
+	undecodable error // valid JSON-RPC that ahpwire.Message cannot hold (e.g. a string id)
+}
+
+// parseReassembled parses a message Reassembler.FeedUnchecked returned,
+// validating it once, where it is parsed: segment.ParseMessage checks
+// what Feed would have (exactly one JSON-RPC 2.0 message, valid UTF-8, no
+// duplicate or case-folded envelope member, not a segment) and locates the
+// members, which become the ahpwire.Message without a second parse by
+// encoding/json. A non-nil error is a segment violation (close with
+// segment.CloseCode); a message that is valid JSON-RPC but undecodable is
+// answered by route as handle answers it.
+func parseReassembled(b []byte) (reassembledMsg, error) {
+	p, err := segment.ParseMessage(b)
+	if err != nil {
+		return reassembledMsg{}, fmt.Errorf("reassembled message: %w", err)
+	}
+	m, err := ahpwire.MessageFromMembers(p.JSONRPC, p.ID, p.Method, p.Params, p.Result, p.Error)
+	if err != nil {
+		return reassembledMsg{undecodable: err}, nil
+	}
+	return reassembledMsg{m: m, nullID: p.ID != nil && m.ID == nil}, nil
 }

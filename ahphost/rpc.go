@@ -76,7 +76,15 @@ var preInit = map[string]bool{
 // request's id when it has a usable one (JSON-RPC 2.0 §5), never dropped.
 func (c *conn) handle(raw []byte) {
 	var m ahpwire.Message
-	if err := json.Unmarshal(raw, &m); err != nil {
+	err := json.Unmarshal(raw, &m)
+	c.route(raw, &m, err == nil && m.ID == nil && hasIDMember(raw), err)
+}
+
+// route dispatches the message m decoded from raw. nullID reports an "id"
+// member that decoded to nil (null); decodeErr is why raw could not be
+// decoded (m is then unused).
+func (c *conn) route(raw []byte, m *ahpwire.Message, nullID bool, decodeErr error) {
+	if decodeErr != nil {
 		c.h.log.Info("unparsable message", "conn", c.id, "bytes", len(raw))
 		c.reject(raw, "invalid request")
 		return
@@ -85,12 +93,12 @@ func (c *conn) handle(raw []byte) {
 	case m.JSONRPC != ahpwire.JSONRPCVersion:
 		c.h.log.Info("message without jsonrpc 2.0", "conn", c.id, "bytes", len(raw))
 		c.reject(raw, `invalid request: "jsonrpc" must be "2.0"`)
-	case m.ID == nil && hasIDMember(raw):
+	case nullID:
 		c.reject(raw, "invalid request: id must be an integer")
 	case m.IsRequest():
-		c.request(&m)
+		c.request(m)
 	case m.IsNotification():
-		c.notification(&m)
+		c.notification(m)
 	case m.IsResponse():
 		// Responses to server requests: the host sends none; ignore.
 	default:

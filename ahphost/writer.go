@@ -18,7 +18,10 @@ import (
 // segments if it is at the head of the queue and not an action envelope, or
 // if it is an "urgent" response (its request emitted no envelopes, e.g.
 // ping or listSessions) anywhere in the queue. Action envelopes are never
-// reordered relative to each other.
+// reordered relative to each other, and a response that is not urgent
+// never overtakes an action envelope in flight: its request may have
+// emitted it (fetchTurns' chat/turnsLoaded page), and the client must have
+// the envelope before the answer.
 func (c *conn) writeLoop() {
 	defer c.h.wg.Done()
 	defer func() {
@@ -36,6 +39,7 @@ func (c *conn) writeLoop() {
 func (c *conn) writeMessages() {
 	var bulk [][]byte
 	var bulkGroup string
+	var bulkAction bool // the message in flight is an action envelope
 	for {
 		if c.slow.Load() {
 			return
@@ -43,7 +47,9 @@ func (c *conn) writeMessages() {
 		if len(bulk) > 0 {
 			limit := c.frameLimit()
 			fits := func(m *outMsg) bool { return m.interleavable(limit) }
-			small, ok := c.q.popIf(func(m *outMsg) bool { return m.kind != kindAction && fits(m) })
+			small, ok := c.q.popIf(func(m *outMsg) bool {
+				return m.kind != kindAction && fits(m) && (!bulkAction || m.kind != kindResponse || m.urgent)
+			})
 			if !ok {
 				small, ok = c.q.popUrgent(fits)
 			}
@@ -82,7 +88,7 @@ func (c *conn) writeMessages() {
 				return
 			}
 		default:
-			bulk, bulkGroup = frames, groupIDOf(frames[0])
+			bulk, bulkGroup, bulkAction = frames, groupIDOf(frames[0]), m.kind == kindAction
 			c.h.log.Debug("segmenting message", "conn", c.id, "bytes", len(m.data), "segments", len(frames))
 		}
 		if m.closeAfter != "" && len(frames) <= 1 {

@@ -63,6 +63,16 @@ func (p *Page) Contains(q string) bool {
 	return p.pg.contains(p.n, strings.ToLower(q))
 }
 
+// Size is how many bytes of source the page covers.
+func (p *Page) Size() int {
+	p.r.mu.Lock()
+	defer p.r.mu.Unlock()
+	if p.n == 0 {
+		return 0
+	}
+	return int(p.pg.pieces[p.n-1].b - p.pg.pieces[0].a)
+}
+
 // PageCacheBytes is the memory the page cache holds (laid-out pages of long
 // texts), as its bound counts it.
 func (r *Renderer) PageCacheBytes() int {

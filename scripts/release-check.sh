@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Checks the release configuration with the pinned goreleaser and builds a
-# snapshot of one target (this machine's), then runs its --version.
+# Checks the release configuration with the pinned goreleaser and makes a
+# snapshot release of one target (this machine's): the archive must hold
+# the binary, README and LICENSE, the checksums must match, and the
+# unpacked binary's --version must show the stamped version.
 #
 #   scripts/release-check.sh
 #
@@ -23,14 +25,30 @@ GR="$BIN/goreleaser"
 
 "$GR" check
 DIST=$(mktemp -d "${TMPDIR:-/tmp}/ahptui-dist.XXXXXX")
-trap 'rm -rf "$DIST"' EXIT
+CONF=.goreleaser.ci-$$.yaml
+trap 'rm -rf "$DIST" "$CONF" dist' EXIT
+# A whole release of this machine's target only (archive, checksums,
+# stamped binary): the real config with its target lists narrowed.
+GOOS=$(go env GOOS) GOARCH=$(go env GOARCH)
+sed -e "s/goos: \[linux, darwin, windows\]/goos: [$GOOS]/" \
+	-e "s/goarch: \[amd64, arm64\]/goarch: [$GOARCH]/" .goreleaser.yaml >"$CONF"
+grep -q "goos: \[$GOOS\]" "$CONF" && grep -q "goarch: \[$GOARCH\]" "$CONF" ||
+	{ echo "release-check: could not narrow the targets of .goreleaser.yaml" >&2; exit 1; }
 # goreleaser wants dist inside the project: build there, then move it away.
 rm -rf dist
-"$GR" build --snapshot --clean --single-target --output "$DIST/ahptui"
-rm -rf dist
-"$DIST/ahptui" --version | tee "$DIST/version.txt"
+"$GR" release --config "$CONF" --snapshot --clean --skip=publish,announce,sign,validate
+mv dist "$DIST/dist"
+ARCHIVE=$(ls "$DIST"/dist/ahptui_*_"${GOOS}"_"${GOARCH}".tar.gz)
+tar tzf "$ARCHIVE" | sort >"$DIST/contents.txt"
+for f in LICENSE README.md ahptui; do
+	grep -qx "$f" "$DIST/contents.txt" || { echo "release-check: $f missing from $ARCHIVE" >&2; exit 1; }
+done
+(cd "$DIST/dist" && sha256sum -c --ignore-missing checksums.txt)
+mkdir "$DIST/x" && tar xzf "$ARCHIVE" -C "$DIST/x"
+"$DIST/x/ahptui" --version | tee "$DIST/version.txt"
 grep -q 'snapshot' "$DIST/version.txt"
 grep -q 'built ' "$DIST/version.txt"
-# goreleaser reads the commit from git; it cannot in a linked worktree (.git is a file).
-if [ -d .git ]; then grep -q 'commit ' "$DIST/version.txt"; fi
+# goreleaser reads the commit from git; it cannot in a linked worktree (.git
+# is a file) or in a repository without a remote (its git state check fails).
+if [ -d .git ] && [ -n "$(git remote)" ]; then grep -q 'commit ' "$DIST/version.txt"; fi
 echo "release-check: ok"

@@ -16,6 +16,8 @@ type Backend interface {
 	Unsubscribe(ctx context.Context, channel string) error
 	CreateSession(ctx context.Context, p ahpwire.CreateSessionParams) error
 	DisposeSession(ctx context.Context, channel string) error
+	// FetchTurns asks for older turns; the page (chat/turnsLoaded) and then
+	// the call's end (ahpclient.TurnsFetchedEvent) come through Next.
 	FetchTurns(ctx context.Context, channel, cursor string) error
 	Dispatch(ctx context.Context, channel string, action ahpwire.Action) (uint64, error)
 	Resend(ctx context.Context, clientSeq uint64) (uint64, error)

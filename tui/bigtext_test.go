@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/ahphost/demo"
 	"github.com/ahptui/ahptui/ahpwire"
@@ -177,5 +178,43 @@ func TestHugeReplySearchAndResize(t *testing.T) {
 	m = send(t, m, keyPress("end"))
 	if _, last := checkBigWindow(t, m, text); !strings.Contains(viewText(m), "end of 8000000") || last == 0 {
 		t.Fatalf("end does not show the tail:\n%s", viewText(m))
+	}
+}
+
+// TestHugeReplyLineNear finds a match that occurs on nearly every line of
+// an 8 MB reply from its estimated place: the line found is the one near
+// the estimate (not the first occurrence), and only a few pages are laid
+// out to find it.
+func TestHugeReplyLineNear(t *testing.T) {
+	text := demo.BigReply(8_000_000)
+	m, _ := newTestModel(t, 120, 40)
+	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "/demo big 8000000", text)}, nil))
+	item := len(m.chat.tr.items) - 1
+	for _, want := range []int{20, 2000, 4000, 50000, 99000} {
+		off := strings.Index(text, fmt.Sprintf("\n%07d ", want))
+		before := m.c.renderer.PageLayouts()
+		sec, line := m.chat.tr.lineNear(item, "lazy dog", float64(off)/float64(len(text)))
+		row := ansi.Strip(m.chat.tr.secLines(item, sec)[line])
+		if !strings.Contains(row, "lazy dog") {
+			t.Fatalf("line %d of section %d does not show the match: %q", line, sec, row)
+		}
+		if off < render.PlainAfter {
+			continue // glamour's part: paragraphs reflowed, no numbers to compare
+		}
+		sm := numbered.FindStringSubmatch(row)
+		if sm == nil {
+			// A wrapped row: the number is on the row above.
+			sm = numbered.FindStringSubmatch(ansi.Strip(m.chat.tr.secLines(item, sec)[line-1]))
+		}
+		if sm == nil {
+			t.Fatalf("match near line %d found on an unnumbered row %q", want, row)
+		}
+		got, _ := strconv.Atoi(sm[1])
+		if got < want-130 || got > want+130 {
+			t.Fatalf("match near line %d found at line %d", want, got)
+		}
+		if n := m.c.renderer.PageLayouts() - before; n > 4 {
+			t.Fatalf("finding it laid out %d pages", n)
+		}
 	}
 }

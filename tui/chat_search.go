@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
 )
 
@@ -22,12 +23,34 @@ type searchBar struct {
 	paging bool // fetching older turns so the search covers the whole chat
 	// pagedFrom is the cursor of the last page asked for.
 	pagedFrom string
+
+	// The running search (see search_job.go).
+	run     *searchRun         // nil when none runs
+	running bool               // slices are still being matched
+	snap    []*reducer.Message // the chat's messages when the search began
+	refs    map[string]string  // the loaded content references then (read-only)
+	next    int                // first message of snap not yet handed out
+	lq      string             // the running search's query, lower case
+	jump    bool               // jump to the first hit when it arrives
 }
 
-// View renders the bar: input and the match count.
+// cancel stops the running search; whatever it still reports is dropped.
+func (s *searchBar) cancel() {
+	if s.run != nil {
+		s.run.stop.Store(true)
+	}
+	s.running, s.snap, s.refs, s.run = false, nil, nil, nil
+}
+
+// View renders the bar: input and the match count (or the progress).
 func (s *searchBar) View(st *Styles, width int) []string {
 	count := "no matches"
-	if len(s.hits) > 0 {
+	switch {
+	case s.running && len(s.hits) > 0:
+		count = strconv.Itoa(s.cur+1) + "/" + strconv.Itoa(len(s.hits)) + " · searching…"
+	case s.running:
+		count = "searching… 0 hits"
+	case len(s.hits) > 0:
 		count = strconv.Itoa(s.cur+1) + "/" + strconv.Itoa(len(s.hits))
 	}
 	if s.paging {
@@ -37,7 +60,8 @@ func (s *searchBar) View(st *Styles, width int) []string {
 }
 
 // openSearch opens the bar; older turns are paged in so that the search
-// covers the whole chat.
+// covers the whole chat. A search that was cut short by closing the bar
+// runs again.
 func (m *chatModel) openSearch() tea.Cmd {
 	m.x.search.typing = true
 	m.x.search.in.SetValue(m.x.search.query)
@@ -47,6 +71,9 @@ func (m *chatModel) openSearch() tea.Cmd {
 	if m.cursor != "" && !m.fetching {
 		m.x.search.paging, m.fetching, m.x.search.pagedFrom = true, true, m.cursor
 		cmds = append(cmds, fetchTurns(m.c.ctx, m.c.backend, m.chat, m.cursor))
+	}
+	if m.x.search.query != "" {
+		cmds = append(cmds, m.runSearch(false))
 	}
 	return tea.Batch(cmds...)
 }
@@ -58,6 +85,7 @@ func (m *chatModel) searchKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, km.Close):
 		m.x.search.typing = false
+		m.x.search.cancel()
 		m.x.search.in.Blur()
 		m.relayout()
 		m.tr.invalidateAll()
@@ -76,17 +104,58 @@ func (m *chatModel) searchKey(k tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// runSearch recomputes the matches; jump moves to the first one.
+// runSearch cancels the running search and starts one for the query over
+// the whole loaded chat; jump moves to the first hit when it is found.
+// Nothing here is proportional to the chat's text: the matching runs in
+// commands (searchTask), which report hits as they find them.
 func (m *chatModel) runSearch(jump bool) tea.Cmd {
 	s := &m.x.search
-	s.hits = searchMessages(m.itemCount(), m.messageAt, s.query)
-	s.cur = 0
-	m.tr.invalidateAll()
-	if len(s.hits) == 0 || !jump {
+	s.cancel()
+	s.hits, s.cur = nil, 0
+	q := strings.ToLower(strings.TrimSpace(s.query))
+	if q == "" {
 		return nil
 	}
-	m.gotoHit(s.hits[0])
-	return nil
+	s.snap = make([]*reducer.Message, 0, m.itemCount())
+	for i := range m.itemCount() {
+		s.snap = append(s.snap, m.messageAt(i))
+	}
+	if m.c.ext != nil {
+		s.refs = m.c.ext.loader.Texts()
+	}
+	s.lq, s.jump, s.running, s.next, s.run = q, jump, true, 0, &searchRun{}
+	return m.nextSearchBatch()
+}
+
+// nextSearchBatch hands the next batch of messages to a command, or ends
+// the search when every message was looked at.
+func (m *chatModel) nextSearchBatch() tea.Cmd {
+	s := &m.x.search
+	if s.next >= len(s.snap) {
+		s.running, s.snap, s.refs = false, nil, nil
+		return nil
+	}
+	var docs []searchDoc
+	docs, s.next = captureDocs(s.snap, s.next, s.refs)
+	return (&searchTask{run: s.run, query: s.lq, docs: docs}).cmd()
+}
+
+// searchFound applies one slice's hits, if it belongs to the running
+// search, and goes on with the search.
+func (m *chatModel) searchFound(msg searchFoundMsg) tea.Cmd {
+	s := &m.x.search
+	if msg.run != s.run || !s.running {
+		return nil // a cancelled search: its hits are stale
+	}
+	s.hits = append(s.hits, msg.hits...)
+	if s.jump && len(s.hits) > 0 {
+		s.jump = false
+		m.gotoHit(s.hits[0])
+	}
+	if msg.rest != nil {
+		return msg.rest.cmd()
+	}
+	return m.nextSearchBatch()
 }
 
 // stepSearch moves to the next (dir=+1) or previous match.
@@ -96,29 +165,48 @@ func (m *chatModel) stepSearch(dir int) tea.Cmd {
 		return notice("no search — "+m.c.km.Chat.Search.Help().Key+" searches", false)
 	}
 	if len(s.hits) == 0 {
+		if s.running {
+			return notice("still searching for "+strconv.Quote(s.query), false)
+		}
 		return notice("no matches for "+strconv.Quote(s.query), false)
 	}
+	s.jump = false
 	s.cur = (s.cur + dir + len(s.hits)) % len(s.hits)
 	m.gotoHit(s.hits[s.cur])
 	return nil
 }
 
+// itemOf is the transcript item of message msg, or -1 when the chat no
+// longer holds it.
+func (m *chatModel) itemOf(msg *reducer.Message) int {
+	for i := m.itemCount() - 1; i >= 0; i-- {
+		if m.messageAt(i) == msg {
+			return i
+		}
+	}
+	return -1
+}
+
 // gotoHit expands the matching block (so the match is visible even when
-// it was collapsed) and scrolls to its first matching line.
+// it was collapsed) and scrolls to its matching line.
 func (m *chatModel) gotoHit(h searchHit) {
+	item := m.itemOf(h.msg)
+	if item < 0 {
+		return
+	}
 	if h.index >= 0 {
 		k := render.BlockKey{MessageID: h.msgID, Index: h.index}
 		if !m.expanded[k] {
 			m.expanded[k] = true
-			m.tr.invalidate(h.item)
+			m.tr.invalidate(item)
 		}
 	}
 	m.tr.layout()
-	if h.item >= len(m.tr.items) {
+	if item >= len(m.tr.items) {
 		return
 	}
-	sec, line := m.tr.lineOf(h.item, m.x.search.query)
-	m.tr.reveal(h.item, sec, line)
+	sec, line := m.tr.lineNear(item, m.x.search.query, h.frac)
+	m.tr.reveal(item, sec, line)
 }
 
 // decorate highlights the search query in the visible transcript lines.

@@ -94,6 +94,8 @@ type openChildMsg struct {
 // steerMsg handles the extras' own messages; ok reports whether msg was one.
 func (m *chatModel) steerMsg(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
+	case searchFoundMsg:
+		return m.searchFound(msg), true
 	case completionDueMsg:
 		if msg.chat != m.chat {
 			return nil, true
@@ -114,9 +116,6 @@ func (m *chatModel) steerMsg(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return notice("exported to "+msg.path, false), true
 	case turnsFetchedMsg:
-		if cmd, waiting := m.awaitPage(msg); waiting {
-			return cmd, true
-		}
 		if m.x.whole.action != wholeNone {
 			return m.wholeFetched(msg), true
 		}

@@ -2,16 +2,9 @@ package tui
 
 import (
 	"fmt"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
-
-// pageSettle is how long a pager waits for a page's chat/turnsLoaded when
-// the fetchTurns reply came first: the client queues the envelope before
-// the reply, but while the UI is busy (a turn streaming) the reply's
-// command can reach Update before the pump delivers the envelope.
-const pageSettle = 600 * time.Millisecond
 
 // wholeAction is what runs once every turn of the chat is loaded.
 type wholeAction int
@@ -77,24 +70,4 @@ func (m *chatModel) runWhole(action wholeAction) tea.Cmd {
 		return exportWithRefsCmd(m.c.ctx, m.c.backend, cached, "", exportFileName(m.title, m.c.now()), m.title, m.allMessages())
 	}
 	return nil
-}
-
-// awaitPage holds back a fetchTurns reply that search or copy/export paging
-// would read as "no older turns" (the cursor did not move) until the page
-// had time to be applied: it comes back once, settled, after pageSettle.
-func (m *chatModel) awaitPage(msg turnsFetchedMsg) (tea.Cmd, bool) {
-	var from string
-	switch {
-	case m.x.whole.action != wholeNone:
-		from = m.x.whole.pagedFrom
-	case m.x.search.paging:
-		from = m.x.search.pagedFrom
-	default:
-		return nil, false
-	}
-	if msg.settled || msg.err != nil || m.cursor == "" || m.cursor != from {
-		return nil, false
-	}
-	msg.settled = true
-	return tea.Tick(pageSettle, func(time.Time) tea.Msg { return msg }), true
 }

@@ -134,16 +134,16 @@ func resend(ctx context.Context, b Backend, channel string, clientSeq uint64) te
 	}
 }
 
-// fetchTurns asks for older turns (they arrive as chat/turnsLoaded).
+// fetchTurns asks for older turns. The page arrives as chat/turnsLoaded
+// and the end of the call as a TurnsFetchedEvent after it, both through
+// the event stream (handleEvent), so the command itself reports nothing:
+// its result, a separate message, could reach Update before the page.
 func fetchTurns(ctx context.Context, b Backend, channel, cursor string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := reqCtx(ctx)
 		defer cancel()
-		err := b.FetchTurns(ctx, channel, cursor)
-		if err != nil {
-			err = fmt.Errorf("load older turns: %w", err)
-		}
-		return turnsFetchedMsg{channel: channel, err: err}
+		_ = b.FetchTurns(ctx, channel, cursor) // the error comes as TurnsFetchedEvent.Err
+		return nil
 	}
 }
 

@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -42,8 +43,25 @@ func (m *Model) handleEvent(ev ahpclient.Event) tea.Cmd {
 		return m.onChannelLost(ev.Channel)
 	case ahpclient.OutboxEvent:
 		return m.onOutbox(ev.Entry)
+	case ahpclient.TurnsFetchedEvent:
+		return m.onTurnsFetched(ev)
 	}
 	return nil
+}
+
+// onTurnsFetched hands the end of a fetchTurns of the open chat to it, in
+// stream order: its page (chat/turnsLoaded) has been applied already.
+func (m *Model) onTurnsFetched(ev ahpclient.TurnsFetchedEvent) tea.Cmd {
+	if m.chat == nil || m.chat.chat != ev.Channel {
+		return nil
+	}
+	err := ev.Err
+	if err != nil {
+		err = fmt.Errorf("load older turns: %w", err)
+	}
+	next, cmd := m.update(turnsFetchedMsg{channel: ev.Channel, err: err})
+	*m = next.(Model)
+	return cmd
 }
 
 func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {

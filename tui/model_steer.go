@@ -23,7 +23,7 @@ import (
 func (m *Model) handleSteer(msg tea.Msg) (tea.Cmd, bool) {
 	b := m.c.backend
 	switch msg := msg.(type) {
-	case completionDueMsg, completionResultMsg, exportDoneMsg:
+	case completionDueMsg, completionResultMsg, exportDoneMsg, searchFoundMsg:
 		if m.chat != nil {
 			cmd, _ := m.chat.steerMsg(msg)
 			return cmd, true

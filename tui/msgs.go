@@ -39,13 +39,13 @@ type (
 		action    ahpwire.Action // nil for a resend
 		err       error
 	}
-	// turnsFetchedMsg reports fetchTurns (turns arrive as chat/turnsLoaded).
+	// turnsFetchedMsg reports the end of a fetchTurns. It is made from the
+	// client's TurnsFetchedEvent, which comes through the event stream after
+	// the page (chat/turnsLoaded), so the page has been applied when it
+	// arrives.
 	turnsFetchedMsg struct {
 		channel string
 		err     error
-		// settled is set when the message is looked at a second time (see
-		// awaitPage): the page has had time to be applied.
-		settled bool
 	}
 	// editorReadyMsg reports the temp file for $EDITOR was written.
 	editorReadyMsg struct {

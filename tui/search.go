@@ -7,20 +7,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/reducer"
-	"github.com/ahptui/ahptui/render"
 )
 
-// searchHit is one block of one message that contains the query.
-type searchHit struct {
-	item  int    // transcript item (message index)
-	block string // block id
-	index int    // block index (for render.BlockKey)
-	msgID string
-}
-
-// blockSearchText is everything of a block a search can find, collapsed
-// or not: text, reasoning, tool names, input, output and errors.
-func blockSearchText(b *reducer.Block) string {
+// blockSearchParts is everything of a block a search can find, collapsed
+// or not: text, reasoning, tool names, input, output and errors (raw; the
+// search sanitises what it scans).
+func blockSearchParts(b *reducer.Block) []string {
 	var parts []string
 	add := func(s string) {
 		if s != "" {
@@ -61,34 +53,7 @@ func blockSearchText(b *reducer.Block) string {
 			add(q.Message)
 		}
 	}
-	return render.Sanitize(strings.Join(parts, "\n"))
-}
-
-// searchMessages finds q (case-insensitive) in items 0..n-1 of the chat.
-func searchMessages(n int, at func(int) *reducer.Message, q string) []searchHit {
-	q = strings.ToLower(strings.TrimSpace(q))
-	if q == "" {
-		return nil
-	}
-	var hits []searchHit
-	for i := range n {
-		m := at(i)
-		if m == nil {
-			continue
-		}
-		for _, b := range m.Blocks {
-			if strings.Contains(strings.ToLower(blockSearchText(b)), q) {
-				hits = append(hits, searchHit{item: i, block: b.ID, index: b.Index, msgID: m.ID})
-			}
-		}
-		for _, a := range m.Attachments {
-			if strings.Contains(strings.ToLower(a.Label), q) {
-				hits = append(hits, searchHit{item: i, msgID: m.ID, index: -1})
-				break
-			}
-		}
-	}
-	return hits
+	return parts
 }
 
 // highlightLine styles every case-insensitive occurrence of q in a
@@ -116,12 +81,16 @@ func highlightLine(line, q string, sty lipgloss.Style) string {
 	return lipgloss.StyleRanges(line, ranges...)
 }
 
-// lineOf returns the first line of lines containing q (case-insensitive),
-// or -1.
-func lineOf(lines []string, q string) int {
+// lineNear returns the line of lines containing q (case-insensitive)
+// nearest after the estimate frac (0..1 of the way down), wrapping to the
+// top, or -1: the estimate (where in the message's text the match is) makes
+// the scan short even for a message of millions of lines.
+func lineNear(lines []string, q string, frac float64) int {
 	lq := strings.ToLower(q)
-	for i, l := range lines {
-		if strings.Contains(strings.ToLower(ansi.Strip(l)), lq) {
+	start := max(0, min(len(lines), int(frac*float64(len(lines))))-64)
+	for k := range lines {
+		i := (start + k) % len(lines)
+		if strings.Contains(strings.ToLower(ansi.Strip(lines[i])), lq) {
 			return i
 		}
 	}
@@ -143,16 +112,61 @@ func (t *transcript) reveal(item, sec, line int) {
 	t.layout()
 }
 
-// lineOf returns the section and line of the first line of item i that
-// contains q (case-insensitive), or 0, 0. Pages of a long text are laid
-// out only when their source contains q.
-func (t *transcript) lineOf(i int, q string) (sec, line int) {
+// lineNear is lineNear for item i, by section: the estimate frac picks
+// the section by the size of the text each holds (a page's source, the
+// other sections' shown text) and the line in it; the scan goes on through
+// the following sections, wrapping to the top. Pages whose source does not
+// contain q are skipped without being laid out. It returns 0, 0 when no
+// line shows q.
+func (t *transcript) lineNear(i int, q string, frac float64) (sec, line int) {
 	r := t.ensure(i)
-	for s := range r.nsecs() {
-		if r.secs != nil && r.secs[s].Page != nil && !r.secs[s].Page.Contains(q) {
+	if r.secs == nil {
+		return 0, max(0, lineNear(r.lines, q, frac))
+	}
+	n := len(r.secs)
+	w, total := make([]int, n), 0
+	for s, sc := range r.secs {
+		if sc.Page != nil {
+			w[s] = sc.Page.Size()
+		} else {
+			for _, l := range sc.Lines {
+				w[s] += len(ansi.Strip(l))
+			}
+		}
+		total += w[s]
+	}
+	target := int(frac * float64(total))
+	start, within := 0, 0.0
+	for s, acc := 0, 0; s < n; s++ {
+		if acc+w[s] > target || s == n-1 {
+			start, within = s, float64(target-acc)/float64(max(1, w[s]))
+			break
+		}
+		acc += w[s]
+	}
+	lq := strings.ToLower(q)
+	match := func(lines []string, from, to int) int {
+		for k := from; k < to; k++ {
+			if strings.Contains(strings.ToLower(ansi.Strip(lines[k])), lq) {
+				return k
+			}
+		}
+		return -1
+	}
+	for k := 0; k <= n; k++ {
+		s := (start + k) % n
+		if r.secs[s].Page != nil && !r.secs[s].Page.Contains(q) {
 			continue
 		}
-		if l := lineOf(r.sec(s), q); l >= 0 {
+		lines := r.sec(s)
+		from, to := 0, len(lines)
+		switch {
+		case k == 0:
+			from = max(0, min(len(lines), int(within*float64(len(lines))))-64)
+		case k == n:
+			to = max(0, min(len(lines), int(within*float64(len(lines))))-64)
+		}
+		if l := match(lines, from, to); l >= 0 {
 			return s, l
 		}
 	}

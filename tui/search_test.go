@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -35,17 +36,42 @@ func searchState(t *testing.T) reducer.State {
 	return st
 }
 
+// searchAll runs a whole search on the caller's goroutine: every batch,
+// every slice.
+func searchAll(msgs []*reducer.Message, q string) []searchHit {
+	q = strings.ToLower(strings.TrimSpace(q))
+	if q == "" {
+		return nil
+	}
+	var hits []searchHit
+	for from := 0; from < len(msgs); {
+		docs, next := captureDocs(msgs, from, nil)
+		t := &searchTask{run: &searchRun{}, query: q, docs: docs}
+		for {
+			r := t.slice()
+			hits = append(hits, r.hits...)
+			if r.rest == nil {
+				break
+			}
+		}
+		from = next
+	}
+	return hits
+}
+
 func TestSearchFindsCollapsedBlocks(t *testing.T) {
 	st := searchState(t)
-	at := func(i int) *reducer.Message { return st.Messages[i] }
-	hits := searchMessages(len(st.Messages), at, "NEEDLE")
-	if len(hits) != 2 || hits[0].item != 1 || hits[1].item != 1 || hits[0].block == hits[1].block {
+	hits := searchAll(st.Messages, "NEEDLE")
+	if len(hits) != 2 || hits[0].msg != st.Messages[1] || hits[1].msg != st.Messages[1] || hits[0].block == hits[1].block {
 		t.Fatalf("hits %+v (want the reasoning and the tool output)", hits)
 	}
-	if h := searchMessages(len(st.Messages), at, "haystack"); len(h) != 1 || h[0].item != 0 {
+	if h := searchAll(st.Messages, "haystack"); len(h) != 1 || h[0].msg != st.Messages[0] {
 		t.Fatalf("user message hits %+v", h)
 	}
-	if h := searchMessages(len(st.Messages), at, "  "); h != nil {
+	if h := searchAll(st.Messages, "the haystack"); len(h) != 1 {
+		t.Fatalf("a match across a stripped escape sequence: %+v", h)
+	}
+	if h := searchAll(st.Messages, "  "); h != nil {
 		t.Fatalf("blank query %+v", h)
 	}
 }
@@ -63,8 +89,16 @@ func TestHighlightLineKeepsTextAndMarksMatches(t *testing.T) {
 	if highlightLine(in, "zzz", sty) != in {
 		t.Fatal("a line without matches changed")
 	}
-	if lineOf([]string{"a", "\x1b[2mxFoOx\x1b[0m"}, "foo") != 1 {
-		t.Fatal("lineOf")
+	lines := []string{"a", "\x1b[2mxFoOx\x1b[0m", "b", "c", "foo"}
+	if lineNear(lines, "foo", 0) != 1 || lineNear(lines, "zzz", 0.5) != -1 || lineNear(nil, "foo", 0) != -1 {
+		t.Fatal("lineNear")
+	}
+	many := make([]string, 1000)
+	for i := range many {
+		many[i] = "foo " + strconv.Itoa(i)
+	}
+	if got := lineNear(many, "foo", 0.5); got != 500-64 {
+		t.Fatalf("lineNear from the estimate: %d", got)
 	}
 }
 

@@ -140,13 +140,12 @@ func TestSearchFindsCollapsedReasoningAndPagesHistory(t *testing.T) {
 	if len(be.fetched) == 0 {
 		t.Fatal("search did not page in older turns")
 	}
-	// The host's reply came and no page moved the cursor: paging waits for
-	// the page once (it may still be queued), then stops.
-	m = send(t, m, turnsFetchedMsg{})
-	if !m.chat.x.search.paging {
-		t.Fatal("paging stopped before the page had time to arrive")
+	// The call's end came (in the event stream, after any page it brought)
+	// and no page moved the cursor: paging stops at once, nothing waits.
+	m = send(t, m, fetchedEvent("older", nil))
+	if m.chat.x.search.paging {
+		t.Fatal("paging went on after the host had no page for the cursor")
 	}
-	m = send(t, m, turnsFetchedMsg{settled: true})
 	m = typeText(t, m, "needle")
 	v := viewText(m)
 	if !strings.Contains(v, "hidden NEEDLE in the reasoning") || !strings.Contains(v, "1/1 · enter next") {
@@ -285,13 +284,13 @@ func TestExportPagesInTheWholeChat(t *testing.T) {
 	}
 	// Page 1 arrives with a further cursor: paging goes on.
 	m = send(t, m, envelope(3, &ahpwire.ChatTurnsLoaded{Turns: []ahpwire.Turn{finishedTurn("t3", "middle question", "middle answer")}, TurnsNextCursor: "c2"}))
-	m = send(t, m, turnsFetchedMsg{channel: testChat})
+	m = send(t, m, fetchedEvent("c1", nil))
 	if n := fetchedCount(be); n != 2 {
 		t.Fatalf("paging stopped after one page (%d fetches)", n)
 	}
 	// The last page: no cursor left, so the export runs.
 	m = send(t, m, envelope(4, &ahpwire.ChatTurnsLoaded{Turns: []ahpwire.Turn{finishedTurn("t1", "oldest question", "oldest answer")}}))
-	m = send(t, m, turnsFetchedMsg{channel: testChat})
+	m = send(t, m, fetchedEvent("c2", nil))
 	files, _ := filepath.Glob("ahptui-*.md")
 	if len(files) != 1 {
 		t.Fatalf("export files %v (status %q)", files, statusLine(m))
@@ -309,7 +308,7 @@ func TestExportPagesInTheWholeChat(t *testing.T) {
 func TestExportStopsVisiblyWhenPagingFails(t *testing.T) {
 	m, _ := pagedChat(t)
 	m = send(t, m, keyPress("e"))
-	m = send(t, m, turnsFetchedMsg{channel: testChat, err: errors.New("link down")})
+	m = send(t, m, fetchedEvent("c1", errors.New("link down")))
 	if files, _ := filepath.Glob("ahptui-*.md"); len(files) != 0 {
 		t.Fatalf("a partial export was written: %v", files)
 	}
@@ -325,28 +324,35 @@ func fetchedCount(be *steerBackend) int {
 	return len(be.fetched)
 }
 
-// TestExportWaitsForAPageQueuedBehindTheReply: the fetchTurns reply reaches
-// Update before its chat/turnsLoaded (the UI was busy); paging must not
-// take that for "no older turns".
-func TestExportWaitsForAPageQueuedBehindTheReply(t *testing.T) {
+// TestExportPagesInStreamOrder: the end of each fetchTurns comes through
+// the client's event stream after its page (ahpclient's TurnsFetchedEvent,
+// TestFetchTurnsEventFollowsItsPage), so the pager acts on it at once: no
+// page is missed and nothing waits (the 600 ms pageSettle is gone).
+func TestExportPagesInStreamOrder(t *testing.T) {
 	m, be := pagedChat(t)
 	m = send(t, m, keyPress("e"))
 	if n := fetchedCount(be); n != 1 {
 		t.Fatalf("export did not ask for older turns (%d fetches)", n)
 	}
-	m = send(t, m, turnsFetchedMsg{channel: testChat}) // the reply first
-	if files, _ := filepath.Glob("ahptui-*.md"); len(files) != 0 {
-		t.Fatalf("exported before the page arrived: %v", files)
-	}
 	m = send(t, m, envelope(3, &ahpwire.ChatTurnsLoaded{Turns: []ahpwire.Turn{finishedTurn("t1", "oldest question", "oldest answer")}}))
-	m = send(t, m, turnsFetchedMsg{channel: testChat, settled: true}) // pageSettle later
+	nm, cmd := m.Update(fetchedEvent("c1", nil))
+	m = nm.(Model)
 	files, _ := filepath.Glob("ahptui-*.md")
-	if len(files) != 1 {
+	if len(files) != 0 {
+		t.Fatalf("exported inside Update: %v", files)
+	}
+	m = runCmds(t, m, cmd, 0)
+	if files, _ = filepath.Glob("ahptui-*.md"); len(files) != 1 {
 		t.Fatalf("export files %v (status %q)", files, statusLine(m))
 	}
 	if b, _ := os.ReadFile(files[0]); !strings.Contains(string(b), "oldest answer") {
-		t.Fatalf("the late page is missing from the export:\n%s", b)
+		t.Fatalf("the page is missing from the export:\n%s", b)
 	}
+}
+
+// fetchedEvent is the client's TurnsFetchedEvent for testChat.
+func fetchedEvent(cursor string, err error) tea.Msg {
+	return connEventMsg{ev: ahpclient.TurnsFetchedEvent{Channel: testChat, Cursor: cursor, Err: err}}
 }
 
 // pagedChat opens, in a temporary working directory, a chat whose older

@@ -1,0 +1,189 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/reducer"
+)
+
+// searchResults runs cmd (expanding batches) and returns the search
+// reports among its messages, without feeding anything back; other
+// commands (the cursor's blink) are given up on.
+func searchResults(t *testing.T, cmd tea.Cmd) []searchFoundMsg {
+	t.Helper()
+	if cmd == nil {
+		return nil
+	}
+	msg, ok := runWithin(cmd, 2*time.Second)
+	if !ok {
+		return nil
+	}
+	switch msg := msg.(type) {
+	case searchFoundMsg:
+		return []searchFoundMsg{msg}
+	case tea.BatchMsg:
+		var out []searchFoundMsg
+		for _, c := range msg {
+			out = append(out, searchResults(t, c)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// update is one Update without running the commands it returns.
+func update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	nm, cmd := m.Update(msg)
+	return nm.(Model), cmd
+}
+
+// bigAnswers is a chat of n finished turns whose answers are size bytes
+// of filler ending in "needle <i>".
+func bigAnswers(n, size int) ahpwire.ChatState {
+	var turns []ahpwire.Turn
+	for i := range n {
+		text := strings.Repeat("hay line without the word we look for\n", size/38) + "needle " + string(rune('a'+i))
+		turns = append(turns, finishedTurn("t"+string(rune('a'+i)), "question", text))
+	}
+	return chatState(turns, nil)
+}
+
+// TestSearchRunsOffUpdateAndStreamsHits: a key in the search box returns at
+// once with the search under way ("searching… 0 hits"); the hits of 9 MB
+// of answers arrive slice by slice (the first before the last answer was
+// looked at), the first one jumps the transcript to its match, and the
+// count ends at every hit.
+func TestSearchRunsOffUpdateAndStreamsHits(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	m = openChat(t, m, bigAnswers(3, 3<<20))
+	m = send(t, m, keyPress("ctrl+f"))
+	for _, r := range "needl" {
+		m, _ = update(m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	m, cmd := update(m, tea.KeyPressMsg{Code: 'e', Text: "e"})
+	if len(m.chat.x.search.hits) != 0 || !strings.Contains(viewText(m), "searching… 0 hits") {
+		t.Fatalf("the key did not return with the search under way:\n%s", viewText(m))
+	}
+	var reports int
+	for {
+		rs := searchResults(t, cmd)
+		if len(rs) != 1 {
+			t.Fatalf("%d search reports from one command", len(rs))
+		}
+		reports++
+		m, cmd = update(m, rs[0])
+		if cmd == nil {
+			break
+		}
+		if reports == 1 {
+			if n := len(m.chat.x.search.hits); n < 1 || n > 2 || !strings.Contains(viewText(m), "1/"+strconv.Itoa(n)+" · searching…") {
+				t.Fatalf("after the first slice: %d hits\n%s", n, viewText(m))
+			}
+			if v := viewText(m); !strings.Contains(v, "needle a") {
+				t.Fatalf("the first hit was not revealed:\n%s", v)
+			}
+		}
+	}
+	if reports < 2 {
+		t.Fatalf("9 MB searched in %d slice(s): want hits streamed in several", reports)
+	}
+	s := m.chat.x.search
+	if len(s.hits) != 3 || s.running || !strings.Contains(viewText(m), "1/3 · enter next") {
+		t.Fatalf("search ended with %d hits (running %v):\n%s", len(s.hits), s.running, viewText(m))
+	}
+	m = send(t, m, keyPress("enter"))
+	m = send(t, m, keyPress("enter"))
+	if v := viewText(m); !strings.Contains(v, "needle c") || !strings.Contains(v, "3/3") {
+		t.Fatalf("stepping did not reach the last hit:\n%s", v)
+	}
+}
+
+// TestSearchDropsStaleResults: hits computed for a query that has since
+// changed are never applied (not counted, not jumped to), a search whose
+// query changed stops early, and closing the bar cancels the search too.
+func TestSearchDropsStaleResults(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	m = openChat(t, m, bigAnswers(2, 64<<10))
+	m = send(t, m, keyPress("ctrl+f"))
+	m, old := update(m, tea.KeyPressMsg{Code: 'n', Text: "n"}) // "n": in every answer
+	stale := searchResults(t, old)
+	if len(stale) != 1 || len(stale[0].hits) == 0 {
+		t.Fatalf("the first query's slice: %+v", stale)
+	}
+	top := m.chat.tr.topItem
+	m, cmd := update(m, tea.KeyPressMsg{Code: 'q', Text: "q"}) // "nq": nowhere
+	m, _ = update(m, stale[0])
+	if n := len(m.chat.x.search.hits); n != 0 || m.chat.tr.topItem != top {
+		t.Fatalf("a stale result was applied: %d hits, top %d → %d", n, top, m.chat.tr.topItem)
+	}
+	for _, r := range searchResults(t, cmd) {
+		m, cmd = update(m, r)
+		for _, r := range searchResults(t, cmd) {
+			m, _ = update(m, r)
+		}
+	}
+	if s := m.chat.x.search; len(s.hits) != 0 || s.running || !strings.Contains(viewText(m), "no matches") {
+		t.Fatalf("the new query's search: %d hits, running %v", len(s.hits), s.running)
+	}
+
+	// A search cancelled while its slice runs stops without matching.
+	m, cmd = update(m, tea.KeyPressMsg{Code: tea.KeyBackspace}) // "n" again
+	run := m.chat.x.search.run
+	m, _ = update(m, keyPress("esc"))
+	if !run.stop.Load() {
+		t.Fatal("closing the search did not cancel it")
+	}
+	for _, r := range searchResults(t, cmd) {
+		if len(r.hits) != 0 || r.rest != nil {
+			t.Fatalf("a cancelled slice went on matching: %d hits, rest %v", len(r.hits), r.rest != nil)
+		}
+		m, _ = update(m, r)
+	}
+	if n := len(m.chat.x.search.hits); n != 0 {
+		t.Fatalf("a cancelled search applied %d hits", n)
+	}
+	// Reopening runs the query again.
+	m = send(t, m, keyPress("ctrl+f"))
+	if n := len(m.chat.x.search.hits); n != 4 { // both questions and both answers
+		t.Fatalf("reopened search found %d hits, want 4", n)
+	}
+}
+
+// TestSearchTaskWindowsOverlap: a match straddling two scan windows, or two
+// slices, is found, and one block gives one hit however often it matches.
+func TestSearchTaskWindowsOverlap(t *testing.T) {
+	text := strings.Repeat("x", searchWindow-3) + "NeedLE" + strings.Repeat("y", searchSlice) + "needle needle"
+	msgs := reducer.Project(chatState([]ahpwire.Turn{finishedTurn("t1", "q", text)}, nil)).Messages
+	hits := searchAll(msgs, "needle")
+	if len(hits) != 1 || hits[0].frac <= 0 || hits[0].frac > 0.2 {
+		t.Fatalf("hits %+v", hits)
+	}
+	hits = searchAll(msgs, "yneedle")
+	if len(hits) != 1 || hits[0].frac < 0.8 {
+		t.Fatalf("a match after a slice boundary: %+v", hits)
+	}
+}
+
+// TestSearchLooksInLoadedReferences: a content reference's text is
+// searched once the loader holds it, and not before.
+func TestSearchLooksInLoadedReferences(t *testing.T) {
+	ref := &reducer.Block{ID: "p1", Kind: reducer.KindContentRef, Ref: &ahpwire.ContentRef{URI: "ahp-res:/big/p1"}}
+	msgs := []*reducer.Message{{ID: "m1", Blocks: []*reducer.Block{ref}}}
+	find := func(refs map[string]string) int {
+		docs, _ := captureDocs(msgs, 0, refs)
+		r := (&searchTask{run: &searchRun{}, query: "needle", docs: docs}).slice()
+		return len(r.hits)
+	}
+	if n := find(nil); n != 0 {
+		t.Fatalf("%d hits in a reference not loaded", n)
+	}
+	if n := find(map[string]string{"ahp-res:/big/p1": "hay hay Needle hay"}); n != 1 {
+		t.Fatalf("%d hits in the loaded reference, want 1", n)
+	}
+}

@@ -1,0 +1,191 @@
+package tui
+
+import (
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/render"
+)
+
+// A search runs off Update. Update only takes, in bounded batches, the
+// strings a search looks at (string headers: a block's text is immutable
+// once read, textbuf never rewrites bytes a view covers) and hands them to
+// a command, which matches them on its own goroutine and reports the hits
+// of at most searchSlice bytes at a time; Update appends them and starts
+// the next slice. A new query or closing the search replaces the running
+// search (a *searchRun, its identity) and raises its stop flag: its slice
+// returns early and its report is dropped, so no stale hit is ever
+// applied.
+const (
+	// searchWindow is how much text is sanitised, lowered and scanned at
+	// once (a query spanning two windows is still found: windows overlap
+	// by the query's length).
+	searchWindow = 1 << 20
+	// searchSlice is how much text one command scans before it reports.
+	searchSlice = 8 << 20
+	// searchBatchBytes and searchBatchMsgs bound what Update captures for
+	// one batch of commands.
+	searchBatchBytes = 16 << 20
+	searchBatchMsgs  = 512
+)
+
+// searchDoc is what a search looks at of one block (or of a message's
+// attachments, index -1): its searchable strings, raw (each window is
+// sanitised as it is scanned).
+type searchDoc struct {
+	msg    *reducer.Message // never dereferenced off the UI goroutine
+	msgID  string
+	block  string
+	index  int
+	parts  []string
+	before int // text bytes of the message before this doc
+	msgLen int // text bytes of the whole message
+}
+
+// searchHit is one block of one message that contains the query.
+type searchHit struct {
+	msg   *reducer.Message // resolved to a transcript item when jumped to
+	block string           // block id
+	index int              // block index (for render.BlockKey); -1: an attachment
+	msgID string
+	// frac is where in the message's text the match is (0..1), to find
+	// its rendered line without scanning them all.
+	frac float64
+}
+
+// searchRun is one search, from a query change to its end or cancel; its
+// pointer tells its reports from those of any other search (of this chat
+// or another).
+type searchRun struct {
+	stop atomic.Bool // set when the search is cancelled
+}
+
+// searchTask is one batch of documents being matched, and where the
+// matching is.
+type searchTask struct {
+	run            *searchRun
+	query          string // trimmed, lower case
+	docs           []searchDoc
+	doc, part, off int
+}
+
+// searchFoundMsg reports the hits of one slice of a search; rest goes on
+// with the batch (nil when the batch is done).
+type searchFoundMsg struct {
+	run  *searchRun
+	hits []searchHit
+	rest *searchTask
+}
+
+// cmd runs the next slice of t on the command's goroutine.
+func (t *searchTask) cmd() tea.Cmd {
+	return func() tea.Msg { return t.slice() }
+}
+
+// slice matches up to searchSlice bytes; one hit per document.
+func (t *searchTask) slice() searchFoundMsg {
+	var hits []searchHit
+	budget := searchSlice
+	for t.doc < len(t.docs) {
+		if t.run.stop.Load() {
+			return searchFoundMsg{run: t.run}
+		}
+		if budget <= 0 {
+			return searchFoundMsg{run: t.run, hits: hits, rest: t}
+		}
+		d := &t.docs[t.doc]
+		if t.part >= len(d.parts) {
+			t.doc, t.part, t.off = t.doc+1, 0, 0
+			continue
+		}
+		s := d.parts[t.part]
+		at, next := findFold(s, t.query, t.off, min(budget, searchWindow))
+		budget -= max(1, next-t.off)
+		switch {
+		case at >= 0:
+			pos := d.before + at
+			for _, p := range d.parts[:t.part] {
+				pos += len(p)
+			}
+			hits = append(hits, searchHit{msg: d.msg, block: d.block, index: d.index, msgID: d.msgID,
+				frac: float64(pos) / float64(max(1, d.msgLen))})
+			t.doc, t.part, t.off = t.doc+1, 0, 0
+		case next >= len(s):
+			t.part, t.off = t.part+1, 0
+		default:
+			t.off = next
+		}
+	}
+	return searchFoundMsg{run: t.run, hits: hits}
+}
+
+// findFold looks for q (lower case) in the sanitised, lowered window of s
+// starting at from, about n bytes long (cut on rune boundaries) plus
+// len(q)-1 bytes of overlap. It returns the match's byte offset in s
+// (approximate when sanitising changed the window's length), or -1, and
+// where the next window starts.
+func findFold(s, q string, from, n int) (at, next int) {
+	next = runeStart(s, min(len(s), from+n))
+	end := runeStart(s, min(len(s), next+len(q)-1))
+	w := strings.ToLower(render.Sanitize(s[from:end]))
+	if i := strings.Index(w, q); i >= 0 {
+		return from + min(i, end-from), next
+	}
+	return -1, next
+}
+
+// runeStart moves i forward to the start of a rune (or len(s)).
+func runeStart(s string, i int) int {
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return i
+}
+
+// captureDocs takes the documents of msgs[from:], up to searchBatchMsgs
+// messages or searchBatchBytes of text (at least one message), and returns
+// them and the index of the first message not taken. It only copies string
+// headers. refs are the loaded texts of content references by URI (a
+// reference not loaded is not searched: reading it is the loader's job).
+func captureDocs(msgs []*reducer.Message, from int, refs map[string]string) (docs []searchDoc, next int) {
+	size := 0
+	for next = from; next < len(msgs) && next-from < searchBatchMsgs && (size < searchBatchBytes || next == from); next++ {
+		m := msgs[next]
+		if m == nil {
+			continue
+		}
+		first, msgLen := len(docs), 0
+		for _, b := range m.Blocks {
+			parts := blockSearchParts(b)
+			if b.Kind == reducer.KindContentRef && b.Ref != nil && refs[b.Ref.URI] != "" {
+				parts = append(parts, refs[b.Ref.URI])
+			}
+			n := 0
+			for _, p := range parts {
+				n += len(p)
+			}
+			if n > 0 {
+				docs = append(docs, searchDoc{msg: m, msgID: m.ID, block: b.ID, index: b.Index, parts: parts, before: msgLen})
+			}
+			msgLen += n
+		}
+		var labels []string
+		for _, a := range m.Attachments {
+			if a.Label != "" {
+				labels = append(labels, a.Label)
+			}
+		}
+		if len(labels) > 0 {
+			docs = append(docs, searchDoc{msg: m, msgID: m.ID, index: -1, parts: labels, before: msgLen})
+		}
+		for i := first; i < len(docs); i++ {
+			docs[i].msgLen = msgLen
+		}
+		size += msgLen
+	}
+	return docs, next
+}
