@@ -19,6 +19,10 @@ import (
 // seven-digit line counter, filler.
 var numbered = regexp.MustCompile(`^  (\d{7}) `)
 
+// markedRow is such a line of the focused block (the focus mark in the
+// gutter).
+var markedRow = regexp.MustCompile(`^▌ \d{7} `)
+
 // bigSource finds the source line of /demo big text numbered n.
 func bigSource(t *testing.T, text string, n int) string {
 	t.Helper()
@@ -139,6 +143,31 @@ func TestHugeReplyLaysOutOnlyTheWindow(t *testing.T) {
 	m = send(t, m, keyPress("pgup"))
 	if viewText(m) != at {
 		t.Fatalf("pgdown, pgup did not come back:\n%s\n---\n%s", at, viewText(m))
+	}
+	// The mouse wheel scrolls through the pages as the keys do.
+	m = send(t, m, keyPress("end"))
+	for range 7 {
+		m = send(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	}
+	if first, _ := checkBigWindow(t, m, text); first == 0 || strings.Contains(viewText(m), fmt.Sprintf("end of %d", size)) {
+		t.Fatalf("the wheel did not scroll up through the text:\n%s", viewText(m))
+	}
+	// Focus the reply and copy it: the whole text, and its pages show the
+	// focus mark once the window is back at the end.
+	m = send(t, m, keyPress("["))
+	if got := copied(t, m, "y"); got != text {
+		t.Fatalf("y copied %d bytes, the reply has %d", len(got), len(text))
+	}
+	m = send(t, m, keyPress("end"))
+	rows := strings.Split(viewText(m), "\n")
+	marked := 0
+	for _, row := range rows {
+		if markedRow.MatchString(row) {
+			marked++
+		}
+	}
+	if marked < 10 {
+		t.Fatalf("the focused reply's pages are not marked:\n%s", viewText(m))
 	}
 	if n := r.PageCacheBytes(); n > render.DefaultPageCacheBytes {
 		t.Fatalf("page cache holds %d bytes (> %d)", n, render.DefaultPageCacheBytes)
