@@ -169,6 +169,11 @@ func TestHugeReplyLaysOutOnlyTheWindow(t *testing.T) {
 	if marked < 10 {
 		t.Fatalf("the focused reply's pages are not marked:\n%s", viewText(m))
 	}
+	// What stays laid out: the glamour part (the first 256 KiB) in the
+	// transcript and the block cache, and the pages in the page cache.
+	if held, cached := m.chat.tr.held, r.CacheBytes(); held > 1<<20 || cached > 1<<20 {
+		t.Fatalf("the transcript holds %d bytes of lines, the block cache %d", held, cached)
+	}
 	if n := r.PageCacheBytes(); n > render.DefaultPageCacheBytes {
 		t.Fatalf("page cache holds %d bytes (> %d)", n, render.DefaultPageCacheBytes)
 	}
