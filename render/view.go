@@ -111,14 +111,6 @@ type Rendered struct {
 	Spans []Span
 }
 
-// Secs returns the message's sections: Sections, or Lines as one section.
-func (r Rendered) Secs() []Section {
-	if r.Sections != nil {
-		return r.Sections
-	}
-	return []Section{{Lines: r.Lines}}
-}
-
 // All returns every line of the message, laying out all pages (for tests
 // and small messages: the lazy sections exist to avoid this).
 func (r Rendered) All() []string {
