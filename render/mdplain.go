@@ -46,3 +46,18 @@ func (e *markdownEngine) plainLines(src string, width int) []string {
 	}
 	return lines
 }
+
+// userLines lays out a piece of a long user text (see userSections) as
+// textBlock lays out a whole one: each line sanitised, wrapped and styled.
+func (e *markdownEngine) userLines(src string, width int) []string {
+	w := width - len(gutter)
+	var lines []string
+	for line := range strings.SplitSeq(src, "\n") {
+		if wrapped := wrapText(Sanitize(line), w); len(wrapped) > 0 {
+			lines = append(lines, wrapped...)
+		} else {
+			lines = append(lines, "")
+		}
+	}
+	return styleLines(lines, e.styles.User.Text, gutter)
+}

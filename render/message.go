@@ -134,12 +134,15 @@ func (r *Renderer) renderMessage(m *reducer.Message, width int, v ViewOpts) Rend
 		}
 		focused := v.Focused.MessageID != "" && v.Focused == k
 		var secs []Section
-		if blk.Kind == reducer.KindText && m.Role != reducer.RoleUser {
+		switch {
+		case blk.Kind == reducer.KindText && m.Role != reducer.RoleUser:
 			secs = r.textSections(mdID(k), blk.Text(), !blk.Open, width, focused)
-		} else {
+		case blk.Kind == reducer.KindText && len(blk.Text()) > PlainAfter:
+			secs = r.userSections(blk.Text(), width, focused)
+		default:
 			secs = []Section{{Lines: r.block(m, blk, width, v)}}
 		}
-		if len(secs) == 1 && len(secs[0].Lines) == 0 {
+		if len(secs) == 0 || len(secs) == 1 && secs[0].Page == nil && len(secs[0].Lines) == 0 {
 			continue
 		}
 		b.sep()

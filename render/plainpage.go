@@ -38,6 +38,9 @@ type plainRegion struct {
 	pages []*plainPage
 	any   bool // a piece was added: the next block starts after a blank line
 	ids   *uint64
+	// user marks a user message's text (userPages): lines in the user
+	// text style instead of as markdown.
+	user bool
 }
 
 // plainPage is a page of a plain region: pieces of consecutive blocks. Only
@@ -125,7 +128,11 @@ func (pg *plainPage) layout(e *markdownEngine, n, width int) []string {
 			out = append(out, "")
 		}
 		src := text[pg.start+int(pc.a) : pg.start+int(pc.b)]
-		out = append(out, e.plainLines(src, width)...)
+		if pg.reg.user {
+			out = append(out, e.userLines(src, width)...)
+		} else {
+			out = append(out, e.plainLines(src, width)...)
+		}
 	}
 	return out
 }

@@ -297,3 +297,43 @@ func TestOpenPlainBlockStreamsAsPages(t *testing.T) {
 		t.Fatal("finished render differs from a whole render")
 	}
 }
+
+// TestLongUserTextIsPaged renders a pasted 1 MB user message: it is paged,
+// and the pages lay it out exactly as the whole text is laid out.
+func TestLongUserTextIsPaged(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("\n\nplease look at this log:\n")
+	for i := 0; b.Len() < 1<<20; i++ {
+		b.WriteString("2026-11-23T22:00:00Z INFO request served in 12ms path=/api/v1/things?id=42 status=200\n")
+		if i%300 == 0 {
+			b.WriteString("\n\n\t\x1b[31mERROR\x1b[0m a much longer line " + strings.Repeat("with words ", 40) + "\n")
+		}
+	}
+	b.WriteString("\n\n")
+	text := b.String()
+	s := reducer.ReduceAll(reducer.State{}, reducer.UserMessage{TurnID: "u", Text: text})
+	r := New(DarkStyles())
+	for _, width := range []int{100, 37} {
+		out := r.RenderMessage(s.Messages[0], width, ViewOpts{})
+		pages := 0
+		for _, sec := range out.Sections {
+			if sec.Page != nil {
+				pages++
+			}
+		}
+		if pages < 50 {
+			t.Fatalf("%d pages for a 1 MB user text", pages)
+		}
+		whole := textBlock(text, width, r.styles.User.Text, gutter)
+		got := out.All()
+		at := len(got) - len(whole)
+		if at < 0 || strings.Join(got[at:], "\n") != strings.Join(whole, "\n") {
+			for i := range min(len(whole), len(got)-max(at, 0)) {
+				if got[max(at, 0)+i] != whole[i] {
+					t.Fatalf("width %d: line %d is %q, laid out whole %q", width, i, got[max(at, 0)+i], whole[i])
+				}
+			}
+			t.Fatalf("width %d: %d lines, whole %d", width, len(got), len(whole))
+		}
+	}
+}

@@ -132,3 +132,17 @@ func (r *Renderer) textSections(id, text string, done bool, width int, focus boo
 	}
 	return secs
 }
+
+// userSections lays out a user text longer than PlainAfter (a pasted log)
+// as pages, line by line as textBlock would lay it out whole.
+func (r *Renderer) userSections(text string, width int, focus bool) []Section {
+	g := &plainRegion{ids: &r.md.pageIDs, user: true, text: text}
+	g.cut(text, 0, len(strings.TrimRight(text, "\n")), false)
+	secs := make([]Section, len(g.pages))
+	pages := make([]Page, len(g.pages))
+	for i, pg := range g.pages {
+		pages[i] = Page{r: r, pg: pg, n: len(pg.pieces), width: width, style: r.styles.Name, focus: focus}
+		secs[i] = Section{Page: &pages[i]}
+	}
+	return secs
+}
