@@ -24,9 +24,9 @@ func waitForEvent(ctx context.Context, b Backend) tea.Cmd {
 	return func() tea.Msg {
 		ev, err := b.Next(ctx)
 		if err != nil {
-			return pumpStoppedMsg{err: err}
+			return pumpStoppedMsg{err: err, b: b}
 		}
-		return connEventMsg{ev: ev}
+		return connEventMsg{ev: ev, b: b}
 	}
 }
 
@@ -104,7 +104,7 @@ func listSessions(ctx context.Context, b Backend) tea.Cmd {
 		ctx, cancel := reqCtx(ctx)
 		defer cancel()
 		res, err := b.ListSessions(ctx, 200, "")
-		return sessionsListedMsg{ev: ahpclient.SessionsEvent{Result: res, Err: err}}
+		return sessionsListedMsg{ev: ahpclient.SessionsEvent{Result: res, Err: err}, b: b}
 	}
 }
 

@@ -13,8 +13,17 @@ import (
 
 // Options configure the TUI. Backend is required.
 type Options struct {
-	// Backend is the AHP client (an *ahpclient.Client in production).
+	// Backend is the AHP client (an *ahpclient.Client in production). It
+	// may be nil when Hosts is set: the picker then opens on every host and
+	// the first one that connects is attached.
 	Backend Backend
+	// Hosts are the configured hosts: the picker lists the sessions of
+	// every one, grouped by host, each on its own connection, and choosing
+	// a session of another host attaches to it (model_hosts.go).
+	Hosts []HostOption
+	// HostName is the attached host's name among Hosts ("" when attached
+	// by URL).
+	HostName string
 	// Context bounds every command; nil means context.Background().
 	Context context.Context
 	// Host is shown in the status line; it must already be token-masked.
@@ -55,11 +64,8 @@ type Options struct {
 	// means random UUIDs.
 	NewID func() string
 	// OpenSession, when set, opens this session (its URI) at start instead
-	// of showing the session picker first (the inbox's choice).
+	// of showing the session picker first.
 	OpenSession string
-	// BackToInbox makes "back to the sessions" end the program (WantsInbox
-	// reports it) so that the caller shows the inbox of every host again.
-	BackToInbox bool
 	// Notify turns on notifications (bell, desktop) for sessions that need
 	// the user while they are elsewhere; nil means off.
 	Notify *NotifyOptions

@@ -47,15 +47,15 @@ type Model struct {
 	demoFault     func()
 	noMouse       bool
 	quitting      bool
-	lastTyped     time.Time // last key typed into the screen (not an overlay)
-	overlayClosed time.Time // when the last overlay closed (esc debounce)
-	retryTicking  bool      // the reconnect countdown tick is running
-	retryGen      int       // generation of the countdown tick chain
-	notify        *notifier // nil: notifications off
-	openAtStart   string    // Options.OpenSession
-	backToInbox   bool      // Options.BackToInbox
-	wantInbox     bool      // the user asked for the inbox (see WantsInbox)
-	carry         string    // unsent messages for the next chat's composer (ctrl+n)
+	lastTyped     time.Time    // last key typed into the screen (not an overlay)
+	overlayClosed time.Time    // when the last overlay closed (esc debounce)
+	retryTicking  bool         // the reconnect countdown tick is running
+	retryGen      int          // generation of the countdown tick chain
+	notify        *notifier    // nil: notifications off
+	openAtStart   string       // Options.OpenSession
+	hosts         []*hostEntry // the configured hosts (model_hosts.go); nil: one host
+	hostTicking   bool         // the hosts' countdown tick is running
+	carry         string       // unsent messages for the next chat's composer (ctrl+n)
 	connecting    connecting
 	// lastCreate is the last createSession, retried after a sign-in when
 	// the host answered AuthRequired (model_steer.go).
@@ -72,7 +72,15 @@ func New(o Options) Model {
 	m := Model{
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
 		picker: p, prompted: map[string]bool{},
-		demoFault: o.DemoFault, noMouse: o.NoMouse, notify: newNotifier(o.Notify), openAtStart: o.OpenSession, backToInbox: o.BackToInbox,
+		demoFault: o.DemoFault, noMouse: o.NoMouse, notify: newNotifier(o.Notify), openAtStart: o.OpenSession,
+		hosts: newHosts(o),
+	}
+	m.picker.here = o.HostName
+	m.startHosts()
+	if o.Backend == nil {
+		// Opened on the inbox alone: the first host up is attached.
+		m.conn = ahpclient.ConnState{Phase: ahpclient.Connecting}
+		m.picker.loaded = true
 	}
 	if o.Connect != nil {
 		m.connecting = connecting{active: true, since: c.now(), url: maskURL(o.URL), connect: o.Connect}
@@ -84,7 +92,10 @@ func New(o Options) Model {
 // Init starts the event pump (and asks for the background colour when the
 // theme is automatic).
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitForEvent(m.c.ctx, m.c.backend), m.picker.filter.Focus()}
+	cmds := []tea.Cmd{m.picker.filter.Focus(), m.hostsInit()}
+	if m.c.backend != nil {
+		cmds = append(cmds, waitForEvent(m.c.ctx, m.c.backend))
+	}
 	if m.c.autoTheme {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -96,10 +107,6 @@ func (m Model) Init() tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
-
-// WantsInbox reports whether the program ended because the user asked to
-// go back to the sessions while Options.BackToInbox was set.
-func (m Model) WantsInbox() bool { return m.wantInbox }
 
 // ConnectionFailure returns why the connection failed for good, or nil. The
 // caller (main) reports it after the program exits.

@@ -29,8 +29,7 @@ func (m *Model) handleEvent(ev ahpclient.Event) tea.Cmd {
 		if ev.Err != nil {
 			return m.errNotice("could not list the sessions", ev.Err)
 		}
-		m.picker.SetSessions(ev.Result.Items)
-		return nil
+		return m.setHostSessions(m.here(), ev.Result.Items)
 	case ahpclient.NotificationEvent:
 		return m.onNotification(ev)
 	case ahpclient.SnapshotEvent:
@@ -71,6 +70,10 @@ func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 		m.chat.conn = s
 	}
 	m.picker.reconnecting = s.Phase == ahpclient.Reconnecting
+	if h := m.hostByBackend(m.c.backend); h != nil {
+		h.conn = s
+	}
+	m.syncHosts()
 	m.c.log.Info("connection", "state", s.String())
 	tick := m.syncRetryTick()
 	if s.Phase == ahpclient.Connected && prev == ahpclient.Reconnecting {
@@ -81,45 +84,85 @@ func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 
 func (m *Model) onNotification(ev ahpclient.NotificationEvent) tea.Cmd {
 	switch ev.Method {
-	case "root/sessionAdded":
-		var p ahpwire.SessionAddedParams
-		if json.Unmarshal(ev.Params, &p) == nil {
-			m.picker.Upsert(p.Summary)
-		}
-	case "root/sessionRemoved":
-		var p ahpwire.SessionRemovedParams
-		if json.Unmarshal(ev.Params, &p) == nil {
-			m.picker.Remove(p.Session)
-			if m.chat != nil && m.chat.session == p.Session {
-				cmd := m.leaveChat()
-				return tea.Batch(cmd, m.setNotice("the session was removed", true))
-			}
-		}
 	case ahpwire.MethodAuthRequired:
 		return m.onAuthRequired(ev.Params)
-	case "root/sessionSummaryChanged":
+	case ahpwire.MethodSessionRemoved:
+		var p ahpwire.SessionRemovedParams
+		if json.Unmarshal(ev.Params, &p) == nil && m.chat != nil && m.chat.session == p.Session {
+			m.picker.Remove(m.here(), p.Session)
+			cmd := m.leaveChat()
+			return tea.Batch(cmd, m.setNotice("the session was removed", true))
+		}
+	case ahpwire.MethodSessionSummaryChanged:
 		var p ahpwire.SessionSummaryChangedParams
-		if json.Unmarshal(ev.Params, &p) == nil {
-			before, known := m.picker.Session(p.Session)
-			m.picker.Change(p.Session, p.Changes)
-			var notify tea.Cmd
-			if after, ok := m.picker.Session(p.Session); ok && known && p.Changes.Status != nil {
-				here := m.screen == screenChat && m.chat != nil && m.chat.session == p.Session
-				notify = m.notify.onStatus(p.Session, after.Title, before.Status, after.Status, here)
-			}
-			if m.chat != nil && m.chat.session == p.Session && p.Changes.Title != nil {
-				m.chat.title = *p.Changes.Title
-			}
-			return notify
+		if json.Unmarshal(ev.Params, &p) == nil && m.chat != nil && m.chat.session == p.Session && p.Changes.Title != nil {
+			m.chat.title = *p.Changes.Title
 		}
 	}
+	return m.onRootNotification(m.here(), ev)
+}
+
+// onRootNotification applies a host's session-list notification to the
+// picker and notifies when a session's status calls for it (the attached
+// host's and the watched hosts' alike, keyed by host and session).
+func (m *Model) onRootNotification(host string, ev ahpclient.NotificationEvent) tea.Cmd {
+	switch ev.Method {
+	case ahpwire.MethodSessionAdded:
+		var p ahpwire.SessionAddedParams
+		if json.Unmarshal(ev.Params, &p) == nil {
+			m.picker.Upsert(host, p.Summary)
+		}
+	case ahpwire.MethodSessionRemoved:
+		var p ahpwire.SessionRemovedParams
+		if json.Unmarshal(ev.Params, &p) == nil {
+			m.picker.Remove(host, p.Session)
+		}
+	case ahpwire.MethodSessionSummaryChanged:
+		var p ahpwire.SessionSummaryChangedParams
+		if json.Unmarshal(ev.Params, &p) != nil {
+			return nil
+		}
+		before, known := m.picker.HostSession(host, p.Session)
+		m.picker.Change(host, p.Session, p.Changes)
+		after, ok := m.picker.HostSession(host, p.Session)
+		if !ok || !known || p.Changes.Status == nil {
+			return nil
+		}
+		return m.notifyStatus(host, before, after)
+	}
 	return nil
+}
+
+// notifyStatus notifies for a session whose status moved (at most once
+// per session per event, keyed by host and session).
+func (m *Model) notifyStatus(host string, before, after ahpwire.SessionSummary) tea.Cmd {
+	here := host == m.here() && m.screen == screenChat && m.chat != nil && m.chat.session == after.Resource
+	title := after.Title
+	if len(m.hosts) > 1 && host != "" { // which host, when there are several
+		title = firstNonEmpty(title, "a session") + " on @" + host
+	}
+	return m.notify.onStatus(host+" "+after.Resource, title, before.Status, after.Status, here)
+}
+
+// setHostSessions replaces a host's list (a listSessions result, after
+// every connect): a session whose status moved meanwhile (say while the
+// host was unreachable) notifies as a live change would.
+func (m *Model) setHostSessions(host string, items []ahpwire.SessionSummary) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, after := range items {
+		if before, ok := m.picker.HostSession(host, after.Resource); ok && before.Status != after.Status {
+			cmds = append(cmds, m.notifyStatus(host, before, after))
+		}
+	}
+	m.picker.SetHostSessions(host, items)
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 	switch {
 	case s.Resource == rootChannel:
 		if rs, err := ahpwire.DecodeRootState(s.State); err == nil {
+			m.onRootState(rs.Agents, rs.Terminals, true)
 			m.picker.SetAgents(rs.Agents)
 			m.c.ext.onRootTerminals(rs.Terminals)
 		}
@@ -202,8 +245,10 @@ func (m *Model) onEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 	case env.Channel == rootChannel:
 		switch a := env.Action.(type) {
 		case *ahpwire.RootAgentsChanged:
+			m.onRootState(a.Agents, nil, false)
 			m.picker.SetAgents(a.Agents)
 		case *ahpwire.RootTerminalsChanged:
+			m.onRootState(nil, a.Terminals, true)
 			m.c.ext.onRootTerminals(a.Terminals)
 		}
 	case isExtChannel(env.Channel):

@@ -15,10 +15,16 @@ func (m *Model) handleIntent(msg tea.Msg) (tea.Cmd, bool) {
 	b := m.c.backend
 	switch msg := msg.(type) {
 	case openSessionMsg:
+		if msg.Host != "" && msg.Host != m.here() {
+			return m.openOnHost(msg), true
+		}
 		m.open = &opening{session: msg.Session}
 		m.picker.status = "opening…"
 		return subscribe(m.c.ctx, b, msg.Session, 0), true
 	case newSessionMsg:
+		if b == nil {
+			return m.setNotice("no host is connected yet", true), true
+		}
 		uri := "ahp-session:/" + m.c.newID()
 		m.open = &opening{session: uri, created: true}
 		m.picker.status = "creating session…"
@@ -32,13 +38,11 @@ func (m *Model) handleIntent(msg tea.Msg) (tea.Cmd, bool) {
 	case disposeConfirmedMsg:
 		return disposeSession(m.c.ctx, b, msg.session), true
 	case refreshSessionsMsg:
+		if b == nil {
+			return nil, true
+		}
 		return listSessions(m.c.ctx, b), true
 	case backToPickerMsg:
-		if m.backToInbox {
-			// Opened from the inbox: its list (every host) is the picker.
-			m.wantInbox, m.quitting = true, true
-			return tea.Quit, true
-		}
 		return m.leaveChat(), true
 	case openPromptMsg:
 		if !m.openFirstPending(true) {
@@ -59,6 +63,12 @@ func (m *Model) handleIntent(msg tea.Msg) (tea.Cmd, bool) {
 func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case sessionsListedMsg:
+		if msg.b != nil && msg.b != m.c.backend { // asked before a host switch
+			if h := m.hostByBackend(msg.b); h != nil && msg.ev.Err == nil {
+				return m.setHostSessions(h.Name, msg.ev.Result.Items), true
+			}
+			return nil, true
+		}
 		return m.handleEvent(msg.ev), true
 	case sessionCreatedMsg:
 		if msg.err != nil {
@@ -89,7 +99,7 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.err != nil {
 			return m.errNotice("could not dispose the session", msg.err), true
 		}
-		m.picker.Remove(msg.session)
+		m.picker.Remove(m.here(), msg.session)
 		return m.setNotice("session disposed", false), true
 	case dispatchedMsg:
 		if msg.err != nil {

@@ -32,9 +32,15 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case connEventMsg:
+		if msg.b != nil && msg.b != m.c.backend {
+			return m, m.onWatchEvent(msg.b, msg.ev)
+		}
 		cmd := m.handleEvent(msg.ev)
 		return m, tea.Batch(cmd, waitForEvent(m.c.ctx, m.c.backend))
 	case pumpStoppedMsg:
+		if msg.b != nil && msg.b != m.c.backend {
+			return m, m.onWatchStopped(msg.b, msg.err)
+		}
 		if m.quitting {
 			return m, tea.Quit
 		}
@@ -70,6 +76,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case retryNowMsg:
 		return m, m.onRetryNow(msg)
 	}
+	if cmd, ok := m.onHostMsg(msg); ok {
+		return m, cmd
+	}
 	if cmd, ok := m.onConnect(msg); ok {
 		return m, cmd
 	}
@@ -102,7 +111,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case key.Matches(k, km.Demo.DropConnection) && m.demoFault != nil:
 		return m, runHook(m.demoFault)
-	case key.Matches(k, km.Global.Reconnect) && m.conn.Phase == ahpclient.Reconnecting:
+	case key.Matches(k, km.Global.Reconnect) && m.conn.Phase == ahpclient.Reconnecting && m.c.backend != nil:
 		return m, retryNow(m.c.backend)
 	}
 	if m.connecting.active {

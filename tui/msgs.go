@@ -10,11 +10,20 @@ import (
 // Messages produced by commands (results use past tense; errors carry err).
 type (
 	// connEventMsg carries one event from the client's ordered stream.
-	connEventMsg struct{ ev ahpclient.Event }
+	connEventMsg struct {
+		ev ahpclient.Event
+		b  Backend // the backend it came from (nil: the attached one)
+	}
 	// sessionsListedMsg carries a manual listSessions result.
-	sessionsListedMsg struct{ ev ahpclient.SessionsEvent }
+	sessionsListedMsg struct {
+		ev ahpclient.SessionsEvent
+		b  Backend // the backend asked (nil: the attached one)
+	}
 	// pumpStoppedMsg reports that the event stream ended (client closed).
-	pumpStoppedMsg struct{ err error }
+	pumpStoppedMsg struct {
+		err error
+		b   Backend // the backend whose stream ended (nil: the attached one)
+	}
 	// sessionCreatedMsg reports createSession + subscribe for a new session.
 	sessionCreatedMsg struct {
 		session string

@@ -27,8 +27,9 @@ const (
 
 // Intents the picker hands to the root.
 type (
-	// openSessionMsg asks to attach to a session.
-	openSessionMsg struct{ Session string }
+	// openSessionMsg asks to attach to a session; Host names the
+	// configured host it lives on ("" = the attached host).
+	openSessionMsg struct{ Session, Host string }
 	// newSessionMsg asks to create a session with an agent.
 	newSessionMsg struct{ Provider string }
 	// disposeRequestMsg asks the root to confirm disposing a session.
@@ -41,6 +42,7 @@ type (
 
 // pickerEntry is one session with its precomputed search text.
 type pickerEntry struct {
+	host   string // the configured host it lives on ("" or picker.here: attached)
 	s      ahpwire.SessionSummary
 	title  string // sanitised
 	search string // title, agent and directory, for fuzzy matching
@@ -75,6 +77,15 @@ type picker struct {
 	reconnecting bool
 	reconnectKey string
 	showArchived bool // list archived sessions too (picker_steer.go)
+	// here is the attached host's name; hosts, when set, groups the list by
+	// host (picker_hosts.go).
+	here   string
+	hosts  []hostHeader
+	noHost bool // no host is attached yet (opened on the inbox alone)
+	// moved is set once the user moved the cursor: until then, grouped, it
+	// stays on the first row while hosts' lists arrive (else it follows its
+	// session).
+	moved bool
 }
 
 func newPicker(km keymap.Picker, now func() time.Time, st *Styles) picker {
@@ -90,50 +101,60 @@ func newPicker(km keymap.Picker, now func() time.Time, st *Styles) picker {
 // SetSize sets the picker's area.
 func (p *picker) SetSize(w, h int) { p.width, p.height = w, h; p.filter.SetWidth(max(10, w-12)) }
 
-// SetSessions replaces the list (listSessions result).
-func (p *picker) SetSessions(items []ahpwire.SessionSummary) {
-	p.entries = p.entries[:0]
+// SetSessions replaces the attached host's list (listSessions result).
+func (p *picker) SetSessions(items []ahpwire.SessionSummary) { p.SetHostSessions(p.here, items) }
+
+// SetHostSessions replaces one host's list.
+func (p *picker) SetHostSessions(host string, items []ahpwire.SessionSummary) {
+	p.entries = slices.DeleteFunc(p.entries, func(e pickerEntry) bool { return e.host == host })
 	for _, s := range items {
-		p.entries = append(p.entries, makeEntry(s))
+		p.entries = append(p.entries, makeEntry(host, s))
 	}
-	p.loaded = true
+	if host == p.here {
+		p.loaded = true
+	}
 	p.sortAndFilter()
 }
 
-// Upsert adds or replaces one session (root/sessionAdded, summary changes).
-func (p *picker) Upsert(s ahpwire.SessionSummary) {
+// Upsert adds or replaces one session of a host (root/sessionAdded).
+func (p *picker) Upsert(host string, s ahpwire.SessionSummary) {
 	for i := range p.entries {
-		if p.entries[i].s.Resource == s.Resource {
-			p.entries[i] = makeEntry(s)
+		if p.entries[i].host == host && p.entries[i].s.Resource == s.Resource {
+			p.entries[i] = makeEntry(host, s)
 			p.sortAndFilter()
 			return
 		}
 	}
-	p.entries = append(p.entries, makeEntry(s))
+	p.entries = append(p.entries, makeEntry(host, s))
 	p.sortAndFilter()
 }
 
 // Change applies a partial summary (root/sessionSummaryChanged).
-func (p *picker) Change(resource string, ch ahpwire.PartialSessionSummary) {
+func (p *picker) Change(host, resource string, ch ahpwire.PartialSessionSummary) {
 	for i := range p.entries {
-		if p.entries[i].s.Resource == resource {
-			p.entries[i] = makeEntry(ch.Apply(p.entries[i].s))
+		if p.entries[i].host == host && p.entries[i].s.Resource == resource {
+			p.entries[i] = makeEntry(host, ch.Apply(p.entries[i].s))
 			p.sortAndFilter()
 			return
 		}
 	}
 }
 
-// Remove drops a session (root/sessionRemoved).
-func (p *picker) Remove(resource string) {
-	p.entries = slices.DeleteFunc(p.entries, func(e pickerEntry) bool { return e.s.Resource == resource })
+// Remove drops a session of a host (root/sessionRemoved).
+func (p *picker) Remove(host, resource string) {
+	p.entries = slices.DeleteFunc(p.entries, func(e pickerEntry) bool { return e.host == host && e.s.Resource == resource })
 	p.sortAndFilter()
 }
 
-// Session returns a session summary by resource.
+// Session returns a session summary of the attached host by resource.
 func (p *picker) Session(resource string) (ahpwire.SessionSummary, bool) {
+	return p.HostSession(p.here, resource)
+}
+
+// HostSession returns a session summary of a host by resource.
+func (p *picker) HostSession(host, resource string) (ahpwire.SessionSummary, bool) {
 	for _, e := range p.entries {
-		if e.s.Resource == resource {
+		if e.host == host && e.s.Resource == resource {
 			return e.s, true
 		}
 	}
@@ -144,8 +165,8 @@ func (p *picker) Session(resource string) (ahpwire.SessionSummary, bool) {
 // the filter shows it.
 func (p *picker) Select(resource string) {
 	for i, m := range p.shown {
-		if p.entries[m.Index].s.Resource == resource {
-			p.cursor = i
+		if e := p.entries[m.Index]; e.host == p.here && e.s.Resource == resource {
+			p.cursor, p.moved = i, true
 			p.offset = p.visibleOffset()
 			return
 		}
@@ -160,23 +181,41 @@ func (p *picker) ChooseChat(session string, chats []chatChoice) {
 	p.mode, p.chats, p.chatIx, p.chatFor = pickChat, chats, 0, session
 }
 
-func makeEntry(s ahpwire.SessionSummary) pickerEntry {
+func makeEntry(host string, s ahpwire.SessionSummary) pickerEntry {
 	title := strings.ReplaceAll(render.Sanitize(firstNonEmpty(s.Title, "(untitled)")), "\n", " ")
 	search := title + "  " + s.Provider
 	if len(s.WorkingDirectories) > 0 {
 		search += "  " + displayDir(s.WorkingDirectories[0])
 	}
-	return pickerEntry{s: s, title: title, search: render.Sanitize(search)}
+	if host != "" {
+		search += "  @" + host
+	}
+	return pickerEntry{host: host, s: s, title: title, search: render.Sanitize(search)}
 }
 
 func (p *picker) sortAndFilter() {
-	sel := p.selectedResource()
+	selHost, sel := p.selected()
+	grouped := p.grouped()
 	slices.SortStableFunc(p.entries, func(a, b pickerEntry) int {
+		if grouped {
+			// The inbox: hosts in file order, and in each host the
+			// sessions that need the user first.
+			if c := cmp.Compare(p.hostIndex(a.host), p.hostIndex(b.host)); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(needRank(a.s), needRank(b.s)); c != 0 {
+				return c
+			}
+		}
 		return cmp.Compare(parseTime(b.s.ModifiedAt).UnixMilli(), parseTime(a.s.ModifiedAt).UnixMilli())
 	})
 	p.refilter()
+	if !p.moved && grouped {
+		p.cursor = 0
+		return
+	}
 	for i, m := range p.shown {
-		if p.entries[m.Index].s.Resource == sel {
+		if e := p.entries[m.Index]; e.host == selHost && e.s.Resource == sel {
 			p.cursor = i
 		}
 	}
@@ -204,15 +243,23 @@ func (p *picker) refilter() {
 			src[i] = e.search
 		}
 		p.shown = slices.DeleteFunc(fuzzy.Find(pat, src), func(m fuzzy.Match) bool { return !p.visible(p.entries[m.Index]) })
+		p.groupShown()
 	}
 	p.cursor = min(max(0, p.cursor), max(0, len(p.shown)-1))
 }
 
 func (p *picker) selectedResource() string {
+	_, r := p.selected()
+	return r
+}
+
+// selected is the host and resource under the cursor ("" when none).
+func (p *picker) selected() (host, resource string) {
 	if p.cursor >= 0 && p.cursor < len(p.shown) && p.shown[p.cursor].Index < len(p.entries) {
-		return p.entries[p.shown[p.cursor].Index].s.Resource
+		e := p.entries[p.shown[p.cursor].Index]
+		return e.host, e.s.Resource
 	}
-	return ""
+	return "", ""
 }
 
 func emit(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
@@ -220,6 +267,7 @@ func emit(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
 // Update handles keys; printable keys edit the filter.
 func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
 	if w, ok := msg.(tea.MouseWheelMsg); ok && p.mode == pickSession {
+		p.moved = true
 		switch w.Button {
 		case tea.MouseWheelUp:
 			p.cursor = max(0, p.cursor-1)
@@ -254,6 +302,9 @@ func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 	if cmd, ok := p.steerKey(k); ok {
 		return p, cmd
 	}
+	if key.Matches(k, p.km.Up, p.km.Down, p.km.PageUp, p.km.PageDn) {
+		p.moved = true
+	}
 	switch {
 	case key.Matches(k, p.km.Up):
 		p.cursor = max(0, p.cursor-1)
@@ -264,8 +315,8 @@ func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 	case key.Matches(k, p.km.PageDn):
 		p.cursor = min(max(0, len(p.shown)-1), p.cursor+p.rows())
 	case key.Matches(k, p.km.Open):
-		if r := p.selectedResource(); r != "" {
-			return p, emit(openSessionMsg{Session: r})
+		if h, r := p.selected(); r != "" {
+			return p, emit(openSessionMsg{Session: r, Host: p.hostOf(h)})
 		}
 		if len(p.entries) == 0 {
 			p.note = "no session yet — " + p.km.New.Help().Key + " creates one"
@@ -273,6 +324,10 @@ func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 	case key.Matches(k, p.km.New):
 		switch len(p.agents) {
 		case 0:
+			if p.noHost {
+				p.note = "no host is connected yet"
+				break
+			}
 			p.note = "the host offers no agents"
 		case 1:
 			return p, emit(newSessionMsg{Provider: p.agents[0].Provider})
@@ -280,6 +335,9 @@ func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 			p.mode, p.agentIx = pickAgent, 0
 		}
 	case key.Matches(k, p.km.Dispose):
+		if p.otherHost() {
+			return p, nil
+		}
 		if r := p.selectedResource(); r != "" {
 			return p, emit(disposeRequestMsg{Session: r, Title: p.entries[p.shown[p.cursor].Index].title})
 		}

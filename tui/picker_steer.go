@@ -37,7 +37,7 @@ func (p *picker) steerKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	r := p.selectedResource()
-	if r == "" {
+	if r == "" || p.otherHost() {
 		return nil, true
 	}
 	e := p.entries[p.shown[p.cursor].Index]

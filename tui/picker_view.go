@@ -70,6 +70,9 @@ func (p *picker) View(st *Styles) string {
 		return p.pad(lines)
 	}
 	head := st.Picker.Title.Render("Sessions") + st.Picker.Meta.Render(fmt.Sprintf("  %d", len(p.entries)))
+	if n := p.needing(); n > 0 && p.grouped() {
+		head += st.Picker.IconBusy.Render(fmt.Sprintf("  · %d need you", n))
+	}
 	for _, n := range []string{p.status, p.note} {
 		if n != "" {
 			head += "  " + st.Picker.Meta.Render(n)
@@ -79,6 +82,13 @@ func (p *picker) View(st *Styles) string {
 	rows := p.rows()
 	offset := p.visibleOffset()
 	switch {
+	case p.grouped():
+		if len(p.shown) == 0 && strings.TrimSpace(p.filter.Value()) != "" {
+			lines = append(lines, st.Picker.Empty.Render("  no session matches the filter"))
+			rows--
+		}
+		lines = append(lines, p.groupedLines(st, rows)...)
+		offset = len(p.shown) // the rows are drawn
 	case !p.loaded:
 		lines = append(lines, st.Picker.Empty.Render("  loading sessions…"))
 	case len(p.entries) == 0:

@@ -54,6 +54,7 @@ func (m *Model) onRetryTick(msg retryTickMsg) tea.Cmd {
 	if msg.gen != m.retryGen || !m.retryTicking {
 		return nil
 	}
+	m.syncHosts() // the attached host's header counts down too
 	if m.conn.Phase != ahpclient.Reconnecting {
 		m.retryTicking = false
 		return nil

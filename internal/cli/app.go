@@ -100,6 +100,9 @@ func runDemo(cfg config, std stdio) int {
 		printErr(std.err, "ahptui: demo host: %v\n", err)
 		return exitError
 	}
+	if len(f.Hosts) > 0 { // the configured hosts are listed beside the demo's
+		cfg.hostFile = f
+	}
 	s := &session{log: lc.logger(h.Token()), hostInProcess: true}
 	if faultsOn {
 		s.demoFault = func() { h.Outage(demoOutage) }
@@ -117,8 +120,11 @@ func runAttach(cfg config, std stdio) int {
 		printErr(std.err, "ahptui: %v\n", err)
 		return exitUsage
 	}
+	if len(f.Hosts) > 0 {
+		cfg.hostFile = f
+	}
 	if cfg.hostName == "" && cfg.url == "" && f.Default == "" && len(f.Hosts) > 0 && isTerminal(std.in) && isTerminal(std.out) {
-		return runInboxUI(cfg, std, f)
+		return runInboxUI(cfg, std)
 	}
 	t, err := resolveTarget(context.Background(), cfg, f, cfg.hostName, cfg.url)
 	if err != nil {
@@ -127,6 +133,10 @@ func runAttach(cfg config, std stdio) int {
 			printErr(std.err, "Run 'ahptui --help' for usage.\n")
 		}
 		return exitUsage
+	}
+	cfg.attachedName = t.name
+	if t.name == "" && cfg.hostFile != nil {
+		cfg.attachedName = configuredAs(f, t.url)
 	}
 	if t.ssh != nil {
 		return runSSHHost(cfg, std, t)
@@ -180,7 +190,15 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		Backend: c, Host: hostLabel(host), Dark: isDark(cfg.theme), NoMouse: cfg.noMouse,
 		AutoTheme: cfg.theme == "auto" && lookupEnv("COLORFGBG") == "",
 		Editor:    editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault, HostStopsOnQuit: s.hostInProcess,
-		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify, OpenSession: cfg.openSession, BackToInbox: cfg.backToInbox != nil,
+		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify,
+	}
+	if cfg.hostFile != nil {
+		var hs hostSet
+		defer hs.close()
+		o.Hosts, o.HostName = hs.options(cfg, cfg.hostFile, dir, s.log), cfg.attachedName
+		if cfg.attachedName != "" { // as after switching to it: "name (host:port)"
+			o.Host = cfg.attachedName + " (" + o.Host + ")"
+		}
 	}
 	if onScreen {
 		o.Connect, o.URL = start, host
@@ -203,9 +221,6 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		return code
 	}
 	if fm, ok := final.(tui.Model); ok {
-		if cfg.backToInbox != nil {
-			*cfg.backToInbox = fm.WantsInbox()
-		}
 		if ferr := fm.ConnectionFailure(); ferr != nil {
 			s.log.Error("connection failed", "host", host, "err", ferr)
 			printErr(std.err, "ahptui: connection to %s failed: %v\n", host, ferr)
@@ -213,6 +228,30 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		}
 	}
 	return exitOK
+}
+
+// runInboxUI opens the UI on the session picker of every configured host
+// (plain `ahptui` with hosts but no default host): each host connects on
+// its own, and the first one up is attached until the user picks a session.
+func runInboxUI(cfg config, std stdio) int {
+	log, lc, dir, err := setupLog(cfg, cfg.token)
+	if err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		return exitError
+	}
+	defer lc.Close()
+	var hs hostSet
+	defer hs.close()
+	uiCtx, endUI := context.WithCancel(context.Background())
+	defer endUI()
+	m := tui.New(tui.Options{
+		Hosts: hs.options(cfg, cfg.hostFile, dir, log), Host: "inbox", Context: uiCtx,
+		Dark: isDark(cfg.theme), NoMouse: cfg.noMouse, AutoTheme: cfg.theme == "auto" && lookupEnv("COLORFGBG") == "",
+		Editor: editorCommand(), Logger: log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify,
+	})
+	_, code := runUI(tea.NewProgram(m, tea.WithoutSignalHandler()), std, log)
+	endUI()
+	return max(code, exitOK)
 }
 
 // hostLabel shortens a (token-free) URL to host:port for the status line.

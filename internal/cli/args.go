@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	cfgfile "github.com/ahptui/ahptui/internal/config"
 	"github.com/ahptui/ahptui/internal/redact"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/tui"
@@ -38,21 +39,21 @@ var subcommands = map[string]command{
 
 // config is the parsed command line.
 type config struct {
-	cmd         command
-	url         string             // cmdAttach: the host URL as given (may carry ?tkn=)
-	hostName    string             // cmdAttach: @name of a configured host
-	token       string             // --token or AHPTUI_TOKEN
-	tokenFlag   bool               // --token was given (it overrides the config)
-	logFile     string             // --log; empty = state dir
-	theme       string             // auto, dark or light; "" = from the config file, else auto
-	noMouse     bool               // --no-mouse: leave mouse selection to the terminal
-	configFile  string             // --config; empty = the default path
-	configVerb  string             // cmdConfig: path, check or edit
-	subArgs     []string           // subcommands: the arguments after the name
-	keys        *keymap.KeyMap     // key bindings with the config file's overrides (nil = defaults)
-	notify      *tui.NotifyOptions // notifications from the config file (nil = off)
-	openSession string             // the session the UI opens at start (the inbox's choice)
-	backToInbox *bool              // set: "back to the sessions" returns to the inbox; true afterwards if asked
+	cmd          command
+	url          string             // cmdAttach: the host URL as given (may carry ?tkn=)
+	hostName     string             // cmdAttach: @name of a configured host
+	token        string             // --token or AHPTUI_TOKEN
+	tokenFlag    bool               // --token was given (it overrides the config)
+	logFile      string             // --log; empty = state dir
+	theme        string             // auto, dark or light; "" = from the config file, else auto
+	noMouse      bool               // --no-mouse: leave mouse selection to the terminal
+	configFile   string             // --config; empty = the default path
+	configVerb   string             // cmdConfig: path, check or edit
+	subArgs      []string           // subcommands: the arguments after the name
+	keys         *keymap.KeyMap     // key bindings with the config file's overrides (nil = defaults)
+	notify       *tui.NotifyOptions // notifications from the config file (nil = off)
+	hostFile     *cfgfile.File      // the config file, when it names hosts: the picker lists them all
+	attachedName string             // the attached host's name in hostFile ("" for a URL)
 }
 
 // usageError marks command-line mistakes (exit code 2).

@@ -50,7 +50,7 @@ func connectHeadless(ctx context.Context, cfg config, std stdio, name, rawURL st
 		printErr(std.err, "ahptui: %v\n", err)
 		return nil, exitError
 	}
-	c, link, log, code, err := dialTarget(ctx, cfg, t, dir, log)
+	c, link, log, code, err := dialTarget(ctx, cfg, t, dir, log, false)
 	if err != nil {
 		_ = lc.Close()
 		printErr(std.err, "ahptui: %v\n", err)
@@ -61,8 +61,9 @@ func connectHeadless(ctx context.Context, cfg config, std stdio, name, rawURL st
 
 // dialTarget opens the SSH link of an ssh host (if any) and starts a
 // client on the target. On failure it returns the exit code and an error
-// for the user (masked by printErr).
-func dialTarget(ctx context.Context, cfg config, t target, dir string, log *slog.Logger) (*ahpclient.Client, *sshLink, *slog.Logger, int, error) {
+// for the user (masked by printErr). explicitAck is ahpclient's
+// Options.ExplicitAck (the UI acknowledges envelopes once applied).
+func dialTarget(ctx context.Context, cfg config, t target, dir string, log *slog.Logger, explicitAck bool) (*ahpclient.Client, *sshLink, *slog.Logger, int, error) {
 	var link *sshLink
 	if t.ssh != nil {
 		configured := ""
@@ -82,7 +83,8 @@ func dialTarget(ctx context.Context, cfg config, t target, dir string, log *slog
 			link.close()
 		}
 	}
-	c, err := ahpclient.New(ahpclient.Options{URL: t.url, Token: t.token, StateDir: dir, Logger: log.With("component", "client")})
+	c, err := ahpclient.New(ahpclient.Options{URL: t.url, Token: t.token, StateDir: dir, ExplicitAck: explicitAck,
+		Logger: log.With("component", "client")})
 	if err != nil {
 		closeLink()
 		return nil, nil, log, exitUsage, err //nolint:wrapcheck // ahpclient's message is complete

@@ -303,10 +303,11 @@ func TestSessionsAllHosts(t *testing.T) {
 		t.Fatalf("exit %d after %v: %q", code, time.Since(start), errs)
 	}
 	di, ui := strings.Index(out, "@down — cannot connect"), strings.Index(out, "@up — connected")
-	if di < 0 || ui < 0 {
-		t.Fatalf("hosts not grouped with their state:\n%s", out)
+	if di < 0 || ui < 0 || ui > di { // file order: up, then down
+		t.Fatalf("hosts not grouped with their state in file order:\n%s", out)
 	}
-	rows := strings.Split(strings.TrimSpace(out[ui:]), "\n")[1:]
+	group, _, _ := strings.Cut(out[ui:], "\n\n")
+	rows := strings.Split(strings.TrimSpace(group), "\n")[1:]
 	if len(rows) != 2 || !strings.HasPrefix(rows[0], "!") || !strings.Contains(rows[0], "needs you") {
 		t.Fatalf("needs-you session not first:\n%s", out)
 	}

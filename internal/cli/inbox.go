@@ -6,20 +6,19 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
-	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
 	cfgfile "github.com/ahptui/ahptui/internal/config"
-	"github.com/ahptui/ahptui/tui"
 )
+
+// The inbox of `ahptui sessions --all`: every configured host's sessions,
+// grouped by host, as a script reads them. (The UI's inbox is the session
+// picker itself: see hosts.go and tui/model_hosts.go.)
 
 // inboxHostTimeout bounds each host of `sessions --all`: a host that is
 // down does not slow the others (they are asked in parallel).
@@ -34,7 +33,7 @@ type inboxHost struct {
 
 // collectInbox asks every configured host for its sessions, in parallel.
 func collectInbox(ctx context.Context, cfg config, f *cfgfile.File) []inboxHost {
-	names := f.HostNames()
+	names := f.HostsInFileOrder()
 	out := make([]inboxHost, len(names))
 	log, lc, dir, err := setupLog(cfg, cfg.token)
 	if err != nil {
@@ -49,7 +48,7 @@ func collectInbox(ctx context.Context, cfg config, f *cfgfile.File) []inboxHost 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = inboxFrom(ctx, cfg, f, n, dir, log.With("host", n), nil)
+			out[i] = inboxFrom(ctx, cfg, f, n, dir, log.With("host", n))
 		}()
 	}
 	wg.Wait()
@@ -57,10 +56,8 @@ func collectInbox(ctx context.Context, cfg config, f *cfgfile.File) []inboxHost 
 }
 
 // inboxFrom lists one host's sessions (connecting and listing within
-// inboxHostTimeout). With live set, it then keeps the connection and calls
-// live with the host's new state on every change (sessions added, removed
-// or changed, connection state) until ctx ends.
-func inboxFrom(ctx context.Context, cfg config, f *cfgfile.File, name, dir string, log *slog.Logger, live func(inboxHost)) inboxHost {
+// inboxHostTimeout).
+func inboxFrom(ctx context.Context, cfg config, f *cfgfile.File, name, dir string, log *slog.Logger) inboxHost {
 	h := inboxHost{Name: name}
 	cctx, cancel := context.WithTimeout(ctx, inboxHostTimeout)
 	defer cancel()
@@ -69,7 +66,7 @@ func inboxFrom(ctx context.Context, cfg config, f *cfgfile.File, name, dir strin
 		h.State = redactErr(err)
 		return h
 	}
-	c, link, _, _, err := dialTarget(cctx, cfg, t, dir, log)
+	c, link, _, _, err := dialTarget(cctx, cfg, t, dir, log, false)
 	if err != nil {
 		h.State = redactErr(err)
 		return h
@@ -95,69 +92,7 @@ func inboxFrom(ctx context.Context, cfg config, f *cfgfile.File, name, dir strin
 	}
 	h.State = "connected"
 	sortInbox(h.Sessions)
-	if live == nil {
-		return h
-	}
-	live(h)
-	for {
-		ev, err := c.Next(ctx)
-		if err != nil {
-			return h
-		}
-		if applyInboxEvent(&h, ev) {
-			sortInbox(h.Sessions)
-			live(inboxHost{Name: h.Name, State: h.State, Sessions: append([]ahpwire.SessionSummary(nil), h.Sessions...)})
-		}
-	}
-}
-
-// applyInboxEvent updates a host's inbox entry from a client event and
-// reports whether anything changed.
-func applyInboxEvent(h *inboxHost, ev ahpclient.Event) bool {
-	switch e := ev.(type) {
-	case ahpclient.ConnStateEvent:
-		switch e.State.Phase {
-		case ahpclient.Connected:
-			h.State = "connected"
-		case ahpclient.Reconnecting:
-			h.State = "reconnecting…"
-		case ahpclient.Failed:
-			h.State = redactErr(fmt.Errorf("failed: %w", e.State.Err))
-		default:
-			return false
-		}
-		return true
-	case ahpclient.NotificationEvent:
-		switch e.Method {
-		case ahpwire.MethodSessionAdded:
-			var p ahpwire.SessionAddedParams
-			if json.Unmarshal(e.Params, &p) != nil {
-				return false
-			}
-			h.Sessions = slices.DeleteFunc(h.Sessions, func(s ahpwire.SessionSummary) bool { return s.Resource == p.Summary.Resource })
-			h.Sessions = append(h.Sessions, p.Summary)
-			return true
-		case ahpwire.MethodSessionRemoved:
-			var p ahpwire.SessionRemovedParams
-			if json.Unmarshal(e.Params, &p) != nil {
-				return false
-			}
-			h.Sessions = slices.DeleteFunc(h.Sessions, func(s ahpwire.SessionSummary) bool { return s.Resource == p.Session })
-			return true
-		case ahpwire.MethodSessionSummaryChanged:
-			var p ahpwire.SessionSummaryChangedParams
-			if json.Unmarshal(e.Params, &p) != nil {
-				return false
-			}
-			for i := range h.Sessions {
-				if h.Sessions[i].Resource == p.Session {
-					h.Sessions[i] = p.Changes.Apply(h.Sessions[i])
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return h
 }
 
 // sortInbox puts the sessions that need the user first.
@@ -219,63 +154,3 @@ func statusWord(st ahpwire.SessionStatus) string {
 
 // redactErr is an error's text, masked.
 func redactErr(err error) string { return maskBytes([]byte(err.Error())) }
-
-// runInboxUI shows the inbox (plain `ahptui` with hosts but no default):
-// every host is asked in parallel and shown as it answers; the chosen
-// session then opens in the normal UI, attached to its host, and "back to
-// the sessions" there (ctrl+s) returns to the inbox.
-func runInboxUI(cfg config, std stdio, f *cfgfile.File) int {
-	for {
-		choice, code := showInbox(cfg, std, f)
-		if code >= 0 || choice.Session == "" {
-			return max(code, exitOK)
-		}
-		back := false
-		c := cfg
-		c.hostName, c.openSession, c.backToInbox = choice.Host, choice.Session, &back
-		if code := runAttach(c, std); !back {
-			return code
-		}
-	}
-}
-
-// showInbox runs the inbox until the user picks a session or quits; code
-// is -1 unless the program ended abnormally (a signal, a crash).
-func showInbox(cfg config, std stdio, f *cfgfile.File) (tui.InboxChoice, int) {
-	names := f.HostNames()
-	updates := make(chan tui.InboxHost, 4*len(names))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	log, lc, dir, err := setupLog(cfg, cfg.token)
-	if err != nil {
-		printErr(std.err, "ahptui: %v\n", err)
-		return tui.InboxChoice{}, exitError
-	}
-	defer lc.Close()
-	var wg sync.WaitGroup
-	for _, n := range names {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			send := func(h inboxHost) {
-				select {
-				case updates <- tui.InboxHost{Name: h.Name, State: h.State, Sessions: h.Sessions}:
-				case <-ctx.Done():
-				}
-			}
-			if h := inboxFrom(ctx, cfg, f, n, dir, log.With("host", n), send); h.State != "connected" {
-				send(h) // could not connect (a live host sent its state already)
-			}
-		}()
-	}
-	go func() { wg.Wait(); close(updates) }()
-	p := tea.NewProgram(tui.NewInbox(tui.InboxOptions{Hosts: names, Updates: updates, Dark: isDark(cfg.theme), Notify: cfg.notify}), tea.WithoutSignalHandler())
-	final, code := runUI(p, std, log)
-	cancel()
-	wg.Wait() // the hosts' connections are closed before the chosen one opens
-	if code >= 0 {
-		return tui.InboxChoice{}, code
-	}
-	in, _ := final.(tui.Inbox)
-	return in.Choice(), -1
-}

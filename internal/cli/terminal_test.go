@@ -192,36 +192,67 @@ func TestExecAskOnTerminal(t *testing.T) {
 }
 
 // TestInboxInTerminal: plain `ahptui` with hosts but no default opens the
-// inbox: each host with its state (a down host does not hold up the
-// others), and enter opens the chosen session on its host.
+// session picker on every host, grouped by host, each with its own state
+// (a down host does not hold up the others); a session of another host
+// that starts asking moves up in its group, marked, and rings the bell;
+// enter on it attaches to that host without leaving the app, and a token
+// never reaches the screen.
 func TestInboxInTerminal(t *testing.T) {
 	bin := buildBinary(t)
 	u, _ := startTestHost(t)
-	bare := strings.Split(u, "?")[0]
+	h2, err := ahphost.New(ahphost.Options{Dir: t.TempDir(), Token: execToken + "-2"})
+	must(t, err)
+	t.Cleanup(func() { _ = h2.Close() })
+	u2, err := h2.Listen("127.0.0.1:0")
+	must(t, err)
+	bare, bare2 := strings.Split(u, "?")[0], strings.Split(u2, "?")[0]
 	cdir := os.Getenv("XDG_CONFIG_HOME")
 	path := filepath.Join(cdir, "ahptui", "config.toml")
 	must(t, os.MkdirAll(filepath.Dir(path), 0o700))
-	must(t, os.WriteFile(path, []byte("[hosts.up]\nurl = \""+bare+"\"\ntoken_env = \"UP_TOKEN\"\n[hosts.down]\nurl = \"ws://"+deadAddrFor(t)+"/\"\n"), 0o600))
+	must(t, os.WriteFile(path, []byte("[hosts.up]\nurl = \""+bare+"\"\ntoken_env = \"UP_TOKEN\"\n"+
+		"[hosts.two]\nurl = \""+bare2+"\"\ntoken_env = \"TWO_TOKEN\"\n"+
+		"[hosts.down]\nurl = \"ws://"+deadAddrFor(t)+"/\"\n[notify]\nbell = true\n"), 0o600))
 	t.Setenv("UP_TOKEN", execToken)
+	t.Setenv("TWO_TOKEN", execToken+"-2")
 	if code, _, errs := runIn(t, "", "exec", "@up", "inbox please"); code != execCompleted {
 		t.Fatalf("setup: %d %q", code, errs)
 	}
-	p := startPane(t, []string{"XDG_CONFIG_HOME=" + cdir, "UP_TOKEN=" + execToken},
+	p := startPane(t, []string{"XDG_CONFIG_HOME=" + cdir, "UP_TOKEN=" + execToken, "TWO_TOKEN=" + execToken + "-2"},
 		fmt.Sprintf(`bash -c '%q; echo EXIT=$?; echo MODES: $(stty -a | tr "\n" " ")'`, bin))
-	p.waitFor(`@down  cannot connect`)
-	p.waitFor(`@up  connected`)
-	// Live: a session that starts asking a question moves to the top, marked.
-	if code, _, errs := runIn(t, "", "exec", "--json", "@up", "/demo input"); code != execNeedsInput {
+	p.waitFor(`@down  down, retrying in \d+s: `)
+	p.waitFor(`(?s)@up  connected.*inbox please.*@two  connected.*@down  down`) // file order
+	// Live: a session of "two" starts asking a question (another client).
+	if code, _, errs := runIn(t, "", "exec", "--json", "@two", "/demo input"); code != execNeedsInput {
 		t.Fatalf("question: %d %q", code, errs)
 	}
-	// ...while the selection stays on the session it was on.
-	p.waitFor(`(?s)! .*needs you.*› \* inbox please`)
+	s := p.waitFor(`(?s)@two  connected.*\? /demo input`)
+	if strings.Contains(s, execToken) {
+		t.Fatalf("token on screen:\n%s", s)
+	}
+	if flag := strings.TrimSpace(p.tmux("display-message", "-p", "-t", "e2e", "#{window_bell_flag}")); flag != "1" {
+		t.Errorf("no bell for the question (bell flag %q)", flag)
+	}
+	p.tmux("send-keys", "-t", "e2e", "Down")
+	p.waitFor(`› .*\? /demo input`)
 	p.tmux("send-keys", "-t", "e2e", "Enter")
-	p.waitFor(`demo agent`)                 // the transcript of the chosen session
-	p.tmux("send-keys", "-t", "e2e", "C-s") // back to the sessions: the inbox again
-	p.waitFor(`(?s)Inbox.*@up  connected`)
-	p.tmux("send-keys", "-t", "e2e", "Escape")
+	p.waitFor(`The agent asks`)                // the question of the chosen session, on "two"
+	p.tmux("send-keys", "-t", "e2e", "Escape") // later: the chat, on "two"
+	p.waitFor(`(?s)1 waiting for you.*two \(`)
+	for end := time.Now().Add(30 * time.Second); strings.Contains(p.screen(), "The agent asks"); { // esc then ctrl+s at once would read as alt+ctrl+s
+		if time.Now().After(end) {
+			t.Fatalf("the question stayed open:\n%s", p.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.tmux("send-keys", "-t", "e2e", "C-s") // back to the sessions: every host again
+	p.waitFor(`(?s)@up  connected.*@two  connected · attached.*@down  down`)
+	p.tmux("send-keys", "-t", "e2e", "C-c")
 	checkRestored(t, p.waitFor(`MODES:.*\S`), exitOK)
+	logb, err := os.ReadFile(filepath.Join(p.work, "state", "ahptui", "ahptui.log"))
+	must(t, err)
+	if !strings.Contains(string(logb), "host connected") || strings.Contains(string(logb), execToken) {
+		t.Fatalf("log without the hosts, or with a token:\n%s", logb)
+	}
 }
 
 // TestConnectingScreen: against a host that accepts but never answers, the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -119,6 +120,23 @@ func (f *File) HostNames() []string {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	return names
+}
+
+// HostsInFileOrder returns the configured host names in the order the
+// file defines them (the inbox lists hosts that way); hosts whose place
+// cannot be found come last, sorted.
+func (f *File) HostsInFileOrder() []string {
+	names := f.HostNames()
+	at := make(map[string]int, len(names))
+	for _, n := range names {
+		if l := lineOfKey(f.doc, []string{"hosts", n}); l > 0 {
+			at[n] = l
+		} else {
+			at[n] = math.MaxInt
+		}
+	}
+	sort.SliceStable(names, func(i, j int) bool { return at[names[i]] < at[names[j]] })
 	return names
 }
 

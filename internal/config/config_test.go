@@ -180,3 +180,15 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestHostsInFileOrder: hosts come in the order the file defines them.
+func TestHostsInFileOrder(t *testing.T) {
+	doc := "[hosts.zeta]\nurl = \"ws://127.0.0.1:1/\"\n[hosts.alpha]\nurl = \"ws://127.0.0.1:2/\"\n[hosts]\nmid = { url = \"ws://127.0.0.1:3/\" }\n"
+	f, err := Parse("c.toml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(f.HostsInFileOrder(), ","); got != "zeta,alpha,mid" {
+		t.Fatalf("order %s", got)
+	}
+}

@@ -1,0 +1,155 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// The hosts' group headers (their states, with countdowns) and switching
+// the attached host (model_hosts.go has the connections).
+
+// syncHostTick keeps the countdown tick running while a host is not
+// connected.
+func (m *Model) syncHostTick() tea.Cmd {
+	if m.hostTicking {
+		return nil
+	}
+	for _, h := range m.hosts {
+		if (h.b == nil && h.Connect != nil) || (h.b != nil && h.conn.Phase != ahpclient.Connected) {
+			m.hostTicking = true
+			return tea.Tick(hostTickInterval, func(time.Time) tea.Msg { return hostTickMsg{} })
+		}
+	}
+	return nil
+}
+
+// syncHosts hands the group headers to the picker.
+func (m *Model) syncHosts() {
+	if len(m.hosts) == 0 {
+		return
+	}
+	hs := make([]hostHeader, 0, len(m.hosts))
+	now := m.c.now()
+	for _, h := range m.hosts {
+		conn := h.conn
+		if h.b != nil && h.b == m.c.backend {
+			conn = m.conn
+		}
+		state, bad := hostState(h, conn, now)
+		if h.b != nil && h.b == m.c.backend {
+			state += " · attached"
+		}
+		hs = append(hs, hostHeader{name: h.Name, label: firstNonEmpty(h.Name, h.Label), state: state, bad: bad})
+	}
+	m.picker.SetHosts(hs)
+}
+
+// hostState words a host's state for its group header (token-free).
+func hostState(h *hostEntry, conn ahpclient.ConnState, now time.Time) (string, bool) {
+	switch {
+	case h.b == nil && h.dialing:
+		if h.down != "" {
+			return "down, retrying now: " + h.down, true
+		}
+		return "connecting…", false
+	case h.b == nil && h.down != "" && h.retryAt.IsZero():
+		return "down: " + h.down, true
+	case h.b == nil && h.down != "":
+		return "down, retrying in " + countdown(h.retryAt.Sub(now)) + ": " + h.down, true
+	case h.b == nil:
+		return "connecting…", false
+	}
+	switch conn.Phase {
+	case ahpclient.Connected:
+		return "connected", false
+	case ahpclient.Reconnecting:
+		s := "down, retrying now"
+		if !conn.NextRetry.IsZero() && conn.NextRetry.After(now) {
+			s = "down, retrying in " + countdown(conn.NextRetry.Sub(now))
+		}
+		if conn.Err != nil {
+			s += ": " + connReason(conn.Err)
+		}
+		return s, true
+	case ahpclient.Failed, ahpclient.Closed:
+		s := "down"
+		if conn.Err != nil {
+			s += ": " + connReason(conn.Err)
+		}
+		return s, true
+	}
+	return "connecting…", false
+}
+
+// countdown words a wait in whole seconds (at least 1s).
+func countdown(d time.Duration) string {
+	return fmt.Sprintf("%ds", max(1, int((d+time.Second-1)/time.Second)))
+}
+
+// attach makes h the attached host: the chat (if any) is left, the status
+// line, agents and terminals are h's, and its events drive the UI from now.
+func (m *Model) attach(h *hostEntry) tea.Cmd {
+	var cmds []tea.Cmd
+	old := m.hostByBackend(m.c.backend)
+	if old != nil {
+		old.conn = m.conn // its agents and terminals are kept by onRootState
+	}
+	if m.chat != nil {
+		cmds = append(cmds, unsubscribe(m.c.ctx, m.c.backend, m.chat.chat, m.chat.session))
+		m.chat = nil
+	}
+	m.session, m.open, m.screen, m.overlays = nil, nil, screenPicker, nil
+	m.prompted = map[string]bool{}
+	m.c.backend = h.b
+	m.c.host = firstNonEmpty(h.Label, h.Name)
+	m.c.ext = newExtChannels(m.c)
+	m.c.ext.onRootTerminals(h.terms)
+	m.conn = h.conn
+	m.picker.here, m.picker.loaded, m.picker.noHost = h.Name, true, false
+	m.picker.status = ""
+	m.picker.SetAgents(h.agents)
+	m.picker.reconnecting = m.conn.Phase == ahpclient.Reconnecting
+	if old != nil && old.Connect != nil && (old.conn.Phase == ahpclient.Failed || old.conn.Phase == ahpclient.Closed) {
+		// The host left had given up for good: watched now, it is
+		// closed and dialled again like any watched host that failed.
+		cmds = append(cmds, m.onWatchState(old, old.conn))
+	}
+	m.syncHosts()
+	return tea.Batch(append(cmds, m.syncRetryTick())...)
+}
+
+// onRootState records the attached host's agents and terminals in its
+// entry, for when it is attached again after a switch.
+func (m *Model) onRootState(agents []ahpwire.AgentInfo, terms []json.RawMessage, setTerms bool) {
+	if h := m.hostByBackend(m.c.backend); h != nil {
+		if agents != nil {
+			h.agents = agents
+		}
+		if setTerms {
+			h.terms = terms
+		}
+	}
+}
+
+// openOnHost opens a session of another configured host: that host is
+// attached first (when it is connected).
+func (m *Model) openOnHost(msg openSessionMsg) tea.Cmd {
+	h := m.host(msg.Host)
+	switch {
+	case h == nil:
+		return m.setNotice("@"+msg.Host+" is not a configured host", true)
+	case h.b == nil:
+		st, _ := hostState(h, h.conn, m.c.now())
+		return m.setNotice("@"+h.Name+" is "+st, true)
+	}
+	cmd := m.attach(h)
+	m.open = &opening{session: msg.Session}
+	m.picker.status = "opening on @" + h.Name + "…"
+	return tea.Batch(cmd, subscribe(m.c.ctx, m.c.backend, msg.Session, 0))
+}

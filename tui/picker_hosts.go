@@ -1,0 +1,137 @@
+package tui
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/sahilm/fuzzy"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/render"
+)
+
+// The picker as the inbox: with several configured hosts it lists the
+// sessions of every host together, grouped by host (config order), each
+// group under a header with the host's own connection state, and in each
+// group the sessions that need the user first.
+
+// hostHeader is one host's group header, set by the root (hosts.go).
+type hostHeader struct {
+	name  string // config name ("" for a host attached by URL)
+	label string // what the header shows
+	state string // connecting…, connected, down: why · retrying in 3s
+	bad   bool   // the host is down
+}
+
+// grouped reports whether the list is grouped by host.
+func (p *picker) grouped() bool { return len(p.hosts) > 1 }
+
+// hostIndex is a host's display position (unknown hosts last).
+func (p *picker) hostIndex(name string) int {
+	for i, h := range p.hosts {
+		if h.name == name {
+			return i
+		}
+	}
+	return len(p.hosts)
+}
+
+// hostOf is the host to name in an intent: "" for the attached one.
+func (p *picker) hostOf(host string) string {
+	if host == p.here {
+		return ""
+	}
+	return host
+}
+
+// SetHosts sets the group headers (nil: one host, no grouping).
+func (p *picker) SetHosts(hs []hostHeader) {
+	regroup := len(hs) != len(p.hosts)
+	for i := 0; !regroup && i < len(hs); i++ {
+		regroup = hs[i].name != p.hosts[i].name
+	}
+	p.hosts = hs
+	if regroup {
+		p.sortAndFilter()
+	}
+}
+
+// needRank puts sessions that need the user (a question, an approval, an
+// error) before the rest.
+func needRank(s ahpwire.SessionSummary) int {
+	if s.NeedsUser() {
+		return 0
+	}
+	return 1
+}
+
+// needing counts the listed sessions, of every host, that need the user.
+func (p *picker) needing() int {
+	n := 0
+	for _, e := range p.entries {
+		if p.visible(e) && e.s.NeedsUser() {
+			n++
+		}
+	}
+	return n
+}
+
+// groupShown orders a filtered list by host, keeping the match order in
+// each host, so that the cursor moves through the groups as drawn.
+func (p *picker) groupShown() {
+	if !p.grouped() {
+		return
+	}
+	slices.SortStableFunc(p.shown, func(a, b fuzzy.Match) int {
+		return cmp.Compare(p.hostIndex(p.entries[a.Index].host), p.hostIndex(p.entries[b.Index].host))
+	})
+}
+
+// otherHost reports whether the selected session lives on another host
+// than the attached one (its actions need that host attached first), and
+// sets the note saying so.
+func (p *picker) otherHost() bool {
+	h, r := p.selected()
+	if r == "" || h == p.here {
+		return false
+	}
+	p.note = "open it first: that session is on @" + h
+	return true
+}
+
+// groupedLines draws the grouped list in at most rows lines: each host's
+// header, then its sessions; the window keeps the cursor visible.
+func (p *picker) groupedLines(st *Styles, rows int) []string {
+	var lines []string
+	cur := -1
+	k := 0
+	for _, h := range p.hosts {
+		head := st.Picker.Item.Bold(true).Render("@"+oneLine(render.Sanitize(h.label))) + "  "
+		sty := st.Picker.Meta
+		if h.bad {
+			sty = st.Picker.IconError
+		}
+		lines = append(lines, head+sty.Render(oneLine(render.Sanitize(h.state))))
+		for ; k < len(p.shown) && p.entries[p.shown[k].Index].host == h.name; k++ {
+			if k == p.cursor {
+				cur = len(lines)
+			}
+			lines = append(lines, p.row(st, p.shown[k], k == p.cursor))
+		}
+	}
+	for ; k < len(p.shown); k++ { // a host no longer configured
+		if k == p.cursor {
+			cur = len(lines)
+		}
+		lines = append(lines, p.row(st, p.shown[k], k == p.cursor))
+	}
+	if len(lines) <= rows {
+		return lines
+	}
+	off := 0
+	if cur >= rows {
+		off = cur - rows + 1
+	}
+	off = min(off, len(lines)-rows)
+	return lines[off : off+rows]
+}
