@@ -205,8 +205,8 @@ func (m *chatModel) gotoHit(h searchHit) {
 	if item >= len(m.tr.items) {
 		return
 	}
-	line := max(0, lineNear(m.tr.ensure(item).lines, m.x.search.query, h.frac))
-	m.tr.reveal(item, line)
+	sec, line := m.tr.lineNear(item, m.x.search.query, h.frac)
+	m.tr.reveal(item, sec, line)
 }
 
 // decorate highlights the search query in the visible transcript lines.
