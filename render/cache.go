@@ -13,8 +13,8 @@ type chunkKey struct {
 	hl    bool
 }
 
-type lruEntry struct {
-	key   chunkKey
+type lruEntry[K comparable] struct {
+	key   K
 	lines []string
 	bytes int
 }
@@ -22,43 +22,53 @@ type lruEntry struct {
 // lineCache is a least-recently-used cache of rendered blocks bounded by the
 // total size of the cached lines. It is not safe for concurrent use (the
 // Renderer's mutex guards it).
-type lineCache struct {
+type lineCache[K comparable] struct {
 	max, used int
 	ll        *list.List
-	m         map[chunkKey]*list.Element
+	m         map[K]*list.Element
 }
 
-func newLineCache(maxBytes int) *lineCache {
-	return &lineCache{max: maxBytes, ll: list.New(), m: make(map[chunkKey]*list.Element)}
+func newLineCache[K comparable](maxBytes int) *lineCache[K] {
+	return &lineCache[K]{max: maxBytes, ll: list.New(), m: make(map[K]*list.Element)}
 }
 
-func (c *lineCache) get(k chunkKey) ([]string, bool) {
+func (c *lineCache[K]) get(k K) ([]string, bool) {
 	e, ok := c.m[k]
 	if !ok {
 		return nil, false
 	}
 	c.ll.MoveToFront(e)
-	return e.Value.(*lruEntry).lines, true
+	return e.Value.(*lruEntry[K]).lines, true
 }
 
-func (c *lineCache) put(k chunkKey, lines []string) {
+func (c *lineCache[K]) put(k K, lines []string) {
 	if e, ok := c.m[k]; ok {
 		c.ll.MoveToFront(e)
 		return
 	}
-	n := 64
-	for _, l := range lines {
-		n += len(l) + 16
-	}
-	c.m[k] = c.ll.PushFront(&lruEntry{key: k, lines: lines, bytes: n})
+	n := linesBytes(lines)
+	c.m[k] = c.ll.PushFront(&lruEntry[K]{key: k, lines: lines, bytes: n})
 	c.used += n
 	for c.used > c.max && c.ll.Len() > 1 {
 		last := c.ll.Back()
-		ent := last.Value.(*lruEntry)
+		ent := last.Value.(*lruEntry[K])
 		c.ll.Remove(last)
 		delete(c.m, ent.key)
 		c.used -= ent.bytes
 	}
 }
 
-func (c *lineCache) len() int { return c.ll.Len() }
+func (c *lineCache[K]) len() int { return c.ll.Len() }
+
+// bytes is the memory the cached lines take (as linesBytes counts it).
+func (c *lineCache[K]) bytes() int { return c.used }
+
+// linesBytes estimates the memory of lines: their bytes, a string header
+// each and the entry's own overhead.
+func linesBytes(lines []string) int {
+	n := 64
+	for _, l := range lines {
+		n += len(l) + 16
+	}
+	return n
+}

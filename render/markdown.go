@@ -29,10 +29,6 @@ type mdChunk struct {
 	sp    span
 	hash  uint64
 	lines []string // rendered for mdState.width / mdState.style
-	// fit, for a chunk laid out as plain text whose lines all took the
-	// fast path, is its longest line: its lines are the same at any width
-	// that leaves at least fit columns (see plainChunkLines); else 0.
-	fit int
 }
 
 // mdState is the incremental state of one markdown text.
@@ -50,6 +46,11 @@ type mdState struct {
 
 	seg   tailSegs  // the open non-fence block, see mdtail.go
 	fence fenceTail // the open fenced code block, see mdtail.go
+	open  openPages // the open block when it is laid out as plain text, see mdopen.go
+
+	// plain holds the completed blocks past PlainAfter, as pages laid
+	// out on demand (plainpage.go); chunks holds only those before.
+	plain *plainRegion
 }
 
 // markdownEngine holds the glamour renderers, the block cache and the
@@ -57,12 +58,13 @@ type mdState struct {
 type markdownEngine struct {
 	styles   *Styles
 	seed     maphash.Seed
-	cache    *lineCache
+	cache    *lineCache[chunkKey]
 	terms    map[termKey]*glamour.TermRenderer
 	states   map[string]*mdState
 	maxState int
 	tick     uint64
 	langs    map[string]bool
+	pageIDs  uint64
 
 	// Glamour renders with and without highlighting and the largest
 	// input of a render without highlighting, for tests.
@@ -80,7 +82,7 @@ func newMarkdownEngine(st *Styles, cacheBytes, maxStates int) *markdownEngine {
 	return &markdownEngine{
 		styles:   st,
 		seed:     maphash.MakeSeed(),
-		cache:    newLineCache(cacheBytes),
+		cache:    newLineCache[chunkKey](cacheBytes),
 		terms:    make(map[termKey]*glamour.TermRenderer),
 		states:   make(map[string]*mdState),
 		maxState: maxStates,
@@ -164,27 +166,82 @@ func (e *markdownEngine) chunkLines(src string, h uint64, width int) []string {
 	return l
 }
 
+// mdDoc is the layout of one markdown text: the lines of its completed
+// blocks before PlainAfter (head), the pages of those after it, and the
+// open tail while it streams. Pages are laid out on demand.
+type mdDoc struct {
+	head  []string
+	lead  bool // a blank line between head and the first page
+	pages []pageRef
+	tail  []string // with its leading blank line when anything precedes it
+	// open are the pages of an open block laid out as plain text, after
+	// a blank line when anything precedes them; tail is then its
+	// incomplete last line.
+	open     []pageRef
+	openLead bool
+}
+
+// pageRef is a page and how many of its pieces the layout covers (only the
+// last page of a streaming text grows).
+type pageRef struct {
+	pg *plainPage
+	n  int
+}
+
 // Lines renders the markdown text of block id at width. text must only grow
 // while the block streams (any other change restarts the block); done marks
-// the text complete. The returned slice is the caller's.
+// the text complete. The returned slice is the caller's. Pages past
+// PlainAfter are all laid out (not cached): see doc for the lazy form.
 func (e *markdownEngine) Lines(id, text string, done bool, width int) []string {
+	d := e.doc(id, text, done, width)
+	out := make([]string, 0, len(d.head)+len(d.tail)+1)
+	out = append(out, d.head...)
+	if d.lead {
+		out = append(out, "")
+	}
+	for _, p := range d.pages {
+		out = append(out, p.pg.layout(e, p.n, width)...)
+	}
+	if d.openLead {
+		out = append(out, "")
+	}
+	for _, p := range d.open {
+		out = append(out, p.pg.layout(e, p.n, width)...)
+	}
+	return append(out, d.tail...)
+}
+
+// doc lays out the markdown text of block id at width, except its pages.
+func (e *markdownEngine) doc(id, text string, done bool, width int) mdDoc {
 	st := e.state(id, text, done)
 	st.advance(e, text, done)
 	e.syncWidth(st, width)
 
-	var tail []string
-	if !st.done {
-		tail = e.tailLines(st, width)
-	}
-	out := make([]string, 0, len(st.joined)+len(tail)+1)
-	out = append(out, st.joined...)
-	if len(tail) > 0 {
-		if len(out) > 0 {
-			out = append(out, "")
+	d := mdDoc{head: st.joined}
+	if g := st.plain; g != nil && len(g.pages) > 0 {
+		d.lead = len(st.joined) > 0 && g.any
+		d.pages = make([]pageRef, len(g.pages))
+		for i, pg := range g.pages {
+			d.pages[i] = pageRef{pg: pg, n: len(pg.pieces)}
 		}
-		out = append(out, tail...)
 	}
-	return out
+	if st.done {
+		return d
+	}
+	before := len(st.joined) > 0 || (st.plain != nil && st.plain.any)
+	if sp := st.sp.tail(st.text); plainOpen(sp) {
+		d.open, d.tail = e.openLines(st, sp, width)
+		d.openLead = before && (len(d.open) > 0 || len(d.tail) > 0)
+		return d
+	}
+	st.open = openPages{start: -1}
+	if tail := e.tailLines(st, width); len(tail) > 0 {
+		if before {
+			tail = append([]string{""}, tail...)
+		}
+		d.tail = tail
+	}
+	return d
 }
 
 // state returns the mdState of id, restarting it when text is not an
@@ -199,7 +256,7 @@ func (e *markdownEngine) state(id, text string, done bool) *mdState {
 		if len(e.states) >= e.maxState {
 			e.evictStates()
 		}
-		st = &mdState{fence: fenceTail{start: -1}, seg: tailSegs{start: -1}}
+		st = &mdState{fence: fenceTail{start: -1}, seg: tailSegs{start: -1}, open: openPages{start: -1}}
 		e.states[id] = st
 	}
 	st.used = e.tick
@@ -241,12 +298,24 @@ func (st *mdState) advance(e *markdownEngine, text string, done bool) {
 	if done {
 		spans = st.sp.finish(text, nil)
 		st.done = true
+		// The open tail's lines are no longer drawn: let them go.
+		st.seg, st.fence, st.open = tailSegs{start: -1}, fenceTail{start: -1}, openPages{start: -1}
 	} else {
 		spans = st.sp.feed(text, nil)
 	}
 	st.text = text
 	for _, sp := range spans {
+		if sp.start >= PlainAfter || sp.end-sp.start > PlainAfter {
+			if st.plain == nil {
+				st.plain = &plainRegion{ids: &e.pageIDs}
+			}
+			st.plain.add(text, sp)
+			continue
+		}
 		st.chunks = append(st.chunks, mdChunk{sp: sp, hash: maphash.String(e.seed, text[sp.start:sp.end])})
+	}
+	if st.plain != nil {
+		st.plain.text = text
 	}
 }
 
@@ -254,25 +323,16 @@ func (st *mdState) advance(e *markdownEngine, text string, done bool) {
 // the current style, rendering only chunks that are not cached.
 func (e *markdownEngine) syncWidth(st *mdState, width int) {
 	if st.width != width || st.style != e.styles.Name {
-		styleSame := st.style == e.styles.Name
 		st.width, st.style = width, e.styles.Name
 		for i := range st.chunks {
-			c := &st.chunks[i]
-			if !styleSame || c.fit == 0 || c.fit > width-len(gutter) {
-				c.lines = nil
-			}
+			st.chunks[i].lines = nil
 		}
 		st.joined, st.nJoin = nil, 0
 	}
 	for i := st.nJoin; i < len(st.chunks); i++ {
 		c := &st.chunks[i]
 		if c.lines == nil {
-			src := st.text[c.sp.start:c.sp.end]
-			if c.sp.start >= PlainAfter {
-				c.lines, c.fit = e.plainChunkLines(src, width)
-			} else {
-				c.lines = e.chunkLines(src, c.hash, width)
-			}
+			c.lines = e.chunkLines(st.text[c.sp.start:c.sp.end], c.hash, width)
 		}
 		if len(c.lines) == 0 {
 			continue

@@ -69,8 +69,8 @@ func BenchmarkHugeMarkdown(b *testing.B) {
 	}
 }
 
-// TestPlainLayoutResize checks that plain blocks kept across a resize (see
-// mdChunk.fit) equal a fresh layout at every width, narrower and wider.
+// TestPlainLayoutResize checks that the pages of a text resized equal a
+// fresh layout at every width, narrower and wider.
 func TestPlainLayoutResize(t *testing.T) {
 	doc := hugeMarkdown()
 	r := New(DarkStyles())

@@ -20,6 +20,7 @@ type msgEntry struct {
 	style string
 	fp    string
 	out   Rendered
+	bytes int // linesBytes of out's laid-out lines
 }
 
 // blockEntry caches the rendering of a block in a state that no longer
@@ -34,6 +35,10 @@ type blockEntry struct {
 
 // maxMsgCache bounds the finished-message and block caches (entries).
 const maxMsgCache = 1 << 14
+
+// maxMsgBytes bounds the laid-out lines the finished-message cache holds
+// (pages of long texts are in the page cache instead).
+const maxMsgBytes = 32 << 20
 
 // RenderMessage renders message m at width with the view choices v. A
 // finished message is cached as a whole (by pointer, Rev, width, style and
@@ -57,11 +62,43 @@ func (r *Renderer) RenderMessage(m *reducer.Message, width int, v ViewOpts) Rend
 	out := r.renderMessage(m, width, v)
 	if !m.Open() {
 		if len(r.msgs) >= maxMsgCache {
-			r.msgs = make(map[string]*msgEntry)
+			r.msgs, r.msgBytes = make(map[string]*msgEntry), 0
 		}
-		r.msgs[m.ID] = &msgEntry{msg: m, rev: m.Rev, width: width, style: r.styles.Name, fp: fp, out: out}
+		e := &msgEntry{msg: m, rev: m.Rev, width: width, style: r.styles.Name, fp: fp, out: out, bytes: renderedBytes(out)}
+		if old := r.msgs[m.ID]; old != nil {
+			r.msgBytes -= old.bytes
+		}
+		r.msgs[m.ID] = e
+		r.msgBytes += e.bytes
+		r.trimMsgs(m.ID)
 	}
 	return out
+}
+
+// trimMsgs evicts finished messages other than keep (in map order, i.e.
+// at random) until the cache is within maxMsgBytes.
+func (r *Renderer) trimMsgs(keep string) {
+	if r.msgBytes <= maxMsgBytes {
+		return
+	}
+	for id, e := range r.msgs {
+		if r.msgBytes <= maxMsgBytes*3/4 {
+			return
+		}
+		if id != keep {
+			delete(r.msgs, id)
+			r.msgBytes -= e.bytes
+		}
+	}
+}
+
+// renderedBytes is the memory of a rendered message's laid-out lines.
+func renderedBytes(out Rendered) int {
+	n := linesBytes(out.Lines)
+	for _, s := range out.Sections {
+		n += linesBytes(s.Lines)
+	}
+	return n
 }
 
 // RenderBlock renders one block of message m (without focus marking or
@@ -77,42 +114,103 @@ func (r *Renderer) RenderBlock(m *reducer.Message, b *reducer.Block, width int, 
 }
 
 func (r *Renderer) renderMessage(m *reducer.Message, width int, v ViewOpts) Rendered {
-	var out Rendered
+	var b msgBuilder
 	add := func(ls []string) {
 		if len(ls) == 0 {
 			return
 		}
-		if len(out.Lines) > 0 {
-			out.Lines = append(out.Lines, "")
-		}
-		out.Lines = append(out.Lines, ls...)
+		b.sep()
+		b.lines(ls)
 	}
 	if m.Role == reducer.RoleUser {
 		add(r.userHeader(m, width))
 	}
-	for _, b := range m.Blocks {
-		ls := r.block(m, b, width, v)
-		if len(ls) == 0 {
+	for _, blk := range m.Blocks {
+		k := KeyOf(m, blk)
+		if blk.Kind != reducer.KindSystemNotification && (blk.Kind != reducer.KindText || m.Role == reducer.RoleUser) {
+			// Not (or no longer: a replaced message) a markdown text: its
+			// state, which holds the text, goes.
+			delete(r.md.states, mdID(k))
+		}
+		focused := v.Focused.MessageID != "" && v.Focused == k
+		var secs []Section
+		switch {
+		case blk.Kind == reducer.KindText && m.Role != reducer.RoleUser:
+			secs = r.textSections(mdID(k), blk.Text(), !blk.Open, width, focused)
+		case blk.Kind == reducer.KindText && len(blk.Text()) > PlainAfter:
+			secs = r.userSections(blk.Text(), width, focused)
+		default:
+			secs = []Section{{Lines: r.block(m, blk, width, v)}}
+		}
+		if len(secs) == 0 || len(secs) == 1 && secs[0].Page == nil && len(secs[0].Lines) == 0 {
 			continue
 		}
-		k := KeyOf(m, b)
-		if v.Focused.MessageID != "" && v.Focused == k {
-			ls = r.markFocus(ls)
+		b.sep()
+		sSec, sLine := b.pos()
+		for _, s := range secs {
+			switch {
+			case s.Page != nil:
+				b.page(s.Page)
+			case focused:
+				b.lines(r.markFocus(s.Lines))
+			default:
+				b.lines(s.Lines)
+			}
 		}
-		if len(out.Lines) > 0 {
-			out.Lines = append(out.Lines, "")
-		}
-		start := len(out.Lines)
-		out.Lines = append(out.Lines, ls...)
-		out.Spans = append(out.Spans, Span{Key: k, Kind: b.Kind, Start: start, End: len(out.Lines)})
+		eSec, eLine := b.pos()
+		b.spans = append(b.spans, Span{Key: k, Kind: blk.Kind, Start: sLine, End: eLine, StartSec: sSec, EndSec: eSec})
 	}
 	if m.Role == reducer.RoleUser && len(m.Attachments) > 0 {
-		out.Lines = append(out.Lines, r.attachments(m, width)...)
+		b.lines(r.attachments(m, width))
 	}
 	if m.Role == reducer.RoleAssistant {
 		add(r.footer(m, width, v))
 	}
-	return out
+	return b.done()
+}
+
+// msgBuilder assembles a message's lines and sections.
+type msgBuilder struct {
+	secs  []Section // closed sections (only once a page came)
+	cur   []string  // the open run of lines
+	any   bool      // anything was added
+	spans []Span
+}
+
+// sep adds the blank line between two parts when something precedes.
+func (b *msgBuilder) sep() {
+	if b.any {
+		b.cur = append(b.cur, "")
+	}
+}
+
+func (b *msgBuilder) lines(ls []string) {
+	if len(ls) > 0 {
+		b.cur = append(b.cur, ls...)
+		b.any = true
+	}
+}
+
+func (b *msgBuilder) page(p *Page) {
+	if len(b.cur) > 0 {
+		b.secs = append(b.secs, Section{Lines: b.cur})
+		b.cur = nil
+	}
+	b.secs = append(b.secs, Section{Page: p})
+	b.any = true
+}
+
+// pos is where the next line goes: its section and line in it.
+func (b *msgBuilder) pos() (sec, line int) { return len(b.secs), len(b.cur) }
+
+func (b *msgBuilder) done() Rendered {
+	if b.secs == nil {
+		return Rendered{Lines: b.cur, Spans: b.spans}
+	}
+	if len(b.cur) > 0 {
+		b.secs = append(b.secs, Section{Lines: b.cur})
+	}
+	return Rendered{Sections: b.secs, Spans: b.spans}
 }
 
 // block renders one block, from the block cache when its rendering does

@@ -5,10 +5,12 @@ import (
 	"sync"
 )
 
-// Default limits of a Renderer; see [WithCacheBytes] and [WithMaxStreams].
+// Default limits of a Renderer; see [WithCacheBytes], [WithPageCacheBytes]
+// and [WithMaxStreams].
 const (
-	DefaultCacheBytes = 64 << 20
-	DefaultMaxStreams = 4096
+	DefaultCacheBytes     = 64 << 20
+	DefaultPageCacheBytes = 4 << 20
+	DefaultMaxStreams     = 4096
 )
 
 // Renderer renders messages and blocks. It holds the styles and every cache
@@ -16,13 +18,17 @@ const (
 // incremental state of each markdown text). It is safe for concurrent use;
 // calls are serialised.
 type Renderer struct {
-	mu     sync.Mutex
-	styles Styles
-	md     *markdownEngine
-	msgs   map[string]*msgEntry
-	blocks map[BlockKey]*blockEntry
-	bodies map[bodyKey]*blockEntry // tool call bodies (see toolBody)
-	times  map[BlockKey]blockTimes
+	mu       sync.Mutex
+	styles   Styles
+	md       *markdownEngine
+	msgs     map[string]*msgEntry
+	msgBytes int // renderedBytes of msgs
+	blocks   map[BlockKey]*blockEntry
+	bodies   map[bodyKey]*blockEntry // tool call bodies (see toolBody)
+	times    map[BlockKey]blockTimes
+	pages    *lineCache[pageKey] // laid-out pages of long texts (see Page)
+
+	pageLayouts int // pages laid out (see PageLayouts)
 }
 
 // Option configures a Renderer.
@@ -30,12 +36,17 @@ type Option func(*config)
 
 type config struct {
 	cacheBytes int
+	pageBytes  int
 	maxStreams int
 }
 
 // WithCacheBytes bounds the memory of the rendered-block cache (default
 // [DefaultCacheBytes]); least recently used blocks are evicted first.
 func WithCacheBytes(n int) Option { return func(c *config) { c.cacheBytes = max(n, 1<<16) } }
+
+// WithPageCacheBytes bounds the memory of the laid-out pages of long texts
+// (default [DefaultPageCacheBytes]); see [Page].
+func WithPageCacheBytes(n int) Option { return func(c *config) { c.pageBytes = max(n, 1<<16) } }
 
 // WithMaxStreams bounds how many markdown texts keep incremental state
 // (default [DefaultMaxStreams]); the least recently rendered are forgotten
@@ -44,7 +55,7 @@ func WithMaxStreams(n int) Option { return func(c *config) { c.maxStreams = max(
 
 // New returns a Renderer drawing with styles.
 func New(styles Styles, opts ...Option) *Renderer {
-	c := config{cacheBytes: DefaultCacheBytes, maxStreams: DefaultMaxStreams}
+	c := config{cacheBytes: DefaultCacheBytes, pageBytes: DefaultPageCacheBytes, maxStreams: DefaultMaxStreams}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -54,6 +65,7 @@ func New(styles Styles, opts ...Option) *Renderer {
 		blocks: make(map[BlockKey]*blockEntry),
 		bodies: make(map[bodyKey]*blockEntry),
 		times:  make(map[BlockKey]blockTimes),
+		pages:  newLineCache[pageKey](c.pageBytes),
 	}
 	r.md = newMarkdownEngine(&r.styles, c.cacheBytes, c.maxStreams)
 	return r
@@ -74,12 +86,13 @@ func (r *Renderer) SetStyles(s Styles) {
 	defer r.mu.Unlock()
 	if s.Name == r.styles.Name {
 		// Same name, possibly new content: the name-keyed caches are stale.
-		r.md.cache = newLineCache(r.md.cache.max)
+		r.md.cache = newLineCache[chunkKey](r.md.cache.max)
+		r.pages = newLineCache[pageKey](r.pages.max)
 		r.md.states = make(map[string]*mdState)
 	}
 	r.styles = s
 	r.md.resetStyles()
-	r.msgs = make(map[string]*msgEntry)
+	r.msgs, r.msgBytes = make(map[string]*msgEntry), 0
 	r.blocks = make(map[BlockKey]*blockEntry)
 	r.bodies = make(map[bodyKey]*blockEntry)
 }

@@ -311,7 +311,7 @@ func TestFrameGate(t *testing.T) {
 }
 
 func TestLineCacheEvicts(t *testing.T) {
-	c := newLineCache(1000)
+	c := newLineCache[chunkKey](1000)
 	for i := range 100 {
 		c.put(chunkKey{hash: uint64(i)}, []string{strings.Repeat("x", 50)})
 	}

@@ -86,25 +86,50 @@ func (v ViewOpts) tailLines() int {
 	return DefaultTailLines
 }
 
-// Span locates one block in Rendered.Lines: lines [Start, End).
+// Span locates one block in Rendered.Lines: lines [Start, End). In a
+// message rendered as Sections, the block starts at line Start of section
+// StartSec and ends before line End of section EndSec.
 type Span struct {
-	Key        BlockKey
-	Kind       reducer.BlockKind
-	Start, End int
+	Key              BlockKey
+	Kind             reducer.BlockKind
+	Start, End       int
+	StartSec, EndSec int
 }
 
-// Rendered is a rendered message. Lines and Spans may be shared with the
-// Renderer's caches: treat them as read-only.
+// Rendered is a rendered message. Lines, Sections and Spans may be shared
+// with the Renderer's caches: treat them as read-only.
 type Rendered struct {
-	// Lines are the message's terminal lines, none wider than the width.
+	// Lines are the message's terminal lines, none wider than the width,
+	// when Sections is nil.
 	Lines []string
-	// Spans locate the blocks in Lines, in order (blocks that render
-	// nothing have no span).
+	// Sections, when not nil, hold the message instead of Lines: a
+	// message with a long text (past [PlainAfter]) keeps that text's
+	// later part as pages laid out only when shown.
+	Sections []Section
+	// Spans locate the blocks in Lines (or Sections), in order (blocks
+	// that render nothing have no span).
 	Spans []Span
 }
 
+// All returns every line of the message, laying out all pages (for tests
+// and small messages: the lazy sections exist to avoid this).
+func (r Rendered) All() []string {
+	if r.Sections == nil {
+		return r.Lines
+	}
+	var out []string
+	for _, s := range r.Sections {
+		if s.Page != nil {
+			out = append(out, s.Page.Lines()...)
+		} else {
+			out = append(out, s.Lines...)
+		}
+	}
+	return out
+}
+
 // String joins the lines with newlines.
-func (r Rendered) String() string { return strings.Join(r.Lines, "\n") }
+func (r Rendered) String() string { return strings.Join(r.All(), "\n") }
 
 // SpanOf returns the span of key and whether it was rendered.
 func (r Rendered) SpanOf(k BlockKey) (Span, bool) {

@@ -1,5 +1,7 @@
 package tui
 
+import "github.com/ahptui/ahptui/render"
+
 // earlierLine is the line shown above the oldest loaded turn while the host
 // holds older ones (turnsNextCursor): they load as the user scrolls up.
 func (m *chatModel) earlierLine(width int) string {
@@ -14,6 +16,14 @@ func (m *chatModel) earlierLine(width int) string {
 // the history has more, shifting the item's spans below it.
 func (m *chatModel) withEarlierLine(i, width int, it renderedItem) renderedItem {
 	if i != 0 || m.cursor == "" {
+		return it
+	}
+	if it.secs != nil {
+		it.secs = append([]render.Section{{Lines: []string{m.earlierLine(width)}}}, it.secs...)
+		for k := range it.spans {
+			it.spans[k].StartSec++
+			it.spans[k].EndSec++
+		}
 		return it
 	}
 	lines := make([]string, 0, len(it.lines)+1)

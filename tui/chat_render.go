@@ -78,13 +78,25 @@ func (m *chatModel) renderItem(i, width int) renderedItem {
 	r := m.c.renderer.RenderMessage(msg, width, v)
 	out := renderedItem{lines: r.Lines, spans: make([]blockSpan, 0, len(r.Spans))}
 	for _, s := range r.Spans {
-		out.spans = append(out.spans, blockSpan{
-			ID: spanID(s.Key), Start: s.Start, End: s.End,
+		sp := blockSpan{
+			ID: spanID(s.Key), Start: s.Start, End: s.End, StartSec: s.StartSec, EndSec: s.EndSec,
 			Expandable: s.Kind == reducer.KindThinking || s.Kind == reducer.KindToolCall || s.Kind == reducer.KindError,
-		})
+		}
+		// A block starting with a page starts at the end of the section
+		// before it: anchor it at the page.
+		if r.Sections != nil && sp.StartSec < len(r.Sections) && r.Sections[sp.StartSec].Page == nil &&
+			sp.Start >= len(r.Sections[sp.StartSec].Lines) {
+			sp.StartSec, sp.Start = sp.StartSec+1, 0
+		}
+		out.spans = append(out.spans, sp)
 	}
 	// A spacer line between messages.
-	out.lines = append(out.lines[:len(out.lines):len(out.lines)], "")
+	if r.Sections != nil {
+		n := len(r.Sections)
+		out.secs = append(r.Sections[:n:n], render.Section{Lines: []string{""}})
+	} else {
+		out.lines = append(out.lines[:len(out.lines):len(out.lines)], "")
+	}
 	return m.withEarlierLine(i, width, out)
 }
 

@@ -37,11 +37,12 @@ type searchBar struct {
 	// has looked at, how many could not be read.
 	pages, pagesDone, failed int
 
-	// settle is a hit in a page that was not loaded when it was jumped to
-	// (nil: none); the jump is redone when pages load, until the page's
-	// text shows or the user scrolls away (the anchor is no longer at).
+	// settle is the last hit jumped to in a content-reference page (nil:
+	// none); the jump is redone when content loads (the page itself, or
+	// pages above it that grow), until the user scrolls away (the anchor
+	// is no longer at) or the search changes (search_reveal.go).
 	settle *searchHit
-	at     [2]int
+	at     tpos
 }
 
 // cancel stops the running search; whatever it still reports is dropped.
@@ -233,8 +234,8 @@ func (m *chatModel) gotoHit(h searchHit) {
 	if h.ref != "" && m.revealPage(item, h) {
 		return
 	}
-	line := max(0, lineNear(m.tr.ensure(item).lines, m.x.search.query, h.frac))
-	m.tr.reveal(item, line)
+	sec, line := m.tr.lineNear(item, m.x.search.query, h.frac)
+	m.tr.reveal(item, sec, line)
 }
 
 // decorate highlights the search query in the visible transcript lines.

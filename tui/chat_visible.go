@@ -9,44 +9,54 @@ import (
 
 // nearSpans returns the ids of the block spans within the window or one
 // window height above or below it: what content loading is worth starting
-// for. Only cached (already laid out) items are looked at.
+// for. Only cached (already rendered) items are looked at.
 func (t *transcript) nearSpans() map[string]bool {
 	out := map[string]bool{}
-	if len(t.items) == 0 || t.height <= 0 {
-		return out
-	}
-	if t.topItem >= len(t.items) {
+	if len(t.items) == 0 || t.height <= 0 || t.topItem >= len(t.items) {
 		return out
 	}
 	// One window height above the top line...
 	above := t.height
-	from := max(0, t.topLine-above)
-	mark(out, t.items[t.topItem].r.spans, from, t.topLine)
-	above -= t.topLine - from
-	for i := t.topItem - 1; i >= 0 && above > 0; i-- {
-		n := len(t.items[i].r.lines)
-		from := max(0, n-above)
-		mark(out, t.items[i].r.spans, from, n)
-		above -= n - from
+	i, s, to := t.topItem, t.topSec, t.topLine
+	for above > 0 {
+		r := &t.items[i].r
+		from := max(0, to-above)
+		mark(out, r.spans, s, from, to)
+		above -= to - from
+		if s > 0 {
+			s--
+		} else if i > 0 {
+			i--
+			s = t.items[i].r.nsecs() - 1
+		} else {
+			break
+		}
+		to = len(t.items[i].r.sec(s))
 	}
 	// ...then the window and one height below it.
 	left := 2 * t.height
-	for i := t.topItem; i < len(t.items) && left > 0; i++ {
+	i, s = t.topItem, t.topSec
+	for left > 0 && i < len(t.items) {
+		r := &t.items[i].r
+		lines := r.sec(s)
 		start := 0
-		if i == t.topItem {
-			start = t.topLine
+		if i == t.topItem && s == t.topSec {
+			start = min(t.topLine, len(lines))
 		}
-		end := min(len(t.items[i].r.lines), start+left)
-		mark(out, t.items[i].r.spans, start, end)
+		end := min(len(lines), start+left)
+		mark(out, r.spans, s, start, end)
 		left -= end - start
+		if s++; s >= r.nsecs() {
+			i, s = i+1, 0
+		}
 	}
 	return out
 }
 
-// mark adds the spans overlapping lines [from, to).
-func mark(out map[string]bool, spans []blockSpan, from, to int) {
+// mark adds the spans overlapping lines [from, to) of section sec.
+func mark(out map[string]bool, spans []blockSpan, sec, from, to int) {
 	for _, s := range spans {
-		if s.Start < to && s.End > from {
+		if before(tpos{0, s.StartSec, s.Start}, tpos{0, sec, to}) && before(tpos{0, sec, from}, tpos{0, s.EndSec, s.End}) {
 			out[s.ID] = true
 		}
 	}

@@ -97,15 +97,78 @@ func lineNear(lines []string, q string, frac float64) int {
 	return -1
 }
 
-// reveal scrolls the transcript so that line of item sits near the top.
-func (t *transcript) reveal(item, line int) {
+// reveal scrolls the transcript so that line (of section sec) of item
+// sits near the top.
+func (t *transcript) reveal(item, sec, line int) {
 	if item < 0 || item >= len(t.items) {
 		return
 	}
 	t.follow = false
-	t.topItem, t.topLine = item, max(0, line-2)
-	if t.topLine >= len(t.ensure(item).lines) {
-		t.topLine = 0
+	if sec >= t.ensure(item).nsecs() || line >= len(t.secLines(item, sec)) {
+		sec, line = 0, 0
 	}
+	t.setTop(tpos{item, sec, line})
+	t.up(min(2, line))
 	t.layout()
+}
+
+// lineNear is lineNear for item i, by section: the estimate frac picks
+// the section by the size of the text each holds (a page's source, the
+// other sections' shown text) and the line in it; the scan goes on through
+// the following sections, wrapping to the top. Pages whose source does not
+// contain q are skipped without being laid out. It returns 0, 0 when no
+// line shows q.
+func (t *transcript) lineNear(i int, q string, frac float64) (sec, line int) {
+	r := t.ensure(i)
+	if r.secs == nil {
+		return 0, max(0, lineNear(r.lines, q, frac))
+	}
+	n := len(r.secs)
+	w, total := make([]int, n), 0
+	for s, sc := range r.secs {
+		if sc.Page != nil {
+			w[s] = sc.Page.Size()
+		} else {
+			for _, l := range sc.Lines {
+				w[s] += len(ansi.Strip(l))
+			}
+		}
+		total += w[s]
+	}
+	target := int(frac * float64(total))
+	start, within := 0, 0.0
+	for s, acc := 0, 0; s < n; s++ {
+		if acc+w[s] > target || s == n-1 {
+			start, within = s, float64(target-acc)/float64(max(1, w[s]))
+			break
+		}
+		acc += w[s]
+	}
+	lq := strings.ToLower(q)
+	match := func(lines []string, from, to int) int {
+		for k := from; k < to; k++ {
+			if strings.Contains(strings.ToLower(ansi.Strip(lines[k])), lq) {
+				return k
+			}
+		}
+		return -1
+	}
+	for k := 0; k <= n; k++ {
+		s := (start + k) % n
+		if r.secs[s].Page != nil && !r.secs[s].Page.Contains(q) {
+			continue
+		}
+		lines := r.sec(s)
+		from, to := 0, len(lines)
+		switch {
+		case k == 0:
+			from = max(0, min(len(lines), int(within*float64(len(lines))))-64)
+		case k == n:
+			to = max(0, min(len(lines), int(within*float64(len(lines))))-64)
+		}
+		if l := match(lines, from, to); l >= 0 {
+			return s, l
+		}
+	}
+	return 0, 0
 }

@@ -1,6 +1,12 @@
 package tui
 
-import "github.com/ahptui/ahptui/render"
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/render"
+)
 
 // Jumping to a hit in a content-reference page.
 //
@@ -18,22 +24,69 @@ import "github.com/ahptui/ahptui/render"
 func (m *chatModel) revealPage(item int, h searchHit) bool {
 	r := m.tr.ensure(item)
 	sp := findSpan(r.spans, spanID(render.BlockKey{MessageID: h.msgID, Index: h.index}))
-	if sp == nil || sp.Start >= sp.End || sp.End > len(r.lines) {
+	if sp == nil {
 		return false
 	}
-	_, loaded := m.loadedTexts()[h.ref]
-	line := sp.Start
-	if loaded {
-		if i := lineNear(r.lines[sp.Start:sp.End], m.x.search.query, h.frac); i >= 0 {
-			line += i
-		} else { // a match across pages: where the text says
-			line += min(sp.End-sp.Start-1, int(h.frac*float64(sp.End-sp.Start)))
+	at := tpos{item, sp.StartSec, sp.Start}
+	if _, loaded := m.loadedTexts()[h.ref]; loaded {
+		at.sec, at.line = spanLineNear(r, sp, m.x.search.query, h.frac)
+	}
+	m.tr.reveal(item, at.sec, at.line)
+	s := &m.x.search
+	s.settle, s.at = &h, m.tr.top()
+	return true
+}
+
+// spanLineNear returns the line of span sp (in r) showing q nearest after
+// frac of the way through it, wrapping to its start; or, when no line
+// shows q (a match split across two pages), the line frac points at.
+func spanLineNear(r *renderedItem, sp *blockSpan, q string, frac float64) (sec, line int) {
+	type run struct {
+		sec, from, to int
+		lines         []string
+	}
+	var runs []run
+	total := 0
+	for s := sp.StartSec; s <= sp.EndSec && s < r.nsecs(); s++ {
+		lines := r.sec(s)
+		n := len(lines)
+		from, to := 0, n
+		if s == sp.StartSec {
+			from = min(sp.Start, n)
+		}
+		if s == sp.EndSec {
+			to = min(sp.End, n)
+		}
+		if from < to {
+			runs = append(runs, run{s, from, to, lines})
+			total += to - from
 		}
 	}
-	m.tr.reveal(item, line)
-	s := &m.x.search
-	s.settle, s.at = &h, [2]int{m.tr.topItem, m.tr.topLine}
-	return true
+	if total == 0 {
+		return sp.StartSec, sp.Start
+	}
+	// at maps the k-th line of the span to its run and line.
+	at := func(k int) (*run, int) {
+		for i := range runs {
+			if ru := &runs[i]; k < ru.to-ru.from {
+				return ru, ru.from + k
+			}
+			k -= runs[i].to - runs[i].from
+		}
+		last := &runs[len(runs)-1]
+		return last, last.to - 1
+	}
+	guess := min(total-1, int(frac*float64(total)))
+	start := max(0, guess-64)
+	lq := strings.ToLower(q)
+	for k := range total {
+		ru, l := at((start + k) % total)
+		if strings.Contains(strings.ToLower(ansi.Strip(ru.lines[l])), lq) {
+			return ru.sec, l
+		}
+	}
+	ru, l := at(guess)
+	return ru.sec, l
 }
 
 // loadedTexts is the loader's texts (nil without one).
@@ -52,7 +105,7 @@ func (m *chatModel) settleSearch() {
 	if h == nil {
 		return
 	}
-	if m.tr.follow || s.at != [2]int{m.tr.topItem, m.tr.topLine} {
+	if m.tr.follow || s.at != m.tr.top() {
 		s.settle = nil
 		return
 	}

@@ -1,23 +1,50 @@
 package tui
 
 import (
-	"strings"
-
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/render"
 )
 
-// blockSpan locates one focusable block inside an item's rendered lines.
+// blockSpan locates one focusable block inside an item's rendered lines:
+// from line Start of section StartSec to before line End of section
+// EndSec (sections: see renderedItem; an item without them is section 0).
 type blockSpan struct {
-	ID         string // block id (stable across renders)
-	Start, End int    // line range [Start, End)
-	Expandable bool   // thinking, tool or error block: enter toggles it
+	ID               string // block id (stable across renders)
+	Start, End       int    // line range [Start, End)
+	StartSec, EndSec int
+	Expandable       bool // thinking, tool or error block: enter toggles it
 }
 
-// renderedItem is the cached output of rendering one transcript item.
+// renderedItem is the cached output of rendering one transcript item:
+// its lines, or, for a message holding a long text, its sections (pages
+// of the long text are laid out only when shown, through the renderer's
+// page cache, and never held here).
 type renderedItem struct {
 	lines []string
+	secs  []render.Section
 	spans []blockSpan
+}
+
+// nsecs is the number of sections of the item.
+func (r *renderedItem) nsecs() int {
+	if r.secs == nil {
+		return 1
+	}
+	return len(r.secs)
+}
+
+// sec returns the lines of section s (laying a page out if needed).
+func (r *renderedItem) sec(s int) []string {
+	switch {
+	case r.secs == nil:
+		return r.lines
+	case s >= len(r.secs):
+		return nil
+	case r.secs[s].Page != nil:
+		return r.secs[s].Page.Lines()
+	}
+	return r.secs[s].Lines
 }
 
 // itemRenderer renders item i at the given content width.
@@ -28,13 +55,39 @@ type tItem struct {
 	src   any // identity of the source (an immutable *Message); a new value invalidates
 	r     renderedItem
 	stamp int // layout stamp the cache was rendered with; 0 = never
+	bytes int // memory of r's laid-out lines (see heldBytes)
+}
+
+// maxHeldBytes bounds the laid-out lines the transcript keeps: past it,
+// the items farthest from the window are dropped (and rendered again, from
+// the renderer's cache, if they come back into view).
+const maxHeldBytes = 8 << 20
+
+// heldBytes is the memory of an item's laid-out lines (pages of long texts
+// are not held: they live in the renderer's page cache).
+func heldBytes(r *renderedItem) int {
+	n := linesMem(r.lines)
+	for _, s := range r.secs {
+		n += linesMem(s.Lines)
+	}
+	return n
+}
+
+func linesMem(lines []string) int {
+	n := 16 * len(lines)
+	for _, l := range lines {
+		n += len(l)
+	}
+	return n
 }
 
 // transcript is a virtualised viewport over a list of items. It renders
 // (through render) only the items it needs for the visible window, caches
 // their lines, and composes a frame from at most height lines. It never
 // joins or sets the whole transcript. Scroll position is an anchor
-// (item, line) so that items above the window never need to be rendered.
+// (item, section, line) so that items above the window never need to be
+// rendered, nor the pages of a long text above or below it laid out: no
+// walk goes further than the window and a margin.
 //
 // Rendering happens in layout(), called from Update; View only reads.
 type transcript struct {
@@ -42,11 +95,12 @@ type transcript struct {
 	render        itemRenderer
 	width, height int
 	stamp         int // bumped on width or global view-option changes
+	held          int // sum of the items' bytes
 
-	follow           bool // stick to the bottom
-	topItem, topLine int  // first visible line when !follow
-	unseen           bool // output arrived while scrolled up
-	atTop            bool // the window starts at the first loaded line
+	follow                   bool // stick to the bottom
+	topItem, topSec, topLine int  // first visible line when !follow
+	unseen                   bool // output arrived while scrolled up
+	atTop                    bool // the window starts at the first loaded line
 
 	focus    bool // the pane has keyboard focus (the renderer marks the focused block)
 	fItem    int  // focused block's item (-1 = none)
@@ -67,9 +121,22 @@ func newTranscript(render itemRenderer, marker lipgloss.Style) transcript {
 func (t *transcript) contentWidth() int { return max(1, t.width) }
 
 // SetSize changes the viewport size; a width change re-renders lazily.
+// Scrolled up, the window keeps its place in the top section (a page of a
+// long text is some hundred lines): the anchor moves in proportion to the
+// section's new length.
 func (t *transcript) SetSize(w, h int) {
 	if w != t.width {
+		top, n0 := t.top(), 0
+		if !t.follow && top.item < len(t.items) && t.items[top.item].stamp == t.stamp {
+			n0 = len(t.items[top.item].r.sec(top.sec))
+		}
 		t.stamp++
+		if n0 > 0 && w > 0 {
+			t.width = w
+			if top.sec < t.ensure(top.item).nsecs() {
+				t.topLine = top.line * len(t.secLines(top.item, top.sec)) / n0
+			}
+		}
 	}
 	t.width, t.height = w, max(1, h)
 	t.layout()
@@ -105,6 +172,9 @@ func (t *transcript) sync(n int, src func(i int) any) bool {
 		changed = true
 	}
 	if n < len(t.items) {
+		for i := n; i < len(t.items); i++ {
+			t.held -= t.items[i].bytes
+		}
 		t.items = t.items[:n]
 		changed, tail = true, true
 	}
@@ -117,6 +187,7 @@ func (t *transcript) sync(n int, src func(i int) any) bool {
 		if t.items[i].src == s {
 			break
 		}
+		t.held -= t.items[i].bytes
 		t.items[i] = tItem{src: s}
 		changed, tail = true, true
 	}
@@ -139,174 +210,37 @@ func (t *transcript) ensure(i int) *renderedItem {
 	if it.stamp != t.stamp {
 		it.r = t.render(i, t.contentWidth())
 		it.stamp = t.stamp
+		t.held -= it.bytes
+		it.bytes = heldBytes(&it.r)
+		t.held += it.bytes
 	}
 	return &it.r
 }
 
-// bottomAnchor returns the anchor of the window that ends at the last line.
-func (t *transcript) bottomAnchor() (item, line int, full bool) {
-	need := t.height
-	for i := len(t.items) - 1; i >= 0; i-- {
-		n := len(t.ensure(i).lines)
-		if n >= need {
-			return i, n - need, true
-		}
-		need -= n
-	}
-	return 0, 0, false
-}
-
-// layout renders whatever the current window needs and normalises the anchor.
-func (t *transcript) layout() {
-	if t.width == 0 || len(t.items) == 0 {
-		t.atTop = true
+// trim drops the rendered lines of the items farthest from the window
+// while the transcript holds more than maxHeldBytes (down to half of it);
+// the window and two items either side stay.
+func (t *transcript) trim() {
+	if t.held <= maxHeldBytes {
 		return
 	}
-	if t.follow {
-		i, l, full := t.bottomAnchor()
-		t.topItem, t.topLine, t.atTop = i, l, !full || (i == 0 && l == 0)
-		t.unseen = false
-		return
-	}
-	// Clamp the anchor to the (possibly re-rendered) item.
-	if t.topItem >= len(t.items) {
-		t.follow = true
-		t.layout()
-		return
-	}
-	if n := len(t.ensure(t.topItem).lines); t.topLine >= n {
-		t.topLine = max(0, n-1)
-	}
-	// If no more than height lines remain from the anchor we are at the bottom.
-	have := 0
-	for i := t.topItem; i < len(t.items) && have <= t.height; i++ {
-		n := len(t.ensure(i).lines)
-		if i == t.topItem {
-			n -= t.topLine
+	first, last := t.visibleItems()
+	lo, hi := 0, len(t.items)-1
+	for t.held > maxHeldBytes/2 && (lo < first-2 || hi > last+2) {
+		if hi > last+2 && (hi-last >= first-lo || lo >= first-2) {
+			t.drop(hi)
+			hi--
+		} else {
+			t.drop(lo)
+			lo++
 		}
-		have += n
 	}
-	if have <= t.height {
-		t.follow = true
-		t.layout()
-		return
-	}
-	t.atTop = t.topItem == 0 && t.topLine == 0
 }
 
-// ScrollUp moves the window up n lines (stops at the first loaded line).
-func (t *transcript) ScrollUp(n int) {
-	if len(t.items) == 0 || n <= 0 {
-		return
-	}
-	if t.follow {
-		t.topItem, t.topLine, _ = t.bottomAnchor()
-		t.follow = false
-	}
-	for n > 0 {
-		if t.topLine >= n {
-			t.topLine -= n
-			break
-		}
-		n -= t.topLine
-		t.topLine = 0
-		if t.topItem == 0 {
-			break
-		}
-		t.topItem--
-		t.topLine = len(t.ensure(t.topItem).lines)
-	}
-	t.layout()
-}
-
-// ScrollDown moves the window down n lines; reaching the end follows again.
-func (t *transcript) ScrollDown(n int) {
-	if t.follow || n <= 0 {
-		return
-	}
-	for n > 0 && t.topItem < len(t.items) {
-		rest := len(t.ensure(t.topItem).lines) - t.topLine
-		if rest > n {
-			t.topLine += n
-			break
-		}
-		n -= rest
-		t.topItem++
-		t.topLine = 0
-	}
-	t.layout()
-}
-
-// GotoTop shows the first loaded line.
-func (t *transcript) GotoTop() {
-	if len(t.items) == 0 {
-		return
-	}
-	t.follow, t.topItem, t.topLine = false, 0, 0
-	t.layout()
-}
-
-// GotoBottom follows the output again.
-func (t *transcript) GotoBottom() {
-	t.follow, t.unseen = true, false
-	t.layout()
-}
-
-// Following reports whether the view sticks to new output.
-func (t *transcript) Following() bool { return t.follow }
-
-// AtTop reports whether the first loaded line is visible.
-func (t *transcript) AtTop() bool { return t.atTop }
-
-// visibleItems returns the index range [first, last] of items in the window.
-func (t *transcript) visibleItems() (first, last int) {
-	if len(t.items) == 0 {
-		return 0, -1
-	}
-	have := 0
-	i := t.topItem
-	for ; i < len(t.items); i++ {
-		n := len(t.items[i].r.lines)
-		if i == t.topItem {
-			n -= t.topLine
-		}
-		have += n
-		if have >= t.height {
-			break
-		}
-	}
-	return t.topItem, min(i, len(t.items)-1)
-}
-
-// View composes exactly height lines from the cached window.
-func (t *transcript) View() string {
-	if t.width <= 0 {
-		return ""
-	}
-	out := make([]string, 0, t.height)
-	for i := t.topItem; i < len(t.items) && len(out) < t.height; i++ {
-		it := &t.items[i]
-		start := 0
-		if i == t.topItem {
-			start = t.topLine
-		}
-		end := min(len(it.r.lines), start+t.height-len(out))
-		if start < end {
-			out = append(out, it.r.lines[start:end]...)
-		}
-	}
-	for len(out) < t.height {
-		out = append(out, "")
-	}
-	if t.width < 20 { // render.MinWidth: narrower panes get 20-cell lines, which would wrap
-		for i, l := range out {
-			out[i] = ansi.Truncate(l, t.width, "")
-		}
-	}
-	if !t.follow && t.unseen {
-		out[len(out)-1] = t.markerSty.Render(ansi.Truncate(t.markerText, t.width, "…"))
-	}
-	return strings.Join(out, "\n")
+func (t *transcript) drop(i int) {
+	it := &t.items[i]
+	t.held -= it.bytes
+	it.r, it.bytes, it.stamp = renderedItem{}, 0, 0
 }
 
 func findSpan(spans []blockSpan, id string) *blockSpan {

@@ -91,29 +91,61 @@ func (t *transcript) revealFocus() {
 		return
 	}
 	if t.follow {
-		t.topItem, t.topLine, _ = t.bottomAnchor()
+		p, _ := t.bottomAnchor()
+		t.setTop(p)
 	}
-	// Lines between the window top and the block start (may be negative).
-	if before(t.fItem, sp.Start, t.topItem, t.topLine) {
+	start := tpos{t.fItem, sp.StartSec, sp.Start}
+	if before(start, t.top()) {
 		t.follow = false
-		t.topItem, t.topLine = t.fItem, sp.Start
+		t.setTop(start)
 		t.layout()
 		return
 	}
-	// Below the window? Count the lines from the top anchor to the block.
-	dist := 0
-	for i := t.topItem; i < t.fItem; i++ {
-		dist += len(t.ensure(i).lines)
+	// Below the window? Count the lines from the top anchor to the block
+	// (no further than the window).
+	if t.distance(t.top(), start, t.height) < t.height {
+		return
 	}
-	dist += sp.Start - t.topLine
-	if dist >= t.height {
-		t.ScrollDown(dist - t.height + min(sp.End-sp.Start, t.height/2) + 1)
-	}
+	// Show it in the lower part: the block's start at height-k-1 rows
+	// from the top, k its height up to half the window.
+	k := min(t.distance(start, tpos{t.fItem, sp.EndSec, sp.End}, t.height/2), t.height/2)
+	t.follow = false
+	t.setTop(start)
+	t.up(t.height - k - 1)
+	t.layout()
 }
 
-// before reports whether (i1, l1) comes before (i2, l2).
-func before(i1, l1, i2, l2 int) bool {
-	return i1 < i2 || (i1 == i2 && l1 < l2)
+// distance counts the lines from a to b (a before b), stopping at limit.
+func (t *transcript) distance(a, b tpos, limit int) int {
+	d := 0
+	i, s := a.item, a.sec
+	for d < limit {
+		n := len(t.secLines(i, s))
+		from, to := 0, n
+		if i == a.item && s == a.sec {
+			from = min(a.line, n)
+		}
+		if i == b.item && s == b.sec {
+			return d + max(0, min(b.line, n)-from)
+		}
+		d += to - from
+		var ok bool
+		if i, s, ok = t.nextSec(i, s); !ok || i > b.item || (i == b.item && s > b.sec) {
+			break
+		}
+	}
+	return min(d, limit)
+}
+
+// before reports whether position a comes before b.
+func before(a, b tpos) bool {
+	if a.item != b.item {
+		return a.item < b.item
+	}
+	if a.sec != b.sec {
+		return a.sec < b.sec
+	}
+	return a.line < b.line
 }
 
 // dropHiddenFocus clears block focus when the focused item scrolled out of

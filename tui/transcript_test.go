@@ -189,3 +189,42 @@ func TestTranscriptPrependKeepsWindow(t *testing.T) {
 		t.Fatalf("cannot scroll into prepended items: %q", got)
 	}
 }
+
+// TestTranscriptHoldsBoundedLines scrolls through a transcript whose
+// rendered lines add up to several times maxHeldBytes: what it holds
+// stays bounded, and items scrolled back into view render again.
+func TestTranscriptHoldsBoundedLines(t *testing.T) {
+	const n, per = 400, 100 // 400 items of 100 lines of ~1 KB: ~40 MB
+	f := &fakeItems{renders: map[int]int{}}
+	for range n {
+		f.sizes = append(f.sizes, per)
+	}
+	wide := func(i, width int) renderedItem {
+		r := f.render(i, width)
+		for k := range r.lines {
+			r.lines[k] += strings.Repeat(".", 1000)
+		}
+		return r
+	}
+	tr := newTranscript(wide, lipgloss.NewStyle())
+	tr.SetSize(40, 10)
+	tr.sync(n, func(i int) any { return i + 1 })
+	tr.GotoTop()
+	for range n * per / 10 {
+		tr.ScrollDown(10)
+		if tr.held > maxHeldBytes+2*per*1100 {
+			t.Fatalf("holds %d bytes (bound %d)", tr.held, maxHeldBytes)
+		}
+	}
+	sum := 0
+	for i := range tr.items {
+		sum += tr.items[i].bytes
+	}
+	if sum != tr.held {
+		t.Fatalf("held %d, items add up to %d", tr.held, sum)
+	}
+	tr.GotoTop()
+	if got := strings.TrimRight(viewLines(&tr)[0], "."); got != "0.0" || f.renders[0] < 2 {
+		t.Fatalf("top after trimming: %q (%d renders)", got, f.renders[0])
+	}
+}
