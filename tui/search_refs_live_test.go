@@ -207,7 +207,9 @@ func TestLiveSearchReadsUnloadedPages(t *testing.T) {
 }
 
 // TestLiveSearchMissingPage: a page the host no longer has (NotFound) is
-// reported on the bar and the other pages are still searched.
+// reported on the bar and the other pages are still searched; with the
+// connection closed, the pages not loaded are reported and the loaded
+// ones searched.
 func TestLiveSearchMissingPage(t *testing.T) {
 	r, cb, msg := openPagedReply(t)
 	cb.mu.Lock()
@@ -225,6 +227,28 @@ func TestLiveSearchMissingPage(t *testing.T) {
 	}
 	if v := viewText(r.m); !strings.Contains(v, "1 page could not be searched") {
 		t.Fatalf("the missing page is not reported:\n%s", v)
+	}
+
+	// The connection gone: every page not loaded fails at once, the
+	// loaded ones are still searched, and the search ends.
+	r.m = send(t, r.m, keyPress("esc"))
+	if err := r.client.Close(); err != nil {
+		t.Fatal(err)
+	}
+	loaded := 0
+	for _, b := range msg.Blocks {
+		if _, ok := r.m.c.ext.loader.Texts()[b.Ref.URI]; ok {
+			loaded++
+		}
+	}
+	r.m.chat.x.search.query = ""
+	r.m = searchFor(t, r.m, "reply", nil)
+	s = r.m.chat.x.search
+	if loaded == 0 || s.running || s.failed != refPages-loaded || len(s.hits) != loaded {
+		t.Fatalf("connection closed, %d pages loaded: %d hits, %d failed (running %v)", loaded, len(s.hits), s.failed, s.running)
+	}
+	if v := viewText(r.m); !strings.Contains(v, plural(refPages-loaded, "page")+" could not be searched") {
+		t.Fatalf("the pages not searched are not reported:\n%s", v)
 	}
 }
 
