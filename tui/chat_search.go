@@ -126,7 +126,9 @@ func (m *chatModel) searchKey(k tea.KeyPressMsg) tea.Cmd {
 // runSearch cancels the running search and starts one for the query over
 // the whole loaded chat; jump moves to the first hit when it is found.
 // Nothing here is proportional to the chat's text: the matching runs in
-// commands (searchTask), which report hits as they find them.
+// commands (searchTask), which report hits as they find them. While older
+// turns are paged in, content-reference pages are not read: the search
+// run when paging ends reads them (once).
 func (m *chatModel) runSearch(jump bool) tea.Cmd {
 	s := &m.x.search
 	s.cancel()
@@ -139,12 +141,14 @@ func (m *chatModel) runSearch(jump bool) tea.Cmd {
 	for i := range m.itemCount() {
 		s.snap = append(s.snap, m.messageAt(i))
 	}
-	var cached map[string]string
-	if m.c.ext != nil {
-		cached = m.c.ext.loader.Texts()
+	if !s.paging { // while older turns come in, pages wait for the search that follows
+		var cached map[string]string
+		if m.c.ext != nil {
+			cached = m.c.ext.loader.Texts()
+		}
+		s.read = refSource(m.c.backend, cached)
+		s.pages = countSearchRefs(s.snap)
 	}
-	s.read = refSource(m.c.backend, cached)
-	s.pages = countSearchRefs(s.snap)
 	s.lq, s.jump, s.running, s.next, s.run = q, jump, true, 0, newSearchRun(m.c.ctx)
 	return m.nextSearchBatch()
 }

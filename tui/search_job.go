@@ -95,7 +95,7 @@ type searchTask struct {
 	run            *searchRun
 	query          string // trimmed, lower case
 	docs           []searchDoc
-	read           pageReader // nil: pages count as not searchable
+	read           pageReader // nil: pages are skipped (not read, not counted)
 	doc, part, off int
 	// tail is the end of the last page read (a copy: the page itself is
 	// dropped), to find a match that crosses into the next page; hitEnd

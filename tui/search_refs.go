@@ -28,19 +28,21 @@ type pageReader func(ctx context.Context, uri string) (string, error)
 // page reads the content-reference page of the current doc and matches
 // it, and across its start the end of the page before it; the page's
 // text is dropped when it returns (only a short tail is kept). A page
-// that cannot be read is counted as failed and the search goes on.
+// that cannot be read is counted as failed and the search goes on; without
+// a reader (a search while older turns are paged in) pages are skipped.
 func (t *searchTask) page(hits []searchHit) searchFoundMsg {
 	d := &t.docs[t.doc]
-	out := searchFoundMsg{run: t.run, pages: 1}
-	var text string
-	var err error = errRefUnreadable
-	if t.read != nil {
-		ctx := t.run.ctx
-		if ctx == nil {
-			ctx = context.Background()
-		}
-		text, err = t.read(ctx, d.ref)
+	if t.read == nil { // pages are not read by this search
+		t.tail = ""
+		t.doc, t.part, t.off = t.doc+1, 0, 0
+		return searchFoundMsg{run: t.run, hits: hits}
 	}
+	out := searchFoundMsg{run: t.run, pages: 1}
+	ctx := t.run.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	text, err := t.read(ctx, d.ref)
 	if t.run.stop.Load() {
 		return searchFoundMsg{run: t.run}
 	}

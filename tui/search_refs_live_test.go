@@ -289,3 +289,55 @@ func TestLiveSearchCancelStopsReads(t *testing.T) {
 		r.m = send(t, r.m, keyPress("esc"))
 	}
 }
+
+// TestLiveSearchReadsPagesOnceAfterPaging: in a chat opened in a window
+// whose newest reply is kept by reference, a search first pages the older
+// turns in without reading any page, then reads each page not loaded
+// once, and finds the hit only a page holds.
+func TestLiveSearchReadsPagesOnceAfterPaging(t *testing.T) {
+	r := startLiveRig(t, ahphost.Options{Dir: t.TempDir(), NoToken: true, LargePartBytes: 64 << 10, ResourcePageBytes: refPage})
+	cb := &countingBackend{liveBackend: liveBackend{r.client}}
+	r.m = New(Options{Backend: cb, Host: "test", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
+	r.m = send(t, r.m, teaSize(100, 30))
+	reply := strings.Repeat("filler words of the long reply ", 6*refPage/31)
+	reply = reply[:3*refPage] + "PAGED-NEEDLE" + reply[3*refPage:]
+	turns := append(ahphost.SyntheticTurns(300, 400), ahpwire.Turn{ID: "big", Message: ahpwire.ChatMessage{Text: "long please"},
+		ResponseParts: []ahpwire.ResponsePart{ahpwire.MarkdownPart("p1", reply)}, State: ahpwire.TurnComplete})
+	if _, err := r.host.SeedSession("ahp-session:/both", turns); err != nil {
+		t.Fatal(err)
+	}
+	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/both"})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	if r.m.chat.cursor == "" {
+		t.Fatal("the whole chat came in the first window: nothing to page")
+	}
+	msg := r.m.chat.state.Messages[len(r.m.chat.state.Messages)-1]
+	pages := countSearchRefs([]*reducer.Message{msg})
+	if pages < 5 {
+		t.Fatalf("the reply came as %d pages", pages)
+	}
+	r.m = send(t, r.m, frameMsg{})
+	loaded := 0
+	for _, b := range msg.Blocks {
+		if _, ok := r.m.c.ext.loader.Texts()[b.Ref.URI]; ok {
+			loaded++
+		}
+	}
+	before := cb.reads.Load()
+	r.m = send(t, r.m, keyPress("ctrl+f"))
+	r.m = typeText(t, r.m, "paged-needle")
+	if n := cb.reads.Load() - before; n != 0 || !r.m.chat.x.search.paging {
+		t.Fatalf("%d pages read while older turns are paged in (paging %v)", n, r.m.chat.x.search.paging)
+	}
+	r.pump("the search over every turn and page", func(m Model) bool {
+		s := m.chat.x.search
+		return !s.paging && !s.running && len(s.hits) > 0
+	})
+	s := r.m.chat.x.search
+	if n := cb.reads.Load() - before; len(s.hits) != 1 || s.pagesDone != pages || s.failed != 0 || n < int32(pages-loaded) || n > int32(pages+4) {
+		t.Fatalf("%d hits, %d/%d pages, %d failed, %d reads (%d pages were loaded)", len(s.hits), s.pagesDone, pages, s.failed, n, loaded)
+	}
+	if !strings.Contains(viewText(r.m), "PAGED-NEEDLE") {
+		t.Fatalf("the hit is not shown:\n%s", viewText(r.m))
+	}
+}
