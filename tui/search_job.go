@@ -192,8 +192,9 @@ func runeStart(s string, i int) int {
 // captureDocs takes the documents of msgs[from:], up to searchBatchMsgs
 // messages or searchBatchBytes of text (at least one message), and returns
 // them and the index of the first message not taken. It only copies string
-// headers. A content-reference page is a doc of its URI (read when the
-// search reaches it, loaded or not); consecutive pages of a message chain.
+// headers. A content-reference page (a contentRef block, a tool output
+// resource) is a doc of its URI, read when the search reaches it, loaded
+// or not; consecutive pages of a message chain.
 func captureDocs(msgs []*reducer.Message, from int) (docs []searchDoc, next int) {
 	size := 0
 	for next = from; next < len(msgs) && next-from < searchBatchMsgs && (size < searchBatchBytes || next == from); next++ {
@@ -203,13 +204,6 @@ func captureDocs(msgs []*reducer.Message, from int) (docs []searchDoc, next int)
 		}
 		first, msgLen, prevRef := len(docs), 0, false
 		for _, b := range m.Blocks {
-			if uri, n, ok := searchRef(b); ok {
-				docs = append(docs, searchDoc{msg: m, msgID: m.ID, block: b.ID, index: b.Index, ref: uri, chain: prevRef, before: msgLen})
-				msgLen += n
-				prevRef = true
-				continue
-			}
-			prevRef = false
 			parts := blockSearchParts(b)
 			n := 0
 			for _, p := range parts {
@@ -217,8 +211,18 @@ func captureDocs(msgs []*reducer.Message, from int) (docs []searchDoc, next int)
 			}
 			if n > 0 {
 				docs = append(docs, searchDoc{msg: m, msgID: m.ID, block: b.ID, index: b.Index, parts: parts, before: msgLen})
+				prevRef = false
 			}
 			msgLen += n
+			pages := searchPages(b)
+			for _, p := range pages {
+				docs = append(docs, searchDoc{msg: m, msgID: m.ID, block: b.ID, index: b.Index, ref: p.uri, chain: prevRef, before: msgLen})
+				msgLen += p.size
+				prevRef = true
+			}
+			if n == 0 && len(pages) == 0 {
+				prevRef = false
+			}
 		}
 		var labels []string
 		for _, a := range m.Attachments {

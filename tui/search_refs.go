@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
 )
@@ -89,23 +90,50 @@ func crossesInto(tail, text, q string) bool {
 	return i >= 0 && i < len(lt) && i+len(q) > len(lt)
 }
 
-// searchRef reports a content-reference block whose text a search reads:
-// its URI and advertised size (0 when unknown). data: URIs, images and
-// binaries are not read.
-func searchRef(b *reducer.Block) (uri string, size int, ok bool) {
-	if b.Kind != reducer.KindContentRef || b.Ref == nil || b.Ref.URI == "" || strings.HasPrefix(b.Ref.URI, "data:") {
-		return "", 0, false
+// searchPage is one content-reference page a search reads.
+type searchPage struct {
+	uri  string
+	size int // advertised size (0: unknown)
+}
+
+// searchPages lists the pages of a block a search reads: a contentRef
+// block's reference, or the resources of a tool's output (ahphost keeps a
+// long output as such pages). data: URIs, images and binaries are not
+// read.
+func searchPages(b *reducer.Block) []searchPage {
+	var out []searchPage
+	add := func(uri, ct string, hint *int64) {
+		if uri == "" || strings.HasPrefix(uri, "data:") || binaryType(ct) {
+			return
+		}
+		p := searchPage{uri: uri}
+		if hint != nil && *hint > 0 {
+			p.size = int(*hint)
+		}
+		out = append(out, p)
 	}
-	ct := strings.ToLower(b.Ref.ContentType)
-	for _, bin := range []string{"image/", "audio/", "video/", "application/octet-stream"} {
-		if strings.HasPrefix(ct, bin) {
-			return "", 0, false
+	switch {
+	case b.Kind == reducer.KindContentRef && b.Ref != nil:
+		add(b.Ref.URI, b.Ref.ContentType, b.Ref.SizeHint)
+	case b.Kind == reducer.KindToolCall && b.Tool != nil:
+		for _, c := range b.Tool.Content {
+			if c.Type == ahpwire.ContentResource {
+				add(c.URI, c.ContentType, c.SizeHint)
+			}
 		}
 	}
-	if h := b.Ref.SizeHint; h != nil && *h > 0 {
-		size = int(*h)
+	return out
+}
+
+// binaryType reports content types a search does not read.
+func binaryType(ct string) bool {
+	ct = strings.ToLower(ct)
+	for _, bin := range []string{"image/", "audio/", "video/", "application/octet-stream"} {
+		if strings.HasPrefix(ct, bin) {
+			return true
+		}
 	}
-	return b.Ref.URI, size, true
+	return false
 }
 
 // countSearchRefs counts the content-reference pages of msgs a search
@@ -117,9 +145,7 @@ func countSearchRefs(msgs []*reducer.Message) int {
 			continue
 		}
 		for _, b := range m.Blocks {
-			if _, _, ok := searchRef(b); ok {
-				n++
-			}
+			n += len(searchPages(b))
 		}
 	}
 	return n

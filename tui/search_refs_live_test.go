@@ -341,3 +341,38 @@ func TestLiveSearchReadsPagesOnceAfterPaging(t *testing.T) {
 		t.Fatalf("the hit is not shown:\n%s", viewText(r.m))
 	}
 }
+
+// TestLiveSearchReadsToolOutputPages: a long tool output the host keeps as
+// resource pages is searched too; the hit is in the tool's block, which
+// the jump expands, and its page loads and shows the match.
+func TestLiveSearchReadsToolOutputPages(t *testing.T) {
+	r := startLiveRig(t, ahphost.Options{Dir: t.TempDir(), NoToken: true, LargePartBytes: 32 << 10, ResourcePageBytes: 8 << 10})
+	lines := make([]string, 3000)
+	for i := range lines {
+		lines[i] = "a log line of the tool"
+	}
+	lines[1500] = "TOOL-NEEDLE found here"
+	ok := true
+	tc := ahpwire.ToolCallState{Status: ahpwire.ToolCompleted, ToolCallID: "tc1", ToolName: "run", DisplayName: "Run",
+		Success: &ok, Content: []ahpwire.ToolResultContent{{Type: ahpwire.ContentText, Text: strings.Join(lines, "\n")}}}
+	turn := ahpwire.Turn{ID: "t1", Message: ahpwire.ChatMessage{Text: "run it"}, State: ahpwire.TurnComplete,
+		ResponseParts: []ahpwire.ResponsePart{{Kind: ahpwire.PartToolCall, ToolCall: &tc}, ahpwire.MarkdownPart("p2", "done")}}
+	if _, err := r.host.SeedSession("ahp-session:/tool", []ahpwire.Turn{turn}); err != nil {
+		t.Fatal(err)
+	}
+	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/tool"})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	msg := r.m.chat.state.Messages[len(r.m.chat.state.Messages)-1]
+	pages := countSearchRefs([]*reducer.Message{msg})
+	if pages < 4 {
+		t.Fatalf("the tool output came as %d pages", pages)
+	}
+	r.m = searchFor(t, r.m, "tool-needle", nil)
+	s := r.m.chat.x.search
+	if len(s.hits) != 1 || s.hits[0].ref == "" || s.pagesDone != pages || s.failed != 0 {
+		t.Fatalf("hits %+v, %d/%d pages, %d failed", s.hits, s.pagesDone, pages, s.failed)
+	}
+	if v := viewText(r.m); !strings.Contains(v, "TOOL-NEEDLE found here") {
+		t.Fatalf("the hit in the tool's output is not shown:\n%s", v)
+	}
+}
