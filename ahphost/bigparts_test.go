@@ -230,18 +230,10 @@ func TestStoredTextLeavesReplayLog(t *testing.T) {
 		after uint64
 		want  string
 	}{{start, "snapshot"}, {end.ServerSeq - 1, "replay"}} {
-		w2 := dial(t, u, nil)
-		var res reconnectResult
-		must(t, json.Unmarshal(w2.call("reconnect", map[string]any{
-			"channel": "ahp-root://", "clientId": "c1", "lastSeenServerSeq": tc.after, "subscriptions": []string{chat},
-		}), &res))
-		if res.Type != tc.want {
-			t.Fatalf("reconnect after %d: %q, want %q", tc.after, res.Type, tc.want)
-		}
+		res := reconnectAs(t, u, "c1", chat, tc.after, tc.want)
 		if tc.want == "snapshot" && !strings.Contains(string(bytesOf(res.Snapshots)), `"contentRef"`) {
 			t.Fatal("the snapshot does not hold the reply by reference")
 		}
-		w2.close()
 	}
 }
 

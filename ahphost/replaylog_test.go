@@ -44,16 +44,25 @@ func TestReplayLogBoundedByBytes(t *testing.T) {
 		after uint64
 		want  string
 	}{{start, "snapshot"}, {recent, "replay"}} {
-		w2 := dial(t, u, nil)
-		var res reconnectResult
-		must(t, json.Unmarshal(w2.call("reconnect", map[string]any{
-			"channel": "ahp-root://", "clientId": "c1", "lastSeenServerSeq": tc.after, "subscriptions": []string{chat},
-		}), &res))
-		if res.Type != tc.want {
-			t.Fatalf("reconnect after %d: %q, want %q", tc.after, res.Type, tc.want)
-		}
-		w2.close()
+		reconnectAs(t, u, "c1", chat, tc.after, tc.want)
 	}
+}
+
+// reconnectAs reconnects clientID after seq with a subscription to chat
+// on a fresh connection, checks the answer's type (replay or snapshot) and
+// returns it.
+func reconnectAs(t *testing.T, u, clientID, chat string, after uint64, want string) reconnectResult {
+	t.Helper()
+	w := dial(t, u, nil)
+	defer w.close()
+	var res reconnectResult
+	must(t, json.Unmarshal(w.call("reconnect", map[string]any{
+		"channel": "ahp-root://", "clientId": clientID, "lastSeenServerSeq": after, "subscriptions": []string{chat},
+	}), &res))
+	if res.Type != want {
+		t.Fatalf("reconnect after %d: %q, want %q", after, res.Type, want)
+	}
+	return res
 }
 
 // TestRejectedActionsAreNotLogged: rejected dispatchActions are echoed

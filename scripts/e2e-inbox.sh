@@ -53,41 +53,7 @@ if [ -z "$BIN" ]; then
 	(cd "$ROOT" && go build -o "$BIN" .)
 fi
 
-snap() { tmux capture-pane -p -t "$S" ${SCROLLBACK:+-S -200} >"$WORK/last-screen.txt"; }
-screen() { snap && cat "$WORK/last-screen.txt"; }
-on_screen() { snap && grep -qE -- "$1" "$WORK/last-screen.txt"; }
-fail() {
-	echo "FAIL: $*" >&2
-	echo "----- screen -----" >&2
-	screen >&2 || true
-	echo "------------------" >&2
-	exit 1
-}
-wait_for() {
-	local pat=$1 limit=${2:-$TIMEOUT}
-	local deadline=$((SECONDS + limit))
-	while ((SECONDS < deadline)); do
-		if on_screen "$pat"; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "timed out after ${limit}s waiting for: $pat"
-}
-wait_gone() {
-	local pat=$1 limit=${2:-$TIMEOUT}
-	local deadline=$((SECONDS + limit))
-	while ((SECONDS < deadline)); do
-		if snap && ! grep -qE -- "$pat" "$WORK/last-screen.txt"; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "timed out after ${limit}s waiting for this to disappear: $pat"
-}
-keys() { tmux send-keys -t "$S" "$@"; }
-type_text() { tmux send-keys -t "$S" -l "$1"; }
-step() { echo "--- $*"; }
+. "$(dirname "$0")/lib/tmux-screen.sh" # snap, screen, wait_for, wait_gone, keys, type_text, step, fail
 # fits W H: no captured line is wider than W, and there are H lines.
 fits() {
 	snap

@@ -47,50 +47,7 @@ fi
 printf '# e2e project\n\nA fixture for the ahptui end-to-end test.\n' >"$WORK/proj/README.md"
 printf 'module example.com/e2e\n\ngo 1.26\n' >"$WORK/proj/go.mod"
 
-# snap captures the pane into last-screen.txt (kept for post-mortems);
-# screen prints it. Matching greps the file, not a pipe: under pipefail a
-# grep -q that stops reading early could fail the writer with SIGPIPE.
-snap() { tmux capture-pane -p -t "$S" ${SCROLLBACK:+-S -200} >"$WORK/last-screen.txt"; }
-screen() { snap && cat "$WORK/last-screen.txt"; }
-on_screen() { snap && grep -qE -- "$1" "$WORK/last-screen.txt"; }
-
-fail() {
-	echo "FAIL: $*" >&2
-	echo "----- screen (with scrollback) -----" >&2
-	SCROLLBACK=1 screen >&2 || true
-	echo "------------------------------------" >&2
-	exit 1
-}
-
-# wait_for REGEX [SECONDS]: poll the screen until REGEX matches.
-wait_for() {
-	local pat=$1 limit=${2:-$TIMEOUT}
-	local deadline=$((SECONDS + limit))
-	while ((SECONDS < deadline)); do
-		if on_screen "$pat"; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "timed out after ${limit}s waiting for: $pat"
-}
-
-# wait_gone REGEX [SECONDS]: poll until REGEX no longer matches.
-wait_gone() {
-	local pat=$1 limit=${2:-$TIMEOUT}
-	local deadline=$((SECONDS + limit))
-	while ((SECONDS < deadline)); do
-		if snap && ! grep -qE -- "$pat" "$WORK/last-screen.txt"; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "timed out after ${limit}s waiting for this to disappear: $pat"
-}
-
-keys() { tmux send-keys -t "$S" "$@"; }
-type_text() { tmux send-keys -t "$S" -l "$1"; }
-step() { echo "--- $*"; }
+. "$(dirname "$0")/lib/tmux-screen.sh" # snap, screen, wait_for, wait_gone, keys, type_text, step, fail
 
 tmux new-session -d -s "$S" -x 120 -y 40 \
 	-e TERM=xterm-256color -e HOME="$WORK" -e XDG_STATE_HOME="$WORK/state" \

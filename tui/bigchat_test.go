@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -75,16 +73,8 @@ func TestLiveLongReplyLoadsOnlyNearPages(t *testing.T) {
 	}
 
 	// An export holds the whole reply, the pages never shown included.
-	done, ok := exportWithRefsCmd(context.Background(), liveBackend{r.client}, r.m.c.ext.loader.Texts(), t.TempDir(), "x.md", "big",
-		r.m.chat.allMessages())().(exportDoneMsg)
-	if !ok || done.err != nil {
-		t.Fatalf("export: %v", done.err)
-	}
-	data, err := os.ReadFile(done.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Count(string(data), "filler line of the long reply"); got < size/30 || !strings.Contains(string(data), "THE-END-MARKER") {
+	data := exported(t, r)
+	if got := strings.Count(data, "filler line of the long reply"); got < size/30 || !strings.Contains(data, "THE-END-MARKER") {
 		t.Fatalf("export has %d filler lines of the reply", got)
 	}
 }

@@ -6,9 +6,7 @@ package tui
 
 import (
 	"context"
-	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // asyncRig runs a model like tea.Program: commands on goroutines, their
@@ -100,35 +99,9 @@ func startEmbedded(t *testing.T) (string, *ahphost.Host) {
 	return u, h
 }
 
-// silentListener accepts connections and never answers.
+// silentListener is a host that accepts connections and never answers.
 func silentListener(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var held []net.Conn
-	t.Cleanup(func() {
-		_ = ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range held {
-			_ = c.Close()
-		}
-	})
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			held = append(held, c)
-			mu.Unlock()
-		}
-	}()
-	return "ws://" + ln.Addr().String() + "/"
+	return "ws://" + testkit.SilentListener(t) + "/"
 }
 
 // dialLive starts a real client on u (closed at cleanup).

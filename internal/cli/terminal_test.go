@@ -4,19 +4,18 @@ package cli
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ahptui/ahptui/ahphost"
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // buildBinary builds the ahptui command into a temporary directory.
@@ -260,32 +259,10 @@ func TestInboxInTerminal(t *testing.T) {
 // masked, the time spent), ctrl+c leaves it and the terminal is restored.
 func TestConnectingScreen(t *testing.T) {
 	bin := buildBinary(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	must(t, err)
-	t.Cleanup(func() { _ = ln.Close() })
-	var mu sync.Mutex
-	var held []net.Conn
-	t.Cleanup(func() {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range held {
-			_ = c.Close()
-		}
-	})
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			held = append(held, c) // accept, never answer
-			mu.Unlock()
-		}
-	}()
-	u := "ws://alice:PW-hidden-1@" + ln.Addr().String() + "/?tkn=TK-hidden-2"
+	addr := testkit.SilentListener(t)
+	u := "ws://alice:PW-hidden-1@" + addr + "/?tkn=TK-hidden-2"
 	p := startPane(t, nil, fmt.Sprintf(`bash -c '%q %q; echo EXIT=$?; echo MODES: $(stty -a | tr "\n" " ")'`, bin, u))
-	s := p.waitFor(`Connecting to .*` + regexp.QuoteMeta(ln.Addr().String()))
+	s := p.waitFor(`Connecting to .*` + regexp.QuoteMeta(addr))
 	p.waitFor(`waiting for the host to answer… [1-9]s`)
 	if strings.Contains(s, "hidden") {
 		t.Fatalf("credentials on screen:\n%s", s)

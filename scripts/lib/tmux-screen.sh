@@ -1,0 +1,50 @@
+# Screen helpers shared by the tmux end-to-end scripts (sourced, not run).
+# The caller sets S (the tmux session), WORK (a directory kept for
+# post-mortems) and TIMEOUT (seconds a wait may take by default).
+#
+# snap captures the pane into $WORK/last-screen.txt; screen prints it.
+# Matching greps the file, not a pipe: under pipefail a grep -q that stops
+# reading early could fail the writer with SIGPIPE. SCROLLBACK=1 captures
+# the last 200 lines of scrollback too.
+snap() { tmux capture-pane -p -t "$S" ${SCROLLBACK:+-S -200} >"$WORK/last-screen.txt"; }
+screen() { snap && cat "$WORK/last-screen.txt"; }
+on_screen() { snap && grep -qE -- "$1" "$WORK/last-screen.txt"; }
+
+# fail MESSAGE: report, show the screen with scrollback, exit 1.
+fail() {
+	echo "FAIL: $*" >&2
+	echo "----- screen (with scrollback) -----" >&2
+	SCROLLBACK=1 screen >&2 || true
+	echo "------------------------------------" >&2
+	exit 1
+}
+
+# wait_for REGEX [SECONDS]: poll the screen until REGEX matches.
+wait_for() {
+	local pat=$1 limit=${2:-$TIMEOUT}
+	local deadline=$((SECONDS + limit))
+	while ((SECONDS < deadline)); do
+		if on_screen "$pat"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "timed out after ${limit}s waiting for: $pat"
+}
+
+# wait_gone REGEX [SECONDS]: poll until REGEX no longer matches.
+wait_gone() {
+	local pat=$1 limit=${2:-$TIMEOUT}
+	local deadline=$((SECONDS + limit))
+	while ((SECONDS < deadline)); do
+		if snap && ! grep -qE -- "$pat" "$WORK/last-screen.txt"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "timed out after ${limit}s waiting for this to disappear: $pat"
+}
+
+keys() { tmux send-keys -t "$S" "$@"; }
+type_text() { tmux send-keys -t "$S" -l "$1"; }
+step() { echo "--- $*"; }
