@@ -67,7 +67,7 @@ func blockMarkdownRefs(blk *reducer.Block, read refReader) string {
 		}
 		return "> **Error:** " + oneLine(render.Sanitize(blk.Err.Message))
 	case reducer.KindToolCall:
-		return toolMarkdown(blk.Tool)
+		return toolMarkdown(blk.Tool, read)
 	case reducer.KindInputRequest:
 		if blk.Input == nil {
 			return ""
@@ -78,8 +78,10 @@ func blockMarkdownRefs(blk *reducer.Block, read refReader) string {
 }
 
 // toolMarkdown renders a tool call: its name and outcome, then its input
-// and output in fences.
-func toolMarkdown(t *ahpwire.ToolCallState) string {
+// and output in fences. Output the host keeps as resources (pages of a
+// long output) is read through read up to the same clip as inline output;
+// what cannot be read, or is past the clip, is a link with its size.
+func toolMarkdown(t *ahpwire.ToolCallState, read refReader) string {
 	if t == nil {
 		return ""
 	}
@@ -92,7 +94,13 @@ func toolMarkdown(t *ahpwire.ToolCallState) string {
 	if t.ToolInput != nil && t.ToolInput.Text != "" {
 		b.WriteString("\n\n" + fence(clipText(render.Sanitize(t.ToolInput.Text), maxExportToolText)))
 	}
+	var res resourceOutput
 	for _, c := range t.Content {
+		if c.Type == ahpwire.ContentResource {
+			res.add(c, read)
+			continue
+		}
+		b.WriteString(res.flush())
 		if c.Text != "" {
 			b.WriteString("\n\n" + fence(clipText(render.Sanitize(c.Text), maxExportToolText)))
 		}
@@ -100,6 +108,56 @@ func toolMarkdown(t *ahpwire.ToolCallState) string {
 			b.WriteString("\n\nSubagent chat: " + oneLine(render.Sanitize(firstNonEmpty(c.Title, c.Resource))))
 		}
 	}
+	b.WriteString(res.flush())
+	return b.String()
+}
+
+// resourceOutput gathers a run of resource blocks of a tool's output (the
+// pages of one long output) into one clipped fence.
+type resourceOutput struct {
+	text    strings.Builder
+	links   []string
+	size    int64
+	pages   int
+	clipped bool
+}
+
+// add takes one resource block: its text while under the clip, else only
+// its size and link.
+func (r *resourceOutput) add(c ahpwire.ToolResultContent, read refReader) {
+	r.pages++
+	if c.SizeHint != nil {
+		r.size += *c.SizeHint
+	}
+	if r.text.Len() < maxExportToolText && read != nil && c.URI != "" {
+		if text, ok := read(c.URI); ok {
+			r.text.WriteString(text)
+			return
+		}
+	}
+	if r.text.Len() >= maxExportToolText {
+		r.clipped = true
+		return
+	}
+	r.links = append(r.links, "→ "+oneLine(render.Sanitize(c.URI)))
+}
+
+// flush writes the gathered run (nothing when there is none) and resets.
+func (r *resourceOutput) flush() string {
+	if r.pages == 0 {
+		return ""
+	}
+	var b strings.Builder
+	if r.text.Len() > 0 {
+		b.WriteString("\n\n" + fence(clipText(render.Sanitize(r.text.String()), maxExportToolText)))
+	}
+	for _, l := range r.links {
+		b.WriteString("\n\n" + l)
+	}
+	if r.clipped || r.text.Len() > maxExportToolText {
+		fmt.Fprintf(&b, "\n\n(output of %d bytes in %d pages; the rest is not exported)", r.size, r.pages)
+	}
+	*r = resourceOutput{}
 	return b.String()
 }
 
