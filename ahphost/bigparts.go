@@ -49,6 +49,7 @@ func (s *store) refLargeParts(ce *chatEntry) {
 	defer func() {
 		if stored {
 			s.trimLogBefore(s.seq)
+			s.h.releaseMemory()
 		}
 	}()
 	for i := ce.refTurns; i < len(ce.state.Turns); i++ {
@@ -143,4 +144,20 @@ func pages(text string, size int64) []string {
 		text = text[cut:]
 	}
 	return append(out, text)
+}
+
+// releaseMemory runs Options.ReleaseMemory on its own goroutine, unless it
+// is unset, already running or the host is closed. h.mu is held (so Close
+// cannot be waiting on wg while it is added to).
+func (h *Host) releaseMemory() {
+	rel := h.opts.ReleaseMemory
+	if rel == nil || h.closed || !h.releasing.CompareAndSwap(false, true) {
+		return
+	}
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		defer h.releasing.Store(false)
+		rel()
+	}()
 }

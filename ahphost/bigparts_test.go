@@ -3,6 +3,7 @@ package ahphost
 import (
 	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -244,4 +245,45 @@ func bytesOf(rs []json.RawMessage) []byte {
 		out = append(out, r...)
 	}
 	return out
+}
+
+// TestReleaseMemoryAfterStoringALongText: Options.ReleaseMemory runs once
+// a finished reply's long text is stored by reference, not after a short
+// reply, and never twice at once.
+func TestReleaseMemoryAfterStoringALongText(t *testing.T) {
+	var runs, running, overlapped atomic.Int32
+	release := func() {
+		if running.Add(1) > 1 {
+			overlapped.Store(1)
+		}
+		time.Sleep(20 * time.Millisecond)
+		running.Add(-1)
+		runs.Add(1)
+	}
+	_, u := startHost(t, Options{NoToken: true, LargePartBytes: 64 << 10, ResourcePageBytes: 16 << 10, ReleaseMemory: release})
+	w := dial(t, u, nil)
+	w.initialize("c1", []string{"ahp-root://"}, nil)
+	chat := w.createSession("ahp-session:/s1")
+	w.call("subscribe", map[string]any{"channel": chat})
+	turnEnd := func(e envelope) bool { return e.Channel == chat && e.typ() == ahpwire.ActionChatTurnComplete }
+
+	w.sendMessage(chat, "t1", "hello", 1)
+	w.action(chat+" end of a short turn", turnEnd)
+	time.Sleep(50 * time.Millisecond)
+	if n := runs.Load(); n != 0 {
+		t.Fatalf("released memory %d times after a short reply", n)
+	}
+
+	w.sendMessage(chat, "t2", "/demo big 300000", 2)
+	w.action(chat+" end of the long turn", turnEnd)
+	deadline := time.Now().Add(5 * time.Second)
+	for runs.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := runs.Load(); n != 1 {
+		t.Fatalf("released memory %d times after one long reply, want 1", n)
+	}
+	if overlapped.Load() != 0 {
+		t.Fatal("two releases ran at once")
+	}
 }

@@ -47,6 +47,8 @@ type Host struct {
 	pendingRead atomic.Int64
 	// buildSem bounds concurrent builds of deferred results.
 	buildSem chan struct{}
+	// releasing is set while Options.ReleaseMemory runs.
+	releasing atomic.Bool
 
 	mu     sync.Mutex
 	closed bool

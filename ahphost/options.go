@@ -110,6 +110,13 @@ type Options struct {
 	// ResourcePageBytes is the size of each such resource (one contentRef
 	// per page); 0 = DefaultResourcePageBytes.
 	ResourcePageBytes int64
+	// ReleaseMemory, when set, runs on its own goroutine after a finished
+	// turn's large parts were stored as resources and their live text and
+	// replayed deltas dropped (at most one run at a time): the process can
+	// give the freed memory back to the system at once instead of at its
+	// next collection (the CLI passes debug.FreeOSMemory). It must not call
+	// back into the host.
+	ReleaseMemory func()
 	// MaxSubscriptions caps a connection's distinct subscriptions;
 	// 0 = DefaultMaxSubscriptions.
 	MaxSubscriptions int

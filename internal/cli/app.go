@@ -89,7 +89,8 @@ func runDemo(cfg config, std stdio) int {
 	}
 	h, err := ahphost.New(ahphost.Options{
 		Dir: wd, Pace: pace, Logger: log.With("component", "host"),
-		Faults: ahphost.Faults{DropAfterFrames: dropAfter},
+		Faults:        ahphost.Faults{DropAfterFrames: dropAfter},
+		ReleaseMemory: debug.FreeOSMemory, // after a long reply was stored as pages (docs/BENCHMARKS.md, issue 12)
 	})
 	if err != nil {
 		printErr(std.err, "ahptui: demo host: %v\n", err)

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -199,6 +200,7 @@ func serveMainIn(ctx context.Context, args []string, std stdio) int {
 	defer gate.open()
 	log := slog.New(slog.NewTextHandler(gate, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	cfg.Options.Logger = log
+	cfg.Options.ReleaseMemory = debug.FreeOSMemory // after a long reply was stored as pages
 	log.Debug("memory limit", "bytes", applyServeMemoryLimit())
 	cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, cfg.Addr) // the --addr name is this machine
 	h, err := ahphost.New(cfg.Options)
