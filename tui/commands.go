@@ -19,15 +19,29 @@ import (
 const requestTimeout = 30 * time.Second
 
 // waitForEvent blocks on the next client event. The root re-arms it after
-// handling each connEventMsg, so exactly one is outstanding.
+// handling each connEventMsg, so exactly one is outstanding. A chat
+// snapshot is decoded here, off the UI goroutine: its size is the chat's
+// (tens of MB from a host that sends long replies inline), and Update then
+// only projects the decoded state.
 func waitForEvent(ctx context.Context, b Backend) tea.Cmd {
 	return func() tea.Msg {
 		ev, err := b.Next(ctx)
 		if err != nil {
 			return pumpStoppedMsg{err: err, b: b}
 		}
-		return connEventMsg{ev: ev, b: b}
+		return eventMsg(ev, b)
 	}
+}
+
+// eventMsg wraps a client event for Update, decoding a chat snapshot's
+// state (it runs in the event pump's command).
+func eventMsg(ev ahpclient.Event, b Backend) connEventMsg {
+	msg := connEventMsg{ev: ev, b: b}
+	if se, ok := ev.(ahpclient.SnapshotEvent); ok && strings.HasPrefix(se.Snapshot.Resource, chatScheme) {
+		cs, err := ahpwire.DecodeChatState(se.Snapshot.State)
+		msg.chat = &decodedChat{state: cs, err: err}
+	}
+	return msg
 }
 
 func reqCtx(ctx context.Context) (context.Context, context.CancelFunc) {

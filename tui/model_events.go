@@ -187,14 +187,23 @@ func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 			return nil
 		}
 		cs, err := ahpwire.DecodeChatState(s.State)
-		if err != nil {
-			return m.setNotice("chat state: "+err.Error(), true)
-		}
-		m.chat.applyChatSnapshot(cs)
-		m.c.ext.chatSets = cs.Changesets
-		return m.syncPrompts()
+		return m.onChatSnapshot(s.Resource, cs, err)
 	}
 	return nil
+}
+
+// onChatSnapshot applies a decoded chat snapshot to the open chat (the
+// event pump decodes it; see waitForEvent).
+func (m *Model) onChatSnapshot(uri string, cs ahpwire.ChatState, err error) tea.Cmd {
+	if m.chat == nil || m.chat.chat != uri {
+		return nil
+	}
+	if err != nil {
+		return m.setNotice("chat state: "+err.Error(), true)
+	}
+	m.chat.applyChatSnapshot(cs)
+	m.c.ext.chatSets = cs.Changesets
+	return m.syncPrompts()
 }
 
 // onSessionState records the session's state and, while opening it, picks

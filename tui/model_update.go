@@ -35,7 +35,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.b != nil && msg.b != m.c.backend {
 			return m, m.onWatchEvent(msg.b, msg.ev)
 		}
-		cmd := m.handleEvent(msg.ev)
+		var cmd tea.Cmd
+		if se, ok := msg.ev.(ahpclient.SnapshotEvent); ok && msg.chat != nil {
+			cmd = m.onChatSnapshot(se.Snapshot.Resource, msg.chat.state, msg.chat.err)
+		} else {
+			cmd = m.handleEvent(msg.ev)
+		}
 		return m, tea.Batch(cmd, waitForEvent(m.c.ctx, m.c.backend))
 	case pumpStoppedMsg:
 		if msg.b != nil && msg.b != m.c.backend {

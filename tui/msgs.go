@@ -11,8 +11,14 @@ import (
 type (
 	// connEventMsg carries one event from the client's ordered stream.
 	connEventMsg struct {
-		ev ahpclient.Event
-		b  Backend // the backend it came from (nil: the attached one)
+		ev   ahpclient.Event
+		b    Backend      // the backend it came from (nil: the attached one)
+		chat *decodedChat // a chat snapshot's state, decoded by the pump
+	}
+	// decodedChat is a chat snapshot's state decoded off the UI goroutine.
+	decodedChat struct {
+		state ahpwire.ChatState
+		err   error
 	}
 	// sessionsListedMsg carries a manual listSessions result.
 	sessionsListedMsg struct {
