@@ -62,16 +62,43 @@ func mark(out map[string]bool, spans []blockSpan, sec, from, to int) {
 	}
 }
 
-// farRefs returns the content-reference URIs of m's contentRef blocks that
-// are not near the window (a long reply stored as many pages loads only
-// the pages around what is shown).
-func farRefs(m *reducer.Message, near map[string]bool) map[string]bool {
-	far := map[string]bool{}
-	for _, b := range m.Blocks {
-		if b.Kind == reducer.KindContentRef && b.Ref != nil && !strings.HasPrefix(b.Ref.URI, "data:") &&
-			!near[spanID(render.KeyOf(m, b))] {
-			far[b.Ref.URI] = true
+// nearKeys returns the block keys of the near span ids (see nearSpans).
+func nearKeys(near map[string]bool) map[render.BlockKey]bool {
+	out := make(map[render.BlockKey]bool, len(near))
+	for id := range near {
+		if k, ok := parseSpanID(id); ok {
+			out[k] = true
 		}
 	}
-	return far
+	return out
+}
+
+// nearPart returns m without its contentRef blocks that are not near the
+// window (a long reply stored as many pages loads only the pages around
+// what is shown); m itself when none is dropped. Only the kept blocks are
+// looked at further, so the cost after this walk does not grow with the
+// number of pages.
+func nearPart(m *reducer.Message, near map[render.BlockKey]bool) *reducer.Message {
+	nearIdx := map[int]bool{} // the block indexes of m that are near
+	for k := range near {
+		if k.MessageID == m.ID {
+			nearIdx[k.Index] = true
+		}
+	}
+	var kept []*reducer.Block
+	dropped := false
+	for _, b := range m.Blocks {
+		if b.Kind == reducer.KindContentRef && b.Ref != nil && !strings.HasPrefix(b.Ref.URI, "data:") &&
+			!nearIdx[b.Index] {
+			dropped = true
+			continue
+		}
+		kept = append(kept, b)
+	}
+	if !dropped {
+		return m
+	}
+	part := *m
+	part.Blocks = kept
+	return &part
 }

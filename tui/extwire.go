@@ -46,7 +46,7 @@ func (m *Model) syncExt() tea.Cmd {
 	if m.chat != nil && m.screen == screenChat {
 		first, last := m.chat.tr.visibleItems()
 		v := m.chat.viewOptsBase()
-		near := m.chat.tr.nearSpans()
+		near := nearKeys(m.chat.tr.nearSpans())
 		for i := max(0, first-1); i <= last+1; i++ {
 			msg := m.chat.messageAt(i)
 			if msg == nil {
@@ -55,13 +55,9 @@ func (m *Model) syncExt() tea.Cmd {
 			for uri, pty := range render.TerminalRefs(msg) {
 				want[uri] = pty
 			}
+			msg = nearPart(msg, near)
 			if need := render.NeededResources(msg, v); len(need) > 0 {
-				far := farRefs(msg, near)
-				for _, u := range need {
-					if !far[u] {
-						uris = append(uris, u)
-					}
-				}
+				uris = append(uris, need...)
 				for u, n := range render.RefSizes(msg) {
 					sizes[u] = n
 				}
