@@ -21,11 +21,7 @@ const termStep = 5
 // focusedTerminal returns the URI of the live terminal of the focused tool
 // block ("" when there is none).
 func (m *chatModel) focusedTerminal() string {
-	sp := m.tr.FocusedSpan()
-	if sp == nil {
-		return ""
-	}
-	_, b := m.blockAt(sp.ID)
+	b := m.focusedBlock()
 	if b == nil {
 		return ""
 	}

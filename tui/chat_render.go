@@ -123,6 +123,16 @@ func (m *chatModel) blockAt(id string) (*reducer.Message, *reducer.Block) {
 	return msg, msg.Blocks[k.Index]
 }
 
+// focusedBlock is the block of the focused span (nil when none).
+func (m *chatModel) focusedBlock() *reducer.Block {
+	sp := m.tr.FocusedSpan()
+	if sp == nil {
+		return nil
+	}
+	_, b := m.blockAt(sp.ID)
+	return b
+}
+
 // copyText is what y copies for a block: its text through render.Sanitize,
 // the sanitiser of the screen, so the clipboard (OSC 52) gets what the
 // screen shows — never ESC, C0/C1 or bidi controls, which could run when

@@ -278,11 +278,7 @@ func (m *chatModel) isQueued(id string) bool {
 
 // focusedSubagent is the chat of the focused tool block's subagent ("" none).
 func (m *chatModel) focusedSubagent() string {
-	sp := m.tr.FocusedSpan()
-	if sp == nil {
-		return ""
-	}
-	_, b := m.blockAt(sp.ID)
+	b := m.focusedBlock()
 	if b == nil || b.Tool == nil {
 		return ""
 	}

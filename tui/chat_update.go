@@ -293,11 +293,7 @@ func (m *chatModel) applyChatSnapshot(cs ahpwire.ChatState) {
 
 // focusedText is the focused block's text (or its first code fence).
 func (m *chatModel) focusedText(code bool) string {
-	sp := m.tr.FocusedSpan()
-	if sp == nil {
-		return ""
-	}
-	_, b := m.blockAt(sp.ID)
+	b := m.focusedBlock()
 	if b == nil {
 		return ""
 	}
