@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -19,6 +20,20 @@ import (
 
 // contMark marks a continuation row of a wrapped line.
 const contMark = "↪"
+
+// appendDiffRows appends diff line l (its sign, then the text) wrapped
+// into rows of inner columns: the sign stays in its column, continuation
+// rows show contMark there, all in the line's style.
+func appendDiffRows(out []string, l string, inner int, style lipgloss.Style) []string {
+	for i, p := range wrapCode(l[1:], inner-1) {
+		sign := l[:1]
+		if i > 0 {
+			sign = contMark
+		}
+		out = append(out, detailIndent+"  "+style.Render(sign+p))
+	}
+	return out
+}
 
 // wrapCode breaks a sanitised plain line (no escapes) into rows of at most
 // limit columns.

@@ -127,13 +127,7 @@ func (r *Renderer) diffText(text string, width int) []string {
 			out = append(out, detailIndent+"  ")
 			continue
 		}
-		for i, p := range wrapCode(l[1:], max(inner-1, 1)) {
-			sign := l[:1]
-			if i > 0 {
-				sign = contMark
-			}
-			out = append(out, detailIndent+"  "+style.Render(sign+p))
-		}
+		out = appendDiffRows(out, l, inner, style)
 	}
 	if more > 0 {
 		out = append(out, r.omitted(more, "more diff", width))

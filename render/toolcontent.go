@@ -193,15 +193,7 @@ func (r *Renderer) diffLines(before, after string, width, limit int) []string {
 			out = append(out, detailIndent+"  "+style.Render(truncatePlain(l, inner)))
 			continue
 		}
-		// The sign stays in its column; continuation rows show contMark
-		// there, in the line's colour.
-		for i, p := range wrapCode(l[1:], inner-1) {
-			sign := l[:1]
-			if i > 0 {
-				sign = contMark
-			}
-			out = append(out, detailIndent+"  "+style.Render(sign+p))
-		}
+		out = appendDiffRows(out, l, inner, style)
 	}
 	if more > 0 {
 		out = append(out, r.omitted(more, "more diff", width))
