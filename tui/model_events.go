@@ -157,8 +157,9 @@ func (m *Model) notifyStatus(host string, before, after ahpwire.SessionSummary) 
 // host was unreachable) notifies as a live change would.
 func (m *Model) setHostSessions(host string, items []ahpwire.SessionSummary) tea.Cmd {
 	var cmds []tea.Cmd
+	had := m.picker.hostSessions(host)
 	for _, after := range items {
-		if before, ok := m.picker.HostSession(host, after.Resource); ok && before.Status != after.Status {
+		if before, ok := had[after.Resource]; ok && before.Status != after.Status {
 			cmds = append(cmds, m.notifyStatus(host, before, after))
 		}
 	}

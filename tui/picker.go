@@ -161,6 +161,18 @@ func (p *picker) HostSession(host, resource string) (ahpwire.SessionSummary, boo
 	return ahpwire.SessionSummary{}, false
 }
 
+// hostSessions returns the session summaries of a host by resource (one
+// walk of the list, for comparing a whole new list with it).
+func (p *picker) hostSessions(host string) map[string]ahpwire.SessionSummary {
+	out := map[string]ahpwire.SessionSummary{}
+	for _, e := range p.entries {
+		if _, seen := out[e.s.Resource]; e.host == host && !seen {
+			out[e.s.Resource] = e.s // the first, as HostSession finds
+		}
+	}
+	return out
+}
+
 // Select moves the cursor to a session (the one the user just left), when
 // the filter shows it.
 func (p *picker) Select(resource string) {
