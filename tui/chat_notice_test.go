@@ -1,12 +1,8 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/ahptui/ahptui/ahpclient"
-	"github.com/ahptui/ahptui/ahpwire"
 )
 
 func TestEmptyChatSaysWhatToDo(t *testing.T) {
@@ -21,15 +17,7 @@ func TestEmptyChatSaysWhatToDo(t *testing.T) {
 func TestChatGoneFromHostSaysSoAndKeepsDraft(t *testing.T) {
 	m, fb := runningChat(t)
 	m = typeText(t, m, "my unsent draft")
-	fb.mu.Lock()
-	fb.subErr = map[string]error{
-		testChat:    fmt.Errorf("ahpclient: subscribe: %w", &ahpwire.RPCError{Code: ahpwire.CodeNotFound, Message: "chat not found"}),
-		testSession: fmt.Errorf("ahpclient: subscribe: %w", &ahpwire.RPCError{Code: ahpwire.CodeSessionNotFound, Message: "session not found"}),
-	}
-	fb.mu.Unlock()
-	// The host restarted: both subscriptions are lost and cannot be renewed.
-	m = send(t, m, connEventMsg{ev: ahpclient.ChannelLostEvent{Channel: testSession}})
-	m = send(t, m, connEventMsg{ev: ahpclient.ChannelLostEvent{Channel: testChat}})
+	m = loseChat(t, m, fb) // the host restarted
 	v := viewText(m)
 	if !strings.Contains(v, "this chat is gone from the host") || !strings.Contains(v, "ctrl+s sessions") {
 		t.Fatalf("a vanished chat is not explained:\n%s", v)

@@ -14,6 +14,13 @@ import (
 func goneChat(t *testing.T) (Model, *fakeBackend) {
 	t.Helper()
 	m, fb := runningChat(t)
+	return loseChat(t, m, fb), fb
+}
+
+// loseChat has the host forget m's chat and session (as after a restart):
+// both subscriptions are lost and cannot be renewed.
+func loseChat(t *testing.T, m Model, fb *fakeBackend) Model {
+	t.Helper()
 	fb.mu.Lock()
 	fb.subErr = map[string]error{
 		testChat:    fmt.Errorf("ahpclient: subscribe: %w", &ahpwire.RPCError{Code: ahpwire.CodeNotFound, Message: "chat not found"}),
@@ -21,7 +28,7 @@ func goneChat(t *testing.T) (Model, *fakeBackend) {
 	}
 	fb.mu.Unlock()
 	m = send(t, m, connEventMsg{ev: ahpclient.ChannelLostEvent{Channel: testSession}})
-	return send(t, m, connEventMsg{ev: ahpclient.ChannelLostEvent{Channel: testChat}}), fb
+	return send(t, m, connEventMsg{ev: ahpclient.ChannelLostEvent{Channel: testChat}})
 }
 
 // openCreated drives the model through the session ctrl+n created.
