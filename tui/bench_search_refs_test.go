@@ -23,19 +23,7 @@ import (
 // worst Update applying a page's report (ms/apply-mean the mean), ms/search the whole search and
 // pages/s its read rate (resourceRead + match, one page at a time).
 func BenchmarkSearchKeystrokeRefs(b *testing.B) {
-	const size = 32 << 20
-	r := startLiveRig(b, ahphost.Options{Dir: b.TempDir(), NoToken: true})
-	turn := ahpwire.Turn{ID: "big", Message: ahpwire.ChatMessage{Text: "big please"},
-		ResponseParts: []ahpwire.ResponsePart{ahpwire.MarkdownPart("p1", burstText(size))}, State: ahpwire.TurnComplete}
-	if _, err := r.host.SeedSession("ahp-session:/big", []ahpwire.Turn{turn}); err != nil {
-		b.Fatal(err)
-	}
-	r.m = send(b, r.m, openSessionMsg{Session: "ahp-session:/big"})
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
-	pages := countSearchRefs(r.m.chat.allMessages())
-	if pages < 500 {
-		b.Fatalf("the reply came as %d pages", pages)
-	}
+	r, pages := openBigRefsChat(b)
 	m := send(b, r.m, keyPress("ctrl+f"))
 	var cmd tea.Cmd
 	for _, c := range "zebra crossin" {
@@ -95,6 +83,27 @@ func BenchmarkSearchKeystrokeRefs(b *testing.B) {
 	b.ReportMetric(float64(applyTotal.Microseconds())/1000/float64(max(1, applies)), "ms/apply-mean")
 	b.ReportMetric(float64(whole.Microseconds())/1000, "ms/search")
 	b.ReportMetric(float64(pages)/whole.Seconds(), "pages/s")
+}
+
+// openBigRefsChat opens, over a real WebSocket to the embedded host, a
+// chat whose finished 32 MiB reply the host keeps as contentRef pages of
+// 64 KiB (a reopened `/demo big 32000000`), and returns the rig and the
+// number of pages (at least 500).
+func openBigRefsChat(b *testing.B) (*liveRig, int) {
+	const size = 32 << 20
+	r := startLiveRig(b, ahphost.Options{Dir: b.TempDir(), NoToken: true})
+	turn := ahpwire.Turn{ID: "big", Message: ahpwire.ChatMessage{Text: "big please"},
+		ResponseParts: []ahpwire.ResponsePart{ahpwire.MarkdownPart("p1", burstText(size))}, State: ahpwire.TurnComplete}
+	if _, err := r.host.SeedSession("ahp-session:/big", []ahpwire.Turn{turn}); err != nil {
+		b.Fatal(err)
+	}
+	r.m = send(b, r.m, openSessionMsg{Session: "ahp-session:/big"})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	pages := countSearchRefs(r.m.chat.allMessages())
+	if pages < 500 {
+		b.Fatalf("the reply came as %d pages", pages)
+	}
+	return r, pages
 }
 
 // flattenWithin runs cmd, expanding batches, and returns its messages;

@@ -19,16 +19,8 @@ import (
 // dropped here and paging would stall).
 func TestLiveExportPagesTheWholeChat(t *testing.T) {
 	t.Chdir(t.TempDir())
-	r := newLiveRig(t, 0)
 	const n = 300
-	if _, err := r.host.SeedSession("ahp-session:/long", ahphost.SyntheticTurns(n, 400)); err != nil {
-		t.Fatal(err)
-	}
-	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/long"})
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
-	if r.m.chat.cursor == "" {
-		t.Fatal("the whole chat came in the first window: nothing to page")
-	}
+	r := openLongChat(t, n)
 	r.m = send(t, r.m, keyPress("tab"))
 	r.m = send(t, r.m, keyPress("e"))
 	r.pump("the export", func(Model) bool {
@@ -56,15 +48,7 @@ func TestLiveExportPagesTheWholeChat(t *testing.T) {
 // (the end of each page arrives through the event stream after it) and
 // finds, and jumps to, a hit that only the oldest page holds.
 func TestLiveSearchFindsHitsAcrossPages(t *testing.T) {
-	r := newLiveRig(t, 0)
-	if _, err := r.host.SeedSession("ahp-session:/long", ahphost.SyntheticTurns(300, 400)); err != nil {
-		t.Fatal(err)
-	}
-	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/long"})
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
-	if r.m.chat.cursor == "" {
-		t.Fatal("the whole chat came in the first window: nothing to page")
-	}
+	r := openLongChat(t, 300)
 	r.m = send(t, r.m, keyPress("ctrl+f"))
 	r.m = typeText(t, r.m, "question 0: how")
 	r.pump("the search over every page", func(m Model) bool {
@@ -78,4 +62,20 @@ func TestLiveSearchFindsHitsAcrossPages(t *testing.T) {
 	if !strings.Contains(v, "Question 0: how") || !strings.Contains(v, "1/1") {
 		t.Fatalf("the oldest turn's hit is not shown:\n%s", v)
 	}
+}
+
+// openLongChat opens, over a real client and host, a chat of n synthetic
+// turns of which only the newest window came with the subscription.
+func openLongChat(t *testing.T, n int) *liveRig {
+	t.Helper()
+	r := newLiveRig(t, 0)
+	if _, err := r.host.SeedSession("ahp-session:/long", ahphost.SyntheticTurns(n, 400)); err != nil {
+		t.Fatal(err)
+	}
+	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/long"})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	if r.m.chat.cursor == "" {
+		t.Fatal("the whole chat came in the first window: nothing to page")
+	}
+	return r
 }
