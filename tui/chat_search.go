@@ -137,10 +137,7 @@ func (m *chatModel) runSearch(jump bool) tea.Cmd {
 	if q == "" {
 		return nil
 	}
-	s.snap = make([]*reducer.Message, 0, m.itemCount())
-	for i := range m.itemCount() {
-		s.snap = append(s.snap, m.messageAt(i))
-	}
+	s.snap = m.allMessages()
 	if !s.paging { // while older turns come in, pages wait for the search that follows
 		var cached map[string]string
 		if m.c.ext != nil {
