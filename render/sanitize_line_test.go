@@ -61,3 +61,20 @@ func BenchmarkSanitizeLineHuge(b *testing.B) {
 		SanitizeLine(huge, MaxTitleColumns)
 	}
 }
+
+// TestHeadBoundsAndKeepsRunes: Head keeps short text whole, cuts a huge
+// one to a bounded prefix that still fills the width, and never splits a
+// rune.
+func TestHeadBoundsAndKeepsRunes(t *testing.T) {
+	if got := Head("short\nline", 10); got != "short\nline" {
+		t.Fatalf("short text changed: %q", got)
+	}
+	huge := strings.Repeat("é", 1<<20)
+	got := Head(huge, 40)
+	if len(got) > 16*40+64 || !utf8.ValidString(got) || !strings.HasPrefix(huge, got) {
+		t.Fatalf("head of %d bytes, valid %v", len(got), utf8.ValidString(got))
+	}
+	if w := ansi.StringWidth(Sanitize(got)); w < 40 {
+		t.Fatalf("head fills %d columns, want at least 40", w)
+	}
+}

@@ -122,24 +122,27 @@ func (m *chatModel) relayout() {
 func (m *chatModel) stripLines() []string {
 	st := &m.c.styles
 	var out []string
+	// Each line is cut to the width when drawn: only the head of a long
+	// message is sanitised, on every frame.
+	first := func(s string) string { return oneLine(render.Sanitize(render.Head(s, m.width))) }
 	if s := m.state.Steering; s != nil {
-		out = append(out, st.Chat.Queue.Render("↪ steering: "+oneLine(render.Sanitize(s.Text))))
+		out = append(out, st.Chat.Queue.Render("↪ steering: "+first(s.Text)))
 	}
 	for _, q := range m.state.Queued {
 		if m.x.queue.open {
 			break // the open queue list shows them
 		}
-		out = append(out, st.Chat.Queue.Render("⧗ queued: "+oneLine(render.Sanitize(q.Text))))
+		out = append(out, st.Chat.Queue.Render("⧗ queued: "+first(q.Text)))
 	}
 	for _, e := range m.outbox {
-		text := sentText(e.Action)
+		text := first(sentRaw(e.Action))
 		switch e.Status {
 		case ahpclient.OutboxHeld:
-			out = append(out, st.Chat.Outbox.Render("⧗ pending (sent when reconnected): "+oneLine(text)))
+			out = append(out, st.Chat.Outbox.Render("⧗ pending (sent when reconnected): "+text))
 		case ahpclient.OutboxSent:
-			out = append(out, st.Chat.Outbox.Render("… sending: "+oneLine(text)))
+			out = append(out, st.Chat.Outbox.Render("… sending: "+text))
 		case ahpclient.OutboxUncertain:
-			out = append(out, st.Chat.Uncertain.Render("? not confirmed — ctrl+y resends: "+oneLine(text)))
+			out = append(out, st.Chat.Uncertain.Render("? not confirmed — ctrl+y resends: "+text))
 		}
 	}
 	if len(out) > 4 {
@@ -150,7 +153,7 @@ func (m *chatModel) stripLines() []string {
 		// otherwise, and say how to get them into a working chat.
 		key := m.c.km.Chat.NewSession.Help().Key
 		u := m.unsent[n-1]
-		line := "✗ not sent (" + u.why + "): " + oneLine(render.Sanitize(u.text)) + " — " + key + " resends in a new session"
+		line := "✗ not sent (" + u.why + "): " + first(u.text) + " — " + key + " resends in a new session"
 		if n > 1 {
 			line = "✗ " + strconv.Itoa(n) + " messages not sent (" + u.why + ") — " + key + " resends them in a new session"
 		}
@@ -163,12 +166,15 @@ func (m *chatModel) stripLines() []string {
 }
 
 // sentText is the user text of a dispatched send, "" for other actions.
-func sentText(a ahpwire.Action) string {
+func sentText(a ahpwire.Action) string { return render.Sanitize(sentRaw(a)) }
+
+// sentRaw is the text of a user send as typed ("" for other actions).
+func sentRaw(a ahpwire.Action) string {
 	switch a := a.(type) {
 	case *ahpwire.ChatTurnStarted:
-		return render.Sanitize(a.Message.Text)
+		return a.Message.Text
 	case *ahpwire.ChatPendingMessageSet:
-		return render.Sanitize(a.Message.Text)
+		return a.Message.Text
 	}
 	return ""
 }
