@@ -83,9 +83,10 @@ func (q *queueList) View(st *Styles, items []reducer.PendingMessage, width int) 
 	}
 	out := []string{st.Dialog.Label.Render("Queued messages — run in this order after the current turn")}
 	for i, it := range items {
-		line := "  " + strconv.Itoa(i+1) + ". " + oneLine(render.Sanitize(it.Text))
+		text := oneLine(render.Sanitize(render.Head(it.Text, width))) // cut to the width below
+		line := "  " + strconv.Itoa(i+1) + ". " + text
 		if i == q.sel {
-			line = st.Dialog.OptionSelected.Render("▸ " + strconv.Itoa(i+1) + ". " + oneLine(render.Sanitize(it.Text)))
+			line = st.Dialog.OptionSelected.Render("▸ " + strconv.Itoa(i+1) + ". " + text)
 		}
 		out = append(out, line)
 	}
