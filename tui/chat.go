@@ -313,7 +313,7 @@ func (m *chatModel) hintLine() string {
 		}
 	}
 	if m.state.Current != nil && m.ready {
-		act := firstNonEmpty(render.Sanitize(m.state.Activity), "working")
+		act := firstNonEmpty(render.SanitizeLine(m.state.Activity, max(1, m.width)), "working") // one line, cut below
 		parts = append(parts, "● "+act+" — esc cancels · "+m.steerHint())
 	} else if m.resumableTurn() != "" {
 		parts = append(parts, "turn failed — ctrl+r resumes")
