@@ -63,13 +63,8 @@ func TestApprovalLaterCountsAndReopens(t *testing.T) {
 }
 
 func TestResultConfirmation(t *testing.T) {
-	tool := pendingTool()
-	tool.ToolCall.Status = ahpwire.ToolPendingResultConfirmation
-	tool.ToolCall.Confirmed = "user-action"
-	tool.ToolCall.Options = nil
-	tool.ToolCall.Success = ahpwire.Ptr(true)
+	tool := resultReviewTool()
 	tool.ToolCall.PastTenseMessage = ahpwire.PlainPtr("Ran `go test ./...`")
-	tool.ToolCall.Content = []ahpwire.ToolResultContent{{Type: ahpwire.ContentText, Text: "ok  ./... 0.1s"}}
 	m, fb := runningChat(t, tool)
 	if !strings.Contains(viewText(m), "Review the result") {
 		t.Fatalf("result review not prompted:\n%s", viewText(m))

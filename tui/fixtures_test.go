@@ -73,6 +73,18 @@ func pendingTool() ahpwire.ResponsePart {
 	}}
 }
 
+// resultReviewTool is pendingTool run and successful, its result waiting
+// for the user's review.
+func resultReviewTool() ahpwire.ResponsePart {
+	tool := pendingTool()
+	tool.ToolCall.Status = ahpwire.ToolPendingResultConfirmation
+	tool.ToolCall.Confirmed = "user-action"
+	tool.ToolCall.Options = nil
+	tool.ToolCall.Success = ahpwire.Ptr(true)
+	tool.ToolCall.Content = []ahpwire.ToolResultContent{{Type: ahpwire.ContentText, Text: "ok  ./... 0.1s"}}
+	return tool
+}
+
 func inputPart() ahpwire.ResponsePart {
 	yes := true
 	return ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &ahpwire.ChatInputRequest{

@@ -11,12 +11,7 @@ import (
 )
 
 func TestResultReviewHintsAcceptReject(t *testing.T) {
-	tool := pendingTool()
-	tool.ToolCall.Status = ahpwire.ToolPendingResultConfirmation
-	tool.ToolCall.Confirmed = "user-action"
-	tool.ToolCall.Options = nil
-	tool.ToolCall.Success = ahpwire.Ptr(true)
-	tool.ToolCall.Content = []ahpwire.ToolResultContent{{Type: ahpwire.ContentText, Text: "ok  ./... 0.1s"}}
+	tool := resultReviewTool()
 	m, fb := runningChat(t, tool)
 	v := viewText(m)
 	for _, want := range []string{"a/y accept", "d/n reject", "ok  ./... 0.1s"} {
