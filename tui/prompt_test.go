@@ -61,19 +61,28 @@ func TestApprovalPromptShowsEditDiffAndKeepsKeysVisible(t *testing.T) {
 	}
 }
 
-func TestPromptOpeningWhileTypingIgnoresKeysBriefly(t *testing.T) {
-	now := fixedNow
+// promptWhileTyping opens a running chat whose clock reads *now, types
+// "an" in the composer, lets after pass and has an approval for `ls`
+// arrive.
+func promptWhileTyping(t *testing.T, now *time.Time, after time.Duration) (Model, *fakeBackend) {
+	t.Helper()
 	fb := &fakeBackend{}
-	m := New(Options{Backend: fb, Host: "h", Dark: true, Now: func() time.Time { return now },
+	m := New(Options{Backend: fb, Host: "h", Dark: true, Now: func() time.Time { return *now },
 		NewID: func() string { return "id" }, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
 	m = send(t, m, teaSize(100, 30))
 	m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "working"))))
-	// The user types "an" in the composer; the approval arrives right then.
 	m = typeText(t, m, "an")
-	now = now.Add(200 * time.Millisecond)
+	*now = now.Add(after)
 	m = send(t, m, envelope(4, &ahpwire.ChatToolCallStart{TurnID: "t2", ToolCallID: "tc1", ToolName: "run_command", DisplayName: "Run command"}))
 	m = send(t, m, envelope(5, &ahpwire.ChatToolCallReady{TurnID: "t2", ToolCallID: "tc1",
 		InvocationMessage: ahpwire.Plain("Run `ls`"), ToolInput: ahpwire.InlineInput(`{"command":"ls"}`)}))
+	return m, fb
+}
+
+func TestPromptOpeningWhileTypingIgnoresKeysBriefly(t *testing.T) {
+	now := fixedNow
+	// The user types "an" in the composer; the approval arrives right then.
+	m, fb := promptWhileTyping(t, &now, 200*time.Millisecond)
 	if len(m.overlays) != 1 {
 		t.Fatalf("no prompt (%d overlays)", len(m.overlays))
 	}
@@ -130,15 +139,7 @@ func TestEscThatClosedAPromptDoesNotAlsoCancelTheTurn(t *testing.T) {
 // guard ends they are drawn as live keys again.
 func TestGuardedPromptShowsItsKeysDisabled(t *testing.T) {
 	now := fixedNow
-	fb := &fakeBackend{}
-	m := New(Options{Backend: fb, Host: "h", Dark: true, Now: func() time.Time { return now },
-		NewID: func() string { return "id" }, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
-	m = send(t, m, teaSize(100, 30))
-	m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "working"))))
-	m = typeText(t, m, "an")
-	m = send(t, m, envelope(4, &ahpwire.ChatToolCallStart{TurnID: "t2", ToolCallID: "tc1", ToolName: "run_command", DisplayName: "Run command"}))
-	m = send(t, m, envelope(5, &ahpwire.ChatToolCallReady{TurnID: "t2", ToolCallID: "tc1",
-		InvocationMessage: ahpwire.Plain("Run `ls`"), ToolInput: ahpwire.InlineInput(`{"command":"ls"}`)}))
+	m, _ := promptWhileTyping(t, &now, 0)
 	hintLine := func(m Model) string {
 		for _, l := range strings.Split(m.View().Content, "\n") {
 			if s := ansi.Strip(l); strings.Contains(s, "approve") && strings.Contains(s, "deny") {
