@@ -12,7 +12,7 @@ import (
 // plus a streaming Current (through UserMessage and MessageSnapshot), so
 // that the actions Derive returns for later AHP actions continue it.
 func Project(cs ahpwire.ChatState) State {
-	return ReduceAll(State{}, ProjectActions(cs)...)
+	return Reattach(State{}, cs)
 }
 
 // Reattach applies a snapshot to an existing state (after a reconnect that
@@ -20,7 +20,11 @@ func Project(cs ahpwire.ChatState) State {
 // Seq keeps growing (so render caches keyed by Rev stay valid) and Ended,
 // LastError and Stats are kept.
 func Reattach(s State, cs ahpwire.ChatState) State {
-	return ReduceAll(s, ProjectActions(cs)...)
+	acts := ProjectActions(cs)
+	// The Restore's messages are fresh and never leave this call: stamp
+	// them instead of copying the whole history once more.
+	s = restore(s, acts[0].(Restore), true)
+	return ReduceAll(s, acts[1:]...)
 }
 
 // ProjectActions returns the lifecycle actions that rebuild cs: Restore,
