@@ -65,21 +65,7 @@ const (
 // scan parses the top-level object of b into e. It returns false on a
 // syntax error (e still records what was seen before it).
 func (e *envelope) scan(b []byte, mode scanMode) bool {
-	i := jsonscan.SkipWS(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = jsonscan.SkipWS(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return jsonscan.SkipWS(b, i+1) == len(b)
-	}
-	var keyBuf [16]byte
-	for {
-		key, next, ok := scanKey(b, i, keyBuf[:0])
-		if !ok {
-			return false
-		}
-		i = next
+	return jsonscan.Object(b, func(key []byte, i int) (int, bool) {
 		var dst *span
 		k, exact := jsonscan.EnvelopeKey(key)
 		if !exact && k != jsonscan.NoKey {
@@ -94,35 +80,22 @@ func (e *envelope) scan(b []byte, mode scanMode) bool {
 			e.dup = true
 		}
 		if dst == &e.params && mode != scanStrict && i < len(b) && b[i] == '{' {
-			e.params = span{kind: 'o', start: i}
-			if i, ok = e.scanParams(b, i, mode); !ok {
-				return false
-			}
-			e.params.end = i
-		} else {
-			var v span
-			if i, v, ok = scanSpan(b, i); !ok {
-				return false
-			}
-			if dst != nil {
-				*dst = v
-			}
-			if dst == &e.method && v.kind == '"' && stringEquals(b, v, methodBytes) {
-				e.methodIsSegment = true
-			}
+			end, ok := e.scanParams(b, i, mode)
+			e.params = span{kind: 'o', start: i, end: end}
+			return end, ok
 		}
-		i = jsonscan.SkipWS(b, i)
-		if i >= len(b) {
-			return false
+		end, v, ok := scanSpan(b, i)
+		if !ok {
+			return end, false
 		}
-		if b[i] == '}' {
-			return jsonscan.SkipWS(b, i+1) == len(b)
+		if dst != nil {
+			*dst = v
 		}
-		if b[i] != ',' {
-			return false
+		if dst == &e.method && v.kind == '"' && stringEquals(b, v, methodBytes) {
+			e.methodIsSegment = true
 		}
-		i = jsonscan.SkipWS(b, i+1)
-	}
+		return end, true
+	})
 }
 
 // scanParams parses the params object at b[i] == '{', recording the four
@@ -130,17 +103,7 @@ func (e *envelope) scan(b []byte, mode scanMode) bool {
 // found with bytes.IndexByte and the body is left unvalidated (the base64
 // decoder validates it; on failure Feed falls back to a full string scan).
 func (e *envelope) scanParams(b []byte, i int, mode scanMode) (int, bool) {
-	i = jsonscan.SkipWS(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1, true
-	}
-	var keyBuf [16]byte
-	for {
-		key, next, ok := scanKey(b, i, keyBuf[:0])
-		if !ok {
-			return i, false
-		}
-		i = next
+	return jsonscan.ObjectAt(b, i, func(key []byte, i int) (int, bool) {
 		var dst *span
 		switch string(key) {
 		case "groupId":
@@ -162,55 +125,20 @@ func (e *envelope) scanParams(b []byte, i int, mode scanMode) (int, bool) {
 				e.guessed = end > 0
 			}
 			if end == 0 {
+				var ok bool
 				if end, ok = jsonscan.StringEnd(b, i); !ok {
 					return i, false
 				}
 			}
 			e.data = span{kind: '"', start: i + 1, end: end - 1, esc: true}
-			i = end
-		} else {
-			var v span
-			if i, v, ok = scanSpan(b, i); !ok {
-				return i, false
-			}
-			if dst != nil {
-				*dst = v
-			}
+			return end, true
 		}
-		i = jsonscan.SkipWS(b, i)
-		if i >= len(b) {
-			return i, false
+		end, v, ok := scanSpan(b, i)
+		if ok && dst != nil {
+			*dst = v
 		}
-		if b[i] == '}' {
-			return i + 1, true
-		}
-		if b[i] != ',' {
-			return i, false
-		}
-		i = jsonscan.SkipWS(b, i+1)
-	}
-}
-
-// scanKey reads an object member's key at b[i] (unescaped into buf if it
-// has escapes), the ':' after it and the whitespace around it, and returns
-// the key and the index of the member's value.
-func scanKey(b []byte, i int, buf []byte) ([]byte, int, bool) {
-	if i >= len(b) || b[i] != '"' {
-		return nil, i, false
-	}
-	ke, kesc, ok := jsonscan.ScanString(b, i)
-	if !ok {
-		return nil, i, false
-	}
-	key := b[i+1 : ke-1]
-	if kesc {
-		key = jsonscan.Unescape(buf, key)
-	}
-	i = jsonscan.SkipWS(b, ke)
-	if i >= len(b) || b[i] != ':' {
-		return nil, i, false
-	}
-	return key, jsonscan.SkipWS(b, i+1), true
+		return end, ok
+	})
 }
 
 // guessDataEnd returns the index after the quote of a frame ending in
