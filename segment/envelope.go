@@ -1,10 +1,6 @@
 package segment
 
-import (
-	"bytes"
-
-	"github.com/ahptui/ahptui/internal/jsonscan"
-)
+import "github.com/ahptui/ahptui/internal/jsonscan"
 
 // span locates one JSON value inside a frame. For strings, start/end delimit
 // the body without the quotes.
@@ -12,6 +8,11 @@ type span struct {
 	kind       byte // 0 absent, '"' string, 'n' number, 'o' anything else
 	start, end int
 	esc        bool // string contains escapes (or, for data, may contain them)
+}
+
+// is reports whether v is a string of b that decodes to want.
+func (v span) is(b []byte, want string) bool {
+	return v.kind == '"' && jsonscan.BodyIs(b[v.start:v.end], v.esc, want)
 }
 
 // envelope is the result of scanning the top level of one frame.
@@ -23,8 +24,6 @@ type envelope struct {
 	methodIsSegment             bool
 	guessed                     bool // data's end was guessed (scanFrameGuess)
 }
-
-var methodBytes = []byte(Method)
 
 // member returns the span for envelope member k.
 func (e *envelope) member(k jsonscan.Key) *span {
@@ -91,7 +90,7 @@ func (e *envelope) scan(b []byte, mode scanMode) bool {
 		if dst != nil {
 			*dst = v
 		}
-		if dst == &e.method && v.kind == '"' && stringEquals(b, v, methodBytes) {
+		if dst == &e.method && v.is(b, Method) {
 			e.methodIsSegment = true
 		}
 		return end, true
@@ -187,18 +186,4 @@ func scanSpan(b []byte, i int) (int, span, bool) {
 		end, ok := jsonscan.SkipValue(b, i)
 		return end, span{kind: 'o', start: i, end: end}, ok
 	}
-}
-
-// stringEquals reports whether the string value v of b equals want, decoding
-// escapes if needed.
-func stringEquals(b []byte, v span, want []byte) bool {
-	body := b[v.start:v.end]
-	if !v.esc {
-		return bytes.Equal(body, want)
-	}
-	if len(body) > 6*len(want)+6 {
-		return false
-	}
-	var buf [128]byte
-	return bytes.Equal(jsonscan.Unescape(buf[:0], body), want)
 }

@@ -21,18 +21,15 @@ func IsSegment(frame []byte) bool {
 		if !ok {
 			return false
 		}
-		isMethod := keyEquals(b[i+1:ke-1], kesc, "method")
+		isMethod := jsonscan.BodyIs(b[i+1:ke-1], kesc, "method")
 		i = jsonscan.SkipWS(b, ke)
 		if i >= len(b) || b[i] != ':' {
 			return false
 		}
 		i = jsonscan.SkipWS(b, i+1)
 		if isMethod {
-			if i >= len(b) || b[i] != '"' {
-				return false
-			}
-			ve, vesc, ok := jsonscan.ScanString(b, i)
-			return ok && stringEquals(b, span{kind: '"', start: i + 1, end: ve - 1, esc: vesc}, methodBytes)
+			_, is, ok := jsonscan.StringIs(b, i, Method)
+			return ok && is
 		}
 		if i, ok = jsonscan.SkipStructural(b, i); !ok {
 			return false
@@ -44,13 +41,4 @@ func IsSegment(frame []byte) bool {
 		i = jsonscan.SkipWS(b, i+1)
 	}
 	return false
-}
-
-// keyEquals compares a validated key body with want.
-func keyEquals(key []byte, esc bool, want string) bool {
-	if !esc {
-		return string(key) == want
-	}
-	var buf [32]byte
-	return len(key) <= 6*len(want) && string(jsonscan.Unescape(buf[:0], key)) == want
 }
