@@ -38,13 +38,7 @@ func (s *store) refLargeParts(ce *chatEntry) {
 		ce.refTurns = len(ce.state.Turns)
 		return
 	}
-	if limit == 0 {
-		limit = DefaultLargePartBytes
-	}
 	page := s.h.opts.ResourcePageBytes
-	if page <= 0 {
-		page = DefaultResourcePageBytes
-	}
 	stored := false
 	defer func() {
 		if stored {
