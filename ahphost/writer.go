@@ -40,6 +40,11 @@ func (c *conn) writeMessages() {
 	var bulk [][]byte
 	var bulkGroup string // the group id of bulk
 	var bulkAction bool  // the message in flight is an action envelope
+	defer func() {
+		if len(bulk) > 0 { // the connection ended between its segments
+			c.h.splitter.Done(bulkGroup)
+		}
+	}()
 	for {
 		if c.slow.Load() {
 			return
