@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -50,13 +49,12 @@ func newBenchServer(b *testing.B) *benchServer { return newBigBenchServer(b, 0, 
 
 func newBigBenchServer(b *testing.B, bigBytes, segFrame int) *benchServer {
 	s := &benchServer{bigBytes: bigBytes, segFrame: segFrame}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
-	b.Cleanup(func() { s.srv.CloseClientConnections(); s.srv.Close() })
+	s.srv = serveWS(b, s.serve)
 	return s
 }
 
 func (s *benchServer) url(mode string) string {
-	return "ws" + strings.TrimPrefix(s.srv.URL, "http") + "/?mode=" + mode
+	return wsURL(s.srv) + "/?mode=" + mode
 }
 
 // stream writes count envelopes starting after *seq.

@@ -53,6 +53,11 @@ func decodeStreamAction(raw []byte) (ahpwire.Action, bool) {
 	if json.Unmarshal(raw, &s) != nil {
 		return nil, false
 	}
+	return s.action()
+}
+
+// action is s as the action its type names; ok is false for any other type.
+func (s *streamAction) action() (ahpwire.Action, bool) {
 	switch s.Type {
 	case ahpwire.ActionChatDelta:
 		return &ahpwire.ChatDelta{TurnID: s.TurnID, PartID: s.PartID, Content: s.Content, Meta: s.Meta}, true

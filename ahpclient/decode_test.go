@@ -3,11 +3,11 @@ package ahpclient
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/ahptui/ahptui/internal/testkit"
 	"reflect"
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 	"github.com/ahptui/ahptui/segment"
 )
 
@@ -57,34 +57,11 @@ func TestEnvelopeTolerantDecode(t *testing.T) {
 	}
 }
 
-// refEnvelopeOK reports, with encoding/json only, whether the valid JSON
-// object b names each envelope member at most once and exactly.
-func refEnvelopeOK(b []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return false
-	}
-	seen := map[string]bool{}
-	for dec.More() {
-		kt, _ := dec.Token()
-		var raw json.RawMessage
-		_ = dec.Decode(&raw)
-		k := kt.(string)
-		if f := testkit.EnvelopeMember(k); f != "" {
-			if f != k || seen[f] {
-				return false
-			}
-			seen[f] = true
-		}
-	}
-	return true
-}
-
 // refActionFrame is what decodeActionFast must return, computed with
 // encoding/json only.
 func refActionFrame(b []byte) (*envelopeParams, bool) {
 	var f actionFrame
-	if json.Unmarshal(b, &f) != nil || f.Method != ahpwire.MethodAction || f.ID != nil || f.Params == nil || !refEnvelopeOK(b) {
+	if json.Unmarshal(b, &f) != nil || f.Method != ahpwire.MethodAction || f.ID != nil || f.Params == nil || testkit.EnvelopeKeys(b) != "" {
 		return nil, false
 	}
 	return f.Params, true
@@ -130,7 +107,7 @@ func FuzzDecodeFrame(f *testing.F) {
 			}
 		}
 		var m ahpwire.Message
-		if json.Unmarshal(b, &m) == nil && !refEnvelopeOK(b) {
+		if json.Unmarshal(b, &m) == nil && testkit.EnvelopeKeys(b) != "" {
 			t.Fatalf("ahpwire.Message accepted duplicate or case-folded envelope members: %q", b)
 		}
 	})

@@ -40,7 +40,7 @@ func newFakeHostSending(t *testing.T, afterInit []byte) *fakeHost {
 func newFakeHostWith(t *testing.T, afterInit []byte, onSubscribe func(id uint64) [][]byte) *fakeHost {
 	f := &fakeHost{replies: make(chan ahpwire.Message, 4), afterInit: afterInit, closes: make(chan websocket.StatusCode, 8),
 		onSubscribe: onSubscribe}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	f.srv = serveWS(t, func(w http.ResponseWriter, r *http.Request) {
 		ws, err := websocket.Accept(w, r, nil)
 		if err != nil {
 			return
@@ -95,15 +95,11 @@ func newFakeHostWith(t *testing.T, afterInit []byte, onSubscribe func(id uint64)
 				_ = ws.Write(ctx, websocket.MessageText, out)
 			}
 		}
-	}))
-	t.Cleanup(func() {
-		f.srv.CloseClientConnections()
-		f.srv.Close()
 	})
 	return f
 }
 
-func (f *fakeHost) url() string { return "ws" + strings.TrimPrefix(f.srv.URL, "http") }
+func (f *fakeHost) url() string { return wsURL(f.srv) }
 
 func (f *fakeHost) reply(t *testing.T) ahpwire.Message {
 	t.Helper()

@@ -31,6 +31,20 @@ func startClient(t *testing.T, o Options) (*Client, *appConsumer) {
 	return c, a
 }
 
+// startResult creates a client (closed when the test ends), starts it
+// without a consumer and returns Start's error.
+func startResult(t *testing.T, o Options) (*Client, error) {
+	t.Helper()
+	c, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return c, c.Start(ctx)
+}
+
 func hasEvent[T Event](evs []Event, pred func(T) bool) bool {
 	for _, e := range evs {
 		if v, ok := e.(T); ok && pred(v) {

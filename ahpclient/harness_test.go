@@ -3,6 +3,8 @@ package ahpclient
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -29,6 +31,20 @@ func startHost(t testing.TB, o ahphost.Options) (*ahphost.Host, string) {
 	t.Cleanup(func() { _ = h.Close() })
 	return h, u
 }
+
+// serveWS starts a test server on 127.0.0.1 for a hand-written host;
+// when the test ends its connections are closed, then the server.
+func serveWS(t testing.TB, handler http.HandlerFunc) *httptest.Server {
+	srv := httptest.NewServer(handler)
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	return srv
+}
+
+// wsURL is the ws:// URL of a test server.
+func wsURL(srv *httptest.Server) string { return "ws" + strings.TrimPrefix(srv.URL, "http") }
 
 // testOptions are fast, deterministic client options for url.
 func testOptions(t testing.TB, url string) Options {

@@ -54,15 +54,11 @@ type hostileHost struct {
 
 func newHostileHost(t *testing.T) *hostileHost {
 	h := &hostileHost{junkSent: make(chan struct{}), floodSize: 300}
-	h.srv = httptest.NewServer(http.HandlerFunc(h.serve))
-	t.Cleanup(func() {
-		h.srv.CloseClientConnections()
-		h.srv.Close()
-	})
+	h.srv = serveWS(t, h.serve)
 	return h
 }
 
-func (h *hostileHost) url() string { return "ws" + strings.TrimPrefix(h.srv.URL, "http") }
+func (h *hostileHost) url() string { return wsURL(h.srv) }
 
 func (h *hostileHost) serve(w http.ResponseWriter, r *http.Request) {
 	ws, err := websocket.Accept(w, r, nil)

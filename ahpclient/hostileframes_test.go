@@ -176,14 +176,7 @@ func TestUnofferedProtocolVersionIsRefused(t *testing.T) {
 		return true
 	})
 	var logs testkit.SyncBuffer
-	c, err := New(hostileOptions(t, h.url(), &logs))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err = c.Start(ctx)
+	c, err := startResult(t, hostileOptions(t, h.url(), &logs))
 	var ve *VersionError
 	if !errors.As(err, &ve) {
 		t.Fatalf("Start with a host answering 0.3.0 = %v, want *VersionError", err)
@@ -216,14 +209,7 @@ func TestUnsupportedVersionWithoutData(t *testing.T) {
 			var logs testkit.SyncBuffer
 			o := hostileOptions(t, h.url(), &logs)
 			o.Token = hostileToken
-			c, err := New(o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			err = c.Start(ctx)
+			_, err := startResult(t, o)
 			var ve *VersionError
 			if errors.As(err, &ve) && strings.Contains(ve.Message, hostileToken) {
 				t.Errorf("token in VersionError.Message: %q", ve.Message)

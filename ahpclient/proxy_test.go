@@ -101,7 +101,7 @@ func newDropProxy(t testing.TB, target string, dropAfter int64) *dropProxy {
 }
 
 // URL is the ws:// URL clients dial.
-func (p *dropProxy) URL() string { return "ws" + strings.TrimPrefix(p.srv.URL, "http") }
+func (p *dropProxy) URL() string { return wsURL(p.srv) }
 
 func (p *dropProxy) serve(w http.ResponseWriter, r *http.Request) {
 	p.wg.Add(1)

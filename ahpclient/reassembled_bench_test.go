@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 	"github.com/ahptui/ahptui/segment"
 )
 
@@ -90,23 +90,8 @@ func BenchmarkReassembledMessage(b *testing.B) {
 						b.Fatal("undecodable", verr, derr)
 					}
 				}
-				bestR, bestStd := time.Duration(1<<62), time.Duration(1<<62)
 				b.SetBytes(int64(len(msg)))
-				b.ReportAllocs()
-				for b.Loop() {
-					start := time.Now()
-					run()
-					bestR = min(bestR, time.Since(start))
-					b.StopTimer()
-					start = time.Now()
-					if _, err := base64.StdEncoding.Decode(dst, enc); err != nil {
-						b.Fatal(err)
-					}
-					bestStd = min(bestStd, time.Since(start))
-					b.StartTimer()
-				}
-				b.ReportMetric(float64(bestStd)/float64(bestR), "x-stdbase64")
-				b.ReportMetric(float64(bestR.Microseconds())/1000, "best-ms")
+				testkit.BestVsStdBase64(b, enc, dst, run)
 			})
 		}
 	}

@@ -56,7 +56,7 @@ func TestHostileHostSegmentsBounded(t *testing.T) {
 		_, _, _ = ws.Read(ctx)
 	}))
 	t.Cleanup(srv.Close)
-	o := testOptions(t, "ws"+strings.TrimPrefix(srv.URL, "http"))
+	o := testOptions(t, wsURL(srv))
 	o.SessionsLimit = -1
 	c, _ := startClient(t, o)
 	budget := c.cfg.recvLim.Budget

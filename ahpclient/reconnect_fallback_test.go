@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -41,15 +40,11 @@ type strictHost struct {
 
 func newStrictHost(t *testing.T, reconnectResult func(n int) string) *strictHost {
 	h := &strictHost{reconnectResult: reconnectResult}
-	h.srv = httptest.NewServer(http.HandlerFunc(h.serve))
-	t.Cleanup(func() {
-		h.srv.CloseClientConnections()
-		h.srv.Close()
-	})
+	h.srv = serveWS(t, h.serve)
 	return h
 }
 
-func (h *strictHost) url() string { return "ws" + strings.TrimPrefix(h.srv.URL, "http") }
+func (h *strictHost) url() string { return wsURL(h.srv) }
 
 // kill closes the current connection abruptly.
 func (h *strictHost) kill() {

@@ -26,7 +26,7 @@ func scanActionFrame(b []byte) (p *envelopeParams, ok bool) {
 	if !jsonscan.Object(b, func(key []byte, i int) (int, bool) {
 		switch string(key) {
 		case "jsonrpc":
-			end, is, ok := stringIs(b, i, ahpwire.JSONRPCVersion)
+			end, is, ok := jsonscan.StringIs(b, i, ahpwire.JSONRPCVersion)
 			if sawVersion || !ok || !is {
 				return end, false
 			}
@@ -37,7 +37,7 @@ func scanActionFrame(b []byte) (p *envelopeParams, ok bool) {
 				return i, false
 			}
 			sawMethod = true
-			end, is, ok := stringIs(b, i, ahpwire.MethodAction)
+			end, is, ok := jsonscan.StringIs(b, i, ahpwire.MethodAction)
 			isAction = is
 			return end, ok
 		case "params":
@@ -56,27 +56,6 @@ func scanActionFrame(b []byte) (p *envelopeParams, ok bool) {
 		return nil, false
 	}
 	return params, true
-}
-
-// stringIs reads the JSON string at b[i] and reports whether it decodes to
-// want, without allocating.
-func stringIs(b []byte, i int, want string) (end int, is, ok bool) {
-	if i >= len(b) || b[i] != '"' {
-		return i, false, false
-	}
-	end, esc, ok := jsonscan.ScanString(b, i)
-	if !ok {
-		return i, false, false
-	}
-	body := b[i+1 : end-1]
-	if esc {
-		if len(body) > 6*len(want) {
-			return end, false, true
-		}
-		var buf [64]byte
-		body = jsonscan.Unescape(buf[:0], body)
-	}
-	return end, string(body) == want, true
 }
 
 // scanUint reads a non-negative integer without sign, fraction or exponent.

@@ -15,20 +15,20 @@ var streamKeys = []string{"type", "turnId", "partId", "content", "_meta"}
 // anything unusual, and the caller falls back to encoding/json, so the
 // result never differs from it (FuzzStreamAction checks this).
 func scanStreamAction(raw []byte) (ahpwire.Action, bool) {
-	var typ, turnID, partID, content string
+	var s streamAction
 	var meta []byte
 	if !jsonscan.Object(raw, func(key []byte, i int) (int, bool) {
 		var end int
 		var ok bool
 		switch string(key) {
 		case "type":
-			typ, end, ok = jsonscan.String(raw, i)
+			s.Type, end, ok = jsonscan.String(raw, i)
 		case "turnId":
-			turnID, end, ok = jsonscan.String(raw, i)
+			s.TurnID, end, ok = jsonscan.String(raw, i)
 		case "partId":
-			partID, end, ok = jsonscan.String(raw, i)
+			s.PartID, end, ok = jsonscan.String(raw, i)
 		case "content":
-			content, end, ok = jsonscan.String(raw, i)
+			s.Content, end, ok = jsonscan.String(raw, i)
 		case "_meta":
 			if meta != nil { // encoding/json would merge duplicate maps
 				return i, false
@@ -42,17 +42,12 @@ func scanStreamAction(raw []byte) (ahpwire.Action, bool) {
 	}) {
 		return nil, false
 	}
-	var m ahpwire.Meta
 	if meta != nil && string(meta) != "null" {
+		var m ahpwire.Meta // not &s.Meta, which would move s to the heap
 		if json.Unmarshal(meta, &m) != nil {
 			return nil, false
 		}
+		s.Meta = m
 	}
-	switch typ {
-	case ahpwire.ActionChatDelta:
-		return &ahpwire.ChatDelta{TurnID: turnID, PartID: partID, Content: content, Meta: m}, true
-	case ahpwire.ActionChatReasoning:
-		return &ahpwire.ChatReasoning{TurnID: turnID, PartID: partID, Content: content, Meta: m}, true
-	}
-	return nil, false
+	return s.action()
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -29,15 +28,11 @@ type scriptedHost struct {
 
 func newScriptedHost(t testing.TB, script func(n int, m ahpwire.Message, ws *websocket.Conn) bool) *scriptedHost {
 	h := &scriptedHost{script: script}
-	h.srv = httptest.NewServer(http.HandlerFunc(h.serve))
-	t.Cleanup(func() {
-		h.srv.CloseClientConnections()
-		h.srv.Close()
-	})
+	h.srv = serveWS(t, h.serve)
 	return h
 }
 
-func (h *scriptedHost) url() string { return "ws" + strings.TrimPrefix(h.srv.URL, "http") }
+func (h *scriptedHost) url() string { return wsURL(h.srv) }
 
 func (h *scriptedHost) serve(w http.ResponseWriter, r *http.Request) {
 	ws, err := websocket.Accept(w, r, nil)

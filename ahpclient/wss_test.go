@@ -84,14 +84,7 @@ func TestWSSWithTLSConfigAndReconnect(t *testing.T) {
 func TestWSSUntrustedCertificateFails(t *testing.T) {
 	h, _, url := startTLSHost(t)
 	o := testOptions(t, url)
-	c, err := New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err = c.Start(ctx)
+	c, err := startResult(t, o)
 	if err == nil {
 		t.Fatal("connected to a server with an untrusted certificate")
 	}

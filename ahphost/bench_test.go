@@ -140,3 +140,22 @@ func benchFlood(b *testing.B, subs, partEvery, deltas int) {
 	}
 	wg.Wait()
 }
+
+// BenchmarkSeedLargeTurns seeds a chat of 2,000 finished turns whose
+// answers are all above LargePartBytes, so refLargeParts stores a part in
+// every turn of one call: copying the turns once per stored turn instead
+// of once per call costs O(turns²).
+func BenchmarkSeedLargeTurns(b *testing.B) {
+	turns := SyntheticTurns(2000, 2048)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		h, err := New(Options{NoToken: true, Dir: b.TempDir(), LargePartBytes: 512, ResourcePageBytes: 4096})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := h.SeedSession("ahp-session:/seeded", turns); err != nil {
+			b.Fatal(err)
+		}
+		h.Close()
+	}
+}

@@ -38,13 +38,7 @@ func (s *store) refLargeParts(ce *chatEntry) {
 		ce.refTurns = len(ce.state.Turns)
 		return
 	}
-	if limit == 0 {
-		limit = DefaultLargePartBytes
-	}
 	page := s.h.opts.ResourcePageBytes
-	if page <= 0 {
-		page = DefaultResourcePageBytes
-	}
 	stored := false
 	defer func() {
 		if stored {
@@ -52,51 +46,61 @@ func (s *store) refLargeParts(ce *chatEntry) {
 			s.h.releaseMemory()
 		}
 	}()
-	for i := ce.refTurns; i < len(ce.state.Turns); i++ {
-		t := ce.state.Turns[i]
+	turns := ce.state.Turns
+	for i := ce.refTurns; i < len(turns); i++ {
+		t := turns[i]
 		var parts []ahpwire.ResponsePart
 		changed := false
 		for j, p := range t.ResponseParts {
-			base := largePartURIPrefix + ce.uri[len(ahpwire.ChatScheme)+1:] + "/" + t.ID + "/" + strconv.Itoa(j)
 			switch {
 			case p.Kind == ahpwire.PartMarkdown && int64(len(p.Content)) > limit:
+				base := partURI(ce, t.ID, j)
 				for k, text := range pages(p.Content, page) {
 					ref := s.storePage(base+"/"+strconv.Itoa(k), "text/markdown", text)
 					parts = append(parts, ahpwire.ResponsePart{Kind: ahpwire.PartContentRef, Ref: &ref})
 				}
 				changed = true
 				continue
-			case p.Kind == ahpwire.PartToolCall && p.ToolCall != nil:
-				if tc := refToolOutput(s, p.ToolCall, base, limit, page); tc != nil {
-					p.ToolCall, changed = tc, true
-				}
+			case p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && hasLargeText(p.ToolCall, limit):
+				p.ToolCall, changed = refToolOutput(s, p.ToolCall, partURI(ce, t.ID, j), limit, page), true
 			}
 			parts = append(parts, p)
 		}
-		stored = stored || changed
-		if changed {
-			// Copy on write: snapshots being encoded elsewhere may share
-			// the turns' backing array.
-			ce.state.Turns = slices.Clone(ce.state.Turns)
-			ce.state.Turns[i].ResponseParts = parts
+		if !changed {
+			continue
 		}
+		if !stored {
+			// Copy on write, once per call: snapshots being encoded
+			// elsewhere may share the turns' backing array.
+			turns = slices.Clone(turns)
+			ce.state.Turns = turns
+			stored = true
+		}
+		turns[i].ResponseParts = parts
 	}
-	ce.refTurns = len(ce.state.Turns)
+	ce.refTurns = len(turns)
 }
 
-// refToolOutput returns a copy of a finished tool call whose large text
-// result blocks became resource blocks (one per page), or nil when there
-// is none. tc itself is not modified (actions and seeds share it).
-func refToolOutput(s *store, tc *ahpwire.ToolCallState, base string, limit, page int64) *ahpwire.ToolCallState {
-	big := false
+// partURI is the resource URI prefix of a chat's turn's j-th part.
+func partURI(ce *chatEntry, turnID string, j int) string {
+	return largePartURIPrefix + ce.uri[len(ahpwire.ChatScheme)+1:] + "/" + turnID + "/" + strconv.Itoa(j)
+}
+
+// hasLargeText reports whether a tool call has a text result block larger
+// than limit.
+func hasLargeText(tc *ahpwire.ToolCallState, limit int64) bool {
 	for _, c := range tc.Content {
 		if c.Type == ahpwire.ContentText && int64(len(c.Text)) > limit {
-			big = true
+			return true
 		}
 	}
-	if !big {
-		return nil
-	}
+	return false
+}
+
+// refToolOutput returns a copy of a finished tool call whose text result
+// blocks larger than limit became resource blocks (one per page). tc
+// itself is not modified (actions and seeds share it).
+func refToolOutput(s *store, tc *ahpwire.ToolCallState, base string, limit, page int64) *ahpwire.ToolCallState {
 	cp := *tc
 	cp.Content = nil
 	for i, c := range tc.Content {

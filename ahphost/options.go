@@ -203,36 +203,22 @@ func (o Options) withDefaults() (Options, error) {
 	if o.ReplayLog == 0 {
 		o.ReplayLog = DefaultReplayLog
 	}
-	if o.MaxConnections <= 0 {
-		o.MaxConnections = DefaultMaxConnections
-	}
-	if o.HandshakeTimeout <= 0 {
-		o.HandshakeTimeout = DefaultHandshakeTimeout
-	}
-	if o.MessageReadTimeout <= 0 {
-		o.MessageReadTimeout = DefaultMessageReadTimeout
-	}
-	if o.MaxPendingReadBytes <= 0 {
-		o.MaxPendingReadBytes = DefaultMaxPendingReadBytes
-	}
-	if o.MaxSubscriptions <= 0 {
-		o.MaxSubscriptions = DefaultMaxSubscriptions
-	}
-	if o.ReplayLogBytes <= 0 {
-		o.ReplayLogBytes = DefaultReplayLogBytes
-	}
+	unsetToDefault(&o.MaxConnections, DefaultMaxConnections)
+	unsetToDefault(&o.HandshakeTimeout, DefaultHandshakeTimeout)
+	unsetToDefault(&o.MessageReadTimeout, DefaultMessageReadTimeout)
+	unsetToDefault(&o.MaxPendingReadBytes, DefaultMaxPendingReadBytes)
+	unsetToDefault(&o.MaxSubscriptions, DefaultMaxSubscriptions)
+	unsetToDefault(&o.ReplayLogBytes, DefaultReplayLogBytes)
 	if o.KeepAlive == 0 {
 		o.KeepAlive = DefaultKeepAlive
 	}
-	if o.WriteTimeout <= 0 {
-		o.WriteTimeout = DefaultWriteTimeout
+	unsetToDefault(&o.WriteTimeout, DefaultWriteTimeout)
+	unsetToDefault(&o.QueueBytes, DefaultQueueBytes)
+	unsetToDefault(&o.ReassemblyBudget, 4*o.MaxMessageBytes)
+	if o.LargePartBytes == 0 {
+		o.LargePartBytes = DefaultLargePartBytes
 	}
-	if o.QueueBytes <= 0 {
-		o.QueueBytes = DefaultQueueBytes
-	}
-	if o.ReassemblyBudget <= 0 {
-		o.ReassemblyBudget = 4 * o.MaxMessageBytes
-	}
+	unsetToDefault(&o.ResourcePageBytes, DefaultResourcePageBytes)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -293,4 +279,11 @@ func randomToken(r io.Reader) (string, error) {
 		return "", fmt.Errorf("ahphost: generate token: %w", err)
 	}
 	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// unsetToDefault sets *v to def when it is zero or negative (unset).
+func unsetToDefault[T ~int | ~int64](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }

@@ -67,6 +67,9 @@ type outQueue struct {
 	bytes  int64
 	limit  int64
 	closed bool
+	// urgent counts the queued urgent messages, so popUrgent (called for
+	// every segment of a message in flight) scans only when there is one.
+	urgent int
 	ready  chan struct{} // capacity 1: signals "something was pushed"
 }
 
@@ -104,6 +107,9 @@ func (q *outQueue) push(m outMsg) pushResult {
 	}
 	q.items.Push(m)
 	q.bytes += m.cost()
+	if m.urgent {
+		q.urgent++
+	}
 	q.mu.Unlock()
 	select {
 	case q.ready <- struct{}{}:
@@ -117,8 +123,23 @@ func (q *outQueue) len() int { return q.items.Len() }
 // popLocked removes the head; q.mu must be held and the queue non-empty.
 func (q *outQueue) popLocked() outMsg {
 	m := q.items.Pop()
-	q.bytes -= m.cost()
+	q.forget(&m)
 	return m
+}
+
+// removeLocked removes the i-th message; q.mu must be held.
+func (q *outQueue) removeLocked(i int) outMsg {
+	m := q.items.Remove(i)
+	q.forget(&m)
+	return m
+}
+
+// forget takes a removed message off the byte budget and urgent count.
+func (q *outQueue) forget(m *outMsg) {
+	q.bytes -= m.cost()
+	if m.urgent {
+		q.urgent--
+	}
 }
 
 // pop blocks until a message is available, the queue is closed or ctx is
@@ -159,14 +180,12 @@ func (q *outQueue) popIf(ok func(*outMsg) bool) (outMsg, bool) {
 func (q *outQueue) popUrgent(ok func(*outMsg) bool) (outMsg, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for i := range q.items.Len() {
+	for i := 0; q.urgent > 0 && i < q.items.Len(); i++ {
 		m := q.items.At(i)
 		if !m.urgent || !ok(m) {
 			continue
 		}
-		out := q.items.Remove(i)
-		q.bytes -= out.cost()
-		return out, true
+		return q.removeLocked(i), true
 	}
 	return outMsg{}, false
 }
@@ -178,8 +197,7 @@ func (q *outQueue) dropActions() {
 	defer q.mu.Unlock()
 	for i := 0; i < q.items.Len(); {
 		if q.items.At(i).kind == kindAction {
-			m := q.items.Remove(i)
-			q.bytes -= m.cost()
+			q.removeLocked(i)
 			continue
 		}
 		i++
@@ -192,6 +210,7 @@ func (q *outQueue) close() {
 	q.closed = true
 	q.items.Clear()
 	q.bytes = 0
+	q.urgent = 0
 	q.mu.Unlock()
 	select {
 	case q.ready <- struct{}{}: // wake a waiting pop

@@ -1,32 +1,18 @@
 package ahphost
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
 
-	"github.com/coder/websocket"
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // dialHost dials u sending hostHeader as the Host header and returns the
 // HTTP status of a refused upgrade (0 when the upgrade succeeded).
 func dialHost(t *testing.T, u, hostHeader string) int {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-	defer cancel()
-	c, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{Host: hostHeader})
-	if resp != nil && resp.Body != nil {
-		_ = resp.Body.Close()
-	}
-	if err == nil {
-		_ = c.CloseNow()
-		return 0
-	}
-	if resp == nil {
-		t.Fatalf("dial with Host %q: %v", hostHeader, err)
-	}
-	return resp.StatusCode
+	return testkit.DialWithHost(t, u, hostHeader, testTimeout)
 }
 
 // TestDNSRebindingHostCheck: without a connection token, a Host header

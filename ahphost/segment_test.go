@@ -351,3 +351,33 @@ func TestRelayFrameCap(t *testing.T) {
 	}
 	ok.call("ping", map[string]any{"channel": "ahp-root://"})
 }
+
+// TestDroppedMidSegmentsReleasesGroupID checks a connection that ends
+// between the segments of a message releases the message's group id (the
+// splitter keeps ids in flight until Done; a leak per dropped link).
+func TestDroppedMidSegmentsReleasesGroupID(t *testing.T) {
+	const limit = 64 * kib
+	h, u := startHost(t, Options{NoToken: true, MaxFrameBytes: limit, LargePartBytes: -1})
+	chat, err := h.SeedSession("ahp-session:/big", SyntheticTurns(4, 256*kib))
+	must(t, err)
+	// The snapshot is segmented: a whole read takes many frames.
+	whole := chunkingClient(t, u, "whole", limit)
+	before := whole.frames
+	whole.call("subscribe", map[string]any{"channel": chat})
+	if n := whole.frames - before; n < 8 {
+		t.Fatalf("snapshot came in %d frames; want a segmented one", n)
+	}
+	w := chunkingClient(t, u, "c1", limit)
+	h.DropAfterFrames(3)
+	w.request("subscribe", map[string]any{"channel": chat})
+	if _, err := w.readMsg(testTimeout); err == nil {
+		t.Fatal("connection still open after the dropped frame budget")
+	}
+	deadline := time.Now().Add(testTimeout)
+	for h.splitter.InFlight() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d group ids still in flight after the connection ended", h.splitter.InFlight())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

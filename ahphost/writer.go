@@ -38,8 +38,13 @@ func (c *conn) writeLoop() {
 // writeMessages is the body of writeLoop.
 func (c *conn) writeMessages() {
 	var bulk [][]byte
-	var bulkGroup string
-	var bulkAction bool // the message in flight is an action envelope
+	var bulkGroup string // the group id of bulk
+	var bulkAction bool  // the message in flight is an action envelope
+	defer func() {
+		if len(bulk) > 0 { // the connection ended between its segments
+			c.h.splitter.Done(bulkGroup)
+		}
+	}()
 	for {
 		if c.slow.Load() {
 			return
@@ -77,10 +82,11 @@ func (c *conn) writeMessages() {
 				return // connection ended while waiting to build
 			}
 		}
-		frames, ok := c.prepare(m)
+		g, ok := c.prepare(m)
 		if !ok {
 			return
 		}
+		frames := g.Frames
 		switch {
 		case len(frames) == 0:
 		case len(frames) == 1:
@@ -88,7 +94,7 @@ func (c *conn) writeMessages() {
 				return
 			}
 		default:
-			bulk, bulkGroup, bulkAction = frames, groupIDOf(frames[0]), m.kind == kindAction
+			bulk, bulkGroup, bulkAction = frames, g.ID, m.kind == kindAction
 			c.h.log.Debug("segmenting message", "conn", c.id, "bytes", len(m.data), "segments", len(frames))
 		}
 		if m.closeAfter != "" && len(frames) <= 1 {
@@ -100,11 +106,11 @@ func (c *conn) writeMessages() {
 
 // send prepares and writes a message that fits in one frame.
 func (c *conn) send(m outMsg) bool {
-	frames, ok := c.prepare(m)
+	g, ok := c.prepare(m)
 	if !ok {
 		return false
 	}
-	for _, f := range frames {
+	for _, f := range g.Frames {
 		if !c.writeFrame(f) {
 			return false
 		}
@@ -122,24 +128,25 @@ func (c *conn) frameLimit() int64 {
 	return c.h.opts.MaxFrameBytes
 }
 
-// prepare turns m into wire frames. Toward a client without chunking an
-// oversized response becomes a -32050 error and an oversized notification is
-// dropped and logged. It returns false when the connection must be dropped
+// prepare turns m into wire frames, with their group id when m is
+// segmented (the splitter holds it in flight until Done). Toward a client
+// without chunking an oversized response becomes a -32050 error and an
+// oversized notification is dropped and logged. It returns false when the connection must be dropped
 // (fault injection).
-func (c *conn) prepare(m outMsg) ([][]byte, bool) {
+func (c *conn) prepare(m outMsg) (segment.Group, bool) {
 	if m.kind == kindAction && c.h.dropAtSeq(m.seq) {
 		c.h.log.Info("fault: dropping connection at serverSeq", "conn", c.id, "serverSeq", m.seq)
 		_ = c.ws.CloseNow()
-		return nil, false
+		return segment.Group{}, false
 	}
 	recv := c.recvCap.Load()
 	var ceiling int64
 	if recv == nil {
 		ceiling = c.h.opts.MaxFrameBytes
 	}
-	frames, err := c.h.splitter.Split(m.data, recv, ceiling)
+	g, err := c.h.splitter.SplitGroup(m.data, recv, ceiling)
 	if err == nil {
-		return frames, true
+		return g, true
 	}
 	size, limit := tooLarge(err)
 	switch {
@@ -150,13 +157,13 @@ func (c *conn) prepare(m outMsg) ([][]byte, bool) {
 			map[string]int64{"size": size, "limit": limit})
 		b, merr := json.Marshal(e)
 		if merr != nil {
-			return nil, true
+			return segment.Group{}, true
 		}
-		return [][]byte{b}, true
+		return segment.Group{Frames: [][]byte{b}}, true
 	default:
 		c.h.log.Warn("dropping notification too large for client",
 			"conn", c.id, "method", m.method, "serverSeq", m.seq, "size", size, "limit", limit, "err", err)
-		return nil, true
+		return segment.Group{}, true
 	}
 }
 
@@ -246,17 +253,4 @@ func (c *conn) waitSilence() bool {
 			return false
 		}
 	}
-}
-
-// groupIDOf reads params.groupId from a segment frame.
-func groupIDOf(frame []byte) string {
-	var f struct {
-		Params struct {
-			GroupID string `json:"groupId"`
-		} `json:"params"`
-	}
-	if err := json.Unmarshal(frame, &f); err != nil {
-		return ""
-	}
-	return f.Params.GroupID
 }

@@ -16,15 +16,7 @@ func ReduceChangeset(s ahpwire.ChangesetState, a ahpwire.Action) ahpwire.Changes
 			s.Error = a.Error
 		}
 	case *ahpwire.ChangesetFileSet:
-		i := fileIndex(s.Files, a.File.ID)
-		files := make([]ahpwire.ChangesetFile, len(s.Files), len(s.Files)+1)
-		copy(files, s.Files)
-		if i < 0 {
-			files = append(files, a.File)
-		} else {
-			files[i] = a.File
-		}
-		s.Files = files
+		s.Files = upsert(s.Files, a.File, func(f ahpwire.ChangesetFile) bool { return f.ID == a.File.ID })
 	case *ahpwire.ChangesetFileRemoved:
 		i := fileIndex(s.Files, a.FileID)
 		if i < 0 {

@@ -26,9 +26,7 @@ func ReduceTerminal(s ahpwire.TerminalState, a ahpwire.Action) ahpwire.TerminalS
 	case *ahpwire.TerminalCommandDetectionAvailable:
 		s.SupportsCommandDetection = ahpwire.Ptr(true)
 	case *ahpwire.TerminalCommandExecuted:
-		content := make([]ahpwire.TerminalContentPart, len(s.Content), len(s.Content)+1)
-		copy(content, s.Content)
-		s.Content = append(content, ahpwire.TerminalContentPart{
+		s.Content = append(clip(s.Content), ahpwire.TerminalContentPart{
 			Type:        ahpwire.TerminalPartCommand,
 			CommandID:   a.CommandID,
 			CommandLine: a.CommandLine,
@@ -56,9 +54,7 @@ func terminalData(s ahpwire.TerminalState, data string) ahpwire.TerminalState {
 			return s
 		}
 	}
-	content := make([]ahpwire.TerminalContentPart, n, n+1)
-	copy(content, s.Content)
-	s.Content = append(content, ahpwire.TerminalContentPart{Type: ahpwire.TerminalPartUnclassified, Value: data})
+	s.Content = append(clip(s.Content), ahpwire.TerminalContentPart{Type: ahpwire.TerminalPartUnclassified, Value: data})
 	return s
 }
 

@@ -61,9 +61,9 @@ func CheckRequiredFields(raw json.RawMessage) error {
 	if typ == "chat/toolCallConfirmed" {
 		switch v := fields["approved"]; {
 		case bytes.Equal(v, []byte("true")):
-			need = append(need[:len(need):len(need)], "confirmed")
+			need = append(clip(need), "confirmed")
 		case bytes.Equal(v, []byte("false")):
-			need = append(need[:len(need):len(need)], "reason")
+			need = append(clip(need), "reason")
 		}
 	}
 	var missing []string

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/ahptui/ahptui/internal/jsonscan"
 )
 
 // SessionConfigPropertySchema describes one configuration property.
@@ -37,17 +39,12 @@ type SessionConfigSchema struct {
 	Order      []string                               `json:"-"`
 }
 
-type schemaWire struct {
-	Type       string                                 `json:"type"`
-	Properties map[string]SessionConfigPropertySchema `json:"properties"`
-	Required   []string                               `json:"required,omitempty"`
-}
-
 // UnmarshalJSON decodes the schema and records the property order.
 func (s *SessionConfigSchema) UnmarshalJSON(b []byte) error {
 	var w struct {
-		schemaWire
-		Props json.RawMessage `json:"properties"`
+		Type     string          `json:"type"`
+		Props    json.RawMessage `json:"properties"`
+		Required []string        `json:"required"`
 	}
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
@@ -67,8 +64,7 @@ func (s *SessionConfigSchema) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the properties in Order (then any others, sorted by
-// the encoder).
+// MarshalJSON writes the properties in display order (Keys).
 func (s SessionConfigSchema) MarshalJSON() ([]byte, error) {
 	typ := s.Type
 	if typ == "" {
@@ -79,32 +75,18 @@ func (s SessionConfigSchema) MarshalJSON() ([]byte, error) {
 	t, _ := json.Marshal(typ)
 	buf.Write(t)
 	buf.WriteString(`,"properties":{`)
-	seen := map[string]bool{}
-	n := 0
-	write := func(k string) error {
-		p, ok := s.Properties[k]
-		if !ok || seen[k] {
-			return nil
-		}
-		seen[k] = true
+	for i, k := range s.Keys() {
 		kb, _ := json.Marshal(k)
-		pb, err := json.Marshal(p)
+		pb, err := json.Marshal(s.Properties[k])
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if n > 0 {
+		if i > 0 {
 			buf.WriteByte(',')
 		}
-		n++
 		buf.Write(kb)
 		buf.WriteByte(':')
 		buf.Write(pb)
-		return nil
-	}
-	for _, k := range s.Keys() {
-		if err := write(k); err != nil {
-			return nil, err
-		}
 	}
 	buf.WriteByte('}')
 	if len(s.Required) > 0 {
@@ -139,12 +121,7 @@ func (s SessionConfigSchema) Keys() []string {
 
 // IsRequired reports whether the schema lists id as required.
 func (s SessionConfigSchema) IsRequired(id string) bool {
-	for _, r := range s.Required {
-		if r == id {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(s.Required, id)
 }
 
 // DecodeSessionConfigSchema decodes ConfigState.Schema.
@@ -263,22 +240,12 @@ func sameJSON(a, b json.RawMessage) bool {
 
 // objectKeys returns the keys of a JSON object in source order.
 func objectKeys(raw json.RawMessage) ([]string, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, errors.New("properties must be an object")
-	}
 	var keys []string
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		k, _ := t.(string)
-		keys = append(keys, k)
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return nil, err
-		}
+	if !jsonscan.Object(raw, func(name []byte, i int) (int, bool) {
+		keys = append(keys, string(name))
+		return jsonscan.SkipValue(raw, i)
+	}) {
+		return nil, errors.New("properties must be a valid JSON object")
 	}
 	return keys, nil
 }

@@ -40,9 +40,9 @@ func Override(km KeyMap, overrides map[string][]string) (KeyMap, error) {
 		b.SetHelp(strings.Join(keys, "/"), b.Help().Desc)
 		bv.Set(reflect.ValueOf(b))
 	}
-	base := Default()
+	base := Default().Contexts()
 	for i, c := range km.Contexts() {
-		before := Conflicts(base.Contexts()[i])
+		before := Conflicts(base[i])
 		for k, descs := range Conflicts(c) {
 			if _, had := before[k]; !had {
 				return km, fmt.Errorf("key overrides: %q is bound twice in %s (%s)", k, c.Name, strings.Join(descs, ", "))

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -221,15 +220,7 @@ func TestApplyDeltaCostDoesNotGrow(t *testing.T) {
 		return testing.AllocsPerRun(n, func() { c = applyOurs(c, d) })
 	}
 	bytesPerDelta := func(c chat, n int) float64 {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		for i := 0; i < n; i++ {
-			c = applyOurs(c, d)
-		}
-		runtime.ReadMemStats(&after)
-		runtime.KeepAlive(c)
-		return float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
+		return bytesPerRun(n, func() { c = applyOurs(c, d) })
 	}
 	sa, ba := perDelta(small, 2000), perDelta(big, 2000)
 	sb, bb := bytesPerDelta(small, 64<<10/16), bytesPerDelta(big, 1<<20/16)
@@ -251,15 +242,7 @@ func TestApplyDeltaCostDoesNotGrow(t *testing.T) {
 func TestApplyToolDeltaCostDoesNotGrow(t *testing.T) {
 	d := chatEnv(t, `{"type":"chat/toolCallDelta","turnId":"t2","toolCallId":"tc1","content":"0123456789abcdef"}`)
 	bytesPerDelta := func(c chat, n int) float64 {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		for i := 0; i < n; i++ {
-			c = applyOurs(c, d)
-		}
-		runtime.ReadMemStats(&after)
-		runtime.KeepAlive(c)
-		return float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
+		return bytesPerRun(n, func() { c = applyOurs(c, d) })
 	}
 	small := activeChat(t)
 	big := small

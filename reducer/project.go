@@ -1,6 +1,8 @@
 package reducer
 
 import (
+	"time"
+
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/internal/textbuf"
 )
@@ -10,7 +12,7 @@ import (
 // plus a streaming Current (through UserMessage and MessageSnapshot), so
 // that the actions Derive returns for later AHP actions continue it.
 func Project(cs ahpwire.ChatState) State {
-	return ReduceAll(State{}, ProjectActions(cs)...)
+	return Reattach(State{}, cs)
 }
 
 // Reattach applies a snapshot to an existing state (after a reconnect that
@@ -18,7 +20,11 @@ func Project(cs ahpwire.ChatState) State {
 // Seq keeps growing (so render caches keyed by Rev stay valid) and Ended,
 // LastError and Stats are kept.
 func Reattach(s State, cs ahpwire.ChatState) State {
-	return ReduceAll(s, ProjectActions(cs)...)
+	acts := ProjectActions(cs)
+	// The Restore's messages are fresh and never leave this call: stamp
+	// them instead of copying the whole history once more.
+	s = restore(s, acts[0].(Restore), true)
+	return ReduceAll(s, acts[1:]...)
 }
 
 // ProjectActions returns the lifecycle actions that rebuild cs: Restore,
@@ -70,16 +76,16 @@ func userMessage(id, startedAt string, msg ahpwire.ChatMessage) UserMessage {
 // messages.
 func turnsMessages(ts []ahpwire.Turn) []*Message {
 	ms := make([]*Message, 0, 2*len(ts))
-	for _, t := range ts {
-		ms = append(ms, turnMessages(t)...)
+	for i := range ts {
+		started := timestamp(ts[i].StartedAt)
+		ms = append(ms, turnUserMessage(&ts[i], started), turnAssistantMessage(&ts[i], started))
 	}
 	return ms
 }
 
-// turnMessages converts a finished turn into its user and assistant
-// messages. A 0.5-era Turn.error becomes a trailing error block.
-func turnMessages(t ahpwire.Turn) []*Message {
-	started := timestamp(t.StartedAt)
+// turnUserMessage converts a finished turn's message into its user
+// message; started is the turn's parsed StartedAt.
+func turnUserMessage(t *ahpwire.Turn, started time.Time) *Message {
 	user := &Message{
 		ID: UserMessageID(t.ID), TurnID: t.ID, Role: RoleUser, Origin: t.Message.Origin.Kind,
 		Attachments: attachments(t.Message.Attachments), StartedAt: started, Status: StatusComplete,
@@ -88,6 +94,13 @@ func turnMessages(t ahpwire.Turn) []*Message {
 	if user.Origin == "" {
 		user.Origin = "user"
 	}
+	return user
+}
+
+// turnAssistantMessage converts a finished turn's response into its
+// assistant message (started as for turnUserMessage). A 0.5-era
+// Turn.error becomes a trailing error block.
+func turnAssistantMessage(t *ahpwire.Turn, started time.Time) *Message {
 	m := &Message{
 		ID: t.ID, TurnID: t.ID, Role: RoleAssistant, StartedAt: started,
 		Duration: duration(t.Duration), Status: turnStatus(t.State), Blocks: partBlocks(t.ID, t.ResponseParts, false),
@@ -100,7 +113,7 @@ func turnMessages(t ahpwire.Turn) []*Message {
 		u := usage(*t.Usage)
 		m.Usage = &u
 	}
-	return []*Message{user, m}
+	return m
 }
 
 // turnStatus maps a finished turn's state to a message status.

@@ -106,19 +106,8 @@ func TestDeltaCostDoesNotGrow(t *testing.T) {
 	measure := func(s State) float64 {
 		return testing.AllocsPerRun(2000, func() { s = Reduce(s, d) })
 	}
-	// bytesPerDelta applies n deltas to s and returns the average number of
-	// bytes allocated per delta (runtime.MemStats.TotalAlloc is cumulative,
-	// so garbage collection during the loop does not hide anything).
 	bytesPerDelta := func(s State, n int) float64 {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		for i := 0; i < n; i++ {
-			s = Reduce(s, d)
-		}
-		runtime.ReadMemStats(&after)
-		runtime.KeepAlive(s)
-		return float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
+		return bytesPerRun(n, func() { s = Reduce(s, d) })
 	}
 	const mib = 1 << 20
 	small := measure(streaming())
@@ -145,4 +134,19 @@ func TestDeltaCostDoesNotGrow(t *testing.T) {
 		t.Errorf("bytes per delta: small block %.0f, 1MiB block %.0f, 10k messages %.0f (limit %.0f)",
 			smallBytes, largeBytes, historyBytes, limit)
 	}
+}
+
+// bytesPerRun calls step n times and returns the average number of bytes
+// allocated per call (runtime.MemStats.TotalAlloc is cumulative, so garbage
+// collection during the loop does not hide anything).
+func bytesPerRun(n int, step func()) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := 0; i < n; i++ {
+		step()
+	}
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(step)
+	return float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
 }

@@ -66,6 +66,13 @@ func sumUsage(ms []*Message) Usage {
 }
 
 func reduceRestore(s State, a Restore) State {
+	return restore(s, a, false)
+}
+
+// restore applies a. With fresh, a's messages were just built by
+// turnsMessages (finished, blocks closed and indexed, held by no one
+// else): they are stamped in place instead of copied.
+func restore(s State, a Restore, fresh bool) State {
 	for _, m := range a.Messages {
 		if !validMessage(m) {
 			s.Stats.RejectedRestores++
@@ -73,9 +80,19 @@ func reduceRestore(s State, a Restore) State {
 		}
 	}
 	s.Seq++
-	ms := make([]*Message, len(a.Messages))
-	for i, m := range a.Messages {
-		ms[i] = finishedCopy(m, s.Seq)
+	ms := a.Messages
+	if fresh {
+		for _, m := range ms {
+			m.Rev = s.Seq
+			for _, b := range m.Blocks {
+				b.Rev = s.Seq
+			}
+		}
+	} else {
+		ms = make([]*Message, len(a.Messages))
+		for i, m := range a.Messages {
+			ms[i] = finishedCopy(m, s.Seq)
+		}
 	}
 	s = s.setMessages(ms)
 	s.Current = nil

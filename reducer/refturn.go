@@ -43,9 +43,8 @@ func AdoptRefTurn(cs ahpwire.ChatState, s State, t ahpwire.Turn) (ahpwire.ChatSt
 	}
 	nt := cs.Turns[i]
 	nt.ResponseParts = parts
-	msgs := turnMessages(nt)
 	before := s.Seq
-	ns := Reduce(s, MessageReplaced{Message: msgs[1]})
+	ns := Reduce(s, MessageReplaced{Message: turnAssistantMessage(&nt, timestamp(nt.StartedAt))})
 	if ns.Seq == before { // the message is not in the transcript
 		return cs, s, nil, false
 	}
@@ -132,9 +131,8 @@ func reduceMessageReplaced(s State, a MessageReplaced) State {
 		return s
 	}
 	s.Seq++
-	ms := slices.Clone(s.Messages)
-	ms[i] = finishedCopy(m, s.Seq)
-	s = s.setMessages(ms)
-	s.Totals = sumUsage(ms)
+	s = s.setMessages(s.Messages) // a fresh log only this state holds
+	s.Messages[i] = finishedCopy(m, s.Seq)
+	s.Totals = sumUsage(s.Messages)
 	return s
 }

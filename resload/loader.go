@@ -146,7 +146,7 @@ func (l *Loader) Done(r Result) bool {
 		l.failed[r.URI] = "could not load: " + r.Err.Error()
 		return true
 	case !utf8.Valid(r.Content.Data):
-		l.failed[r.URI] = fmt.Sprintf("binary content (%s, %s) not shown", orUnknown(r.Content.ContentType), FormatBytes(int64(len(r.Content.Data))))
+		l.failed[r.URI] = fmt.Sprintf("binary content (%s, %s) not shown", orUnknown(r.Content.ContentType), formatBytes(int64(len(r.Content.Data))))
 		return true
 	}
 	e := &entry{uri: r.URI, text: string(r.Content.Data), ct: r.Content.ContentType}
@@ -236,7 +236,7 @@ func (l *Loader) rebuildLoading() {
 	m := make(map[string]string, len(l.inflight)+len(l.failed))
 	for u, p := range l.inflight {
 		if p.hint >= 0 {
-			m[u] = "loading " + FormatBytes(p.hint)
+			m[u] = "loading " + formatBytes(p.hint)
 		} else {
 			m[u] = "loading"
 		}
@@ -254,8 +254,10 @@ func orUnknown(s string) string {
 	return s
 }
 
-// FormatBytes formats a byte count ("512 B", "4.0 KB", "1.2 MB").
-func FormatBytes(n int64) string {
+// formatBytes formats a byte count ("512 B", "4.0 KB", "1.2 MB") as
+// render's fmtBytes does; resload imports none of our packages (and render
+// must not import resload), so the two short copies stay apart.
+func formatBytes(n int64) string {
 	switch {
 	case n < 1024:
 		return strconv.FormatInt(n, 10) + " B"

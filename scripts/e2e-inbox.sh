@@ -47,13 +47,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-BIN=${AHPTUI_BIN:-}
-if [ -z "$BIN" ]; then
-	BIN="$WORK/ahptui"
-	(cd "$ROOT" && go build -o "$BIN" .)
-fi
-
 . "$(dirname "$0")/lib/tmux-screen.sh" # snap, screen, wait_for, wait_gone, keys, type_text, step, fail
+BIN=$(ahptui_bin)
+
 # fits W H: no captured line is wider than W, and there are H lines.
 fits() {
 	snap

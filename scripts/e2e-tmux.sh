@@ -37,17 +37,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-BIN=${AHPTUI_BIN:-}
-if [ -z "$BIN" ]; then
-	BIN="$WORK/ahptui"
-	(cd "$ROOT" && go build -o "$BIN" .)
-fi
+. "$(dirname "$0")/lib/tmux-screen.sh" # snap, screen, wait_for, wait_gone, keys, type_text, step, fail
+BIN=$(ahptui_bin)
 
 # A small, deterministic project for the demo agent to look at.
 printf '# e2e project\n\nA fixture for the ahptui end-to-end test.\n' >"$WORK/proj/README.md"
 printf 'module example.com/e2e\n\ngo 1.26\n' >"$WORK/proj/go.mod"
 
-. "$(dirname "$0")/lib/tmux-screen.sh" # snap, screen, wait_for, wait_gone, keys, type_text, step, fail
 
 tmux new-session -d -s "$S" -x 120 -y 40 \
 	-e TERM=xterm-256color -e HOME="$WORK" -e XDG_STATE_HOME="$WORK/state" \

@@ -34,27 +34,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-BIN=${AHPTUI_BIN:-}
-if [ -z "$BIN" ]; then
-	BIN="$WORK/ahptui"
-	(cd "$ROOT" && go build -o "$BIN" .)
-fi
+. "$(dirname "$0")/lib/tmux-screen.sh" # ahptui_bin, snap, wait_for
+POLL=0.05
+BIN=$(ahptui_bin)
 
 now_ns() { date +%s%N; }
-snap() { tmux capture-pane -p -t "$S" >"$WORK/screen.txt"; }
-wait_for() {
-	local pat=$1 deadline=$((SECONDS + TIMEOUT))
-	while ((SECONDS < deadline)); do
-		snap
-		if grep -qE -- "$pat" "$WORK/screen.txt"; then return 0; fi
-		sleep 0.05
-	done
-	echo "timed out waiting for: $pat" >&2
-	cat "$WORK/screen.txt" >&2
-	exit 1
-}
 # composer prints the composer's first line (it starts with the bar).
-composer() { snap && grep -m1 '^┃' "$WORK/screen.txt" || true; }
+composer() { snap && grep -m1 '^┃' "$WORK/last-screen.txt" || true; }
 
 tmux new-session -d -s "$S" -x 120 -y 40 \
 	-e TERM=xterm-256color -e HOME="$WORK" -e XDG_STATE_HOME="$WORK/state"
@@ -97,8 +83,8 @@ done
 done_yet=no
 snap
 # The turn is over when the composer hint no longer offers to cancel it.
-grep -q -- "esc cancels" "$WORK/screen.txt" || done_yet=yes
-[ -z "${DUMP:-}" ] || cat "$WORK/screen.txt"
+grep -q -- "esc cancels" "$WORK/last-screen.txt" || done_yet=yes
+[ -z "${DUMP:-}" ] || cat "$WORK/last-screen.txt"
 sorted=$(printf '%s\n' "${samples[@]}" | sort -n)
 n=${#samples[@]}
 p() { echo "$sorted" | sed -n "$(((n * $1 + 99) / 100))p"; }

@@ -24,19 +24,9 @@ mkdir -p "$TMUX_TMPDIR" "$WORK/proj" "$WORK/state"
 S=rss
 cleanup() { tmux kill-server 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
-BIN=${AHPTUI_BIN:-}
-if [ -z "$BIN" ]; then
-	BIN="$WORK/ahptui"
-	(cd "$ROOT" && go build -o "$BIN" .)
-fi
-screen() { tmux capture-pane -p -t "$S"; }
-wait_for() {
-	local deadline=$((SECONDS + ${2:-30}))
-	until screen | grep -qE -- "$1"; do
-		((SECONDS < deadline)) || { echo "timed out waiting for $1" >&2; screen >&2; exit 1; }
-		sleep 0.1
-	done
-}
+TIMEOUT=30
+. "$(dirname "$0")/lib/tmux-screen.sh" # ahptui_bin, wait_for
+BIN=$(ahptui_bin)
 kb() { awk -v k="$1" '$1 == k":" {print $2}' "/proc/$PID/status"; }
 tmux new-session -d -s "$S" -x 120 -y 40 -e TERM=xterm-256color -e HOME="$WORK" -e XDG_STATE_HOME="$WORK/state"
 tmux respawn-pane -k -t "$S" "cd '$WORK/proj' && exec '$BIN' demo"

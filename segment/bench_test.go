@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"testing"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // benchMessage returns a 32 MiB JSON-RPC message:
@@ -110,27 +112,12 @@ func benchReassemble(b *testing.B, kind string, unchecked bool) {
 		}
 		return out
 	}
-	bestR, bestStd := time.Duration(1<<62), time.Duration(1<<62)
 	b.SetBytes(int64(len(msg)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		start := time.Now()
-		out := feed()
-		bestR = min(bestR, time.Since(start))
-		b.StopTimer()
-		if len(out) != len(msg) {
+	testkit.BestVsStdBase64(b, enc, dst, func() {
+		if out := feed(); len(out) != len(msg) {
 			b.Fatal("bad reassembly")
 		}
-		start = time.Now()
-		if _, err := base64.StdEncoding.Decode(dst, enc); err != nil {
-			b.Fatal(err)
-		}
-		bestStd = min(bestStd, time.Since(start))
-		b.StartTimer()
-	}
-	b.ReportMetric(float64(bestStd)/float64(bestR), "x-stdbase64")
-	b.ReportMetric(float64(bestR.Microseconds())/1000, "best-ms")
+	})
 	b.ReportMetric(float64(len(frames)), "frames")
 }
 

@@ -1,10 +1,6 @@
 package segment
 
-import (
-	"bytes"
-
-	"github.com/ahptui/ahptui/internal/jsonscan"
-)
+import "github.com/ahptui/ahptui/internal/jsonscan"
 
 // span locates one JSON value inside a frame. For strings, start/end delimit
 // the body without the quotes.
@@ -12,6 +8,11 @@ type span struct {
 	kind       byte // 0 absent, '"' string, 'n' number, 'o' anything else
 	start, end int
 	esc        bool // string contains escapes (or, for data, may contain them)
+}
+
+// is reports whether v is a string of b that decodes to want.
+func (v span) is(b []byte, want string) bool {
+	return v.kind == '"' && jsonscan.BodyIs(b[v.start:v.end], v.esc, want)
 }
 
 // envelope is the result of scanning the top level of one frame.
@@ -23,8 +24,6 @@ type envelope struct {
 	methodIsSegment             bool
 	guessed                     bool // data's end was guessed (scanFrameGuess)
 }
-
-var methodBytes = []byte(Method)
 
 // member returns the span for envelope member k.
 func (e *envelope) member(k jsonscan.Key) *span {
@@ -65,21 +64,7 @@ const (
 // scan parses the top-level object of b into e. It returns false on a
 // syntax error (e still records what was seen before it).
 func (e *envelope) scan(b []byte, mode scanMode) bool {
-	i := jsonscan.SkipWS(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = jsonscan.SkipWS(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return jsonscan.SkipWS(b, i+1) == len(b)
-	}
-	var keyBuf [16]byte
-	for {
-		key, next, ok := scanKey(b, i, keyBuf[:0])
-		if !ok {
-			return false
-		}
-		i = next
+	return jsonscan.Object(b, func(key []byte, i int) (int, bool) {
 		var dst *span
 		k, exact := jsonscan.EnvelopeKey(key)
 		if !exact && k != jsonscan.NoKey {
@@ -94,35 +79,22 @@ func (e *envelope) scan(b []byte, mode scanMode) bool {
 			e.dup = true
 		}
 		if dst == &e.params && mode != scanStrict && i < len(b) && b[i] == '{' {
-			e.params = span{kind: 'o', start: i}
-			if i, ok = e.scanParams(b, i, mode); !ok {
-				return false
-			}
-			e.params.end = i
-		} else {
-			var v span
-			if i, v, ok = scanSpan(b, i); !ok {
-				return false
-			}
-			if dst != nil {
-				*dst = v
-			}
-			if dst == &e.method && v.kind == '"' && stringEquals(b, v, methodBytes) {
-				e.methodIsSegment = true
-			}
+			end, ok := e.scanParams(b, i, mode)
+			e.params = span{kind: 'o', start: i, end: end}
+			return end, ok
 		}
-		i = jsonscan.SkipWS(b, i)
-		if i >= len(b) {
-			return false
+		end, v, ok := scanSpan(b, i)
+		if !ok {
+			return end, false
 		}
-		if b[i] == '}' {
-			return jsonscan.SkipWS(b, i+1) == len(b)
+		if dst != nil {
+			*dst = v
 		}
-		if b[i] != ',' {
-			return false
+		if dst == &e.method && v.is(b, Method) {
+			e.methodIsSegment = true
 		}
-		i = jsonscan.SkipWS(b, i+1)
-	}
+		return end, true
+	})
 }
 
 // scanParams parses the params object at b[i] == '{', recording the four
@@ -130,17 +102,7 @@ func (e *envelope) scan(b []byte, mode scanMode) bool {
 // found with bytes.IndexByte and the body is left unvalidated (the base64
 // decoder validates it; on failure Feed falls back to a full string scan).
 func (e *envelope) scanParams(b []byte, i int, mode scanMode) (int, bool) {
-	i = jsonscan.SkipWS(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1, true
-	}
-	var keyBuf [16]byte
-	for {
-		key, next, ok := scanKey(b, i, keyBuf[:0])
-		if !ok {
-			return i, false
-		}
-		i = next
+	return jsonscan.ObjectAt(b, i, func(key []byte, i int) (int, bool) {
 		var dst *span
 		switch string(key) {
 		case "groupId":
@@ -162,55 +124,20 @@ func (e *envelope) scanParams(b []byte, i int, mode scanMode) (int, bool) {
 				e.guessed = end > 0
 			}
 			if end == 0 {
+				var ok bool
 				if end, ok = jsonscan.StringEnd(b, i); !ok {
 					return i, false
 				}
 			}
 			e.data = span{kind: '"', start: i + 1, end: end - 1, esc: true}
-			i = end
-		} else {
-			var v span
-			if i, v, ok = scanSpan(b, i); !ok {
-				return i, false
-			}
-			if dst != nil {
-				*dst = v
-			}
+			return end, true
 		}
-		i = jsonscan.SkipWS(b, i)
-		if i >= len(b) {
-			return i, false
+		end, v, ok := scanSpan(b, i)
+		if ok && dst != nil {
+			*dst = v
 		}
-		if b[i] == '}' {
-			return i + 1, true
-		}
-		if b[i] != ',' {
-			return i, false
-		}
-		i = jsonscan.SkipWS(b, i+1)
-	}
-}
-
-// scanKey reads an object member's key at b[i] (unescaped into buf if it
-// has escapes), the ':' after it and the whitespace around it, and returns
-// the key and the index of the member's value.
-func scanKey(b []byte, i int, buf []byte) ([]byte, int, bool) {
-	if i >= len(b) || b[i] != '"' {
-		return nil, i, false
-	}
-	ke, kesc, ok := jsonscan.ScanString(b, i)
-	if !ok {
-		return nil, i, false
-	}
-	key := b[i+1 : ke-1]
-	if kesc {
-		key = jsonscan.Unescape(buf, key)
-	}
-	i = jsonscan.SkipWS(b, ke)
-	if i >= len(b) || b[i] != ':' {
-		return nil, i, false
-	}
-	return key, jsonscan.SkipWS(b, i+1), true
+		return end, ok
+	})
 }
 
 // guessDataEnd returns the index after the quote of a frame ending in
@@ -259,18 +186,4 @@ func scanSpan(b []byte, i int) (int, span, bool) {
 		end, ok := jsonscan.SkipValue(b, i)
 		return end, span{kind: 'o', start: i, end: end}, ok
 	}
-}
-
-// stringEquals reports whether the string value v of b equals want, decoding
-// escapes if needed.
-func stringEquals(b []byte, v span, want []byte) bool {
-	body := b[v.start:v.end]
-	if !v.esc {
-		return bytes.Equal(body, want)
-	}
-	if len(body) > 6*len(want)+6 {
-		return false
-	}
-	var buf [128]byte
-	return bytes.Equal(jsonscan.Unescape(buf[:0], body), want)
 }

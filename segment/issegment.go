@@ -10,47 +10,13 @@ import (
 // costs O(1) when "method" comes before any large member, as in frames
 // written by Splitter.
 func IsSegment(frame []byte) bool {
-	b := frame
-	i := jsonscan.SkipWS(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = jsonscan.SkipWS(b, i+1)
-	for i < len(b) && b[i] == '"' {
-		ke, kesc, ok := jsonscan.ScanString(b, i)
-		if !ok {
-			return false
+	is := false
+	jsonscan.Object(frame, func(key []byte, i int) (int, bool) {
+		if string(key) == "method" {
+			_, is, _ = jsonscan.StringIs(frame, i, Method)
+			return i, false // the first "method" decides
 		}
-		isMethod := keyEquals(b[i+1:ke-1], kesc, "method")
-		i = jsonscan.SkipWS(b, ke)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = jsonscan.SkipWS(b, i+1)
-		if isMethod {
-			if i >= len(b) || b[i] != '"' {
-				return false
-			}
-			ve, vesc, ok := jsonscan.ScanString(b, i)
-			return ok && stringEquals(b, span{kind: '"', start: i + 1, end: ve - 1, esc: vesc}, methodBytes)
-		}
-		if i, ok = jsonscan.SkipStructural(b, i); !ok {
-			return false
-		}
-		i = jsonscan.SkipWS(b, i)
-		if i >= len(b) || b[i] != ',' {
-			return false
-		}
-		i = jsonscan.SkipWS(b, i+1)
-	}
-	return false
-}
-
-// keyEquals compares a validated key body with want.
-func keyEquals(key []byte, esc bool, want string) bool {
-	if !esc {
-		return string(key) == want
-	}
-	var buf [32]byte
-	return len(key) <= 6*len(want) && string(jsonscan.Unescape(buf[:0], key)) == want
+		return jsonscan.SkipStructural(frame, i)
+	})
+	return is
 }

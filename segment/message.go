@@ -2,7 +2,7 @@ package segment
 
 import "unicode/utf8"
 
-var version20 = []byte("2.0")
+const version20 = "2.0"
 
 // Parsed is a message accepted by ParseMessage: the raw JSON of each
 // JSON-RPC member (nil when absent), aliasing the message.
@@ -54,7 +54,7 @@ func (e *envelope) check(b []byte) Rule {
 	if e.methodIsSegment {
 		return RuleNestedSegment
 	}
-	if e.dup || e.jsonrpc.kind != '"' || !stringEquals(b, e.jsonrpc, version20) {
+	if e.dup || !e.jsonrpc.is(b, version20) {
 		return RuleInvalidJSONRPC
 	}
 	if e.id.kind != 0 && !validID(b, e.id) {

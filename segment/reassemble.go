@@ -162,7 +162,7 @@ func (r *Reassembler) feed(frame []byte, mode scanMode, check bool) ([]byte, err
 	if e.guessed && !ok {
 		return nil, errGuess
 	}
-	if !ok || !e.methodIsSegment || e.dup || e.id.kind != 0 || e.jsonrpc.kind != '"' || !stringEquals(frame, e.jsonrpc, version20) ||
+	if !ok || !e.methodIsSegment || e.dup || e.id.kind != 0 || !e.jsonrpc.is(frame, version20) ||
 		e.params.kind != 'o' || frame[e.params.start] != '{' {
 		return nil, r.violation(&e, RuleEnvelope, nil, -1, "")
 	}

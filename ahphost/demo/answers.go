@@ -90,27 +90,21 @@ func plainAnswer(prompt string, seed uint64, l listing) string {
 	return b.String()
 }
 
-// helpText lists every script.
+// helpText lists every script (from Commands, the one catalog).
 func helpText() string {
-	return "## Demo agent commands\n\n" +
+	var b strings.Builder
+	b.WriteString("## Demo agent commands\n\n" +
 		"Anything that does not start with `/demo` gets a streamed answer with reasoning, a real " +
 		"read-only `list_files` call, code, a list and a table.\n\n" +
-		"| Command | What it shows |\n|---|---|\n" +
-		"| `/demo help` | this list |\n" +
-		"| `/demo tools` | tool calls through the whole state machine: a read-only call, an edit that needs approval (with a diff), a command that needs approval and then result review |\n" +
-		"| `/demo big N` | a reply of exactly N bytes (e.g. `3m`, up to 32 MiB) ending in `-- end of N bytes --`; above 1 MiB it is kept as content references once finished |\n" +
-		"| `/demo history N` | creates a session with a chat of N finished turns (default 300) to page through |\n" +
-		fmt.Sprintf("| `/demo slow [lines]` | a long answer streamed slowly (%d lines by default) — try cancelling or reconnecting |\n", DefaultSlowLines) +
-		"| `/demo error` | the turn fails with a resumable error; resume it to finish |\n" +
-		"| `/demo input` | asks you questions (text, number, yes/no, single and multi choice) and echoes the answers |\n" +
-		"| `/demo shell [pty\\|plain]` | a scripted terminal (nothing really runs): coloured test output, a progress bar, thousands of lines and a failing command; `pty` drops command detection, `plain` has no pty |\n" +
-		"| `/demo edit` | edits five files (created, modified, deleted, one large) with diffs served by `resourceRead`, and a reviewable changeset |\n" +
-		"| `/demo subagent` | a subagent working in a child chat while a shell runs in the background |\n" +
-		"| `/demo auth` | a tool call that needs you to sign in to the Demo API (any token works) |\n" +
-		"| `!ls [path]`, `!cat file` | the read-only demo terminal |\n\n" +
+		"| Command | What it shows |\n|---|---|\n")
+	for _, c := range Commands() {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", c.Usage, c.Help)
+	}
+	b.WriteString("| `!ls [path]`, `!cat file` | the read-only demo terminal |\n\n" +
 		"While an answer streams, send a steering message and the agent adapts mid-turn (say \"stop\" to end it early).\n\n" +
 		"The agent is deterministic: the same prompt always gives the same answer. Edits and commands are simulated; " +
-		"only `list_files` and `read_file` really read the working directory.\n"
+		"only `list_files` and `read_file` really read the working directory.\n")
+	return b.String()
 }
 
 // unknownText answers an unknown /demo word.

@@ -34,13 +34,7 @@ func (r *run) auth() error {
 		// auth-required applies to MCP tools only.
 		contributor: &ahpwire.ToolCallContributor{Kind: "mcp", CustomizationID: "demo-api"},
 	}
-	if err := r.startTool(spec); err != nil {
-		return err
-	}
-	if err := r.emit(&ahpwire.ChatToolCallReady{
-		TurnID: r.t.TurnID, ToolCallID: spec.id, InvocationMessage: ahpwire.MarkdownText(spec.invocation),
-		ToolInput: ahpwire.InlineInput(spec.input), Confirmed: ahpwire.ConfirmedNotNeeded,
-	}); err != nil {
+	if err := r.startRunningTool(spec); err != nil {
 		return err
 	}
 	if err := r.emit(&ahpwire.ChatToolCallAuthRequired{TurnID: r.t.TurnID, ToolCallID: spec.id, Auth: ahpwire.McpAuthRequirement{

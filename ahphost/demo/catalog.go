@@ -21,25 +21,42 @@ const (
 	ModePlan    = "plan"
 )
 
-// CommandInfo describes one /demo command for completions and help.
+// CommandInfo describes one /demo command for completions and help: the
+// one list both are built from.
 type CommandInfo struct {
 	// Text is what the completion inserts ("/demo slow 40").
 	Text string
-	// Description says what the command shows.
+	// Description says in a few words what the command shows (completions).
 	Description string
+	// Usage is the command as /demo help shows it ("/demo slow [lines]").
+	Usage string
+	// Help is /demo help's longer description (markdown).
+	Help string
 }
 
 // Commands lists the demo's scripted commands.
 func Commands() []CommandInfo {
 	return []CommandInfo{
-		{"/demo help", "list the demo commands"},
-		{"/demo tools", "tool calls: read-only, an edit and a command that need approval"},
-		{"/demo slow 40", "a long answer streamed slowly — try steering it"},
-		{"/demo big 1m", "a reply of exactly N bytes"},
-		{"/demo error", "a resumable error"},
-		{"/demo input", "questions of every kind"},
-		{"/demo subagent", "a subagent in a child chat and a background shell"},
-		{"/demo auth", "a tool call that needs you to sign in"},
+		{"/demo help", "list the demo commands", "/demo help", "this list"},
+		{"/demo tools", "tool calls: read-only, an edit and a command that need approval", "/demo tools",
+			"tool calls through the whole state machine: a read-only call, an edit that needs approval (with a diff), a command that needs approval and then result review"},
+		{"/demo big 1m", "a reply of exactly N bytes", "/demo big N",
+			"a reply of exactly N bytes (e.g. `3m`, up to 32 MiB) ending in `-- end of N bytes --`; above 1 MiB it is kept as content references once finished"},
+		{"/demo history 300", "a chat of N finished turns to page through", "/demo history N",
+			"creates a session with a chat of N finished turns (default 300) to page through"},
+		{"/demo slow 40", "a long answer streamed slowly — try steering it", "/demo slow [lines]",
+			fmt.Sprintf("a long answer streamed slowly (%d lines by default) — try cancelling or reconnecting", DefaultSlowLines)},
+		{"/demo error", "a resumable error", "/demo error", "the turn fails with a resumable error; resume it to finish"},
+		{"/demo input", "questions of every kind", "/demo input",
+			"asks you questions (text, number, yes/no, single and multi choice) and echoes the answers"},
+		{"/demo shell", "a scripted terminal: tests, a progress bar, a failing command", "/demo shell [pty\\|plain]",
+			"a scripted terminal (nothing really runs): coloured test output, a progress bar, thousands of lines and a failing command; `pty` drops command detection, `plain` has no pty"},
+		{"/demo edit", "edits five files with diffs and a reviewable changeset", "/demo edit",
+			"edits five files (created, modified, deleted, one large) with diffs served by `resourceRead`, and a reviewable changeset"},
+		{"/demo subagent", "a subagent in a child chat and a background shell", "/demo subagent",
+			"a subagent working in a child chat while a shell runs in the background"},
+		{"/demo auth", "a tool call that needs you to sign in", "/demo auth",
+			"a tool call that needs you to sign in to the Demo API (any token works)"},
 	}
 }
 

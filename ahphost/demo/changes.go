@@ -133,12 +133,7 @@ func (r *run) edit() error {
 		invocation: fmt.Sprintf("Editing %d files", len(files)),
 		pastTense:  fmt.Sprintf("Edited %d files", len(files)),
 	}
-	if err := r.startTool(spec); err != nil {
-		return err
-	}
-	if err := r.emit(&ahpwire.ChatToolCallReady{TurnID: r.t.TurnID, ToolCallID: spec.id,
-		InvocationMessage: ahpwire.MarkdownText(spec.invocation), ToolInput: ahpwire.InlineInput(spec.input),
-		Confirmed: ahpwire.ConfirmedNotNeeded}); err != nil {
+	if err := r.startRunningTool(spec); err != nil {
 		return err
 	}
 	if err := r.pause(r.opts.Pace * 3); err != nil {

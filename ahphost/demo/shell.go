@@ -61,12 +61,7 @@ func (r *run) shell() error {
 		invocation: "Running `" + strings.Join(lines, " && ") + "`",
 		pastTense:  "Ran `" + strings.Join(lines, " && ") + "`",
 	}
-	if err := r.startTool(spec); err != nil {
-		return err
-	}
-	if err := r.emit(&ahpwire.ChatToolCallReady{TurnID: r.t.TurnID, ToolCallID: spec.id,
-		InvocationMessage: ahpwire.MarkdownText(spec.invocation), ToolInput: ahpwire.InlineInput(spec.input),
-		Confirmed: ahpwire.ConfirmedNotNeeded}); err != nil {
+	if err := r.startRunningTool(spec); err != nil {
 		return err
 	}
 	ch.OpenTerminal(uri, ahpwire.TerminalState{

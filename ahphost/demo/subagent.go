@@ -55,13 +55,7 @@ func (r *run) subagent() error {
 		input:      toolInputJSON(kv{"task", "Survey the files in the working directory"}),
 		invocation: "Running a subagent: file survey",
 	}
-	if err := r.startTool(spec); err != nil {
-		return err
-	}
-	if err := r.emit(&ahpwire.ChatToolCallReady{
-		TurnID: r.t.TurnID, ToolCallID: spec.id, InvocationMessage: ahpwire.MarkdownText(spec.invocation),
-		ToolInput: ahpwire.InlineInput(spec.input), Confirmed: ahpwire.ConfirmedNotNeeded,
-	}); err != nil {
+	if err := r.startRunningTool(spec); err != nil {
 		return err
 	}
 	h, err := r.t.Subagent(r.ctx, SubagentRequest{ToolCallID: spec.id, Title: "Subagent: file survey",

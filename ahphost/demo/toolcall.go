@@ -93,6 +93,24 @@ func (r *run) startTool(s toolSpec) error {
 	return nil
 }
 
+// toolReady emits chat/toolCallReady for a tool call that needs no
+// confirmation (confirmed "not-needed", so it is running).
+func (r *run) toolReady(s toolSpec) error {
+	return r.emit(&ahpwire.ChatToolCallReady{
+		TurnID: r.t.TurnID, ToolCallID: s.id, InvocationMessage: ahpwire.MarkdownText(s.invocation),
+		ToolInput: ahpwire.InlineInput(s.input), Confirmed: ahpwire.ConfirmedNotNeeded,
+	})
+}
+
+// startRunningTool starts a tool call that needs no confirmation: startTool,
+// then toolReady.
+func (r *run) startRunningTool(s toolSpec) error {
+	if err := r.startTool(s); err != nil {
+		return err
+	}
+	return r.toolReady(s)
+}
+
 // readOnlyTool runs a read-only tool call end to end without confirmation:
 // start, streamed input, ready (confirmed "not-needed", so running), then the
 // real result. It returns the tool output, or the error text when the tool
@@ -105,10 +123,7 @@ func (r *run) readOnlyTool(s toolSpec, exec func() (string, error)) (out, failur
 	if err := r.pause(r.opts.Pace); err != nil {
 		return "", "", err
 	}
-	if err := r.emit(&ahpwire.ChatToolCallReady{
-		TurnID: r.t.TurnID, ToolCallID: s.id, InvocationMessage: ahpwire.MarkdownText(s.invocation),
-		ToolInput: ahpwire.InlineInput(s.input), Confirmed: ahpwire.ConfirmedNotNeeded,
-	}); err != nil {
+	if err := r.toolReady(s); err != nil {
 		return "", "", err
 	}
 	if err := r.pause(r.opts.Pace * 3); err != nil {

@@ -10,8 +10,12 @@ import (
 	"testing"
 )
 
-// EnvDir names the environment variable that overrides the fixture root.
-const EnvDir = "AHP_FIXTURES_DIR"
+// EnvDir names the environment variable that overrides the root of the
+// 0.5-era fixture set; EnvDir08 that of the 0.8–1.0-era set.
+const (
+	EnvDir   = "AHP_FIXTURES_DIR"
+	EnvDir08 = "AHP_FIXTURES_08_DIR"
+)
 
 // Reducer is one case of reducers/*.json.
 type Reducer struct {
@@ -36,7 +40,7 @@ type RoundTrip struct {
 }
 
 // The fixture sets under testdata/ahp: the 0.5-era set and the 0.8–1.0-era
-// set. Both are found the same way and share the $AHP_FIXTURES_DIR override.
+// set. Both are found the same way, each with its own override.
 const (
 	set05 = "fixtures"
 	set08 = "fixtures-0.8"
@@ -48,13 +52,21 @@ const (
 func Dir() (string, error) { return dirOf(set05) }
 
 // Dir08 returns the root of the 0.8–1.0-era fixture set, found as Dir finds
-// its set (testdata/ahp/fixtures-0.8, same $AHP_FIXTURES_DIR override).
+// its set (testdata/ahp/fixtures-0.8, or $AHP_FIXTURES_08_DIR).
 func Dir08() (string, error) { return dirOf(set08) }
 
-// dirOf finds testdata/ahp/<set> above the working directory, unless
-// $AHP_FIXTURES_DIR names the root.
+// envOf names the environment variable that overrides set's root.
+func envOf(set string) string {
+	if set == set08 {
+		return EnvDir08
+	}
+	return EnvDir
+}
+
+// dirOf finds testdata/ahp/<set> above the working directory, unless the
+// set's variable (envOf) names its root.
 func dirOf(set string) (string, error) {
-	if d := os.Getenv(EnvDir); d != "" {
+	if d := os.Getenv(envOf(set)); d != "" {
 		return d, nil
 	}
 	wd, err := os.Getwd()
@@ -76,7 +88,7 @@ func dirOf(set string) (string, error) {
 
 // setDir returns the directory of one kind of case in a set (sub is
 // "reducers" or "round-trips"): <root>/<sub>, or the root itself when
-// $AHP_FIXTURES_DIR points straight at one kind (it has no <sub> directory).
+// the set's variable points straight at one kind (it has no <sub> directory).
 func setDir(set, sub string) (string, error) {
 	root, err := dirOf(set)
 	if err != nil {
@@ -84,7 +96,7 @@ func setDir(set, sub string) (string, error) {
 	}
 	d := filepath.Join(root, sub)
 	if st, err := os.Stat(d); err != nil || !st.IsDir() {
-		if os.Getenv(EnvDir) != "" {
+		if os.Getenv(envOf(set)) != "" {
 			return root, nil
 		}
 	}

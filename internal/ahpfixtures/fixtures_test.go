@@ -60,6 +60,14 @@ func TestEnvOverride(t *testing.T) {
 	if _, err := LoadReducers(); err == nil {
 		t.Fatal("broken fixture accepted")
 	}
+	// The 0.8 set has its own override: the 0.5 one does not redirect it.
+	if d, err := Dir08(); err != nil || d == os.Getenv(EnvDir) || filepath.Base(d) != "fixtures-0.8" {
+		t.Fatalf("Dir08 with only %s set = %q, %v", EnvDir, d, err)
+	}
+	t.Setenv(EnvDir08, root)
+	if d, err := Dir08(); err != nil || d != root {
+		t.Fatalf("Dir08 with %s set = %q, %v", EnvDir08, d, err)
+	}
 }
 
 func TestDecodeAndStripNulls(t *testing.T) {

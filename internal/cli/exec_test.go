@@ -193,10 +193,7 @@ func TestExecQuestionErrorAndUsage(t *testing.T) {
 func TestNamedHostFromConfig(t *testing.T) {
 	u, _ := startTestHost(t)
 	bare := strings.Split(u, "?")[0]
-	dir := os.Getenv("XDG_CONFIG_HOME")
-	path := filepath.Join(dir, "ahptui", "config.toml")
-	must(t, os.MkdirAll(filepath.Dir(path), 0o700))
-	must(t, os.WriteFile(path, []byte("default = \"box\"\n[hosts.box]\nurl = \""+bare+"\"\ntoken_env = \"BOX_TOKEN\"\n"), 0o600))
+	path := writeConfig(t, "default = \"box\"\n[hosts.box]\nurl = \""+bare+"\"\ntoken_env = \"BOX_TOKEN\"\n")
 	t.Setenv("BOX_TOKEN", execToken)
 	if code, out, errs := runIn(t, "", "exec", "@box", "hi"); code != execCompleted || out == "" {
 		t.Fatalf("@box: exit %d %q", code, errs)
@@ -260,9 +257,7 @@ func TestKeyOverridesFromConfig(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
 	t.Setenv("AHPTUI_CONFIG", "")
-	path := filepath.Join(dir, "ahptui", "config.toml")
-	must(t, os.MkdirAll(filepath.Dir(path), 0o700))
-	must(t, os.WriteFile(path, []byte("theme = \"light\"\n[keys]\n\"global.quit\" = \"ctrl+q\"\n"), 0o600))
+	path := writeConfig(t, "theme = \"light\"\n[keys]\n\"global.quit\" = \"ctrl+q\"\n")
 	cfg, err := parseArgs(nil, lookupEnv)
 	must(t, err)
 	f, err := loadConfigFile(cfg)
@@ -286,10 +281,7 @@ func TestSessionsAllHosts(t *testing.T) {
 	u, _ := startTestHost(t)
 	bare := strings.Split(u, "?")[0]
 	dead := "ws://" + deadAddrFor(t) + "/"
-	dir := os.Getenv("XDG_CONFIG_HOME")
-	path := filepath.Join(dir, "ahptui", "config.toml")
-	must(t, os.MkdirAll(filepath.Dir(path), 0o700))
-	must(t, os.WriteFile(path, []byte("[hosts.up]\nurl = \""+bare+"\"\ntoken_env = \"UP_TOKEN\"\n[hosts.down]\nurl = \""+dead+"\"\n"), 0o600))
+	writeConfig(t, "[hosts.up]\nurl = \""+bare+"\"\ntoken_env = \"UP_TOKEN\"\n[hosts.down]\nurl = \""+dead+"\"\n")
 	t.Setenv("UP_TOKEN", execToken)
 	if code, _, errs := runIn(t, "", "exec", "@up", "/demo input"); code != execNeedsInput {
 		t.Fatalf("setup: %d %q", code, errs)

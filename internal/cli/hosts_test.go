@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,12 +18,9 @@ import (
 func TestHostSetDials(t *testing.T) {
 	u, _ := startTestHost(t)
 	bare := strings.Split(u, "?")[0]
-	dir := os.Getenv("XDG_CONFIG_HOME")
-	path := filepath.Join(dir, "ahptui", "config.toml")
-	must(t, os.MkdirAll(filepath.Dir(path), 0o700))
-	must(t, os.WriteFile(path, []byte("[hosts.up]\nurl = \""+bare+"\"\ntoken_env = \"UP_TOKEN\"\n"+
+	path := writeConfig(t, "[hosts.up]\nurl = \""+bare+"\"\ntoken_env = \"UP_TOKEN\"\n"+
 		"[hosts.wrong]\nurl = \""+bare+"\"\ntoken_env = \"WRONG_TOKEN\"\n"+
-		"[hosts.down]\nurl = \"ws://"+deadAddrFor(t)+"/\"\n"), 0o600))
+		"[hosts.down]\nurl = \"ws://"+deadAddrFor(t)+"/\"\n")
 	t.Setenv("UP_TOKEN", execToken)
 	t.Setenv("WRONG_TOKEN", "wrong-secret-token-42")
 	f, err := cfgfile.Load(path, true)

@@ -119,22 +119,7 @@ func TestServeHelpDocumentsFaultFlags(t *testing.T) {
 func TestServeAllowHost(t *testing.T) {
 	u, stderr, _ := startServe(t, "--without-connection-token", "--allow-host", "devbox.lan")
 	port := u[strings.LastIndex(u, ":"):]
-	dialHost := func(host string) int {
-		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-		defer cancel()
-		c, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{Host: host})
-		if resp != nil && resp.Body != nil {
-			_ = resp.Body.Close()
-		}
-		if err == nil {
-			_ = c.CloseNow()
-			return 0
-		}
-		if resp == nil {
-			t.Fatalf("dial with Host %q: %v", host, err)
-		}
-		return resp.StatusCode
-	}
+	dialHost := func(host string) int { return testkit.DialWithHost(t, u, host, testTimeout) }
 	if got := dialHost("devbox.lan" + port); got != 0 {
 		t.Fatalf("allowed host refused: %d", got)
 	}

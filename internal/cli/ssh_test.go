@@ -175,9 +175,7 @@ func (s *testSSHD) setConfig(t *testing.T, extra string) {
 	t.Setenv("AHPTUI_CONFIG", "")
 	t.Setenv("AHPTUI_TOKEN", "")
 	t.Setenv("AHPTUI_SSH", s.wrapper)
-	p := filepath.Join(cdir, "ahptui", "config.toml")
-	must(t, os.MkdirAll(filepath.Dir(p), 0o700))
-	must(t, os.WriteFile(p, []byte("[hosts.box]\nssh = \"sshtest\"\n"+extra), 0o600))
+	writeConfig(t, "[hosts.box]\nssh = \"sshtest\"\n"+extra)
 }
 
 // TestSSHEndToEnd drives `ahptui` over a real sshd: discovery of a running

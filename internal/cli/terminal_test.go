@@ -205,18 +205,15 @@ func TestInboxInTerminal(t *testing.T) {
 	u2, err := h2.Listen("127.0.0.1:0")
 	must(t, err)
 	bare, bare2 := strings.Split(u, "?")[0], strings.Split(u2, "?")[0]
-	cdir := os.Getenv("XDG_CONFIG_HOME")
-	path := filepath.Join(cdir, "ahptui", "config.toml")
-	must(t, os.MkdirAll(filepath.Dir(path), 0o700))
-	must(t, os.WriteFile(path, []byte("[hosts.up]\nurl = \""+bare+"\"\ntoken_env = \"UP_TOKEN\"\n"+
+	writeConfig(t, "[hosts.up]\nurl = \""+bare+"\"\ntoken_env = \"UP_TOKEN\"\n"+
 		"[hosts.two]\nurl = \""+bare2+"\"\ntoken_env = \"TWO_TOKEN\"\n"+
-		"[hosts.down]\nurl = \"ws://"+deadAddrFor(t)+"/\"\n[notify]\nbell = true\n"), 0o600))
+		"[hosts.down]\nurl = \"ws://"+deadAddrFor(t)+"/\"\n[notify]\nbell = true\n")
 	t.Setenv("UP_TOKEN", execToken)
 	t.Setenv("TWO_TOKEN", execToken+"-2")
 	if code, _, errs := runIn(t, "", "exec", "@up", "inbox please"); code != execCompleted {
 		t.Fatalf("setup: %d %q", code, errs)
 	}
-	p := startPane(t, []string{"XDG_CONFIG_HOME=" + cdir, "UP_TOKEN=" + execToken, "TWO_TOKEN=" + execToken + "-2"},
+	p := startPane(t, []string{"XDG_CONFIG_HOME=" + os.Getenv("XDG_CONFIG_HOME"), "UP_TOKEN=" + execToken, "TWO_TOKEN=" + execToken + "-2"},
 		fmt.Sprintf(`bash -c '%q; echo EXIT=$?; echo MODES: $(stty -a | tr "\n" " ")'`, bin))
 	p.waitFor(`@down  down, retrying in \d+s: `)
 	p.waitFor(`(?s)@up  connected.*inbox please.*@two  connected.*@down  down`) // file order

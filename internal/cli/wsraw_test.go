@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -118,3 +120,13 @@ func clip(b []byte) string {
 
 // syncBuffer is the shared goroutine-safe buffer.
 type syncBuffer = testkit.SyncBuffer
+
+// writeConfig writes text as the config file under $XDG_CONFIG_HOME (the
+// test sets it) and returns the file's path.
+func writeConfig(t testing.TB, text string) string {
+	t.Helper()
+	path := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "ahptui", "config.toml")
+	must(t, os.MkdirAll(filepath.Dir(path), 0o700))
+	must(t, os.WriteFile(path, []byte(text), 0o600))
+	return path
+}

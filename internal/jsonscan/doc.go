@@ -2,13 +2,14 @@
 // segment (frame envelopes, the final check of a reassembled message) and
 // ahpclient (the read loop's fast path for action frames).
 //
-// It has three parts:
+// It has four parts:
 //   - validating scans (ScanString, ScanNumber, SkipValue, Valid): the JSON
 //     grammar of RFC 8259 plus UTF-8 inside strings, with SWAR fast paths;
 //     they accept exactly what encoding/json.Valid && utf8.Valid accept
 //     (FuzzJSONValid, TestScanStringMatchesEncodingJSON);
 //   - Unescape, which decodes a validated string body exactly as
-//     encoding/json does (lone surrogates become U+FFFD);
+//     encoding/json does (lone surrogates become U+FFFD), and StringIs and
+//     BodyIs, which compare a string with a wanted value through it;
 //   - structural skips (StringEnd, SkipStructural), which only find where a
 //     value ends, for routing decisions and for callers that validate later;
 //   - the JSON-RPC envelope key rules (EnvelopeKey, CheckEnvelopeKeys): a

@@ -254,3 +254,30 @@ func Valid(b []byte) bool {
 	i, ok := SkipValue(b, 0)
 	return ok && SkipWS(b, i) == len(b)
 }
+
+// StringIs reads the JSON string at b[i] and reports whether it decodes to
+// want (escaped spellings included), without allocating, and the index
+// after it. ok is false when b[i] does not start a valid string.
+func StringIs(b []byte, i int, want string) (end int, is, ok bool) {
+	if i >= len(b) || b[i] != '"' {
+		return i, false, false
+	}
+	end, esc, ok := ScanString(b, i)
+	if !ok {
+		return i, false, false
+	}
+	return end, BodyIs(b[i+1:end-1], esc, want), true
+}
+
+// BodyIs reports whether a validated string body (the bytes between the
+// quotes; esc: it contains escapes) decodes to want.
+func BodyIs(body []byte, esc bool, want string) bool {
+	if !esc {
+		return string(body) == want
+	}
+	if len(body) > 6*len(want) { // no byte of want is spelled longer
+		return false
+	}
+	var buf [64]byte
+	return string(Unescape(buf[:0], body)) == want
+}

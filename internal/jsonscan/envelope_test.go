@@ -1,35 +1,22 @@
 package jsonscan
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
 	"github.com/ahptui/ahptui/internal/testkit"
 )
 
-// refCheckEnvelope is CheckEnvelopeKeys written with encoding/json only,
-// for valid JSON.
+// refCheckEnvelope is CheckEnvelopeKeys written with encoding/json only
+// (testkit.EnvelopeKeys), for valid JSON.
 func refCheckEnvelope(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	switch testkit.EnvelopeKeys(b) {
+	case testkit.EnvelopeNotObject:
 		return ErrNotObject
-	}
-	seen := map[string]bool{}
-	for dec.More() {
-		kt, _ := dec.Token()
-		var raw json.RawMessage
-		_ = dec.Decode(&raw)
-		k := kt.(string)
-		f := testkit.EnvelopeMember(k)
-		switch {
-		case f == "":
-		case f != k:
-			return ErrFoldedKey
-		case seen[f]:
-			return ErrDuplicateKey
-		}
-		seen[f] = true
+	case testkit.EnvelopeFolded:
+		return ErrFoldedKey
+	case testkit.EnvelopeDuplicate:
+		return ErrDuplicateKey
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package redact_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,28 +15,14 @@ import (
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // recorder collects every log line and every string the client hands to
 // the program (errors, states, events).
-type recorder struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (r *recorder) Write(p []byte) (int, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.buf.Write(p)
-}
+type recorder struct{ testkit.SyncBuffer }
 
 func (r *recorder) add(format string, args ...any) { fmt.Fprintf(r, format+"\n", args...) }
-
-func (r *recorder) String() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.buf.String()
-}
 
 // TestNoCredentialInAnyOutputOfASession runs a whole session (embedded
 // demo host and client over loopback, a token in the query, a password in

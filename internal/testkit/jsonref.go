@@ -1,6 +1,9 @@
 package testkit
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // EnvelopeMember is the reference oracle for JSON-RPC envelope keys: the
 // envelope member ("jsonrpc", "id", "method", "params", "result", "error")
@@ -20,6 +23,42 @@ func EnvelopeMember(name string) string {
 		if p != nil {
 			return f
 		}
+	}
+	return ""
+}
+
+// The verdicts of EnvelopeKeys.
+const (
+	EnvelopeNotObject = "not an object"
+	EnvelopeFolded    = "envelope member named by case folding"
+	EnvelopeDuplicate = "envelope member named twice"
+)
+
+// EnvelopeKeys is the reference oracle for the envelope-key check, with
+// encoding/json only: for the valid JSON b it returns "" when b is an
+// object naming each envelope member at most once and by its exact name,
+// else the first problem met (EnvelopeNotObject, EnvelopeFolded,
+// EnvelopeDuplicate).
+func EnvelopeKeys(b []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return EnvelopeNotObject
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		kt, _ := dec.Token()
+		var raw json.RawMessage
+		_ = dec.Decode(&raw)
+		k := kt.(string)
+		f := EnvelopeMember(k)
+		switch {
+		case f == "":
+		case f != k:
+			return EnvelopeFolded
+		case seen[f]:
+			return EnvelopeDuplicate
+		}
+		seen[f] = true
 	}
 	return ""
 }

@@ -1,6 +1,19 @@
-# Screen helpers shared by the tmux end-to-end scripts (sourced, not run).
-# The caller sets S (the tmux session), WORK (a directory kept for
-# post-mortems) and TIMEOUT (seconds a wait may take by default).
+# Helpers shared by the tmux scripts (end-to-end tests and measurements;
+# sourced, not run). The caller sets ROOT (the repository), S (the tmux
+# session), WORK (a directory kept for post-mortems) and TIMEOUT (seconds a
+# wait may take by default); POLL is how often a wait looks (seconds).
+POLL=${POLL:-0.1}
+
+# ahptui_bin prints the binary to run: $AHPTUI_BIN, or ./ahptui built
+# into $WORK.
+ahptui_bin() {
+	if [ -n "${AHPTUI_BIN:-}" ]; then
+		echo "$AHPTUI_BIN"
+		return
+	fi
+	(cd "$ROOT" && go build -o "$WORK/ahptui" .) >&2
+	echo "$WORK/ahptui"
+}
 #
 # snap captures the pane into $WORK/last-screen.txt; screen prints it.
 # Matching greps the file, not a pipe: under pipefail a grep -q that stops
@@ -27,7 +40,7 @@ wait_for() {
 		if on_screen "$pat"; then
 			return 0
 		fi
-		sleep 0.1
+		sleep "$POLL"
 	done
 	fail "timed out after ${limit}s waiting for: $pat"
 }
@@ -40,7 +53,7 @@ wait_gone() {
 		if snap && ! grep -qE -- "$pat" "$WORK/last-screen.txt"; then
 			return 0
 		fi
-		sleep 0.1
+		sleep "$POLL"
 	done
 	fail "timed out after ${limit}s waiting for this to disappear: $pat"
 }
