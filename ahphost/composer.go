@@ -12,20 +12,6 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
-// Completer is implemented by agents that offer composer completions.
-type Completer interface {
-	// Complete returns items for text with the cursor at offset (UTF-16).
-	Complete(text string, offset int) []ahpwire.CompletionItem
-}
-
-// Configurer is implemented by agents that have a session configuration.
-type Configurer interface {
-	// ResolveConfig returns the schema and the values with defaults applied.
-	ResolveConfig(p ahpwire.ResolveSessionConfigParams) (ahpwire.ResolveSessionConfigResult, error)
-	// ConfigCompletions returns values of one property matching a query.
-	ConfigCompletions(p ahpwire.SessionConfigCompletionsParams) ([]ahpwire.SessionConfigValueItem, error)
-}
-
 // The host's composer trigger characters ("@" files, "/" commands) and
 // its terminal-command prefix.
 var completionTriggers = []string{"@", "/"}
@@ -43,7 +29,7 @@ func init() {
 // composerFeatures fills the initialize result's completion fields when
 // the agent offers completions.
 func (h *Host) composerFeatures(res *ahpwire.InitializeResult) {
-	if _, ok := h.agent.(Completer); ok {
+	if hasCompletions(h.agent) {
 		res.CompletionTriggerCharacters = append([]string(nil), completionTriggers...)
 	}
 	if t, ok := h.agent.(interface{ TerminalCommandPrefix() string }); ok {
@@ -57,7 +43,8 @@ func (c *conn) completions(m *ahpwire.Message) (any, func(), *rpcError) {
 	if e := decode(m, &p); e != nil {
 		return nil, nil, e
 	}
-	if _, e := c.h.st.chatOf(p.Channel); e != nil {
+	ce, e := c.h.st.chatOf(p.Channel)
+	if e != nil {
 		return nil, nil, e
 	}
 	if p.Kind != ahpwire.CompletionKindUserMessage {
@@ -67,8 +54,14 @@ func (c *conn) completions(m *ahpwire.Message) (any, func(), *rpcError) {
 		return nil, nil, errInvalidParams("text too long or offset out of range")
 	}
 	res := ahpwire.CompletionsResult{}
-	if comp, ok := c.h.agent.(Completer); ok {
-		res.Items = comp.Complete(p.Text, p.Offset)
+	var provider string
+	if se := c.h.st.sessions[ce.session]; se != nil {
+		provider = se.state.Provider
+	}
+	if m, ok := c.h.agent.(*muxAgent); ok {
+		res.Items = m.completeFor(provider, ce.session, p.Text, p.Offset)
+	} else {
+		res.Items = completeWith(c.h.agent, ce.session, p.Text, p.Offset)
 	}
 	return res, nil, nil
 }

@@ -81,10 +81,11 @@ func New(opts Options) (*Host, error) {
 	h.faults.dropAfter = int64(o.Faults.DropAfterFrames)
 	h.faults.dropAtSeq = o.Faults.DropAtServerSeq
 	h.faults.delay = o.Faults.FrameDelay
-	h.agent = o.Agent
-	if h.agent == nil {
-		h.agent = newDemoAgent(o.Dir, o.Pace, o.Now)
+	agents, err := agentsOf(o)
+	if err != nil {
+		return nil, err
 	}
+	h.agent = newAgent(agents)
 	h.st = newStore(h)
 	return h, nil
 }
@@ -228,6 +229,7 @@ func (h *Host) Close() error {
 		_ = c.ws.CloseNow()
 	}
 	h.wg.Wait()
+	closeAgents(h.agent, h.log)
 	return nil
 }
 

@@ -137,8 +137,12 @@ type Options struct {
 	KeepAlive time.Duration
 	// Logger receives the host's logs; nil discards them. The token is never logged.
 	Logger *slog.Logger
-	// Agent runs turns; nil = the scripted demo agent rooted at Dir.
+	// Agent runs turns when Agents is empty; nil = NewDefaultAgent's.
 	Agent Agent
+	// Agents are several agents offered side by side: every one's
+	// providers are listed in RootState.agents, and a session's turns run
+	// on the agent of the provider createSession named.
+	Agents []Agent
 	// Faults injects link failures (tests); see also the Host's runtime methods.
 	Faults Faults
 	// Now is the clock used for timestamps; nil = time.Now.

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ahptui/ahptui/ahphost/demo"
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
@@ -24,11 +23,22 @@ func (h *Host) SeedSession(sessionURI string, turns []ahpwire.Turn) (string, err
 	return h.st.seed(sessionURI, turns)
 }
 
+// historySeeder is implemented by the demo agent: "/demo history N" opens
+// a session of N synthetic turns the host seeds before the turn runs.
+type historySeeder interface {
+	HistoryTurns(text string) (int, bool)
+	HistorySession(n int) string
+}
+
 // demoHistory seeds the chat "/demo history N" asks for (once per N).
 // h.mu is held.
 func (s *store) demoHistory(text string) {
-	if n, ok := demo.HistoryTurns(text); ok && s.sessions[demo.HistorySession(n)] == nil {
-		if _, err := s.seed(demo.HistorySession(n), SyntheticTurns(n, 2<<10)); err != nil {
+	hs, ok := s.h.agent.(historySeeder)
+	if !ok {
+		return
+	}
+	if n, ok := hs.HistoryTurns(text); ok && s.sessions[hs.HistorySession(n)] == nil {
+		if _, err := s.seed(hs.HistorySession(n), SyntheticTurns(n, 2<<10)); err != nil {
 			s.h.log.Warn("demo history", "err", err)
 		}
 	}

@@ -197,9 +197,11 @@ func (c *conn) disposeSession(m *ahpwire.Message) (any, func(), *rpcError) {
 	}
 	delete(s.sessions, p.Channel)
 	s.dropChannel(p.Channel)
+	provider := se.state.Provider
 	return nil, func() {
 		s.activeSessionsChanged()
 		s.notifyRoot(ahpwire.MethodSessionRemoved, ahpwire.SessionRemovedParams{Channel: ahpwire.RootURI, Session: p.Channel})
+		c.h.closeAgentSession(provider, p.Channel)
 	}, nil
 }
 

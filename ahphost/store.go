@@ -68,6 +68,7 @@ func newStore(h *Host) *store {
 		clients:  make(map[string]*clientRecord),
 	}
 	s.root = ahpwire.RootState{Agents: h.agent.Providers(), ActiveSessions: ahpwire.Ptr(int64(0))}
+	s.restoreSessions()
 	return s
 }
 

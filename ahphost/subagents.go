@@ -8,7 +8,7 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/ahptui/ahptui/ahphost/demo"
+	"github.com/ahptui/ahptui/ahphost/agent"
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
@@ -16,10 +16,10 @@ import (
 var errParentGone = errors.New("the parent chat is gone")
 
 // subagentFunc returns the Turn.Subagent hook for a chat's run.
-func (h *Host) subagentFunc(parent string) demo.SubagentFunc {
-	return func(ctx context.Context, req demo.SubagentRequest) (demo.SubagentHandle, error) {
+func (h *Host) subagentFunc(parent string) agent.SubagentFunc {
+	return func(ctx context.Context, req agent.SubagentRequest) (agent.SubagentHandle, error) {
 		if err := ctx.Err(); err != nil {
-			return demo.SubagentHandle{}, err
+			return agent.SubagentHandle{}, err
 		}
 		h.mu.Lock()
 		defer h.mu.Unlock()
@@ -29,14 +29,14 @@ func (h *Host) subagentFunc(parent string) demo.SubagentFunc {
 
 // startSubagent creates the child chat, starts its turn and returns the
 // channel closed when that turn ends. h.mu is held.
-func (s *store) startSubagent(parent string, req demo.SubagentRequest) (demo.SubagentHandle, error) {
+func (s *store) startSubagent(parent string, req agent.SubagentRequest) (agent.SubagentHandle, error) {
 	pe := s.chats[parent]
 	if pe == nil {
-		return demo.SubagentHandle{}, errParentGone
+		return agent.SubagentHandle{}, errParentGone
 	}
 	se := s.sessions[pe.session]
 	if se == nil {
-		return demo.SubagentHandle{}, errParentGone
+		return agent.SubagentHandle{}, errParentGone
 	}
 	s.touch++
 	uri := parent + "-sub-" + strconv.FormatInt(s.touch, 10)
@@ -61,7 +61,7 @@ func (s *store) startSubagent(parent string, req demo.SubagentRequest) (demo.Sub
 	msg := ahpwire.ChatMessage{Text: req.Prompt, Origin: ahpwire.MessageOrigin{Kind: ahpwire.MessageKindAgent}}
 	s.startServerTurn(ce, msg, "")
 	s.childSettled(ce)
-	return demo.SubagentHandle{Chat: uri, Done: done}, nil
+	return agent.SubagentHandle{Chat: uri, Done: done}, nil
 }
 
 // childSettled closes a subagent's done channel once its chat is idle or

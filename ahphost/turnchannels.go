@@ -1,18 +1,18 @@
 package ahphost
 
 import (
-	"github.com/ahptui/ahptui/ahphost/demo"
+	"github.com/ahptui/ahptui/ahphost/agent"
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
-// turnChannels implements demo.Channels for one turn run: every call takes
+// turnChannels implements agent.Channels for one turn run: every call takes
 // the host lock and is dropped once the run was cancelled or superseded.
 type turnChannels struct {
 	h   *Host
 	run *turnRun
 }
 
-var _ demo.Channels = turnChannels{}
+var _ agent.Channels = turnChannels{}
 
 // locked runs fn with h.mu held while the run is live.
 func (tc turnChannels) locked(fn func(s *store)) {

@@ -6,27 +6,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/ahptui/ahptui/ahphost/demo"
+	"github.com/ahptui/ahptui/ahphost/agent"
 	"github.com/ahptui/ahptui/ahpwire"
 )
-
-// Agent runs turns for the host. *demo.Agent implements it; tests may plug
-// in their own.
-type Agent interface {
-	// Providers lists the agents shown in RootState.agents.
-	Providers() []ahpwire.AgentInfo
-	// Run streams one turn through t.Emit and returns when it has ended or
-	// ctx is cancelled (see demo.Agent.Run for the full contract).
-	Run(ctx context.Context, t Turn) error
-}
-
-// Turn is one turn the host hands to an Agent.
-type Turn = demo.Turn
-
-// newDemoAgent returns the built-in scripted agent.
-func newDemoAgent(dir string, pace time.Duration, now func() time.Time) Agent {
-	return demo.New(demo.Options{Dir: dir, Pace: pace, Now: now})
-}
 
 // clientBuffer is the capacity of a turn's client-action channel.
 const clientBuffer = 256
@@ -57,17 +39,27 @@ func (s *store) startRun(ce *chatEntry, resume bool) {
 	if err != nil {
 		started = h.opts.Now()
 	}
+	var provider string
+	var wd []string
+	if se := s.sessions[ce.session]; se != nil {
+		provider, wd = se.state.Provider, se.state.WorkingDirectories
+	}
 	t := Turn{
-		Chat:      ce.uri,
-		TurnID:    at.ID,
-		Text:      at.Message.Text,
-		Resume:    resume,
-		StartedAt: started,
-		Emit:      func(a ahpwire.Action) { h.agentEmit(ce.uri, run, a) },
-		Client:    run.client,
-		Config:    s.turnConfig(ce),
-		Subagent:  h.subagentFunc(ce.uri),
-		Channels:  turnChannels{h: h, run: run},
+		Chat:         ce.uri,
+		Session:      ce.session,
+		Provider:     provider,
+		Dir:          dirOf(wd),
+		Attachments:  at.Message.Attachments,
+		SessionHooks: sessionHooks{h: h, run: run, session: ce.session},
+		TurnID:       at.ID,
+		Text:         at.Message.Text,
+		Resume:       resume,
+		StartedAt:    started,
+		Emit:         func(a ahpwire.Action) { h.agentEmit(ce.uri, run, a) },
+		Client:       run.client,
+		Config:       s.turnConfig(ce),
+		Subagent:     h.subagentFunc(ce.uri),
+		Channels:     turnChannels{h: h, run: run},
 	}
 	h.wg.Add(1)
 	go func() {
@@ -132,7 +124,7 @@ func (h *Host) runDone(chat string, run *turnRun, err error) {
 	msg := "the agent stopped without finishing the turn"
 	if err != nil {
 		msg = "agent failed: " + err.Error()
-		if errors.Is(err, demo.ErrClientClosed) {
+		if errors.Is(err, agent.ErrClientClosed) {
 			msg = "the agent stopped waiting for a decision"
 		}
 	}

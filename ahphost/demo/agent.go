@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ahptui/ahptui/ahphost/agent"
 	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
@@ -21,7 +22,7 @@ const DefaultPace = 15 * time.Millisecond
 
 // ErrClientClosed is returned by Run when Turn.Client is closed while the
 // agent waits for a client decision (a confirmation or input answers).
-var ErrClientClosed = errors.New("demo: client action channel closed")
+var ErrClientClosed = agent.ErrClientClosed
 
 // ErrBadTurn is returned by Run for a Turn without Emit or TurnID.
 var ErrBadTurn = errors.New("demo: turn needs TurnID and Emit")
@@ -83,38 +84,9 @@ func (a *Agent) Providers() []ahpwire.AgentInfo {
 	}}
 }
 
-// Turn is one turn the host asks the agent to run.
-type Turn struct {
-	// Chat is the chat channel URI (informational).
-	Chat string
-	// TurnID is the active turn's id; every emitted action carries it.
-	TurnID string
-	// Text is the user message text.
-	Text string
-	// Resume is true when the host runs the turn again after chat/turnResume.
-	Resume bool
-	// StartedAt is the turn's startedAt (chat/turnStarted.startedAt, parse
-	// it with ahpstate.ParseTime); durations are measured from it. Zero
-	// means "when Run was called".
-	StartedAt time.Time
-	// Emit delivers one server-originated chat action. The host stamps the
-	// envelope and serverSeq, reduces and broadcasts it. Emit is called from
-	// Run's goroutine only, never after Run returns.
-	Emit func(ahpwire.Action)
-	// Client carries client-dispatched actions the host accepted for this
-	// chat (toolCallConfirmed, toolCallResultConfirmed, inputAnswerChanged,
-	// inputCompleted, ...). Actions for other turns or ids are ignored.
-	Client <-chan ahpwire.Action
-	// Config holds the session's configuration values as strings (the
-	// "model" and "mode" of Providers' config schema); nil means defaults.
-	Config map[string]string
-	// Subagent, when set, starts a child chat running prompt as a subagent
-	// of this turn (see SubagentFunc); nil means the host has none.
-	Subagent SubagentFunc
-	// Channels drives terminal and changeset channels and the resource
-	// store (/demo shell, /demo edit); nil when the host offers none.
-	Channels Channels
-}
+// Turn is one turn the host hands to an Agent (the host's contract, see
+// package ahphost/agent).
+type Turn = agent.Turn
 
 // Run streams one turn and returns when it has ended: after emitting
 // chat/turnComplete or chat/error it returns nil. When ctx is cancelled it
@@ -134,4 +106,10 @@ func (a *Agent) Run(ctx context.Context, t Turn) error {
 		return fmt.Errorf("demo: turn %s: %w", t.TurnID, err)
 	}
 	return nil
+}
+
+// Factory returns a demo Agent rooted at dir with the given pace and clock,
+// in the shape of ahphost.NewDefaultAgent (tests set it to this).
+func Factory(dir string, pace time.Duration, now func() time.Time) agent.Agent {
+	return New(Options{Dir: dir, Pace: pace, Now: now})
 }

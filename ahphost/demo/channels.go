@@ -1,24 +1,12 @@
 package demo
 
-import "github.com/ahptui/ahptui/ahpwire"
+import (
+	"github.com/ahptui/ahptui/ahphost/agent"
+	"github.com/ahptui/ahptui/ahpwire"
+)
 
-// Channels is what a host offers a turn beyond its chat: terminal and
-// changeset channels it can create and drive, and a resource store whose
-// entries clients read with resourceRead. Every method applies and
-// broadcasts at once, like Turn.Emit, and is called from Run's goroutine
-// only. A nil Turn.Channels means the host offers none.
-type Channels interface {
-	// OpenTerminal creates (or replaces) the terminal channel uri with
-	// state st and lists it in the root state's terminals.
-	OpenTerminal(uri string, st ahpwire.TerminalState)
-	// Terminal applies one terminal action to the terminal channel uri.
-	Terminal(uri string, a ahpwire.Action)
-	// PutResource stores data under uri for resourceRead.
-	PutResource(uri, contentType string, data []byte)
-	// Changeset creates the changeset channel uri with state st, or
-	// replaces its content (changeset/contentChanged) when it exists.
-	Changeset(uri string, st ahpwire.ChangesetState, reviewable bool)
-}
+// Channels is what a host offers a turn beyond its chat (agent.Channels).
+type Channels = agent.Channels
 
 // TerminalURI returns the demo's terminal channel URI for a turn.
 func TerminalURI(turnID, name string) string {

@@ -41,3 +41,10 @@ func historyText(n int) string {
 		"(fetchTurns) as you scroll up. Replies over 1 MiB (`/demo big 2m`) are kept as content references "+
 		"once finished and read back with resourceRead when reopened.", HistorySession(n), n)
 }
+
+// HistoryTurns reports the N of a "/demo history N" message (the host seeds
+// that session before the turn runs; see HistoryTurns).
+func (a *Agent) HistoryTurns(text string) (int, bool) { return HistoryTurns(text) }
+
+// HistorySession returns the session URI "/demo history N" opens.
+func (a *Agent) HistorySession(n int) string { return HistorySession(n) }

@@ -1,31 +1,20 @@
 package demo
 
 import (
-	"context"
+	"github.com/ahptui/ahptui/ahphost/agent"
 	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
-// SubagentRequest asks the host for a child chat that runs Prompt.
-type SubagentRequest struct {
-	// ToolCallID is the parent's tool call the subagent belongs to.
-	ToolCallID string
-	// Title names the child chat.
-	Title string
-	// Prompt is the child's first message.
-	Prompt string
-}
+// SubagentRequest asks the host for a child chat (agent.SubagentRequest).
+type SubagentRequest = agent.SubagentRequest
 
-// SubagentHandle is a running subagent: its chat and a channel closed when
-// the child's turn has ended.
-type SubagentHandle struct {
-	Chat string
-	Done <-chan struct{}
-}
+// SubagentHandle is a running subagent (agent.SubagentHandle).
+type SubagentHandle = agent.SubagentHandle
 
 // SubagentFunc starts a subagent; the host implements it (Turn.Subagent).
-type SubagentFunc func(ctx context.Context, req SubagentRequest) (SubagentHandle, error)
+type SubagentFunc = agent.SubagentFunc
 
 // Background work ids of "/demo subagent" (unique per turn).
 func (r *run) shellWorkID() string { return r.t.TurnID + ".shell" }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/ahptui/ahptui/ahphost/demo"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -88,7 +89,7 @@ func runDemo(cfg config, std stdio) int {
 		return exitError
 	}
 	h, err := ahphost.New(ahphost.Options{
-		Dir: wd, Pace: pace, Logger: log.With("component", "host"),
+		Dir: wd, Pace: pace, Logger: log.With("component", "host"), Agent: demo.Factory(wd, pace, nil),
 		Faults:        ahphost.Faults{DropAfterFrames: dropAfter},
 		ReleaseMemory: debug.FreeOSMemory, // after a long reply was stored as pages (docs/BENCHMARKS.md, issue 12)
 	})

@@ -39,6 +39,10 @@ type serveConfig struct {
 	LogLevel slog.Level
 	// ExitWithStdin stops serving when standard input reaches EOF.
 	ExitWithStdin bool
+	// AgentArgs are the --agent values (NAME[=COMMAND]), in order.
+	AgentArgs []string
+	// StateDir is where agents keep their session index ("" = default).
+	StateDir string
 }
 
 // parseServeFlags parses the arguments after `ahptui serve`. Sizes accept
@@ -112,6 +116,8 @@ func serveFlags(cfg *serveConfig, maxFrame, relayCap, level *string) *flag.FlagS
 		"fault injection: go silent once for this long (no frame answered or written, no close; 0 = off)")
 	fs.DurationVar(&cfg.Options.Faults.SilentAfter, "silent-after", 0,
 		"fault injection: start the --silent-for silence this long after listening (default: at once)")
+	fs.Func("agent", "serve this ACP agent, `NAME=COMMAND` (repeatable; default: the demo agent)", func(s string) error { cfg.AgentArgs = append(cfg.AgentArgs, s); return nil })
+	fs.StringVar(&cfg.StateDir, "state-dir", "", "directory of the agents' session index (default: the user state directory)")
 	fs.StringVar(level, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&cfg.ExitWithStdin, "exit-with-stdin", false, "stop when standard input reaches end of file (ahptui ssh --start)")
 	return fs
@@ -203,6 +209,13 @@ func serveMainIn(ctx context.Context, args []string, std stdio) int {
 	cfg.Options.ReleaseMemory = debug.FreeOSMemory // after a long reply was stored as pages
 	log.Debug("memory limit", "bytes", applyServeMemoryLimit())
 	cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, cfg.Addr) // the --addr name is this machine
+	closeAgents, err := wireServeAgents(&cfg, log)
+	if err != nil {
+		gate.open()
+		fmt.Fprintln(stderr, "ahptui: serve:", err)
+		return exitUsage
+	}
+	defer closeAgents()
 	h, err := ahphost.New(cfg.Options)
 	if err != nil {
 		gate.open()

@@ -1,0 +1,58 @@
+package agent
+
+import "github.com/ahptui/ahptui/ahpwire"
+
+// Completer is implemented by agents that offer composer completions.
+type Completer interface {
+	// Complete returns items for text with the cursor at offset (UTF-16).
+	Complete(text string, offset int) []ahpwire.CompletionItem
+}
+
+// SessionCompleter is implemented by agents whose completions depend on the
+// session (ACP agents announce their own slash commands per session). The
+// host prefers it to Completer.
+type SessionCompleter interface {
+	// CompleteSession returns items for text in session at offset (UTF-16).
+	CompleteSession(session, text string, offset int) []ahpwire.CompletionItem
+}
+
+// Configurer is implemented by agents that have a session configuration.
+type Configurer interface {
+	// ResolveConfig returns the schema and the values with defaults applied.
+	ResolveConfig(p ahpwire.ResolveSessionConfigParams) (ahpwire.ResolveSessionConfigResult, error)
+	// ConfigCompletions returns values of one property matching a query.
+	ConfigCompletions(p ahpwire.SessionConfigCompletionsParams) ([]ahpwire.SessionConfigValueItem, error)
+}
+
+// SessionCloser is implemented by agents that keep state per session; the
+// host calls CloseSession (outside its lock) after disposeSession.
+type SessionCloser interface {
+	CloseSession(session string)
+}
+
+// StoredSession is a session an agent kept across a host restart.
+type StoredSession struct {
+	// URI is the AHP session channel URI.
+	URI string
+	// Provider is the agent's provider id.
+	Provider string
+	// Title is the last known title.
+	Title string
+	// Dir is the working directory (a local path).
+	Dir string
+	// CreatedAt is an ISO-8601 timestamp.
+	CreatedAt string
+}
+
+// SessionLister is implemented by agents that keep an index of their
+// sessions; the host lists them (ready, with an empty default chat) when it
+// starts, and their next turn resumes the agent's session.
+type SessionLister interface {
+	StoredSessions() []StoredSession
+}
+
+// Closer is implemented by agents that own processes or files; the host
+// calls Close once when it shuts down.
+type Closer interface {
+	Close() error
+}

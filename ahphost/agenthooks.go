@@ -1,0 +1,100 @@
+// Host-side hooks of the agent contract: session hooks of a turn, stored
+// sessions after a restart, dispose and shutdown.
+
+package ahphost
+
+import (
+	"log/slog"
+	"strings"
+
+	"github.com/ahptui/ahptui/ahphost/agent"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// sessionHooks implements agent.SessionHooks for one turn run.
+type sessionHooks struct {
+	h       *Host
+	run     *turnRun
+	session string
+}
+
+// maxTitle bounds a title an agent sets (runes).
+const maxTitle = 200
+
+// SetTitle renames the session while the run is live.
+func (sh sessionHooks) SetTitle(title string) {
+	title = strings.TrimSpace(title)
+	if r := []rune(title); len(r) > maxTitle {
+		title = string(r[:maxTitle-1]) + "…"
+	}
+	if title == "" {
+		return
+	}
+	sh.h.mu.Lock()
+	defer sh.h.mu.Unlock()
+	if sh.run.ctx.Err() != nil {
+		return
+	}
+	s := sh.h.st
+	se := s.sessions[sh.session]
+	if se == nil || se.state.Title == title {
+		return
+	}
+	s.applySession(se, &ahpwire.SessionTitleChanged{Title: title}, nil)
+	s.publishSummary(se)
+}
+
+// restoreSessions lists the sessions agents kept across a restart: each is
+// ready with an empty default chat; its next turn resumes the agent's
+// session. Called once while the store is built.
+func (s *store) restoreSessions() {
+	eachAgent(s.h.agent, func(a Agent) {
+		sl, ok := a.(agent.SessionLister)
+		if !ok {
+			return
+		}
+		for _, st := range sl.StoredSessions() {
+			if kindOf(st.URI) != chanSession || s.sessions[st.URI] != nil || !s.knownProvider(st.Provider) {
+				continue
+			}
+			var wd []string
+			if st.Dir != "" {
+				wd = []string{fileURI(st.Dir)}
+			}
+			se := s.newSession(st.URI, st.Provider, wd)
+			if st.CreatedAt != "" {
+				se.createdAt = st.CreatedAt
+			}
+			if st.Title != "" {
+				se.state.Title = st.Title
+			}
+			s.finishSession(st.URI)
+		}
+	})
+}
+
+// closeAgentSession tells the session's agent that it was disposed.
+func (h *Host) closeAgentSession(provider, session string) {
+	a := h.agent
+	if m, ok := a.(*muxAgent); ok {
+		a = m.pick(provider)
+	}
+	if sc, ok := a.(agent.SessionCloser); ok {
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			sc.CloseSession(session)
+		}()
+	}
+}
+
+// closeAgents closes every agent that owns resources (host shutdown).
+func closeAgents(a Agent, log *slog.Logger) {
+	eachAgent(a, func(x Agent) {
+		if c, ok := x.(agent.Closer); ok {
+			if err := c.Close(); err != nil {
+				log.Warn("closing agent", "err", err)
+			}
+		}
+	})
+}
