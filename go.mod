@@ -13,7 +13,9 @@ require (
 	github.com/charmbracelet/x/term v0.2.2
 	github.com/charmbracelet/x/vt v0.1.0 // pinned: the VT emulator behind live terminals (render/liveterm.go)
 	github.com/clipperhouse/displaywidth v0.11.0
+	github.com/coder/acp-go-sdk v0.13.0 // ACP client/agent sides (ahphost/acp, internal/fakeacp); pinned
 	github.com/coder/websocket v1.8.15
+	github.com/creack/pty v1.1.24 // ptys of ACP terminals (ahphost/acp); pinned
 	github.com/pelletier/go-toml/v2 v2.4.3 // TOML config file (internal/config); pinned
 	github.com/sahilm/fuzzy v0.1.3
 )
@@ -27,8 +29,6 @@ require (
 	github.com/charmbracelet/x/termios v0.1.1 // indirect
 	github.com/charmbracelet/x/windows v0.2.2 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
-	github.com/coder/acp-go-sdk v0.13.0 // indirect
-	github.com/creack/pty v1.1.24 // indirect
 	github.com/dlclark/regexp2 v1.11.0 // indirect
 	github.com/gorilla/css v1.0.1 // indirect
 	github.com/lucasb-eyer/go-colorful v1.4.1 // indirect

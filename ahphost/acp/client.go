@@ -1,0 +1,175 @@
+package acp
+
+import (
+	"context"
+	"errors"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// client is the ACP client side the agent talks to (one per process).
+type client struct{ b *Bridge }
+
+// errNoSession answers requests for an unknown session.
+var errNoSession = sdk.NewInvalidParams(map[string]any{"error": "unknown session"})
+
+// SessionUpdate routes a session/update to its session's running turn;
+// session-wide updates (commands, title) apply at any time.
+func (c *client) SessionUpdate(ctx context.Context, n sdk.SessionNotification) error {
+	s := c.b.sessionByACP(n.SessionId)
+	if s == nil {
+		return nil
+	}
+	u := n.Update
+	tm := s.activeTurn()
+	switch {
+	case u.AvailableCommandsUpdate != nil:
+		s.mu.Lock()
+		s.commands = append(s.commands[:0:0], u.AvailableCommandsUpdate.AvailableCommands...)
+		if len(s.commands) > maxCommands {
+			s.commands = s.commands[:maxCommands]
+		}
+		s.mu.Unlock()
+		return nil
+	case u.SessionInfoUpdate != nil:
+		if t := u.SessionInfoUpdate.Title; t != nil && *t != "" {
+			if c.b.index != nil {
+				c.b.index.setTitle(s.uri, *t)
+			}
+			if tm != nil && tm.t.SessionHooks != nil && !tm.replaying.Load() {
+				tm.t.SessionHooks.SetTitle(*t)
+			}
+		}
+		return nil
+	case u.CurrentModeUpdate != nil:
+		s.mu.Lock()
+		s.applied["mode"] = string(u.CurrentModeUpdate.CurrentModeId)
+		s.mu.Unlock()
+		return nil
+	}
+	if tm != nil {
+		tm.update(u)
+	}
+	return nil
+}
+
+// maxCommands bounds the slash commands kept per session.
+const maxCommands = 500
+
+// RequestPermission shows a pending confirmation with the agent's options
+// and answers with the option the first client chose.
+func (c *client) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+	cancelled := sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}
+	s := c.b.sessionByACP(p.SessionId)
+	if s == nil {
+		return cancelled, nil
+	}
+	tm := s.activeTurn()
+	if tm == nil || len(p.Options) == 0 {
+		return cancelled, nil
+	}
+	w, ok := tm.askPermission(p)
+	if !ok {
+		return cancelled, nil
+	}
+	select {
+	case ans, ok := <-w:
+		if !ok || ans == nil {
+			return cancelled, nil
+		}
+		id := chooseOption(p.Options, ans)
+		if id == "" {
+			return cancelled, nil
+		}
+		tm.permissionAnswered(string(p.ToolCall.ToolCallId), ans.Approved)
+		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: sdk.PermissionOptionId(id)}}}, nil
+	case <-ctx.Done():
+		return cancelled, nil
+	}
+}
+
+// askPermission emits the pending confirmation and registers its waiter.
+func (tm *turnMap) askPermission(p sdk.RequestPermissionRequest) (chan *ahpwire.ChatToolCallConfirmed, bool) {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	if tm.done {
+		return nil, false
+	}
+	u := p.ToolCall
+	id := string(u.ToolCallId)
+	tm.upsertLocked(id, u.Title, u.Kind, u.RawInput, u.Content, u.Locations, nil)
+	tc := tm.tools[id]
+	if tc.done || tc.pending {
+		return nil, false
+	}
+	if tc.ready {
+		// already running: a second approval is a new call on the AHP side
+		return nil, false
+	}
+	var opts []ahpwire.ConfirmationOption
+	for _, o := range p.Options {
+		kind := "approve"
+		if o.Kind == sdk.PermissionOptionKindRejectOnce || o.Kind == sdk.PermissionOptionKindRejectAlways {
+			kind = "deny"
+		}
+		opts = append(opts, ahpwire.ConfirmationOption{ID: string(o.OptionId), Label: o.Name, Kind: kind})
+	}
+	w := make(chan *ahpwire.ChatToolCallConfirmed, 1)
+	tm.waiters[id] = w
+	tc.ready, tc.pending = true, true
+	var edits *ahpwire.FileEditCollection
+	for _, c := range tc.content {
+		if c.Type == ahpwire.ContentFileEdit {
+			if edits == nil {
+				edits = &ahpwire.FileEditCollection{}
+			}
+			edits.Items = append(edits.Items, ahpwire.FileEdit{Before: c.Before, After: c.After, Diff: c.Diff})
+		}
+	}
+	tm.emitLocked(&ahpwire.ChatToolCallReady{TurnID: tm.t.TurnID, ToolCallID: id,
+		InvocationMessage: ahpwire.Plain(tc.title), ToolInput: inputOf(tc),
+		ConfirmationTitle: ahpwire.PlainPtr(tc.title), Edits: edits, Options: opts})
+	return w, true
+}
+
+// permissionAnswered records the answer: a denied call is cancelled on the
+// AHP side (the host reduced the client's toolCallConfirmed), an approved
+// one runs until the agent reports it.
+func (tm *turnMap) permissionAnswered(id string, approved bool) {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	if tc := tm.tools[id]; tc != nil {
+		tc.pending = false
+		if !approved {
+			tc.done = true
+		}
+	}
+}
+
+// chooseOption returns the agent option for a client's answer: the
+// selected option when it is one of the agent's, else the first allow-once
+// (approve) or reject-once (deny) option, else the first of that kind.
+func chooseOption(opts []sdk.PermissionOption, ans *ahpwire.ChatToolCallConfirmed) string {
+	for _, o := range opts {
+		if ans.SelectedOptionID != "" && string(o.OptionId) == ans.SelectedOptionID {
+			return string(o.OptionId)
+		}
+	}
+	want, also := sdk.PermissionOptionKindRejectOnce, sdk.PermissionOptionKindRejectAlways
+	if ans.Approved {
+		want, also = sdk.PermissionOptionKindAllowOnce, sdk.PermissionOptionKindAllowAlways
+	}
+	for _, k := range []sdk.PermissionOptionKind{want, also} {
+		for _, o := range opts {
+			if o.Kind == k {
+				return string(o.OptionId)
+			}
+		}
+	}
+	return ""
+}
+
+// errUnsupported answers requests the host does not serve.
+var errUnsupported = errors.New("not supported by this client")

@@ -1,0 +1,204 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// errOutside refuses a path outside the session's working directory.
+var errOutside = errors.New("the path is outside the session's working directory")
+
+// confine resolves an absolute path inside dir: no "..", and no symbolic
+// link (of the file or any parent that exists) may lead out of dir. It
+// returns the resolved path.
+func confine(dir, path string) (string, error) {
+	if !filepath.IsAbs(path) {
+		return "", fmt.Errorf("%q: the path must be absolute", path)
+	}
+	clean := filepath.Clean(path)
+	if clean != filepath.Clean(strings.TrimSuffix(path, string(filepath.Separator))) || strings.Contains(path, "..") {
+		return "", fmt.Errorf("%q: %w", path, errOutside)
+	}
+	if !within(dir, clean) {
+		return "", fmt.Errorf("%q: %w", path, errOutside)
+	}
+	// Resolve the longest existing prefix; what does not exist yet cannot
+	// be a link.
+	existing, rest := clean, ""
+	for {
+		if _, err := os.Lstat(existing); err == nil {
+			break
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			break
+		}
+		rest = filepath.Join(filepath.Base(existing), rest)
+		existing = parent
+	}
+	real, err := filepath.EvalSymlinks(existing)
+	if err != nil {
+		return "", fmt.Errorf("%q: %w", path, err)
+	}
+	resolved := filepath.Join(real, rest)
+	if !within(dir, resolved) {
+		return "", fmt.Errorf("%q: %w", path, errOutside)
+	}
+	return resolved, nil
+}
+
+// within reports whether p is dir or inside it.
+func within(dir, p string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
+}
+
+// readBounded reads a regular file of at most limit bytes.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
+	}
+	return b, nil
+}
+
+// ReadTextFile serves fs/read_text_file inside the session's directory.
+func (c *client) ReadTextFile(ctx context.Context, p sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
+	s := c.b.sessionByACP(p.SessionId)
+	if s == nil {
+		return sdk.ReadTextFileResponse{}, errNoSession
+	}
+	path, err := confine(s.dir, p.Path)
+	if err != nil {
+		c.b.log.Warn("refused fs/read_text_file", "path", p.Path, "err", err)
+		return sdk.ReadTextFileResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+	}
+	b, err := readBounded(path, c.b.cfg.MaxFileBytes)
+	if err != nil {
+		return sdk.ReadTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	content := string(b)
+	if p.Line != nil || p.Limit != nil {
+		lines := strings.SplitAfter(content, "\n")
+		start := 0
+		if p.Line != nil && *p.Line > 1 {
+			start = min(*p.Line-1, len(lines))
+		}
+		end := len(lines)
+		if p.Limit != nil && *p.Limit >= 0 && start+*p.Limit < end {
+			end = start + *p.Limit
+		}
+		content = strings.Join(lines[start:end], "")
+	}
+	return sdk.ReadTextFileResponse{Content: content}, nil
+}
+
+// WriteTextFile serves fs/write_text_file inside the session's directory,
+// recording the file's before and after content in the changeset.
+func (c *client) WriteTextFile(ctx context.Context, p sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
+	s := c.b.sessionByACP(p.SessionId)
+	if s == nil {
+		return sdk.WriteTextFileResponse{}, errNoSession
+	}
+	path, err := confine(s.dir, p.Path)
+	if err != nil {
+		c.b.log.Warn("refused fs/write_text_file", "path", p.Path, "err", err)
+		return sdk.WriteTextFileResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+	}
+	if int64(len(p.Content)) > c.b.cfg.MaxFileBytes {
+		return sdk.WriteTextFileResponse{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("content larger than %d bytes", c.b.cfg.MaxFileBytes)})
+	}
+	before, rerr := readBounded(path, c.b.cfg.MaxFileBytes)
+	existed := rerr == nil
+	if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+		return sdk.WriteTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": rerr.Error()})
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return sdk.WriteTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	if err := os.WriteFile(path, []byte(p.Content), 0o644); err != nil {
+		return sdk.WriteTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	rel, _ := filepath.Rel(s.dir, path)
+	s.mu.Lock()
+	f := s.files[rel]
+	if f == nil {
+		f = &changedFile{path: rel, before: string(before), existed: existed}
+		s.files[rel] = f
+	}
+	f.after = p.Content
+	s.mu.Unlock()
+	if tm := s.activeTurn(); tm != nil {
+		tm.publishChanges()
+	}
+	return sdk.WriteTextFileResponse{}, nil
+}
+
+// changesetURI is the chat's "Session changes" changeset.
+func (tm *turnMap) changesetURI() string {
+	return ahpwire.ChangesetScheme + "/" + strings.TrimPrefix(strings.TrimPrefix(tm.t.Chat, ahpwire.ChatScheme), "/") + "/session"
+}
+
+// publishChanges replaces the session changeset with every file written
+// so far and announces it in the chat once.
+func (tm *turnMap) publishChanges() {
+	ch := tm.t.Channels
+	if ch == nil {
+		return
+	}
+	s := tm.s
+	s.mu.Lock()
+	files := make([]*changedFile, 0, len(s.files))
+	for _, f := range s.files {
+		files = append(files, f)
+	}
+	s.mu.Unlock()
+	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
+	var cs []ahpwire.ChangesetFile
+	for _, f := range files {
+		var before *string
+		if f.existed {
+			b := f.before
+			before = &b
+		}
+		fe := tm.fileEdit("changes/"+f.path, filepath.Join(s.dir, f.path), before, f.after)
+		cs = append(cs, ahpwire.ChangesetFile{ID: fe.Path(), Edit: fe})
+	}
+	uri := tm.changesetURI()
+	ch.Changeset(uri, ahpwire.ChangesetState{Status: ahpwire.ChangesetReady, Files: cs}, true)
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	if !tm.changes {
+		tm.changes = true
+		tm.emitLocked(&ahpwire.ChatChangesetsChanged{Changesets: []ahpwire.Changeset{{
+			Label: "Session changes", URITemplate: uri, ChangeKind: "session",
+			Capabilities: &ahpwire.ChangesetCapabilities{Review: &struct{}{}},
+		}}})
+	}
+}

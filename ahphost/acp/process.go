@@ -1,0 +1,245 @@
+package acp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+)
+
+// proc is one running agent process and its ACP connection.
+type proc struct {
+	cmd    *exec.Cmd
+	conn   *sdk.ClientSideConnection
+	init   sdk.InitializeResponse
+	stderr *tail
+	// exited is closed once the process was reaped; err is its exit error.
+	exited chan struct{}
+	err    error
+}
+
+// alive reports whether the process still runs and its connection is open.
+func (p *proc) alive() bool {
+	select {
+	case <-p.exited:
+		return false
+	case <-p.conn.Done():
+		return false
+	default:
+		return true
+	}
+}
+
+// kill kills the process group (no-op once reaped).
+func (p *proc) kill() {
+	select {
+	case <-p.exited:
+	default:
+		killGroup(p.cmd)
+	}
+}
+
+// exitReport describes why the process ended, with its last stderr lines.
+func (p *proc) exitReport() string {
+	var b strings.Builder
+	select {
+	case <-p.exited:
+		if p.err != nil {
+			fmt.Fprintf(&b, "the agent exited (%v)", p.err)
+		} else {
+			b.WriteString("the agent exited")
+		}
+	default:
+		b.WriteString("the agent closed its connection")
+	}
+	if lines := p.stderr.lines(); len(lines) > 0 {
+		b.WriteString("; its last output:\n")
+		b.WriteString(strings.Join(lines, "\n"))
+	}
+	return b.String()
+}
+
+// getProc returns the running process, starting one when there is none
+// (or it died). Only one start runs at a time.
+func (b *Bridge) getProc(ctx context.Context) (*proc, error) {
+	for {
+		b.mu.Lock()
+		if b.closed {
+			b.mu.Unlock()
+			return nil, errClosed
+		}
+		if b.proc != nil && b.proc.alive() {
+			p := b.proc
+			b.mu.Unlock()
+			return p, nil
+		}
+		if wait := b.starting; wait != nil {
+			b.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		if old := b.proc; old != nil {
+			old.kill()
+			b.forgetSessionsLocked()
+		}
+		b.proc = nil
+		done := make(chan struct{})
+		b.starting = done
+		b.mu.Unlock()
+		p, err := b.start(ctx)
+		b.mu.Lock()
+		b.starting = nil
+		close(done)
+		if err == nil && b.closed {
+			p.kill()
+			err = errClosed
+		}
+		if err == nil {
+			b.proc = p
+		}
+		b.mu.Unlock()
+		return p, err
+	}
+}
+
+// forgetSessionsLocked marks every session's ACP id stale after the
+// process died. b.mu is held.
+func (b *Bridge) forgetSessionsLocked() {
+	for id, s := range b.byACP {
+		delete(b.byACP, id)
+		s.stale = true
+	}
+}
+
+// start starts the agent and runs initialize under the request deadline.
+func (b *Bridge) start(ctx context.Context) (*proc, error) {
+	cmd := exec.Command(b.cfg.Command, b.cfg.Args...)
+	cmd.Dir = b.cfg.Dir
+	cmd.Env = append(os.Environ(), b.cfg.Env...)
+	setGroup(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("acp: %s: stdin: %w", b.cfg.Name, err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("acp: %s: stdout: %w", b.cfg.Name, err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, fmt.Errorf("acp: %s: stderr: %w", b.cfg.Name, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("cannot start the agent %q (%s): %w", b.cfg.Name, b.cfg.Command, err)
+	}
+	b.log.Info("agent started", "pid", cmd.Process.Pid, "command", b.cfg.Command)
+	p := &proc{cmd: cmd, stderr: newTail(stderrLines), exited: make(chan struct{})}
+	var readers sync.WaitGroup
+	readers.Add(1)
+	b.wg.Add(2)
+	go func() {
+		defer b.wg.Done()
+		defer readers.Done()
+		b.pumpStderr(stderr, p.stderr)
+	}()
+	go func() {
+		defer b.wg.Done()
+		readers.Wait() // Wait closes the pipes: read them to the end first
+		p.err = cmd.Wait()
+		b.log.Info("agent exited", "pid", cmd.Process.Pid, "err", p.err)
+		close(p.exited)
+	}()
+	p.conn = sdk.NewClientSideConnection(&client{b: b}, stdin, stdout)
+	p.conn.SetLogger(b.sdkLogger())
+	ictx, cancel := context.WithTimeout(ctx, b.cfg.RequestTimeout)
+	defer cancel()
+	res, err := p.conn.Initialize(ictx, sdk.InitializeRequest{
+		ProtocolVersion: sdk.ProtocolVersionNumber,
+		ClientCapabilities: sdk.ClientCapabilities{
+			Fs:       sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
+			Terminal: terminalsSupported,
+		},
+		ClientInfo: &sdk.Implementation{Name: "ahptui", Version: "1"},
+	})
+	if err != nil {
+		p.kill()
+		<-p.exited
+		if errors.Is(ictx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("the agent %q did not answer initialize within %v; %s", b.cfg.Name, b.cfg.RequestTimeout, p.exitReport())
+		}
+		return nil, fmt.Errorf("the agent %q failed to initialize: %v; %s", b.cfg.Name, err, p.exitReport())
+	}
+	p.init = res
+	return p, nil
+}
+
+// pumpStderr logs the agent's stderr line by line (masked, each line
+// bounded) and keeps the last lines for crash reports.
+func (b *Bridge) pumpStderr(r io.Reader, t *tail) {
+	br := bufio.NewReaderSize(r, 4096)
+	for {
+		line, err := readBoundedLine(br, maxStderrLine)
+		if line != "" {
+			line = maskLine(line)
+			t.add(line)
+			b.log.Info("agent stderr", "line", line)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// maxStderrLine bounds one stderr line kept or logged.
+const maxStderrLine = 1024
+
+// readBoundedLine reads one line, keeping at most limit bytes of it (the
+// rest is skipped).
+func readBoundedLine(br *bufio.Reader, limit int) (string, error) {
+	var b []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if room := limit - len(b); room > 0 {
+			b = append(b, chunk[:min(len(chunk), room)]...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return strings.TrimRight(string(b), "\r\n"), err
+	}
+}
+
+// tail keeps the last n lines.
+type tail struct {
+	mu  sync.Mutex
+	buf []string
+	n   int
+}
+
+func newTail(n int) *tail { return &tail{n: n} }
+
+func (t *tail) add(line string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, line)
+	if len(t.buf) > t.n {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.n:]...)
+	}
+}
+
+func (t *tail) lines() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.buf...)
+}

@@ -1,0 +1,221 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+)
+
+// session is one AHP session and its ACP session.
+type session struct {
+	uri   string
+	dir   string // working directory (absolute, symlinks resolved)
+	acpID string // "" until session/new (or after the process died)
+	// stale is set when the process that owned acpID died: the next turn
+	// resumes or recreates the ACP session.
+	stale    bool
+	restored bool // listed from the index after a host restart
+
+	mu       sync.Mutex
+	turn     *turnMap // the running turn, nil between turns
+	commands []sdk.AvailableCommand
+	applied  map[string]string // config values last applied to the agent
+	files    map[string]*changedFile
+	terms    map[string]*terminal
+	termSeq  int
+}
+
+// changedFile is one file the agent wrote through fs/write_text_file.
+type changedFile struct {
+	path          string // relative to the session dir
+	before, after string
+	existed       bool
+}
+
+// activeTurn returns the running turn (nil between turns).
+func (s *session) activeTurn() *turnMap {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.turn
+}
+
+// setTurn sets the running turn.
+func (s *session) setTurn(t *turnMap) {
+	s.mu.Lock()
+	s.turn = t
+	s.mu.Unlock()
+}
+
+// sessionFor returns the bridge's session for an AHP session URI, creating
+// the entry (not the ACP session) on first use.
+func (b *Bridge) sessionFor(uri, dir string) (*session, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if s := b.sessions[uri]; s != nil {
+		return s, nil
+	}
+	if dir == "" {
+		dir = b.cfg.Dir
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("working directory %q: %w", dir, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	s := &session{uri: uri, dir: abs, applied: map[string]string{}, files: map[string]*changedFile{}, terms: map[string]*terminal{}}
+	if b.index != nil {
+		if r, ok := b.index.get(uri); ok {
+			s.acpID, s.stale, s.restored = r.ACPID, true, true
+		}
+	}
+	b.sessions[uri] = s
+	return s, nil
+}
+
+// sessionByACP returns the session of an ACP session id.
+func (b *Bridge) sessionByACP(id sdk.SessionId) *session {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.byACP[string(id)]
+}
+
+// errEnded is the error of a restored session the agent cannot resume.
+var errEnded = errors.New("this session ended when the host restarted, and the agent cannot resume sessions; start a new session")
+
+// ensureACP makes sure s has a live ACP session on p: session/new for a
+// new session; session/resume or session/load for a stale one (a fresh
+// session/new with notice set when the agent offers neither after a crash).
+func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, t *turnMap) (notice string, err error) {
+	b.mu.Lock()
+	live := s.acpID != "" && !s.stale
+	b.mu.Unlock()
+	if live {
+		return "", nil
+	}
+	rctx, cancel := context.WithTimeout(ctx, b.cfg.RequestTimeout)
+	defer cancel()
+	caps := p.init.AgentCapabilities
+	if s.acpID != "" {
+		switch {
+		case caps.SessionCapabilities.Resume != nil:
+			res, err := p.conn.ResumeSession(rctx, sdk.ResumeSessionRequest{SessionId: sdk.SessionId(s.acpID), Cwd: s.dir, McpServers: []sdk.McpServer{}})
+			if err == nil {
+				b.bind(s, s.acpID)
+				b.learnSchema(res.Modes, res.Models, res.ConfigOptions)
+				return "", nil
+			}
+			b.log.Warn("session/resume failed", "session", s.uri, "err", err)
+		case caps.LoadSession:
+			// Replayed updates arrive before the answer; they are not shown
+			// again (the turn map ignores updates until the prompt).
+			b.bind(s, s.acpID)
+			t.replaying.Store(true)
+			res, err := p.conn.LoadSession(rctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(s.acpID), Cwd: s.dir, McpServers: []sdk.McpServer{}})
+			t.replaying.Store(false)
+			if err == nil {
+				b.learnSchema(res.Modes, res.Models, res.ConfigOptions)
+				return "", nil
+			}
+			b.log.Warn("session/load failed", "session", s.uri, "err", err)
+		}
+		if s.restored {
+			return "", errEnded
+		}
+		notice = "_The agent restarted and cannot resume this conversation: it starts afresh._\n\n"
+	}
+	res, err := p.conn.NewSession(rctx, sdk.NewSessionRequest{Cwd: s.dir, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		return "", b.requestError("session/new", err, p)
+	}
+	b.bind(s, string(res.SessionId))
+	s.mu.Lock()
+	s.applied = currentValues(res.Modes, res.Models, res.ConfigOptions)
+	s.mu.Unlock()
+	b.learnSchema(res.Modes, res.Models, res.ConfigOptions)
+	if b.index != nil {
+		b.index.put(indexRecord{URI: s.uri, ACPID: string(res.SessionId), Dir: s.dir, CreatedAt: isoNow(b.cfg.Now())})
+	}
+	return notice, nil
+}
+
+// bind maps s to the ACP session id.
+func (b *Bridge) bind(s *session, id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if s.acpID != "" {
+		delete(b.byACP, s.acpID)
+	}
+	s.acpID, s.stale = id, false
+	b.byACP[id] = s
+}
+
+// requestError turns a failed ACP request into the error a user reads:
+// the agent's own message, auth hints, or the process's exit report.
+func (b *Bridge) requestError(method string, err error, p *proc) error {
+	var re *sdk.RequestError
+	if errors.As(err, &re) {
+		msg := re.Message
+		if re.Code == -32000 || strings.Contains(strings.ToLower(msg), "auth") {
+			return fmt.Errorf("the agent needs you to sign in: %s%s", msg, authHint(p.init.AuthMethods))
+		}
+		if re.Data != nil {
+			msg += fmt.Sprintf(" (%v)", re.Data)
+		}
+		return fmt.Errorf("%s: %s", method, msg)
+	}
+	if !p.alive() {
+		return errors.New(p.exitReport())
+	}
+	return fmt.Errorf("%s: %w", method, err)
+}
+
+// authHint lists the agent's authentication methods.
+func authHint(methods []sdk.AuthMethod) string {
+	var names []string
+	for _, m := range methods {
+		switch {
+		case m.Agent != nil:
+			n := m.Agent.Name
+			if m.Agent.Description != nil {
+				n += " (" + *m.Agent.Description + ")"
+			}
+			names = append(names, n)
+		case m.EnvVar != nil:
+			names = append(names, m.EnvVar.Name)
+		case m.Terminal != nil:
+			names = append(names, m.Terminal.Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return ". Sign-in methods the agent offers: " + strings.Join(names, "; ")
+}
+
+// closeTerminals kills every terminal of the session.
+func (s *session) closeTerminals() {
+	s.mu.Lock()
+	terms := make([]*terminal, 0, len(s.terms))
+	for _, t := range s.terms {
+		terms = append(terms, t)
+	}
+	s.terms = map[string]*terminal{}
+	s.mu.Unlock()
+	for _, t := range terms {
+		t.release()
+	}
+}
+
+// isoNow formats t as the host's ISO-8601 timestamps.
+func isoNow(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// partID returns a unique response part id of the turn.
+func partID(turnID, kind string, n int) string { return fmt.Sprintf("%s.%s%d", turnID, kind, n) }

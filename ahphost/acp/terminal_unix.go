@@ -1,0 +1,78 @@
+//go:build !windows
+
+package acp
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"github.com/creack/pty"
+)
+
+// terminalsSupported is advertised as the ACP client terminal capability.
+const terminalsSupported = true
+
+// startTerminal starts the command in a pty (its own session and process
+// group) and pumps its output until it exits.
+func (b *Bridge) startTerminal(t *terminal, command string, args []string, dir string, env []string) error {
+	cmd := exec.Command(command, args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color"), env...)
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 120, Rows: 30})
+	if err != nil {
+		return err
+	}
+	t.cmd = cmd
+	t.input = func(s string) error { _, err := io.WriteString(f, s); return err }
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := f.Read(buf)
+			if n > 0 {
+				t.output(buf[:n])
+			}
+			if err != nil {
+				break
+			}
+		}
+		werr := cmd.Wait()
+		_ = f.Close()
+		var code *int
+		var sig *string
+		var ee *exec.ExitError
+		switch {
+		case werr == nil:
+			c := 0
+			code = &c
+		case errors.As(werr, &ee):
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				s := ws.Signal().String()
+				sig = &s
+			} else {
+				c := ee.ExitCode()
+				code = &c
+			}
+		}
+		t.exit(code, sig)
+	}()
+	return nil
+}
+
+// kill kills the terminal's process group (pty.Start makes the command a
+// session leader, so its group id is its pid).
+func (t *terminal) kill() {
+	if t.cmd == nil || t.cmd.Process == nil {
+		return
+	}
+	select {
+	case <-t.exited:
+		return
+	default:
+	}
+	_ = syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
+}
