@@ -1,0 +1,410 @@
+// Command fakeacp is a scripted ACP agent for tests. It speaks ACP on
+// stdin/stdout; the first word of each prompt picks a script:
+//
+//	text        three message chunks ("Hello from the fake agent.")
+//	thought     a thought, then text
+//	plan        a plan of three entries, updated once, then text
+//	usage       a usage_update and prompt usage
+//	commands    available_commands_update (/review, /test)
+//	title T...  session_info_update with the title T...
+//	mode        says the current mode
+//	tool        a tool call asking permission with all four option kinds;
+//	            says which option was chosen
+//	diff        writes hello.txt through fs/write_text_file with a diff
+//	read P      fs/read_text_file P and says what came back
+//	write P     fs/write_text_file P and says what came back
+//	terminal    terminal/create `echo hi`, waits, reports output and exit
+//	interactive terminal/create `read line` (waits for typed input)
+//	fail        a tool call that fails
+//	refuse      stop reason refusal; maxtokens: max_tokens
+//	crash       writes two stderr lines and exits 3
+//	slow        100 chunks 50 ms apart (cancel stops it)
+//	hang        never answers until cancelled
+//	garbage     writes non-JSON lines to stdout, then text
+//	bigline     writes a 100 MB line to stdout
+//	flood N     N message chunks as fast as possible
+//	children    starts `sleep 1000` in the background and says its pid
+//
+// Environment: FAKEACP_HANG_INIT=1 never answers initialize;
+// FAKEACP_AUTH=1 refuses session/new with "auth required" (-32000);
+// FAKEACP_LOAD=1 advertises loadSession (sessions are kept in
+// FAKEACP_STATE, a directory) and replays the last answer on load.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+)
+
+type fake struct {
+	conn *sdk.AgentSideConnection
+	mu   sync.Mutex
+	sess map[string]*sess
+	out  *os.File
+	wmu  *sync.Mutex
+}
+
+type sess struct {
+	cwd    string
+	mode   string
+	cancel context.CancelFunc
+	last   string
+}
+
+func main() {
+	f := &fake{sess: map[string]*sess{}, out: os.Stdout}
+	f.conn = sdk.NewAgentSideConnection(f, os.Stdout, os.Stdin)
+	<-f.conn.Done()
+}
+
+func (f *fake) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
+	if os.Getenv("FAKEACP_HANG_INIT") == "1" {
+		select {}
+	}
+	res := sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AuthMethods: []sdk.AuthMethod{}}
+	res.AgentCapabilities.LoadSession = os.Getenv("FAKEACP_LOAD") == "1"
+	res.AgentCapabilities.PromptCapabilities.EmbeddedContext = true
+	if os.Getenv("FAKEACP_AUTH") == "1" {
+		d := "Log in with the fake browser flow"
+		res.AuthMethods = []sdk.AuthMethod{{Agent: &sdk.AuthMethodAgent{Id: "fake-login", Name: "Fake login", Description: &d}}}
+	}
+	return res, nil
+}
+
+func (f *fake) Authenticate(ctx context.Context, p sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
+	return sdk.AuthenticateResponse{}, nil
+}
+
+func (f *fake) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+	if os.Getenv("FAKEACP_AUTH") == "1" {
+		return sdk.NewSessionResponse{}, sdk.NewAuthRequired(map[string]any{"reason": "no credentials"})
+	}
+	f.mu.Lock()
+	id := fmt.Sprintf("fake-%d-%d", os.Getpid(), len(f.sess)+1)
+	f.sess[id] = &sess{cwd: p.Cwd, mode: "ask"}
+	f.mu.Unlock()
+	f.save(id, "")
+	return sdk.NewSessionResponse{SessionId: sdk.SessionId(id), Modes: &sdk.SessionModeState{
+		CurrentModeId:  "ask",
+		AvailableModes: []sdk.SessionMode{{Id: "ask", Name: "Ask"}, {Id: "code", Name: "Code"}},
+	}}, nil
+}
+
+func (f *fake) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
+	dir := os.Getenv("FAKEACP_STATE")
+	b, err := os.ReadFile(filepath.Join(dir, string(p.SessionId)))
+	if dir == "" || err != nil {
+		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": "unknown session"})
+	}
+	f.mu.Lock()
+	f.sess[string(p.SessionId)] = &sess{cwd: p.Cwd, mode: "ask", last: string(b)}
+	f.mu.Unlock()
+	if len(b) > 0 {
+		_ = f.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText(string(b))})
+	}
+	return sdk.LoadSessionResponse{}, nil
+}
+
+func (f *fake) save(id, last string) {
+	if dir := os.Getenv("FAKEACP_STATE"); dir != "" {
+		_ = os.WriteFile(filepath.Join(dir, id), []byte(last), 0o600)
+	}
+}
+
+func (f *fake) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
+	return sdk.ListSessionsResponse{}, nil
+}
+
+func (f *fake) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
+	return sdk.ResumeSessionResponse{}, sdk.NewMethodNotFound("session/resume")
+}
+
+func (f *fake) CloseSession(ctx context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
+	return sdk.CloseSessionResponse{}, nil
+}
+
+func (f *fake) SetSessionMode(ctx context.Context, p sdk.SetSessionModeRequest) (sdk.SetSessionModeResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if s := f.sess[string(p.SessionId)]; s != nil {
+		s.mode = string(p.ModeId)
+	}
+	return sdk.SetSessionModeResponse{}, nil
+}
+
+func (f *fake) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
+	return sdk.SetSessionConfigOptionResponse{}, nil
+}
+
+func (f *fake) Cancel(ctx context.Context, p sdk.CancelNotification) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if s := f.sess[string(p.SessionId)]; s != nil && s.cancel != nil {
+		s.cancel()
+	}
+	return nil
+}
+
+// Prompt runs the script the prompt's first word names.
+func (f *fake) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
+	f.mu.Lock()
+	s := f.sess[string(p.SessionId)]
+	if s == nil {
+		f.mu.Unlock()
+		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": "unknown session"})
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	s.cancel = cancel
+	f.mu.Unlock()
+	defer cancel()
+	var text string
+	for _, b := range p.Prompt {
+		if b.Text != nil {
+			text += b.Text.Text
+		}
+	}
+	r := &run{f: f, s: s, id: p.SessionId, ctx: ctx, prompt: p}
+	stop, err := r.script(strings.Fields(text))
+	if ctx.Err() != nil {
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
+	if err != nil {
+		return sdk.PromptResponse{}, err
+	}
+	f.save(string(p.SessionId), r.said)
+	res := sdk.PromptResponse{StopReason: stop}
+	if r.usage {
+		cached := 3
+		res.Usage = &sdk.Usage{InputTokens: 11, OutputTokens: 22, TotalTokens: 33, CachedReadTokens: &cached}
+	}
+	return res, nil
+}
+
+// run is one prompt.
+type run struct {
+	f      *fake
+	s      *sess
+	id     sdk.SessionId
+	ctx    context.Context
+	prompt sdk.PromptRequest
+	said   string
+	usage  bool
+}
+
+func (r *run) send(u sdk.SessionUpdate) {
+	_ = r.f.conn.SessionUpdate(r.ctx, sdk.SessionNotification{SessionId: r.id, Update: u})
+}
+
+func (r *run) say(s string) {
+	r.said += s
+	r.send(sdk.UpdateAgentMessageText(s))
+}
+
+func (r *run) path(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(r.s.cwd, p)
+}
+
+func (r *run) script(w []string) (sdk.StopReason, error) {
+	word, arg := "text", ""
+	if len(w) > 0 {
+		word = w[0]
+	}
+	if len(w) > 1 {
+		arg = strings.Join(w[1:], " ")
+	}
+	switch word {
+	case "thought":
+		r.send(sdk.UpdateAgentThoughtText("Let me think about "))
+		r.send(sdk.UpdateAgentThoughtText("this."))
+		r.say("Thought done.")
+	case "plan":
+		e := func(c string, st sdk.PlanEntryStatus) sdk.PlanEntry {
+			return sdk.PlanEntry{Content: c, Priority: sdk.PlanEntryPriorityMedium, Status: st}
+		}
+		r.send(sdk.UpdatePlan(e("Read the code", sdk.PlanEntryStatusInProgress), e("Write the fix", sdk.PlanEntryStatusPending), e("Run the tests", sdk.PlanEntryStatusPending)))
+		r.send(sdk.UpdatePlan(e("Read the code", sdk.PlanEntryStatusCompleted), e("Write the fix", sdk.PlanEntryStatusInProgress), e("Run the tests", sdk.PlanEntryStatusPending)))
+		r.say("Planned.")
+	case "usage":
+		r.send(sdk.SessionUpdate{UsageUpdate: &sdk.SessionUsageUpdate{Used: 1234, Size: 200000}})
+		r.usage = true
+		r.say("Counted.")
+	case "commands":
+		r.send(sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: []sdk.AvailableCommand{
+			{Name: "review", Description: "Review the changes"}, {Name: "test", Description: "Run the tests"}}}})
+		r.say("Commands sent.")
+	case "title":
+		r.send(sdk.SessionUpdate{SessionInfoUpdate: &sdk.SessionSessionInfoUpdate{Title: &arg}})
+		r.say("Titled.")
+	case "mode":
+		r.say("Mode: " + r.s.mode + ".")
+	case "tool":
+		return r.tool()
+	case "diff":
+		return r.diff()
+	case "read":
+		res, err := r.f.conn.ReadTextFile(r.ctx, sdk.ReadTextFileRequest{SessionId: r.id, Path: r.path(arg)})
+		if err != nil {
+			r.say("read error: " + err.Error())
+		} else {
+			r.say("read: " + res.Content)
+		}
+	case "write":
+		_, err := r.f.conn.WriteTextFile(r.ctx, sdk.WriteTextFileRequest{SessionId: r.id, Path: r.path(arg), Content: "pwned\n"})
+		if err != nil {
+			r.say("write error: " + err.Error())
+		} else {
+			r.say("written")
+		}
+	case "terminal":
+		return r.terminal("sh", []string{"-c", "echo hi from the terminal; exit 7"})
+	case "interactive":
+		return r.terminal("sh", []string{"-c", "printf 'type: '; read line; echo got $line"})
+	case "fail":
+		r.send(sdk.StartToolCall("t-fail", "Run the broken tool", sdk.WithStartKind(sdk.ToolKindExecute), sdk.WithStartStatus(sdk.ToolCallStatusInProgress)))
+		r.send(sdk.UpdateToolCall("t-fail", sdk.WithUpdateStatus(sdk.ToolCallStatusFailed), sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock("boom: the tool broke"))})))
+		r.say("The tool failed.")
+	case "refuse":
+		r.say("I will not.")
+		return sdk.StopReasonRefusal, nil
+	case "maxtokens":
+		r.say("Out of tokens")
+		return sdk.StopReasonMaxTokens, nil
+	case "crash":
+		fmt.Fprintln(os.Stderr, "fatal: fake crash line 1")
+		fmt.Fprintln(os.Stderr, "fatal: fake crash line 2 token=sk-ant-secret")
+		os.Exit(3)
+	case "slow":
+		for i := 0; i < 100; i++ {
+			select {
+			case <-r.ctx.Done():
+				return sdk.StopReasonCancelled, nil
+			case <-time.After(50 * time.Millisecond):
+			}
+			r.say(fmt.Sprintf("chunk %d. ", i))
+		}
+	case "hang":
+		<-r.ctx.Done()
+		return sdk.StopReasonCancelled, nil
+	case "garbage":
+		fmt.Fprintln(os.Stdout, "this is not json")
+		fmt.Fprintln(os.Stdout, "{\"jsonrpc\":\"2.0\",broken")
+		r.say("Still here.")
+	case "bigline":
+		chunk := []byte(strings.Repeat("x", 1<<20))
+		for i := 0; i < 100; i++ {
+			if _, err := os.Stdout.Write(chunk); err != nil {
+				break
+			}
+		}
+		os.Stdout.Write([]byte("\n"))
+	case "flood":
+		n, _ := strconv.Atoi(arg)
+		for i := 0; i < n; i++ {
+			r.send(sdk.UpdateAgentMessageText("x"))
+		}
+		r.said = "flooded"
+	case "children":
+		cmd := exec.Command("sleep", "1000")
+		if err := cmd.Start(); err != nil {
+			return "", err
+		}
+		r.say(fmt.Sprintf("child pid %d", cmd.Process.Pid))
+	default:
+		r.say("Hello ")
+		r.say("from the fake ")
+		r.say("agent.")
+	}
+	return sdk.StopReasonEndTurn, nil
+}
+
+// tool asks permission with every option kind and reports the choice.
+func (r *run) tool() (sdk.StopReason, error) {
+	r.send(sdk.StartToolCall("t-1", "Run echo hello", sdk.WithStartKind(sdk.ToolKindExecute),
+		sdk.WithStartStatus(sdk.ToolCallStatusPending), sdk.WithStartRawInput(map[string]any{"command": "echo hello"})))
+	res, err := r.f.conn.RequestPermission(r.ctx, sdk.RequestPermissionRequest{
+		SessionId: r.id,
+		ToolCall:  sdk.ToolCallUpdate{ToolCallId: "t-1"},
+		Options: []sdk.PermissionOption{
+			{OptionId: "yes", Name: "Allow once", Kind: sdk.PermissionOptionKindAllowOnce},
+			{OptionId: "always", Name: "Always allow echo", Kind: sdk.PermissionOptionKindAllowAlways},
+			{OptionId: "no", Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce},
+			{OptionId: "never", Name: "Never allow echo", Kind: sdk.PermissionOptionKindRejectAlways},
+		},
+	})
+	if err != nil {
+		return "", err
+	}
+	if res.Outcome.Cancelled != nil {
+		return sdk.StopReasonCancelled, nil
+	}
+	opt := string(res.Outcome.Selected.OptionId)
+	if opt == "yes" || opt == "always" {
+		r.send(sdk.UpdateToolCall("t-1", sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress)))
+		r.send(sdk.UpdateToolCall("t-1", sdk.WithUpdateStatus(sdk.ToolCallStatusCompleted),
+			sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock("hello"))})))
+	} else {
+		r.send(sdk.UpdateToolCall("t-1", sdk.WithUpdateStatus(sdk.ToolCallStatusFailed)))
+	}
+	r.say("chosen: " + opt)
+	return sdk.StopReasonEndTurn, nil
+}
+
+// diff edits hello.txt through the client's fs.
+func (r *run) diff() (sdk.StopReason, error) {
+	p := r.path("hello.txt")
+	old := ""
+	if res, err := r.f.conn.ReadTextFile(r.ctx, sdk.ReadTextFileRequest{SessionId: r.id, Path: p}); err == nil {
+		old = res.Content
+	}
+	newText := old + "hello from the fake agent\n"
+	r.send(sdk.StartToolCall("t-edit", "Edit hello.txt", sdk.WithStartKind(sdk.ToolKindEdit), sdk.WithStartStatus(sdk.ToolCallStatusInProgress),
+		sdk.WithStartLocations([]sdk.ToolCallLocation{{Path: p}}),
+		sdk.WithStartContent([]sdk.ToolCallContent{sdk.ToolDiffContent(p, newText, old)})))
+	if _, err := r.f.conn.WriteTextFile(r.ctx, sdk.WriteTextFileRequest{SessionId: r.id, Path: p, Content: newText}); err != nil {
+		r.send(sdk.UpdateToolCall("t-edit", sdk.WithUpdateStatus(sdk.ToolCallStatusFailed)))
+		r.say("write failed: " + err.Error())
+		return sdk.StopReasonEndTurn, nil
+	}
+	r.send(sdk.UpdateToolCall("t-edit", sdk.WithUpdateStatus(sdk.ToolCallStatusCompleted)))
+	r.say("Edited hello.txt.")
+	return sdk.StopReasonEndTurn, nil
+}
+
+// terminal runs a command in a client terminal and reports its output.
+func (r *run) terminal(cmd string, args []string) (sdk.StopReason, error) {
+	t, err := r.f.conn.CreateTerminal(r.ctx, sdk.CreateTerminalRequest{SessionId: r.id, Command: cmd, Args: args})
+	if err != nil {
+		r.say("terminal error: " + err.Error())
+		return sdk.StopReasonEndTurn, nil
+	}
+	r.send(sdk.StartToolCall("t-term", "Run "+cmd, sdk.WithStartKind(sdk.ToolKindExecute), sdk.WithStartStatus(sdk.ToolCallStatusInProgress),
+		sdk.WithStartContent([]sdk.ToolCallContent{sdk.ToolTerminalRef(t.TerminalId)})))
+	ex, err := r.f.conn.WaitForTerminalExit(r.ctx, sdk.WaitForTerminalExitRequest{SessionId: r.id, TerminalId: t.TerminalId})
+	if err != nil {
+		return "", err
+	}
+	out, err := r.f.conn.TerminalOutput(r.ctx, sdk.TerminalOutputRequest{SessionId: r.id, TerminalId: t.TerminalId})
+	if err != nil {
+		return "", err
+	}
+	_, _ = r.f.conn.ReleaseTerminal(r.ctx, sdk.ReleaseTerminalRequest{SessionId: r.id, TerminalId: t.TerminalId})
+	r.send(sdk.UpdateToolCall("t-term", sdk.WithUpdateStatus(sdk.ToolCallStatusCompleted)))
+	code := -1
+	if ex.ExitCode != nil {
+		code = *ex.ExitCode
+	}
+	r.say(fmt.Sprintf("exit %d, output %q", code, strings.TrimSpace(out.Output)))
+	return sdk.StopReasonEndTurn, nil
+}
