@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"errors"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -70,6 +71,7 @@ func (c *client) RequestPermission(ctx context.Context, p sdk.RequestPermissionR
 	if tm == nil || len(p.Options) == 0 {
 		return cancelled, nil
 	}
+	tm.waitTool(ctx, string(p.ToolCall.ToolCallId))
 	w, ok := tm.askPermission(p)
 	if !ok {
 		return cancelled, nil
@@ -87,6 +89,33 @@ func (c *client) RequestPermission(ctx context.Context, p sdk.RequestPermissionR
 		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: sdk.PermissionOptionId(id)}}}, nil
 	case <-ctx.Done():
 		return cancelled, nil
+	}
+}
+
+// toolWait bounds how long a permission request waits for its tool call's
+// session/update: the SDK runs requests concurrently with the (ordered)
+// notifications, so a request can overtake the tool_call sent before it.
+const toolWait = 500 * time.Millisecond
+
+// waitTool waits (bounded) until the tool call id was announced.
+func (tm *turnMap) waitTool(ctx context.Context, id string) {
+	deadline := time.NewTimer(toolWait)
+	defer deadline.Stop()
+	for {
+		tm.mu.Lock()
+		_, ok := tm.tools[id]
+		seen := tm.toolSeen
+		tm.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-seen:
+		case <-deadline.C:
+			return
+		case <-ctx.Done():
+			return
+		}
 	}
 }
 

@@ -39,16 +39,17 @@ func TestMain(m *testing.M) {
 
 // env is one bridge + host + client set up for a test.
 type env struct {
-	t      *testing.T
-	b      *Bridge
-	h      *ahphost.Host
-	url    string
-	dir    string // the sessions' working directory
-	state  string // the bridge's state dir
-	logs   *logBuf
-	c      *client2
-	ctx    context.Context
-	cancel context.CancelFunc
+	t       *testing.T
+	b       *Bridge
+	h       *ahphost.Host
+	url     string
+	dir     string // the sessions' working directory
+	state   string // the bridge's state dir
+	logs    *logBuf
+	c       *client2
+	ctx     context.Context
+	cancel  context.CancelFunc
+	clients int
 }
 
 // client2 is a test AHP client that records every action envelope.
@@ -127,7 +128,8 @@ func newEnv(t *testing.T, o opts) *env {
 // dial connects one more client that records envelopes.
 func (e *env) dial() *client2 {
 	e.t.Helper()
-	c, err := ahpclient.New(ahpclient.Options{URL: e.url, StateDir: e.t.TempDir()})
+	e.clients++
+	c, err := ahpclient.New(ahpclient.Options{URL: e.url, StateDir: e.t.TempDir(), ClientID: fmt.Sprintf("test-client-%d", e.clients)})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -72,6 +72,8 @@ func (tm *turnMap) upsertLocked(id string, title *string, kind *sdk.ToolKind, ra
 			tc.kind = string(*kind)
 		}
 		tm.tools[id] = tc
+		close(tm.toolSeen)
+		tm.toolSeen = make(chan struct{})
 		tm.emitLocked(&ahpwire.ChatToolCallStart{TurnID: tm.t.TurnID, ToolCallID: id, ToolName: tc.kind, DisplayName: tc.title})
 	} else if title != nil && *title != "" {
 		tc.title = *title

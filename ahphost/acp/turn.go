@@ -36,6 +36,7 @@ type turnMap struct {
 	waiters  map[string]chan *ahpwire.ChatToolCallConfirmed
 	changes  bool // the changeset was announced in this chat
 	lastUsed *ahpwire.UsageInfo
+	toolSeen chan struct{} // closed (and replaced) when a tool call is announced
 }
 
 // Run runs one turn as an ACP prompt (see the package doc for the mapping).
@@ -50,7 +51,8 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	if err != nil {
 		return err
 	}
-	tm := &turnMap{b: b, s: s, t: t, tools: map[string]*toolMap{}, waiters: map[string]chan *ahpwire.ChatToolCallConfirmed{}}
+	tm := &turnMap{b: b, s: s, t: t, tools: map[string]*toolMap{}, waiters: map[string]chan *ahpwire.ChatToolCallConfirmed{},
+		toolSeen: make(chan struct{})}
 	s.setTurn(tm)
 	defer func() {
 		tm.finish()

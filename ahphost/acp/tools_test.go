@@ -1,0 +1,245 @@
+package acp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// pendingTool waits for the active turn's tool call awaiting confirmation.
+func (e *env) pendingTool(k *client2, chat string) *ahpwire.ToolCallState {
+	e.t.Helper()
+	var tc *ahpwire.ToolCallState
+	e.eventually("a pending confirmation", func() bool {
+		st := e.chatState(k, chat)
+		if st.ActiveTurn == nil {
+			return false
+		}
+		for _, c := range toolCalls(st.ActiveTurn.ResponseParts) {
+			if c.Status == ahpwire.ToolPendingConfirmation {
+				tc = c
+				return true
+			}
+		}
+		return false
+	})
+	return tc
+}
+
+// Approvals: the pending confirmation carries the agent's four options with
+// its labels and kinds; the chosen option (or the allow-once / reject-once
+// option for a plain approve / deny) goes back to the agent.
+func TestApprovalOptions(t *testing.T) {
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "approve")
+	for _, c := range []struct {
+		id       string
+		approved bool
+		option   string
+		want     string
+	}{
+		{"t-always", true, "always", "chosen: always"},
+		{"t-yes", true, "", "chosen: yes"},
+		{"t-no", false, "", "chosen: no"},
+		{"t-never", false, "never", "chosen: never"},
+	} {
+		e.prompt(e.c, chat, c.id, "tool")
+		tc := e.pendingTool(e.c, chat)
+		var got []string
+		for _, o := range tc.Options {
+			got = append(got, o.ID+"/"+o.Kind+"/"+o.Label)
+		}
+		if strings.Join(got, ",") != "yes/approve/Allow once,always/approve/Always allow echo,no/deny/Reject,never/deny/Never allow echo" {
+			t.Fatalf("options %v", got)
+		}
+		if tc.DisplayName != "Run echo hello" || tc.ToolName != "execute" || tc.ToolInput == nil || !strings.Contains(tc.ToolInput.Text, "echo hello") {
+			t.Fatalf("tool call %+v", tc)
+		}
+		conf := &ahpwire.ChatToolCallConfirmed{TurnID: c.id, ToolCallID: tc.ToolCallID, Approved: c.approved, SelectedOptionID: c.option}
+		if c.approved {
+			conf.Confirmed = ahpwire.ConfirmedUserAction
+		} else {
+			conf.Reason = ahpwire.CancelDenied
+		}
+		if _, err := e.c.c.Dispatch(e.ctx, chat, conf); err != nil {
+			t.Fatal(err)
+		}
+		turn := e.finished(e.c, chat, c.id)
+		if !strings.Contains(markdown(turn), c.want) {
+			t.Fatalf("%s: %q, want %q", c.id, markdown(turn), c.want)
+		}
+		final := toolCalls(turn.ResponseParts)[0]
+		if c.approved && (final.Status != ahpwire.ToolCompleted || final.Success == nil || !*final.Success) {
+			t.Fatalf("%s: approved tool ended %+v", c.id, final)
+		}
+		if !c.approved && final.Status != ahpwire.ToolCancelled {
+			t.Fatalf("%s: denied tool ended %q", c.id, final.Status)
+		}
+	}
+}
+
+// Two clients on one session both stream the turn; the first answer wins:
+// the second client's later answer is rejected (rejections reach only
+// their sender) and never reaches the agent.
+func TestTwoClientsFirstAnswerWins(t *testing.T) {
+	e := newEnv(t, opts{})
+	session, chat := e.newSession(e.c, "two")
+	k2 := e.dial()
+	if got := e.open(k2, session); got != chat {
+		t.Fatalf("second client opened %s, want %s", got, chat)
+	}
+	e.prompt(e.c, chat, "t1", "tool")
+	tc := e.pendingTool(k2, chat)
+	if _, err := k2.c.Dispatch(e.ctx, chat, &ahpwire.ChatToolCallConfirmed{TurnID: "t1", ToolCallID: tc.ToolCallID,
+		Approved: true, Confirmed: ahpwire.ConfirmedUserAction, SelectedOptionID: "yes"}); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually("the first client sees the approval", func() bool {
+		for _, en := range e.c.actions(chat) {
+			if _, ok := en.Action.(*ahpwire.ChatToolCallConfirmed); ok {
+				return true
+			}
+		}
+		return false
+	})
+	if _, err := e.c.c.Dispatch(e.ctx, chat, &ahpwire.ChatToolCallConfirmed{TurnID: "t1", ToolCallID: tc.ToolCallID,
+		Approved: false, Reason: ahpwire.CancelDenied, SelectedOptionID: "no"}); err != nil {
+		t.Fatal(err)
+	}
+	turn := e.finished(e.c, chat, "t1")
+	if !strings.Contains(markdown(turn), "chosen: yes") {
+		for _, en := range e.c.actions(chat) {
+			t.Logf("%d %T %q %+v", en.ServerSeq, en.Action, en.RejectionReason, en.Action)
+		}
+		t.Fatalf("first answer lost: %q", markdown(turn))
+	}
+	for _, k := range []*client2{e.c, k2} {
+		var text, confirmed, rejected int
+		e.eventually("both clients see the turn end", func() bool {
+			text, confirmed, rejected = 0, 0, 0
+			for _, en := range k.actions(chat) {
+				switch a := en.Action.(type) {
+				case *ahpwire.ChatResponsePart, *ahpwire.ChatDelta:
+					text++
+				case *ahpwire.ChatToolCallConfirmed:
+					if en.RejectionReason != "" {
+						rejected++
+					} else if a.Approved {
+						confirmed++
+					}
+				case *ahpwire.ChatTurnComplete:
+					return true
+				}
+			}
+			return false
+		})
+		if text == 0 || confirmed != 1 || rejected != 0 {
+			for _, en := range k.actions(chat) {
+				t.Logf("%T %q %+v", en.Action, en.RejectionReason, en.Action)
+			}
+			t.Fatalf("a client saw %d text actions, %d accepted and %d rejected confirmations", text, confirmed, rejected)
+		}
+	}
+}
+
+// File edits: the write passes through the host (confined to the session
+// directory), the tool call shows a fileEdit whose sides resourceRead
+// serves, and the chat's changeset lists the file.
+func TestDiffAndChangeset(t *testing.T) {
+	e := newEnv(t, opts{})
+	if err := os.WriteFile(filepath.Join(e.dir, "hello.txt"), []byte("first line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, chat := e.newSession(e.c, "diff")
+	turn := e.run(e.c, chat, "t1", "diff")
+	b, err := os.ReadFile(filepath.Join(e.dir, "hello.txt"))
+	if err != nil || string(b) != "first line\nhello from the fake agent\n" {
+		t.Fatalf("hello.txt = %q, %v", b, err)
+	}
+	tc := toolCalls(turn.ResponseParts)[0]
+	var edit *ahpwire.ToolResultContent
+	for i, c := range tc.Content {
+		if c.Type == ahpwire.ContentFileEdit {
+			edit = &tc.Content[i]
+		}
+	}
+	if edit == nil || edit.Before == nil || edit.After == nil || *edit.Diff.Added != 1 || *edit.Diff.Removed != 0 {
+		t.Fatalf("tool content %+v", tc.Content)
+	}
+	for side, want := range map[*ahpwire.FileEditSide]string{edit.Before: "first line\n", edit.After: "first line\nhello from the fake agent\n"} {
+		r, err := e.c.c.ResourceRead(e.ctx, side.Content.URI, "")
+		if err != nil || string(r.Data) != want {
+			t.Fatalf("resourceRead %s = %q, %v; want %q", side.Content.URI, r.Data, err, want)
+		}
+	}
+	st := e.chatState(e.c, chat)
+	if len(st.Changesets) != 1 {
+		t.Fatalf("changesets %+v", st.Changesets)
+	}
+	snap, err := e.c.c.Subscribe(e.ctx, st.Changesets[0].URITemplate, nil)
+	if err != nil || !strings.Contains(string(snap.State), "hello.txt") {
+		t.Fatalf("changeset %s: %s, %v", st.Changesets[0].URITemplate, snap.State, err)
+	}
+}
+
+// fs requests outside the working directory are refused: absolute paths
+// elsewhere, "..", and symbolic links leading out.
+func TestFSConfinement(t *testing.T) {
+	e := newEnv(t, opts{})
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(e.dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, chat := e.newSession(e.c, "fs")
+	for i, p := range []string{
+		"read " + filepath.Join(outside, "secret.txt"),
+		"read ../" + filepath.Base(outside) + "/secret.txt",
+		"read link/secret.txt",
+		"write link/new.txt",
+		"write " + filepath.Join(outside, "new.txt"),
+		"write sub/../../new.txt",
+	} {
+		turn := e.run(e.c, chat, "t"+string(rune('a'+i)), p)
+		if md := markdown(turn); !strings.Contains(md, "error") || strings.Contains(md, "secret\"") || md == "read: secret" {
+			t.Fatalf("%s: %q", p, md)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(outside, "new.txt")); err == nil {
+		t.Fatal("a write escaped the working directory")
+	}
+	turn := e.run(e.c, chat, "tz", "write inside.txt")
+	if markdown(turn) != "written" {
+		t.Fatalf("write inside: %q", markdown(turn))
+	}
+}
+
+// Terminals: terminal/create runs in a host pty shown as an ahp-terminal
+// channel under its tool call; output, wait_for_exit and release work.
+func TestTerminal(t *testing.T) {
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "term")
+	turn := e.run(e.c, chat, "t1", "terminal")
+	if md := markdown(turn); md != `exit 7, output "hi from the terminal"` {
+		t.Fatalf("terminal answer %q", md)
+	}
+	tc := toolCalls(turn.ResponseParts)[0]
+	var uri string
+	for _, c := range tc.Content {
+		if c.Type == ahpwire.ContentTerminal {
+			uri = c.Resource
+		}
+	}
+	if !strings.HasPrefix(uri, ahpwire.TerminalScheme+"/") {
+		t.Fatalf("tool content %+v", tc.Content)
+	}
+	snap, err := e.c.c.Subscribe(e.ctx, uri, nil)
+	if err != nil || !strings.Contains(string(snap.State), "hi from the terminal") || !strings.Contains(string(snap.State), `"exitCode":7`) {
+		t.Fatalf("terminal %s: %s %v", uri, snap.State, err)
+	}
+}
