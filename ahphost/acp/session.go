@@ -160,6 +160,20 @@ func (b *Bridge) bind(s *session, id string) {
 // requestError turns a failed ACP request into the error a user reads:
 // the agent's own message, auth hints, or the process's exit report.
 func (b *Bridge) requestError(method string, err error, p *proc) error {
+	select {
+	case <-p.conn.Done():
+		// The connection is gone: an exit (let stderr drain) or a broken
+		// stream (an oversized or invalid line): the process is useless.
+		select {
+		case <-p.exited:
+		case <-time.After(exitGrace):
+			p.kill()
+			<-p.exited
+			return fmt.Errorf("the agent broke the connection (a message over 10 MiB or unreadable); %s", p.exitReport())
+		}
+		return errors.New(p.exitReport())
+	default:
+	}
 	var re *sdk.RequestError
 	if errors.As(err, &re) {
 		msg := re.Message
@@ -176,6 +190,9 @@ func (b *Bridge) requestError(method string, err error, p *proc) error {
 	}
 	return fmt.Errorf("%s: %w", method, err)
 }
+
+// exitGrace is how long a broken connection waits for the process's exit.
+const exitGrace = 2 * time.Second
 
 // authHint lists the agent's authentication methods.
 func authHint(methods []sdk.AuthMethod) string {

@@ -1,0 +1,196 @@
+package acp
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// Cancel: chat/turnCancelled sends session/cancel; the agent stops and the
+// next prompt runs normally.
+func TestCancel(t *testing.T) {
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "cancel")
+	e.prompt(e.c, chat, "t1", "slow")
+	e.eventually("streaming", func() bool {
+		st := e.chatState(e.c, chat)
+		return st.ActiveTurn != nil && len(st.ActiveTurn.ResponseParts) > 0
+	})
+	if _, err := e.c.c.Dispatch(e.ctx, chat, &ahpwire.ChatTurnCancelled{TurnID: "t1", Duration: ahpwire.Ptr[int64](0)}); err != nil {
+		t.Fatal(err)
+	}
+	if turn := e.finished(e.c, chat, "t1"); turn.State != ahpwire.TurnCancelled {
+		t.Fatalf("state %q", turn.State)
+	}
+	if turn := e.run(e.c, chat, "t2", "text"); markdown(turn) != "Hello from the fake agent." {
+		t.Fatalf("after cancel: %q %q", markdown(turn), errText(turn))
+	}
+}
+
+// A crash ends the turn with the agent's last stderr lines (masked), and
+// the next prompt restarts the agent in a fresh session with a notice.
+func TestCrashShowsStderrAndRestarts(t *testing.T) {
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "crash")
+	e.run(e.c, chat, "t0", "text")
+	turn := e.run(e.c, chat, "t1", "crash")
+	msg := errText(turn)
+	if turn.State != ahpwire.TurnError || !strings.Contains(msg, "fake crash line 1") || !strings.Contains(msg, "fake crash line 2") {
+		t.Fatalf("crash: state %q, error %q", turn.State, msg)
+	}
+	if strings.Contains(msg, "sk-ant-secret") || strings.Contains(e.logs.String(), "sk-ant-secret") {
+		t.Fatalf("a secret from stderr was shown or logged: %q", msg)
+	}
+	turn = e.run(e.c, chat, "t2", "text")
+	if md := markdown(turn); !strings.Contains(md, "starts afresh") || !strings.HasSuffix(md, "Hello from the fake agent.") {
+		t.Fatalf("after the crash: %q %q", md, errText(turn))
+	}
+}
+
+// alive reports whether pid exists and is not a zombie.
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b))
+	return len(f) > 2 && f[2] != "Z"
+}
+
+// Closing the host kills the agent's whole process group: a child the
+// agent started is gone too, and the agent itself is reaped.
+func TestProcessGroupKilledOnClose(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("needs /proc")
+	}
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "group")
+	turn := e.run(e.c, chat, "t1", "children")
+	pid, err := strconv.Atoi(strings.TrimPrefix(markdown(turn), "child pid "))
+	if err != nil {
+		t.Fatalf("answer %q", markdown(turn))
+	}
+	e.b.mu.Lock()
+	agentPid := e.b.proc.cmd.Process.Pid
+	e.b.mu.Unlock()
+	if !alive(pid) || !alive(agentPid) {
+		t.Fatal("the agent or its child is not running")
+	}
+	if err := e.h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually("the child to die", func() bool { return !alive(pid) })
+	if syscall.Kill(agentPid, 0) == nil {
+		t.Fatalf("agent %d still exists (not reaped)", agentPid)
+	}
+}
+
+// After a host restart the sessions are listed (with their titles) and
+// open; an agent with session/load resumes them.
+func TestRestartKeepsSessionsResumable(t *testing.T) {
+	state, agentState := t.TempDir(), t.TempDir()
+	env := []string{"FAKEACP_LOAD=1", "FAKEACP_STATE=" + agentState}
+	e := newEnv(t, opts{env: env, state: state})
+	session, chat := e.newSession(e.c, "keep")
+	e.run(e.c, chat, "t1", "title Kept session")
+	e.run(e.c, chat, "t2", "text")
+	dir := e.dir
+	if err := e.h.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	e2 := newEnv(t, opts{env: env, state: state, dir: dir})
+	res, err := e2.c.c.ListSessions(e2.ctx, 10, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) != 1 || res.Items[0].Resource != session || res.Items[0].Title != "Kept session" || res.Items[0].Provider != "fake" {
+		t.Fatalf("after restart: %+v", res.Items)
+	}
+	chat2 := e2.open(e2.c, session)
+	turn := e2.run(e2.c, chat2, "t3", "text")
+	if md := markdown(turn); md != "Hello from the fake agent." {
+		t.Fatalf("resumed session: %q %q", md, errText(turn))
+	}
+	if !strings.Contains(e2.logs.String(), "agent started") || strings.Contains(e2.logs.String(), "session/load failed") {
+		t.Fatalf("logs:\n%s", e2.logs.String())
+	}
+}
+
+// Without session/load or resume, a session listed after a restart says
+// it has ended.
+func TestRestartWithoutLoadEnds(t *testing.T) {
+	state := t.TempDir()
+	e := newEnv(t, opts{state: state})
+	session, chat := e.newSession(e.c, "ends")
+	e.run(e.c, chat, "t1", "text")
+	dir := e.dir
+	_ = e.h.Close()
+	e2 := newEnv(t, opts{state: state, dir: dir})
+	chat2 := e2.open(e2.c, session)
+	turn := e2.run(e2.c, chat2, "t2", "text")
+	if !strings.Contains(errText(turn), "ended when the host restarted") {
+		t.Fatalf("%q %q", markdown(turn), errText(turn))
+	}
+}
+
+// A hostile agent: non-JSON lines are skipped; a 100 MB line closes the
+// connection with a clear error (the SDK reads at most 10 MiB of a line)
+// and the next prompt restarts the agent; a burst of updates streams, a
+// flood past the SDK's queue closes the connection.
+func TestHostileAgent(t *testing.T) {
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "hostile")
+	if turn := e.run(e.c, chat, "t1", "garbage"); markdown(turn) != "Still here." {
+		t.Fatalf("garbage: %q %q", markdown(turn), errText(turn))
+	}
+	turn := e.run(e.c, chat, "t2", "bigline")
+	if turn.State != ahpwire.TurnError || !strings.Contains(errText(turn), "agent") {
+		t.Fatalf("bigline: %q %q", turn.State, errText(turn))
+	}
+	if turn := e.run(e.c, chat, "t3", "text"); !strings.HasSuffix(markdown(turn), "Hello from the fake agent.") {
+		t.Fatalf("after bigline: %q %q", markdown(turn), errText(turn))
+	}
+	turn = e.run(e.c, chat, "t4", "flood 500")
+	if turn.State != ahpwire.TurnComplete || len(markdown(turn)) != 500 {
+		t.Fatalf("burst: %q, %d bytes", turn.State, len(markdown(turn)))
+	}
+	// A flood past the SDK's queue of 1024 unprocessed notifications
+	// closes the connection instead of growing memory.
+	turn = e.run(e.c, chat, "t5", "flood 200000")
+	if turn.State != ahpwire.TurnError || !strings.Contains(errText(turn), "broke the connection") {
+		t.Fatalf("flood: %q, %d bytes, %q", turn.State, len(markdown(turn)), errText(turn))
+	}
+	if turn := e.run(e.c, chat, "t6", "text"); !strings.HasSuffix(markdown(turn), "Hello from the fake agent.") {
+		t.Fatalf("after the flood: %q %q", markdown(turn), errText(turn))
+	}
+}
+
+// An agent that never answers initialize fails the turn with a clear
+// error after the request deadline.
+func TestInitializeDeadline(t *testing.T) {
+	e := newEnv(t, opts{env: []string{"FAKEACP_HANG_INIT=1"}, timeout: 300 * time.Millisecond})
+	_, chat := e.newSession(e.c, "hang")
+	turn := e.run(e.c, chat, "t1", "text")
+	if !strings.Contains(errText(turn), "did not answer initialize within 300ms") {
+		t.Fatalf("%q", errText(turn))
+	}
+}
+
+// An agent that needs a login fails with its own words and its methods.
+func TestAuthRequired(t *testing.T) {
+	e := newEnv(t, opts{env: []string{"FAKEACP_AUTH=1"}})
+	_, chat := e.newSession(e.c, "auth")
+	turn := e.run(e.c, chat, "t1", "text")
+	if msg := errText(turn); !strings.Contains(msg, "sign in") || !strings.Contains(msg, "Fake login") {
+		t.Fatalf("%q", msg)
+	}
+}
