@@ -1,7 +1,15 @@
 package cli
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"github.com/ahptui/ahptui/ahpwire"
+	"net/url"
+	"path/filepath"
+	"time"
+
 	"fmt"
+	"github.com/ahptui/ahptui/ahphost/acp"
 	"log/slog"
 	"os"
 	"strings"
@@ -58,7 +66,90 @@ func wireServeAgents(cfg *serveConfig, log *slog.Logger) (func(), error) {
 	return closeAll, nil
 }
 
-// acpAgents builds one ACP bridge per --agent value.
+// acpAgents builds one ACP bridge per --agent value; stateDir "" is the
+// user state directory. The returned func closes them (the host closes
+// them too on shutdown).
 func acpAgents(args []string, stateDir string, log *slog.Logger) ([]ahphost.Agent, func(), error) {
-	return nil, nil, fmt.Errorf("--agent: ACP agents are not wired yet")
+	if stateDir == "" {
+		d, err := stateDirFor(lookupEnv)
+		if err != nil {
+			return nil, nil, err
+		}
+		stateDir = d
+	}
+	var bridges []*acp.Bridge
+	closeAll := func() {
+		for _, b := range bridges {
+			_ = b.Close()
+		}
+	}
+	seen := map[string]bool{}
+	var agents []ahphost.Agent
+	for _, arg := range args {
+		ac, err := resolveAgentArg(arg)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		if seen[ac.Name] {
+			closeAll()
+			return nil, nil, fmt.Errorf("--agent %s given twice", ac.Name)
+		}
+		seen[ac.Name] = true
+		b, err := acp.New(acp.Config{
+			Name: ac.Name, Title: ac.Name, Command: ac.Command, Args: ac.Args, Env: ac.Env,
+			StateDir: stateDir, Logger: log.With("component", "acp"),
+		})
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("--agent %s: %w", ac.Name, err)
+		}
+		bridges = append(bridges, b)
+		agents = append(agents, b)
+	}
+	return agents, closeAll, nil
+}
+
+// stateDirFor is the directory of the agents' session indexes.
+func stateDirFor(getenv func(string) string) (string, error) { return stateDir(getenv) }
+
+// uiAgents returns the embedded UI host's agents: the --agent agents, else
+// the demo agent.
+func uiAgents(cfg config, wd string, pace time.Duration, log *slog.Logger) ([]ahphost.Agent, func(), error) {
+	if len(cfg.agentArgs) == 0 {
+		return []ahphost.Agent{demo.Factory(wd, pace, nil)}, func() {}, nil
+	}
+	return acpAgents(cfg.agentArgs, "", log)
+}
+
+// newAgentSession creates an empty session of the first agent in the
+// host's directory (ahptui --agent opens it at once).
+func newAgentSession(h *ahphost.Host) (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("session id: %w", err)
+	}
+	uri := "ahp-session:/" + hex.EncodeToString(b[:])
+	if _, err := h.SeedSession(uri, nil); err != nil {
+		return "", fmt.Errorf("new session: %w", err)
+	}
+	return uri, nil
+}
+
+// newSessionParams is exec's createSession: provider agent ("" = the
+// host's first) in directory cwd ("" = the current directory).
+func newSessionParams(session, agent, cwd string) (ahpwire.CreateSessionParams, error) {
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return ahpwire.CreateSessionParams{}, fmt.Errorf("working directory: %w", err)
+		}
+		cwd = wd
+	}
+	abs, err := filepath.Abs(cwd)
+	if err != nil {
+		return ahpwire.CreateSessionParams{}, fmt.Errorf("--cwd %s: %w", cwd, err)
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+	return ahpwire.CreateSessionParams{Channel: session, Provider: agent, WorkingDirectories: []string{u.String()}}, nil
 }

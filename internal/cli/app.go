@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/ahptui/ahptui/ahphost/demo"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -38,6 +37,7 @@ type session struct {
 	log           *slog.Logger // file-only, tokens masked
 	demoFault     func()       // demo fault key (nil outside the demo)
 	hostInProcess bool         // the host stops when the UI quits (demo)
+	openSession   string       // open this session at start (--agent)
 }
 
 // setupLog opens the log file: --log, or ahptui.log in the state dir.
@@ -88,8 +88,14 @@ func runDemo(cfg config, std stdio) int {
 		printErr(std.err, "ahptui: %v\n", err)
 		return exitError
 	}
+	agents, closeAgents, err := uiAgents(cfg, wd, pace, log)
+	if err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		return exitUsage
+	}
+	defer closeAgents()
 	h, err := ahphost.New(ahphost.Options{
-		Dir: wd, Pace: pace, Logger: log.With("component", "host"), Agent: demo.Factory(wd, pace, nil),
+		Dir: wd, Pace: pace, Logger: log.With("component", "host"), Agents: agents,
 		Faults:        ahphost.Faults{DropAfterFrames: dropAfter},
 		ReleaseMemory: debug.FreeOSMemory, // after a long reply was stored as pages (docs/BENCHMARKS.md, issue 12)
 	})
@@ -107,6 +113,12 @@ func runDemo(cfg config, std stdio) int {
 		cfg.hostFile = f
 	}
 	s := &session{log: lc.logger(h.Token()), hostInProcess: true}
+	if len(cfg.agentArgs) > 0 { // straight into a new chat in the current directory
+		if s.openSession, err = newAgentSession(h); err != nil {
+			printErr(std.err, "ahptui: %v\n", err)
+			return exitError
+		}
+	}
 	if faultsOn {
 		s.demoFault = func() { h.Outage(demoOutage) }
 	}
@@ -196,6 +208,7 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify,
 		ReleaseMemory: debug.FreeOSMemory, // after a long reply's text was dropped (see docs/BENCHMARKS.md, issue 12 H2)
 	}
+	o.OpenSession = s.openSession
 	if cfg.hostFile != nil {
 		var hs hostSet
 		defer hs.close()

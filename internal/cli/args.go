@@ -54,6 +54,7 @@ type config struct {
 	notify       *tui.NotifyOptions // notifications from the config file (nil = off)
 	hostFile     *cfgfile.File      // the config file, when it names hosts: the picker lists them all
 	attachedName string             // the attached host's name in hostFile ("" for a URL)
+	agentArgs    []string           // --agent NAME[=COMMAND] (repeatable): the embedded host with these agents
 }
 
 // usageError marks command-line mistakes (exit code 2).
@@ -81,6 +82,7 @@ func parseArgs(args []string, getenv func(string) string) (config, error) {
 	fs.BoolVar(&help, "help", false, "")
 	fs.BoolVar(&help, "h", false, "")
 	fs.BoolVar(&ver, "version", false, "")
+	fs.Func("agent", "", func(s string) error { cfg.agentArgs = append(cfg.agentArgs, s); return nil })
 
 	var positional []string
 	rest := args
@@ -114,6 +116,10 @@ func parseArgs(args []string, getenv func(string) string) (config, error) {
 	}
 	if err := checkTheme(cfg); err != nil {
 		return cfg, err
+	}
+	if len(positional) == 0 && len(cfg.agentArgs) > 0 {
+		cfg.cmd = cmdDemo // the embedded host, with the --agent agents instead of the demo
+		return cfg, nil
 	}
 	if len(positional) == 0 {
 		cfg.cmd = cmdAttach // the config file's default host

@@ -11,7 +11,6 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // exec's exit codes: distinct, documented in execUsage.
@@ -26,7 +25,7 @@ const (
 )
 
 // execUsage is `ahptui exec --help`.
-const execUsage = `usage: ahptui exec [URL|@NAME] [--session ID] [--json] [--approve never|always|ask] [--timeout D] [PROMPT...]
+const execUsage = `usage: ahptui exec [URL|@NAME] [--session ID] [--json] [--approve never|always|ask] [--timeout D] [--agent NAME] [--cwd DIR] [PROMPT...]
 
 Runs one turn without the UI and prints the answer as plain markdown (no
 colours or escape sequences) on stdout; a line per tool call and approval
@@ -42,6 +41,8 @@ Flags:
                   ask (default: ask on the controlling terminal; without one the
                   command stops with exit code 5)
   --timeout D     give up (and cancel the turn) after D, e.g. 5m (default: none)
+  --agent NAME    the agent of a new session when the host offers several
+  --cwd DIR       the new session's working directory (default: the current one)
 
 Exit codes:
   0 completed, 1 the turn failed, 2 usage error, 3 cannot connect (or the
@@ -58,6 +59,8 @@ type execOpts struct {
 	approve   string
 	timeout   time.Duration
 	prompt    string
+	agent     string // --agent: the new session's provider ("" = the host's first)
+	cwd       string // --cwd: the new session's working directory ("" = the current one)
 }
 
 // parseExec parses exec's arguments; stdin supplies the prompt when none
@@ -71,6 +74,8 @@ func parseExec(args []string, stdin io.Reader) (execOpts, error) {
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.StringVar(&o.approve, "approve", "ask", "")
 	fs.DurationVar(&o.timeout, "timeout", 0, "")
+	fs.StringVar(&o.agent, "agent", "", "")
+	fs.StringVar(&o.cwd, "cwd", "", "")
 	var words []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -157,7 +162,11 @@ func (r *turnRun) openSession(ctx context.Context) (session, chat string, err er
 		session = sessionURI(r.o.session)
 	} else {
 		session = "ahp-session:/" + newUUID()
-		if err := r.h.c.CreateSession(ctx, ahpwire.CreateSessionParams{Channel: session}); err != nil {
+		p, err := newSessionParams(session, r.o.agent, r.o.cwd)
+		if err != nil {
+			return "", "", err
+		}
+		if err := r.h.c.CreateSession(ctx, p); err != nil {
 			return "", "", fmt.Errorf("create session: %w", err)
 		}
 		if !r.o.json {

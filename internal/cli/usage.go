@@ -5,6 +5,9 @@ const usageText = `ahptui — a terminal client for the Agent Host Protocol (AHP
 
 Usage:
   ahptui demo [flags]          start the embedded demo host on 127.0.0.1 and attach
+  ahptui --agent NAME=COMMAND  start the embedded host with an ACP agent (Claude Code's
+                               adapter, Codex, Gemini, ...) and open a new chat in the
+                               current directory (--agent repeats; serve takes it too)
   ahptui [flags] URL           attach to an AHP host (ws://, wss:// or ws+unix:///socket;
                                ?tkn=TOKEN accepted)
   ahptui [flags] @NAME         attach to a host named in the config file
@@ -14,7 +17,7 @@ Usage:
                                attach to an AHP host on a machine reached with ssh
                                (see: ahptui ssh --help)
   ahptui serve [serve flags]   run the embedded host without a UI (see: ahptui serve --help)
-  ahptui exec [URL|@NAME] [--session ID] [--json] [--approve never|always|ask] [PROMPT]
+  ahptui exec [URL|@NAME] [--session ID] [--json] [--approve never|always|ask] [--agent NAME] [--cwd DIR] [PROMPT]
                                run one turn without the UI (prompt from stdin when
                                not given; see: ahptui exec --help)
   ahptui sessions [URL|@NAME] [--json]
