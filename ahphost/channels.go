@@ -22,6 +22,7 @@ type extChannels struct {
 	termOrder  []string // creation order, for RootState.terminals
 	changesets map[string]*changesetEntry
 	resources  resourceStore
+	inputs     map[string]func(string) // interactive terminals' input (terminput.go)
 }
 
 // changesetEntry is one changeset channel.
@@ -158,6 +159,7 @@ func (s *store) dispatchExt(uri string, a ahpwire.Action, origin *ahpwire.Action
 	}
 	if kindOf(uri) == chanTerminal {
 		s.applyTerminal(uri, a, origin)
+		s.terminalInput(uri, a)
 	} else {
 		s.applyChangeset(uri, a, origin)
 	}
@@ -178,6 +180,9 @@ func (s *store) validateExt(uri string, a ahpwire.Action, clientID string) strin
 			return ""
 		case *ahpwire.TerminalInput, *ahpwire.TerminalClaimed:
 			if t.Claim.Kind == ahpwire.ClaimClient && t.Claim.ClientID == clientID {
+				return ""
+			}
+			if s.claimable(uri, t, a, clientID) {
 				return ""
 			}
 			return "the terminal is not claimed by this client"

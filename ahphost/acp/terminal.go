@@ -18,6 +18,7 @@ import (
 // shown as an ahp-terminal: channel.
 type terminal struct {
 	id, uri, title string
+	chat           string // the chat of the turn that created it
 	limit          int
 	ch             agent.Channels
 	cmd            *exec.Cmd
@@ -73,7 +74,7 @@ func (c *client) CreateTerminal(ctx context.Context, p sdk.CreateTerminalRequest
 	id := fmt.Sprintf("term-%d", s.termSeq)
 	s.mu.Unlock()
 	title := strings.TrimSpace(p.Command + " " + strings.Join(p.Args, " "))
-	t := &terminal{id: id, title: title, limit: limit, ch: tm.t.Channels, exited: make(chan struct{}),
+	t := &terminal{id: id, title: title, chat: tm.t.Chat, limit: limit, ch: tm.t.Channels, exited: make(chan struct{}),
 		uri: ahpwire.TerminalScheme + "/" + strings.TrimPrefix(strings.TrimPrefix(tm.t.Chat, ahpwire.ChatScheme), "/") + "-" + id}
 	env := make([]string, 0, len(p.Env))
 	for _, e := range p.Env {
@@ -133,7 +134,7 @@ func (t *terminal) attach(turnID, toolCallID string) {
 	t.attached = true
 	t.mu.Unlock()
 	if first {
-		t.ch.Terminal(t.uri, &ahpwire.TerminalClaimed{Claim: ahpwire.TerminalClaim{Kind: ahpwire.ClaimSession, TurnID: turnID, ToolCallID: toolCallID}})
+		t.ch.Terminal(t.uri, &ahpwire.TerminalClaimed{Claim: ahpwire.TerminalClaim{Kind: ahpwire.ClaimSession, Session: t.chat, TurnID: turnID, ToolCallID: toolCallID}})
 	}
 }
 

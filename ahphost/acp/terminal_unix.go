@@ -15,6 +15,13 @@ import (
 // terminalsSupported is advertised as the ACP client terminal capability.
 const terminalsSupported = true
 
+// inputQueue bounds typed input waiting for the pty (pieces, not bytes;
+// each piece is one client action).
+const inputQueue = 256
+
+// errInputFull drops input the pty does not take.
+var errInputFull = errors.New("the terminal is not reading its input")
+
 // startTerminal starts the command in a pty (its own session and process
 // group) and pumps its output until it exits.
 func (b *Bridge) startTerminal(t *terminal, command string, args []string, dir string, env []string) error {
@@ -26,8 +33,29 @@ func (b *Bridge) startTerminal(t *terminal, command string, args []string, dir s
 		return err
 	}
 	t.cmd = cmd
-	t.input = func(s string) error { _, err := io.WriteString(f, s); return err }
-	b.wg.Add(1)
+	in := make(chan string, inputQueue)
+	t.input = func(s string) error {
+		select {
+		case in <- s:
+			return nil
+		default:
+			return errInputFull
+		}
+	}
+	b.wg.Add(2)
+	go func() { // typed input, written without holding the host's lock
+		defer b.wg.Done()
+		for {
+			select {
+			case s := <-in:
+				if _, err := io.WriteString(f, s); err != nil {
+					return
+				}
+			case <-t.exited:
+				return
+			}
+		}
+	}()
 	go func() {
 		defer b.wg.Done()
 		buf := make([]byte, 32<<10)

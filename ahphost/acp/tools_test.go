@@ -243,3 +243,40 @@ func TestTerminal(t *testing.T) {
 		t.Fatalf("terminal %s: %s %v", uri, snap.State, err)
 	}
 }
+
+// A client can claim an agent's running pty terminal and type into it.
+func TestTypeIntoTerminal(t *testing.T) {
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "typing")
+	e.prompt(e.c, chat, "t1", "interactive")
+	var uri string
+	e.eventually("the terminal under the tool call", func() bool {
+		st := e.chatState(e.c, chat)
+		if st.ActiveTurn == nil {
+			return false
+		}
+		for _, tc := range toolCalls(st.ActiveTurn.ResponseParts) {
+			for _, c := range tc.Content {
+				if c.Type == ahpwire.ContentTerminal {
+					uri = c.Resource
+					return true
+				}
+			}
+		}
+		return false
+	})
+	if _, err := e.c.c.Subscribe(e.ctx, uri, nil); err != nil {
+		t.Fatal(err)
+	}
+	me := e.c.c.ClientID()
+	if _, err := e.c.c.Dispatch(e.ctx, uri, &ahpwire.TerminalClaimed{Claim: ahpwire.TerminalClaim{Kind: ahpwire.ClaimClient, ClientID: me}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.c.c.Dispatch(e.ctx, uri, &ahpwire.TerminalInput{Data: "typed words\r"}); err != nil {
+		t.Fatal(err)
+	}
+	turn := e.finished(e.c, chat, "t1")
+	if md := markdown(turn); !strings.Contains(md, "got typed words") {
+		t.Fatalf("%q %q", md, errText(turn))
+	}
+}

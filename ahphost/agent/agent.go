@@ -117,9 +117,9 @@ type Channels interface {
 }
 
 // TerminalInputs is implemented by Channels that let the agent receive what
-// clients type into a terminal it owns (terminal/input of a client that
-// claimed it). Handler is called with the host lock released, in order; it
-// must not block for long.
+// clients type into a terminal it owns: a client may claim such a terminal
+// (terminal/claimed for itself) and its terminal/input is handed to the
+// handler, in order, with the host lock held: the handler must not block.
 type TerminalInputs interface {
 	// OnTerminalInput registers (nil removes) the input handler of uri.
 	OnTerminalInput(uri string, handler func(data string))
