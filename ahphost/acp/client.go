@@ -158,8 +158,7 @@ func (tm *turnMap) askPermission(p sdk.RequestPermissionRequest) (chan *ahpwire.
 		}
 	}
 	tm.emitLocked(&ahpwire.ChatToolCallReady{TurnID: tm.t.TurnID, ToolCallID: id,
-		InvocationMessage: ahpwire.Plain(tc.title), ToolInput: inputOf(tc),
-		ConfirmationTitle: ahpwire.PlainPtr(tc.title), Edits: edits, Options: opts})
+		InvocationMessage: ahpwire.Plain(tc.title), ToolInput: inputOf(tc), Edits: edits, Options: opts})
 	return w, true
 }
 

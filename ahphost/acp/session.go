@@ -141,7 +141,7 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, t *turnMap)
 	s.mu.Unlock()
 	b.learnSchema(res.Modes, res.Models, res.ConfigOptions)
 	if b.index != nil {
-		b.index.put(indexRecord{URI: s.uri, ACPID: string(res.SessionId), Dir: s.dir, CreatedAt: isoNow(b.cfg.Now())})
+		b.index.put(indexRecord{URI: s.uri, ACPID: string(res.SessionId), Dir: s.dir, CreatedAt: isoNow(b.cfg.Now()), Title: firstLine(t.t.Text)})
 	}
 	return notice, nil
 }
@@ -189,6 +189,16 @@ func (b *Bridge) requestError(method string, err error, p *proc) error {
 		return errors.New(p.exitReport())
 	}
 	return fmt.Errorf("%s: %w", method, err)
+}
+
+// firstLine titles a session after its first message (as the host does),
+// until the agent names it.
+func firstLine(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	if r := []rune(strings.TrimSpace(line)); len(r) > 60 {
+		return string(r[:59]) + "…"
+	}
+	return strings.TrimSpace(line)
 }
 
 // exitGrace is how long a broken connection waits for the process's exit.
