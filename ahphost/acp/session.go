@@ -52,6 +52,16 @@ func (s *session) setTurn(t *turnMap) {
 	s.mu.Unlock()
 }
 
+// clearTurn forgets t unless a newer turn replaced it (the host starts the
+// next turn as soon as this one emitted its end).
+func (s *session) clearTurn(t *turnMap) {
+	s.mu.Lock()
+	if s.turn == t {
+		s.turn = nil
+	}
+	s.mu.Unlock()
+}
+
 // sessionFor returns the bridge's session for an AHP session URI, creating
 // the entry (not the ACP session) on first use.
 func (b *Bridge) sessionFor(uri, dir string) (*session, error) {

@@ -56,7 +56,7 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	s.setTurn(tm)
 	defer func() {
 		tm.finish()
-		s.setTurn(nil)
+		s.clearTurn(tm)
 	}()
 	stopClient := tm.readClient(ctx)
 	defer stopClient()

@@ -24,6 +24,7 @@
 //	bigline     writes a 100 MB line to stdout
 //	flood N     N message chunks as fast as possible
 //	children    starts `sleep 1000` in the background and says its pid
+//	blocks      says the kinds of the prompt's content blocks
 //
 // Environment: FAKEACP_HANG_INIT=1 never answers initialize;
 // FAKEACP_AUTH=1 refuses session/new with "auth required" (-32000);
@@ -315,6 +316,21 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 			r.send(sdk.UpdateAgentMessageText("x"))
 		}
 		r.said = "flooded"
+	case "blocks":
+		var kinds []string
+		for _, b := range r.prompt.Prompt {
+			switch {
+			case b.Text != nil:
+				kinds = append(kinds, "text")
+			case b.ResourceLink != nil:
+				kinds = append(kinds, "link:"+b.ResourceLink.Uri)
+			case b.Resource != nil:
+				kinds = append(kinds, "resource")
+			case b.Image != nil:
+				kinds = append(kinds, "image")
+			}
+		}
+		r.say(strings.Join(kinds, ","))
 	case "children":
 		cmd := exec.Command("sleep", "1000")
 		if err := cmd.Start(); err != nil {
