@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/term"
-
 )
 
 // exec's exit codes: distinct, documented in execUsage.
