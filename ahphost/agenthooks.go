@@ -73,6 +73,29 @@ func (s *store) restoreSessions() {
 	})
 }
 
+// configChanged hands an accepted session/configChanged to the session's
+// agent when it applies configuration at once. h.mu is held.
+func (s *store) configChanged(se *sessionEntry, a ahpwire.Action) {
+	if _, ok := a.(*ahpwire.SessionConfigChanged); !ok {
+		return
+	}
+	h := s.h
+	ag := h.agent
+	if m, ok := ag.(*muxAgent); ok {
+		ag = m.pick(se.state.Provider)
+	}
+	ca, ok := ag.(agent.ConfigApplier)
+	if !ok || h.closed {
+		return
+	}
+	values := s.turnConfig(&chatEntry{session: se.uri})
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		ca.ApplyConfig(se.uri, values)
+	}()
+}
+
 // closeAgentSession tells the session's agent that it was disposed.
 func (h *Host) closeAgentSession(provider, session string) {
 	a := h.agent

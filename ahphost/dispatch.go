@@ -54,6 +54,7 @@ func (c *conn) dispatchAction(p *ahpwire.DispatchActionParams, raw []byte, missi
 		se.state = reduceSession(se.state, a)
 		s.emitRaw(p.Channel, a, raw, origin, "")
 		s.publishSummary(se)
+		s.configChanged(se, a)
 	case chanChat:
 		if reason := s.dispatchChat(s.chats[p.Channel], a, raw, origin); reason != "" {
 			c.h.log.Debug("action rejected", "conn", c.id, "type", a.ActionType(), "reason", reason)

@@ -85,6 +85,7 @@ var (
 	_ agent.SessionCloser    = (*Bridge)(nil)
 	_ agent.SessionLister    = (*Bridge)(nil)
 	_ agent.Closer           = (*Bridge)(nil)
+	_ agent.ConfigApplier    = (*Bridge)(nil)
 	_ sdk.Client             = (*client)(nil)
 )
 

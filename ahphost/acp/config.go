@@ -206,3 +206,24 @@ func (b *Bridge) applyConfig(ctx context.Context, p *proc, s *session, cfg map[s
 	}
 	return nil
 }
+
+// ApplyConfig applies a changed configuration at once when the session's
+// ACP session is live (else the next turn applies it).
+func (b *Bridge) ApplyConfig(sessionURI string, values map[string]string) {
+	b.mu.Lock()
+	s := b.sessions[sessionURI]
+	p := b.proc
+	b.mu.Unlock()
+	if s == nil || p == nil || !p.alive() {
+		return
+	}
+	b.mu.Lock()
+	live := s.acpID != "" && !s.stale
+	b.mu.Unlock()
+	if !live {
+		return
+	}
+	if err := b.applyConfig(b.ctx, p, s, values); err != nil {
+		b.log.Warn("applying the session configuration", "session", sessionURI, "err", err)
+	}
+}

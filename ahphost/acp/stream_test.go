@@ -116,6 +116,14 @@ func TestSessionRows(t *testing.T) {
 		}
 		return false
 	})
+	e.eventually("set_mode applied at once (before any prompt)", func() bool {
+		e.b.mu.Lock()
+		s := e.b.sessions[session2]
+		e.b.mu.Unlock()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.applied["mode"] == "code"
+	})
 	turn := e.run(e.c, chat2, "t4", "mode")
 	if markdown(turn) != "Mode: code." {
 		t.Fatalf("after set_mode: %q", markdown(turn))

@@ -24,6 +24,15 @@ type Configurer interface {
 	ConfigCompletions(p ahpwire.SessionConfigCompletionsParams) ([]ahpwire.SessionConfigValueItem, error)
 }
 
+// ConfigApplier is implemented by agents that apply a changed session
+// configuration at once (ACP: session/set_mode, set_model,
+// set_config_option). The host calls it outside its lock, on its own
+// goroutine, after it accepted a client's session/configChanged; values
+// are the session's whole configuration as Turn.Config carries it.
+type ConfigApplier interface {
+	ApplyConfig(session string, values map[string]string)
+}
+
 // SessionCloser is implemented by agents that keep state per session; the
 // host calls CloseSession (outside its lock) after disposeSession.
 type SessionCloser interface {
