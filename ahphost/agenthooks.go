@@ -69,6 +69,7 @@ func (s *store) restoreSessions() {
 				se.state.Title = st.Title
 			}
 			s.finishSession(st.URI)
+			se.restored = true
 		}
 	})
 }
@@ -94,6 +95,55 @@ func (s *store) configChanged(se *sessionEntry, a ahpwire.Action) {
 		defer h.wg.Done()
 		ca.ApplyConfig(se.uri, values)
 	}()
+}
+
+// openRestored asks the agent of a restored session for its history the
+// first time a client subscribes to one of its chats; the turns it gives
+// back are prepended to the default chat (chat/turnsLoaded). h.mu is held.
+func (s *store) openRestored(channel string) {
+	ce := s.chats[channel]
+	if ce == nil {
+		return
+	}
+	se := s.sessions[ce.session]
+	if se == nil || !se.restored || se.opened || s.h.closed {
+		return
+	}
+	se.opened = true
+	h := s.h
+	ag := h.agent
+	if m, ok := ag.(*muxAgent); ok {
+		ag = m.pick(se.state.Provider)
+	}
+	op, ok := ag.(agent.SessionOpener)
+	if !ok {
+		return
+	}
+	chat := se.state.DefaultChat
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		op.OpenSession(h.ctx, se.uri, func(turns []ahpwire.Turn) { h.restoreTurns(chat, turns) })
+	}()
+}
+
+// restoreTurns prepends an agent's replayed history to a chat.
+func (h *Host) restoreTurns(chat string, turns []ahpwire.Turn) {
+	if len(turns) == 0 {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s := h.st
+	ce := s.chats[chat]
+	if ce == nil || h.closed {
+		return
+	}
+	a := &ahpwire.ChatTurnsLoaded{Turns: turns, TurnsNextCursor: ce.state.TurnsNextCursor}
+	ce.state = reduceChat(ce.state, a)
+	s.emit(chat, a, nil, "")
+	s.refLargeParts(ce)
+	s.syncChat(ce)
 }
 
 // closeAgentSession tells the session's agent that it was disposed.

@@ -17,6 +17,9 @@ type sessionEntry struct {
 	touch     int64 // recency order for listSessions
 	// published is the summary last announced to root subscribers.
 	published ahpwire.SessionSummary
+	// restored marks a session an agent kept across a restart; opened is
+	// set once its agent was asked to bring back its history.
+	restored, opened bool
 }
 
 // summary builds the session's SessionSummary.

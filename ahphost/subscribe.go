@@ -89,6 +89,7 @@ func (c *conn) subscribe(m *ahpwire.Message) (any, func(), *rpcError) {
 		return nil, nil, errInvalidParams(fmt.Sprintf("too many subscriptions on this connection (max %d)", c.h.opts.MaxSubscriptions))
 	}
 	s.subscribe(c, p.Channel, sub)
+	s.openRestored(p.Channel)
 	return &deferred{
 		light: lightRefs([]snapRef{ref}),
 		build: func(limit int64) (any, error) {

@@ -86,6 +86,7 @@ var (
 	_ agent.SessionLister    = (*Bridge)(nil)
 	_ agent.Closer           = (*Bridge)(nil)
 	_ agent.ConfigApplier    = (*Bridge)(nil)
+	_ agent.SessionOpener    = (*Bridge)(nil)
 	_ sdk.Client             = (*client)(nil)
 )
 

@@ -24,6 +24,15 @@ func (c *client) SessionUpdate(ctx context.Context, n sdk.SessionNotification) e
 		return nil
 	}
 	u := n.Update
+	s.mu.Lock()
+	rp := s.replay
+	s.mu.Unlock()
+	if rp != nil {
+		rp.add(u)
+		if u.AvailableCommandsUpdate == nil && u.SessionInfoUpdate == nil && u.CurrentModeUpdate == nil {
+			return nil
+		}
+	}
 	tm := s.activeTurn()
 	switch {
 	case u.AvailableCommandsUpdate != nil:
@@ -39,7 +48,7 @@ func (c *client) SessionUpdate(ctx context.Context, n sdk.SessionNotification) e
 			if c.b.index != nil {
 				c.b.index.setTitle(s.uri, *t)
 			}
-			if tm != nil && tm.t.SessionHooks != nil && !tm.replaying.Load() {
+			if tm != nil && tm.t.SessionHooks != nil {
 				tm.t.SessionHooks.SetTitle(*t)
 			}
 		}

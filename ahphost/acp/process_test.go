@@ -93,8 +93,8 @@ func TestProcessGroupKilledOnClose(t *testing.T) {
 	}
 }
 
-// After a host restart the sessions are listed (with their titles) and
-// open; an agent with session/load resumes them.
+// After a host restart the sessions are listed (with their titles); opening
+// one resumes it with session/load, whose replay rebuilds its turns.
 func TestRestartKeepsSessionsResumable(t *testing.T) {
 	state, agentState := t.TempDir(), t.TempDir()
 	env := []string{"FAKEACP_LOAD=1", "FAKEACP_STATE=" + agentState}
@@ -116,6 +116,15 @@ func TestRestartKeepsSessionsResumable(t *testing.T) {
 		t.Fatalf("after restart: %+v", res.Items)
 	}
 	chat2 := e2.open(e2.c, session)
+	var st ahpwire.ChatState
+	e2.eventually("the replayed history", func() bool {
+		st = e2.chatState(e2.c, chat2)
+		return len(st.Turns) == 2
+	})
+	if st.Turns[0].Message.Text != "title Kept session" || markdown(st.Turns[0]) != "Titled." ||
+		st.Turns[1].Message.Text != "text" || markdown(st.Turns[1]) != "Hello from the fake agent." {
+		t.Fatalf("restored turns %+v", st.Turns)
+	}
 	turn := e2.run(e2.c, chat2, "t3", "text")
 	if md := markdown(turn); md != "Hello from the fake agent." {
 		t.Fatalf("resumed session: %q %q", md, errText(turn))

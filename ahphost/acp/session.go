@@ -10,6 +10,8 @@ import (
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // session is one AHP session and its ACP session.
@@ -22,7 +24,10 @@ type session struct {
 	stale    bool
 	restored bool // listed from the index after a host restart
 
+	openMu sync.Mutex // serialises ensureACP
+
 	mu       sync.Mutex
+	replay   *replay  // collecting session/load's replay, else nil
 	turn     *turnMap // the running turn, nil between turns
 	commands []sdk.AvailableCommand
 	applied  map[string]string // config values last applied to the agent
@@ -103,12 +108,14 @@ var errEnded = errors.New("this session ended when the host restarted, and the a
 // ensureACP makes sure s has a live ACP session on p: session/new for a
 // new session; session/resume or session/load for a stale one (a fresh
 // session/new with notice set when the agent offers neither after a crash).
-func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, t *turnMap) (notice string, err error) {
+func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText string) (replayed []ahpwire.Turn, notice string, err error) {
+	s.openMu.Lock() // one open at a time (a client's open and a prompt may race)
+	defer s.openMu.Unlock()
 	b.mu.Lock()
 	live := s.acpID != "" && !s.stale
 	b.mu.Unlock()
 	if live {
-		return "", nil
+		return nil, "", nil
 	}
 	rctx, cancel := context.WithTimeout(ctx, b.cfg.RequestTimeout)
 	defer cancel()
@@ -120,30 +127,36 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, t *turnMap)
 			if err == nil {
 				b.bind(s, s.acpID)
 				b.learnSchema(res.Modes, res.Models, res.ConfigOptions)
-				return "", nil
+				return nil, "", nil
 			}
 			b.log.Warn("session/resume failed", "session", s.uri, "err", err)
 		case caps.LoadSession:
-			// Replayed updates arrive before the answer; they are not shown
-			// again (the turn map ignores updates until the prompt).
+			// The replayed updates arrive before the answer (the SDK hands
+			// a response over only after the notifications before it):
+			// they become the turns of the restored chat.
+			rp := &replay{}
+			s.mu.Lock()
+			s.replay = rp
+			s.mu.Unlock()
 			b.bind(s, s.acpID)
-			t.replaying.Store(true)
 			res, err := p.conn.LoadSession(rctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(s.acpID), Cwd: s.dir, McpServers: []sdk.McpServer{}})
-			t.replaying.Store(false)
+			s.mu.Lock()
+			s.replay = nil
+			s.mu.Unlock()
 			if err == nil {
 				b.learnSchema(res.Modes, res.Models, res.ConfigOptions)
-				return "", nil
+				return rp.result(), "", nil
 			}
 			b.log.Warn("session/load failed", "session", s.uri, "err", err)
 		}
 		if s.restored {
-			return "", errEnded
+			return nil, "", errEnded
 		}
 		notice = "_The agent restarted and cannot resume this conversation: it starts afresh._\n\n"
 	}
 	res, err := p.conn.NewSession(rctx, sdk.NewSessionRequest{Cwd: s.dir, McpServers: []sdk.McpServer{}})
 	if err != nil {
-		return "", b.requestError("session/new", err, p)
+		return nil, "", b.requestError("session/new", err, p)
 	}
 	b.bind(s, string(res.SessionId))
 	s.mu.Lock()
@@ -151,9 +164,9 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, t *turnMap)
 	s.mu.Unlock()
 	b.learnSchema(res.Modes, res.Models, res.ConfigOptions)
 	if b.index != nil {
-		b.index.put(indexRecord{URI: s.uri, ACPID: string(res.SessionId), Dir: s.dir, CreatedAt: isoNow(b.cfg.Now()), Title: firstLine(t.t.Text)})
+		b.index.put(indexRecord{URI: s.uri, ACPID: string(res.SessionId), Dir: s.dir, CreatedAt: isoNow(b.cfg.Now()), Title: firstLine(firstText)})
 	}
-	return notice, nil
+	return nil, notice, nil
 }
 
 // bind maps s to the ACP session id.

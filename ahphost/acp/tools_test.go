@@ -83,7 +83,9 @@ func TestApprovalOptions(t *testing.T) {
 
 // Two clients on one session both stream the turn; the first answer wins:
 // the second client's later answer is rejected (rejections reach only
-// their sender) and never reaches the agent.
+// their sender) and never reaches the agent. The clients wait on the
+// envelopes they record, never on snapshots (a re-subscribe would drop the
+// envelopes its snapshot covers).
 func TestTwoClientsFirstAnswerWins(t *testing.T) {
 	e := newEnv(t, opts{})
 	session, chat := e.newSession(e.c, "two")
@@ -91,57 +93,53 @@ func TestTwoClientsFirstAnswerWins(t *testing.T) {
 	if got := e.open(k2, session); got != chat {
 		t.Fatalf("second client opened %s, want %s", got, chat)
 	}
-	e.prompt(e.c, chat, "t1", "tool")
-	tc := e.pendingTool(k2, chat)
-	if _, err := k2.c.Dispatch(e.ctx, chat, &ahpwire.ChatToolCallConfirmed{TurnID: "t1", ToolCallID: tc.ToolCallID,
-		Approved: true, Confirmed: ahpwire.ConfirmedUserAction, SelectedOptionID: "yes"}); err != nil {
-		t.Fatal(err)
-	}
-	e.eventually("the first client sees the approval", func() bool {
-		for _, en := range e.c.actions(chat) {
-			if _, ok := en.Action.(*ahpwire.ChatToolCallConfirmed); ok {
+	seen := func(k *client2, match func(ahpwire.Action) bool) bool {
+		for _, en := range k.actions(chat) {
+			if match(en.Action) {
 				return true
 			}
 		}
 		return false
+	}
+	e.prompt(e.c, chat, "t1", "tool")
+	e.eventually("the confirmation on the second client", func() bool {
+		return seen(k2, func(a ahpwire.Action) bool { r, ok := a.(*ahpwire.ChatToolCallReady); return ok && len(r.Options) == 4 })
 	})
-	if _, err := e.c.c.Dispatch(e.ctx, chat, &ahpwire.ChatToolCallConfirmed{TurnID: "t1", ToolCallID: tc.ToolCallID,
+	if _, err := k2.c.Dispatch(e.ctx, chat, &ahpwire.ChatToolCallConfirmed{TurnID: "t1", ToolCallID: "t-1",
+		Approved: true, Confirmed: ahpwire.ConfirmedUserAction, SelectedOptionID: "yes"}); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually("the first client sees the approval", func() bool {
+		return seen(e.c, func(a ahpwire.Action) bool { _, ok := a.(*ahpwire.ChatToolCallConfirmed); return ok })
+	})
+	if _, err := e.c.c.Dispatch(e.ctx, chat, &ahpwire.ChatToolCallConfirmed{TurnID: "t1", ToolCallID: "t-1",
 		Approved: false, Reason: ahpwire.CancelDenied, SelectedOptionID: "no"}); err != nil {
 		t.Fatal(err)
 	}
-	turn := e.finished(e.c, chat, "t1")
-	if !strings.Contains(markdown(turn), "chosen: yes") {
-		for _, en := range e.c.actions(chat) {
-			t.Logf("%d %T %q %+v", en.ServerSeq, en.Action, en.RejectionReason, en.Action)
-		}
-		t.Fatalf("first answer lost: %q", markdown(turn))
-	}
 	for _, k := range []*client2{e.c, k2} {
-		var text, confirmed, rejected int
 		e.eventually("both clients see the turn end", func() bool {
-			text, confirmed, rejected = 0, 0, 0
-			for _, en := range k.actions(chat) {
-				switch a := en.Action.(type) {
-				case *ahpwire.ChatResponsePart, *ahpwire.ChatDelta:
-					text++
-				case *ahpwire.ChatToolCallConfirmed:
-					if en.RejectionReason != "" {
-						rejected++
-					} else if a.Approved {
-						confirmed++
-					}
-				case *ahpwire.ChatTurnComplete:
-					return true
+			return seen(k, func(a ahpwire.Action) bool { _, ok := a.(*ahpwire.ChatTurnComplete); return ok })
+		})
+		var text, confirmed, rejected int
+		for _, en := range k.actions(chat) {
+			switch a := en.Action.(type) {
+			case *ahpwire.ChatResponsePart, *ahpwire.ChatDelta:
+				text++
+			case *ahpwire.ChatToolCallConfirmed:
+				if en.RejectionReason != "" {
+					rejected++
+				} else if a.Approved {
+					confirmed++
 				}
 			}
-			return false
-		})
+		}
 		if text == 0 || confirmed != 1 || rejected != 0 {
-			for _, en := range k.actions(chat) {
-				t.Logf("%T %q %+v", en.Action, en.RejectionReason, en.Action)
-			}
 			t.Fatalf("a client saw %d text actions, %d accepted and %d rejected confirmations", text, confirmed, rejected)
 		}
+	}
+	turn := e.finished(e.c, chat, "t1")
+	if !strings.Contains(markdown(turn), "chosen: yes") {
+		t.Fatalf("first answer lost: %q", markdown(turn))
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -23,8 +22,6 @@ type turnMap struct {
 	b *Bridge
 	s *session
 	t agent.Turn
-
-	replaying atomic.Bool // session/load is replaying history: drop updates
 
 	mu       sync.Mutex
 	done     bool
@@ -65,7 +62,7 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	if err != nil {
 		return tm.fail(ctx, err)
 	}
-	notice, err := b.ensureACP(ctx, p, s, tm)
+	_, notice, err := b.ensureACP(ctx, p, s, t.Text)
 	if err != nil {
 		return tm.fail(ctx, err)
 	}

@@ -11,9 +11,6 @@ import (
 
 // update maps one session/update of the running turn.
 func (tm *turnMap) update(u sdk.SessionUpdate) {
-	if tm.replaying.Load() {
-		return
-	}
 	switch {
 	case u.AgentMessageChunk != nil:
 		tm.text(contentText(u.AgentMessageChunk.Content))

@@ -1,6 +1,10 @@
 package agent
 
-import "github.com/ahptui/ahptui/ahpwire"
+import (
+	"context"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
 
 // Completer is implemented by agents that offer composer completions.
 type Completer interface {
@@ -58,6 +62,15 @@ type StoredSession struct {
 // starts, and their next turn resumes the agent's session.
 type SessionLister interface {
 	StoredSessions() []StoredSession
+}
+
+// SessionOpener is implemented by agents that bring back the history of a
+// stored session (ACP: session/load replays it). The host calls
+// OpenSession once, on its own goroutine, when a client first subscribes
+// to a chat of such a session; restore prepends the turns to the session's
+// default chat (chat/turnsLoaded). ctx ends with the host.
+type SessionOpener interface {
+	OpenSession(ctx context.Context, session string, restore func([]ahpwire.Turn))
 }
 
 // Closer is implemented by agents that own processes or files; the host

@@ -29,11 +29,12 @@
 // Environment: FAKEACP_HANG_INIT=1 never answers initialize;
 // FAKEACP_AUTH=1 refuses session/new with "auth required" (-32000);
 // FAKEACP_LOAD=1 advertises loadSession (sessions are kept in
-// FAKEACP_STATE, a directory) and replays the last answer on load.
+// FAKEACP_STATE, a directory) and replays their turns on load.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -58,7 +59,6 @@ type sess struct {
 	cwd    string
 	mode   string
 	cancel context.CancelFunc
-	last   string
 }
 
 func main() {
@@ -93,7 +93,7 @@ func (f *fake) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.New
 	id := fmt.Sprintf("fake-%d-%d", os.Getpid(), len(f.sess)+1)
 	f.sess[id] = &sess{cwd: p.Cwd, mode: "ask"}
 	f.mu.Unlock()
-	f.save(id, "")
+	f.save(id, "", "")
 	return sdk.NewSessionResponse{SessionId: sdk.SessionId(id), Modes: &sdk.SessionModeState{
 		CurrentModeId:  "ask",
 		AvailableModes: []sdk.SessionMode{{Id: "ask", Name: "Ask"}, {Id: "code", Name: "Code"}},
@@ -107,18 +107,35 @@ func (f *fake) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.L
 		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": "unknown session"})
 	}
 	f.mu.Lock()
-	f.sess[string(p.SessionId)] = &sess{cwd: p.Cwd, mode: "ask", last: string(b)}
+	f.sess[string(p.SessionId)] = &sess{cwd: p.Cwd, mode: "ask"}
 	f.mu.Unlock()
-	if len(b) > 0 {
-		_ = f.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText(string(b))})
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var h struct{ User, Agent string }
+		if json.Unmarshal([]byte(line), &h) != nil {
+			continue
+		}
+		_ = f.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateUserMessageText(h.User)})
+		_ = f.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText(h.Agent)})
 	}
 	return sdk.LoadSessionResponse{}, nil
 }
 
-func (f *fake) save(id, last string) {
-	if dir := os.Getenv("FAKEACP_STATE"); dir != "" {
-		_ = os.WriteFile(filepath.Join(dir, id), []byte(last), 0o600)
+// save appends one turn to the session's history file (FAKEACP_STATE).
+func (f *fake) save(id, user, agent string) {
+	dir := os.Getenv("FAKEACP_STATE")
+	if dir == "" {
+		return
 	}
+	fh, err := os.OpenFile(filepath.Join(dir, id), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer fh.Close()
+	if user == "" {
+		return
+	}
+	b, _ := json.Marshal(struct{ User, Agent string }{user, agent})
+	_, _ = fh.Write(append(b, '\n'))
 }
 
 func (f *fake) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
@@ -181,7 +198,7 @@ func (f *fake) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRespo
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
-	f.save(string(p.SessionId), r.said)
+	f.save(string(p.SessionId), text, r.said)
 	res := sdk.PromptResponse{StopReason: stop}
 	if r.usage {
 		cached := 3
