@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // Cancel: chat/turnCancelled sends session/cancel; the agent stops and the
@@ -202,4 +203,16 @@ func TestAuthRequired(t *testing.T) {
 	if msg := errText(turn); !strings.Contains(msg, "sign in") || !strings.Contains(msg, "Fake login") {
 		t.Fatalf("%q", msg)
 	}
+}
+
+// Every goroutine of the bridge (process waiter, stderr pump, prompts,
+// terminal pumps, the SDK's reader) ends with the host.
+func TestNoGoroutineLeft(t *testing.T) {
+	testkit.LeakCheck(t)
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "leak")
+	e.run(e.c, chat, "t1", "terminal")
+	e.run(e.c, chat, "t2", "text")
+	e.prompt(e.c, chat, "t3", "hang")
+	e.eventually("the hanging turn", func() bool { return e.chatState(e.c, chat).ActiveTurn != nil })
 }
