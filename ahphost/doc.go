@@ -1,6 +1,9 @@
 // Package ahphost is an embedded Agent Host Protocol (AHP) host: a real AHP
-// server over WebSocket (github.com/coder/websocket) with a scripted demo
-// agent, used by `ahptui serve` and as the peer in the project's tests.
+// server over WebSocket (github.com/coder/websocket) whose turns run on the
+// agents it is given (Options.Agent / Agents: the contract is package
+// ahphost/agent; the scripted demo agent and the ACP bridge implement it,
+// and the host imports neither), used by `ahptui serve` and as the peer in
+// the project's tests.
 //
 // # Protocol
 //
