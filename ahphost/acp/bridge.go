@@ -73,6 +73,8 @@ type Bridge struct {
 	sessions map[string]*session // by AHP session URI
 	byACP    map[string]*session // by ACP session id
 	schema   configSchema        // of the last session/new
+	warming  bool                // warmUp ran (warm.go)
+	spare    *spareSession       // a session opened by warmUp, not yet used
 	index    *index
 	closed   bool
 	wg       sync.WaitGroup

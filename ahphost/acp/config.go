@@ -128,6 +128,9 @@ func (b *Bridge) ResolveConfig(p ahpwire.ResolveSessionConfigParams) (ahpwire.Re
 	b.mu.Lock()
 	cs := b.schema
 	b.mu.Unlock()
+	if cs.kinds == nil {
+		b.warmUp(p.WorkingDirectory)
+	}
 	res := ahpwire.ResolveSessionConfigResult{Schema: cs.schema, Values: map[string]json.RawMessage{}}
 	if res.Schema.Type == "" {
 		res.Schema = ahpwire.SessionConfigSchema{Type: "object", Properties: map[string]ahpwire.SessionConfigPropertySchema{}}

@@ -5,7 +5,8 @@
 //
 // # Process
 //
-// The agent command is started on demand (the first turn), once per Bridge;
+// The agent command is started on demand (the first turn, or the first
+// question about its configuration), once per Bridge;
 // every ACP session of the bridge shares it. It runs in its own process
 // group with the host's environment plus Config.Env; stdin/stdout carry
 // ACP's newline-delimited JSON-RPC (github.com/coder/acp-go-sdk, whose
@@ -44,9 +45,12 @@
 // before and after content in the chat's "Session changes" changeset.
 // terminal/* run in host-owned ptys shown as ahp-terminal: channels.
 // Modes, models and select/boolean config options of the last session/new
-// are the provider's session configuration; a changed value is applied with
-// session/set_mode, session/set_model or session/set_config_option before
-// the next prompt.
+// are the provider's session configuration (ACP tells them only there, so
+// the first resolveSessionConfig starts the agent and opens a spare
+// session that the next new session in that directory uses); a changed
+// value is applied at once with session/set_mode, session/set_model or
+// session/set_config_option (agent.ConfigApplier), else before the next
+// prompt.
 //
 // # Restarts
 //

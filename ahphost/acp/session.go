@@ -75,15 +75,9 @@ func (b *Bridge) sessionFor(uri, dir string) (*session, error) {
 	if s := b.sessions[uri]; s != nil {
 		return s, nil
 	}
-	if dir == "" {
-		dir = b.cfg.Dir
-	}
-	abs, err := filepath.Abs(dir)
+	abs, err := b.resolveDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("working directory %q: %w", dir, err)
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
+		return nil, err
 	}
 	s := &session{uri: uri, dir: abs, applied: map[string]string{}, files: map[string]*changedFile{}, terms: map[string]*terminal{}}
 	if b.index != nil {
@@ -93,6 +87,22 @@ func (b *Bridge) sessionFor(uri, dir string) (*session, error) {
 	}
 	b.sessions[uri] = s
 	return s, nil
+}
+
+// resolveDir makes a session directory absolute with symbolic links
+// resolved ("" = Config.Dir).
+func (b *Bridge) resolveDir(dir string) (string, error) {
+	if dir == "" {
+		dir = b.cfg.Dir
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("working directory %q: %w", dir, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	return abs, nil
 }
 
 // sessionByACP returns the session of an ACP session id.
@@ -154,17 +164,24 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText s
 		}
 		notice = "_The agent restarted and cannot resume this conversation: it starts afresh._\n\n"
 	}
-	res, err := p.conn.NewSession(rctx, sdk.NewSessionRequest{Cwd: s.dir, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		return nil, "", b.requestError("session/new", err, p)
+	var id string
+	var values map[string]string
+	if sp := b.takeSpare(s.dir, p); sp != nil {
+		id, values = sp.id, sp.values
+	} else {
+		res, err := p.conn.NewSession(rctx, sdk.NewSessionRequest{Cwd: s.dir, McpServers: []sdk.McpServer{}})
+		if err != nil {
+			return nil, "", b.requestError("session/new", err, p)
+		}
+		id, values = string(res.SessionId), currentValues(res.Modes, res.Models, res.ConfigOptions)
+		b.learnSchema(res.Modes, res.Models, res.ConfigOptions)
 	}
-	b.bind(s, string(res.SessionId))
+	b.bind(s, id)
 	s.mu.Lock()
-	s.applied = currentValues(res.Modes, res.Models, res.ConfigOptions)
+	s.applied = values
 	s.mu.Unlock()
-	b.learnSchema(res.Modes, res.Models, res.ConfigOptions)
 	if b.index != nil {
-		b.index.put(indexRecord{URI: s.uri, ACPID: string(res.SessionId), Dir: s.dir, CreatedAt: isoNow(b.cfg.Now()), Title: firstLine(firstText)})
+		b.index.put(indexRecord{URI: s.uri, ACPID: id, Dir: s.dir, CreatedAt: isoNow(b.cfg.Now()), Title: firstLine(firstText)})
 	}
 	return nil, notice, nil
 }

@@ -129,3 +129,33 @@ func TestSessionRows(t *testing.T) {
 		t.Fatalf("after set_mode: %q", markdown(turn))
 	}
 }
+
+// Asking for the configuration before the agent ever ran starts it and
+// opens a spare session to learn its modes; the first session then has
+// them in its configuration, and its first turn uses that spare session.
+func TestFirstSessionGetsConfig(t *testing.T) {
+	e := newEnv(t, opts{})
+	p := ahpwire.ResolveSessionConfigParams{Channel: ahpwire.RootURI, Provider: "fake", WorkingDirectory: fileURI(e.dir)}
+	e.eventually("the agent's modes", func() bool {
+		res, err := e.c.c.ResolveSessionConfig(e.ctx, p)
+		return err == nil && len(res.Schema.Properties["mode"].Enum) == 2
+	})
+	session, chat := e.newSession(e.c, "first")
+	snap, err := e.c.c.Subscribe(e.ctx, session, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ss ahpwire.SessionState
+	if err := json.Unmarshal(snap.State, &ss); err != nil || ss.Config == nil || !strings.Contains(string(ss.Config.Schema), `"mode"`) {
+		t.Fatalf("session config %+v %v", ss.Config, err)
+	}
+	if turn := e.run(e.c, chat, "t1", "text"); markdown(turn) != "Hello from the fake agent." {
+		t.Fatalf("%q %q", markdown(turn), errText(turn))
+	}
+	e.b.mu.Lock()
+	spare := e.b.spare
+	e.b.mu.Unlock()
+	if spare != nil {
+		t.Fatal("the spare session was not used")
+	}
+}
