@@ -85,6 +85,8 @@ type opts struct {
 	dir      string
 	timeout  time.Duration
 	maxBytes int64
+	command  string // instead of the fake agent
+	args     []string
 }
 
 // newEnv starts a host with a bridge to the fake agent and one client.
@@ -103,8 +105,12 @@ func newEnv(t *testing.T, o opts) *env {
 	}
 	e.ctx, e.cancel = context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(e.cancel)
+	command := fakeBin
+	if o.command != "" {
+		command = o.command
+	}
 	b, err := New(Config{
-		Name: "fake", Title: "Fake agent", Command: fakeBin, Env: o.env, Dir: e.dir, StateDir: e.state,
+		Name: "fake", Title: "Fake agent", Command: command, Args: o.args, Env: o.env, Dir: e.dir, StateDir: e.state,
 		Logger: slogTo(e.logs), RequestTimeout: o.timeout, MaxFileBytes: o.maxBytes,
 	})
 	if err != nil {

@@ -216,3 +216,18 @@ func TestNoGoroutineLeft(t *testing.T) {
 	e.prompt(e.c, chat, "t3", "hang")
 	e.eventually("the hanging turn", func() bool { return e.chatState(e.c, chat).ActiveTurn != nil })
 }
+
+// A missing command and an agent that exits at once fail the turn with
+// what happened (and the agent's own words), not a hang.
+func TestBrokenCommands(t *testing.T) {
+	e := newEnv(t, opts{command: "/nonexistent/agent"})
+	_, chat := e.newSession(e.c, "missing")
+	if msg := errText(e.run(e.c, chat, "t1", "text")); !strings.Contains(msg, "cannot start the agent") {
+		t.Fatalf("missing command: %q", msg)
+	}
+	e2 := newEnv(t, opts{command: "sh", args: []string{"-c", "echo 'error: no API key configured' >&2; exit 1"}})
+	_, chat2 := e2.newSession(e2.c, "exits")
+	if msg := errText(e2.run(e2.c, chat2, "t1", "text")); !strings.Contains(msg, "no API key configured") {
+		t.Fatalf("exiting agent: %q", msg)
+	}
+}
