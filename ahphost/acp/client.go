@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -207,6 +206,3 @@ func chooseOption(opts []sdk.PermissionOption, ans *ahpwire.ChatToolCallConfirme
 	}
 	return ""
 }
-
-// errUnsupported answers requests the host does not serve.
-var errUnsupported = errors.New("not supported by this client")
