@@ -91,8 +91,32 @@ func (r *Request) lastUser() []inBlock {
 // (<system-reminder>, <local-command-caveat>, <command-name>, …),
 // joined by newlines.
 func (r *Request) Prompt() string {
+	p, _ := r.turn()
+	return p
+}
+
+// turn reads the last user message: the user's words after its last
+// tool_result (Claude Code merges a new prompt into the message that
+// carries the previous turn's tool result), else that tool_result.
+func (r *Request) turn() (string, *inBlock) {
+	blocks := r.lastUser()
+	var res *inBlock
+	start := 0
+	for i := range blocks {
+		if blocks[i].Type == "tool_result" {
+			res, start = &blocks[i], i+1
+		}
+	}
+	if p := promptOf(blocks[start:]); p != "" {
+		return p, nil
+	}
+	return "", res
+}
+
+// promptOf joins the text blocks without tagged context.
+func promptOf(blocks []inBlock) string {
 	var parts []string
-	for _, b := range r.lastUser() {
+	for _, b := range blocks {
 		if b.Type != "text" {
 			continue
 		}
@@ -133,16 +157,6 @@ func stripTags(s string) string {
 	return b.String()
 }
 
-// toolResult returns the tool_result block of the last user message, if any.
-func (r *Request) toolResult() (inBlock, bool) {
-	for _, b := range r.lastUser() {
-		if b.Type == "tool_result" {
-			return b, true
-		}
-	}
-	return inBlock{}, false
-}
-
 // offersTool reports whether the request offers the named tool.
 func (r *Request) offersTool(name string) bool {
 	for _, t := range r.Tools {
@@ -170,16 +184,18 @@ func resultText(raw json.RawMessage) string {
 	return strings.Join(out, "\n")
 }
 
-// Script picks the reply to a request (see the package comment).
+// Script picks the reply to a request (see the package comment). A
+// tool_result in the last user message with no words after it is
+// answered with the final text.
 func Script(r *Request) Reply {
-	if tr, ok := r.toolResult(); ok {
+	p, tr := r.turn()
+	if tr != nil {
 		text := "The command ran."
 		if tr.IsError {
 			text = "The command did not run: " + firstLine(resultText(tr.Content))
 		}
 		return Reply{Blocks: []Block{{Type: "text", Text: text}}, StopReason: "end_turn"}
 	}
-	p := r.Prompt()
 	lower := strings.ToLower(p)
 	switch {
 	case strings.Contains(lower, "bash:") && r.offersTool("Bash"):

@@ -148,6 +148,12 @@ func TestBashToolRoundTrip(t *testing.T) {
 	if texts[0] != "The command did not run: User refused permission" {
 		t.Fatalf("after refusal: %q", texts)
 	}
+	// A new prompt merged after the previous turn's tool_result is a new turn.
+	kinds, _, stop = summary(t, post(t, context.Background(), u, `{"stream":true,"tools":[{"name":"Bash"}],"messages":[
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"text","text":"bash: touch second.txt"}]}]}`))
+	if strings.Join(kinds, ",") != "text,tool_use" || stop != "tool_use" {
+		t.Fatalf("merged prompt: %v %s", kinds, stop)
+	}
 	// Without a Bash tool on offer (a title request), no tool_use.
 	kinds, _, _ = summary(t, post(t, context.Background(), u, `{"stream":true,"messages":[{"role":"user","content":"bash: touch x"}]}`))
 	if strings.Join(kinds, ",") != "text" {
