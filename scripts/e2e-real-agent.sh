@@ -82,7 +82,8 @@ trap cleanup EXIT
 
 step "start the mock Anthropic API on loopback"
 (cd "$ROOT" && go build -o "$WORK/mockanthropic" ./internal/mockanthropic/cmd/mockanthropic)
-"$WORK/mockanthropic" -url-file "$WORK/mock.url" >"$WORK/mock.log" 2>&1 &
+mkdir -p "$WORK/requests"
+"$WORK/mockanthropic" -url-file "$WORK/mock.url" -dump "$WORK/requests" >"$WORK/mock.log" 2>&1 &
 MOCK_PID=$!
 for _ in $(seq 100); do [ -s "$WORK/mock.url" ] && break; sleep 0.1; done
 MOCK_URL=$(cat "$WORK/mock.url")

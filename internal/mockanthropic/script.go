@@ -51,7 +51,8 @@ type Block struct {
 	Chunks []string
 	// Delay is the pause before each delta.
 	Delay time.Duration
-	// ID and Name name a tool_use; Input is its input.
+	// ID and Name name a tool_use (the server sets an empty ID to a
+	// unique one); Input is its input.
 	ID, Name string
 	// Input is the tool_use input object.
 	Input map[string]any
@@ -95,22 +96,50 @@ func (r *Request) Prompt() string {
 	return p
 }
 
-// turn reads the last user message: the user's words after its last
-// tool_result (Claude Code merges a new prompt into the message that
-// carries the previous turn's tool result), else that tool_result.
+// turn reads the last user message: the tool_result answering the
+// tool_use that ends the assistant message before it, else the user's
+// words. (Claude Code merges a new prompt into the user message that
+// carries the previous turn's tool results, results first: only the
+// assistant's side tells a result to answer from a new prompt.)
 func (r *Request) turn() (string, *inBlock) {
-	blocks := r.lastUser()
-	var res *inBlock
-	start := 0
-	for i := range blocks {
-		if blocks[i].Type == "tool_result" {
-			res, start = &blocks[i], i+1
+	last := -1
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "user" {
+			last = i
+			break
 		}
 	}
-	if p := promptOf(blocks[start:]); p != "" {
-		return p, nil
+	if last < 0 {
+		return "", nil
 	}
-	return "", res
+	blocks := r.Messages[last].blocks()
+	if id := r.pendingToolUse(last); id != "" {
+		for i := range blocks {
+			if blocks[i].Type == "tool_result" && blocks[i].ToolUseID == id {
+				return "", &blocks[i]
+			}
+		}
+	}
+	return promptOf(blocks), nil
+}
+
+// pendingToolUse is the id of the tool_use that ends the last assistant
+// message before message i ("" when it ends otherwise).
+func (r *Request) pendingToolUse(i int) string {
+	for j := i - 1; j >= 0; j-- {
+		if r.Messages[j].Role != "assistant" {
+			continue
+		}
+		var bs []struct {
+			Type string `json:"type"`
+			ID   string `json:"id"`
+		}
+		if json.Unmarshal(r.Messages[j].Content, &bs) != nil || len(bs) == 0 || bs[len(bs)-1].Type != "tool_use" {
+			return ""
+		}
+		return bs[len(bs)-1].ID
+	}
+	return ""
 }
 
 // promptOf joins the text blocks without tagged context.
@@ -203,7 +232,7 @@ func Script(r *Request) Reply {
 		cmd = firstLine(cmd)
 		return Reply{Blocks: []Block{
 			{Type: "text", Text: "I will run `" + cmd + "`."},
-			{Type: "tool_use", ID: "toolu_mock_" + strconv.Itoa(len(r.Messages)), Name: "Bash",
+			{Type: "tool_use", Name: "Bash", // the server numbers its ID
 				Input: map[string]any{"command": cmd, "description": "Run " + cmd}},
 		}, StopReason: "tool_use"}
 	case strings.HasPrefix(lower, "think"):

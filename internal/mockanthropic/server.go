@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -30,11 +32,17 @@ type Logged struct {
 
 // Server is the mock API. The zero value is not usable: call New.
 type Server struct {
-	mu   sync.Mutex
-	log  []Logged
-	tap  func(Logged)
-	http *http.Server
-	ln   net.Listener
+	// Dump, when set, is a directory that receives every request body
+	// (NNNN.json, in arrival order) for post-mortems.
+	Dump string
+
+	mu    sync.Mutex
+	n     int // requests dumped
+	tools int // tool_use ids given
+	log   []Logged
+	tap   func(Logged)
+	http  *http.Server
+	ln    net.Listener
 }
 
 // New returns a server; tap, when not nil, sees every request as it is
@@ -109,6 +117,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		rep := Script(req)
+		for i := range rep.Blocks {
+			if rep.Blocks[i].Type == "tool_use" && rep.Blocks[i].ID == "" {
+				s.mu.Lock()
+				s.tools++
+				rep.Blocks[i].ID = fmt.Sprintf("toolu_mock_%04d", s.tools)
+				s.mu.Unlock()
+			}
+		}
 		s.record(Logged{Method: r.Method, Path: r.URL.Path, Prompt: req.Prompt(), Stream: req.Stream, Reply: rep.StopReason})
 		model := req.Model
 		if model == "" {
@@ -131,6 +147,13 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request) (*Request, bool)
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err == nil && len(body) > maxBody {
 		err = errors.New("body too large")
+	}
+	if err == nil && s.Dump != "" {
+		s.mu.Lock()
+		s.n++
+		name := filepath.Join(s.Dump, fmt.Sprintf("%04d.json", s.n))
+		s.mu.Unlock()
+		_ = os.WriteFile(name, body, 0o600)
 	}
 	if err == nil {
 		err = json.Unmarshal(body, &req)

@@ -138,18 +138,24 @@ func TestBashToolRoundTrip(t *testing.T) {
 	}
 	_, texts, stop = summary(t, post(t, context.Background(), u, `{"stream":true,"tools":[{"name":"Bash"}],"messages":[
 		{"role":"user","content":"bash: touch made.txt"},
-		{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"touch made.txt"}}]},
+		{"role":"assistant","content":[{"type":"text","text":"I will"},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"touch made.txt"}}]},
 		{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}]}`))
 	if texts[0] != "The command ran." || stop != "end_turn" {
 		t.Fatalf("after result: %q %s", texts, stop)
 	}
 	_, texts, _ = summary(t, post(t, context.Background(), u, `{"stream":true,"messages":[
-		{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":[{"type":"text","text":"User refused permission"}]}]}]}`))
+		{"role":"user","content":"bash: touch x"},
+		{"role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Bash","input":{}}]},
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","is_error":true,"content":[{"type":"text","text":"User refused permission"}]},{"type":"text","text":"<system-reminder>x</system-reminder>"}]}]}`))
 	if texts[0] != "The command did not run: User refused permission" {
 		t.Fatalf("after refusal: %q", texts)
 	}
-	// A new prompt merged after the previous turn's tool_result is a new turn.
+	// A new prompt merged into the message with the previous turn's
+	// tool_result (Claude Code's order: results first) is a new turn: the
+	// assistant's message did not end with that tool_use.
 	kinds, _, stop = summary(t, post(t, context.Background(), u, `{"stream":true,"tools":[{"name":"Bash"}],"messages":[
+		{"role":"user","content":"bash: touch made.txt"},
+		{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}},{"type":"text","text":"The command ran."}]},
 		{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"text","text":"bash: touch second.txt"}]}]}`))
 	if strings.Join(kinds, ",") != "text,tool_use" || stop != "tool_use" {
 		t.Fatalf("merged prompt: %v %s", kinds, stop)

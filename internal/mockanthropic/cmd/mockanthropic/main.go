@@ -17,10 +17,12 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "loopback address to listen on")
 	urlFile := flag.String("url-file", "", "also write the base URL to this file")
+	dump := flag.String("dump", "", "write every request body into this directory")
 	flag.Parse()
 	srv := mockanthropic.New(func(l mockanthropic.Logged) {
 		fmt.Printf("%s %s stream=%v reply=%s prompt=%q\n", l.Method, l.Path, l.Stream, l.Reply, l.Prompt)
 	})
+	srv.Dump = *dump
 	u, err := srv.Listen(*addr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
