@@ -87,10 +87,9 @@ func (r *Request) lastUser() []inBlock {
 	return nil
 }
 
-// Prompt returns the user's words in the last user message: its text
-// blocks without the context Claude Code wraps in tags
-// (<system-reminder>, <local-command-caveat>, <command-name>, …),
-// joined by newlines.
+// Prompt returns the user's words in the last user message: its last
+// text block with words besides the context Claude Code wraps in tags
+// (<system-reminder>, <local-command-caveat>, <command-name>, …).
 func (r *Request) Prompt() string {
 	p, _ := r.turn()
 	return p
@@ -142,18 +141,19 @@ func (r *Request) pendingToolUse(i int) string {
 	return ""
 }
 
-// promptOf joins the text blocks without tagged context.
+// promptOf is the user's newest words: the last text block that holds
+// something besides tagged context (Claude Code merges consecutive user
+// turns into one message, older prompts first).
 func promptOf(blocks []inBlock) string {
-	var parts []string
-	for _, b := range blocks {
-		if b.Type != "text" {
+	for i := len(blocks) - 1; i >= 0; i-- {
+		if blocks[i].Type != "text" {
 			continue
 		}
-		if t := strings.TrimSpace(stripTags(b.Text)); t != "" {
-			parts = append(parts, t)
+		if t := strings.TrimSpace(stripTags(blocks[i].Text)); t != "" {
+			return t
 		}
 	}
-	return strings.Join(parts, "\n")
+	return ""
 }
 
 // stripTags removes every <name>…</name> element (name in [a-z_-]).

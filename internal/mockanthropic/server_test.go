@@ -108,7 +108,7 @@ func TestPlainText(t *testing.T) {
 	body := `{"model":"m","stream":true,"messages":[
 		{"role":"user","content":"old question"},
 		{"role":"assistant","content":"old answer"},
-		{"role":"user","content":[{"type":"text","text":"<system-reminder>ctx</system-reminder>"},{"type":"text","text":"<local-command-caveat>x</local-command-caveat>\nhello mock"}]},
+		{"role":"user","content":[{"type":"text","text":"bash: an older prompt merged in"},{"type":"text","text":"<system-reminder>ctx</system-reminder>"},{"type":"text","text":"<local-command-caveat>x</local-command-caveat>\nhello mock"},{"type":"text","text":"<system-reminder>late</system-reminder>"}]},
 		{"role":"system","content":"bash: rm -rf /"}]}`
 	kinds, texts, stop := summary(t, post(t, context.Background(), u, body))
 	if strings.Join(kinds, ",") != "text" || texts[0] != "Hello from the mock. You said: hello mock" || stop != "end_turn" {
