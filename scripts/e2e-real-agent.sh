@@ -230,6 +230,9 @@ wait_for 'tab transcript'
 step "quit; stop the host: no agent process is left"
 keys C-c
 SCROLLBACK=1 wait_for 'EXIT=0'
+# The tmux server inherited this run's environment too: gone first, only
+# the host's own children can be left below.
+tmux kill-server 2>/dev/null || true
 kill -TERM "$SERVE_PID"
 for _ in $(seq 100); do kill -0 "$SERVE_PID" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$SERVE_PID" 2>/dev/null && fail "serve did not exit on SIGTERM"
