@@ -37,10 +37,14 @@ var allowed = map[string][]string{
 	"internal/textbuf":     {},
 	"internal/fifo":        {},
 	"internal/redact":      {},
-	"internal/cli":         {"ahpclient", "ahphost", "ahphost/demo", "ahphost/acp", "ahpwire", "ahpstate", "render", "keymap", "tui", "internal/redact", "internal/config"},
+	"internal/cli":         {"ahpclient", "ahphost", "ahphost/demo", "ahphost/acp", "ahpwire", "ahpstate", "render", "keymap", "tui", "internal/redact", "internal/config", "internal/agents"},
 	"internal/config":      {},
 	"internal/testkit":     {},
 	"internal/jsonscan":    {},
+	"internal/agents":      {"internal/config"},
+
+	"internal/mockanthropic":                   {},
+	"internal/mockanthropic/cmd/mockanthropic": {"internal/mockanthropic"},
 }
 
 // pure packages may not import packages that do I/O or read clocks/randomness.

@@ -12,8 +12,8 @@ type Changes struct {
 	Close            key.Binding // back to the list, or close the view
 }
 
-// Terminal bindings work in the read-only terminal viewer (terminals the
-// host lists in its root state).
+// Terminal bindings work in the terminal viewer (terminals the host lists
+// in its root state, or the one a focused tool block shows).
 type Terminal struct {
 	Up, Down         key.Binding
 	PageUp, PageDown key.Binding
@@ -21,13 +21,20 @@ type Terminal struct {
 	Next             key.Binding // next terminal
 	Copy             key.Binding // copy the terminal's text (OSC 52)
 	Close            key.Binding
+	Interact         key.Binding // claim the terminal and type into it (also on a focused terminal block)
+}
+
+// TermInput bindings work while the user types into a claimed terminal:
+// every other key goes to the terminal as terminal/input.
+type TermInput struct {
+	Release key.Binding // give the terminal back (stop typing into it)
 }
 
 // channelDefaults fills the bindings of the changes view, the terminal
 // viewer, and the chat and transcript keys that reach them.
 func channelDefaults(km *KeyMap) {
 	km.Chat.Changes = b(k("f6"), "f6", "changes view (files changed)")
-	km.Chat.Terminals = b(k("f7"), "f7", "open the host's terminals (read-only)")
+	km.Chat.Terminals = b(k("f7"), "f7", "open the host's terminals")
 	km.Transcript.TermUp = b(k("{"), "{", "scroll the focused terminal up")
 	km.Transcript.TermDown = b(k("}"), "}", "scroll the focused terminal down")
 	km.Changes = Changes{
@@ -49,5 +56,9 @@ func channelDefaults(km *KeyMap) {
 		Next:     b(k("tab"), "tab", "next terminal"),
 		Copy:     b(k("y"), "y", "copy text"),
 		Close:    b(k("esc", "q", "f7"), "esc/q", "close"),
+		Interact: b(k("enter"), "enter", "type into the terminal (claims it)"),
+	}
+	km.TermInput = TermInput{
+		Release: b(k("esc"), "esc", "give the terminal back (keys go to it until then)"),
 	}
 }

@@ -62,6 +62,7 @@ func (km KeyMap) Groups() []Group {
 		{"Sign in", bindingsOf(km.SignIn)},
 		{"Changes view", bindingsOf(km.Changes)},
 		{"Terminal viewer", bindingsOf(km.Terminal)},
+		{"Typing into a terminal", bindingsOf(km.TermInput)},
 		{"Demo", bindingsOf(km.Demo)},
 	}
 	out := gs[:0]
@@ -102,6 +103,7 @@ func (km KeyMap) Contexts() []Context {
 		{"sign-in", with(bindingsOf(km.SignIn))},
 		{"changes", with(bindingsOf(km.Changes))},
 		{"terminal", with(bindingsOf(km.Terminal))},
+		{"terminal input", with(bindingsOf(km.TermInput))},
 	}
 }
 

@@ -22,6 +22,7 @@ type KeyMap struct {
 	SignIn     SignIn
 	Changes    Changes
 	Terminal   Terminal
+	TermInput  TermInput
 }
 
 // Global bindings work on every screen.

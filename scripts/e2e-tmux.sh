@@ -228,12 +228,12 @@ wait_for '\$ bash +exit 1'
 on_screen '✓ \./build\.sh +exit 0' || fail "the build command's own status is missing"
 wait_for 'tab transcript'
 
-step "the host's terminals open read-only (f7)"
+step "the host's terminals open in a viewer (f7)"
 keys F7
-wait_for 'tab next .* read-only'
+wait_for 'tab next .* enter type into it'
 wait_for '--- FAIL'
 keys Escape
-wait_gone 'tab next .* read-only'
+wait_gone 'tab next .* enter type into it'
 
 step "/demo edit: the changes view opens, a diff is shown, a file is marked reviewed"
 type_text '/demo edit'

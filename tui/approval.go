@@ -181,17 +181,13 @@ func (p *approvalPrompt) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 	return p, nil, resultNone
 }
 
+// firstOption is the host's option of kind that decides this call only
+// (the agent's allow-once / reject-once, not "always"): what a and d send.
 func (p *approvalPrompt) firstOption(kind string) *ahpwire.ConfirmationOption {
 	if p.result {
 		return nil
 	}
-	for i := range p.tool.Options {
-		if p.tool.Options[i].Kind == kind {
-			o := p.tool.Options[i]
-			return &o
-		}
-	}
-	return nil
+	return ahpwire.OnceOption(p.tool.Options, kind)
 }
 
 func (p *approvalPrompt) denyOption() *ahpwire.ConfirmationOption { return p.firstOption("deny") }

@@ -197,6 +197,9 @@ func (m *chatModel) steerKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		return emit(openChildMsg{chat: m.x.parent}), true
 	case m.focus == focusTranscript && key.Matches(k, km.Transcript.ToggleBlock):
+		if uri := m.focusedTerminal(); uri != "" && key.Matches(k, km.Terminal.Interact) {
+			return emit(openTerminalMsg{uri: uri}), true
+		}
 		if chat := m.focusedSubagent(); chat != "" {
 			return emit(openChildMsg{chat: chat, parent: m.chat}), true
 		}

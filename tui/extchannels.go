@@ -58,6 +58,9 @@ type extChannels struct {
 	chatSets   []ahpwire.Changeset // the open chat's changeset catalogue
 	loader     *resload.Loader
 	scroll     map[string]int // expanded terminals' scroll, by URI
+	// claimRejected is why the host refused this client's last terminal
+	// claim, by URI (shown by the terminal viewer).
+	claimRejected map[string]string
 }
 
 func newExtChannels(c *common) *extChannels {
@@ -144,6 +147,12 @@ func (x *extChannels) onSnapshot(s ahpwire.Snapshot) {
 // not applied).
 func (x *extChannels) onEnvelope(env ahpwire.ActionEnvelope) {
 	if env.RejectionReason != "" {
+		if _, ok := env.Action.(*ahpwire.TerminalClaimed); ok {
+			if x.claimRejected == nil {
+				x.claimRejected = map[string]string{}
+			}
+			x.claimRejected[env.Channel] = env.RejectionReason
+		}
 		return
 	}
 	if t := x.terms[env.Channel]; t != nil && t.ready {

@@ -12,6 +12,9 @@ import (
 // subscriptions and content fetches in line with what is on screen.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch r := msg.(type) {
+	case openTerminalMsg:
+		cmd := m.openTerminal(r.uri)
+		return m, tea.Batch(cmd, m.syncExt())
 	case resourceLoadedMsg:
 		if m.c.ext.loader.Done(r.res) {
 			m.refreshExt()
@@ -122,6 +125,7 @@ func (m *Model) extKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return cmd, true
 	case key.Matches(k, km.Chat.Terminals):
 		v, cmd := newTermViewer(m.c.ext, km.Terminal)
+		v.wire(km.TermInput, termSenderFor(m.c.ctx, m.c.backend), clientIDOf(m.c.backend))
 		m.overlays = append(m.overlays, v)
 		return cmd, true
 	}

@@ -41,14 +41,24 @@ func (m *Model) handleSteer(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		m.picker.status = "loading session options…"
 		return resolveConfigCmd(m.c.ctx, b, msg.Provider, m.defaultDir()), true
+	case configAgentMsg:
+		return resolveConfigCmd(m.c.ctx, b, msg.provider, msg.dir), true
 	case configResolvedMsg:
 		m.picker.status = ""
-		if msg.err != nil {
+		if f := m.topConfigForm(); f != nil && !f.settings {
+			// The form's agent changed: the new agent's form replaces it
+			// (without options when the host has none for it).
+			if msg.err != nil {
+				msg.res = ahpwire.ResolveSessionConfigResult{}
+			}
+			m.overlays = m.overlays[:len(m.overlays)-1]
+		} else if msg.err != nil {
 			// No form: create the session as before.
 			m.c.log.Info("no session configuration", "err", msg.err)
 			return m.createWith(msg.provider, m.c.dir, nil), true
 		}
 		f := newConfigForm(m.c.km.Form, msg, &m.c.styles)
+		f.withAgents(m.picker.agents)
 		m.overlays = append(m.overlays, f)
 		return f.valueCmds(m.c.ctx, b), true
 	case configValuesMsg:

@@ -106,6 +106,9 @@ const escDebounce = 500 * time.Millisecond
 // handleKey: global keys first, then the top overlay, then the screen.
 func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	km := &m.c.km
+	if m.typingTerminal() {
+		return m.updateOverlay(k) // every key goes to the terminal, ctrl+c too
+	}
 	switch {
 	case key.Matches(k, km.Global.Quit):
 		if m.chat != nil && m.screen == screenChat && m.chat.state.Current != nil && !m.topIsConfirm() {

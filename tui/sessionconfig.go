@@ -79,7 +79,7 @@ type configForm struct {
 // dirChecked shows the host's verdict on the working directory (a stale
 // answer for another directory is ignored).
 func (f *configForm) dirChecked(msg configDirCheckedMsg) {
-	if msg.dir != strings.TrimSpace(f.fields[0].text.Value()) || f.settings {
+	if msg.dir != f.dirValue() || f.settings {
 		return
 	}
 	if msg.err != nil {
@@ -186,7 +186,7 @@ func (f *configForm) valueCmds(ctx context.Context, be Backend) tea.Cmd {
 		if fl.id == "" || !fl.prop.EnumDynamic {
 			continue
 		}
-		p := ahpwire.SessionConfigCompletionsParams{Provider: f.provider, WorkingDirectory: dirURI(f.fields[0].text.Value()), Property: fl.id}
+		p := ahpwire.SessionConfigCompletionsParams{Provider: f.provider, WorkingDirectory: dirURI(f.dirValue()), Property: fl.id}
 		cmds = append(cmds, func() tea.Msg {
 			c, cancel := context.WithTimeout(ctx, configTimeout)
 			defer cancel()
@@ -237,17 +237,17 @@ func (f *configForm) setFocus(i int) {
 
 // values collects the form; it reports the first problem found locally.
 func (f *configForm) values() (dir string, vals map[string]json.RawMessage, problem string) {
-	fields := f.fields
 	if !f.settings {
-		dir = strings.TrimSpace(f.fields[0].text.Value())
+		dir = f.dirValue()
 		if dir == "" {
 			return "", nil, "Working directory: required"
 		}
-		fields = f.fields[1:]
 	}
 	vals = map[string]json.RawMessage{}
-	for _, fl := range fields {
+	for _, fl := range f.fields {
 		switch {
+		case fl.id == "" || fl.id == agentFieldID:
+			// the working directory and the agent are not config values
 		case fl.choices != nil:
 			if fl.cur < len(fl.choices) {
 				vals[fl.id] = fl.choices[fl.cur].value
@@ -281,9 +281,9 @@ func (f *configForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 		} else {
 			f.setFocus(f.focus - 1)
 		}
-		if leaving == 0 && !f.settings {
+		if f.fields[leaving].id == "" && !f.settings {
 			// The working directory changed the draft: ask the host again.
-			dir := strings.TrimSpace(f.fields[0].text.Value())
+			dir := f.dirValue()
 			if dir != f.checkedDir {
 				f.checkedDir = dir
 				return f, emit(configDirMsg{provider: f.provider, dir: dir}), resultNone
@@ -291,8 +291,14 @@ func (f *configForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 		}
 	case fl.choices != nil && key.Matches(k, f.km.Down):
 		fl.cur = (fl.cur + 1) % len(fl.choices)
+		if fl.id == agentFieldID {
+			return f, f.agentChanged(), resultNone
+		}
 	case fl.choices != nil && key.Matches(k, f.km.Up):
 		fl.cur = (fl.cur + len(fl.choices) - 1) % len(fl.choices)
+		if fl.id == agentFieldID {
+			return f, f.agentChanged(), resultNone
+		}
 	case key.Matches(k, f.km.Submit):
 		dir, vals, problem := f.values()
 		if problem != "" {
@@ -331,7 +337,12 @@ func (f *configForm) dirValue() string {
 	if f.settings {
 		return ""
 	}
-	return strings.TrimSpace(f.fields[0].text.Value())
+	for _, fl := range f.fields {
+		if fl.id == "" {
+			return strings.TrimSpace(fl.text.Value())
+		}
+	}
+	return ""
 }
 
 // View draws the form.
@@ -343,10 +354,7 @@ func (f *configForm) View(st *Styles, width, height int) string {
 	}
 	lines := []string{st.Dialog.Title.Render(title), ""}
 	for i, fl := range f.fields {
-		title := "Working directory"
-		if fl.id != "" || f.settings {
-			title = oneLine(render.Sanitize(firstNonEmpty(fl.prop.Title, fl.id)))
-		}
+		title := f.fieldTitle(fl)
 		lab := st.Dialog.Label
 		if i == f.focus {
 			lab = st.Dialog.Key

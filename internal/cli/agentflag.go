@@ -3,49 +3,59 @@ package cli
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"github.com/ahptui/ahptui/ahpwire"
+	"fmt"
+	"log/slog"
 	"net/url"
+	"os"
 	"path/filepath"
 	"time"
 
-	"fmt"
-	"github.com/ahptui/ahptui/ahphost/acp"
-	"log/slog"
-	"os"
-	"strings"
-
 	"github.com/ahptui/ahptui/ahphost"
+	"github.com/ahptui/ahptui/ahphost/acp"
 	"github.com/ahptui/ahptui/ahphost/demo"
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/agents"
+	cfgfile "github.com/ahptui/ahptui/internal/config"
 )
 
 // agentCommand is one --agent value resolved to a command line.
 type agentCommand struct {
 	Name    string
+	Title   string
 	Command string
 	Args    []string
 	Env     []string
 }
 
-// resolveAgentArg turns a --agent value into a command. NAME=COMMAND splits
-// COMMAND on white space (no shell is run); a bare NAME is refused.
-// internal/agents replaces this with the catalog, the config file and
-// shell-like splitting.
-func resolveAgentArg(arg string) (agentCommand, error) {
-	name, command, ok := strings.Cut(arg, "=")
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return agentCommand{}, fmt.Errorf("--agent %q: empty agent name", arg)
+// resolveAgentArg turns a --agent value into a command: NAME=COMMAND is
+// split like a shell would (no shell is run); a bare NAME comes from the
+// config file's [agents.NAME] table, else from the built-in catalog
+// (internal/agents).
+func resolveAgentArg(arg string, cfg map[string]cfgfile.Agent) (agentCommand, error) {
+	sp, err := agents.Resolve(arg, cfg)
+	if err != nil {
+		return agentCommand{}, fmt.Errorf("--agent %s: %w", arg, err)
 	}
-	f := strings.Fields(command)
-	if !ok || len(f) == 0 {
-		return agentCommand{}, fmt.Errorf("--agent %q: give the command as NAME=COMMAND", arg)
+	title := sp.Title
+	if title == "" {
+		title = sp.Name
 	}
-	return agentCommand{Name: name, Command: f[0], Args: f[1:]}, nil
+	return agentCommand{Name: sp.Name, Title: title, Command: sp.Command, Args: sp.Args, Env: sp.Environ(nil)}, nil
+}
+
+// configAgents reads the [agents.NAME] tables of the config file
+// (configFile "" = the default path; a missing default file is no table).
+func configAgents(configFile string) (map[string]cfgfile.Agent, error) {
+	f, err := loadConfigFile(config{configFile: configFile})
+	if err != nil {
+		return nil, err
+	}
+	return f.Agents, nil
 }
 
 // wireServeAgents fills cfg.Options' agents from cfg.AgentArgs (the demo
 // agent when there are none) and returns what closes them.
-func wireServeAgents(cfg *serveConfig, log *slog.Logger) (func(), error) {
+func wireServeAgents(cfg *serveConfig, configFile string, log *slog.Logger) (func(), error) {
 	dir := cfg.Options.Dir
 	if dir == "" {
 		wd, err := os.Getwd()
@@ -58,7 +68,7 @@ func wireServeAgents(cfg *serveConfig, log *slog.Logger) (func(), error) {
 		cfg.Options.Agent = demo.Factory(dir, cfg.Options.Pace, nil)
 		return func() {}, nil
 	}
-	agents, closeAll, err := acpAgents(cfg.AgentArgs, cfg.StateDir, log)
+	agents, closeAll, err := acpAgents(cfg.AgentArgs, configFile, cfg.StateDir, log)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +79,7 @@ func wireServeAgents(cfg *serveConfig, log *slog.Logger) (func(), error) {
 // acpAgents builds one ACP bridge per --agent value; stateDir "" is the
 // user state directory. The returned func closes them (the host closes
 // them too on shutdown).
-func acpAgents(args []string, stateDir string, log *slog.Logger) ([]ahphost.Agent, func(), error) {
+func acpAgents(args []string, configFile, stateDir string, log *slog.Logger) ([]ahphost.Agent, func(), error) {
 	if stateDir == "" {
 		d, err := stateDirFor(lookupEnv)
 		if err != nil {
@@ -83,10 +93,14 @@ func acpAgents(args []string, stateDir string, log *slog.Logger) ([]ahphost.Agen
 			_ = b.Close()
 		}
 	}
+	table, err := configAgents(configFile)
+	if err != nil {
+		return nil, nil, err
+	}
 	seen := map[string]bool{}
-	var agents []ahphost.Agent
+	var list []ahphost.Agent
 	for _, arg := range args {
-		ac, err := resolveAgentArg(arg)
+		ac, err := resolveAgentArg(arg, table)
 		if err != nil {
 			closeAll()
 			return nil, nil, err
@@ -97,7 +111,7 @@ func acpAgents(args []string, stateDir string, log *slog.Logger) ([]ahphost.Agen
 		}
 		seen[ac.Name] = true
 		b, err := acp.New(acp.Config{
-			Name: ac.Name, Title: ac.Name, Command: ac.Command, Args: ac.Args, Env: ac.Env,
+			Name: ac.Name, Title: ac.Title, Command: ac.Command, Args: ac.Args, Env: ac.Env,
 			StateDir: stateDir, Logger: log.With("component", "acp"),
 		})
 		if err != nil {
@@ -105,9 +119,9 @@ func acpAgents(args []string, stateDir string, log *slog.Logger) ([]ahphost.Agen
 			return nil, nil, fmt.Errorf("--agent %s: %w", ac.Name, err)
 		}
 		bridges = append(bridges, b)
-		agents = append(agents, b)
+		list = append(list, b)
 	}
-	return agents, closeAll, nil
+	return list, closeAll, nil
 }
 
 // stateDirFor is the directory of the agents' session indexes.
@@ -119,7 +133,7 @@ func uiAgents(cfg config, wd string, pace time.Duration, log *slog.Logger) ([]ah
 	if len(cfg.agentArgs) == 0 {
 		return []ahphost.Agent{demo.Factory(wd, pace, nil)}, func() {}, nil
 	}
-	return acpAgents(cfg.agentArgs, "", log)
+	return acpAgents(cfg.agentArgs, cfg.configFile, "", log)
 }
 
 // newAgentSession creates an empty session of the first agent in the

@@ -29,12 +29,14 @@ const (
 	cmdSessions
 	cmdExport
 	cmdSSH
+	cmdAgents
 )
 
 // subcommands take every argument after their name (they parse their own
 // flags); the global flags before the name still apply.
 var subcommands = map[string]command{
 	"serve": cmdServe, "exec": cmdExec, "sessions": cmdSessions, "export": cmdExport, "ssh": cmdSSH,
+	"agents": cmdAgents,
 }
 
 // config is the parsed command line.

@@ -34,6 +34,11 @@ const configTemplate = `# ahptui configuration (see: ahptui --help, README "Conf
 # [hosts.box]
 # ssh = "me@box.example.com"
 # token_cmd = "pass show ahp/box"
+
+# [agents.claude]       # ahptui --agent claude / ahptui serve --agent claude
+# command = "claude-agent-acp"
+# args = []
+# env = { ANTHROPIC_BASE_URL = "https://api.anthropic.com" }
 `
 
 // runConfig implements `ahptui config path|check|edit`.

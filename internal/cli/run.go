@@ -46,6 +46,8 @@ func run(args []string, std stdio) int {
 		return runExport(cfg, std)
 	case cmdSSH:
 		return runSSH(cfg, std)
+	case cmdAgents:
+		return runAgents(cfg, std)
 	default:
 		return runAttach(cfg, std)
 	}

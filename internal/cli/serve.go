@@ -182,6 +182,12 @@ func serveMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 // watches: serve stops when it reaches EOF (as when the SSH connection of
 // `ahptui ssh --start` ends).
 func serveMainIn(ctx context.Context, args []string, std stdio) int {
+	return serveMainWith(ctx, args, std, "")
+}
+
+// serveMainWith is serveMainIn with the global --config file ("" = the
+// default path), where `--agent NAME` finds its [agents.NAME] table.
+func serveMainWith(ctx context.Context, args []string, std stdio, configFile string) int {
 	stdout, stderr := std.out, std.err
 	cfg, err := parseServeFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -209,7 +215,7 @@ func serveMainIn(ctx context.Context, args []string, std stdio) int {
 	cfg.Options.ReleaseMemory = debug.FreeOSMemory // after a long reply was stored as pages
 	log.Debug("memory limit", "bytes", applyServeMemoryLimit())
 	cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, cfg.Addr) // the --addr name is this machine
-	closeAgents, err := wireServeAgents(&cfg, log)
+	closeAgents, err := wireServeAgents(&cfg, configFile, log)
 	if err != nil {
 		gate.open()
 		fmt.Fprintln(stderr, "ahptui: serve:", err)

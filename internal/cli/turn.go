@@ -201,6 +201,10 @@ func (r *turnRun) onReady(ctx context.Context, a *ahpwire.ChatToolCallReady) (in
 		c.Reason = ahpwire.CancelDenied
 		r.denied = true
 	}
+	// An agent's own options: answer with its allow-once / reject-once.
+	if o := ahpwire.OnceOption(a.Options, map[bool]string{true: "approve", false: "deny"}[ok]); o != nil {
+		c.SelectedOptionID = o.ID
+	}
 	if _, err := r.h.c.Dispatch(ctx, r.chat, c); err != nil {
 		return r.fail(ctx, fmt.Errorf("answer the approval: %w", err)), true
 	}

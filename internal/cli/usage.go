@@ -27,6 +27,8 @@ Usage:
                                those that need you first
   ahptui export [URL|@NAME] SESSION [--format md|json]
                                print a whole chat, sanitised
+  ahptui agents                the ACP agents ahptui can run (catalog and config file),
+                               whether each is installed, and how to install it
   ahptui config path|check|edit
                                show, validate or edit the config file
   ahptui --help | --version

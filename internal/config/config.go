@@ -25,6 +25,8 @@ type File struct {
 	Keys map[string]any `toml:"keys"`
 	// Hosts are the named hosts, attached with `ahptui @name`.
 	Hosts map[string]Host `toml:"hosts"`
+	// Agents are the named ACP agents `ahptui serve --agent NAME` runs.
+	Agents map[string]Agent `toml:"agents"`
 
 	// Path is the file this was read from ("" when there is none).
 	Path string `toml:"-"`
@@ -63,6 +65,29 @@ type Host struct {
 	Token string `toml:"token"`
 	// AllowPlaintextToken accepts Token (the file then must be private).
 	AllowPlaintextToken bool `toml:"allow_plaintext_token"`
+}
+
+// Agent is one named ACP agent: the program the host starts and speaks
+// ACP with over stdio. No shell runs it.
+type Agent struct {
+	// Title is the name shown to the user ("" = the agent's name).
+	Title string `toml:"title"`
+	// Command is the program (a path, or a name looked up in PATH).
+	Command string `toml:"command"`
+	// Args are the program's arguments.
+	Args []string `toml:"args"`
+	// Env is added to the environment the agent inherits.
+	Env map[string]string `toml:"env"`
+}
+
+// AgentNames returns the configured agent names, sorted.
+func (f *File) AgentNames() []string {
+	names := make([]string, 0, len(f.Agents))
+	for n := range f.Agents {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // Path returns the configuration file's path: $AHPTUI_CONFIG, else

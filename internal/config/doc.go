@@ -24,4 +24,9 @@
 //	start = true                       # start ahptui serve there if none runs
 //	# socket = "/run/agent.sock" or port = 8080: a host already listening
 //	# remote_bin = "/opt/bin/ahptui": the remote ahptui for start
+//
+//	[agents.claude]                    # ahptui serve --agent claude
+//	command = "claude-agent-acp"       # run directly, no shell
+//	args    = []
+//	env     = { ANTHROPIC_BASE_URL = "http://127.0.0.1:8080" }
 package config

@@ -65,6 +65,9 @@ func (f *File) validate(path string, doc []byte) Errors {
 	for _, name := range f.HostNames() {
 		f.Hosts[name].validate(v, name)
 	}
+	for _, name := range f.AgentNames() {
+		f.Agents[name].validate(v, name)
+	}
 	return v.errs
 }
 
@@ -112,6 +115,30 @@ func (h Host) validate(v *validator, name string) {
 	if h.Token != "" && !h.AllowPlaintextToken {
 		v.add(key+".token", "tokens are not stored in clear: use token_env or token_cmd "+
 			"(or set allow_plaintext_token = true for this host)")
+	}
+}
+
+// validate checks one agent.
+func (a Agent) validate(v *validator, name string) {
+	key := "agents." + name
+	if !hostName.MatchString(name) {
+		key = "agents." + strconv.Quote(name)
+		v.add(key, "agent names use letters, digits, '.', '_' and '-'")
+	}
+	if strings.TrimSpace(a.Command) == "" {
+		v.add(key, "an agent needs command (the program to run)")
+	} else if strings.ContainsRune(a.Command, 0) {
+		v.add(key+".command", "the command holds a NUL byte")
+	}
+	for _, arg := range a.Args {
+		if strings.ContainsRune(arg, 0) {
+			v.add(key+".args", "an argument holds a NUL byte")
+		}
+	}
+	for k := range a.Env {
+		if !envName.MatchString(k) {
+			v.add(key+".env", "%q is not an environment variable name", k)
+		}
 	}
 }
 

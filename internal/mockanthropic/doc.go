@@ -1,0 +1,23 @@
+// Package mockanthropic is a scripted stand-in for the Anthropic Messages
+// API, served on loopback only, so a real agent (Claude Code through its
+// ACP adapter) can run end to end without the network: point the agent's
+// ANTHROPIC_BASE_URL at it.
+//
+// It answers HEAD / (the reachability probe Claude Code sends first),
+// POST /v1/messages (streamed as server-sent events, or as one JSON
+// message when the request does not ask for a stream) and
+// POST /v1/messages/count_tokens. What it answers is scripted by the text
+// of the last message whose role is user (Claude Code appends
+// role:"system" messages after the user's turn and wraps context in
+// <system-reminder> blocks; both are skipped):
+//
+//	think …           a thinking block, then text
+//	bash: COMMAND     a Bash tool_use running COMMAND (only when the
+//	                  request offers tools); after the tool_result comes
+//	                  back, a final text saying how it went
+//	markdown N        N bytes of markdown streamed in 20–60-byte deltas
+//	                  (for performance measurements)
+//	slow …            text streamed one word every 100 ms for a minute
+//	                  (for cancellation)
+//	anything else     one short text answer echoing the prompt
+package mockanthropic

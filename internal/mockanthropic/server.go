@@ -1,0 +1,178 @@
+package mockanthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// maxBody bounds a request body (Claude Code's requests carry the whole
+// conversation and the tool schemas: a few hundred KiB).
+const maxBody = 32 << 20
+
+// Logged is one request the server received.
+type Logged struct {
+	// Method and Path are the request line's.
+	Method, Path string
+	// Prompt is the last user message's text (POST /v1/messages only).
+	Prompt string
+	// Stream tells whether the client asked for events.
+	Stream bool
+	// Reply is the stop reason answered ("" when not a messages request).
+	Reply string
+}
+
+// Server is the mock API. The zero value is not usable: call New.
+type Server struct {
+	// Dump, when set, is a directory that receives every request body
+	// (NNNN.json, in arrival order) for post-mortems.
+	Dump string
+
+	mu    sync.Mutex
+	n     int // requests dumped
+	tools int // tool_use ids given
+	log   []Logged
+	tap   func(Logged)
+	http  *http.Server
+	ln    net.Listener
+}
+
+// New returns a server; tap, when not nil, sees every request as it is
+// answered (the command prints them).
+func New(tap func(Logged)) *Server { return &Server{tap: tap} }
+
+// Requests returns the requests received so far.
+func (s *Server) Requests() []Logged {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Logged(nil), s.log...)
+}
+
+func (s *Server) record(l Logged) {
+	s.mu.Lock()
+	s.log = append(s.log, l)
+	s.mu.Unlock()
+	if s.tap != nil {
+		s.tap(l)
+	}
+}
+
+// Listen serves on addr, which must be a loopback address
+// (127.0.0.1:0 picks a port), and returns the base URL.
+func (s *Server) Listen(addr string) (string, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("mockanthropic: listen address %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return "", fmt.Errorf("mockanthropic: %q is not a loopback address", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("mockanthropic: listen: %w", err)
+	}
+	s.ln = ln
+	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = s.http.Serve(ln) }()
+	return "http://" + ln.Addr().String(), nil
+}
+
+// Close stops the server and ends the streams in flight.
+func (s *Server) Close() error {
+	if s.http == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := s.http.Shutdown(ctx); err != nil {
+		return s.http.Close()
+	}
+	return nil
+}
+
+// ServeHTTP answers the API's routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.Method == http.MethodHead || (r.Method == http.MethodGet && r.URL.Path == "/"):
+		s.record(Logged{Method: r.Method, Path: r.URL.Path})
+		w.WriteHeader(http.StatusOK)
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
+		req, ok := s.decode(w, r)
+		if !ok {
+			return
+		}
+		s.record(Logged{Method: r.Method, Path: r.URL.Path, Prompt: req.Prompt()})
+		writeJSON(w, http.StatusOK, map[string]any{"input_tokens": 10 + len(req.Messages)*50})
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
+		req, ok := s.decode(w, r)
+		if !ok {
+			return
+		}
+		rep := Script(req)
+		for i := range rep.Blocks {
+			if rep.Blocks[i].Type == "tool_use" && rep.Blocks[i].ID == "" {
+				s.mu.Lock()
+				s.tools++
+				rep.Blocks[i].ID = fmt.Sprintf("toolu_mock_%04d", s.tools)
+				s.mu.Unlock()
+			}
+		}
+		s.record(Logged{Method: r.Method, Path: r.URL.Path, Prompt: req.Prompt(), Stream: req.Stream, Reply: rep.StopReason})
+		model := req.Model
+		if model == "" {
+			model = "claude-mock"
+		}
+		if req.Stream {
+			stream(r.Context(), w, model, rep)
+			return
+		}
+		writeJSON(w, http.StatusOK, message(model, rep))
+	default:
+		s.record(Logged{Method: r.Method, Path: r.URL.Path})
+		writeJSON(w, http.StatusNotFound, apiError("not_found_error", "the mock does not serve "+r.Method+" "+r.URL.Path))
+	}
+}
+
+// decode reads a messages request, answering 400 on a bad body.
+func (s *Server) decode(w http.ResponseWriter, r *http.Request) (*Request, bool) {
+	var req Request
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err == nil && len(body) > maxBody {
+		err = errors.New("body too large")
+	}
+	if err == nil && s.Dump != "" {
+		s.mu.Lock()
+		s.n++
+		name := filepath.Join(s.Dump, fmt.Sprintf("%04d.json", s.n))
+		s.mu.Unlock()
+		_ = os.WriteFile(name, body, 0o600)
+	}
+	if err == nil {
+		err = json.Unmarshal(body, &req)
+	}
+	if err != nil {
+		s.record(Logged{Method: r.Method, Path: r.URL.Path})
+		writeJSON(w, http.StatusBadRequest, apiError("invalid_request_error", err.Error()))
+		return nil, false
+	}
+	return &req, true
+}
+
+func apiError(kind, msg string) map[string]any {
+	return map[string]any{"type": "error", "error": map[string]any{"type": kind, "message": msg}}
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("request-id", "req_mock")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}

@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# End-to-end test with a real ACP agent: Claude Code's ACP adapter
+# (@zed-industries/claude-agent-acp, pinned) behind `ahptui serve --agent`,
+# talking to the project's mock of the Anthropic Messages API
+# (internal/mockanthropic) on loopback, so no network but npm's registry is
+# used and no account is needed.
+#
+#   scripts/e2e-real-agent.sh               build ./ahptui and run everything
+#   AHPTUI_BIN=/path/to/ahptui scripts/e2e-real-agent.sh
+#   E2E_ADAPTER_ONLY=1 scripts/e2e-real-agent.sh
+#                     only check the adapter against the mock (no ahptui)
+#   E2E_WORKDIR=DIR   work there and keep it (logs: mock.log, serve.err,
+#                     state/ahptui/ahptui.log, last-screen.txt)
+#
+# The adapter is npm-installed once into $AHPTUI_CI_CACHE (default
+# ~/.cache/ahptui-ci) and reused. Checks, through `ahptui exec`: an answer,
+# an approved Bash command that creates a file in the session's working
+# directory, a denied one that does not (exit 4), thinking shown, cancel
+# (SIGINT: exit 130); then the same through the TUI in tmux. Skips
+# (exit 0) only when npm is not installed. Needs: npm, node, go (unless
+# AHPTUI_BIN), tmux; python3 for the adapter-only check (skipped without).
+# Known traps handled here: as root the adapter needs IS_SANDBOX=1; it
+# sends HEAD / first; it does not exit on stdin EOF (the host must kill its
+# process group: checked at the end).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ADAPTER_PKG=@zed-industries/claude-agent-acp
+ADAPTER_VERSION=0.23.1
+
+if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
+	echo "e2e-real-agent: SKIP: npm/node not installed (the real-agent test needs $ADAPTER_PKG@$ADAPTER_VERSION from npm)"
+	exit 0
+fi
+
+CACHE=${AHPTUI_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ahptui-ci}
+ADIR="$CACHE/claude-agent-acp-$ADAPTER_VERSION"
+ADAPTER="$ADIR/node_modules/$ADAPTER_PKG/dist/index.js"
+installed_version() { node -p "require('$ADIR/node_modules/$ADAPTER_PKG/package.json').version" 2>/dev/null || true; }
+if [ "$(installed_version)" != "$ADAPTER_VERSION" ]; then
+	echo "e2e-real-agent: installing $ADAPTER_PKG@$ADAPTER_VERSION into $ADIR (once)"
+	mkdir -p "$ADIR"
+	npm install --prefix "$ADIR" --no-audit --no-fund --loglevel=error "$ADAPTER_PKG@$ADAPTER_VERSION" >&2
+	[ "$(installed_version)" = "$ADAPTER_VERSION" ] || { echo "e2e-real-agent: npm did not install $ADAPTER_VERSION" >&2; exit 1; }
+fi
+
+if [ -n "${E2E_WORKDIR:-}" ]; then
+	WORK=$E2E_WORKDIR
+	KEEP_WORK=1
+else
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/ahptui-real.XXXXXX")
+	KEEP_WORK=
+fi
+export TMUX_TMPDIR="$WORK/tmux"
+mkdir -p "$TMUX_TMPDIR" "$WORK/proj" "$WORK/state" "$WORK/home"
+S=real
+TIMEOUT=${E2E_TIMEOUT:-90}
+MOCK_PID= SERVE_PID=
+
+# agent_pids lists the processes of this run's agents: those whose
+# environment points at this run's mock (nothing else has it).
+agent_pids() {
+	local p
+	for p in /proc/[0-9]*; do
+		{ tr '\0' '\n' <"$p/environ"; } 2>/dev/null | grep -qxF "ANTHROPIC_BASE_URL=$MOCK_URL" && echo "${p#/proc/}"
+	done
+	return 0
+}
+
+cleanup() {
+	tmux kill-server 2>/dev/null || true
+	[ -n "$SERVE_PID" ] && kill -- "-$SERVE_PID" 2>/dev/null || true
+	if [ -n "${MOCK_URL:-}" ]; then
+		for p in $(agent_pids); do kill -9 "$p" 2>/dev/null || true; done
+	fi
+	[ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null || true
+	[ -n "$KEEP_WORK" ] || rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+. "$(dirname "$0")/lib/tmux-screen.sh" # snap, screen, wait_for, wait_gone, keys, type_text, step, fail
+
+step "start the mock Anthropic API on loopback"
+(cd "$ROOT" && go build -o "$WORK/mockanthropic" ./internal/mockanthropic/cmd/mockanthropic)
+mkdir -p "$WORK/requests"
+"$WORK/mockanthropic" -url-file "$WORK/mock.url" -dump "$WORK/requests" >"$WORK/mock.log" 2>&1 &
+MOCK_PID=$!
+for _ in $(seq 100); do [ -s "$WORK/mock.url" ] && break; sleep 0.1; done
+MOCK_URL=$(cat "$WORK/mock.url")
+[ -n "$MOCK_URL" ] || fail "the mock did not start"
+
+# The agent inherits this environment from the host.
+export ANTHROPIC_BASE_URL="$MOCK_URL" ANTHROPIC_API_KEY=dummy HOME="$WORK/home" \
+	CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1
+[ "$(id -u)" = 0 ] && export IS_SANDBOX=1
+
+if command -v python3 >/dev/null 2>&1; then
+	step "the adapter alone against the mock (ACP over stdio, no ahptui)"
+	mkdir -p "$WORK/alone"
+	python3 "$ROOT/scripts/lib/acp-drive.py" "$WORK/alone" "bash: touch alone.txt" allow -- node "$ADAPTER" >"$WORK/alone.out" 2>"$WORK/alone.err" ||
+		{ cat "$WORK/alone.out" "$WORK/alone.err" >&2; fail "the adapter did not finish a prompt against the mock"; }
+	grep -q '"The command ran."' "$WORK/alone.out" || { cat "$WORK/alone.out" >&2; fail "no final answer from the adapter"; }
+	[ -e "$WORK/alone/alone.txt" ] || fail "the adapter's approved command did not create the file"
+else
+	echo "e2e-real-agent: python3 missing: adapter-only check skipped"
+fi
+if [ -n "${E2E_ADAPTER_ONLY:-}" ]; then
+	echo "PASS (adapter only)"
+	exit 0
+fi
+
+BIN=$(ahptui_bin)
+"$BIN" serve --help >"$WORK/serve-help.txt" 2>&1 || true
+grep -qE -- '-agent( |=)' "$WORK/serve-help.txt" || fail "this ahptui's serve has no --agent flag"
+
+step "serve --agent claude=… on loopback"
+TOKEN=e2e-real-$$
+setsid "$BIN" serve --addr 127.0.0.1:0 --token "$TOKEN" --dir "$WORK/proj" --pace 0 \
+	--agent "claude=node '$ADAPTER'" >"$WORK/serve.out" 2>"$WORK/serve.err" &
+SERVE_PID=$!
+for _ in $(seq 200); do [ -s "$WORK/serve.out" ] && break; sleep 0.1; done
+URL=$(head -n1 "$WORK/serve.out")
+[ -n "$URL" ] || { cat "$WORK/serve.err" >&2; fail "serve printed no URL"; }
+export XDG_STATE_HOME="$WORK/state"
+
+# run_exec NAME ARGS...: ahptui exec against the host; exit code in $RC.
+run_exec() {
+	local name=$1
+	shift
+	set +e
+	"$BIN" exec "$URL" --agent claude --cwd "$WORK/proj" --timeout "${EXEC_TIMEOUT:-120s}" "$@" \
+		>"$WORK/$name.out" 2>"$WORK/$name.err" </dev/null
+	RC=$?
+	set -e
+}
+show() { echo "--- $1: exit $RC; stdout:" >&2; cat "$WORK/$1.out" >&2; echo "--- stderr:" >&2; cat "$WORK/$1.err" >&2; }
+
+step "exec: an answer"
+run_exec answer "hello real agent"
+[ "$RC" = 0 ] && grep -q 'Hello from the mock. You said: hello real agent' "$WORK/answer.out" || { show answer; fail "no answer"; }
+
+step "exec: an approved Bash command creates a file in the working directory"
+run_exec approved --approve always "bash: touch approved.txt"
+[ "$RC" = 0 ] && grep -q 'The command ran.' "$WORK/approved.out" || { show approved; fail "approved command"; }
+[ -e "$WORK/proj/approved.txt" ] || { show approved; fail "approved.txt was not created in the session's directory"; }
+
+step "exec: a denied one does not (exit 4)"
+run_exec denied --approve never "bash: touch denied.txt"
+[ "$RC" = 4 ] || { show denied; fail "denied command: exit $RC, want 4"; }
+[ ! -e "$WORK/proj/denied.txt" ] || fail "denied.txt was created"
+
+step "exec: thinking is shown"
+run_exec thinking --json "think about it"
+[ "$RC" = 0 ] && grep -q '"reasoning"' "$WORK/thinking.out" && grep -q 'Let me think about this carefully' "$WORK/thinking.out" ||
+	{ show thinking; fail "no reasoning event"; }
+grep -q 'the answer is 42' "$WORK/thinking.out" || { show thinking; fail "no answer after the thinking"; }
+
+step "exec: cancel (SIGINT cancels the turn: exit 130), and the agent still answers after"
+"$BIN" exec "$URL" --agent claude --cwd "$WORK/proj" --timeout 120s "slow please" \
+	>"$WORK/cancel.out" 2>"$WORK/cancel.err" </dev/null &
+EXEC_PID=$!
+for _ in $(seq $((TIMEOUT * 10))); do grep -q 'word3 ' "$WORK/cancel.out" 2>/dev/null && break; sleep 0.1; done
+grep -q 'word3 ' "$WORK/cancel.out" || { RC=running; show cancel; fail "the slow answer did not stream"; }
+kill -INT "$EXEC_PID"
+set +e
+wait "$EXEC_PID"
+RC=$?
+set -e
+[ "$RC" = 130 ] || { show cancel; fail "cancel: exit $RC, want 130"; }
+grep -q 'word590 ' "$WORK/cancel.out" && fail "the answer ran to its end: not cancelled"
+run_exec after "hello again"
+[ "$RC" = 0 ] && grep -q 'You said: hello again' "$WORK/after.out" || { show after; fail "no answer after the cancel"; }
+
+step "TUI: attach in tmux and create a session with the agent"
+tmux new-session -d -s "$S" -x 120 -y 40 -e TERM=xterm-256color -e HOME="$WORK/home" -e XDG_STATE_HOME="$WORK/state"
+tmux set-option -t "$S" remain-on-exit on
+tmux respawn-pane -k -t "$S" "cd '$WORK/proj' && '$BIN' '$URL'; echo EXIT=\$?"
+wait_for 'Sessions'
+wait_for '● Connected'
+keys C-n
+wait_for '│ +New session'
+# The agent's own modes and models are the session's options.
+wait_for '│ +‹ Default \(recommended\) ›'
+keys Enter
+wait_for 'Message…'
+
+step "TUI: an answer"
+type_text 'hello from tmux'
+keys Enter
+wait_for 'Hello from the mock. You said: hello from tmux'
+wait_for 'tab transcript'
+
+step "TUI: approve a Bash command with the agent's own option (a)"
+type_text 'bash: touch tui-approved.txt'
+keys Enter
+wait_for '│ .*touch tui-approved\.txt'
+wait_for '│ .*Allow'
+wait_gone 'you were typing'
+keys a
+wait_for 'The command ran\.'
+wait_for 'tab transcript'
+[ -e "$WORK/proj/tui-approved.txt" ] || fail "tui-approved.txt was not created"
+
+step "TUI: reject one (d)"
+type_text 'bash: touch tui-denied.txt'
+keys Enter
+wait_for '│ .*touch tui-denied\.txt'
+wait_for '│ .*Reject'
+wait_gone 'you were typing'
+keys d
+wait_for 'The command did not run'
+wait_for 'tab transcript'
+[ ! -e "$WORK/proj/tui-denied.txt" ] || fail "tui-denied.txt was created"
+
+step "TUI: thinking shown"
+type_text 'think in tmux'
+keys Enter
+wait_for 'the answer is 42'
+wait_for 'Thought'
+wait_for 'tab transcript'
+
+step "TUI: cancel"
+type_text 'slow in tmux'
+keys Enter
+wait_for 'word3 '
+keys Escape
+wait_for 'Cancelled'
+wait_for 'tab transcript'
+
+step "quit; stop the host: no agent process is left"
+keys C-c
+SCROLLBACK=1 wait_for 'EXIT=0'
+# The tmux server inherited this run's environment too: gone first, only
+# the host's own children can be left below.
+tmux kill-server 2>/dev/null || true
+kill -TERM "$SERVE_PID"
+for _ in $(seq 100); do kill -0 "$SERVE_PID" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$SERVE_PID" 2>/dev/null && fail "serve did not exit on SIGTERM"
+SERVE_PID=
+left=
+for _ in $(seq 50); do
+	left=$(agent_pids)
+	[ -z "$left" ] && break
+	sleep 0.1
+done
+[ -z "$left" ] || fail "the host left agent processes running: $left"
+echo "PASS"
