@@ -80,6 +80,13 @@ trap cleanup EXIT
 
 . "$(dirname "$0")/lib/tmux-screen.sh" # snap, screen, wait_for, wait_gone, keys, type_text, step, fail
 
+# The agent gets a HOME of its own (below): keep Go's caches where they are, or
+# every build after that would download and compile everything again.
+if command -v go >/dev/null 2>&1; then
+	GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE) GOPATH=$(go env GOPATH)
+	export GOCACHE GOMODCACHE GOPATH
+fi
+
 step "start the mock Anthropic API on loopback"
 (cd "$ROOT" && go build -o "$WORK/mockanthropic" ./internal/mockanthropic/cmd/mockanthropic)
 mkdir -p "$WORK/requests"
