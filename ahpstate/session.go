@@ -18,7 +18,7 @@ func (r Reducer) Session(s ahpwire.SessionState, a ahpwire.Action) ahpwire.Sessi
 		s.Lifecycle = ahpwire.LifecycleReady
 	case *ahpwire.SessionCreationFailed:
 		e := a.Error
-		s.Lifecycle = ahpwire.LifecycleFailed
+		s.Lifecycle = ahpwire.LifecycleCreationFailed
 		s.CreationError = &e
 	case *ahpwire.SessionChatAdded:
 		s.Chats = upsert(s.Chats, a.Summary, func(c ahpwire.ChatSummary) bool { return c.Resource == a.Summary.Resource })

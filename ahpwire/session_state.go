@@ -5,8 +5,10 @@ import (
 	"fmt"
 )
 
-// Session lifecycle values. LifecycleCreationFailed is the pre-0.9 spelling
-// of LifecycleFailed.
+// Session lifecycle values. LifecycleCreationFailed is the value AHP's
+// SessionLifecycle enum defines for a failed creation (what
+// session/creationFailed sets); LifecycleFailed is a spelling some hosts
+// and older notes use, accepted on input only.
 const (
 	LifecycleCreating       = "creating"
 	LifecycleReady          = "ready"

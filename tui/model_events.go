@@ -298,7 +298,7 @@ func (m *Model) onSessionAction(env ahpwire.ActionEnvelope) tea.Cmd {
 	case *ahpwire.SessionReady:
 		ss.Lifecycle = ahpwire.LifecycleReady
 	case *ahpwire.SessionCreationFailed:
-		ss.Lifecycle, ss.CreationError = ahpwire.LifecycleFailed, &a.Error
+		ss.Lifecycle, ss.CreationError = ahpwire.LifecycleCreationFailed, &a.Error
 	case *ahpwire.SessionTitleChanged:
 		ss.Title = a.Title
 		if ours {
