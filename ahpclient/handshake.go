@@ -104,7 +104,11 @@ func (c *Client) dial(ctx context.Context) (*websocket.Conn, *eofWatch, error) {
 			}
 		}
 		if status == http.StatusUnauthorized || status == http.StatusForbidden {
-			return nil, nil, &AuthError{StatusCode: status}
+			ae := &AuthError{StatusCode: status}
+			if c.cfg.Token != "" {
+				ae.Tried = []string{fmt.Sprintf("the query parameter %q", c.cfg.TokenParam), "an Authorization: Bearer header"}
+			}
+			return nil, nil, ae
 		}
 		inner := err
 		var ue *url.Error
