@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -33,6 +34,8 @@ type bendHost struct {
 	// (a host restart mid-turn); later connections are a fresh host that
 	// knows neither session nor chat (-32002/initialize with no state).
 	dieMidTurn bool
+	// neverReady publishes the session in lifecycle "creating" for good.
+	neverReady bool
 	conns      atomic.Int32
 	seq        atomic.Uint64
 	mu         sync.Mutex
@@ -123,9 +126,13 @@ func (h *bendHost) answer(m ahpwire.Message, restarted bool) (any, *ahpwire.Mess
 		var state any
 		switch p.Channel {
 		case h.session:
-			state = ahpwire.SessionState{Provider: "demo", Title: "dialect session", Lifecycle: ahpwire.LifecycleReady,
+			st := ahpwire.SessionState{Provider: "demo", Title: "dialect session", Lifecycle: ahpwire.LifecycleReady,
 				Status: ahpwire.StatusIdle, DefaultChat: h.chat,
 				Chats: []ahpwire.ChatSummary{{Resource: h.chat, Title: "main", Status: ahpwire.StatusIdle}}}
+			if h.neverReady {
+				st.Lifecycle, st.DefaultChat, st.Chats = ahpwire.LifecycleCreating, "", nil
+			}
+			state = st
 		case h.chat:
 			state = ahpwire.ChatState{Resource: h.chat, Title: "main", Status: ahpwire.StatusIdle, Turns: []ahpwire.Turn{}}
 		default:
@@ -216,5 +223,32 @@ func TestSessionURIPassesThrough(t *testing.T) {
 		if got := sessionURI(in); got != want {
 			t.Errorf("sessionURI(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestExecSnapshotOfAnotherResource: a host answering the subscribe with
+// a snapshot of another resource makes exec stop at once with a message
+// naming both, instead of waiting for the session forever.
+func TestExecSnapshotOfAnotherResource(t *testing.T) {
+	h := newBendHost(t)
+	h.wrongSnapshot = true
+	code, _, errs := runIn(t, "", "exec", h.url(), "--session", "demo:/s-1", "hi")
+	if code != execFailed || !strings.Contains(errs, "demo:/s-1") || !strings.Contains(errs, "ahp-session:/someone-else") {
+		t.Fatalf("exit %d stderr %q", code, errs)
+	}
+}
+
+// TestExecSetupDeadline: a session that never becomes ready ends exec
+// after the setup deadline with a message saying so.
+func TestExecSetupDeadline(t *testing.T) {
+	h := newBendHost(t)
+	h.session = "demo:/stuck"
+	old := execSetupTimeout
+	execSetupTimeout = 300 * time.Millisecond
+	t.Cleanup(func() { execSetupTimeout = old })
+	h.neverReady = true
+	code, _, errs := runIn(t, "", "exec", h.url(), "--session", "demo:/stuck", "hi")
+	if code != execFailed || !strings.Contains(errs, "did not make session demo:/stuck ready within") {
+		t.Fatalf("exit %d stderr %q", code, errs)
 	}
 }

@@ -127,6 +127,9 @@ func (d *driver) load(s ahpwire.Snapshot) {
 func (d *driver) subscribeSession(ctx context.Context, uri string) error {
 	d.sessions[uri] = ahpwire.SessionState{}
 	snap, err := d.c.Subscribe(ctx, uri, nil)
+	if err == nil {
+		err = sameResource(uri, snap)
+	}
 	if err != nil {
 		delete(d.sessions, uri)
 		return fmt.Errorf("subscribe to %s: %w", uri, err)
@@ -139,11 +142,24 @@ func (d *driver) subscribeSession(ctx context.Context, uri string) error {
 func (d *driver) subscribeChat(ctx context.Context, uri string) error {
 	d.chats[uri] = ahpwire.ChatState{}
 	snap, err := d.c.Subscribe(ctx, uri, nil)
+	if err == nil {
+		err = sameResource(uri, snap)
+	}
 	if err != nil {
 		delete(d.chats, uri)
 		return fmt.Errorf("subscribe to %s: %w", uri, err)
 	}
 	d.load(snap)
+	return nil
+}
+
+// sameResource refuses a subscribe answered with a snapshot of another
+// resource (a host seen to do it): waiting for that channel to become
+// ready would wait forever.
+func sameResource(uri string, snap ahpwire.Snapshot) error {
+	if snap.Resource != uri {
+		return fmt.Errorf("the host answered with a snapshot of %q instead", snap.Resource)
+	}
 	return nil
 }
 
