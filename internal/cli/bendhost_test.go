@@ -252,3 +252,19 @@ func TestExecSetupDeadline(t *testing.T) {
 		t.Fatalf("exit %d stderr %q", code, errs)
 	}
 }
+
+// TestExecHostRestartMidTurn: the host goes away mid-turn and comes back
+// without the session (a restart). exec keeps what was received, marks
+// the reply interrupted and exits 1 naming the cause.
+func TestExecHostRestartMidTurn(t *testing.T) {
+	h := newBendHost(t)
+	h.dieMidTurn = true
+	code, out, errs := runIn(t, "", "exec", "--json", h.url(), "--session", "demo:/s-1", "hi")
+	evs := ndjson(t, out)
+	if code != execFailed || !hasEvent(evs, "text") || !hasEvent(evs, "turn_end", "state", "interrupted") {
+		t.Fatalf("exit %d stdout %q stderr %q", code, out, errs)
+	}
+	if !strings.Contains(errs, "interrupted") || !strings.Contains(errs, "restart") {
+		t.Fatalf("stderr does not name the cause: %q", errs)
+	}
+}
