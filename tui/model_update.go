@@ -36,7 +36,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.onWatchEvent(msg.b, msg.ev)
 		}
 		var cmd tea.Cmd
-		if se, ok := msg.ev.(ahpclient.SnapshotEvent); ok && msg.chat != nil {
+		if se, ok := msg.ev.(ahpclient.SnapshotEvent); ok && msg.chat != nil && m.chat != nil && m.chat.chat == se.Snapshot.Resource {
 			cmd = m.onChatSnapshot(se.Snapshot.Resource, msg.chat.state, msg.chat.err)
 		} else {
 			cmd = m.handleEvent(msg.ev)
