@@ -19,7 +19,7 @@ import (
 
 // ProtocolVersions are the versions offered in initialize, most preferred
 // first (PROTOCOL.md Part A §1).
-var ProtocolVersions = []string{"1.0.0", "0.9.0"}
+var ProtocolVersions = []string{"1.1.0", "1.0.0", "0.9.0"}
 
 // Defaults for zero Options fields.
 const (
