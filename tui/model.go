@@ -235,8 +235,15 @@ func (m *Model) statusInfo() statusInfo {
 	s := statusInfo{conn: m.conn, now: m.c.now(), host: m.c.host, notice: m.notice, noticeEr: m.noticeErr}
 	if m.chat != nil && m.screen == screenChat {
 		m.chat.status(&s)
-		if s.model == "" && m.session != nil && m.session.Provider != "" {
-			s.model = agentModel(m.picker.agents, m.session.Provider)
+		provider := ""
+		if m.session != nil {
+			provider = m.session.Provider
+		}
+		if s.model == "" && provider != "" {
+			s.model = agentModel(m.picker.agents, provider)
+		}
+		if v := modelVendor(m.picker.agents, provider, s.model); v != "" && s.model != "" {
+			s.model += " · " + v // shown next to the model (1.1)
 		}
 		statusExtras(&s, m.session, len(m.chat.ahp.BackgroundWork))
 	}
