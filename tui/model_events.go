@@ -79,7 +79,10 @@ func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 	}
 	m.syncHosts()
 	m.c.log.Info("connection", "state", s.String())
-	tick := m.syncRetryTick()
+	if s.Phase != ahpclient.Connected {
+		m.stalled = 0
+	}
+	tick := tea.Batch(m.syncRetryTick(), m.syncStallTick())
 	if s.Phase == ahpclient.Connected && prev == ahpclient.Reconnecting {
 		var refs tea.Cmd
 		if m.chat != nil {

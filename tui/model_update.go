@@ -78,6 +78,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil // redraw: the prompt's keys are live again
 	case retryTickMsg:
 		return m, m.onRetryTick(msg)
+	case stallTickMsg:
+		return m, m.onStallTick(msg)
 	case retryNowMsg:
 		return m, m.onRetryNow(msg)
 	}
