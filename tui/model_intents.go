@@ -90,6 +90,7 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 			// line says why it is stale and how to leave.
 			m.chat.loadErr = loadFailure(msg.err)
 			m.chat.strandOutbox(m.chat.loadErr)
+			m.chat.interruptReply("the host no longer has this chat (it restarted?): interrupted")
 			m.chat.ready = m.chat.ready && msg.channel == m.chat.session
 			m.c.log.Warn("chat reload failed", "channel", msg.channel, "err", msg.err)
 			return m.setNotice(m.chat.loadErr, true), true
