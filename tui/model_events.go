@@ -228,6 +228,11 @@ func (m *Model) onChatSnapshot(uri string, cs ahpwire.ChatState, err error) tea.
 	}
 	m.chat.applyChatSnapshot(cs)
 	m.c.ext.chatSets = cs.Changesets
+	if len(cs.Turns) == 0 && cs.ActiveTurn == nil && cs.TurnsNextCursor != "" {
+		// A window with nothing to show (a host leaves a large reply to
+		// fetchTurns): page the older turns in at once.
+		return tea.Batch(m.syncPrompts(), m.chat.maybeFetchOlder())
+	}
 	return m.syncPrompts()
 }
 
