@@ -135,3 +135,36 @@ func TestSessionChatUpdatedEmptyList(t *testing.T) {
 		t.Error("input state mutated")
 	}
 }
+
+// TestSessionArtifactRules (1.1): session/artifactSet upserts by id and
+// keeps the artifact verbatim (unknown kinds and members survive);
+// session/artifactRemoved removes by id (unknown id: no-op).
+func TestSessionArtifactRules(t *testing.T) {
+	acts := decodeActions(t,
+		`{"type":"session/artifactSet","artifact":{"id":"a1","kind":"pullRequest","title":"PR #7","uri":"https://x/pr/7","relations":[{"kind":"produced"}]}}`,
+		`{"type":"session/artifactSet","artifact":{"id":"a2","kind":"hologram","label":"Future kind","resource":"ahp-resource:/h","depth":3}}`,
+		`{"type":"session/artifactSet","artifact":{"id":"a1","kind":"pullRequest","title":"PR #7 (merged)","uri":"https://x/pr/7"}}`,
+		`{"type":"session/artifactRemoved","id":"nope"}`,
+		`{"type":"session/artifactRemoved","id":"a1"}`)
+	var s ahpwire.SessionState
+	states := []ahpwire.SessionState{}
+	for _, a := range acts {
+		s = ReduceSession(s, a)
+		states = append(states, s)
+	}
+	if got := states[2].Artifacts; len(got) != 2 || got[0].Title != "PR #7 (merged)" || got[1].Kind != "hologram" || got[1].Title != "Future kind" || got[1].URI != "ahp-resource:/h" {
+		t.Fatalf("after sets: %s", mustJSON(t, states[2].Artifacts))
+	}
+	if string(mustJSON(t, states[2].Artifacts[1])) != `{"id":"a2","kind":"hologram","label":"Future kind","resource":"ahp-resource:/h","depth":3}` {
+		t.Errorf("unknown kind not kept verbatim: %s", mustJSON(t, states[2].Artifacts[1]))
+	}
+	if mustJSON(t, states[3]) != mustJSON(t, states[2]) {
+		t.Error("removing an unknown id changed the state")
+	}
+	if len(s.Artifacts) != 1 || s.Artifacts[0].ID != "a2" {
+		t.Fatalf("after remove: %s", mustJSON(t, s.Artifacts))
+	}
+	if len(states[0].Artifacts) != 1 || states[0].Artifacts[0].Title != "PR #7" {
+		t.Error("an earlier state was mutated")
+	}
+}
