@@ -191,6 +191,8 @@ func (m *chatModel) steerKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(k, km.Chat.Settings):
 		return emit(openSettingsMsg{}), true
+	case key.Matches(k, km.Chat.Artifacts):
+		return emit(openArtifactsMsg{}), true
 	case key.Matches(k, km.Chat.Parent):
 		if m.x.parent == "" {
 			return notice("this chat has no parent chat", false), true

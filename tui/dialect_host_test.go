@@ -23,7 +23,9 @@ const (
 
 var dlSnapshots = map[string]string{
 	dlSession: `{"provider":"demo","title":"Dialect","status":1,"lifecycle":"ready","defaultChat":"` + dlChat +
-		`","chats":[{"resource":"` + dlChat + `","title":"main","status":1,"modifiedAt":"2026-01-01T00:00:00.000Z"}],"activeClients":[]}`,
+		`","chats":[{"resource":"` + dlChat + `","title":"main","status":1,"modifiedAt":"2026-01-01T00:00:00.000Z"}],"activeClients":[],` +
+		`"artifacts":[{"id":"a1","kind":"file","title":"Plan","uri":"demo:/s-1/plan.md","relations":[{"kind":"produced"}]},` +
+		`{"id":"a2","kind":"hologram","label":"Future thing","depth":3}]}`,
 	dlChat: `{"resource":"` + dlChat + `","title":"Dialect","status":1,"modifiedAt":"2026-01-01T00:00:00.000Z","turns":[` +
 		`{"id":"t1","startedAt":"2026-01-01T00:00:00.000Z","duration":5,"state":"complete","message":{"text":"hi","origin":{"kind":"user"}},` +
 		`"responseParts":[{"kind":"markdown","id":"p1","content":"hello from the dialect host"}]}]}`,
@@ -58,6 +60,8 @@ func dialectHost(t *testing.T, wrong bool) string {
 			switch m.Method {
 			case "initialize":
 				result = `{"protocolVersion":"1.0.0","serverSeq":0,"snapshots":[]}`
+			case "resourceRead":
+				result = `{"data":"the plan, line one\nline two","encoding":"utf-8","contentType":"text/markdown"}`
 			case "listSessions":
 				result = `{"items":[{"resource":"` + dlSession + `","provider":"demo","title":"Dialect","status":1,"createdAt":"2026-01-01T00:00:00.000Z","modifiedAt":"2026-01-01T00:00:00.000Z"}]}`
 			case "subscribe":
@@ -146,4 +150,21 @@ func TestWrongSnapshotSaysSo(t *testing.T) {
 	r.pump("notice", func(m Model) bool {
 		return strings.Contains(viewText(m), "cannot open demo:/s-1") && m.open == nil
 	})
+}
+
+// TestArtifactsListedAndOpened (1.1): F8 lists the session's artifacts,
+// an unknown kind included, and Enter opens one through resourceRead.
+func TestArtifactsListedAndOpened(t *testing.T) {
+	r := newDialectRig(t, false)
+	r.m = send(t, r.m, openSessionMsg{Session: dlSession})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	r.m = send(t, r.m, keyPress("f8"))
+	v := viewText(r.m)
+	if !strings.Contains(v, "Session artifacts") || !strings.Contains(v, "Plan (file)") || !strings.Contains(v, "Future thing (hologram)") {
+		t.Fatalf("artifacts list:\n%s", v)
+	}
+	r.m = send(t, r.m, keyPress("enter"))
+	if v := viewText(r.m); !strings.Contains(v, "the plan, line one") || !strings.Contains(v, "line two") {
+		t.Fatalf("opened artifact:\n%s", v)
+	}
 }

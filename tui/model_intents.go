@@ -12,6 +12,9 @@ import (
 
 // handleIntent turns a child's intent into commands.
 func (m *Model) handleIntent(msg tea.Msg) (tea.Cmd, bool) {
+	if cmd, ok := m.artifactIntent(msg); ok {
+		return cmd, true
+	}
 	b := m.c.backend
 	switch msg := msg.(type) {
 	case openSessionMsg:
