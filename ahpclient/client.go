@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ahptui/ahptui/internal/redact"
 	"github.com/ahptui/ahptui/segment"
@@ -122,6 +123,21 @@ func (c *Client) State() ConnState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.state
+}
+
+// Unresponsive reports how long the host has been silent while a request
+// or ping is overdue (unanswered for more than min(2s, PingTimeout) with
+// no frame received since it was sent); 0 while it answers. A UI shows it
+// at once ("host not responding for Ns") instead of waiting for the dead
+// link check to reconnect.
+func (c *Client) Unresponsive() time.Duration {
+	c.mu.Lock()
+	k := c.cur
+	c.mu.Unlock()
+	if k == nil {
+		return 0
+	}
+	return k.overdue(c.cfg.Now(), min(2*time.Second, c.cfg.PingTimeout))
 }
 
 // LastSeenServerSeq returns the lastSeenServerSeq the next reconnect would

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -69,6 +70,8 @@ type call struct {
 	by requester
 	// size is the largest frame of the request (guarded by conn.mu).
 	size int64
+	// sent is when the request was registered (unix nanoseconds).
+	sent int64
 }
 
 // requester says who made a request.
@@ -239,8 +242,32 @@ func (k *conn) register(c *call) (uint64, error) {
 		return 0, &TransportError{Op: c.method, Cause: k.err}
 	}
 	k.nextID++
+	c.sent = k.cl.cfg.Now().UnixNano()
 	k.pending[k.nextID] = c
 	return k.nextID, nil
+}
+
+// overdue is how long the host has been silent while a request (or ping)
+// sent more than grace ago waits for its answer with nothing received
+// since it was sent; 0 when no request is overdue or the read loop is
+// busy (silence then says nothing about the host).
+func (k *conn) overdue(now time.Time, grace time.Duration) time.Duration {
+	if k.readerStalled() {
+		return 0
+	}
+	k.mu.Lock()
+	oldest := int64(0)
+	for _, c := range k.pending {
+		if oldest == 0 || c.sent < oldest {
+			oldest = c.sent
+		}
+	}
+	k.mu.Unlock()
+	last := k.lastRead.Load()
+	if oldest == 0 || now.Sub(time.Unix(0, oldest)) < grace || last > oldest {
+		return 0
+	}
+	return now.Sub(time.Unix(0, last))
 }
 
 // unregister removes a call that will not be waited for.

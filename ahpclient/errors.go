@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -245,7 +247,76 @@ func (e *VersionError) Error() string {
 		}
 		msg = fmt.Sprintf(" (host: %q)", m)
 	}
-	return fmt.Sprintf("ahpclient: no common protocol version: this client offered %s, the host %s%s", offered, sup, msg)
+	return fmt.Sprintf("ahpclient: no common protocol version: this client offered %s, the host %s%s%s", offered, sup, msg, e.advice())
+}
+
+// advice says which side to upgrade: the host when every version it names
+// is older than all this client offered, ahptui when the host names only
+// newer ones; "" when the lists do not tell (no or unreadable versions).
+func (e *VersionError) advice() string {
+	var host []semver
+	for _, s := range e.Supported {
+		for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '|' }) {
+			if strings.HasPrefix(f, "<") {
+				continue // an upper bound says nothing about what the host speaks
+			}
+			if v, ok := parseSemver(strings.TrimLeft(f, ">=^~v")); ok {
+				host = append(host, v)
+			}
+		}
+	}
+	var ours []semver
+	for _, s := range e.Offered {
+		if v, ok := parseSemver(s); ok {
+			ours = append(ours, v)
+		}
+	}
+	if len(host) == 0 || len(ours) == 0 {
+		return ""
+	}
+	hostMin, hostMax := slices.MinFunc(host, semver.cmp), slices.MaxFunc(host, semver.cmp)
+	ourMin, ourMax := slices.MinFunc(ours, semver.cmp), slices.MaxFunc(ours, semver.cmp)
+	switch {
+	case hostMax.cmp(ourMin) < 0:
+		return "; the host is older than this client: upgrade the host"
+	case hostMin.cmp(ourMax) > 0:
+		return "; the host is newer than this client: upgrade ahptui"
+	}
+	return ""
+}
+
+// semver is a MAJOR.MINOR.PATCH version.
+type semver [3]int
+
+// parseSemver parses MAJOR.MINOR.PATCH, ignoring a pre-release or build
+// suffix.
+func parseSemver(s string) (semver, bool) {
+	if i := strings.IndexAny(s, "-+"); i >= 0 {
+		s = s[:i]
+	}
+	parts := strings.Split(s, ".")
+	if len(parts) != 3 {
+		return semver{}, false
+	}
+	var v semver
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return semver{}, false
+		}
+		v[i] = n
+	}
+	return v, true
+}
+
+// cmp orders versions.
+func (v semver) cmp(w semver) int {
+	for i := range v {
+		if v[i] != w[i] {
+			return v[i] - w[i]
+		}
+	}
+	return 0
 }
 
 // Is makes errors.Is(err, ErrUnsupportedVersion) true.
@@ -256,11 +327,21 @@ func (e *VersionError) Is(target error) bool { return target == ErrUnsupportedVe
 type AuthError struct {
 	// StatusCode is the HTTP status of the refused handshake.
 	StatusCode int
+	// Tried lists the forms the token was sent in, e.g. the query
+	// parameter "tkn" and the Authorization: Bearer header; empty when no
+	// token was sent.
+	Tried []string
 }
 
-// Error implements error; it never includes the token.
+// Error implements error; it names the forms tried, never the token.
 func (e *AuthError) Error() string {
-	return fmt.Sprintf("ahpclient: host refused the connection (HTTP %d): check the connection token (the tkn URL parameter, the token flag or AHPTUI_TOKEN)", e.StatusCode)
+	if len(e.Tried) == 0 {
+		return fmt.Sprintf("ahpclient: host refused the connection (HTTP %d): no token was sent; "+
+			"give one with the tkn URL parameter, --token or AHPTUI_TOKEN", e.StatusCode)
+	}
+	return fmt.Sprintf("ahpclient: host refused the connection (HTTP %d): the token was sent as %s and refused; "+
+		"check the token, or, if this host reads it from another query parameter (pi-ahp reads ?token=), "+
+		"set token_param for the host in the config file", e.StatusCode, strings.Join(e.Tried, " and as "))
 }
 
 // Is makes errors.Is(err, ErrUnauthorized) true.

@@ -24,6 +24,16 @@ type reconnectResultWire struct {
 	Missing      []string              `json:"missing"`
 	Snapshots    []ahpwire.Snapshot    `json:"snapshots"`
 	Capabilities *ahpwire.Capabilities `json:"capabilities"`
+	// Channels is the 1.1 shape (per-channel recovery).
+	Channels []channelRecoveryWire `json:"channels"`
+}
+
+// channelRecoveryWire is ahpwire.ChannelRecovery with raw actions.
+type channelRecoveryWire struct {
+	Kind     string            `json:"kind"`
+	Channel  string            `json:"channel"`
+	Actions  []envelopeParams  `json:"actions"`
+	Snapshot *ahpwire.Snapshot `json:"snapshot"`
 }
 
 // errReconnectUnusable is a reconnect result the client cannot use (unknown
@@ -66,11 +76,15 @@ func fromWireCap(w *ahpwire.Capabilities) *segment.ChunkingCapability {
 }
 
 // capabilities is what the client advertises.
+// Only chunking and (with 1.1) the steering message list are offered;
+// never the experimental flowControl or tcpConnections (the type cannot
+// express them).
 func (c *Client) capabilities() *ahpwire.Capabilities {
-	if c.cfg.chunking == nil {
-		return nil
+	caps := &ahpwire.Capabilities{SteeringMessages: json.RawMessage(`{}`)}
+	if c.cfg.chunking != nil {
+		caps.Chunking = toWireCap(c.cfg.chunking)
 	}
-	return &ahpwire.Capabilities{Chunking: toWireCap(c.cfg.chunking)}
+	return caps
 }
 
 // hostCapability returns the host's advertised chunking capability.
@@ -104,7 +118,11 @@ func (c *Client) dial(ctx context.Context) (*websocket.Conn, *eofWatch, error) {
 			}
 		}
 		if status == http.StatusUnauthorized || status == http.StatusForbidden {
-			return nil, nil, &AuthError{StatusCode: status}
+			ae := &AuthError{StatusCode: status}
+			if c.cfg.Token != "" {
+				ae.Tried = []string{fmt.Sprintf("the query parameter %q", c.cfg.TokenParam), "an Authorization: Bearer header"}
+			}
+			return nil, nil, ae
 		}
 		inner := err
 		var ue *url.Error
@@ -334,6 +352,12 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 		Subscriptions:     subs,
 		Capabilities:      c.capabilities(),
 	}
+	c.mu.Lock()
+	perChannel := versionAtLeast(c.version, 1, 1)
+	c.mu.Unlock()
+	if perChannel { // 1.1: each channel recovers from its own cursor
+		p.Cursors, p.Subscriptions, p.LastSeenServerSeq = c.seq.cursors(subs), nil, 0
+	}
 	var rec Recovery
 	var hookErr error
 	hook := func(m *ahpwire.Message) {
@@ -348,8 +372,10 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 		if cp := fromWireCap(res.Capabilities); cp != nil {
 			k.hostCap.Store(cp)
 		}
-		switch res.Type {
-		case ahpwire.ReconnectSnapshot:
+		switch {
+		case res.Channels != nil:
+			rec = c.recoverChannels(res.Channels, subs)
+		case res.Type == ahpwire.ReconnectSnapshot:
 			rec = RecoverySnapshot
 			got := make(map[string]bool, len(res.Snapshots))
 			for _, s := range res.Snapshots {
@@ -363,7 +389,7 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 					c.emit(ChannelLostEvent{Channel: ch}, dataEventNoWait)
 				}
 			}
-		case ahpwire.ReconnectReplay:
+		case res.Type == ahpwire.ReconnectReplay:
 			rec = RecoveryReplay
 			missing := make(map[string]bool, len(res.Missing))
 			for _, ch := range res.Missing {

@@ -19,7 +19,7 @@ import (
 
 // ProtocolVersions are the versions offered in initialize, most preferred
 // first (PROTOCOL.md Part A §1).
-var ProtocolVersions = []string{"1.0.0", "0.9.0"}
+var ProtocolVersions = []string{"1.1.0", "1.0.0", "0.9.0"}
 
 // Defaults for zero Options fields.
 const (
@@ -42,9 +42,13 @@ type Options struct {
 	// URL is the host's ws:// or wss:// URL. A `tkn` query parameter is
 	// taken as the token when Token is empty.
 	URL string
-	// Token is the connection token. It is sent both as the `tkn` query
-	// parameter and as `Authorization: Bearer`, and masked everywhere.
+	// Token is the connection token. It is sent both as a query parameter
+	// (TokenParam) and as `Authorization: Bearer`, and masked everywhere.
 	Token string
+	// TokenParam names the query parameter the token travels in; empty
+	// means "tkn" (VS Code's hosts). Some hosts read another one (pi-ahp:
+	// "token"). A parameter of that name in URL is taken as the token too.
+	TokenParam string
 	// ClientID is the AHP clientId; empty means an id persisted for this
 	// host under StateDir that belongs to this process alone (see StateDir).
 	ClientID string
@@ -148,11 +152,16 @@ func (o Options) validate() (*config, error) {
 	if u.Host == "" {
 		return nil, fmt.Errorf("ahpclient: host URL %q has no host", redact.String(o.URL))
 	}
-	q := u.Query()
-	if t := q.Get("tkn"); t != "" && o.Token == "" {
-		o.Token = t
+	if o.TokenParam == "" {
+		o.TokenParam = "tkn"
 	}
-	q.Del("tkn")
+	q := u.Query()
+	for _, name := range []string{o.TokenParam, "tkn"} {
+		if t := q.Get(name); t != "" && o.Token == "" {
+			o.Token = t
+		}
+		q.Del(name)
+	}
 	u.RawQuery = q.Encode()
 	if o.MaxFrameBytes == 0 {
 		o.MaxFrameBytes = DefaultMaxFrameBytes
@@ -239,12 +248,13 @@ func (o Options) validate() (*config, error) {
 	return c, nil
 }
 
-// dialURL is the URL actually dialled (token as tkn query parameter).
+// dialURL is the URL actually dialled (token as the TokenParam query
+// parameter).
 func (c *config) dialURL() string {
 	u := *c.url
 	if c.Token != "" {
 		q := u.Query()
-		q.Set("tkn", c.Token)
+		q.Set(c.TokenParam, c.Token)
 		u.RawQuery = q.Encode()
 	}
 	return u.String()

@@ -28,6 +28,10 @@ type strictHost struct {
 	// initTooLarge answers -32050 to an initialize asking for more than
 	// the root channel.
 	initTooLarge bool
+	// version is the protocolVersion initialize answers ("" = 1.0.0).
+	version string
+	// reconnectParams are the params of each reconnect, in order.
+	reconnectParams []json.RawMessage
 
 	mu         sync.Mutex
 	cur        *websocket.Conn
@@ -103,15 +107,25 @@ func (h *strictHost) serve(w http.ResponseWriter, r *http.Request) {
 		case m.Method == ahpwire.MethodInitialize:
 			h.inits++
 			ready = true
-			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"result":{"protocolVersion":"1.0.0","serverSeq":0,"snapshots":[]}}`
+			v := h.version
+			if v == "" {
+				v = "1.0.0"
+			}
+			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"result":{"protocolVersion":"` + v + `","serverSeq":0,"snapshots":[]}}`
 		case m.Method == ahpwire.MethodReconnect && h.reconnectError:
 			h.reconnects++
 			ready = h.reconnectErrorUsed
 			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"error":{"code":-32602,"message":"unknown clientId"}}`
 		case m.Method == ahpwire.MethodReconnect:
 			h.reconnects++
+			h.reconnectParams = append(h.reconnectParams, m.Params)
 			ready = true // the host took the connection as resumed
 			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"result":` + h.reconnectResult(h.reconnects) + `}`
+		case m.Method == ahpwire.MethodSubscribe:
+			var p ahpwire.SubscribeParams
+			_ = json.Unmarshal(m.Params, &p)
+			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"result":{"snapshot":{"resource":"` + p.Channel +
+				`","state":{"resource":"` + p.Channel + `","title":"x","status":1,"modifiedAt":"2026-01-01T00:00:00.000Z","turns":[]},"fromSeq":0}}}`
 		default:
 			out = `{"jsonrpc":"2.0","id":` + itoa(int(id)) + `,"result":null}`
 		}

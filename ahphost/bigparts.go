@@ -1,7 +1,6 @@
 package ahphost
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -20,65 +19,87 @@ const DefaultResourcePageBytes = 64 << 10
 // largePartURIPrefix names the resources of stored parts.
 const largePartURIPrefix = "ahptui-part:/"
 
-// refLargeParts replaces, in the turns of ce finished since the last call,
-// every markdown part and text tool output larger than LargePartBytes by
-// contentRef parts (resource blocks for tool output), one per page, whose
-// text goes to the resource store. Live streaming is untouched: only
-// finished turns are rewritten, so snapshots and fetchTurns pages carry
-// references instead of the text. h.mu is held.
+// Large finished parts (issue 21): the chat's state is never rewritten —
+// it changes only through actions every client reduces, so a client that
+// mirrors the action stream and one that takes a fresh snapshot hold the
+// same state. A finished turn with a markdown part or text tool output
+// larger than LargePartBytes is instead
 //
-// When a text was stored, the replay log forgets the envelopes before the
-// newest one (the action that finished the turn): they hold the text's
-// deltas (up to ReplayLogBytes of them), a second copy of what the
-// resource store now keeps. A client that reconnects from before then gets
-// a snapshot, which is lossless and, with the text by reference, small.
+//   - left out of chat snapshots: the snapshot's window starts after the
+//     newest such turn (turnsNextCursor leads to it), as any window may;
+//   - served by fetchTurns in its chat/turnsLoaded page with those parts as
+//     contentRef parts (resource blocks for tool output), one per page of
+//     ResourcePageBytes, whose text resourceRead serves.
+//
+// chat/turnsLoaded is an action: what a client holds after a page is what
+// it reduced. See docs/ARCHITECTURE.md ("Large replies") and the README.
+
+// refLargeParts notes the turns of ce finished since the last call that
+// hold a large part (ce.largeTurns, their indices) and, when there is one,
+// makes the replay log forget the envelopes before the newest action: they
+// hold the text's deltas (up to ReplayLogBytes of them), and a client that
+// reconnects from before then gets a snapshot instead. ce.state is not
+// changed. h.mu is held.
 func (s *store) refLargeParts(ce *chatEntry) {
 	limit := s.h.opts.LargePartBytes
 	if limit < 0 || ce.refTurns >= len(ce.state.Turns) {
 		ce.refTurns = len(ce.state.Turns)
 		return
 	}
-	page := s.h.opts.ResourcePageBytes
-	stored := false
-	defer func() {
-		if stored {
-			s.trimLogBefore(s.seq)
-			s.h.releaseMemory()
+	found := false
+	for i := ce.refTurns; i < len(ce.state.Turns); i++ {
+		if turnIsLarge(ce.state.Turns[i], limit) {
+			ce.lastLarge, found = i+1, true
 		}
-	}()
-	turns := ce.state.Turns
-	for i := ce.refTurns; i < len(turns); i++ {
-		t := turns[i]
-		var parts []ahpwire.ResponsePart
-		changed := false
-		for j, p := range t.ResponseParts {
-			switch {
-			case p.Kind == ahpwire.PartMarkdown && int64(len(p.Content)) > limit:
-				base := partURI(ce, t.ID, j)
-				for k, text := range pages(p.Content, page) {
-					ref := s.storePage(base+"/"+strconv.Itoa(k), "text/markdown", text)
-					parts = append(parts, ahpwire.ResponsePart{Kind: ahpwire.PartContentRef, Ref: &ref})
-				}
-				changed = true
-				continue
-			case p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && hasLargeText(p.ToolCall, limit):
-				p.ToolCall, changed = refToolOutput(s, p.ToolCall, partURI(ce, t.ID, j), limit, page), true
-			}
-			parts = append(parts, p)
-		}
-		if !changed {
-			continue
-		}
-		if !stored {
-			// Copy on write, once per call: snapshots being encoded
-			// elsewhere may share the turns' backing array.
-			turns = slices.Clone(turns)
-			ce.state.Turns = turns
-			stored = true
-		}
-		turns[i].ResponseParts = parts
 	}
-	ce.refTurns = len(turns)
+	ce.refTurns = len(ce.state.Turns)
+	if found {
+		s.trimLogBefore(s.seq)
+		s.h.releaseMemory()
+	}
+}
+
+// turnIsLarge reports whether a finished turn holds a part larger than
+// limit bytes that fetchTurns serves by reference.
+func turnIsLarge(t ahpwire.Turn, limit int64) bool {
+	for _, p := range t.ResponseParts {
+		switch {
+		case p.Kind == ahpwire.PartMarkdown && int64(len(p.Content)) > limit:
+			return true
+		case p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && hasLargeText(p.ToolCall, limit):
+			return true
+		}
+	}
+	return false
+}
+
+// referencedTurn returns turn t of ce as fetchTurns serves it: a copy whose
+// parts larger than LargePartBytes are contentRef parts (resource blocks
+// for tool output), one per page, stored in the resource store (storing a
+// page again replaces it with the same bytes). t itself is not modified.
+// h.mu is held.
+func (s *store) referencedTurn(ce *chatEntry, t ahpwire.Turn) ahpwire.Turn {
+	limit, page := s.h.opts.LargePartBytes, s.h.opts.ResourcePageBytes
+	if limit < 0 || !turnIsLarge(t, limit) {
+		return t
+	}
+	parts := make([]ahpwire.ResponsePart, 0, len(t.ResponseParts))
+	for j, p := range t.ResponseParts {
+		switch {
+		case p.Kind == ahpwire.PartMarkdown && int64(len(p.Content)) > limit:
+			base := partURI(ce, t.ID, j)
+			for k, text := range pages(p.Content, page) {
+				ref := s.storePage(base+"/"+strconv.Itoa(k), "text/markdown", text)
+				parts = append(parts, ahpwire.ResponsePart{Kind: ahpwire.PartContentRef, Ref: &ref})
+			}
+			continue
+		case p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && hasLargeText(p.ToolCall, limit):
+			p.ToolCall = refToolOutput(s, p.ToolCall, partURI(ce, t.ID, j), limit, page)
+		}
+		parts = append(parts, p)
+	}
+	t.ResponseParts = parts
+	return t
 }
 
 // partURI is the resource URI prefix of a chat's turn's j-th part.

@@ -146,7 +146,19 @@ func TestLargeToolOutputByReference(t *testing.T) {
 	w := dial(t, u, nil)
 	w.initialize("c1", nil, nil)
 	st := chatWire(t, w, chat)
-	got := st.Turns[0].ResponseParts[0].ToolCall
+	// The snapshot leaves the turn out (its window starts after it); the
+	// state itself still holds the text (it changes only through actions),
+	// and fetchTurns serves the turn with the output by reference.
+	if len(st.Turns) != 0 || st.TurnsNextCursor == "" {
+		t.Fatalf("snapshot holds %d turns, cursor %q", len(st.Turns), st.TurnsNextCursor)
+	}
+	w.call("fetchTurns", map[string]any{"channel": chat, "cursor": st.TurnsNextCursor})
+	var loaded ahpwire.ChatTurnsLoaded
+	must(t, json.Unmarshal(w.actionOfType(chat, "chat/turnsLoaded").Action, &loaded))
+	if len(loaded.Turns) != 1 {
+		t.Fatalf("page has %d turns", len(loaded.Turns))
+	}
+	got := loaded.Turns[0].ResponseParts[0].ToolCall
 	if got == nil || len(got.Content) < 3 || got.Content[0].Text != "small" {
 		t.Fatalf("tool content %+v", got)
 	}
@@ -232,8 +244,8 @@ func TestStoredTextLeavesReplayLog(t *testing.T) {
 		want  string
 	}{{start, "snapshot"}, {end.ServerSeq - 1, "replay"}} {
 		res := reconnectAs(t, u, "c1", chat, tc.after, tc.want)
-		if tc.want == "snapshot" && !strings.Contains(string(bytesOf(res.Snapshots)), `"contentRef"`) {
-			t.Fatal("the snapshot does not hold the reply by reference")
+		if snap := string(bytesOf(res.Snapshots)); tc.want == "snapshot" && (len(snap) > 64<<10 || !strings.Contains(snap, `"turnsNextCursor"`)) {
+			t.Fatalf("the snapshot holds the reply (%d bytes) instead of leaving it to fetchTurns", len(snap))
 		}
 	}
 }

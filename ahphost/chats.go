@@ -12,6 +12,9 @@ type chatEntry struct {
 	run     *turnRun
 	// refTurns is how many finished turns refLargeParts has seen.
 	refTurns int
+	// lastLarge is 1 + the index of the newest finished turn holding a
+	// large part (0: none); snapshots start after it (bigparts.go).
+	lastLarge int
 }
 
 // addChat creates a chat in a session and announces it with

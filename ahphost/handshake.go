@@ -12,7 +12,10 @@ import (
 
 // SupportedVersions are the version ranges the host accepts, as reported in
 // -32005 UnsupportedProtocolVersion data.
-var SupportedVersions = []string{">=1.0.0 <2.0.0", ">=0.9.0 <0.10.0"}
+// 1.1.0 is offered since every 1.1 feature is served: per-channel
+// reconnect cursors (reconnect11.go), the steering message list and the
+// session artifacts and model vendor (carried through the reducers).
+var SupportedVersions = []string{">=1.0.0 <1.2.0", ">=0.9.0 <0.10.0"}
 
 // ServerName and ServerVersion form InitializeResult.serverInfo.
 const (
@@ -26,7 +29,7 @@ func negotiateVersion(offered []string) (string, bool) {
 	best, bestKey := "", -1
 	for _, v := range offered {
 		maj, minor, patch, ok := parseSemver(v)
-		if !ok || !(maj == 1 || (maj == 0 && minor == 9)) {
+		if !ok || !((maj == 1 && minor <= 1) || (maj == 0 && minor == 9)) {
 			continue
 		}
 		key := maj<<40 | minor<<20 | patch
@@ -35,6 +38,12 @@ func negotiateVersion(offered []string) (string, bool) {
 		}
 	}
 	return best, bestKey >= 0
+}
+
+// atLeast11 reports whether a negotiated version is 1.1.0 or later.
+func atLeast11(v string) bool {
+	maj, minor, _, ok := parseSemver(v)
+	return ok && (maj > 1 || maj == 1 && minor >= 1)
 }
 
 // parseSemver parses MAJOR.MINOR.PATCH (no pre-release or build suffix).
@@ -105,6 +114,9 @@ func (c *conn) initialize(m *ahpwire.Message) (any, func(), *rpcError) {
 		DefaultDirectory: fileURI(c.h.opts.Dir),
 	}
 	c.h.composerFeatures(&res)
+	if atLeast11(version) && p.Capabilities != nil && p.Capabilities.SteeringMessages != nil {
+		res.Capabilities.SteeringMessages = json.RawMessage(`{}`) // both sides: the 1.1 steering list
+	}
 	var refs []snapRef
 	for _, uri := range subs {
 		ref, ok := s.snapshot(uri, subscription{})
@@ -167,11 +179,21 @@ func (c *conn) reconnect(m *ahpwire.Message) (any, func(), *rpcError) {
 	if c.ready {
 		return nil, nil, &rpcError{code: ahpwire.CodeInvalidRequest, msg: "connection already initialized"}
 	}
-	subs, e := c.h.uniqueSubscriptions(p.Subscriptions)
+	s := c.h.st
+	requested := p.Subscriptions
+	if p.Cursors != nil { // 1.1: one cursor per channel
+		requested = make([]string, 0, len(p.Cursors))
+		for _, cur := range p.Cursors {
+			if cur.LastSeenServerSeq > s.seq {
+				return nil, nil, errInvalidParams("lastSeenServerSeq of " + truncate(cur.Channel, 200) + " is ahead of this host: initialize instead")
+			}
+			requested = append(requested, cur.Channel)
+		}
+	}
+	subs, e := c.h.uniqueSubscriptions(requested)
 	if e != nil {
 		return nil, nil, e
 	}
-	s := c.h.st
 	rec := s.clients[p.ClientID]
 	switch {
 	case p.ClientID == "" || rec == nil:
@@ -213,6 +235,9 @@ func (c *conn) reconnect(m *ahpwire.Message) (any, func(), *rpcError) {
 		rec.caps, rec.views = oldCaps, views
 	}
 	hostCaps := c.h.capabilities()
+	if p.Cursors != nil {
+		return c.recoverChannels(p.Cursors, live, views, hostCaps, rollback), nil, nil
+	}
 	// Snapshot refs are cheap to capture (no encoding); a replay that turns
 	// out larger than the peer accepts falls back to them.
 	var refs []snapRef

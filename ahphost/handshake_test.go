@@ -84,7 +84,9 @@ func TestVersionNegotiation(t *testing.T) {
 	}{
 		{[]string{"1.0.0", "0.9.0"}, "1.0.0"},
 		{[]string{"0.9.0"}, "0.9.0"},
-		{[]string{"0.9.3", "1.4.2"}, "1.4.2"},
+		{[]string{"0.9.3", "1.4.2"}, "0.9.3"}, // 1.4 has features this host does not serve
+		{[]string{"1.1.0"}, "1.1.0"},
+		{[]string{"1.2.0"}, ""},
 		{[]string{"2.0.0", "1.1.0"}, "1.1.0"},
 		{[]string{"0.10.0", "0.5.1"}, ""},
 		{[]string{"2.0.0"}, ""},
@@ -117,7 +119,7 @@ func TestVersionNegotiation(t *testing.T) {
 				SupportedVersions []string `json:"supportedVersions"`
 			}
 			must(t, json.Unmarshal(m.Error.Data, &data))
-			if strings.Join(data.SupportedVersions, "|") != ">=1.0.0 <2.0.0|>=0.9.0 <0.10.0" {
+			if strings.Join(data.SupportedVersions, "|") != ">=1.0.0 <1.2.0|>=0.9.0 <0.10.0" {
 				t.Fatalf("supportedVersions %v", data.SupportedVersions)
 			}
 			if st := w.closed(); st != websocket.StatusNormalClosure {

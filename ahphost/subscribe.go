@@ -27,6 +27,11 @@ func (s *store) snapshot(uri string, sub subscription) (snapRef, bool) {
 			return snapRef{}, false
 		}
 		w := windowChat(ce.state, sub.viewTurns)
+		if off := len(ce.state.Turns) - len(w.Turns); off < ce.lastLarge && ce.lastLarge <= len(ce.state.Turns) {
+			// Turns with large parts come through fetchTurns, by reference.
+			w.Turns = w.Turns[ce.lastLarge-off:]
+			w.TurnsNextCursor = encodeCursor("t", int64(ce.lastLarge))
+		}
 		return snapRef{uri: uri, state: w, seq: s.seq, turnsOffset: len(ce.state.Turns) - len(w.Turns)}, true
 	default:
 		var ok bool
@@ -146,8 +151,10 @@ func (c *conn) fetchTurns(m *ahpwire.Message) (any, func(), *rpcError) {
 	// not segment can page through a chat of any size.
 	budget := c.messageLimit() - 1024
 	start, size := end, int64(0)
+	var served []ahpwire.Turn // newest first; large parts by reference
 	for start > 0 && end-start < limit {
-		b, err := json.Marshal(turns[start-1])
+		t := s.referencedTurn(ce, turns[start-1])
+		b, err := json.Marshal(t)
 		if err != nil {
 			return nil, nil, &rpcError{code: ahpwire.CodeInternalError, msg: "cannot encode turn"}
 		}
@@ -156,8 +163,12 @@ func (c *conn) fetchTurns(m *ahpwire.Message) (any, func(), *rpcError) {
 		}
 		size += int64(len(b)) + 1
 		start--
+		served = append(served, t)
 	}
-	page := append([]ahpwire.Turn(nil), turns[start:end]...)
+	page := make([]ahpwire.Turn, len(served))
+	for i, t := range served {
+		page[len(served)-1-i] = t
+	}
 	loaded := &ahpwire.ChatTurnsLoaded{Turns: page}
 	if start > 0 {
 		loaded.TurnsNextCursor = encodeCursor("t", int64(start))

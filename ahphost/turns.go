@@ -172,6 +172,13 @@ func (s *store) consumeQueued(ce *chatEntry) {
 	switch {
 	case ce.state.SteeringMessage != nil:
 		next, kind = *ce.state.SteeringMessage, ahpwire.PendingSteering
+	case len(ce.state.SteeringMessages) > 0: // the 1.1 steering list
+		next = ce.state.SteeringMessages[0]
+		rm := &ahpwire.ChatSteeringMessageRemoved{ID: next.ID}
+		ce.state = reduceChat(ce.state, rm)
+		s.emit(ce.uri, rm, nil, "")
+		s.startServerTurn(ce, next.Message, next.ID)
+		return
 	case len(ce.state.QueuedMessages) > 0:
 		next = ce.state.QueuedMessages[0]
 	default:

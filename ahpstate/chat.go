@@ -36,7 +36,9 @@ func (r Reducer) Chat(s ahpwire.ChatState, a ahpwire.Action) ahpwire.ChatState {
 	case *ahpwire.ChatTurnCancelled:
 		return r.endTurn(s, a.TurnID, ahpwire.TurnCancelled, a.Duration, nil, nil)
 	case *ahpwire.ChatError:
-		if r.Legacy05 {
+		// The 0.5-era shape (error, no part) ends the turn as that era's
+		// reducer did: Turn.error set, no part appended.
+		if r.Legacy05 || (a.Part == nil && a.Error != nil) {
 			info := a.ErrorInfo()
 			return r.endTurn(s, a.TurnID, ahpwire.TurnError, a.Duration, nil, &info)
 		}
@@ -266,13 +268,16 @@ func turnResume(s ahpwire.ChatState, turnID string) ahpwire.ChatState {
 }
 
 // Resumable reports whether turnID is the latest turn, ended with state
-// "error", and its last response part is an error part with resumable true.
+// "error" by an error part (not a 0.5-era Turn.error), and its last
+// response part is an error part with resumable true.
 func Resumable(s ahpwire.ChatState, turnID string) bool {
 	if len(s.Turns) == 0 {
 		return false
 	}
 	last := s.Turns[len(s.Turns)-1]
-	if last.ID != turnID || last.State != ahpwire.TurnError || len(last.ResponseParts) == 0 {
+	// A turn ended by a 0.5-era error (Turn.error) did not end on its
+	// last part, so an older resumable part does not make it resumable.
+	if last.ID != turnID || last.State != ahpwire.TurnError || last.Error != nil || len(last.ResponseParts) == 0 {
 		return false
 	}
 	p := last.ResponseParts[len(last.ResponseParts)-1]

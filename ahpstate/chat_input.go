@@ -205,3 +205,31 @@ func reducePending(s ahpwire.ChatState, a ahpwire.Action) ahpwire.ChatState {
 	}
 	return s
 }
+
+// LiftLegacyInputs returns s with the open input requests of a 0.5-era
+// state (ChatState.inputRequests) moved into the active turn as open
+// inputRequest response parts, where every ≥0.6 action and view looks for
+// them; a request already open as a part keeps that part (its draft
+// answers are merged under the part's). Without an active turn, or
+// without legacy requests, s is returned unchanged. Both the snapshot
+// path (reducer.Project) and the incremental path (reducer.Apply) read a
+// chat through this, so they show the same input blocks and drafts.
+func LiftLegacyInputs(s ahpwire.ChatState) ahpwire.ChatState {
+	if len(s.InputRequests) == 0 || s.ActiveTurn == nil {
+		return s
+	}
+	parts := append([]ahpwire.ResponsePart(nil), s.ActiveTurn.ResponseParts...)
+	for _, req := range s.InputRequests {
+		if i := findOpenInput(parts, req.ID); i >= 0 {
+			cur := *parts[i].Request
+			cur.Answers = mergeAnswers(req.Answers, cur.Answers)
+			parts[i].Request = &cur
+			continue
+		}
+		r := req
+		parts = append(parts, ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &r})
+	}
+	s = withActiveParts(s, parts)
+	s.InputRequests = nil
+	return s
+}

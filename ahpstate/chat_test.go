@@ -65,11 +65,11 @@ func TestChatErrorAppendsPartAndResume(t *testing.T) {
 	if len(s.Turns) != 1 {
 		t.Fatal("resume mutated the previous state")
 	}
-	// Legacy error shape: error part built from `error`.
+	// Legacy error shape: recorded as Turn.error (TestChatErrorRules).
 	legacy, _ := ahpwire.DecodeAction([]byte(`{"type":"chat/error","turnId":"t2","error":{"errorType":"x","message":"old"}}`))
 	s2 := apply(idleChat(), started("t2"), legacy)
-	if p := s2.Turns[0].ResponseParts[0]; p.Kind != ahpwire.PartError || p.Error.Message != "old" || p.Resumable != nil {
-		t.Errorf("legacy error part %s", mustJSON(t, p))
+	if e := s2.Turns[0].Error; e == nil || e.Message != "old" || len(s2.Turns[0].ResponseParts) != 0 {
+		t.Errorf("legacy error %s", mustJSON(t, s2.Turns[0]))
 	}
 	if err := ValidateChatAction(s2, &ahpwire.ChatTurnResume{TurnID: "t2"}, "c"); err == nil {
 		t.Error("resume of non-resumable error accepted")

@@ -18,7 +18,7 @@ func (r Reducer) Session(s ahpwire.SessionState, a ahpwire.Action) ahpwire.Sessi
 		s.Lifecycle = ahpwire.LifecycleReady
 	case *ahpwire.SessionCreationFailed:
 		e := a.Error
-		s.Lifecycle = ahpwire.LifecycleFailed
+		s.Lifecycle = ahpwire.LifecycleCreationFailed
 		s.CreationError = &e
 	case *ahpwire.SessionChatAdded:
 		s.Chats = upsert(s.Chats, a.Summary, func(c ahpwire.ChatSummary) bool { return c.Resource == a.Summary.Resource })
@@ -89,6 +89,12 @@ func (r Reducer) Session(s ahpwire.SessionState, a ahpwire.Action) ahpwire.Sessi
 		}
 	case *ahpwire.SessionMetaChanged:
 		s.Meta = a.Meta
+	case *ahpwire.SessionArtifactSet: // 1.1: upsert by id, kept verbatim
+		s.Artifacts = upsert(s.Artifacts, a.Artifact, func(x ahpwire.SessionArtifact) bool { return x.ID == a.Artifact.ID })
+	case *ahpwire.SessionArtifactRemoved:
+		if xs, changed := without(s.Artifacts, func(x ahpwire.SessionArtifact) bool { return x.ID == a.ID }); changed {
+			s.Artifacts = nilIfEmpty(xs)
+		}
 	case *ahpwire.SessionCustomizationToggled, *ahpwire.SessionCustomizationUpdated,
 		*ahpwire.SessionCustomizationRemoved, *ahpwire.SessionMCPServerStateChanged,
 		*ahpwire.SessionMCPServerStartRequested, *ahpwire.SessionMCPServerStopRequested:

@@ -42,7 +42,7 @@ func TestSessionReducer(t *testing.T) {
 		t.Errorf("chatRemoved: %s", mustJSON(t, n))
 	}
 	f := ReduceSession(s, &ahpwire.SessionCreationFailed{Error: ahpwire.ErrorInfo{ErrorType: "x", Message: "no"}})
-	if f.Lifecycle != ahpwire.LifecycleFailed || f.CreationError.Message != "no" {
+	if f.Lifecycle != ahpwire.LifecycleCreationFailed || f.CreationError.Message != "no" {
 		t.Errorf("creationFailed: %s", mustJSON(t, f))
 	}
 	if mustJSON(t, s) != orig {

@@ -12,6 +12,9 @@ func channelSampleActions() []Action {
 	file := ChangesetFile{ID: "file:///a", Edit: FileEdit{After: &FileEditSide{URI: "file:///a", Content: ContentRef{URI: "ahp-resource:/a"}}}, Reviewed: Ptr(true)}
 	op := ChangesetOperation{ID: "pr", Label: "PR", Scopes: []string{"changeset"}, Status: OperationIdle}
 	return []Action{
+		&SessionArtifactSet{Artifact: SessionArtifact{ID: "a1", Kind: "pullRequest", Title: "PR #7", URI: "https://example.com/pr/7",
+			Raw: json.RawMessage(`{"id":"a1","kind":"pullRequest","title":"PR #7","uri":"https://example.com/pr/7"}`)}},
+		&SessionArtifactRemoved{ID: "a1"},
 		&TerminalData{Data: "\x1b[31mred\x1b[0m\r\n"},
 		&TerminalInput{Data: "ls\r"},
 		&TerminalResized{Cols: 100, Rows: 30},

@@ -99,7 +99,10 @@ type MessageTooLargeData struct {
 	Limit int64 `json:"limit"`
 }
 
-// ReconnectParams is the params of `reconnect`.
+// ReconnectParams is the params of `reconnect`, in either shape (see
+// reconnect11.go): 1.0 has one connection-wide LastSeenServerSeq and
+// Subscriptions as URIs; 1.1 has one cursor per channel (Cursors, sent as
+// `subscriptions: [{channel, lastSeenServerSeq}]`).
 type ReconnectParams struct {
 	Channel           string        `json:"channel"`
 	ClientID          string        `json:"clientId"`
@@ -107,6 +110,8 @@ type ReconnectParams struct {
 	Subscriptions     []string      `json:"subscriptions"`
 	Capabilities      *Capabilities `json:"capabilities,omitempty"`
 	Meta              Meta          `json:"_meta,omitempty"`
+	// Cursors is the 1.1 shape; non-nil means the params use it.
+	Cursors []ChannelReplayCursor `json:"-"`
 }
 
 // Reconnect result types.
@@ -115,14 +120,17 @@ const (
 	ReconnectSnapshot = "snapshot"
 )
 
-// ReconnectResult is the result of `reconnect`: Type "replay" carries
-// Actions and Missing, Type "snapshot" carries Snapshots.
+// ReconnectResult is the result of `reconnect`: in 1.0, Type "replay"
+// carries Actions and Missing, Type "snapshot" carries Snapshots; in 1.1,
+// Channels carries one recovery per requested channel (Type is then "").
 type ReconnectResult struct {
 	Type         string           `json:"type"`
 	Actions      []ActionEnvelope `json:"actions,omitempty"`
 	Missing      []string         `json:"missing,omitempty"`
 	Snapshots    []Snapshot       `json:"snapshots,omitempty"`
 	Capabilities *Capabilities    `json:"capabilities,omitempty"`
+	// Channels is the 1.1 shape; non-nil means the result uses it.
+	Channels []ChannelRecovery `json:"channels,omitempty"`
 }
 
 type reconnectReplayWire struct {
@@ -141,6 +149,9 @@ type reconnectSnapshotWire struct {
 // MarshalJSON writes the fields of the result's variant, with its arrays
 // always present.
 func (r ReconnectResult) MarshalJSON() ([]byte, error) {
+	if r.Channels != nil {
+		return json.Marshal(reconnectChannelsWire{r.Channels, r.Capabilities})
+	}
 	if r.Type == ReconnectSnapshot {
 		s := r.Snapshots
 		if s == nil {

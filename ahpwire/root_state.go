@@ -7,9 +7,11 @@ import (
 
 // SessionModelInfo describes a model an agent offers.
 type SessionModelInfo struct {
-	ID               string          `json:"id"`
-	Provider         string          `json:"provider"`
-	Name             string          `json:"name"`
+	ID       string `json:"id"`
+	Provider string `json:"provider"`
+	Name     string `json:"name"`
+	// Vendor is the model's vendor as the provider reports it (1.1).
+	Vendor           string          `json:"vendor,omitempty"`
 	MaxContextWindow *int64          `json:"maxContextWindow,omitempty"`
 	MaxOutputTokens  *int64          `json:"maxOutputTokens,omitempty"`
 	MaxPromptTokens  *int64          `json:"maxPromptTokens,omitempty"`

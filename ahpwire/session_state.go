@@ -5,8 +5,10 @@ import (
 	"fmt"
 )
 
-// Session lifecycle values. LifecycleCreationFailed is the pre-0.9 spelling
-// of LifecycleFailed.
+// Session lifecycle values. LifecycleCreationFailed is the value AHP's
+// SessionLifecycle enum defines for a failed creation (what
+// session/creationFailed sets); LifecycleFailed is a spelling some hosts
+// and older notes use, accepted on input only.
 const (
 	LifecycleCreating       = "creating"
 	LifecycleReady          = "ready"
@@ -89,7 +91,9 @@ type SessionState struct {
 	Customizations     []json.RawMessage     `json:"customizations,omitempty"`
 	Changesets         []Changeset           `json:"changesets,omitempty"`
 	InputNeeded        []SessionInputRequest `json:"inputNeeded,omitempty"`
-	Meta               Meta                  `json:"_meta,omitempty"`
+	// Artifacts are the session's artifacts (1.1).
+	Artifacts []SessionArtifact `json:"artifacts,omitempty"`
+	Meta      Meta              `json:"_meta,omitempty"`
 }
 
 type sessionStateAlias SessionState
@@ -142,6 +146,8 @@ type SessionSummary struct {
 	Meta               Meta                 `json:"_meta,omitempty"`
 	Chats              []SessionChatSummary `json:"chats,omitempty"`
 	DefaultChat        string               `json:"defaultChat,omitempty"`
+	// Artifacts are the session's artifacts (1.1).
+	Artifacts []SessionArtifact `json:"artifacts,omitempty"`
 }
 
 // PartialSessionSummary carries the changed fields of

@@ -60,6 +60,7 @@ type Chat struct {
 	Sessions      key.Binding // back to the session picker
 	Queue         key.Binding // the queued-messages list
 	Background    key.Binding // the background work / subagents list
+	Artifacts     key.Binding // the session's artifacts (AHP 1.1), openable
 	Parent        key.Binding // from a subagent's chat back to its parent
 	Search        key.Binding // search the chat
 	Settings      key.Binding // change the session's mutable settings (model, mode)

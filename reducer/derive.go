@@ -28,6 +28,7 @@ func Apply(cs ahpwire.ChatState, s State, env ahpwire.ActionEnvelope) (ahpwire.C
 // ApplyAction applies a bare AHP action (no envelope, as in the
 // conformance fixtures); see Apply.
 func ApplyAction(cs ahpwire.ChatState, s State, a ahpwire.Action) (ahpwire.ChatState, State, []Action) {
+	cs = ahpstate.LiftLegacyInputs(cs) // as Project reads it
 	next := cs
 	if ahpstate.ActionScope(a) == ahpstate.ScopeChat {
 		next = ahpstate.ReduceChat(cs, a)

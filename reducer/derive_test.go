@@ -66,7 +66,7 @@ func TestDeriveCoversEveryChatAction(t *testing.T) {
 		{`{"type":"chat/turnComplete","turnId":"t2","duration":10}`, "BlockUpdate,BlockEnd,BlockEnd,MessageEnd"},
 		{`{"type":"chat/turnCancelled","turnId":"t2","duration":10}`, "BlockUpdate,BlockEnd,BlockEnd,MessageEnd"},
 		{`{"type":"chat/error","turnId":"t2","duration":10,"part":{"kind":"error","error":{"errorType":"x","message":"y"},"resumable":true}}`, "BlockUpdate,BlockStart,BlockEnd,BlockEnd,MessageEnd"},
-		{`{"type":"chat/error","turnId":"t2","error":{"errorType":"x","message":"old shape"}}`, "BlockUpdate,BlockStart,BlockEnd,BlockEnd,MessageEnd"},
+		{`{"type":"chat/error","turnId":"t2","error":{"errorType":"x","message":"old shape"}}`, "BlockUpdate,Error,BlockEnd,BlockEnd,MessageEnd"}, // 0.5 shape: Turn.error,
 		{`{"type":"chat/turnComplete","turnId":"t1","duration":10}`, ""},
 		{`{"type":"chat/turnResume","turnId":"t1"}`, ""},
 		{`{"type":"chat/truncated","turnId":"t1"}`, "Truncate"},

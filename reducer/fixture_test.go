@@ -32,6 +32,20 @@ var fixtureDivergences = map[string]divergence{
 			}
 		},
 	},
+	"107-session-input-turn-end-cleans-turn-scoped-only": {
+		reason: "0.5 kept open input requests in ChatState.inputRequests and dropped them at turn end; " +
+			"ahptui lifts them into the active turn as inputRequest parts (so snapshot and incremental paths " +
+			"agree, issue 21), where they stay in the finished turn as ≥0.6 input parts do (0.8 fixture 107)",
+		check: func(t *testing.T, got State) {
+			if got.Current != nil || len(got.Messages) == 0 {
+				t.Fatalf("want the turn finished, got current %v", got.Current)
+			}
+			last := got.Messages[len(got.Messages)-1]
+			if b := mustBlock(t, last, "form-input"); b.Kind != KindInputRequest || b.Open || len(got.PendingInputs()) != 0 {
+				t.Fatalf("want a closed, unanswered input block, got %+v", b)
+			}
+		},
+	},
 	"105-session-input-full-draft-and-complete-flow": {
 		reason: "0.5 kept input requests in ChatState.inputRequests and dropped them on completion; " +
 			"since 0.6 they are inputRequest response parts that stay in the turn with their response",

@@ -3,6 +3,7 @@ package reducer
 import (
 	"time"
 
+	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/internal/textbuf"
 )
@@ -30,6 +31,7 @@ func Reattach(s State, cs ahpwire.ChatState) State {
 // ProjectActions returns the lifecycle actions that rebuild cs: Restore,
 // ActivityChanged and, for an active turn, UserMessage + MessageSnapshot.
 func ProjectActions(cs ahpwire.ChatState) []Action {
+	cs = ahpstate.LiftLegacyInputs(cs) // 0.5-era inputRequests show as input blocks
 	steering, queued := pending(&cs)
 	r := Restore{Messages: turnsMessages(cs.Turns), Steering: steering, Queued: queued}
 	out := []Action{r, ActivityChanged{Activity: cs.Activity}}

@@ -30,6 +30,9 @@ func openReferencedReply(t *testing.T, opts ahphost.Options, size, inlineMax int
 	}
 	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/big"})
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	// The snapshot's window starts after the large turn; the chat pages it
+	// in through fetchTurns, by reference (issue 21).
+	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.ahp.Turns) > 0 })
 
 	for _, p := range r.m.chat.ahp.Turns[0].ResponseParts {
 		if p.Kind == ahpwire.PartContentRef {

@@ -56,3 +56,19 @@ func agentModel(agents []ahpwire.AgentInfo, provider string) string {
 	}
 	return ""
 }
+
+// modelVendor is the vendor of model id as the session's agent reports it
+// (SessionModelInfo.vendor, AHP 1.1; "" when unknown).
+func modelVendor(agents []ahpwire.AgentInfo, provider, id string) string {
+	for _, a := range agents {
+		if provider != "" && a.Provider != provider {
+			continue
+		}
+		for _, mi := range a.Models {
+			if mi.ID == id && mi.Vendor != "" {
+				return mi.Vendor
+			}
+		}
+	}
+	return ""
+}

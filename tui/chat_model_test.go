@@ -56,3 +56,16 @@ func TestStatusModelFromTurnStarted(t *testing.T) {
 		t.Fatalf("usage model not shown: %q", l)
 	}
 }
+
+// TestStatusModelShowsVendor: SessionModelInfo.vendor (AHP 1.1) is shown
+// next to the model.
+func TestStatusModelShowsVendor(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	a := ahpwire.AgentInfo{Provider: "demo", DisplayName: "Demo",
+		Models: []ahpwire.SessionModelInfo{{ID: "solo-model", Provider: "demo", Name: "Solo", Vendor: "Acme AI"}}}
+	m = send(t, m, snapshotEvent(t, rootChannel, ahpwire.RootState{Agents: []ahpwire.AgentInfo{a}}))
+	m = openChat(t, m, chatState(nil, nil))
+	if l := statusLine(m); !strings.Contains(l, "solo-model · Acme AI") {
+		t.Fatalf("vendor not next to the model: %q", l)
+	}
+}

@@ -143,7 +143,8 @@ func (m *chatModel) steerKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case m.x.search.typing:
 		return m.searchKey(k), true
 	case m.x.queue.open:
-		in := m.x.queue.Update(k, m.state.Queued)
+		items, steering := m.pendingItems()
+		in := m.x.queue.Update(k, items, steering)
 		m.relayout()
 		var cmd tea.Cmd
 		if in.action != nil {
@@ -176,7 +177,7 @@ func (m *chatModel) steerKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(k, km.Chat.Search) || (m.focus == focusTranscript && key.Matches(k, km.Transcript.Search)):
 		return m.openSearch(), true
 	case key.Matches(k, km.Chat.Queue):
-		if len(m.state.Queued) == 0 {
+		if items, _ := m.pendingItems(); len(items) == 0 {
 			return notice("no queued messages", false), true
 		}
 		m.x.queue.open, m.x.queue.sel = true, 0
@@ -191,6 +192,8 @@ func (m *chatModel) steerKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(k, km.Chat.Settings):
 		return emit(openSettingsMsg{}), true
+	case key.Matches(k, km.Chat.Artifacts):
+		return emit(openArtifactsMsg{}), true
 	case key.Matches(k, km.Chat.Parent):
 		if m.x.parent == "" {
 			return notice("this chat has no parent chat", false), true
@@ -256,6 +259,9 @@ func (m *chatModel) sendMessage(text string, steer bool) tea.Cmd {
 	editing := m.x.editing
 	m.x.editing = ""
 	switch {
+	case editing != "" && m.isSteeringEntry(editing): // 1.1 steering list
+		a := &ahpwire.ChatSteeringMessageSet{SteeringMessage: ahpwire.PendingMessage{ID: editing, Message: msg}}
+		return dispatch(m.c.ctx, m.c.backend, m.chat, a, "edit steering message")
 	case editing != "" && m.isQueued(editing):
 		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingQueued, ID: editing, Message: msg}
 		return dispatch(m.c.ctx, m.c.backend, m.chat, a, "edit queued message")
@@ -268,6 +274,31 @@ func (m *chatModel) sendMessage(text string, steer bool) tea.Cmd {
 	}
 	a := &ahpwire.ChatTurnStarted{TurnID: m.c.newID(), StartedAt: m.c.now().UTC().Format(time.RFC3339Nano), Message: msg}
 	return dispatch(m.c.ctx, m.c.backend, m.chat, a, "send message")
+}
+
+// pendingItems lists what F2 shows: the chat's steering message list
+// (AHP 1.1; marked in steering) and then its queued messages.
+func (m *chatModel) pendingItems() ([]reducer.PendingMessage, map[string]bool) {
+	if len(m.ahp.SteeringMessages) == 0 {
+		return m.state.Queued, nil
+	}
+	steering := make(map[string]bool, len(m.ahp.SteeringMessages))
+	items := make([]reducer.PendingMessage, 0, len(m.ahp.SteeringMessages)+len(m.state.Queued))
+	for _, s := range m.ahp.SteeringMessages {
+		steering[s.ID] = true
+		items = append(items, reducer.PendingMessage{ID: s.ID, Text: s.Message.Text})
+	}
+	return append(items, m.state.Queued...), steering
+}
+
+// isSteeringEntry reports whether id is an entry of the steering list.
+func (m *chatModel) isSteeringEntry(id string) bool {
+	for _, s := range m.ahp.SteeringMessages {
+		if s.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *chatModel) isQueued(id string) bool {
@@ -342,7 +373,8 @@ func (m *chatModel) extraLines() []string {
 	case m.x.search.typing:
 		return m.x.search.View(st, m.width)
 	case m.x.queue.open:
-		return m.x.queue.View(st, m.state.Queued, m.width)
+		items, steering := m.pendingItems()
+		return m.x.queue.View(st, items, steering, m.width)
 	case m.x.bgl.open:
 		return m.x.bgl.View(st, m.ahp.BackgroundWork, m.width)
 	}

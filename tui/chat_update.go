@@ -272,10 +272,13 @@ func (m *chatModel) applyChatEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 // applyChatSnapshot replaces the state from a chat snapshot (subscribe or
 // reconnect); the transcript is rebuilt at once, rendering only what shows.
 func (m *chatModel) applyChatSnapshot(cs ahpwire.ChatState) {
+	// A reply the host no longer has (it restarted mid-turn) stays
+	// visible, marked interrupted.
+	const gone = "the host no longer has this reply (it restarted?): interrupted"
 	if m.ready {
-		m.state = reducer.Reattach(m.state, cs)
+		m.state = reducer.KeepInterrupted(m.state, reducer.Reattach(m.state, cs), gone)
 	} else {
-		m.state = reducer.Project(cs)
+		m.state = reducer.KeepInterrupted(m.state, reducer.Project(cs), gone)
 	}
 	m.ahp = cs
 	m.ready, m.loadErr = true, ""
@@ -287,6 +290,20 @@ func (m *chatModel) applyChatSnapshot(cs ahpwire.ChatState) {
 	if id := snapshotModel(cs); id != "" {
 		m.turnModel = id
 	}
+	m.syncTranscript()
+	m.relayout()
+}
+
+// interruptReply finishes a reply still streaming when its chat cannot
+// be had from the host any more: what was received stays, marked
+// interrupted with reason.
+func (m *chatModel) interruptReply(reason string) {
+	if m.state.Current == nil {
+		return
+	}
+	next := m.state
+	next.Current = nil
+	m.state = reducer.KeepInterrupted(m.state, next, reason)
 	m.syncTranscript()
 	m.relayout()
 }

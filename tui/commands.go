@@ -37,11 +37,18 @@ func waitForEvent(ctx context.Context, b Backend) tea.Cmd {
 // state (it runs in the event pump's command).
 func eventMsg(ev ahpclient.Event, b Backend) connEventMsg {
 	msg := connEventMsg{ev: ev, b: b}
-	if se, ok := ev.(ahpclient.SnapshotEvent); ok && strings.HasPrefix(se.Snapshot.Resource, chatScheme) {
+	if se, ok := ev.(ahpclient.SnapshotEvent); ok && mayBeChat(se.Snapshot.Resource) {
 		cs, err := ahpwire.DecodeChatState(se.Snapshot.State)
 		msg.chat = &decodedChat{state: cs, err: err}
 	}
 	return msg
+}
+
+// mayBeChat reports whether a snapshot of uri may be a chat's: an ahp-chat:
+// URI, or one of another dialect (<provider>:/…) that only the model can
+// place; root, session and terminal/changeset URIs are not.
+func mayBeChat(uri string) bool {
+	return strings.HasPrefix(uri, chatScheme) || !(uri == rootChannel || strings.HasPrefix(uri, sessionScheme) || isExtChannel(uri))
 }
 
 func reqCtx(ctx context.Context) (context.Context, context.CancelFunc) {

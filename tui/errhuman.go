@@ -27,11 +27,11 @@ func humanError(err error) string {
 	)
 	switch {
 	case errors.As(err, &auth):
-		return "the host refused the connection token (check tkn=, --token or AHPTUI_TOKEN)"
+		return stripPrefixes(auth.Error()) // names the token forms tried
 	case errors.As(err, &dial):
 		return dialText(dial)
 	case errors.As(err, &ver):
-		return "this client and the host share no protocol version"
+		return stripPrefixes(ver.Error()) // both sides' versions, which to upgrade
 	case errors.As(err, &rej):
 		return "the host rejected it: " + rej.Reason
 	case errors.As(err, &rpc):

@@ -47,15 +47,17 @@ type Model struct {
 	demoFault     func()
 	noMouse       bool
 	quitting      bool
-	lastTyped     time.Time    // last key typed into the screen (not an overlay)
-	overlayClosed time.Time    // when the last overlay closed (esc debounce)
-	retryTicking  bool         // the reconnect countdown tick is running
-	retryGen      int          // generation of the countdown tick chain
-	notify        *notifier    // nil: notifications off
-	openAtStart   string       // Options.OpenSession
-	hosts         []*hostEntry // the configured hosts (model_hosts.go); nil: one host
-	hostTicking   bool         // the hosts' countdown tick is running
-	carry         string       // unsent messages for the next chat's composer (ctrl+n)
+	lastTyped     time.Time     // last key typed into the screen (not an overlay)
+	overlayClosed time.Time     // when the last overlay closed (esc debounce)
+	retryTicking  bool          // the reconnect countdown tick is running
+	retryGen      int           // generation of the countdown tick chain
+	stallTicking  bool          // the host-responsiveness tick is running (stall.go)
+	stalled       time.Duration // how long an overdue host has been silent (0: answering)
+	notify        *notifier     // nil: notifications off
+	openAtStart   string        // Options.OpenSession
+	hosts         []*hostEntry  // the configured hosts (model_hosts.go); nil: one host
+	hostTicking   bool          // the hosts' countdown tick is running
+	carry         string        // unsent messages for the next chat's composer (ctrl+n)
 	connecting    connecting
 	// lastCreate is the last createSession, retried after a sign-in when
 	// the host answered AuthRequired (model_steer.go).
@@ -232,11 +234,18 @@ func (m *Model) composeOverlay(body string, ov overlay) string {
 }
 
 func (m *Model) statusInfo() statusInfo {
-	s := statusInfo{conn: m.conn, now: m.c.now(), host: m.c.host, notice: m.notice, noticeEr: m.noticeErr}
+	s := statusInfo{conn: m.conn, now: m.c.now(), host: m.c.host, notice: m.notice, noticeEr: m.noticeErr, stalled: m.stalled}
 	if m.chat != nil && m.screen == screenChat {
 		m.chat.status(&s)
-		if s.model == "" && m.session != nil && m.session.Provider != "" {
-			s.model = agentModel(m.picker.agents, m.session.Provider)
+		provider := ""
+		if m.session != nil {
+			provider = m.session.Provider
+		}
+		if s.model == "" && provider != "" {
+			s.model = agentModel(m.picker.agents, provider)
+		}
+		if v := modelVendor(m.picker.agents, provider, s.model); v != "" && s.model != "" {
+			s.model += " · " + v // shown next to the model (1.1)
 		}
 		statusExtras(&s, m.session, len(m.chat.ahp.BackgroundWork))
 	}

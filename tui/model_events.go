@@ -79,7 +79,10 @@ func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 	}
 	m.syncHosts()
 	m.c.log.Info("connection", "state", s.String())
-	tick := m.syncRetryTick()
+	if s.Phase != ahpclient.Connected {
+		m.stalled = 0
+	}
+	tick := tea.Batch(m.syncRetryTick(), m.syncStallTick())
 	if s.Phase == ahpclient.Connected && prev == ahpclient.Reconnecting {
 		var refs tea.Cmd
 		if m.chat != nil {
@@ -177,20 +180,41 @@ func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 		}
 	case isExtChannel(s.Resource):
 		return m.onExtSnapshot(s)
-	case strings.HasPrefix(s.Resource, sessionScheme):
+	case m.isSessionURI(s.Resource):
 		ss, err := ahpwire.DecodeSessionState(s.State)
 		if err != nil {
 			return m.setNotice("session state: "+err.Error(), true)
 		}
 		return m.onSessionState(s.Resource, ss)
-	case strings.HasPrefix(s.Resource, chatScheme):
+	case m.isChatURI(s.Resource):
 		if m.chat == nil || m.chat.chat != s.Resource {
 			return nil
 		}
 		cs, err := ahpwire.DecodeChatState(s.State)
 		return m.onChatSnapshot(s.Resource, cs, err)
+	case m.open != nil:
+		// Not a channel this client subscribed: say so rather than wait
+		// for the opening session forever.
+		uri := m.open.session
+		m.open, m.picker.status = nil, ""
+		return tea.Batch(m.setNotice(fmt.Sprintf("cannot open %s: the host sent a snapshot of %s instead", uri, s.Resource), true),
+			unsubscribe(m.c.ctx, m.c.backend, uri))
 	}
 	return nil
+}
+
+// isSessionURI reports whether uri is a session channel: an ahp-session:
+// URI, or whatever URI this client subscribed as a session (hosts of the
+// VS Code dialect publish <provider>:/<id>).
+func (m *Model) isSessionURI(uri string) bool {
+	return strings.HasPrefix(uri, sessionScheme) || (m.open != nil && m.open.session == uri) ||
+		(m.chat != nil && m.chat.session == uri)
+}
+
+// isChatURI reports whether uri is a chat channel: an ahp-chat: URI, or
+// the open chat's URI whatever its scheme.
+func (m *Model) isChatURI(uri string) bool {
+	return strings.HasPrefix(uri, chatScheme) || (m.chat != nil && m.chat.chat == uri)
 }
 
 // onChatSnapshot applies a decoded chat snapshot to the open chat (the
@@ -204,6 +228,11 @@ func (m *Model) onChatSnapshot(uri string, cs ahpwire.ChatState, err error) tea.
 	}
 	m.chat.applyChatSnapshot(cs)
 	m.c.ext.chatSets = cs.Changesets
+	if len(cs.Turns) == 0 && cs.ActiveTurn == nil && cs.TurnsNextCursor != "" {
+		// A window with nothing to show (a host leaves a large reply to
+		// fetchTurns): page the older turns in at once.
+		return tea.Batch(m.syncPrompts(), m.chat.maybeFetchOlder())
+	}
 	return m.syncPrompts()
 }
 
@@ -271,7 +300,7 @@ func (m *Model) onEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 		}
 	case isExtChannel(env.Channel):
 		return m.onExtEnvelope(env)
-	case strings.HasPrefix(env.Channel, sessionScheme):
+	case m.isSessionURI(env.Channel):
 		return m.onSessionAction(env)
 	case m.chat != nil && env.Channel == m.chat.chat:
 		if a, ok := env.Action.(*ahpwire.ChatChangesetsChanged); ok && env.RejectionReason == "" {
@@ -298,7 +327,7 @@ func (m *Model) onSessionAction(env ahpwire.ActionEnvelope) tea.Cmd {
 	case *ahpwire.SessionReady:
 		ss.Lifecycle = ahpwire.LifecycleReady
 	case *ahpwire.SessionCreationFailed:
-		ss.Lifecycle, ss.CreationError = ahpwire.LifecycleFailed, &a.Error
+		ss.Lifecycle, ss.CreationError = ahpwire.LifecycleCreationFailed, &a.Error
 	case *ahpwire.SessionTitleChanged:
 		ss.Title = a.Title
 		if ours {

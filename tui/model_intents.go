@@ -12,6 +12,9 @@ import (
 
 // handleIntent turns a child's intent into commands.
 func (m *Model) handleIntent(msg tea.Msg) (tea.Cmd, bool) {
+	if cmd, ok := m.artifactIntent(msg); ok {
+		return cmd, true
+	}
 	b := m.c.backend
 	switch msg := msg.(type) {
 	case openSessionMsg:
@@ -90,6 +93,7 @@ func (m *Model) handleResult(msg tea.Msg) (tea.Cmd, bool) {
 			// line says why it is stale and how to leave.
 			m.chat.loadErr = loadFailure(msg.err)
 			m.chat.strandOutbox(m.chat.loadErr)
+			m.chat.interruptReply("the host no longer has this chat (it restarted?): interrupted")
 			m.chat.ready = m.chat.ready && msg.channel == m.chat.session
 			m.c.log.Warn("chat reload failed", "channel", msg.channel, "err", msg.err)
 			return m.setNotice(m.chat.loadErr, true), true

@@ -294,7 +294,8 @@ func (m *Model) markRead(session string) tea.Cmd {
 // the user is looking at it.
 func (m *Model) onSessionExtra(a ahpwire.Action, ours bool) tea.Cmd {
 	switch a := a.(type) {
-	case *ahpwire.SessionConfigChanged, *ahpwire.SessionIsArchivedChanged:
+	case *ahpwire.SessionConfigChanged, *ahpwire.SessionIsArchivedChanged,
+		*ahpwire.SessionArtifactSet, *ahpwire.SessionArtifactRemoved:
 		*m.session = ahpstate.ReduceSession(*m.session, a)
 	case *ahpwire.SessionIsReadChanged:
 		*m.session = ahpstate.ReduceSession(*m.session, a)

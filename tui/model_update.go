@@ -36,7 +36,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.onWatchEvent(msg.b, msg.ev)
 		}
 		var cmd tea.Cmd
-		if se, ok := msg.ev.(ahpclient.SnapshotEvent); ok && msg.chat != nil {
+		if se, ok := msg.ev.(ahpclient.SnapshotEvent); ok && msg.chat != nil && m.chat != nil && m.chat.chat == se.Snapshot.Resource {
 			cmd = m.onChatSnapshot(se.Snapshot.Resource, msg.chat.state, msg.chat.err)
 		} else {
 			cmd = m.handleEvent(msg.ev)
@@ -78,6 +78,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil // redraw: the prompt's keys are live again
 	case retryTickMsg:
 		return m, m.onRetryTick(msg)
+	case stallTickMsg:
+		return m, m.onStallTick(msg)
 	case retryNowMsg:
 		return m, m.onRetryNow(msg)
 	}

@@ -30,8 +30,10 @@ type queueIntent struct {
 	close  bool
 }
 
-// Update handles a key while the list is open.
-func (q *queueList) Update(msg tea.KeyPressMsg, items []reducer.PendingMessage) queueIntent {
+// Update handles a key while the list is open. steering marks the items
+// that are entries of the chat's steering message list (AHP 1.1): they are
+// removed with chat/steeringMessageRemoved and never reordered.
+func (q *queueList) Update(msg tea.KeyPressMsg, items []reducer.PendingMessage, steering map[string]bool) queueIntent {
 	if len(items) == 0 {
 		q.open = false
 		return queueIntent{close: true}
@@ -39,14 +41,22 @@ func (q *queueList) Update(msg tea.KeyPressMsg, items []reducer.PendingMessage) 
 	q.sel = min(q.sel, len(items)-1)
 	move := func(d int) queueIntent {
 		j := q.sel + d
-		if j < 0 || j >= len(items) {
+		if j < 0 || j >= len(items) || steering[items[q.sel].ID] || steering[items[j].ID] {
 			return queueIntent{}
 		}
-		order := make([]string, len(items))
-		for i, it := range items {
-			order[i] = it.ID
+		order := make([]string, 0, len(items))
+		for _, it := range items {
+			if !steering[it.ID] {
+				order = append(order, it.ID)
+			}
 		}
-		order[q.sel], order[j] = order[j], order[q.sel]
+		off := 0 // the steering entries come first
+		for _, it := range items {
+			if steering[it.ID] {
+				off++
+			}
+		}
+		order[q.sel-off], order[j-off] = order[j-off], order[q.sel-off]
 		q.sel = j
 		return queueIntent{action: &ahpwire.ChatQueuedMessagesReordered{Order: order}}
 	}
@@ -64,6 +74,9 @@ func (q *queueList) Update(msg tea.KeyPressMsg, items []reducer.PendingMessage) 
 		if q.sel == len(items)-1 {
 			q.sel = max(0, q.sel-1)
 		}
+		if steering[id] {
+			return queueIntent{action: &ahpwire.ChatSteeringMessageRemoved{ID: id}}
+		}
 		return queueIntent{action: &ahpwire.ChatPendingMessageRemoved{Kind: ahpwire.PendingQueued, ID: id}}
 	case key.Matches(msg, q.km.Edit):
 		it := items[q.sel]
@@ -77,13 +90,16 @@ func (q *queueList) Update(msg tea.KeyPressMsg, items []reducer.PendingMessage) 
 }
 
 // View renders the list (numbered, selected one marked) and its key hints.
-func (q *queueList) View(st *Styles, items []reducer.PendingMessage, width int) []string {
+func (q *queueList) View(st *Styles, items []reducer.PendingMessage, steering map[string]bool, width int) []string {
 	if !q.open || len(items) == 0 {
 		return nil
 	}
 	out := []string{st.Dialog.Label.Render("Queued messages — run in this order after the current turn")}
 	for i, it := range items {
 		text := oneLine(render.Sanitize(render.Head(it.Text, width))) // cut to the width below
+		if steering[it.ID] {
+			text = "steer: " + text
+		}
 		line := "  " + strconv.Itoa(i+1) + ". " + text
 		if i == q.sel {
 			line = st.Dialog.OptionSelected.Render("▸ " + strconv.Itoa(i+1) + ". " + text)

@@ -18,30 +18,30 @@ func TestQueueListEditsRemovesAndReorders(t *testing.T) {
 	st := newStyles(render.StylesFor(true))
 	items := []reducer.PendingMessage{{ID: "q1", Text: "first"}, {ID: "q2", Text: "second"}, {ID: "q3", Text: "third"}}
 	q := queueList{km: km.Queue, open: true}
-	q.Update(keyPress("down"), items)
-	in := q.Update(tea.KeyPressMsg{Code: tea.KeyUp, Mod: tea.ModShift}, items)
+	q.Update(keyPress("down"), items, nil)
+	in := q.Update(tea.KeyPressMsg{Code: tea.KeyUp, Mod: tea.ModShift}, items, nil)
 	ro, ok := in.action.(*ahpwire.ChatQueuedMessagesReordered)
 	if !ok || strings.Join(ro.Order, ",") != "q2,q1,q3" || q.sel != 0 {
 		t.Fatalf("reorder %+v sel %d", in.action, q.sel)
 	}
-	view := ansi.Strip(strings.Join(q.View(&st, items, 80), "\n"))
+	view := ansi.Strip(strings.Join(q.View(&st, items, nil, 80), "\n"))
 	if !strings.Contains(view, "▸ 1. first") || !strings.Contains(view, "remove") {
 		t.Fatalf("view %q", view)
 	}
-	in = q.Update(keyPress("x"), items)
+	in = q.Update(keyPress("x"), items, nil)
 	if rm, ok := in.action.(*ahpwire.ChatPendingMessageRemoved); !ok || rm.ID != "q1" || rm.Kind != ahpwire.PendingQueued {
 		t.Fatalf("remove %+v", in.action)
 	}
-	q.Update(keyPress("down"), items)
-	in = q.Update(keyPress("enter"), items)
+	q.Update(keyPress("down"), items, nil)
+	in = q.Update(keyPress("enter"), items, nil)
 	if in.edit == nil || in.edit.ID != "q2" || q.open {
 		t.Fatalf("edit %+v open %v", in.edit, q.open)
 	}
-	if v := q.View(&st, items, 80); v != nil {
+	if v := q.View(&st, items, nil, 80); v != nil {
 		t.Fatal("closed list still drawn")
 	}
 	q.open = true
-	if in := q.Update(keyPress("esc"), items); !in.close || q.open {
+	if in := q.Update(keyPress("esc"), items, nil); !in.close || q.open {
 		t.Fatal("esc did not close")
 	}
 }

@@ -71,6 +71,9 @@ func openPagedReply(t *testing.T) (*liveRig, *countingBackend, *reducer.Message)
 	}
 	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/paged"})
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	// The snapshot's window starts after the large turn; fetchTurns pages
+	// it in by reference (issue 21).
+	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.ahp.Turns) > 0 })
 	deadline := time.Now().Add(20 * time.Second)
 	for !strings.Contains(viewText(r.m), "THEENDMARKER") {
 		if time.Now().After(deadline) {
@@ -308,6 +311,7 @@ func TestLiveSearchReadsPagesOnceAfterPaging(t *testing.T) {
 	}
 	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/both"})
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.ahp.Turns) > 0 && !m.chat.fetching })
 	if r.m.chat.cursor == "" {
 		t.Fatal("the whole chat came in the first window: nothing to page")
 	}
@@ -362,6 +366,7 @@ func TestLiveSearchReadsToolOutputPages(t *testing.T) {
 	}
 	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/tool"})
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.ahp.Turns) > 0 && !m.chat.fetching })
 	msg := r.m.chat.state.Messages[len(r.m.chat.state.Messages)-1]
 	pages := countSearchRefs([]*reducer.Message{msg})
 	if pages < 4 {

@@ -25,6 +25,7 @@ type statusInfo struct {
 	running  int    // background work (shells, subagents) running
 	notice   string
 	noticeEr bool
+	stalled  time.Duration // an overdue host's silence while connected (stall.go)
 }
 
 // connLabel renders the connection state: Connected, Reconnecting n (with
@@ -73,6 +74,9 @@ func renderStatus(st *Styles, s statusInfo, width int) string {
 		}
 	}
 	conn := connLabel(st, s.conn, s.now)
+	if s.conn.Phase == ahpclient.Connected && s.stalled > 0 {
+		conn = stalledLabel(st, s.stalled)
+	}
 	ell := st.Status.Bar.Render("…")
 	if room := width - lipgloss.Width(pending); lipgloss.Width(conn) > room {
 		conn = ansi.Truncate(conn, max(1, room), ell)

@@ -372,3 +372,41 @@ func pagedChat(t *testing.T) (Model, *steerBackend) {
 	m = openChat(t, m, cs)
 	return send(t, m, keyPress("tab")), be
 }
+
+// TestSteeringListInF2 (AHP 1.1): the F2 list shows the chat's steering
+// message list before the queued messages; removing an entry sends
+// chat/steeringMessageRemoved for it, editing one saves it in place with
+// chat/steeringMessageSet, and steering entries are never reordered.
+func TestSteeringListInF2(t *testing.T) {
+	m, be := newSteerModel(t, 100, 30)
+	cs := chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "working on it")))
+	cs.SteeringMessages = []ahpwire.PendingMessage{{ID: "s1", Message: ahpwire.UserMessage("prefer small diffs")},
+		{ID: "s2", Message: ahpwire.UserMessage("keep the API")}}
+	cs.QueuedMessages = []ahpwire.PendingMessage{{ID: "q1", Message: ahpwire.UserMessage("then add docs")}}
+	m = openChat(t, m, cs)
+	m = send(t, m, tea.KeyPressMsg{Code: tea.KeyF2})
+	v := viewText(m)
+	if !strings.Contains(v, "▸ 1. steer: prefer small diffs") || !strings.Contains(v, "2. steer: keep the API") || !strings.Contains(v, "3. then add docs") {
+		t.Fatalf("F2 list:\n%s", v)
+	}
+	n := len(be.dispatched)
+	m = send(t, m, tea.KeyPressMsg{Code: tea.KeyDown, Mod: tea.ModShift}) // a steering entry does not move
+	if len(be.dispatched) != n {
+		t.Fatalf("a steering entry was reordered: %+v", be.lastDispatch(t).action)
+	}
+	m = send(t, m, keyPress("x"))
+	if rm, ok := be.lastDispatch(t).action.(*ahpwire.ChatSteeringMessageRemoved); !ok || rm.ID != "s1" {
+		t.Fatalf("remove %+v", be.lastDispatch(t).action)
+	}
+	m = send(t, m, envelope(4, &ahpwire.ChatSteeringMessageRemoved{ID: "s1"}))
+	m = send(t, m, keyPress("enter")) // edit s2
+	if m.chat.comp.Value() != "keep the API" || m.chat.x.editing != "s2" {
+		t.Fatalf("editing %q %q", m.chat.comp.Value(), m.chat.x.editing)
+	}
+	m = typeText(t, m, " stable")
+	m = send(t, m, keyPress("enter"))
+	if set, ok := be.lastDispatch(t).action.(*ahpwire.ChatSteeringMessageSet); !ok || set.SteeringMessage.ID != "s2" ||
+		set.SteeringMessage.Message.Text != "keep the API stable" {
+		t.Fatalf("edit saved as %+v", be.lastDispatch(t).action)
+	}
+}

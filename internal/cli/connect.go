@@ -83,7 +83,7 @@ func dialTarget(ctx context.Context, cfg config, t target, dir string, log *slog
 			link.close()
 		}
 	}
-	c, err := ahpclient.New(ahpclient.Options{URL: t.url, Token: t.token, StateDir: dir, ExplicitAck: explicitAck,
+	c, err := ahpclient.New(ahpclient.Options{URL: t.url, Token: t.token, TokenParam: t.param, StateDir: dir, ExplicitAck: explicitAck,
 		Logger: log.With("component", "client")})
 	if err != nil {
 		closeLink()

@@ -127,6 +127,9 @@ func (d *driver) load(s ahpwire.Snapshot) {
 func (d *driver) subscribeSession(ctx context.Context, uri string) error {
 	d.sessions[uri] = ahpwire.SessionState{}
 	snap, err := d.c.Subscribe(ctx, uri, nil)
+	if err == nil {
+		err = sameResource(uri, snap)
+	}
 	if err != nil {
 		delete(d.sessions, uri)
 		return fmt.Errorf("subscribe to %s: %w", uri, err)
@@ -139,11 +142,24 @@ func (d *driver) subscribeSession(ctx context.Context, uri string) error {
 func (d *driver) subscribeChat(ctx context.Context, uri string) error {
 	d.chats[uri] = ahpwire.ChatState{}
 	snap, err := d.c.Subscribe(ctx, uri, nil)
+	if err == nil {
+		err = sameResource(uri, snap)
+	}
 	if err != nil {
 		delete(d.chats, uri)
 		return fmt.Errorf("subscribe to %s: %w", uri, err)
 	}
 	d.load(snap)
+	return nil
+}
+
+// sameResource refuses a subscribe answered with a snapshot of another
+// resource (a host seen to do it): waiting for that channel to become
+// ready would wait forever.
+func sameResource(uri string, snap ahpwire.Snapshot) error {
+	if snap.Resource != uri {
+		return fmt.Errorf("the host answered with a snapshot of %q instead", snap.Resource)
+	}
 	return nil
 }
 
@@ -181,12 +197,29 @@ func newUUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// sessionURI turns a session id or URI into the URI.
+// sessionURI turns a session id or URI into the URI: anything that already
+// has a URI scheme (ahp-session:/…, or a VS Code-dialect host's
+// <provider>:/<id>) passes through unchanged; a bare id gets ahp-session:/.
 func sessionURI(id string) string {
-	if len(id) > len("ahp-session:") && id[:len("ahp-session:")] == "ahp-session:" {
+	if hasURIScheme(id) {
 		return id
 	}
 	return "ahp-session:/" + id
+}
+
+// hasURIScheme reports whether s starts with an RFC 3986 scheme and a colon.
+func hasURIScheme(s string) bool {
+	for i, r := range s {
+		switch {
+		case r == ':':
+			return i > 0
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		case i > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.'):
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // nowStamp is the current time in AHP's format.

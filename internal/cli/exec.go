@@ -153,10 +153,26 @@ func runExec(cfg config, std stdio) int {
 	return r.run(ctx)
 }
 
+// errSetupTimeout is exec giving up on opening the session.
+var errSetupTimeout = errors.New("gave up")
+
+// execSetupTimeout bounds opening the session (subscribe, waiting for it
+// to be ready, subscribing its chat), whatever the host answers.
+var execSetupTimeout = 60 * time.Second
+
 // openSession returns the chat to send into: the --session's default
-// chat, or that of a new session.
+// chat, or that of a new session. It gives up after execSetupTimeout.
 func (r *turnRun) openSession(ctx context.Context) (session, chat string, err error) {
 	d := r.h.d
+	parent, opening := ctx, ""
+	sctx, cancel := context.WithTimeout(ctx, execSetupTimeout)
+	defer cancel()
+	defer func() {
+		if err != nil && parent.Err() == nil && sctx.Err() != nil {
+			err = fmt.Errorf("the host did not make session %s ready within %v: %w", opening, execSetupTimeout, errSetupTimeout)
+		}
+	}()
+	ctx = sctx
 	if r.o.session != "" {
 		session = sessionURI(r.o.session)
 	} else {
@@ -172,6 +188,7 @@ func (r *turnRun) openSession(ctx context.Context) (session, chat string, err er
 			printErr(r.std.err, "ahptui: session %s\n", strings.TrimPrefix(session, "ahp-session:/"))
 		}
 	}
+	opening = session
 	if err := d.subscribeSession(ctx, session); err != nil {
 		return "", "", err
 	}

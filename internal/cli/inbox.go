@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"sort"
-	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -130,7 +129,7 @@ func writeInbox(w io.Writer, hosts []inboxHost, asJSON bool) {
 			case !s.Status.Has(ahpwire.StatusIsRead):
 				mark = "*"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", mark, sanitizeLine(strings.TrimPrefix(s.Resource, "ahp-session:/")),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", mark, sanitizeLine(s.Resource), // the full URI, as exec --session takes it
 				statusWord(s.Status), sanitizeLine(s.Title))
 		}
 		_ = tw.Flush()

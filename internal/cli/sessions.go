@@ -101,7 +101,9 @@ func runSessions(cfg config, std stdio) int {
 	tw := tabwriter.NewWriter(std.out, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tMODIFIED\tTITLE")
 	for _, s := range all {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", sanitizeLine(strings.TrimPrefix(s.Resource, "ahp-session:/")),
+		// The full URI: hosts of other dialects publish <provider>:/<id>,
+		// and exec --session and export take it back unchanged.
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", sanitizeLine(s.Resource),
 			statusWord(s.Status), sanitizeLine(fmt.Sprint(s.ModifiedAt)), sanitizeLine(s.Title))
 	}
 	_ = tw.Flush()

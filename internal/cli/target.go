@@ -18,6 +18,7 @@ type target struct {
 	url   string // ws://, wss:// or ws+unix:// (may carry ?tkn=)
 	token string // "" = from the URL, if any
 	name  string // the config host name, "" for a URL
+	param string // the token query parameter ("" = tkn), from the config host
 	ssh   *cfgfile.Host
 }
 
@@ -63,7 +64,7 @@ func resolveTarget(ctx context.Context, cfg config, f *cfgfile.File, name, rawUR
 	if err != nil {
 		return target{}, &usageError{msg: err.Error()}
 	}
-	t := target{url: h.URL, token: cfg.token, name: name}
+	t := target{url: h.URL, token: cfg.token, name: name, param: h.TokenParam}
 	if h.SSH != "" {
 		hc := h
 		t.ssh = &hc

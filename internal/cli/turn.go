@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -88,8 +89,15 @@ func (r *turnRun) elapsed() int64 { return time.Since(r.started).Milliseconds() 
 func (r *turnRun) onEvent(ctx context.Context, ev ahpclient.Event) (int, bool) {
 	e, ok := ev.(ahpclient.EnvelopeEvent)
 	if !ok {
-		if l, ok := ev.(ahpclient.ChannelLostEvent); ok && l.Channel == r.chat {
-			return r.fail(ctx, fmt.Errorf("the host lost the chat %s", r.chat)), true
+		switch ev := ev.(type) {
+		case ahpclient.ChannelLostEvent:
+			if ev.Channel == r.chat {
+				return r.interrupted("the host no longer has the chat " + r.chat + " after the connection dropped (the host restarted?)"), true
+			}
+		case ahpclient.SnapshotEvent:
+			if ev.Snapshot.Resource == r.chat && ev.Reason != ahpclient.SnapshotSubscribe {
+				return r.onChatSnapshot(ev.Snapshot)
+			}
 		}
 		return 0, false
 	}
@@ -160,6 +168,43 @@ func (r *turnRun) onEvent(ctx context.Context, ev ahpclient.Event) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// interrupted ends a turn whose reply stopped for good without an end
+// from the host: what was received stays printed, the turn is marked
+// interrupted, and exec exits 1 naming the cause.
+func (r *turnRun) interrupted(cause string) int {
+	r.out.end("interrupted", r.elapsed(), r.usage, cause)
+	printErr(r.std.err, "ahptui: exec: the reply was interrupted: %s\n", sanitizeLine(cause))
+	return execFailed
+}
+
+// onChatSnapshot follows the turn through a snapshot of the chat that
+// replaced what the driver had (a reconnect or re-initialize): a turn the
+// host no longer has was interrupted; one it finished ends as it did.
+func (r *turnRun) onChatSnapshot(snap ahpwire.Snapshot) (int, bool) {
+	var st ahpwire.ChatState
+	if json.Unmarshal(snap.State, &st) != nil {
+		return 0, false
+	}
+	if st.ActiveTurn != nil && st.ActiveTurn.ID == r.turnID {
+		return 0, false // still running
+	}
+	for _, t := range st.Turns {
+		if t.ID != r.turnID {
+			continue
+		}
+		code := execCompleted
+		switch t.State {
+		case ahpwire.TurnCancelled:
+			code = execCancelled
+		case ahpwire.TurnError:
+			code = execFailed
+		}
+		r.out.end(t.State, durationOr(t.Duration, r.elapsed()), r.usage, "")
+		return code, true
+	}
+	return r.interrupted("the host no longer has this turn after the connection dropped (the host restarted?)"), true
 }
 
 // onPart prints a whole response part.

@@ -65,6 +65,9 @@ type Host struct {
 	Token string `toml:"token"`
 	// AllowPlaintextToken accepts Token (the file then must be private).
 	AllowPlaintextToken bool `toml:"allow_plaintext_token"`
+	// TokenParam names the URL query parameter the host reads its token
+	// from ("" = "tkn"; pi-ahp reads "token").
+	TokenParam string `toml:"token_param"`
 }
 
 // Agent is one named ACP agent: the program the host starts and speaks

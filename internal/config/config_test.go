@@ -33,6 +33,10 @@ token_cmd = "echo from-cmd"
 
 [hosts.local]
 url = "ws+unix:///run/ahp.sock"
+
+[hosts.pi]
+url = "ws://127.0.0.1:63877/"
+token_param = "token"
 `
 
 func TestParseGood(t *testing.T) {
@@ -43,12 +47,15 @@ func TestParseGood(t *testing.T) {
 	if f.Default != "work" || f.Theme != "dark" || f.Notify.BellOn() || f.Notify.Desktop != "osc777" {
 		t.Fatalf("%+v", f)
 	}
-	if got := f.HostNames(); strings.Join(got, ",") != "box-1,local,work" {
+	if got := f.HostNames(); strings.Join(got, ",") != "box-1,local,pi,work" {
 		t.Fatalf("hosts %v", got)
 	}
 	h, err := f.Lookup("box-1")
 	if err != nil || !h.Start || h.SSH != "me@box.example.com:2222" {
 		t.Fatalf("%+v %v", h, err)
+	}
+	if pi, err := f.Lookup("pi"); err != nil || pi.TokenParam != "token" {
+		t.Fatalf("token_param: %+v %v", pi, err)
 	}
 	if _, err := f.Lookup("nope"); err == nil || !strings.Contains(err.Error(), "box-1") {
 		t.Fatalf("lookup error %v", err)
@@ -82,6 +89,7 @@ func TestParseErrors(t *testing.T) {
 		"bad key override":   {"[keys]\nquit = 3\n", "c.toml:2: key keys.\"quit\""},
 		"two token sources":  {"[hosts.a]\nurl = \"ws://h/\"\ntoken_env = \"A\"\ntoken_cmd = \"b\"\n", "c.toml:1: key hosts.a: set one of"},
 		"bad env name":       {"[hosts.a]\nurl = \"ws://h/\"\ntoken_env = \"$A\"\n", "c.toml:3: key hosts.a.token_env"},
+		"bad token_param":    {"[hosts.a]\nurl = \"ws://h/\"\ntoken_param = \"a b\"\n", "c.toml:3: key hosts.a.token_param"},
 		"dotted unknown key": {"hosts.a.url = \"ws://h/\"\nhosts.a.bogus = 1\n", "c.toml:2: key hosts.a.bogus: unknown key"},
 	}
 	for name, tc := range cases {

@@ -15,6 +15,9 @@ var hostName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 // envName is a portable environment variable name.
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
+// paramName is a token query parameter name: plain, no escaping needed.
+var paramName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+
 // Notification settings.
 var (
 	desktopKinds = []string{"", "off", "osc9", "osc777", "osc99"}
@@ -108,6 +111,9 @@ func (h Host) validate(v *validator, name string) {
 	}
 	if n > 1 {
 		v.add(key, "set one of token_env, token_cmd and token")
+	}
+	if h.TokenParam != "" && !paramName.MatchString(h.TokenParam) {
+		v.add(key+".token_param", "%q is not a URL query parameter name (letters, digits, _ . -)", h.TokenParam)
 	}
 	if h.TokenEnv != "" && !envName.MatchString(h.TokenEnv) {
 		v.add(key+".token_env", "%q is not an environment variable name", h.TokenEnv)
