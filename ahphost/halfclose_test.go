@@ -33,3 +33,18 @@ func TestHalfCloseMidMessageIsNotApplied(t *testing.T) {
 		t.Fatal("an unfinished fragmented createSession was applied at the half-close")
 	}
 }
+
+// TestDuplicateInitialSubscriptionsDoNotCount: the same channel listed many
+// times in initialSubscriptions counts once toward MaxSubscriptions (issue
+// 24, minor).
+func TestDuplicateInitialSubscriptionsDoNotCount(t *testing.T) {
+	_, u := startHost(t, Options{NoToken: true, Agent: idleAgent{}, MaxSubscriptions: 2})
+	w := dial(t, u, nil)
+	defer w.close()
+	subs := make([]string, 300)
+	for i := range subs {
+		subs[i] = "ahp-root://"
+	}
+	w.initialize("dups", subs, nil)
+	w.call("ping", map[string]any{"channel": "ahp-root://"})
+}
