@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
@@ -58,5 +59,24 @@ func TestTerminalActionsBounded(t *testing.T) {
 	h.mu.Unlock()
 	if st.Title != "build" || *st.Cols != 120 || *st.Rows != 40 {
 		t.Fatalf("state %q %d×%d", st.Title, *st.Cols, *st.Rows)
+	}
+}
+
+// TestHostTerminalOutputIsCapped: the host keeps at most
+// ahpstate.MaxTerminalOutputBytes of a terminal's output, however much a
+// command prints (issue 24 item 6, host side).
+func TestHostTerminalOutputIsCapped(t *testing.T) {
+	h, _ := startHost(t, Options{NoToken: true, Agent: idleAgent{}, ReplayLogBytes: 1 << 20})
+	const uri = "ahp-terminal:/chatty"
+	chunk := strings.Repeat("y\n", 32<<10)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.st.openTerminal(uri, ahpwire.TerminalState{})
+	for range 3 * ahpstate.MaxTerminalOutputBytes / len(chunk) {
+		h.st.applyTerminal(uri, &ahpwire.TerminalData{Data: chunk}, nil)
+	}
+	st := h.st.ext.terminals[uri]
+	if n := len(st.Output()); n > ahpstate.MaxTerminalOutputBytes+len(ahpwire.TerminalDroppedMarker) || !st.OutputDropped() {
+		t.Fatalf("host holds %d bytes of output (dropped=%v)", n, st.OutputDropped())
 	}
 }
