@@ -228,6 +228,9 @@ func (h *Host) Close() error {
 		_ = c.ws.CloseNow()
 	}
 	h.wg.Wait()
+	h.mu.Lock()
+	h.st.ext.resources.spill.close() // no writer reads an evicted file any more
+	h.mu.Unlock()
 	return nil
 }
 

@@ -203,6 +203,9 @@ func serveMainIn(ctx context.Context, args []string, std stdio) int {
 	cfg.Options.ReleaseMemory = debug.FreeOSMemory // after a long reply was stored as pages
 	log.Debug("memory limit", "bytes", applyServeMemoryLimit())
 	cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, cfg.Addr) // the --addr name is this machine
+	if d, err := stateDir(lookupEnv); err == nil && cfg.Options.StateDir == "" {
+		cfg.Options.StateDir = d // evicted pages of large replies go there (removed at exit)
+	}
 	h, err := ahphost.New(cfg.Options)
 	if err != nil {
 		gate.open()
