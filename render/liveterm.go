@@ -46,6 +46,10 @@ type LiveTerminal struct {
 	pending []byte
 	// pendingLines counts the line feeds in pending.
 	pendingLines int
+	// plain caches plainLines for revision plainRev (a frame asks for the
+	// line count and then the lines: the output is split once).
+	plain    []string
+	plainRev uint64
 }
 
 // maxQueuedLines bounds the lines of output fed to the emulator at once:
@@ -273,12 +277,17 @@ func (t *LiveTerminal) Text() string {
 // plainLines splits the output of a terminal without pty into sanitised
 // lines (CR LF and LF end lines; other controls show as pictures).
 func (t *LiveTerminal) plainLines() []string {
+	if t.plain != nil && t.plainRev == t.rev {
+		return t.plain
+	}
 	s := SanitizeTabs(t.state.Output(), TerminalTabWidth)
 	s = strings.TrimSuffix(s, "\n")
 	if s == "" {
+		t.plain, t.plainRev = []string{}, t.rev
 		return nil
 	}
-	return strings.Split(s, "\n")
+	t.plain, t.plainRev = strings.Split(s, "\n"), t.rev
+	return t.plain
 }
 
 // drawCells renders one row of cells (at most cols cells, at most width
