@@ -41,6 +41,34 @@ func appendDiffRows(out []string, l string, inner int, style lipgloss.Style) []s
 // multi-megabyte line costs a bounded number of rows.
 const MaxLineBytes = 64 << 10
 
+// capLineBytes cuts every line of s longer than MaxLineBytes, ending it
+// with a note of how much was left out (text that is wrapped as prose).
+func capLineBytes(s string) string {
+	if len(s) <= MaxLineBytes {
+		return s
+	}
+	var b strings.Builder
+	for rest := s; rest != ""; {
+		l := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			l = rest[:i+1]
+		}
+		rest = rest[len(l):]
+		if body := strings.TrimSuffix(l, "\n"); len(body) > MaxLineBytes {
+			cut := MaxLineBytes
+			for cut > 0 && !utf8.RuneStart(body[cut]) {
+				cut--
+			}
+			b.WriteString(body[:cut])
+			b.WriteString(" … " + strconv.Itoa(len(body)-cut) + " more bytes on this line not shown")
+			b.WriteString(l[len(body):])
+			continue
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
 // wrapCode breaks a sanitised plain line (no escapes) into rows of at most
 // limit columns, in one pass over the line (at most MaxLineBytes of it; a
 // marker row says how much more there is).

@@ -88,3 +88,12 @@ func BenchmarkWrapCodeLongLine(b *testing.B) {
 		_ = wrapCode(l, 100)
 	}
 }
+
+// TestToolOutputLongLineIsCapped: a 1 MiB line of tool output is laid out
+// up to MaxLineBytes with a note of the rest (issue 24 item 8).
+func TestToolOutputLongLineIsCapped(t *testing.T) {
+	line := strings.Repeat("word ", 1<<20/5)
+	if got := capLineBytes("a\n" + line + "\nb"); !strings.HasPrefix(got, "a\n") || !strings.HasSuffix(got, " more bytes on this line not shown\nb") || len(got) > MaxLineBytes+100 {
+		t.Fatalf("capped to %d bytes: ...%q", len(got), got[max(0, len(got)-60):])
+	}
+}
