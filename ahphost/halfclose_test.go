@@ -41,7 +41,7 @@ func TestDuplicateInitialSubscriptionsDoNotCount(t *testing.T) {
 	_, u := startHost(t, Options{NoToken: true, Agent: idleAgent{}, MaxSubscriptions: 2})
 	w := dial(t, u, nil)
 	defer w.close()
-	subs := make([]string, 300)
+	subs := make([]string, 100000) // as the soak's amplify attack sends
 	for i := range subs {
 		subs[i] = "ahp-root://"
 	}
