@@ -84,8 +84,11 @@ func (t *LiveTerminal) flush() {
 	if t.emu == nil || len(t.pending) == 0 {
 		return
 	}
-	s := string(t.pending)
+	s, cut := frameTail(string(t.pending))
 	t.pending, t.pendingLines = t.pending[:0], 0
+	if cut {
+		t.clamp = csiClamp{} // a sequence held from the last frame no longer continues
+	}
 	_, _ = t.emu.WriteString(t.clamp.filter(s))
 }
 

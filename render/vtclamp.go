@@ -113,3 +113,77 @@ func clampParams(p string, final byte) string {
 	}
 	return b.String()
 }
+
+// frameCost bounds the work one frame hands the emulator, in cells: a
+// printed byte costs one, a count sequence (REP, ECH, SU, …) its clamped
+// count more. x/vt spends about 1.5 µs a cell, so a frame costs at most
+// ~75 ms however the output is built (8,192 × "A ESC[1000b" in 64 KiB
+// would cost 12.6 s).
+const frameCost = 50_000
+
+// seqCost returns the end of the token starting at s[i] (one byte, or a
+// whole CSI sequence) and its cost.
+func seqCost(s string, i int) (end, cost int) {
+	start, body := -1, 0
+	switch {
+	case s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[':
+		start, body = i, i+2
+	case s[i] == 0xc2 && i+1 < len(s) && s[i+1] == 0x9b:
+		start, body = i, i+2
+	}
+	if start < 0 {
+		return i + 1, 1
+	}
+	end = body
+	for end < len(s) && end-start < maxCSILen && s[end] >= 0x20 && s[end] <= 0x3f {
+		end++
+	}
+	if end >= len(s) || s[end] < 0x40 || s[end] > 0x7e {
+		return end, end - start
+	}
+	cost = end + 1 - start
+	if p := s[body:end]; strings.IndexByte(clampedFinals, s[end]) >= 0 && (p == "" || !strings.ContainsAny(p[:1], "<=>?")) {
+		n := 0
+		for k := 0; k < len(p); k++ {
+			if c := p[k]; c >= '0' && c <= '9' {
+				n = min(n*10+int(c-'0'), maxCSICount)
+			} else {
+				cost += n
+				n = 0
+			}
+		}
+		cost += max(n, 1)
+	}
+	return end + 1, cost
+}
+
+// frameTail returns the end of s that costs at most frameCost, starting
+// at a line start when one is in reach, else at a token boundary (the
+// output before it would have scrolled past or been overwritten anyway);
+// s itself when it fits.
+func frameTail(s string) (string, bool) {
+	total := 0
+	for i := 0; i < len(s); {
+		end, c := seqCost(s, i)
+		total += c
+		i = end
+	}
+	if total <= frameCost {
+		return s, false
+	}
+	cut := len(s)
+	for i, prefix := 0, 0; i < len(s); {
+		if total-prefix <= frameCost {
+			cut = i
+			break
+		}
+		end, c := seqCost(s, i)
+		prefix += c
+		i = end
+	}
+	// From the next line start when it is near (the rest fits all the more).
+	if k := strings.IndexByte(s[cut:], '\n'); k >= 0 && k < 4096 && (cut == 0 || s[cut-1] != '\n') {
+		cut += k + 1
+	}
+	return s[cut:], true
+}

@@ -77,3 +77,23 @@ func BenchmarkHugeVTCounts(b *testing.B) {
 		_ = lt.LineCount()
 	}
 }
+
+// TestFrameWorkIsBounded: output whose sequences would cost the emulator
+// more than frameCost cells in one frame is cut to its newest part that
+// fits (8,192 × "A ESC[1000b" in 64 KiB cost 12.6 s before), and ordinary
+// output within the budget passes whole (issue 24 item 7).
+func TestFrameWorkIsBounded(t *testing.T) {
+	flood := strings.Repeat("A\x1b[1000b", 8192)
+	tail, cut := frameTail(flood)
+	if !cut || len(tail) == 0 || len(tail) > frameCost/1000*len("A\x1b[1000b") || !strings.HasSuffix(flood, tail) {
+		t.Fatalf("cut=%v, %d bytes kept", cut, len(tail))
+	}
+	log := strings.Repeat("ok  some/package  0.1s\n", 1000)
+	if got, cut := frameTail(log); cut || got != log {
+		t.Fatal("ordinary output was cut")
+	}
+	lines := strings.Repeat("0123456789\n", 10000)
+	if got, cut := frameTail(lines); !cut || !strings.HasPrefix(got, "0123456789\n") || len(got) > frameCost {
+		t.Fatalf("not cut at a line start: %q…", got[:min(20, len(got))])
+	}
+}
