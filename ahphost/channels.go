@@ -167,27 +167,21 @@ func (s *store) dispatchExt(uri string, a ahpwire.Action, origin *ahpwire.Action
 }
 
 // validateExt returns why a client may not dispatch a on uri ("" = ok):
-// terminals accept resized, titleChanged and cleared from anyone, input
-// and claimed only from the client holding the claim (the demo's
-// terminals are claimed by sessions and have no pty behind them);
+// terminals follow ahpstate.ValidateTerminalAction (claim holder, size and
+// title bounds; the demo's terminals are claimed by sessions and have no
+// pty behind them);
 // changesets accept filesReviewChanged when they are reviewable.
 func (s *store) validateExt(uri string, a ahpwire.Action, clientID string) string {
 	switch kindOf(uri) {
 	case chanTerminal:
 		t := s.ext.terminals[uri]
-		switch a.(type) {
-		case *ahpwire.TerminalResized, *ahpwire.TerminalTitleChanged, *ahpwire.TerminalCleared:
-			return ""
-		case *ahpwire.TerminalInput, *ahpwire.TerminalClaimed:
-			if t.Claim.Kind == ahpwire.ClaimClient && t.Claim.ClientID == clientID {
-				return ""
-			}
-			if s.claimable(uri, t, a, clientID) {
-				return ""
-			}
-			return "the terminal is not claimed by this client"
+		if s.claimable(uri, t, a, clientID) {
+			return "" // a client takes an agent's running pty terminal (terminput.go)
 		}
-		return "action is not client-dispatchable on a terminal: " + a.ActionType()
+		if err := ahpstate.ValidateTerminalAction(*t, a, clientID); err != nil {
+			return err.Error()
+		}
+		return ""
 	case chanChangeset:
 		if _, ok := a.(*ahpwire.ChangesetFilesReviewChanged); !ok {
 			return "action is not client-dispatchable on a changeset: " + a.ActionType()

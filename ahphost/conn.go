@@ -20,6 +20,7 @@ type conn struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	q      *outQueue
+	eof    *eofWatch // sees the stream's end under coder/websocket (nil: not watched); read by readLoop only
 
 	// recvCap is the client's advertised chunking capability (nil = none).
 	// It is set by initialize/reconnect before their response is queued.
@@ -126,6 +127,9 @@ func (c *conn) logReadError(err error) {
 	case errors.Is(err, errMessageTimeout):
 		h.warnRejected("incoming message not completed in time; connection closed", "conn", c.id,
 			"timeout", h.opts.MessageReadTimeout)
+	case errors.Is(err, errCutMessage):
+		h.warnRejected("peer closed the stream in the middle of a message; discarded", "conn", c.id)
+		_ = c.ws.CloseNow()
 	case errors.Is(err, websocket.ErrMessageTooBig):
 		h.log.Warn("incoming frame exceeds read limit; connection closed", "conn", c.id, "limit", h.opts.readLimit())
 	case c.ctx.Err() != nil:

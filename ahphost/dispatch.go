@@ -70,10 +70,15 @@ func (c *conn) dispatchAction(p *ahpwire.DispatchActionParams, raw []byte, missi
 // echoed and acted upon, a rejected one is echoed with the returned reason.
 // h.mu is held.
 func (s *store) dispatchChat(ce *chatEntry, a ahpwire.Action, raw []byte, origin *ahpwire.ActionOrigin) string {
-	if reason := validateChat(ce.state, a, origin.ClientID); reason != "" {
+	reason := validateChat(ce.state, a, origin.ClientID)
+	if reason == "" {
+		reason = s.turnIDTaken(ce, a)
+	}
+	if reason != "" {
 		s.emitRaw(ce.uri, a, raw, origin, reason)
 		return reason
 	}
+	s.noteTurnID(ce, a)
 	ce.state = reduceChat(ce.state, a)
 	s.emitRaw(ce.uri, a, raw, origin, "")
 	s.refLargeParts(ce)

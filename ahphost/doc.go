@@ -81,7 +81,15 @@
 // the Host header must be an IP literal, localhost, the bound name or one
 // of AllowedHosts (DNS rebinding). A panic in a handler, the writer or an
 // agent run is recovered: the connection is closed with 1011 and removed
-// from every broadcast. `ahptui serve` (internal/cli) sets a 384 MiB soft memory limit unless
+// from every broadcast. resourceRead answers are built by the writer, like
+// snapshots (a peer that never reads holds a small entry per request); the
+// resource store keeps ResourceBudget (256 MiB) in memory and evicts the
+// oldest resources to files under StateDir (removed at Close), never
+// dropping one; terminals keep at most 4 MiB of output each (oldest
+// dropped), titles of 4 KiB and sizes up to 1000×500, and only a claiming
+// client may resize, retitle or clear its terminal; a turn id is never
+// reused across chats; a message cut off by the peer's half-close is
+// discarded. `ahptui serve` (internal/cli) sets a 384 MiB soft memory limit unless
 // GOMEMLIMIT is set; TestSoakAllAttacksAtOnce holds the host's peak RSS
 // under 512 MB with every known attack running at once.
 //

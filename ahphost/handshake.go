@@ -153,19 +153,18 @@ func (c *conn) initialize(m *ahpwire.Message) (any, func(), *rpcError) {
 func (h *Host) uniqueSubscriptions(uris []string) ([]string, *rpcError) {
 	limit := h.opts.MaxSubscriptions
 	tooMany := errInvalidParams("too many subscriptions (max " + strconv.Itoa(limit) + ")")
-	if len(uris) > max(16*limit, 1024) {
-		return nil, tooMany
-	}
-	seen := make(map[string]bool, len(uris))
-	out := make([]string, 0, len(uris))
+	// Duplicates never count: the list (bounded by MaxRequestParamsBytes)
+	// is walked once, and refused as soon as one URI past the limit is new.
+	seen := make(map[string]bool, min(len(uris), limit))
+	out := make([]string, 0, min(len(uris), limit))
 	for _, u := range uris {
 		if !seen[u] {
+			if len(out) == limit {
+				return nil, tooMany
+			}
 			seen[u] = true
 			out = append(out, u)
 		}
-	}
-	if len(out) > limit {
-		return nil, tooMany
 	}
 	return out, nil
 }

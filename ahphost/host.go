@@ -230,6 +230,9 @@ func (h *Host) Close() error {
 	}
 	h.wg.Wait()
 	closeAgents(h.agent, h.log)
+	h.mu.Lock()
+	h.st.ext.resources.spill.close() // no writer reads an evicted file any more
+	h.mu.Unlock()
 	return nil
 }
 
@@ -275,7 +278,8 @@ func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.wg.Done()
-	ws, err := websocket.Accept(w, r, nil)
+	eof := &eofWatch{}
+	ws, err := websocket.Accept(watchedWriter{ResponseWriter: w, w: eof}, r, nil)
 	if err != nil {
 		h.warnRejected("rejected connection: websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
 		return
@@ -286,6 +290,7 @@ func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		_ = ws.CloseNow()
 		return
 	}
+	c.eof = eof
 	h.log.Info("client connected", "conn", c.id, "remote", r.RemoteAddr)
 	c.readLoop()
 	h.removeConn(c)

@@ -110,6 +110,16 @@ type Options struct {
 	// ResourcePageBytes is the size of each such resource (one contentRef
 	// per page); 0 = DefaultResourcePageBytes.
 	ResourcePageBytes int64
+	// ResourceBudget bounds the memory of the resource store (pages of
+	// large replies, demo contents); the oldest resources beyond it are
+	// evicted to files, never dropped. 0 = DefaultResourceBudget.
+	ResourceBudget int64
+	// StateDir is where evicted resources are kept, in a private
+	// subdirectory removed at Close; "" = the system's temporary directory.
+	StateDir string
+	// SpillBytes bounds the evicted resources on disk; past it they stay
+	// in memory over ResourceBudget. 0 = DefaultSpillBytes.
+	SpillBytes int64
 	// ReleaseMemory, when set, runs on its own goroutine after a finished
 	// turn's large parts were stored as resources and their live text and
 	// replayed deltas dropped (at most one run at a time): the process can
@@ -218,6 +228,8 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	unsetToDefault(&o.WriteTimeout, DefaultWriteTimeout)
 	unsetToDefault(&o.QueueBytes, DefaultQueueBytes)
+	unsetToDefault(&o.ResourceBudget, DefaultResourceBudget)
+	unsetToDefault(&o.SpillBytes, DefaultSpillBytes)
 	unsetToDefault(&o.ReassemblyBudget, 4*o.MaxMessageBytes)
 	if o.LargePartBytes == 0 {
 		o.LargePartBytes = DefaultLargePartBytes

@@ -2,6 +2,8 @@ package ahphost
 
 import (
 	"encoding/base64"
+	"fmt"
+	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -13,40 +15,68 @@ import (
 const DefaultResourceBudget = 256 << 20
 
 // resourceStore keeps contents served by resourceRead, keyed by URI, in
-// insertion order within a byte budget. It requires h.mu.
+// insertion order within a byte budget of memory; the oldest are evicted
+// beyond it to files (spill), and kept in memory only when that fails, so
+// a stored content is never lost. It requires h.mu.
 type resourceStore struct {
 	items map[string]resource
-	order []string
-	bytes int64
+	order []string // URIs held in memory, oldest first
+	bytes int64    // bytes held in memory
+	spill spill
+	// spillErr reports a failed eviction (logged by the store).
+	spillErr func(uri string, err error)
 }
 
-// resource is one stored content.
+// resource is one stored content: in memory (data), or in a file (path)
+// once evicted.
 type resource struct {
 	data        []byte
+	path        string
+	size        int64
 	contentType string
 }
 
 // put stores data under uri (replacing an older value) and evicts the
-// oldest entries while the store is over budget.
+// oldest entries to disk while the store is over budget.
 func (r *resourceStore) put(uri, contentType string, data []byte, budget int64) {
 	if r.items == nil {
 		r.items = make(map[string]resource)
 	}
 	if old, ok := r.items[uri]; ok {
-		r.bytes -= int64(len(old.data))
-	} else {
-		r.order = append(r.order, uri)
+		if old.path != "" {
+			r.spill.forget(old.path, old.size)
+		} else {
+			r.bytes -= int64(len(old.data))
+			r.order = removeURI(r.order, uri)
+		}
 	}
-	r.items[uri] = resource{data: data, contentType: contentType}
+	r.order = append(r.order, uri)
+	r.items[uri] = resource{data: data, size: int64(len(data)), contentType: contentType}
 	r.bytes += int64(len(data))
 	for r.bytes > budget && len(r.order) > 1 {
 		oldest := r.order[0]
+		it := r.items[oldest]
+		path, err := r.spill.write(oldest, it.data)
+		if err != nil {
+			if r.spillErr != nil {
+				r.spillErr(oldest, err)
+			}
+			return // kept in memory, over budget: never lost
+		}
 		r.order = r.order[1:]
-		if it, ok := r.items[oldest]; ok && oldest != uri {
-			r.bytes -= int64(len(it.data))
-			delete(r.items, oldest)
+		r.bytes -= int64(len(it.data))
+		r.items[oldest] = resource{path: path, size: it.size, contentType: it.contentType}
+	}
+}
+
+// removeURI returns order without uri.
+func removeURI(order []string, uri string) []string {
+	for i, u := range order {
+		if u == uri {
+			return append(order[:i:i], order[i+1:]...)
 		}
 	}
+	return order
 }
 
 // get returns the resource at uri.
@@ -55,9 +85,29 @@ func (r *resourceStore) get(uri string) (resource, bool) {
 	return it, ok
 }
 
+// load returns a resource's content, from its file once evicted. It does
+// not need h.mu (files are written once and removed only at Close).
+func (it resource) load() ([]byte, error) {
+	if it.path == "" {
+		return it.data, nil
+	}
+	b, err := os.ReadFile(it.path)
+	if err != nil {
+		return nil, fmt.Errorf("read evicted resource: %w", err)
+	}
+	return b, nil
+}
+
 // putResource stores a resource for resourceRead.
 func (s *store) putResource(uri, contentType string, data []byte) {
-	s.ext.resources.put(uri, contentType, data, DefaultResourceBudget)
+	r := &s.ext.resources
+	if r.spillErr == nil {
+		r.spill.parent, r.spill.limit = s.h.opts.StateDir, s.h.opts.SpillBytes
+		r.spillErr = func(uri string, err error) {
+			s.h.log.Error("cannot evict a resource to disk; kept in memory over the budget", "uri", truncate(uri, 200), "err", err)
+		}
+	}
+	r.put(uri, contentType, data, s.h.opts.ResourceBudget)
 }
 
 func init() {
@@ -68,7 +118,7 @@ func init() {
 // when it is valid UTF-8 and the client did not ask for base64, else as
 // base64. Unknown URIs are NotFound; only the root channel is accepted.
 // A result too large for the client becomes a MessageTooLarge error in the
-// writer, like any other response.
+// writer, like any other response; the result is built there (deferred).
 func (c *conn) resourceRead(m *ahpwire.Message) (any, func(), *rpcError) {
 	var p ahpwire.ResourceReadParams
 	if e := decode(m, &p); e != nil {
@@ -86,13 +136,46 @@ func (c *conn) resourceRead(m *ahpwire.Message) (any, func(), *rpcError) {
 	if !ok {
 		return nil, nil, &rpcError{code: ahpwire.CodeNotFound, msg: "resource not found"}
 	}
+	// The answer is built by the connection's writer when its turn comes
+	// (it.data is immutable: put replaces, never modifies), like a
+	// snapshot: a peer that sends many reads and never reads the answers
+	// holds a small queued entry per read, not a copy of the content each
+	// (120 such peers reading a 0.9 MB resource 100 times each took the
+	// host to 1.4 GiB). Builds share the host-wide build slots.
+	b64 := p.Encoding == ahpwire.EncodingBase64
+	return &deferred{build: func(limit int64) (any, error) {
+		if n := encodedSize(it, b64); n > limit {
+			return nil, &tooLargeError{size: n, limit: limit}
+		}
+		data, err := it.load() // evicted ones from their file, outside h.mu
+		if err != nil {
+			return nil, err
+		}
+		it.data = data
+		return encodeResource(it, b64), nil
+	}}, nil, nil
+}
+
+// encodeResource is the resourceRead result for it: UTF-8 text when the
+// content is valid UTF-8 of a text type and base64 was not asked for,
+// else base64.
+func encodeResource(it resource, b64 bool) ahpwire.ResourceReadResult {
 	res := ahpwire.ResourceReadResult{ContentType: it.contentType}
-	if p.Encoding != ahpwire.EncodingBase64 && utf8.Valid(it.data) && !isBinaryType(it.contentType) {
+	if !b64 && utf8.Valid(it.data) && !isBinaryType(it.contentType) {
 		res.Data, res.Encoding = string(it.data), ahpwire.EncodingUTF8
 	} else {
 		res.Data, res.Encoding = base64.StdEncoding.EncodeToString(it.data), ahpwire.EncodingBase64
 	}
-	return res, nil, nil
+	return res
+}
+
+// encodedSize is a lower bound of the encoded answer's size, to refuse a
+// result too large for the peer before building it.
+func encodedSize(it resource, b64 bool) int64 {
+	if b64 || isBinaryType(it.contentType) {
+		return int64(base64.StdEncoding.EncodedLen(int(it.size)))
+	}
+	return it.size
 }
 
 // isBinaryType reports content types that are always sent as base64.

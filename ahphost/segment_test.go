@@ -338,7 +338,7 @@ func TestRelayFrameCap(t *testing.T) {
 	bad := chunkingClient(t, u, "bad", 1<<20)
 	chat2 := bad.createSession("ahp-session:/bad")
 	readChat(t, bad, chat2, 0)
-	bad.sendMessage(chat2, "t1", "/demo big 1m", 1)
+	bad.sendMessage(chat2, "t-bad", "/demo big 1m", 1) // turn ids are unique across chats
 	if st := bad.closed(); st != websocket.StatusMessageTooBig {
 		t.Fatalf("outgoing over cap: close %d, want 1009", st)
 	}

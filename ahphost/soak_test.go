@@ -196,6 +196,14 @@ func TestSoakAllAttacksAtOnce(t *testing.T) {
 		run(func() { attackFuzz(ctx, u, uint64(i), st) })
 	}
 	run(func() { attackRebind(ctx, u, st) })
+	// Issue 24: a hostile terminal stream, diff and schema, and a
+	// resourceRead flood.
+	run(func() { attackTerminal(ctx, u, st) })
+	run(func() { attackDiff(ctx, u, st) })
+	run(func() { attackSchema(ctx, u, st) })
+	for range 8 / scale {
+		run(func() { attackReadFlood(ctx, u, bigChat, st) })
+	}
 
 	// The well-behaved client: one turn after another until the end.
 	var peakRSS int64

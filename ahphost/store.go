@@ -41,6 +41,8 @@ type store struct {
 	extra extraState
 	// ext holds terminal and changeset channels and resources (channels.go).
 	ext extChannels
+	// turnChats is the chat of every client-started turn id (turnids.go).
+	turnChats turnIDs
 }
 
 // logEntry is one logged action envelope.

@@ -10,13 +10,13 @@ import "github.com/ahptui/ahptui/ahpwire"
 func ReduceTerminal(s ahpwire.TerminalState, a ahpwire.Action) ahpwire.TerminalState {
 	switch a := a.(type) {
 	case *ahpwire.TerminalData:
-		return terminalData(s, a.Data)
+		return boundTerminal(terminalData(s, a.Data))
 	case *ahpwire.TerminalResized:
 		s.Cols, s.Rows = ahpwire.Ptr(a.Cols), ahpwire.Ptr(a.Rows)
 	case *ahpwire.TerminalClaimed:
 		s.Claim = a.Claim
 	case *ahpwire.TerminalTitleChanged:
-		s.Title = a.Title
+		s.Title = cutUTF8(a.Title, MaxTerminalTitleBytes)
 	case *ahpwire.TerminalCwdChanged:
 		s.Cwd = a.Cwd
 	case *ahpwire.TerminalExited:
@@ -33,6 +33,7 @@ func ReduceTerminal(s ahpwire.TerminalState, a ahpwire.Action) ahpwire.TerminalS
 			Timestamp:   a.Timestamp,
 		})
 		s.SupportsCommandDetection = ahpwire.Ptr(true)
+		return boundTerminal(s)
 	case *ahpwire.TerminalCommandFinished:
 		return commandFinished(s, a)
 	}

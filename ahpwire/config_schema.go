@@ -163,10 +163,8 @@ func (p SessionConfigPropertySchema) CheckValue(raw json.RawMessage) error {
 	if len(p.Enum) == 0 || p.EnumDynamic {
 		return nil
 	}
-	for _, e := range p.Enum {
-		if sameJSON(e, raw) {
-			return nil
-		}
+	if p.enumIndex(raw) >= 0 {
+		return nil
 	}
 	return fmt.Errorf("must be one of %s", p.enumList())
 }
@@ -174,10 +172,8 @@ func (p SessionConfigPropertySchema) CheckValue(raw json.RawMessage) error {
 // EnumLabel returns the display label of enum value raw (the value itself
 // when there is no label).
 func (p SessionConfigPropertySchema) EnumLabel(raw json.RawMessage) string {
-	for i, e := range p.Enum {
-		if sameJSON(e, raw) && i < len(p.EnumLabels) && p.EnumLabels[i] != "" {
-			return p.EnumLabels[i]
-		}
+	if i := p.enumIndex(raw); i >= 0 && i < len(p.EnumLabels) && p.EnumLabels[i] != "" {
+		return p.EnumLabels[i]
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
@@ -227,15 +223,32 @@ func (p SessionConfigPropertySchema) enumList() string {
 	return b.String()
 }
 
-// sameJSON compares two JSON values semantically.
-func sameJSON(a, b json.RawMessage) bool {
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
+// enumIndex returns the index of the first enum value semantically equal
+// to raw (-1: none): a byte-equal value first, else canonical forms with
+// raw decoded once, so a lookup costs one decode per value at most.
+func (p SessionConfigPropertySchema) enumIndex(raw json.RawMessage) int {
+	i := slices.IndexFunc(p.Enum, func(e json.RawMessage) bool { return bytes.Equal(e, raw) })
+	if i >= 0 || len(p.Enum) == 0 {
+		return i
 	}
-	xb, _ := json.Marshal(x)
-	yb, _ := json.Marshal(y)
-	return bytes.Equal(xb, yb)
+	want, ok := canonicalJSON(raw)
+	if !ok {
+		return -1
+	}
+	return slices.IndexFunc(p.Enum, func(e json.RawMessage) bool {
+		got, ok := canonicalJSON(e)
+		return ok && bytes.Equal(got, want)
+	})
+}
+
+// canonicalJSON re-encodes a JSON value in one canonical form.
+func canonicalJSON(raw json.RawMessage) ([]byte, bool) {
+	var x any
+	if json.Unmarshal(raw, &x) != nil {
+		return nil, false
+	}
+	b, err := json.Marshal(x)
+	return b, err == nil
 }
 
 // objectKeys returns the keys of a JSON object in source order.

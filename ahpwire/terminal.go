@@ -3,6 +3,7 @@ package ahpwire
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/ahptui/ahptui/internal/textbuf"
 )
@@ -92,6 +93,16 @@ func (s TerminalState) Output() string {
 		b = append(b, p.Text()...)
 	}
 	return string(b)
+}
+
+// TerminalDroppedMarker starts a terminal's content when its oldest output
+// was dropped to keep it within a byte cap (ahpstate.MaxTerminalOutputBytes).
+const TerminalDroppedMarker = "[… earlier output dropped …]\r\n"
+
+// OutputDropped reports whether the terminal's oldest output was dropped
+// (its content starts with TerminalDroppedMarker).
+func (s TerminalState) OutputDropped() bool {
+	return len(s.Content) > 0 && strings.HasPrefix(s.Content[0].Text(), TerminalDroppedMarker)
 }
 
 // TerminalContentPart is one typed part of terminal output: unclassified

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -35,36 +36,115 @@ func appendDiffRows(out []string, l string, inner int, style lipgloss.Style) []s
 	return out
 }
 
+// MaxLineBytes caps the bytes of one line of code, terminal output or diff
+// that are laid out: the rest is summarised on a marker row, so a hostile
+// multi-megabyte line costs a bounded number of rows.
+const MaxLineBytes = 64 << 10
+
+// capLineBytes cuts every line of s longer than MaxLineBytes, ending it
+// with a note of how much was left out (text that is wrapped as prose).
+func capLineBytes(s string) string {
+	if len(s) <= MaxLineBytes {
+		return s
+	}
+	var b strings.Builder
+	for rest := s; rest != ""; {
+		l := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			l = rest[:i+1]
+		}
+		rest = rest[len(l):]
+		if body := strings.TrimSuffix(l, "\n"); len(body) > MaxLineBytes {
+			cut := MaxLineBytes
+			for cut > 0 && !utf8.RuneStart(body[cut]) {
+				cut--
+			}
+			b.WriteString(body[:cut])
+			b.WriteString(" … " + strconv.Itoa(len(body)-cut) + " more bytes on this line not shown")
+			b.WriteString(l[len(body):])
+			continue
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
 // wrapCode breaks a sanitised plain line (no escapes) into rows of at most
-// limit columns.
+// limit columns, in one pass over the line (at most MaxLineBytes of it; a
+// marker row says how much more there is).
 func wrapCode(l string, limit int) []string {
 	limit = max(limit, 1)
-	if ansi.StringWidth(l) <= limit {
-		return []string{l}
+	rest := 0
+	if len(l) > MaxLineBytes {
+		cut := MaxLineBytes
+		for cut > 0 && !utf8.RuneStart(l[cut]) {
+			cut--
+		}
+		rest = len(l) - cut
+		l = l[:cut]
 	}
+	rows := wrapCodeRows(l, limit)
+	if rest > 0 {
+		rows = append(rows, ansi.Truncate("… "+strconv.Itoa(rest)+" more bytes on this line not shown", limit, "…"))
+	}
+	return rows
+}
+
+// wrapCodeRows is wrapCode without the byte cap. A row breaks after the
+// last space that fits when that leaves at least a third of the row used
+// (never inside the first row's indentation), else at the column; a
+// cluster wider than the row gets a row of its own.
+func wrapCodeRows(l string, limit int) []string {
 	var rows []string
 	first := true
-	for ansi.StringWidth(l) > limit {
-		head := ansi.Truncate(l, limit, "")
-		if head == "" { // a wide character in a one-column row
-			_, n := utf8.DecodeRuneInString(l)
-			head = l[:n]
-		}
-		cut := len(head)
+	for {
+		// Scan one row: end is the byte after the last cluster that fits.
+		end, w, sp, spW := 0, 0, -1, 0
 		indent := 0
 		if first {
 			indent = len(l) - len(strings.TrimLeft(l, " "))
 		}
-		// Break at a space when it leaves at least a third of the row used.
-		if sp := strings.LastIndexByte(head, ' '); sp > indent && ansi.StringWidth(head[:sp]) >= limit/3 {
+		over := false
+		for end < len(l) {
+			n, cw := nextCluster(l[end:])
+			if w+cw > limit {
+				if end == 0 { // wider than the row: alone on it
+					end, w = n, cw
+				}
+				over = true
+				break
+			}
+			if l[end] == ' ' && end > indent {
+				sp, spW = end, w
+			}
+			end += n
+			w += cw
+		}
+		if !over {
+			if l != "" || first {
+				rows = append(rows, l)
+			}
+			return rows
+		}
+		cut := end
+		if sp > 0 && spW >= limit/3 {
 			cut = sp
 		}
 		rows = append(rows, strings.TrimRight(l[:cut], " "))
 		l = strings.TrimLeft(l[cut:], " ")
 		first = false
+		if l == "" {
+			return rows
+		}
 	}
-	if l != "" {
-		rows = append(rows, l)
+}
+
+// nextCluster returns the byte length and display width of the first
+// grapheme cluster of s (ASCII fast path).
+func nextCluster(s string) (n, width int) {
+	if s[0] < utf8.RuneSelf && (len(s) == 1 || s[1] < utf8.RuneSelf) {
+		return 1, 1
 	}
-	return rows
+	c, w := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+	return max(len(c), 1), w
 }

@@ -49,12 +49,23 @@ func isBlankRendered(l string) bool {
 func filterLine(l string) string {
 	var out, tail strings.Builder
 	out.Grow(len(l) / 2)
-	hadEsc, openLink := false, false
+	hadEsc, openLink, dropLink := false, false, false
 	for i := 0; i < len(l); {
 		c := l[i]
 		switch {
 		case c == 0x1b:
 			j, keep, link := scanTrusted(l, i)
+			if keep && link {
+				// Only safe hyperlinks are kept; a dropped one's text stays
+				// as plain text, and so does its closing sequence.
+				if target := linkTarget(l[i+2 : j]); target != "" {
+					dropLink = !keepLink(l, j, target)
+				}
+				keep = !dropLink
+				if linkTarget(l[i+2:j]) == "" {
+					dropLink = false
+				}
+			}
 			if keep {
 				hadEsc = true
 				if link {

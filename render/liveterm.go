@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -36,6 +37,59 @@ type LiveTerminal struct {
 	pty   bool
 	emu   *vt.Emulator
 	rev   uint64
+	clamp csiClamp
+	// pending is output not yet fed to the emulator (at most maxReplay
+	// bytes, from a line start when older output was skipped): the
+	// emulator is fed when the terminal is drawn, at most once per frame,
+	// so a flood of terminal/data actions costs bounded work per frame and
+	// keys and signals are handled between them.
+	pending []byte
+	// pendingLines counts the line feeds in pending.
+	pendingLines int
+	// plain caches plainLines for revision plainRev (a frame asks for the
+	// line count and then the lines: the output is split once).
+	plain    []string
+	plainRev uint64
+}
+
+// maxQueuedLines bounds the lines of output fed to the emulator at once:
+// each line feed at the bottom of the screen costs the emulator ~80 µs
+// (it scrolls the screen and the scrollback), so a flood of short lines
+// is cut to its last lines (from a line start, like tailForReplay).
+const maxQueuedLines = 1000
+
+// queue adds output for the emulator, keeping the last maxReplay bytes.
+func (t *LiveTerminal) queue(s string) {
+	if len(t.pending)+len(s) > maxReplay {
+		keep := tailForReplay(string(t.pending) + s)
+		t.pending, t.pendingLines = t.pending[:0], 0
+		t.clamp = csiClamp{} // the cut may fall inside a sequence
+		s = keep
+	}
+	t.pending = append(t.pending, s...)
+	t.pendingLines += strings.Count(s, "\n")
+	if t.pendingLines > 2*maxQueuedLines { // trimmed by half: amortised linear
+		cut, n := 0, t.pendingLines-maxQueuedLines
+		for ; n > 0; n-- {
+			cut += bytes.IndexByte(t.pending[cut:], '\n') + 1
+		}
+		t.pending = append(t.pending[:0], t.pending[cut:]...)
+		t.pendingLines = maxQueuedLines
+		t.clamp = csiClamp{}
+	}
+}
+
+// flush feeds the queued output to the emulator, counts clamped.
+func (t *LiveTerminal) flush() {
+	if t.emu == nil || len(t.pending) == 0 {
+		return
+	}
+	s, cut := frameTail(string(t.pending))
+	t.pending, t.pendingLines = t.pending[:0], 0
+	if cut {
+		t.clamp = csiClamp{} // a sequence held from the last frame no longer continues
+	}
+	_, _ = t.emu.WriteString(t.clamp.filter(s))
 }
 
 // NewLiveTerminal returns the view of a terminal in state st; pty selects
@@ -74,7 +128,9 @@ func (t *LiveTerminal) Reset(st ahpwire.TerminalState) {
 		return
 	}
 	t.emu = newEmulator(st)
-	_, _ = t.emu.WriteString(tailForReplay(st.Output()))
+	t.pending, t.pendingLines = t.pending[:0], 0
+	t.clamp = csiClamp{}
+	t.queue(tailForReplay(st.Output()))
 }
 
 // Apply records the state after action a (the caller reduced it) and feeds
@@ -86,12 +142,13 @@ func (t *LiveTerminal) Apply(st ahpwire.TerminalState, a ahpwire.Action) {
 		t.state = st
 		t.rev++
 		if t.emu != nil {
-			_, _ = t.emu.WriteString(tailForReplay(a.Data))
+			t.queue(tailForReplay(a.Data))
 		}
 	case *ahpwire.TerminalResized:
 		t.state = st
 		t.rev++
 		if t.emu != nil && a.Cols > 0 && a.Cols <= 1000 && a.Rows > 0 && a.Rows <= 500 {
+			t.flush() // output before the resize is laid out at the old size
 			t.emu.Resize(int(a.Cols), int(a.Rows))
 		}
 	case *ahpwire.TerminalCleared:
@@ -161,6 +218,7 @@ func (t *LiveTerminal) LineCount() int {
 	if !t.pty {
 		return len(t.plainLines())
 	}
+	t.flush()
 	return t.emu.ScrollbackLen() + t.screenRows()
 }
 
@@ -192,6 +250,7 @@ func (t *LiveTerminal) Lines(from, n, width int, styled bool) []string {
 		}
 		return out
 	}
+	t.flush()
 	sb := t.emu.ScrollbackLen()
 	for i := from; i < end; i++ {
 		var cells func(x int) *uv.Cell
@@ -221,12 +280,17 @@ func (t *LiveTerminal) Text() string {
 // plainLines splits the output of a terminal without pty into sanitised
 // lines (CR LF and LF end lines; other controls show as pictures).
 func (t *LiveTerminal) plainLines() []string {
+	if t.plain != nil && t.plainRev == t.rev {
+		return t.plain
+	}
 	s := SanitizeTabs(t.state.Output(), TerminalTabWidth)
 	s = strings.TrimSuffix(s, "\n")
 	if s == "" {
+		t.plain, t.plainRev = []string{}, t.rev
 		return nil
 	}
-	return strings.Split(s, "\n")
+	t.plain, t.plainRev = strings.Split(s, "\n"), t.rev
+	return t.plain
 }
 
 // drawCells renders one row of cells (at most cols cells, at most width

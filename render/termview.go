@@ -14,8 +14,11 @@ import (
 // TermCollapsedLines lines, an expanded one a window of TermExpandedLines
 // lines that scrolls (ViewOpts.TermScroll).
 const (
-	TermCollapsedLines = 6
-	TermExpandedLines  = 20
+	// TerminalOutputCapMiB is ahpstate.MaxTerminalOutputBytes in MiB,
+	// named by the viewer when a terminal's oldest output was dropped.
+	TerminalOutputCapMiB = 4
+	TermCollapsedLines   = 6
+	TermExpandedLines    = 20
 )
 
 // termOf returns the live terminal of a tool call's first terminal content
@@ -114,6 +117,10 @@ func (r *Renderer) liveTerminal(lt *LiveTerminal, t *ahpwire.ToolResultContent, 
 	out := []string{head}
 	if state.SupportsCommandDetection != nil && *state.SupportsCommandDetection {
 		out = append(out, r.terminalCommands(state, width)...)
+	}
+	if state.OutputDropped() {
+		out = append(out, detailIndent+"  "+r.styles.Muted.Render(truncatePlain("… earlier output dropped (more than "+
+			strconv.Itoa(TerminalOutputCapMiB)+" MiB)", max(width-len(detailIndent)-2, 8))))
 	}
 	inner := max(width-len(detailIndent)-2, 1)
 	total := lt.LineCount()

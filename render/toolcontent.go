@@ -18,6 +18,7 @@ func (r *Renderer) toolContent(c ahpwire.ToolResultContent, name string, width i
 			return nil
 		}
 		text, more := capLines(strings.TrimRight(c.Text, "\n"), maxHeadLines, false)
+		text = capLineBytes(text)
 		out := append(r.section("Output", width), textBlock(text, width, st.Body, detailIndent+"  ")...)
 		if more > 0 {
 			out = append(out, r.omitted(more, "more", width))

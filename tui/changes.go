@@ -42,6 +42,20 @@ type changesRow struct {
 type diffPane struct {
 	row    changesRow
 	scroll int
+	// key and lines are the last diff laid out: View lays it out again
+	// only when the contents or the width change (a diff of huge contents
+	// or lines costs far more than a frame).
+	key   diffKey
+	lines []string
+}
+
+// diffKey is what a laid-out diff depends on. Unchanged contents are the
+// same strings, so comparing them costs a pointer comparison.
+type diffKey struct {
+	width              int
+	set, file, path    string
+	uris, texts, loads [2]string
+	have               [2]bool
 }
 
 // newChangesOverlay opens the view on the catalogue sets, subscribing to
@@ -270,7 +284,22 @@ func (o *changesOverlay) diffView(st *Styles, inner, avail int) (string, []strin
 	}
 	title := st.Help.Title.Render(oneLine(render.Sanitize(displayPath(e.Path())))) + "  " +
 		st.Help.Desc.Render(state+" · space toggles · ↑/↓ scroll · esc back")
-	lines := o.x.c.renderer.FileDiff(e, inner, o.viewOpts())
+	v := o.viewOpts()
+	k := diffKey{width: inner, set: r.set.URITemplate, file: r.file.ID, path: e.Path()}
+	for i, side := range []*ahpwire.FileEditSide{e.Before, e.After} {
+		if side != nil {
+			u := side.Content.URI
+			k.uris[i], k.loads[i] = u, v.Loading[u]
+			k.texts[i], k.have[i] = v.Resources[u]
+		}
+	}
+	if o.diff.lines == nil || o.diff.key != k {
+		o.diff.key, o.diff.lines = k, o.x.c.renderer.FileDiff(e, inner, v)
+		if o.diff.lines == nil {
+			o.diff.lines = []string{}
+		}
+	}
+	lines := o.diff.lines
 	o.diff.scroll = min(o.diff.scroll, max(0, len(lines)-avail))
 	end := min(len(lines), o.diff.scroll+avail)
 	return title, lines[o.diff.scroll:end]

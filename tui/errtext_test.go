@@ -96,4 +96,7 @@ func TestErrorsAreWrittenForPeople(t *testing.T) {
 	if !strings.Contains(logs.String(), "failed to WebSocket dial") {
 		t.Fatalf("the detail is not in the log:\n%s", logs.String())
 	}
+	if l := logs.String(); strings.Contains(l, "session failed") || !strings.Contains(l, "could not create the session") {
+		t.Fatalf("log wording (issue 24, minor):\n%s", l)
+	}
 }

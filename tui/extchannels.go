@@ -123,6 +123,7 @@ func (x *extChannels) onSnapshot(s ahpwire.Snapshot) {
 			x.c.log.Warn("terminal snapshot", "channel", s.Resource, "err", err)
 			return
 		}
+		st = ahpstate.BoundTerminal(st) // title and output caps, as for actions
 		if t.lt == nil {
 			t.lt = render.NewLiveTerminal(st, t.pty)
 		} else {

@@ -265,7 +265,11 @@ func (m *Model) setNotice(text string, isErr bool) tea.Cmd {
 // errNotice shows what failed in words for people ("<what>: <errText>")
 // and logs the full error, which keeps the detail the notice leaves out.
 func (m *Model) errNotice(what string, err error) tea.Cmd {
-	m.c.log.Warn(what+" failed", "err", err)
+	logged := what // already reads as a failure ("could not …")
+	if logged == "" {
+		logged = "request failed"
+	}
+	m.c.log.Warn(logged, "err", err)
 	text := errText(err)
 	if what != "" {
 		text = what + ": " + text

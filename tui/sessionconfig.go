@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -55,7 +56,15 @@ type configField struct {
 	choices []configChoice
 	cur     int
 	query   string // typed filter of a dynamic property's values
+	// all holds a static enum's every value when it has more than
+	// maxEnumChoices: choices is then the first maxEnumChoices of them
+	// matching query (typing filters, as for dynamic properties).
+	all []configChoice
 }
+
+// maxEnumChoices caps the values of a static enum the form cycles through;
+// typing filters the rest (a hostile schema may list 1e5 values).
+const maxEnumChoices = 500
 
 // configForm shows the host's session configuration before a session is
 // created: the working directory and every schema property, defaults
@@ -145,6 +154,14 @@ func newConfigForm(km keymap.Form, msg configResolvedMsg, st *Styles) *configFor
 					fl.cur = i
 				}
 			}
+			if len(fl.choices) > maxEnumChoices {
+				fl.all = fl.choices
+				fl.choices = fl.all[:maxEnumChoices:maxEnumChoices]
+				if fl.cur >= maxEnumChoices { // keep the current value reachable
+					fl.choices = append(fl.choices[:maxEnumChoices-1:maxEnumChoices-1], fl.all[fl.cur])
+					fl.cur = maxEnumChoices - 1
+				}
+			}
 		} else {
 			fl.text = newTextInput(st)
 			fl.text.Prompt = "› "
@@ -164,9 +181,16 @@ func enumChoices(p ahpwire.SessionConfigPropertySchema) []configChoice {
 	if p.Type == "boolean" && len(p.Enum) == 0 {
 		return []configChoice{{value: json.RawMessage("true"), label: "yes"}, {value: json.RawMessage("false"), label: "no"}}
 	}
+	// One pass: each value's label is at its own index (EnumLabel would
+	// compare it with every value, two JSON decodes a pair).
 	out := make([]configChoice, 0, len(p.Enum))
 	for i, e := range p.Enum {
-		c := configChoice{value: e, label: p.EnumLabel(e)}
+		c := configChoice{value: e}
+		if i < len(p.EnumLabels) && p.EnumLabels[i] != "" {
+			c.label = p.EnumLabels[i]
+		} else if err := json.Unmarshal(e, &c.label); err != nil {
+			c.label = string(e)
+		}
 		if i < len(p.EnumDescriptions) {
 			c.desc = p.EnumDescriptions[i]
 		}
@@ -316,6 +340,10 @@ func (f *configForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 			fl.text, cmd = fl.text.Update(k)
 			return f, cmd, resultNone
 		}
+		if fl.all != nil {
+			fl.filterStatic(k)
+			return f, nil, resultNone
+		}
 		if fl.prop.EnumDynamic {
 			// Typing on a dynamic property asks the host for matching values.
 			switch {
@@ -330,6 +358,35 @@ func (f *configForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 		}
 	}
 	return f, nil, resultNone
+}
+
+// filterStatic applies a key typed on a static enum with more than
+// maxEnumChoices values: the choices become the first maxEnumChoices whose
+// label holds the query (a key that would match nothing is ignored).
+func (fl *configField) filterStatic(k tea.KeyPressMsg) {
+	q := fl.query
+	switch {
+	case k.Code == tea.KeyBackspace && q != "":
+		q = string([]rune(q)[:len([]rune(q))-1])
+	case k.Text != "" && k.Mod&^tea.ModShift == 0:
+		q += k.Text
+	default:
+		return
+	}
+	lq := strings.ToLower(q)
+	var shown []configChoice
+	for _, c := range fl.all {
+		if strings.Contains(strings.ToLower(c.label), lq) {
+			shown = append(shown, c)
+			if len(shown) == maxEnumChoices {
+				break
+			}
+		}
+	}
+	if len(shown) == 0 {
+		return
+	}
+	fl.query, fl.choices, fl.cur = q, shown, 0
 }
 
 // dirValue is the working directory typed in the form ("" for settings).
@@ -372,8 +429,11 @@ func (f *configForm) View(st *Styles, width, height int) string {
 			}
 			if fl.query != "" {
 				val += "  " + st.Dialog.Key.Render("filter: "+oneLine(render.Sanitize(fl.query)))
-			} else if fl.prop.EnumDynamic && i == f.focus {
+			} else if (fl.prop.EnumDynamic || fl.all != nil) && i == f.focus {
 				val += "  " + st.Dialog.Muted.Render("type to search")
+			}
+			if fl.all != nil && i == f.focus {
+				val += "  " + st.Dialog.Muted.Render(fmt.Sprintf("(%d shown of %d)", len(fl.choices), len(fl.all)))
 			}
 			lines = append(lines, "  "+val)
 		default:

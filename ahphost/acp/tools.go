@@ -210,7 +210,8 @@ func (tm *turnMap) diffContent(tc *toolMap, d *sdk.ToolCallContentDiff) ahpwire.
 func (tm *turnMap) fileEdit(key, path string, before *string, after string) ahpwire.FileEdit {
 	uri := fileURI(path)
 	side := func(which, text string) *ahpwire.FileEditSide {
-		cu := "ahp-content:/acp/" + key + "/" + which
+		// Scoped by the chat: another chat's turn or file never names it.
+		cu := "ahp-content:/acp/" + strings.TrimPrefix(strings.TrimPrefix(tm.t.Chat, ahpwire.ChatScheme), "/") + "/" + key + "/" + which
 		if ch := tm.t.Channels; ch != nil {
 			ch.PutResource(cu, "text/plain", []byte(text))
 		}

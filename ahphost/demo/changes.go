@@ -98,7 +98,7 @@ func (r *run) storeEdit(f changedFile) ahpwire.FileEdit {
 	ch := r.t.Channels
 	uri := demoRoot + f.path
 	side := func(which, text string) *ahpwire.FileEditSide {
-		cu := ContentURI(r.t.TurnID, which+"/"+f.path)
+		cu := ContentURI(r.t.Chat, r.t.TurnID, which+"/"+f.path)
 		ch.PutResource(cu, f.contentType, []byte(text))
 		return &ahpwire.FileEditSide{URI: uri, Content: ahpwire.ContentRef{
 			URI: cu, ContentType: f.contentType, SizeHint: ahpwire.Ptr(int64(len(text)))}}

@@ -45,7 +45,7 @@ func (r *run) shell() error {
 	pty := variant != shellPlain
 	detect := variant == shellDetect
 	steps := shellSteps(pty)
-	uri := TerminalURI(r.t.TurnID, "shell")
+	uri := TerminalURI(r.t.Chat, r.t.TurnID, "shell")
 	title := "bash"
 	if !pty {
 		title = "sh (no pty)"

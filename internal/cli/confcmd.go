@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"strings"
 
 	cfgfile "github.com/ahptui/ahptui/internal/config"
+	"github.com/ahptui/ahptui/internal/redact"
+	"github.com/ahptui/ahptui/render"
 )
 
 // configTemplate is written by `ahptui config edit` when there is no file.
@@ -47,39 +50,45 @@ func runConfig(cfg config, std stdio) int {
 	if path == "" {
 		p, err := cfgfile.Path(lookupEnv)
 		if err != nil {
-			printErr(std.err, "ahptui: %v\n", err)
+			printClean(std.err, "ahptui: %v\n", err)
 			return exitError
 		}
 		path = p
 	}
 	switch cfg.configVerb {
 	case "path":
-		fmt.Fprintln(std.out, path)
+		printClean(std.out, "%s\n", path)
 		return exitOK
 	case "edit":
 		if err := editConfig(path, std); err != nil {
-			printErr(std.err, "ahptui: config edit: %v\n", err)
+			printClean(std.err, "ahptui: config edit: %v\n", err)
 			return exitError
 		}
 	}
 	f, err := cfgfile.Load(path, true)
 	if err != nil {
-		printErr(std.err, "ahptui: %v\n", err)
+		printClean(std.err, "ahptui: %v\n", err)
 		return exitUsage
 	}
 	if err := applyConfig(&cfg, f); err != nil {
-		printErr(std.err, "ahptui: %v\n", err)
+		printClean(std.err, "ahptui: %v\n", err)
 		return exitUsage
 	}
 	for _, w := range configWarnings(f) {
-		printErr(std.err, "ahptui: warning: %s\n", w)
+		printClean(std.err, "ahptui: warning: %s\n", w)
 	}
 	def := "none"
 	if f.Default != "" {
 		def = f.Default
 	}
-	fmt.Fprintf(std.out, "%s: ok (%d hosts: %s; default: %s)\n", path, len(f.Hosts), strings.Join(f.HostNames(), ", "), def)
+	printClean(std.out, "%s: ok (%d hosts: %s; default: %s)\n", path, len(f.Hosts), strings.Join(f.HostNames(), ", "), def)
 	return exitOK
+}
+
+// printClean prints like printErr, through render.Sanitize as well: a
+// config file's key names, host names and paths may hold terminal escapes.
+func printClean(w io.Writer, format string, args ...any) {
+	_, _ = io.WriteString(w, render.Sanitize(redact.String(fmt.Sprintf(format, args...))))
 }
 
 // configWarnings lists risks that are not errors: a clear-text token in a

@@ -215,6 +215,9 @@ func serveMainWith(ctx context.Context, args []string, std stdio, configFile str
 	cfg.Options.ReleaseMemory = debug.FreeOSMemory // after a long reply was stored as pages
 	log.Debug("memory limit", "bytes", applyServeMemoryLimit())
 	cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, cfg.Addr) // the --addr name is this machine
+	if d, err := stateDir(lookupEnv); err == nil && cfg.Options.StateDir == "" {
+		cfg.Options.StateDir = d // evicted pages of large replies go there (removed at exit)
+	}
 	closeAgents, err := wireServeAgents(&cfg, configFile, log)
 	if err != nil {
 		gate.open()

@@ -27,6 +27,11 @@ const childEnv = "AHPTUI_SUPERVISED"
 // focus reporting and the kitty keyboard protocol.
 const resetSequences = "\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?1004l\x1b[<u\x1b[0m\r\n"
 
+// parentEnv marks the UI process started by supervise with the file
+// descriptor of the read end of a pipe only the supervisor can write to:
+// its EOF tells the child that the supervisor died (even by SIGKILL).
+const parentEnv = "AHPTUI_PARENT_FD"
+
 // maxCrashReport bounds the crash text the supervisor keeps.
 const maxCrashReport = 1 << 20
 
@@ -42,6 +47,32 @@ func armCrashPipe() {
 	}
 	_ = debug.SetCrashOutput(f, debug.CrashOptions{})
 	_ = f.Close() // SetCrashOutput keeps its own duplicate
+	watchParent()
+}
+
+// watchParent, in a supervised UI process, ends the UI when the
+// supervisor dies: a SIGKILLed supervisor cannot restore the terminal, and
+// a UI left behind in the alternate screen would take what the user types
+// at the shell for chat messages. The pipe's EOF (only the supervisor
+// holds its write end) sends this process SIGHUP, which ends the UI
+// through Bubble Tea's own shutdown and restores the terminal; SIGTTOU and
+// SIGTTIN are ignored first, since the shell has by then taken the
+// terminal back and a background process restoring its modes would
+// otherwise be stopped. The goroutine lives as long as the process.
+func watchParent() {
+	if lookupEnv(parentEnv) != "4" {
+		return
+	}
+	syscall.CloseOnExec(4) // not for the UI's own children (ssh, token_cmd)
+	f := os.NewFile(4, "ahptui-parent")
+	if f == nil {
+		return
+	}
+	go func() {
+		_, _ = io.Copy(io.Discard, f)
+		signal.Ignore(syscall.SIGTTOU, syscall.SIGTTIN)
+		_ = syscall.Kill(os.Getpid(), syscall.SIGHUP)
+	}()
 }
 
 // maybeSupervise runs a terminal UI command in a child process and watches
@@ -67,19 +98,28 @@ func maybeSupervise(args []string, logPath string, std stdio) (code int, ok bool
 	if err != nil {
 		return 0, false
 	}
+	pr, pw, err := os.Pipe() // the child watches pr for this process's death
+	if err != nil {
+		_ = r.Close()
+		_ = w.Close()
+		return 0, false
+	}
+	defer pw.Close() // held open (and alive) until the child has ended
 	cmd := exec.Command(exe, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.ExtraFiles = []*os.File{w} // fd 3 in the child
-	cmd.Env = append(os.Environ(), childEnv+"=3")
+	cmd.ExtraFiles = []*os.File{w, pr} // fds 3 and 4 in the child
+	cmd.Env = append(os.Environ(), childEnv+"=3", parentEnv+"=4")
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, append([]os.Signal{os.Interrupt}, termSignals...)...)
 	defer signal.Stop(sigs)
 	if err := cmd.Start(); err != nil {
 		_ = r.Close()
 		_ = w.Close()
+		_ = pr.Close()
 		return 0, false
 	}
 	_ = w.Close()
+	_ = pr.Close()
 	crash := make(chan []byte, 1)
 	go func() {
 		b, _ := io.ReadAll(io.LimitReader(r, maxCrashReport))

@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"runtime"
@@ -10,8 +11,13 @@ import (
 	"time"
 )
 
-// tokenCmdTimeout bounds a token_cmd.
-const tokenCmdTimeout = 15 * time.Second
+// tokenCmdTimeout bounds a token_cmd (a variable for tests).
+var tokenCmdTimeout = 15 * time.Second
+
+// tokenCmdWaitDelay bounds how long a token_cmd's output is waited for once
+// the shell has exited or the timeout fired: a background child that keeps
+// the output open (`sleep 40 & echo tok`) does not hold the call.
+const tokenCmdWaitDelay = 2 * time.Second
 
 // ResolveToken returns the host's token: from token_env, token_cmd (run by the
 // shell; its standard output, trimmed) or token. "" when none is set.
@@ -33,9 +39,18 @@ func (h Host) ResolveToken(ctx context.Context, getenv func(string) string) (str
 		} else {
 			cmd = exec.CommandContext(ctx, "sh", "-c", h.TokenCmd)
 		}
+		// The command runs in its own process group, killed whole at the
+		// timeout (children included); WaitDelay stops waiting for output a
+		// leftover child keeps open.
+		setProcessGroup(cmd)
+		cmd.WaitDelay = tokenCmdWaitDelay
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Run(); err != nil {
+		err := cmd.Run()
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("token_cmd did not finish within %v", tokenCmdTimeout)
+		}
+		if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
 			return "", fmt.Errorf("token_cmd failed: %w", err)
 		}
 		t := strings.TrimSpace(out.String())
