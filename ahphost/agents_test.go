@@ -52,7 +52,7 @@ func TestSeveralAgentsRouteByProvider(t *testing.T) {
 		must(t, json.Unmarshal(w.call("subscribe", map[string]any{"channel": session}), &res))
 		chat := res.Snapshot.State.DefaultChat
 		w.call("subscribe", map[string]any{"channel": chat})
-		w.sendMessage(chat, "t", "hi", uint64(i+1))
+		w.sendMessage(chat, "t"+string(rune('a'+i)), "hi", uint64(i+1)) // turn ids are unique across chats
 		e := w.actionOfType(chat, ahpwire.ActionChatResponsePart)
 		want := provider
 		if want == "" {
