@@ -32,6 +32,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !ok {
 		return mm, cmd
 	}
+	if next.onlyStreamedText(msg) { // nothing moved on screen before the next frame (stream_batch.go)
+		return next, cmd
+	}
 	return next, tea.Batch(cmd, next.syncExt())
 }
 

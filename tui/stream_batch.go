@@ -117,3 +117,29 @@ func (m *Model) isStreamedText(env ahpwire.ActionEnvelope) bool {
 	}
 	return false
 }
+
+// onlyStreamedText reports a pump message that only grew the open chat's
+// streamed text: the transcript is laid out again at the next frame, so
+// what is on screen (the terminals and content references syncExt
+// follows) cannot have changed, and syncExt waits for that frame.
+func (m *Model) onlyStreamedText(msg tea.Msg) bool {
+	isText := func(ev ahpclient.Event) bool {
+		e, ok := ev.(ahpclient.EnvelopeEvent)
+		return ok && m.isStreamedText(e.Envelope)
+	}
+	switch msg := msg.(type) {
+	case connEventMsg:
+		return (msg.b == nil || msg.b == m.c.backend) && isText(msg.ev)
+	case connBatchMsg:
+		if msg.b != nil && msg.b != m.c.backend {
+			return false
+		}
+		for _, e := range msg.evs {
+			if !isText(e.ev) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
