@@ -19,10 +19,10 @@ import (
 
 // lazyHeadBytes is the source size of completed blocks from which they are
 // laid out as pages of groups (shorter texts render whole, as before).
-const lazyHeadBytes = 32 << 10
+const lazyHeadBytes = 16 << 10
 
 // groupBytes is the source size at which a group of blocks is closed.
-const groupBytes = 8 << 10
+const groupBytes = 4 << 10
 
 // chunkGroup is a run of consecutive completed blocks of one text: chunks
 // [from, next group's from) of its mdState.

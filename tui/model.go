@@ -134,7 +134,7 @@ func (m *Model) setTheme(dark bool) {
 
 // View draws the current screen, the overlays and the status line.
 func (m Model) View() tea.View {
-	v := tea.NewView(m.render())
+	v := tea.NewView(m.frameContent())
 	v.AltScreen = true
 	if !m.noMouse {
 		v.MouseMode = tea.MouseModeCellMotion

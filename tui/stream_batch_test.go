@@ -71,3 +71,24 @@ func TestOnlyStreamedText(t *testing.T) {
 		}
 	}
 }
+
+// A streamed delta changes nothing on screen until the frame lays it out:
+// View hands back the last frame (which a fresh render equals), and the
+// frame after it draws the new text.
+func TestStreamedTextReusesFrame(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "first words"))))
+	before := viewText(m)
+	nm, _ := m.Update(envelope(5, &ahpwire.ChatDelta{TurnID: "t2", PartID: "t2.m1", Content: " and a streamed tail"}))
+	m = nm.(Model)
+	if !m.c.view.reuse {
+		t.Fatal("a streamed delta did not mark the frame reusable")
+	}
+	if got := viewText(m); got != before || m.render() != m.c.view.content {
+		t.Fatalf("the reused frame differs from a fresh render:\n%s\n--- fresh:\n%s", got, m.render())
+	}
+	m = send(t, m, frameMsg{})
+	if m.c.view.reuse || !strings.Contains(viewText(m), "streamed tail") {
+		t.Fatalf("the frame did not draw the new text:\n%s", viewText(m))
+	}
+}
