@@ -12,9 +12,10 @@ import (
 // maxBatch bounds how many queued events one Update applies: a model
 // streams tens of thousands of small deltas, and those that arrived
 // between two frames are applied (reduced, derived, acknowledged) and drawn
-// once, not one Update and one View each. The client's queue holds at most
-// ahpclient.DefaultHighWater of them anyway.
-const maxBatch = 4096
+// once, not one Update and one View each. The bound keeps one Update short
+// (a key typed meanwhile waits for at most one batch): 512 deltas cost a
+// few milliseconds.
+const maxBatch = 512
 
 // batchBackend is a backend that can hand over every event already queued
 // at once (*ahpclient.Client with Options.ExplicitAck).
