@@ -111,6 +111,8 @@ type common struct {
 	ext *extChannels
 	// view is the last frame, reused while only streamed text grew (viewcache.go).
 	view frameCache
+	// status is the status line's last drawing (viewcache.go).
+	status statusView
 }
 
 func newCommon(o Options) *common {

@@ -173,7 +173,7 @@ func (m Model) render() string {
 	if n := len(m.overlays); n > 0 {
 		body = m.composeOverlay(body, m.overlays[n-1])
 	}
-	return fitFrame(body, renderStatus(&m.c.styles, m.statusInfo(), m.width), m.width, m.height)
+	return fitFrame(body, m.statusLine(m.statusInfo()), m.width, m.height)
 }
 
 // fitFrame makes the frame exactly h lines of at most w columns, whatever
