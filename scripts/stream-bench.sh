@@ -7,6 +7,7 @@
 #   last_line_ms  prompt sent → the reply's last line on screen (polled
 #                 every 10 ms with capture-pane, so ±10 ms plus tmux's cost)
 #   cpu_ms        the client process's user+system CPU over that time
+#   host_cpu_ms   the host process's over the same time (it shares the cores)
 #   rss_mb        the client's peak RSS (VmHWM) so far
 #   echo p50/p90/max  keystroke echo while a second reply of the same size
 #                 streams (KEYS keys, 50 ms apart; only when the reply lasts
@@ -58,7 +59,7 @@ bytes() { # 3m → 3145728, 200k → 204800 (as /demo's ParseSize)
 	*) echo "$1" ;;
 	esac
 }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/${1:-$PID}/stat"; }
 kb() { awk -v k="$1" '$1 == k":" {print $2}' "/proc/$PID/status"; }
 composer() { snap && grep -m1 '^┃' "$WORK/last-screen.txt" || true; }
 status_line() { snap && tail -n 1 "$WORK/last-screen.txt" | sed 's/ *$//'; }
@@ -90,17 +91,18 @@ start_client() {
 	sleep 0.5
 }
 
-# stream SIZE: one reply; prints last_line_ms and cpu_ms.
+# stream SIZE: one reply; prints last_line_ms, cpu_ms and the host's.
 stream() {
-	local n=$1 c0 t0 ms cpu
+	local n=$1 c0 h0 t0 ms cpu
 	c0=$(cpu_ticks)
+	h0=$(cpu_ticks "$HOSTPID")
 	tmux send-keys -t "$S" -l "/demo stream $n"
 	t0=$(now_ns)
 	tmux send-keys -t "$S" Enter
 	wait_for "end of stream $n bytes" "$TIMEOUT"
 	ms=$((($(now_ns) - t0) / 1000000))
 	cpu=$((($(cpu_ticks) - c0) * 1000 / TCK))
-	echo "$ms $cpu"
+	echo "$ms $cpu $((($(cpu_ticks "$HOSTPID") - h0) * 1000 / TCK))"
 }
 
 # echo_keys SIZE: keystroke echo while a reply of SIZE streams.
@@ -156,13 +158,13 @@ for ((r = 1; r <= ROUNDS; r++)); do
 			BIN=${client#*=}
 			n=$(bytes "$size")
 			start_client
-			read -r ms cpu < <(stream "$n")
+			read -r ms cpu hcpu < <(stream "$n")
 			rs=$(resize)
 			keys=-
 			if ((n >= 1 << 20)); then keys=$(echo_keys "$n"); fi
 			rss=$(($(kb VmHWM) / 1024))
 			[ -z "${DUMP:-}" ] || screen
-			echo "round=$r client=${client%%=*} size=$n last_line_ms=$ms cpu_ms=$cpu rss_mb=$rss resize_ms=$rs echo_p50/p90/max_ms=$keys"
+			echo "round=$r client=${client%%=*} size=$n last_line_ms=$ms cpu_ms=$cpu host_cpu_ms=$hcpu rss_mb=$rss resize_ms=$rs echo_p50/p90/max_ms=$keys"
 		done
 	done
 done
