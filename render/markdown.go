@@ -176,9 +176,6 @@ func (e *markdownEngine) chunkLines(src string, h uint64, width int) []string {
 // open tail while it streams. Pages are laid out on demand.
 type mdDoc struct {
 	head  []string
-	// groups, when set, replace head: the completed blocks as pages of
-	// groups laid out on demand (mdlazy.go).
-	groups []groupRef
 	lead  bool // a blank line between head and the first page
 	pages []pageRef
 	tail  []string // with its leading blank line when anything precedes it
@@ -187,6 +184,10 @@ type mdDoc struct {
 	// incomplete last line.
 	open     []pageRef
 	openLead bool
+
+	// groups, when set, replace head: the completed blocks as pages of
+	// groups laid out on demand (mdlazy.go).
+	groups []groupRef
 }
 
 // pageRef is a page and how many of its pieces the layout covers (only the

@@ -3,8 +3,6 @@ package render
 import (
 	"strings"
 	"unicode/utf8"
-
-	"github.com/ahptui/ahptui/reducer"
 )
 
 // Lazy head of a long markdown text.
@@ -104,29 +102,4 @@ func (p *Page) groupContains(lq string) bool {
 		return indexFoldASCII(src, lq) >= 0
 	}
 	return strings.Contains(strings.ToLower(src), lq)
-}
-
-// refSections lays out a fetched markdown content reference (a page of a
-// long reply the host keeps by reference) as a long text's sections, so
-// its blocks too are rendered only when shown; ok is false for anything
-// else (shorter, not markdown, not fetched), which block draws whole.
-func (r *Renderer) refSections(b *reducer.Block, width int, v ViewOpts, focus bool) (secs []Section, ok bool) {
-	ref := b.Ref
-	if b.Kind != reducer.KindContentRef || ref == nil || refClass(ref.ContentType) != refMarkdown {
-		return nil, false
-	}
-	text, ok := v.resource(ref.URI)
-	if !ok || len(text) < lazyHeadBytes {
-		return nil, false
-	}
-	more := max(len(text)-maxRefMarkdown, 0)
-	src := text[:len(text)-more]
-	for more > 0 && len(src) > 0 && src[len(src)-1]&0xc0 == 0x80 {
-		src = src[:len(src)-1] // cut on a rune boundary, as refContent does
-	}
-	secs = r.textSections("ref\x00"+ref.URI, src, true, width, focus)
-	if more > 0 {
-		secs = append(secs, Section{Lines: []string{gutter + r.styles.Muted.Render(truncatePlain("… "+fmtBytes(int64(more))+" more not shown", width-len(gutter)))}})
-	}
-	return secs, true
 }

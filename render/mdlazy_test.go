@@ -5,9 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/ahptui/ahptui/ahpwire"
-	"github.com/ahptui/ahptui/reducer"
 )
 
 // lazyMarkdown is about n bytes of varied markdown blocks (headings,
@@ -93,29 +90,5 @@ func TestLazyGroupsRenderOnlyWhatIsShown(t *testing.T) {
 	_ = eager.Markdown("m", doc, true, 100)
 	if r.md.hlRenders*10 > eager.md.hlRenders {
 		t.Fatalf("the last group rendered %d blocks; the whole text has %d", r.md.hlRenders, eager.md.hlRenders)
-	}
-}
-
-// A fetched markdown content reference (a page of a long reply kept by
-// reference) comes as group pages that lay out as refContent draws it
-// whole, "more not shown" line included.
-func TestRefSectionsLayOutLikeWhole(t *testing.T) {
-	for _, n := range []int{40 << 10, maxRefMarkdown + 5000} {
-		text := lazyMarkdown(n)
-		ref := &ahpwire.ContentRef{URI: "ahp-content:/r1", ContentType: "text/markdown"}
-		blk := &reducer.Block{Kind: reducer.KindContentRef, Ref: ref}
-		v := ViewOpts{Resources: map[string]string{ref.URI: text}}
-		lazy, eager := New(DarkStyles()), New(DarkStyles())
-		secs, ok := lazy.refSections(blk, 100, v, false)
-		if !ok {
-			t.Fatalf("%d bytes: not laid out as sections", n)
-		}
-		if got, want := sectionLines(secs), eager.refContent(ref, text, 100); !slices.Equal(got, want) {
-			t.Fatalf("%d bytes: lazy ref layout differs (%d vs %d lines)", n, len(got), len(want))
-		}
-	}
-	short := &reducer.Block{Kind: reducer.KindContentRef, Ref: &ahpwire.ContentRef{URI: "ahp-content:/r2", ContentType: "text/markdown"}}
-	if _, ok := New(DarkStyles()).refSections(short, 100, ViewOpts{Resources: map[string]string{"ahp-content:/r2": "short"}}, false); ok {
-		t.Fatal("a short reference was laid out as sections")
 	}
 }

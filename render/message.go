@@ -140,10 +140,7 @@ func (r *Renderer) renderMessage(m *reducer.Message, width int, v ViewOpts) Rend
 		case blk.Kind == reducer.KindText && len(blk.Text()) > PlainAfter:
 			secs = r.userSections(blk.Text(), width, focused)
 		default:
-			var lazy bool
-			if secs, lazy = r.refSections(blk, width, v, focused); !lazy { // a long fetched markdown page (mdlazy.go)
-				secs = []Section{{Lines: r.block(m, blk, width, v)}}
-			}
+			secs = []Section{{Lines: r.block(m, blk, width, v)}}
 		}
 		if len(secs) == 0 || len(secs) == 1 && secs[0].Page == nil && len(secs[0].Lines) == 0 {
 			continue
