@@ -42,8 +42,6 @@ func Commands() []CommandInfo {
 			"tool calls through the whole state machine: a read-only call, an edit that needs approval (with a diff), a command that needs approval and then result review"},
 		{"/demo big 1m", "a reply of exactly N bytes", "/demo big N",
 			"a reply of exactly N bytes (e.g. `3m`, up to 32 MiB) ending in `-- end of N bytes --`; above 1 MiB it is kept as content references once finished"},
-		{"/demo stream 3m", "N bytes of markdown in 20–60-byte deltas at full speed", "/demo stream N [delta]",
-			"N bytes of varied markdown (e.g. `3m`) streamed in 20–60-byte deltas (or `delta` bytes each) at full speed, as a model streams; ends in `-- end of stream N bytes --`"},
 		{"/demo history 300", "a chat of N finished turns to page through", "/demo history N",
 			"creates a session with a chat of N finished turns (default 300) to page through"},
 		{"/demo slow 40", "a long answer streamed slowly — try steering it", "/demo slow [lines]",
@@ -59,6 +57,8 @@ func Commands() []CommandInfo {
 			"a subagent working in a child chat while a shell runs in the background"},
 		{"/demo auth", "a tool call that needs you to sign in", "/demo auth",
 			"a tool call that needs you to sign in to the Demo API (any token works)"},
+		{"/demo stream 3m", "N bytes of markdown in 20–60-byte deltas at full speed", "/demo stream N [delta]",
+			"N bytes of varied markdown (e.g. `3m`) streamed in 20–60-byte deltas (or `delta` bytes each) at full speed, as a model streams; ends in `-- end of stream N bytes --`"},
 	}
 }
 
