@@ -220,6 +220,62 @@ func (c *Client) Next(ctx context.Context) (Event, error) {
 	return ev, nil
 }
 
+// NextBatch is Next for a consumer that fell behind: it waits for the
+// first event and then appends to dst every event already queued behind
+// it, up to max in all, taking the queue's lock once, so the consumer can
+// apply (and draw) them as one batch. Events keep their order and nothing
+// is dropped. It needs Options.ExplicitAck (each EnvelopeEvent counts as
+// applied once acknowledged); without it, it returns one event as Next does.
+func (c *Client) NextBatch(ctx context.Context, dst []Event, max int) ([]Event, error) {
+	if !c.cfg.ExplicitAck || max <= 1 {
+		ev, err := c.Next(ctx)
+		if err != nil {
+			return dst, err
+		}
+		return append(dst, ev), nil
+	}
+	start := len(dst)
+	dst, err := c.q.popBatch(ctx, dst, max)
+	if err != nil {
+		return dst, err
+	}
+	for i := start; i < len(dst); i++ {
+		if e, ok := dst[i].(EnvelopeEvent); ok && e.raw != nil {
+			a, err := decodeActionSafely(e.raw)
+			if err != nil {
+				c.log.Warn("action envelope", "serverSeq", e.Envelope.ServerSeq, "err", err)
+			}
+			e.Envelope.Action, e.raw = a, nil
+			dst[i] = e
+		}
+	}
+	return dst, nil
+}
+
+// AckAll marks every envelope of evs applied, taking the sequence
+// tracker's lock once (EnvelopeEvent.Ack for a whole batch).
+func AckAll(evs []EnvelopeEvent) {
+	if len(evs) == 0 || evs[0].ack == nil {
+		for _, e := range evs {
+			e.Ack()
+		}
+		return
+	}
+	t := evs[0].ack
+	t.mu.Lock()
+	for _, e := range evs {
+		if e.ack == t {
+			t.ackLocked(e.Envelope.ServerSeq)
+		}
+	}
+	t.mu.Unlock()
+	for _, e := range evs {
+		if e.ack != t {
+			e.Ack()
+		}
+	}
+}
+
 // Ack marks the envelope with serverSeq applied (see EnvelopeEvent.Ack).
 func (c *Client) Ack(serverSeq uint64) { c.seq.ack(serverSeq) }
 

@@ -183,3 +183,30 @@ func (q *eventQueue) close() {
 	}
 	q.mu.Unlock()
 }
+
+// popBatch waits like pop for the first event, then moves every further
+// queued event (up to max in all) to dst under the same lock: a consumer
+// that fell behind takes what is already there in one step.
+func (q *eventQueue) popBatch(ctx context.Context, dst []Event, max int) ([]Event, error) {
+	ev, err := q.pop(ctx)
+	if err != nil {
+		return dst, err
+	}
+	dst = append(dst, ev)
+	q.mu.Lock()
+	freed := false
+	for n := 1; n < max && q.items.Len() > 0; n++ {
+		it := q.items.Pop()
+		if it.heavy {
+			q.heavy--
+			freed = true
+		}
+		dst = append(dst, it.ev)
+	}
+	space := freed && q.blocked > 0
+	q.mu.Unlock()
+	if space {
+		wake(q.notFull)
+	}
+	return dst, nil
+}

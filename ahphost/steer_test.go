@@ -84,8 +84,8 @@ func TestCompletionsOverWebSocket(t *testing.T) {
 		t.Fatalf("@ lists %v, want the 3 files outside .git", names)
 	}
 	cmds := complete(t, w, chat, "/demo s", 7)
-	if len(cmds) != 3 || cmds[0].InsertText != "/demo slow 40" || cmds[1].InsertText != "/demo shell" ||
-		cmds[2].InsertText != "/demo subagent" || *cmds[0].RangeStart != 0 {
+	if len(cmds) != 4 || cmds[0].InsertText != "/demo slow 40" || cmds[1].InsertText != "/demo shell" ||
+		cmds[2].InsertText != "/demo subagent" || cmds[3].InsertText != "/demo stream 3m" || *cmds[0].RangeStart != 0 {
 		t.Fatalf("/demo s items %+v", cmds)
 	}
 	if got := complete(t, w, chat, "plain words", 5); len(got) != 0 {

@@ -45,6 +45,9 @@ func MarshalAction(a Action) ([]byte, error) {
 	if a == nil {
 		return nil, errors.New("ahpwire: marshal nil action")
 	}
+	if d, ok := a.(*ChatDelta); ok && d != nil && len(d.Meta) == 0 {
+		return marshalChatDelta(d), nil // the streaming hot path (fastdelta.go)
+	}
 	b, err := json.Marshal(a)
 	if err != nil {
 		return nil, fmt.Errorf("ahpwire: marshal %s: %w", a.ActionType(), err)

@@ -51,6 +51,11 @@ type mdState struct {
 	// plain holds the completed blocks past PlainAfter, as pages laid
 	// out on demand (plainpage.go); chunks holds only those before.
 	plain *plainRegion
+
+	// groups are the chunks as pages once they are long (mdlazy.go);
+	// nGrouped chunks are assigned to them.
+	groups   []chunkGroup
+	nGrouped int
 }
 
 // markdownEngine holds the glamour renderers, the block cache and the
@@ -179,6 +184,10 @@ type mdDoc struct {
 	// incomplete last line.
 	open     []pageRef
 	openLead bool
+
+	// groups, when set, replace head: the completed blocks as pages of
+	// groups laid out on demand (mdlazy.go).
+	groups []groupRef
 }
 
 // pageRef is a page and how many of its pieces the layout covers (only the
@@ -213,13 +222,24 @@ func (e *markdownEngine) Lines(id, text string, done bool, width int) []string {
 
 // doc lays out the markdown text of block id at width, except its pages.
 func (e *markdownEngine) doc(id, text string, done bool, width int) mdDoc {
+	return e.docAt(id, text, done, width, false)
+}
+
+// docAt is doc; with lazy, long completed blocks come as groups laid out
+// on demand (mdlazy.go) instead of head.
+func (e *markdownEngine) docAt(id, text string, done bool, width int, lazy bool) mdDoc {
 	st := e.state(id, text, done)
 	st.advance(e, text, done)
-	e.syncWidth(st, width)
-
-	d := mdDoc{head: st.joined}
+	var d mdDoc
+	headAny := false
+	if lazy && st.lazyHead() {
+		d.groups, headAny = st.groupRefs(e), true
+	} else {
+		e.syncWidth(st, width)
+		d.head, headAny = st.joined, len(st.joined) > 0
+	}
 	if g := st.plain; g != nil && len(g.pages) > 0 {
-		d.lead = len(st.joined) > 0 && g.any
+		d.lead = headAny && g.any
 		d.pages = make([]pageRef, len(g.pages))
 		for i, pg := range g.pages {
 			d.pages[i] = pageRef{pg: pg, n: len(pg.pieces)}
@@ -228,7 +248,7 @@ func (e *markdownEngine) doc(id, text string, done bool, width int) mdDoc {
 	if st.done {
 		return d
 	}
-	before := len(st.joined) > 0 || (st.plain != nil && st.plain.any)
+	before := headAny || (st.plain != nil && st.plain.any)
 	if sp := st.sp.tail(st.text); plainOpen(sp) {
 		d.open, d.tail = e.openLines(st, sp, width)
 		d.openLead = before && (len(d.open) > 0 || len(d.tail) > 0)

@@ -26,6 +26,12 @@ type Page struct {
 	width int
 	style string
 	focus bool
+
+	// A group page (mdlazy.go): chunks [from, to) of st instead of pg.
+	st        *mdState
+	from, to  int
+	gid       uint64
+	separated bool
 }
 
 // pageKey identifies a laid-out page in the page cache.
@@ -42,11 +48,19 @@ type pageKey struct {
 func (p *Page) Lines() []string {
 	p.r.mu.Lock()
 	defer p.r.mu.Unlock()
-	k := pageKey{id: p.pg.id, n: p.n, width: p.width, style: p.style, focus: p.focus}
+	k := pageKey{id: p.gid, n: p.to - p.from, width: p.width, style: p.style, focus: p.focus}
+	if p.st == nil {
+		k = pageKey{id: p.pg.id, n: p.n, width: p.width, style: p.style, focus: p.focus}
+	}
 	if l, ok := p.r.pages.get(k); ok {
 		return l
 	}
-	l := p.pg.layout(p.r.md, p.n, p.width)
+	var l []string
+	if p.st != nil {
+		l = p.r.md.groupLines(p, p.width)
+	} else {
+		l = p.pg.layout(p.r.md, p.n, p.width)
+	}
 	p.r.pageLayouts++
 	if p.focus {
 		l = p.r.markFocus(l)
@@ -60,6 +74,9 @@ func (p *Page) Lines() []string {
 func (p *Page) Contains(q string) bool {
 	p.r.mu.Lock()
 	defer p.r.mu.Unlock()
+	if p.st != nil {
+		return p.groupContains(strings.ToLower(q))
+	}
 	return p.pg.contains(p.n, strings.ToLower(q))
 }
 
@@ -67,6 +84,9 @@ func (p *Page) Contains(q string) bool {
 func (p *Page) Size() int {
 	p.r.mu.Lock()
 	defer p.r.mu.Unlock()
+	if p.st != nil {
+		return len(p.groupSource())
+	}
 	if p.n == 0 {
 		return 0
 	}
@@ -100,22 +120,27 @@ func (r *Renderer) CacheBytes() int {
 // textSections lays out the markdown text of a block as sections: its
 // pages as Page sections, the rest as lines.
 func (r *Renderer) textSections(id, text string, done bool, width int, focus bool) []Section {
-	d := r.md.doc(id, text, done, width)
-	if len(d.pages) == 0 && len(d.open) == 0 {
+	d := r.md.docAt(id, text, done, width, true)
+	if len(d.pages) == 0 && len(d.open) == 0 && len(d.groups) == 0 {
 		lines := append(d.head[:len(d.head):len(d.head)], d.tail...)
 		if d.openLead { // an open plain block with nothing complete yet
 			lines = append(d.head[:len(d.head):len(d.head)], append([]string{""}, d.tail...)...)
 		}
 		return []Section{{Lines: lines}}
 	}
-	secs := make([]Section, 0, len(d.pages)+len(d.open)+4)
+	secs := make([]Section, 0, len(d.groups)+len(d.pages)+len(d.open)+4)
+	pages := make([]Page, 0, len(d.groups)+len(d.pages)+len(d.open))
 	if len(d.head) > 0 {
 		secs = append(secs, Section{Lines: d.head})
+	}
+	for _, g := range d.groups {
+		pages = append(pages, Page{r: r, st: g.st, from: g.from, to: g.to, gid: g.id, separated: g.separated,
+			width: width, style: r.styles.Name, focus: focus})
+		secs = append(secs, Section{Page: &pages[len(pages)-1]})
 	}
 	if d.lead {
 		secs = append(secs, Section{Lines: []string{""}})
 	}
-	pages := make([]Page, 0, len(d.pages)+len(d.open))
 	add := func(refs []pageRef) {
 		for _, p := range refs {
 			pages = append(pages, Page{r: r, pg: p.pg, n: p.n, width: width, style: r.styles.Name, focus: focus})

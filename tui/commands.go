@@ -24,6 +24,9 @@ const requestTimeout = 30 * time.Second
 // (tens of MB from a host that sends long replies inline), and Update then
 // only projects the decoded state.
 func waitForEvent(ctx context.Context, b Backend) tea.Cmd {
+	if bb, ok := b.(batchBackend); ok {
+		return waitForBatch(ctx, b, bb) // stream_batch.go
+	}
 	return func() tea.Msg {
 		ev, err := b.Next(ctx)
 		if err != nil {

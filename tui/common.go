@@ -109,6 +109,10 @@ type common struct {
 	release   func() // Options.ReleaseMemory
 	// ext follows terminals, changesets and content references (extchannels.go).
 	ext *extChannels
+	// view is the last frame, reused while only streamed text grew (viewcache.go).
+	view frameCache
+	// status is the status line's last drawing (viewcache.go).
+	status statusView
 }
 
 func newCommon(o Options) *common {

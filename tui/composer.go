@@ -46,6 +46,11 @@ type composer struct {
 	pastes  map[int]string
 	nPaste  int
 	width   int // the width last given to SetWidth
+
+	// gen is renewed by Update and SetStyles; vc is the last drawing,
+	// shared by copies (viewcache.go).
+	gen uint64
+	vc  *composerView
 }
 
 // histEntry is a sent draft; its paste chips keep their content so that a
@@ -78,7 +83,7 @@ func newComposer(km keymap.Composer, st *Styles) composer {
 	ta.KeyMap.DeleteCharacterForward = key.NewBinding(key.WithKeys("delete"))
 	ta.SetVirtualCursor(true)
 	styleTextarea(&ta, st)
-	c := composer{ta: ta, km: km, pastes: map[int]string{}}
+	c := composer{ta: ta, km: km, pastes: map[int]string{}, vc: &composerView{}}
 	c.ta.Focus()
 	return c
 }
@@ -98,7 +103,7 @@ func (c *composer) textareaBindings() []key.Binding {
 }
 
 // SetStyles re-colours the editor after a theme change.
-func (c *composer) SetStyles(st *Styles) { styleTextarea(&c.ta, st) }
+func (c *composer) SetStyles(st *Styles) { styleTextarea(&c.ta, st); c.touch() }
 
 // composerMaxRows is the most rows the composer grows to; a small
 // terminal gives it fewer (SetMaxRows).
@@ -200,6 +205,7 @@ func (c *composer) browsing() bool {
 
 // Update handles a message while the composer has focus.
 func (c composer) Update(msg tea.Msg) (composer, tea.Cmd, composerAction) {
+	c.touch()
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
 		// Terminals send the line breaks of a paste as CR (xterm, tmux):
@@ -282,6 +288,3 @@ func needsChip(s string) bool {
 	return len(s) > pasteInlineMaxBytes || strings.Count(s, "\n") >= pasteInlineMaxLines ||
 		strings.ContainsAny(s, "\t\r")
 }
-
-// View renders the editor.
-func (c *composer) View() string { return c.ta.View() }

@@ -11,6 +11,7 @@ import (
 // Update routes a message (update) and then keeps the terminal
 // subscriptions and content fetches in line with what is on screen.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.c.view.reuse = false // viewcache.go
 	switch r := msg.(type) {
 	case openTerminalMsg:
 		cmd := m.openTerminal(r.uri)
@@ -34,6 +35,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, ok := mm.(Model)
 	if !ok {
 		return mm, cmd
+	}
+	if next.onlyStreamedText(msg) { // nothing moved on screen before the next frame (stream_batch.go)
+		next.c.view.reuse = true // nor is anything drawn anew (viewcache.go)
+		return next, cmd
 	}
 	return next, tea.Batch(cmd, next.syncExt())
 }

@@ -18,6 +18,10 @@ type liveBackend struct{ *ahpclient.Client }
 
 func (liveBackend) Next(context.Context) (ahpclient.Event, error) { return nil, context.Canceled }
 
+func (liveBackend) NextBatch(_ context.Context, dst []ahpclient.Event, _ int) ([]ahpclient.Event, error) {
+	return dst, context.Canceled
+}
+
 type liveRig struct {
 	t      testing.TB
 	host   *ahphost.Host

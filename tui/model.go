@@ -136,7 +136,7 @@ func (m *Model) setTheme(dark bool) {
 
 // View draws the current screen, the overlays and the status line.
 func (m Model) View() tea.View {
-	v := tea.NewView(m.render())
+	v := tea.NewView(m.frameContent())
 	v.AltScreen = true
 	if !m.noMouse {
 		v.MouseMode = tea.MouseModeCellMotion
@@ -175,7 +175,7 @@ func (m Model) render() string {
 	if n := len(m.overlays); n > 0 {
 		body = m.composeOverlay(body, m.overlays[n-1])
 	}
-	return fitFrame(body, renderStatus(&m.c.styles, m.statusInfo(), m.width), m.width, m.height)
+	return fitFrame(body, m.statusLine(m.statusInfo()), m.width, m.height)
 }
 
 // fitFrame makes the frame exactly h lines of at most w columns, whatever

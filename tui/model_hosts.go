@@ -224,12 +224,22 @@ func (m *Model) onHostConnected(msg hostConnectedMsg) tea.Cmd {
 
 // onWatchEvent applies one event of a host that is not attached.
 func (m *Model) onWatchEvent(b Backend, ev ahpclient.Event) tea.Cmd {
+	cmd, pump := m.applyWatchEvent(b, ev)
+	if !pump {
+		return cmd
+	}
+	return tea.Batch(cmd, waitForEvent(m.c.ctx, b))
+}
+
+// applyWatchEvent is onWatchEvent without re-arming the pump; pump says
+// whether the backend is still watched (its pump goes on).
+func (m *Model) applyWatchEvent(b Backend, ev ahpclient.Event) (tea.Cmd, bool) {
 	h := m.hostByBackend(b)
 	if h == nil {
 		if e, ok := ev.(ahpclient.EnvelopeEvent); ok {
 			e.Ack()
 		}
-		return nil // a backend given up on: its pump ends here
+		return nil, false // a backend given up on: its pump ends here
 	}
 	var cmd tea.Cmd
 	switch ev := ev.(type) {
@@ -258,10 +268,7 @@ func (m *Model) onWatchEvent(b Backend, ev ahpclient.Event) tea.Cmd {
 		}
 		ev.Ack()
 	}
-	if h.b != b {
-		return cmd // given up while handling: no more pumping
-	}
-	return tea.Batch(cmd, waitForEvent(m.c.ctx, b))
+	return cmd, h.b == b // given up while handling: no more pumping
 }
 
 // onWatchState records a watched host's connection state; a client that

@@ -42,6 +42,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmd = m.handleEvent(msg.ev)
 		}
 		return m, tea.Batch(cmd, waitForEvent(m.c.ctx, m.c.backend))
+	case connBatchMsg:
+		return m, m.onBatch(msg) // stream_batch.go
 	case pumpStoppedMsg:
 		if msg.b != nil && msg.b != m.c.backend {
 			return m, m.onWatchStopped(msg.b, msg.err)

@@ -57,6 +57,8 @@ func Commands() []CommandInfo {
 			"a subagent working in a child chat while a shell runs in the background"},
 		{"/demo auth", "a tool call that needs you to sign in", "/demo auth",
 			"a tool call that needs you to sign in to the Demo API (any token works)"},
+		{"/demo stream 3m", "N bytes of markdown in 20–60-byte deltas at full speed", "/demo stream N [delta]",
+			"N bytes of varied markdown (e.g. `3m`) streamed in 20–60-byte deltas (or `delta` bytes each) at full speed, as a model streams; ends in `-- end of stream N bytes --`"},
 	}
 }
 

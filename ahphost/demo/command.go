@@ -43,6 +43,7 @@ const (
 type command struct {
 	script script
 	n      int    // byte count for big, line count for slow
+	delta  int    // fixed delta size for stream (0: 20–60 bytes)
 	word   string // the unknown word, or the bad argument
 	bad    string // why an argument was refused (big/slow), shown in the answer
 }
@@ -83,6 +84,8 @@ func parseCommand(text string) command {
 		return parseBig(args)
 	case "slow":
 		return parseSlow(args)
+	case "stream":
+		return parseStream(args)
 	case "history":
 		n, ok := HistoryTurns(text)
 		if !ok {

@@ -54,6 +54,8 @@ func (r *run) script() error {
 		return r.answerOnly(historyText(r.cmd.n))
 	case scriptSlow:
 		return r.slow()
+	case scriptStream:
+		return r.stream()
 	case scriptError:
 		return r.failing()
 	case scriptInput:

@@ -65,7 +65,9 @@ func runUI(p *tea.Program, std stdio, log *slog.Logger) (final tea.Model, code i
 			p.Kill()
 		}
 	}()
+	stopProfile := startProfile(log) // profile.go
 	final, err := p.Run()
+	stopProfile()
 	if sig := caught(); sig != nil {
 		log.Info("ended by signal", "signal", sig.String())
 		return final, signalExitCode(sig)

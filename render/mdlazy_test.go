@@ -1,0 +1,94 @@
+package render
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// lazyMarkdown is about n bytes of varied markdown blocks (headings,
+// paragraphs, lists, code fences, tables) below PlainAfter.
+func lazyMarkdown(n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		switch i % 5 {
+		case 0:
+			fmt.Fprintf(&b, "## Section %d\n\n", i)
+		case 1:
+			fmt.Fprintf(&b, "A paragraph %d with *emphasis*, `code` and enough words to wrap at a narrow width, café 日本語.\n\n", i)
+		case 2:
+			fmt.Fprintf(&b, "- item %d\n- item two\n  - nested\n\n", i)
+		case 3:
+			fmt.Fprintf(&b, "```go\nfunc f%d() int {\n\treturn %d\n}\n```\n\n", i, i)
+		default:
+			fmt.Fprintf(&b, "| a | b |\n|---|---|\n| %d | x |\n\n", i)
+		}
+	}
+	return b.String()
+}
+
+// sectionLines lays every section out, as the transcript would by
+// scrolling through all of them.
+func sectionLines(secs []Section) []string {
+	var out []string
+	for _, s := range secs {
+		if s.Page != nil {
+			out = append(out, s.Page.Lines()...)
+		} else {
+			out = append(out, s.Lines...)
+		}
+	}
+	return out
+}
+
+// A long text's completed blocks come as group pages that, laid out, equal
+// the eager layout, at several widths, streamed and finished; Size covers
+// the source and Contains finds text in it.
+func TestLazyGroupsLayOutLikeWhole(t *testing.T) {
+	doc := lazyMarkdown(100 << 10)
+	for _, width := range []int{120, 60} {
+		for _, done := range []bool{false, true} {
+			text := doc
+			if !done {
+				text = doc[:len(doc)-7] // an open block at the end
+			}
+			lazy, eager := New(DarkStyles()), New(DarkStyles())
+			secs := lazy.textSections("m", text, done, width, false)
+			want := eager.Markdown("m", text, done, width)
+			pages, size := 0, 0
+			for _, s := range secs {
+				if s.Page != nil && s.Page.st != nil {
+					pages++
+					size += s.Page.Size()
+				}
+			}
+			if pages < 8 {
+				t.Fatalf("width %d done %v: %d group pages for %d bytes", width, done, pages, len(text))
+			}
+			if size < len(text)*9/10 {
+				t.Fatalf("group pages cover %d of %d bytes", size, len(text))
+			}
+			if got := sectionLines(secs); !slices.Equal(got, want) {
+				t.Fatalf("width %d done %v: lazy layout differs (%d vs %d lines)", width, done, len(got), len(want))
+			}
+			if !secs[3].Page.Contains("SECTION") || secs[3].Page.Contains("no such words") {
+				t.Fatal("Contains on a group page")
+			}
+		}
+	}
+}
+
+// Laying out only the last section renders only its blocks: a long text
+// streamed to the bottom of the window costs the blocks shown, not all.
+func TestLazyGroupsRenderOnlyWhatIsShown(t *testing.T) {
+	doc := lazyMarkdown(200 << 10)
+	r := New(DarkStyles())
+	secs := r.textSections("m", doc, true, 100, false)
+	_ = secs[len(secs)-1].Page.Lines()
+	eager := New(DarkStyles())
+	_ = eager.Markdown("m", doc, true, 100)
+	if r.md.hlRenders*10 > eager.md.hlRenders {
+		t.Fatalf("the last group rendered %d blocks; the whole text has %d", r.md.hlRenders, eager.md.hlRenders)
+	}
+}

@@ -1,0 +1,146 @@
+package tui
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// maxBatch bounds how many queued events one Update applies: a model
+// streams tens of thousands of small deltas, and those that arrived
+// between two frames are applied (reduced, derived, acknowledged) and drawn
+// once, not one Update and one View each. The bound keeps one Update short
+// (a key typed meanwhile waits for at most one batch): 512 deltas cost a
+// few milliseconds.
+const maxBatch = 512
+
+// batchBackend is a backend that can hand over every event already queued
+// at once (*ahpclient.Client with Options.ExplicitAck).
+type batchBackend interface {
+	NextBatch(ctx context.Context, dst []ahpclient.Event, max int) ([]ahpclient.Event, error)
+}
+
+// connBatchMsg is a run of events of one backend, in stream order, that
+// were queued together when the pump woke.
+type connBatchMsg struct {
+	evs []connEventMsg
+	b   Backend
+}
+
+// waitForBatch is waitForEvent for a backend that batches: one message for
+// one event (as before), a connBatchMsg for several.
+func waitForBatch(ctx context.Context, b Backend, bb batchBackend) tea.Cmd {
+	return func() tea.Msg {
+		evs, err := bb.NextBatch(ctx, nil, maxBatch)
+		if len(evs) == 0 {
+			if err == nil {
+				err = context.Canceled
+			}
+			return pumpStoppedMsg{err: err, b: b}
+		}
+		if len(evs) == 1 {
+			return eventMsg(evs[0], b)
+		}
+		out := connBatchMsg{evs: make([]connEventMsg, len(evs)), b: b}
+		for i, ev := range evs {
+			out.evs[i] = eventMsg(ev, b)
+		}
+		return out
+	}
+}
+
+// onBatch applies a batch in order and re-arms the pump once. Envelopes
+// are acknowledged together after the whole batch was applied; the chat's
+// streamed text (deltas, reasoning) goes straight to the chat, and the
+// prompts are synced once for the batch.
+func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
+	cmds := make([]tea.Cmd, 0, 4)
+	add := func(c tea.Cmd) {
+		if c != nil {
+			cmds = append(cmds, c)
+		}
+	}
+	if msg.b != nil && msg.b != m.c.backend {
+		pump := true
+		for _, e := range msg.evs {
+			c, ok := m.applyWatchEvent(msg.b, e.ev)
+			add(c)
+			pump = pump && ok
+		}
+		if pump {
+			add(waitForEvent(m.c.ctx, msg.b))
+		}
+		return tea.Batch(cmds...)
+	}
+	acks := make([]ahpclient.EnvelopeEvent, 0, len(msg.evs))
+	streamed := false
+	for _, e := range msg.evs {
+		switch ev := e.ev.(type) {
+		case ahpclient.EnvelopeEvent:
+			if m.isStreamedText(ev.Envelope) {
+				add(m.chat.applyChatEnvelope(ev.Envelope))
+				streamed = true
+			} else {
+				add(m.onEnvelope(ev.Envelope))
+			}
+			acks = append(acks, ev)
+		case ahpclient.SnapshotEvent:
+			if e.chat != nil {
+				add(m.onChatSnapshot(ev.Snapshot.Resource, e.chat.state, e.chat.err))
+			} else {
+				add(m.handleEvent(ev))
+			}
+		default:
+			add(m.handleEvent(ev))
+		}
+	}
+	ahpclient.AckAll(acks)
+	if streamed {
+		add(m.syncPrompts())
+	}
+	add(waitForEvent(m.c.ctx, m.c.backend))
+	return tea.Batch(cmds...)
+}
+
+// isStreamedText reports an accepted delta of the open chat's text or
+// reasoning: it only grows a block, so it needs none of onEnvelope's
+// bookkeeping besides the chat's own.
+func (m *Model) isStreamedText(env ahpwire.ActionEnvelope) bool {
+	if m.chat == nil || env.Channel != m.chat.chat || env.RejectionReason != "" {
+		return false
+	}
+	switch env.Action.(type) {
+	case *ahpwire.ChatDelta, *ahpwire.ChatReasoning:
+		return true
+	}
+	return false
+}
+
+// onlyStreamedText reports a pump message that only grew the open chat's
+// streamed text: the transcript is laid out again at the next frame, so
+// what is on screen (the terminals and content references syncExt
+// follows) cannot have changed, and syncExt waits for that frame.
+func (m *Model) onlyStreamedText(msg tea.Msg) bool {
+	isText := func(ev ahpclient.Event) bool {
+		e, ok := ev.(ahpclient.EnvelopeEvent)
+		return ok && m.isStreamedText(e.Envelope)
+	}
+	switch msg := msg.(type) {
+	case connEventMsg:
+		return (msg.b == nil || msg.b == m.c.backend) && isText(msg.ev)
+	case connBatchMsg:
+		if msg.b != nil && msg.b != m.c.backend {
+			return false
+		}
+		for _, e := range msg.evs {
+			if !isText(e.ev) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

@@ -1,0 +1,94 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// streamEvents are a streamed answer's envelopes: small deltas, a tool
+// call needing approval, more deltas and the turn's end.
+func streamEvents() []connEventMsg {
+	var evs []connEventMsg
+	seq := uint64(2)
+	add := func(a ahpwire.Action) {
+		evs = append(evs, envelope(seq, a))
+		seq++
+	}
+	text := "## Heading\n\nA paragraph streamed in small deltas, with `code` and a list:\n\n- one\n- two\n\n```go\nfunc f() {}\n```\n\nThe end.\n"
+	for i := 0; i < len(text); i += 7 {
+		add(&ahpwire.ChatDelta{TurnID: "t2", PartID: "t2.m1", Content: text[i:min(i+7, len(text))]})
+	}
+	add(&ahpwire.ChatResponsePart{TurnID: "t2", Part: pendingTool()})
+	add(&ahpwire.ChatDelta{TurnID: "t2", PartID: "t2.m1", Content: "after the tool"})
+	add(&ahpwire.ChatTurnComplete{TurnID: "t2"})
+	return evs
+}
+
+// A batch of events applies exactly as the same events one by one: the
+// same screen, the same prompt opened for the tool call.
+func TestBatchAppliesLikeSingleEvents(t *testing.T) {
+	single, _ := newTestModel(t, 100, 30)
+	single = openChat(t, single, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", ""))))
+	batched, _ := newTestModel(t, 100, 30)
+	batched = openChat(t, batched, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", ""))))
+	evs := streamEvents()
+	for _, e := range evs {
+		single = send(t, single, e)
+	}
+	batched = send(t, batched, connBatchMsg{evs: evs})
+	single, batched = send(t, single, frameMsg{}), send(t, batched, frameMsg{})
+	if got, want := viewText(batched), viewText(single); got != want {
+		t.Fatalf("batched screen differs:\n%s\n--- one by one:\n%s", got, want)
+	}
+	if !strings.Contains(viewText(batched), "after the tool") || len(batched.overlays) != len(single.overlays) {
+		t.Fatalf("batch not applied (overlays %d vs %d):\n%s", len(batched.overlays), len(single.overlays), viewText(batched))
+	}
+}
+
+// A batch of streamed text skips the post-Update walk (syncExt) until the
+// frame lays the transcript out; any other event keeps it.
+func TestOnlyStreamedText(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", ""))))
+	evs := streamEvents()
+	deltas := connBatchMsg{evs: evs[:3]}
+	for _, c := range []struct {
+		msg  tea.Msg
+		want bool
+	}{
+		{deltas, true},
+		{evs[0], true},
+		{connBatchMsg{evs: evs}, false},
+		{envelope(99, &ahpwire.ChatTurnComplete{TurnID: "t2"}), false},
+		{frameMsg{}, false},
+	} {
+		if got := m.onlyStreamedText(c.msg); got != c.want {
+			t.Errorf("%T: onlyStreamedText %v, want %v", c.msg, got, c.want)
+		}
+	}
+}
+
+// A streamed delta changes nothing on screen until the frame lays it out:
+// View hands back the last frame (which a fresh render equals), and the
+// frame after it draws the new text.
+func TestStreamedTextReusesFrame(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "first words"))))
+	before := viewText(m)
+	nm, _ := m.Update(envelope(5, &ahpwire.ChatDelta{TurnID: "t2", PartID: "t2.m1", Content: " and a streamed tail"}))
+	m = nm.(Model)
+	if !m.c.view.reuse {
+		t.Fatal("a streamed delta did not mark the frame reusable")
+	}
+	if got := viewText(m); got != before || m.render() != m.c.view.content {
+		t.Fatalf("the reused frame differs from a fresh render:\n%s\n--- fresh:\n%s", got, m.render())
+	}
+	m = send(t, m, frameMsg{})
+	if m.c.view.reuse || !strings.Contains(viewText(m), "streamed tail") {
+		t.Fatalf("the frame did not draw the new text:\n%s", viewText(m))
+	}
+}
