@@ -2,6 +2,7 @@ package tui
 
 import (
 	"sync/atomic"
+	"time"
 
 	"github.com/ahptui/ahptui/ahpclient"
 )
@@ -89,6 +90,7 @@ type statusKey struct {
 	proto, host, title, model, usage, mode, notice, theme string
 	pending, running, width                               int
 	noticeEr, chunking                                    bool
+	stalled                                               int64 // whole seconds of an overdue host's silence
 }
 
 // statusLine draws the status line for s, reusing the last drawing when
@@ -99,7 +101,8 @@ func (m *Model) statusLine(s statusInfo) string {
 	}
 	k := statusKey{proto: s.conn.ProtocolVersion, host: s.host, title: s.title, model: s.model, usage: s.usage,
 		mode: s.mode, notice: s.notice, theme: m.c.rstyles.Name, pending: s.pending, running: s.running,
-		width: m.width, noticeEr: s.noticeEr, chunking: s.conn.HostChunking}
+		width: m.width, noticeEr: s.noticeEr, chunking: s.conn.HostChunking,
+		stalled: int64(s.stalled.Round(time.Second) / time.Second)}
 	sv := &m.c.status
 	if sv.ok && sv.key == k {
 		return sv.out
