@@ -62,6 +62,8 @@ func (km KeyMap) Groups() []Group {
 		{"Sign in", bindingsOf(km.SignIn)},
 		{"Changes view", bindingsOf(km.Changes)},
 		{"Terminal viewer", bindingsOf(km.Terminal)},
+		{"After ctrl+x (composer)", bindingsOf(km.Chord)},
+		{"Prompt history search", bindingsOf(km.HistorySearch)},
 		{"Demo", bindingsOf(km.Demo)},
 	}
 	out := gs[:0]
@@ -102,6 +104,8 @@ func (km KeyMap) Contexts() []Context {
 		{"sign-in", with(bindingsOf(km.SignIn))},
 		{"changes", with(bindingsOf(km.Changes))},
 		{"terminal", with(bindingsOf(km.Terminal))},
+		{"chord", with(bindingsOf(km.Chord))},
+		{"history search", with(bindingsOf(km.HistorySearch))},
 	}
 }
 

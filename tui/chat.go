@@ -59,6 +59,7 @@ type chatModel struct {
 func newChat(c *common, conn ahpclient.ConnState, session, chat, title string) *chatModel {
 	m := &chatModel{c: c, conn: conn, session: session, chat: chat, title: title, expanded: map[render.BlockKey]bool{}}
 	m.comp = newComposer(c.km.Composer, &c.styles)
+	c.hist.seedComposer(&m.comp)
 	m.x = newChatExtras(c, chat)
 	m.tr = newTranscript(m.renderItem, c.styles.Chat.Marker)
 	return m
@@ -316,7 +317,7 @@ func (m *chatModel) hintLine() string {
 		act := firstNonEmpty(render.SanitizeLine(m.state.Activity, max(1, m.width)), "working") // one line, cut below
 		parts = append(parts, "● "+act+" — esc cancels · "+m.steerHint())
 	} else if m.resumableTurn() != "" {
-		parts = append(parts, "turn failed — ctrl+r resumes")
+		parts = append(parts, "turn failed — "+m.c.km.Chat.Resume.Help().Key+" or /resume-turn resumes")
 	}
 	km := &m.c.km
 	if m.focus == focusTranscript {

@@ -235,7 +235,7 @@ func (m *chatModel) sendComposer(steer bool) tea.Cmd {
 	m.comp.pastes, m.comp.nPaste = map[int]string{}, 0
 	m.comp.hIdx = len(m.comp.history)
 	m.relayout()
-	return m.sendMessage(text, steer)
+	return tea.Batch(m.c.hist.add(text), m.sendMessage(text, steer))
 }
 
 // sendMessage dispatches text with the attachments of the completions it

@@ -140,7 +140,7 @@ func (m *chatModel) setFocus(f chatFocus) tea.Cmd {
 // runs. The echo adds it to the transcript; until then the strip shows it.
 func (m *chatModel) send(text string) tea.Cmd {
 	m.x.compl.reset()
-	return m.sendMessage(text, false)
+	return tea.Batch(m.c.hist.add(text), m.sendMessage(text, false))
 }
 
 // unqueue removes the newest queued message.

@@ -80,6 +80,9 @@ type Options struct {
 	FrameInterval time.Duration
 	// NoticeTTL is how long a status notice stays; 0 means 4 s.
 	NoticeTTL time.Duration
+	// HistoryFile is the prompt history's file (one per host, under the
+	// state directory); "" keeps the history in memory only.
+	HistoryFile string
 	// ReleaseMemory, when set, runs in a command (off the UI goroutine)
 	// after the chat dropped a long text it held (a finished reply shown
 	// by reference from then on), so that the process can give the freed
@@ -105,8 +108,9 @@ type common struct {
 	frame     time.Duration
 	noticeTTL time.Duration
 	autoTheme bool
-	hostStops bool   // the host stops when the app quits (demo)
-	release   func() // Options.ReleaseMemory
+	hostStops bool           // the host stops when the app quits (demo)
+	release   func()         // Options.ReleaseMemory
+	hist      *promptHistory // the prompt history of every composer (history.go)
 	// ext follows terminals, changesets and content references (extchannels.go).
 	ext *extChannels
 }
@@ -121,6 +125,7 @@ func newCommon(o Options) *common {
 	if o.KeyMap != nil {
 		c.km = *o.KeyMap
 	}
+	c.hist = &promptHistory{path: o.HistoryFile}
 	if c.ctx == nil {
 		c.ctx = context.Background()
 	}

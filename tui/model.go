@@ -56,6 +56,7 @@ type Model struct {
 	hosts         []*hostEntry // the configured hosts (model_hosts.go); nil: one host
 	hostTicking   bool         // the hosts' countdown tick is running
 	carry         string       // unsent messages for the next chat's composer (ctrl+n)
+	chordX        bool         // ctrl+x was pressed in the composer (daily_keys.go)
 	connecting    connecting
 	// lastCreate is the last createSession, retried after a sign-in when
 	// the host answered AuthRequired (model_steer.go).
@@ -92,7 +93,7 @@ func New(o Options) Model {
 // Init starts the event pump (and asks for the background colour when the
 // theme is automatic).
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.picker.filter.Focus(), m.hostsInit()}
+	cmds := []tea.Cmd{m.picker.filter.Focus(), m.hostsInit(), loadHistory(m.c.hist.path)}
 	if m.c.backend != nil {
 		cmds = append(cmds, waitForEvent(m.c.ctx, m.c.backend))
 	}

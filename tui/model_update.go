@@ -52,6 +52,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.setNotice("connection closed", true)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
+	case historyLoadedMsg, historySavedMsg, historyPickedMsg:
+		cmd, _ := m.onDailyMsg(msg)
+		return m, cmd
 	case tea.MouseWheelMsg:
 		if n := len(m.overlays); n > 0 {
 			return m.wheelOverlay(msg)
@@ -114,6 +117,8 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		m.quitting = true
 		return m, tea.Quit
+	case key.Matches(k, km.Global.Suspend):
+		return m, tea.Suspend
 	case key.Matches(k, km.Demo.DropConnection) && m.demoFault != nil:
 		return m, runHook(m.demoFault)
 	case key.Matches(k, km.Global.Reconnect) && m.conn.Phase == ahpclient.Reconnecting && m.c.backend != nil:
@@ -128,7 +133,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if cmd, ok := m.extKey(k); ok {
 		return m, cmd
 	}
-	if key.Matches(k, km.Global.Help) {
+	if key.Matches(k, km.Global.Help) || m.helpKeyInTranscript(k) {
 		var first []string
 		if m.screen == screenPicker {
 			first = []string{"Session picker"}

@@ -194,6 +194,7 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		Editor:    editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault, HostStopsOnQuit: s.hostInProcess,
 		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify,
 		ReleaseMemory: debug.FreeOSMemory, // after a long reply's text was dropped (see docs/BENCHMARKS.md, issue 12 H2)
+		HistoryFile:   historyFile(dir, cfg, s, hostLabel(host)),
 	}
 	if cfg.hostFile != nil {
 		var hs hostSet
@@ -251,6 +252,7 @@ func runInboxUI(cfg config, std stdio) int {
 		Hosts: hs.options(cfg, cfg.hostFile, dir, log), Host: "inbox", Context: uiCtx,
 		Dark: isDark(cfg.theme), NoMouse: cfg.noMouse, AutoTheme: cfg.theme == "auto" && lookupEnv("COLORFGBG") == "",
 		Editor: editorCommand(), Logger: log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify,
+		HistoryFile: historyFile(dir, cfg, nil, "inbox"),
 	})
 	_, code := runUI(tea.NewProgram(m, tea.WithoutSignalHandler()), std, log)
 	endUI()

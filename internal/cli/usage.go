@@ -39,7 +39,7 @@ Flags:
   -h, --help       show this help
   --version        print the version
 
-In the UI press F1 (or ctrl+g) for every key binding.
+In the UI press F1 (or ? in the transcript, or /help) for every key binding.
 
 Environment:
   AHPTUI_TOKEN        connection token
