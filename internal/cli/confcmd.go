@@ -18,6 +18,7 @@ const configTemplate = `# ahptui configuration (see: ahptui --help, README "Conf
 
 # default = "work"      # the host plain "ahptui" attaches to
 # theme = "auto"        # auto, dark or light
+# mouse = false         # true: capture the mouse (wheel scrolling; selection needs shift)
 
 # [notify]
 # bell = true

@@ -35,7 +35,9 @@ Flags:
                    $XDG_CONFIG_HOME/ahptui/config.toml or ~/.config/ahptui/config.toml)
   --log FILE       write the log to FILE (default: $XDG_STATE_HOME/ahptui/ahptui.log)
   --theme NAME     auto, dark or light (default: the config file's, else auto)
-  --no-mouse       do not capture the mouse (lets the terminal select text)
+  --mouse          capture the mouse (wheel scrolling); off by default, so the
+                   terminal selects and copies text (config: mouse = true)
+  --no-mouse       do not capture the mouse (overrides mouse = true)
   -h, --help       show this help
   --version        print the version
 
