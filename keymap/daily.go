@@ -26,7 +26,7 @@ type HistorySearch struct {
 func dailyDefaults(km *KeyMap) {
 	km.Global.Help = b(k("f1"), "f1", "help (? in the transcript)")
 	km.Global.Suspend = b(k("ctrl+z"), "ctrl+z", "suspend (fg resumes)")
-	km.Chat.Resume = b(k("alt+r"), "alt+r", "resume turn (or /resume-turn)")
+	km.Chat.Resume = b(k("alt+r"), "alt+r", "resume turn (or /resume)")
 	km.Chat.CycleMode = b(k("shift+tab"), "shift+tab", "cycle session mode")
 	km.Chat.Queue = b(k("f2", "alt+q"), "f2/alt+q", "queued messages: edit, remove, reorder")
 	km.Chat.Background = b(k("f3", "alt+b"), "f3/alt+b", "background work and subagents")

@@ -317,7 +317,7 @@ func (m *chatModel) hintLine() string {
 		act := firstNonEmpty(render.SanitizeLine(m.state.Activity, max(1, m.width)), "working") // one line, cut below
 		parts = append(parts, "● "+act+" — esc cancels · "+m.steerHint())
 	} else if m.resumableTurn() != "" {
-		parts = append(parts, "turn failed — "+m.c.km.Chat.Resume.Help().Key+" or /resume-turn resumes")
+		parts = append(parts, "turn failed — "+m.c.km.Chat.Resume.Help().Key+" or /resume resumes")
 	}
 	km := &m.c.km
 	if m.focus == focusTranscript {

@@ -230,6 +230,11 @@ func (m *chatModel) sendComposer(steer bool) tea.Cmd {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
+	if cmd := m.clientCommandCmd(text); cmd != nil && !steer {
+		m.comp.Take()
+		m.relayout()
+		return cmd // a client slash command (slashcmds.go)
+	}
 	m.comp.pushHistory(m.comp.ta.Value())
 	m.comp.ta.Reset()
 	m.comp.pastes, m.comp.nPaste = map[int]string{}, 0

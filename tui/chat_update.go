@@ -139,6 +139,9 @@ func (m *chatModel) setFocus(f chatFocus) tea.Cmd {
 // send dispatches text: a new turn when idle, a queued message while a turn
 // runs. The echo adds it to the transcript; until then the strip shows it.
 func (m *chatModel) send(text string) tea.Cmd {
+	if cmd := m.clientCommandCmd(text); cmd != nil {
+		return cmd // a client slash command (slashcmds.go)
+	}
 	m.x.compl.reset()
 	return tea.Batch(m.c.hist.add(text), m.sendMessage(text, false))
 }

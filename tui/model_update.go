@@ -55,6 +55,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case historyLoadedMsg, historySavedMsg, historyPickedMsg:
 		cmd, _ := m.onDailyMsg(msg)
 		return m, cmd
+	case clientCommandMsg:
+		return m, m.runClientCommand(msg)
 	case tea.MouseWheelMsg:
 		if n := len(m.overlays); n > 0 {
 			return m.wheelOverlay(msg)
