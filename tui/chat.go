@@ -264,10 +264,7 @@ func (m *chatModel) View() string {
 	var b strings.Builder
 	tv := m.tr.View()
 	if m.ready && m.itemCount() == 0 {
-		// An empty chat says what to do instead of showing a blank screen.
-		if _, rest, ok := strings.Cut(tv, "\n"); ok || m.tr.height == 1 {
-			tv = ansi.Truncate(m.c.styles.Chat.Notice.Render("  No messages yet — type below and press enter."), max(1, m.width), "…") + "\n" + rest
-		}
+		tv = m.emptyChatView(tv) // says what to do instead of a blank screen (quickstart.go)
 	}
 	tv = m.popupOver(m.x.search.decorate(tv, &m.c.styles))
 	b.WriteString(tv)

@@ -235,6 +235,7 @@ func (m *chatModel) sendComposer(steer bool) tea.Cmd {
 		m.relayout()
 		return cmd // a client slash command (slashcmds.go)
 	}
+	m.x.compl.reset() // the popup of the sent token must not stay open
 	m.comp.pushHistory(m.comp.ta.Value())
 	m.comp.ta.Reset()
 	m.comp.pastes, m.comp.nPaste = map[int]string{}, 0

@@ -80,6 +80,9 @@ type Options struct {
 	FrameInterval time.Duration
 	// NoticeTTL is how long a status notice stays; 0 means 4 s.
 	NoticeTTL time.Duration
+	// QuickStart opens a new chat (first agent, the host's defaults) when
+	// the attached host has no sessions, instead of the empty picker.
+	QuickStart bool
 	// HistoryFile is the prompt history's file (one per host, under the
 	// state directory); "" keeps the history in memory only.
 	HistoryFile string

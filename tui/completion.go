@@ -212,6 +212,7 @@ func (c *completer) refilter() {
 		for _, m := range fuzzy.FindFrom(q, itemSource(c.items)) {
 			c.shown = append(c.shown, m.Index)
 		}
+		c.prefixFirst()
 	}
 	if c.sel >= len(c.shown) {
 		c.sel = max(0, len(c.shown)-1)

@@ -32,6 +32,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !ok {
 		return mm, cmd
 	}
+	if next.quick {
+		cmd = tea.Batch(cmd, next.quickStart())
+	}
 	return next, tea.Batch(cmd, next.syncExt())
 }
 

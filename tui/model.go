@@ -57,6 +57,7 @@ type Model struct {
 	hostTicking   bool         // the hosts' countdown tick is running
 	carry         string       // unsent messages for the next chat's composer (ctrl+n)
 	chordX        bool         // ctrl+x was pressed in the composer (daily_keys.go)
+	quick         bool         // Options.QuickStart, until the first list (quickstart.go)
 	connecting    connecting
 	// lastCreate is the last createSession, retried after a sign-in when
 	// the host answered AuthRequired (model_steer.go).
@@ -74,7 +75,7 @@ func New(o Options) Model {
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
 		picker: p, prompted: map[string]bool{},
 		demoFault: o.DemoFault, noMouse: o.NoMouse, notify: newNotifier(o.Notify), openAtStart: o.OpenSession,
-		hosts: newHosts(o),
+		hosts: newHosts(o), quick: o.QuickStart && o.OpenSession == "",
 	}
 	m.picker.here = o.HostName
 	m.startHosts()

@@ -129,6 +129,9 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.connecting.active {
 		return m, nil // nothing to act on until connected
 	}
+	if cmd, ok := m.typeAhead(k); ok {
+		return m, cmd
+	}
 	if len(m.overlays) > 0 {
 		return m.updateOverlay(k)
 	}

@@ -206,3 +206,18 @@ func (c *completer) hostCommands() []string {
 	}
 	return out
 }
+
+// prefixFirst moves the items that start with the token ahead of the other
+// fuzzy matches (/mo lists /model and /mode before /demo).
+func (c *completer) prefixFirst() {
+	slices.SortStableFunc(c.shown, func(a, b int) int {
+		pa, pb := strings.HasPrefix(c.items[a].InsertText, c.token), strings.HasPrefix(c.items[b].InsertText, c.token)
+		switch {
+		case pa == pb:
+			return 0
+		case pa:
+			return -1
+		}
+		return 1
+	})
+}

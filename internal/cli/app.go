@@ -195,6 +195,8 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify,
 		ReleaseMemory: debug.FreeOSMemory, // after a long reply's text was dropped (see docs/BENCHMARKS.md, issue 12 H2)
 		HistoryFile:   historyFile(dir, cfg, s, hostLabel(host)),
+		QuickStart:    true, // a host with no sessions opens into a new chat
+
 	}
 	if cfg.hostFile != nil {
 		var hs hostSet
