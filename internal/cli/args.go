@@ -100,7 +100,11 @@ func parseArgs(args []string, getenv func(string) string) (config, error) {
 		// A subcommand hands everything after it to its own flag parser.
 		if c, ok := subcommands[rest[0]]; ok && len(positional) == 0 && !help && !ver {
 			cfg.cmd = c
-			cfg.subArgs = append([]string(nil), rest[1:]...)
+			globals, sub := hoistGlobalFlags(c, rest[1:]) // global flags work after the name too
+			if err := fs.Parse(globals); err != nil {
+				return cfg, usagef("%v", err)
+			}
+			cfg.subArgs = append([]string(nil), sub...)
 			fs.Visit(func(f *flag.Flag) { cfg.tokenFlag = cfg.tokenFlag || f.Name == "token" })
 			return cfg, checkTheme(cfg)
 		}

@@ -257,3 +257,25 @@ func TestMouseIsNotCapturedByDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobalFlagsAfterTheSubcommand: `ahptui sessions --config F` works as
+// `ahptui --config F sessions`; serve keeps its own --token.
+func TestGlobalFlagsAfterTheSubcommand(t *testing.T) {
+	env := func(string) string { return "" }
+	cfg, err := parseArgs([]string{"sessions", "@box", "--config", "/tmp/c.toml", "--json", "--theme=light"}, env)
+	if err != nil || cfg.cmd != cmdSessions || cfg.configFile != "/tmp/c.toml" || cfg.theme != "light" ||
+		strings.Join(cfg.subArgs, " ") != "@box --json" {
+		t.Fatalf("sessions: %+v %v", cfg, err)
+	}
+	cfg, err = parseArgs([]string{"serve", "--token", "abc", "--log", "/tmp/l"}, env)
+	if err != nil || cfg.logFile != "/tmp/l" || cfg.tokenFlag || strings.Join(cfg.subArgs, " ") != "--token abc" {
+		t.Fatalf("serve: %+v %v", cfg, err)
+	}
+	cfg, err = parseArgs([]string{"exec", "ws://h:1", "--", "--config", "is text"}, env)
+	if err != nil || cfg.configFile != "" || strings.Join(cfg.subArgs, " ") != "ws://h:1 -- --config is text" {
+		t.Fatalf("exec after --: %+v %v", cfg, err)
+	}
+	if _, err := parseArgs([]string{"sessions", "--theme", "pink"}, env); err == nil {
+		t.Fatal("a bad --theme after the subcommand passed")
+	}
+}
