@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -311,7 +310,7 @@ func (m *chatModel) transcriptExtraKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			return notice("nothing to copy", false), true
 		}
 		md := messageMarkdown(msg)
-		return tea.Batch(tea.SetClipboard(md), notice(fmt.Sprintf("copied the message as markdown (%d bytes)", len(md)), false)), true
+		return copyCmd(md, "the message as markdown", m.c.km.Transcript.Export.Help().Key), true
 	case key.Matches(k, km.CopyAll):
 		return m.wholeChat(wholeCopy), true
 	case key.Matches(k, km.Export):

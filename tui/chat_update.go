@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -197,15 +196,15 @@ func (m *chatModel) transcriptKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.scrollTerminal(-termStep)
 	case key.Matches(k, km.Copy):
 		if text := m.terminalCopy(); text != "" {
-			return tea.Batch(tea.SetClipboard(text), notice(fmt.Sprintf("copied %d bytes of terminal text", len(text)), false))
+			return copyCmd(text, "terminal text", m.c.km.Transcript.Export.Help().Key)
 		}
 		if text := m.focusedText(false); text != "" {
-			return tea.Batch(tea.SetClipboard(text), notice(fmt.Sprintf("copied %d bytes", len(text)), false))
+			return copyCmd(text, "the block", m.c.km.Transcript.Export.Help().Key)
 		}
 		return notice("nothing to copy — select a block with [ or ]", false)
 	case key.Matches(k, km.CopyCode):
 		if text := m.focusedText(true); text != "" {
-			return tea.Batch(tea.SetClipboard(text), notice(fmt.Sprintf("copied code (%d bytes)", len(text)), false))
+			return copyCmd(text, "code", m.c.km.Transcript.Export.Help().Key)
 		}
 		return notice("the focused block has no code fence", false)
 	default:

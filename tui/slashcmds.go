@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -152,7 +151,7 @@ func (m *chatModel) copyLastReply() tea.Cmd {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i] != nil && msgs[i].Role != reducer.RoleUser {
 			md := messageMarkdown(msgs[i])
-			return tea.Batch(tea.SetClipboard(md), notice(fmt.Sprintf("copied the last reply as markdown (%d bytes)", len(md)), false))
+			return copyCmd(md, "the last reply as markdown", "/export")
 		}
 	}
 	return notice("no reply to copy yet", false)
