@@ -49,6 +49,8 @@ type chatModel struct {
 	height    int
 	conn      ahpclient.ConnState // a copy of the root's, updated by it
 	x         chatExtras          // completions, steering, queue, search, subagents (chat_steer.go)
+	// sessionChanges: the session lists changesets (the root keeps it).
+	sessionChanges bool
 	// ahp is AHP's state of the chat, kept with package ahpstate's reducer
 	// (through reducer.Apply); state is the transcript derived from it.
 	ahp ahpwire.ChatState
@@ -323,6 +325,9 @@ func (m *chatModel) hintLine() string {
 	} else if len(parts) == 0 && m.x.prefix != "" && strings.HasPrefix(m.comp.Value(), m.x.prefix) {
 		parts = append(parts, m.x.prefix+"command runs in the host's terminal")
 	} else if len(parts) == 0 {
+		if h := m.changesHint(); h != "" {
+			parts = append(parts, h) // hints.go
+		}
 		parts = append(parts, km.Chat.SwitchFocus.Help().Key+" transcript · "+km.Chat.CycleThinking.Help().Key+
 			" thinking ("+m.thinking.String()+") · "+km.Chat.Sessions.Help().Key+" sessions · "+km.Global.Help.Help().Key+" help")
 	}

@@ -77,3 +77,22 @@ func TestTypingIntoAGuardedPromptGoesToTheComposer(t *testing.T) {
 		t.Fatalf("the composer has %q, want every key typed", got)
 	}
 }
+
+// TestChangesHintAfterEdits: once the session lists changes, the hint line
+// names the changes view.
+func TestChangesHintAfterEdits(t *testing.T) {
+	m, _ := newTestModel(t, 120, 30)
+	m = send(t, m, openSessionMsg{Session: testSession})
+	ss := ahpwire.SessionState{Provider: "demo", Title: "edits", Lifecycle: ahpwire.LifecycleReady, DefaultChat: testChat,
+		Chats: []ahpwire.ChatSummary{{Resource: testChat, Title: "main"}}}
+	m = send(t, m, snapshotEvent(t, testSession, ss))
+	m = send(t, m, snapshotEvent(t, testChat, chatState([]ahpwire.Turn{finishedTurn("t1", "edit", "done")}, nil)))
+	if strings.Contains(viewText(m), "changes") {
+		t.Fatal("a changes hint without changes")
+	}
+	ss.Changesets = []ahpwire.Changeset{{Label: "Edits", URITemplate: "ahp-changeset:/c1"}}
+	m = send(t, m, snapshotEvent(t, testSession, ss))
+	if !strings.Contains(viewText(m), "f6/alt+c changes") {
+		t.Fatalf("no changes hint:\n%s", viewText(m))
+	}
+}
