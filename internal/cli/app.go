@@ -102,6 +102,9 @@ func runDemo(cfg config, std stdio) int {
 		printErr(std.err, "ahptui: demo host: %v\n", err)
 		return exitError
 	}
+	if cfg.printURL {
+		return serveDemoURL(std, u)
+	}
 	if len(f.Hosts) > 0 { // the configured hosts are listed beside the demo's
 		cfg.hostFile = f
 	}

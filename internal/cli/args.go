@@ -47,6 +47,7 @@ type config struct {
 	logFile      string             // --log; empty = state dir
 	theme        string             // auto, dark or light; "" = from the config file, else auto
 	noMouse      bool               // --no-mouse: leave mouse selection to the terminal
+	printURL     bool               // demo --print-url: print the demo host's URL and serve it headless
 	mouse        bool               // --mouse: capture the mouse (wheel scrolling); default: the config's mouse, else off
 	configFile   string             // --config; empty = the default path
 	configVerb   string             // cmdConfig: path, check or edit
@@ -80,6 +81,7 @@ func parseArgs(args []string, getenv func(string) string) (config, error) {
 	fs.StringVar(&cfg.configFile, "config", "", "")
 	fs.BoolVar(&cfg.noMouse, "no-mouse", false, "")
 	fs.BoolVar(&cfg.mouse, "mouse", false, "")
+	fs.BoolVar(&cfg.printURL, "print-url", false, "")
 	fs.BoolVar(&help, "help", false, "")
 	fs.BoolVar(&help, "h", false, "")
 	fs.BoolVar(&ver, "version", false, "")

@@ -279,3 +279,4 @@ func TestGlobalFlagsAfterTheSubcommand(t *testing.T) {
 		t.Fatal("a bad --theme after the subcommand passed")
 	}
 }
+

@@ -38,6 +38,8 @@ Flags:
   --mouse          capture the mouse (wheel scrolling); off by default, so the
                    terminal selects and copies text (config: mouse = true)
   --no-mouse       do not capture the mouse (overrides mouse = true)
+  --print-url      with demo: no UI; print the demo host's URL (with its token) and serve
+                   it until ctrl+c, for exec, sessions and export from another terminal
   -h, --help       show this help
   --version        print the version
 
