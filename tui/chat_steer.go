@@ -263,7 +263,7 @@ func (m *chatModel) sendMessage(text string, steer bool) tea.Cmd {
 		return dispatch(m.c.ctx, m.c.backend, m.chat, a, "edit queued message")
 	case steer && m.state.Current != nil:
 		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingSteering, ID: m.c.newID(), Message: msg}
-		return tea.Batch(dispatch(m.c.ctx, m.c.backend, m.chat, a, "steer"), notice("steering sent — the agent sees it mid-turn", false))
+		return tea.Batch(dispatch(m.c.ctx, m.c.backend, m.chat, a, "steer"), notice(steeringSentNotice+" — the agent sees it mid-turn", false))
 	case m.state.Current != nil:
 		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingQueued, ID: m.c.newID(), Message: msg}
 		return dispatch(m.c.ctx, m.c.backend, m.chat, a, "queue message")

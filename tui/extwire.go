@@ -35,6 +35,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if next.quick {
 		cmd = tea.Batch(cmd, next.quickStart())
 	}
+	next.dropStaleNotices() // hints.go
 	if next.chat != nil { // for the hint line's "f6 changes" (hints.go)
 		next.chat.sessionChanges = next.session != nil && len(next.session.Changesets) > 0
 	}

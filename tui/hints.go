@@ -1,5 +1,7 @@
 package tui
 
+import "strings"
+
 // changesHint names the changes view in the hint line once the chat (or
 // its session) has changed files: after an edit nothing else points to it.
 func (m *chatModel) changesHint() string {
@@ -7,4 +9,15 @@ func (m *chatModel) changesHint() string {
 		return ""
 	}
 	return m.c.km.Chat.Changes.Help().Key + " changes"
+}
+
+// steeringSentNotice begins the notice shown when a steering message went.
+const steeringSentNotice = "steering sent"
+
+// dropStaleNotices clears a "steering sent" notice once no turn runs: it
+// speaks of the turn that ended and must not linger into the next one.
+func (m *Model) dropStaleNotices() {
+	if m.notice != "" && strings.HasPrefix(m.notice, steeringSentNotice) && (m.chat == nil || m.chat.state.Current == nil) {
+		m.notice = ""
+	}
 }
