@@ -279,4 +279,3 @@ func TestGlobalFlagsAfterTheSubcommand(t *testing.T) {
 		t.Fatal("a bad --theme after the subcommand passed")
 	}
 }
-

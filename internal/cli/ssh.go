@@ -82,11 +82,11 @@ func parseSSH(args []string) (sshOpts, error) {
 type sshLink struct {
 	tun       *tunnel
 	stopServe func()
+	host      remoteHost
+	url       string
 	// serveEnded is closed when the host started by --start ends (its
 	// ssh session closed): nil when nothing was started.
 	serveEnded <-chan struct{}
-	host      remoteHost
-	url       string
 }
 
 // close stops the tunnel and the remote serve.
