@@ -36,7 +36,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, next.quickStart())
 	}
 	next.dropStaleNotices() // hints.go
-	if next.chat != nil { // for the hint line's "f6 changes" (hints.go)
+	// The hint line's "f6 changes" (hints.go) needs the session's changesets.
+	if next.chat != nil {
 		next.chat.sessionChanges = next.session != nil && len(next.session.Changesets) > 0
 	}
 	return next, tea.Batch(cmd, next.syncExt())
