@@ -226,6 +226,9 @@ func (m *chatModel) toggleFocused() tea.Cmd {
 	m.expanded[k] = !m.expanded[k]
 	m.tr.invalidate(m.tr.FocusedItem())
 	m.tr.layout()
+	if m.expanded[k] {
+		m.tr.revealFocus() // a long block grows downwards: its header stays on screen
+	}
 	return nil
 }
 
