@@ -75,7 +75,9 @@ func (m *Model) typeAhead(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return tea.Batch(focus, m.chat.handleKey(k),
 			tea.Tick(promptGuard, func(time.Time) tea.Msg { return promptGuardEndedMsg{} })), true
 	}
-	if m.screen == screenPicker && m.open != nil && m.open.created {
+	// A session being opened or created, or the new-session form being
+	// prepared ("loading session options…"): the text is for its chat.
+	if m.screen == screenPicker && (m.open != nil || m.picker.status != "") {
 		m.carry += k.Text
 		return nil, true
 	}

@@ -96,3 +96,15 @@ func TestChangesHintAfterEdits(t *testing.T) {
 		t.Fatalf("no changes hint:\n%s", viewText(m))
 	}
 }
+
+// TestTypingWhileTheFormLoadsIsKept: text typed between ctrl+n and the
+// form reaches the new chat's composer instead of the picker's filter.
+func TestTypingWhileTheFormLoadsIsKept(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	m = send(t, m, connEventMsg{ev: ahpclient.SessionsEvent{Result: ahpwire.ListSessionsResult{Items: testSessions()}}})
+	m.picker.status = "loading session options…" // ctrl+n asked the host for the form
+	m = typeText(t, m, "fix it")
+	if m.picker.filter.Value() != "" || m.carry != "fix it" {
+		t.Fatalf("filter %q carry %q", m.picker.filter.Value(), m.carry)
+	}
+}
