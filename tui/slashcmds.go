@@ -4,9 +4,11 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/reducer"
 )
 
@@ -219,4 +221,14 @@ func (c *completer) prefixFirst() {
 		}
 		return 1
 	})
+}
+
+// slashHelpGroup lists the client commands in the help overlay (they are
+// typed, not bound: each entry is help text only, with no key).
+func slashHelpGroup() keymap.Group {
+	g := keymap.Group{Title: "Commands (type / in the composer)"}
+	for _, c := range clientCommands {
+		g.Bindings = append(g.Bindings, key.NewBinding(key.WithHelp(c.name, strings.TrimPrefix(c.desc, "ahptui: "))))
+	}
+	return g
 }

@@ -67,6 +67,9 @@ func TestSlashHelpAndExit(t *testing.T) {
 	if !strings.Contains(viewText(m), "Key bindings") {
 		t.Fatal("/help did not open the help")
 	}
+	if h, ok := m.overlays[0].(*helpOverlay); !ok || !strings.HasPrefix(h.groups[len(h.groups)-1].Title, "Commands") {
+		t.Fatal("the help does not list the / commands")
+	}
 	m = send(t, m, keyPress("esc"))
 	m = typeText(t, m, "/exit ")
 	m = send(t, m, keyPress("enter"))
