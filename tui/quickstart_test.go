@@ -92,7 +92,7 @@ func TestChangesHintAfterEdits(t *testing.T) {
 	}
 	ss.Changesets = []ahpwire.Changeset{{Label: "Edits", URITemplate: "ahp-changeset:/c1"}}
 	m = send(t, m, snapshotEvent(t, testSession, ss))
-	if !strings.Contains(viewText(m), "f6/alt+c changes") {
+	if !strings.Contains(viewText(m), "f6/alt+e changes") {
 		t.Fatalf("no changes hint:\n%s", viewText(m))
 	}
 }
