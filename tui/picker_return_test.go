@@ -7,6 +7,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/render"
 )
 
 // TestPickerKeepsTheLeftSessionSelected: back from a session (which moved
@@ -60,5 +61,14 @@ func TestSteeringSentDoesNotLinger(t *testing.T) {
 	}
 	if strings.Contains(viewText(m), "steering sent") {
 		t.Fatalf("the notice lingers:\n%s", viewText(m))
+	}
+}
+
+func TestDroppedNoteAtTheScrollbackCap(t *testing.T) {
+	if droppedNote(10) != "" {
+		t.Fatal("a note under the cap")
+	}
+	if n := droppedNote(render.TerminalScrollback + 24); !strings.Contains(n, "older lines dropped (the last 2,000 are kept)") {
+		t.Fatalf("note %q", n)
 	}
 }

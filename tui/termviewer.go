@@ -99,6 +99,7 @@ func (v *termViewer) View(st *Styles, width, height int) string {
 		status = fmt.Sprintf("exit %d", *info.ExitCode)
 	}
 	var lines []string
+	dropped := "" // hints.go
 	t := v.x.terms[v.uri]
 	if t == nil || !t.ready {
 		lines = []string{st.Dialog.Muted.Render("loading…")}
@@ -107,12 +108,13 @@ func (v *termViewer) View(st *Styles, width, height int) string {
 			status = fmt.Sprintf("exit %d", *s.ExitCode)
 		}
 		total := t.lt.LineCount()
+		dropped = droppedNote(total)
 		v.scroll = min(v.scroll, max(0, total-avail))
 		end := total - v.scroll
 		lines = t.lt.Lines(max(0, end-avail), min(avail, end), inner, true)
 	}
 	title := st.Help.Title.Render(oneLine(render.Sanitize(info.Title))) + "  " + st.Help.Desc.Render(
-		fmt.Sprintf("%s · %d/%d · tab next · ↑/↓ pgup/pgdn · y copy · esc close · read-only", status, v.idx+1, len(v.x.rootTerms)))
+		fmt.Sprintf("%s%s · %d/%d · tab next · ↑/↓ pgup/pgdn · y copy · esc close · read-only", status, dropped, v.idx+1, len(v.x.rootTerms)))
 	out := append([]string{ansi.Truncate(title, inner, "…"), ""}, lines...)
 	return st.Help.Box.Width(min(width, inner+4)).Render(strings.Join(out, "\n"))
 }
