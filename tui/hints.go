@@ -33,5 +33,5 @@ func droppedNote(total int) string {
 	if total < render.TerminalScrollback {
 		return ""
 	}
-	return " · older lines dropped (the last " + render.GroupDigits(render.TerminalScrollback) + " are kept)"
+	return "older lines dropped (the last " + render.GroupDigits(render.TerminalScrollback) + " are kept)"
 }

@@ -114,8 +114,9 @@ func (v *termViewer) View(st *Styles, width, height int) string {
 		lines = t.lt.Lines(max(0, end-avail), min(avail, end), inner, true)
 	}
 	title := st.Help.Title.Render(oneLine(render.Sanitize(info.Title))) + "  " + st.Help.Desc.Render(
-		fmt.Sprintf("%s%s · %d/%d · tab next · ↑/↓ pgup/pgdn · y copy · esc close · read-only", status, dropped, v.idx+1, len(v.x.rootTerms)))
-	out := append([]string{ansi.Truncate(title, inner, "…"), ""}, lines...)
+		fmt.Sprintf("%s · %d/%d · tab next · ↑/↓ pgup/pgdn · y copy · esc close · read-only", status, v.idx+1, len(v.x.rootTerms)))
+	// The line under the title says when the scrollback reached its cap.
+	out := append([]string{ansi.Truncate(title, inner, "…"), ansi.Truncate(st.Dialog.Muted.Render(dropped), inner, "…")}, lines...)
 	return st.Help.Box.Width(min(width, inner+4)).Render(strings.Join(out, "\n"))
 }
 
