@@ -63,6 +63,8 @@ func (km KeyMap) Groups() []Group {
 		{"Changes view", bindingsOf(km.Changes)},
 		{"Terminal viewer", bindingsOf(km.Terminal)},
 		{"Typing into a terminal", bindingsOf(km.TermInput)},
+		{"After ctrl+x (composer)", bindingsOf(km.Chord)},
+		{"Prompt history search", bindingsOf(km.HistorySearch)},
 		{"Demo", bindingsOf(km.Demo)},
 	}
 	out := gs[:0]
@@ -104,6 +106,8 @@ func (km KeyMap) Contexts() []Context {
 		{"changes", with(bindingsOf(km.Changes))},
 		{"terminal", with(bindingsOf(km.Terminal))},
 		{"terminal input", with(bindingsOf(km.TermInput))},
+		{"chord", with(bindingsOf(km.Chord))},
+		{"history search", with(bindingsOf(km.HistorySearch))},
 	}
 }
 

@@ -23,6 +23,9 @@ type KeyMap struct {
 	Changes    Changes
 	Terminal   Terminal
 	TermInput  TermInput
+	Chord      Chord // keymap/daily.go
+	// HistorySearch is the prompt history search (keymap/daily.go).
+	HistorySearch HistorySearch
 }
 
 // Global bindings work on every screen.
@@ -30,6 +33,7 @@ type Global struct {
 	Quit      key.Binding // ctrl+c; asks first when a turn is running
 	Help      key.Binding // open the help overlay
 	Reconnect key.Binding // while reconnecting: try now instead of waiting out the backoff
+	Suspend   key.Binding // ctrl+z: suspend the process (job control)
 }
 
 // Picker bindings work in the session picker (typing filters the list).
@@ -67,6 +71,7 @@ type Chat struct {
 	NewSession    key.Binding // a new session with the same agent
 	Changes       key.Binding // the changes view (keymap/channels.go)
 	Terminals     key.Binding // the root terminals, read-only
+	CycleMode     key.Binding // shift+tab: the next session mode (keymap/daily.go)
 }
 
 // Composer bindings work while the composer has focus. Text editing keys
@@ -81,6 +86,10 @@ type Composer struct {
 	Steer       key.Binding // while a turn runs: a steering message instead of queueing
 	ScrollUp    key.Binding // page the transcript up without leaving the composer
 	ScrollDown  key.Binding // page the transcript down
+	// HistorySearch searches the prompt history (fuzzy), like a shell.
+	HistorySearch key.Binding
+	// Follow scrolls to the bottom and follows the stream (empty composer).
+	Follow key.Binding
 }
 
 // Transcript bindings work while the transcript has focus.
@@ -101,6 +110,7 @@ type Transcript struct {
 	CopyAll          key.Binding // OSC 52 copy of the whole chat as markdown
 	Export           key.Binding // write the chat to a markdown file
 	TermUp, TermDown key.Binding // scroll the focused (expanded) terminal
+	Help             key.Binding // ?: the help overlay
 }
 
 // Approval bindings work in the tool-call confirmation prompt.
@@ -258,5 +268,6 @@ func Default() KeyMap {
 	km.Approval.SubmitReason.SetEnabled(false)
 	steerDefaults(&km)
 	channelDefaults(&km)
+	dailyDefaults(&km)
 	return km
 }

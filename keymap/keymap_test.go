@@ -41,7 +41,13 @@ func TestFixedDefaults(t *testing.T) {
 		{"newline", km.Composer.Newline, []string{"ctrl+j", "shift+enter"}},
 		{"cancel turn", km.Chat.CancelTurn, []string{"esc"}},
 		{"quit", km.Global.Quit, []string{"ctrl+c"}},
-		{"reconnect now", km.Global.Reconnect, []string{"f5"}},
+		{"reconnect now", km.Global.Reconnect, []string{"f5", "alt+w"}},
+		{"help", km.Global.Help, []string{"f1"}},
+		{"editor", km.Composer.Editor, []string{"ctrl+g", "ctrl+o"}},
+		{"history search", km.Composer.HistorySearch, []string{"ctrl+r"}},
+		{"resume turn", km.Chat.Resume, []string{"alt+r"}},
+		{"session mode", km.Chat.CycleMode, []string{"shift+tab"}},
+		{"suspend", km.Global.Suspend, []string{"ctrl+z"}},
 		{"switch focus", km.Chat.SwitchFocus, []string{"tab"}},
 		{"thinking", km.Chat.CycleThinking, []string{"ctrl+t"}},
 		{"approve", km.Approval.Approve, []string{"a", "y"}},
@@ -106,5 +112,25 @@ func TestDefaultReturnsIndependentCopies(t *testing.T) {
 	a.Composer.Send.SetEnabled(false)
 	if !b.Composer.Send.Enabled() {
 		t.Fatal("Default shares state between calls")
+	}
+}
+
+// TestEveryFKeyHasATwin: laptops need Fn for F-keys, so every binding on an
+// F-key (but the demo's) has another key too.
+func TestEveryFKeyHasATwin(t *testing.T) {
+	km := Default()
+	for _, g := range km.Groups() {
+		for _, b := range g.Bindings {
+			keys := b.Keys()
+			fkeys := 0
+			for _, kk := range keys {
+				if len(kk) >= 2 && kk[0] == 'f' && kk[1] >= '0' && kk[1] <= '9' {
+					fkeys++
+				}
+			}
+			if fkeys > 0 && fkeys == len(keys) && b.Help().Key != "f1" {
+				t.Errorf("group %s: %q is on F-keys only (%v)", g.Title, b.Help().Desc, keys)
+			}
+		}
 	}
 }

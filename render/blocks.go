@@ -198,6 +198,12 @@ func NeededResources(m *reducer.Message, v ViewOpts) []string {
 		case b.Kind != reducer.KindToolCall || b.Tool == nil:
 			continue
 		case !v.Expanded[KeyOf(m, b)] && b.Tool.Status != ahpwire.ToolPendingConfirmation:
+			for _, u := range previewURIs(b) { // the collapsed diff (toolpreview.go)
+				if _, ok := v.Resources[u]; !ok && !isDataURI(u) && !seen[u] {
+					seen[u] = true
+					out = append(out, u)
+				}
+			}
 			continue
 		}
 		for _, u := range blockURIs(b) {

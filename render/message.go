@@ -137,6 +137,8 @@ func (r *Renderer) renderMessage(m *reducer.Message, width int, v ViewOpts) Rend
 		switch {
 		case blk.Kind == reducer.KindText && m.Role != reducer.RoleUser:
 			secs = r.textSections(mdID(k), blk.Text(), !blk.Open, width, focused)
+		case !v.Expanded[k] && UserFoldable(m, blk):
+			secs = []Section{{Lines: r.userFolded(blk.Text(), width)}} // a big paste (userfold.go)
 		case blk.Kind == reducer.KindText && len(blk.Text()) > PlainAfter:
 			secs = r.userSections(blk.Text(), width, focused)
 		default:

@@ -314,7 +314,10 @@ func TestLongUserTextIsPaged(t *testing.T) {
 	s := reducer.ReduceAll(reducer.State{}, reducer.UserMessage{TurnID: "u", Text: text})
 	r := New(DarkStyles())
 	for _, width := range []int{100, 37} {
-		out := r.RenderMessage(s.Messages[0], width, ViewOpts{})
+		// Expanded: folded, a long paste shows a few lines (userfold.go).
+		msg := s.Messages[0]
+		exp := map[BlockKey]bool{KeyOf(msg, msg.Blocks[0]): true}
+		out := r.RenderMessage(msg, width, ViewOpts{Expanded: exp})
 		pages := 0
 		for _, sec := range out.Sections {
 			if sec.Page != nil {
@@ -335,5 +338,17 @@ func TestLongUserTextIsPaged(t *testing.T) {
 			}
 			t.Fatalf("width %d: %d lines, whole %d", width, len(got), len(whole))
 		}
+	}
+}
+
+// TestLongUserTextIsFoldedUnlessExpanded: collapsed, a long paste is its
+// first lines and "[pasted N lines]".
+func TestLongUserTextIsFoldedUnlessExpanded(t *testing.T) {
+	text := strings.Repeat("a line of the paste\n", 5000)
+	s := reducer.ReduceAll(reducer.State{}, reducer.UserMessage{TurnID: "u", Text: text})
+	out := New(DarkStyles()).RenderMessage(s.Messages[0], 80, ViewOpts{})
+	all := strings.Join(out.All(), "\n")
+	if len(out.All()) > 10 || !strings.Contains(all, "[pasted 5,000 lines]") {
+		t.Fatalf("folded:\n%s", all)
 	}
 }

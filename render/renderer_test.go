@@ -178,8 +178,9 @@ func TestNeededResources(t *testing.T) {
 	m := msgOf(reducer.ReduceAll(startState(), toolStart(pc), toolStart(completedTool(true, editContent(&ahpwire.FileEdit{
 		After: &ahpwire.FileEditSide{URI: "file:///x", Content: ahpwire.ContentRef{URI: "mem:/x"}}})))))
 	got := NeededResources(m, ViewOpts{})
-	if strings.Join(got, " ") != "mem:/before/main.go mem:/after/main.go" {
-		t.Errorf("pending confirmation needs its edits: %q", got)
+	// The completed edit's contents too: its diff shows collapsed.
+	if strings.Join(got, " ") != "mem:/before/main.go mem:/after/main.go mem:/x" {
+		t.Errorf("pending confirmation needs its edits, the completed edit its diff: %q", got)
 	}
 	got = NeededResources(m, ViewOpts{Expanded: expand(m, 1), Resources: resources})
 	if strings.Join(got, " ") != "mem:/x" {

@@ -74,6 +74,8 @@ func (r *Renderer) drawToolBody(tc *ahpwire.ToolCallState, k BlockKey, width int
 		lines = append(lines, r.liveTerminal(lt, term, false, width, v)...)
 	} else if tc.Status == ahpwire.ToolCancelled && (tc.ReasonMessage != nil && tc.ReasonMessage.Text != "" || suggestion(tc) != "") {
 		lines = append(lines, r.cancelReason(tc, width)...)
+	} else {
+		lines = append(lines, r.toolPreview(tc, width, v)...) // toolpreview.go
 	}
 	return lines
 }

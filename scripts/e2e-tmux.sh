@@ -7,7 +7,7 @@
 #                cleans up): the app's log is state/ahptui/ahptui.log and the
 #                last screen captured by a wait is last-screen.txt
 #
-# Scenario: create a session, send a prompt and see the streamed answer,
+# Scenario: open into a new chat, create a session through the form, send a prompt and see the streamed answer,
 # expand the thinking block, approve the tool calls of `/demo tools`, cancel
 # `/demo slow`, drop the connection with the demo fault key (F12, enabled by
 # AHPTUI_DEMO_FAULTS=1) and see Reconnecting → Connected with the transcript
@@ -51,11 +51,12 @@ tmux new-session -d -s "$S" -x 120 -y 40 \
 tmux set-option -t "$S" remain-on-exit on
 tmux respawn-pane -k -t "$S" "cd '$WORK/proj' && '$BIN' demo; echo EXIT=\$?"
 
-step "picker"
-wait_for 'Sessions'
+step "the demo opens straight into a new chat"
+wait_for 'No messages yet'
+wait_for '/demo help lists what the demo can show'
 wait_for '● Connected'
 
-step "create a session through the session form"
+step "create a session through the session form (ctrl+n from the chat)"
 keys C-n
 wait_for '│ +New session'
 wait_for '‹ Demo 1 \(scripted\) ›'
@@ -265,7 +266,7 @@ type_text 'e2e renamed'
 keys Enter
 wait_for '› .*e2e renamed'
 keys M-a
-wait_for 'every session is archived'
+wait_for 'Sessions  1 · 1 archived'
 keys M-h
 wait_for 'e2e renamed \[archived\]'
 

@@ -30,7 +30,7 @@ BIN=$(ahptui_bin)
 kb() { awk -v k="$1" '$1 == k":" {print $2}' "/proc/$PID/status"; }
 tmux new-session -d -s "$S" -x 120 -y 40 -e TERM=xterm-256color -e HOME="$WORK" -e XDG_STATE_HOME="$WORK/state"
 tmux respawn-pane -k -t "$S" "cd '$WORK/proj' && exec '$BIN' demo"
-wait_for 'Sessions'
+wait_for 'No messages yet' # the demo opens into a new chat
 PID=$(tmux display -p -t "$S" '#{pane_pid}')
 # The pane's shell may fork the binary, and ahptui runs the app in a
 # supervised child (internal/cli/supervise_unix.go): measure the deepest

@@ -29,6 +29,9 @@ type authNotice struct {
 
 func (a *authNotice) guard(until time.Time, now func() time.Time) { a.guardUntil, a.now = until, now }
 
+// guarded reports whether decision keys are still held back.
+func (a *authNotice) guarded() bool { return a.now != nil && a.now().Before(a.guardUntil) }
+
 // authGiveUpMsg is the user's decision to fail an auth-required tool call.
 type authGiveUpMsg struct {
 	TurnID     string

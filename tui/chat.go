@@ -49,6 +49,8 @@ type chatModel struct {
 	height    int
 	conn      ahpclient.ConnState // a copy of the root's, updated by it
 	x         chatExtras          // completions, steering, queue, search, subagents (chat_steer.go)
+	// sessionChanges: the session lists changesets (the root keeps it).
+	sessionChanges bool
 	// ahp is AHP's state of the chat, kept with package ahpstate's reducer
 	// (through reducer.Apply); state is the transcript derived from it.
 	ahp ahpwire.ChatState
@@ -59,6 +61,7 @@ type chatModel struct {
 func newChat(c *common, conn ahpclient.ConnState, session, chat, title string) *chatModel {
 	m := &chatModel{c: c, conn: conn, session: session, chat: chat, title: title, expanded: map[render.BlockKey]bool{}}
 	m.comp = newComposer(c.km.Composer, &c.styles)
+	c.hist.seedComposer(&m.comp)
 	m.x = newChatExtras(c, chat)
 	m.tr = newTranscript(m.renderItem, c.styles.Chat.Marker)
 	return m
@@ -263,10 +266,7 @@ func (m *chatModel) View() string {
 	var b strings.Builder
 	tv := m.tr.View()
 	if m.ready && m.itemCount() == 0 {
-		// An empty chat says what to do instead of showing a blank screen.
-		if _, rest, ok := strings.Cut(tv, "\n"); ok || m.tr.height == 1 {
-			tv = ansi.Truncate(m.c.styles.Chat.Notice.Render("  No messages yet — type below and press enter."), max(1, m.width), "…") + "\n" + rest
-		}
+		tv = m.emptyChatView(tv) // says what to do instead of a blank screen (quickstart.go)
 	}
 	tv = m.popupOver(m.x.search.decorate(tv, &m.c.styles))
 	b.WriteString(tv)
@@ -316,7 +316,7 @@ func (m *chatModel) hintLine() string {
 		act := firstNonEmpty(render.SanitizeLine(m.state.Activity, max(1, m.width)), "working") // one line, cut below
 		parts = append(parts, "● "+act+" — esc cancels · "+m.steerHint())
 	} else if m.resumableTurn() != "" {
-		parts = append(parts, "turn failed — ctrl+r resumes")
+		parts = append(parts, "turn failed — "+m.c.km.Chat.Resume.Help().Key+" or /resume resumes")
 	}
 	km := &m.c.km
 	if m.focus == focusTranscript {
@@ -325,6 +325,9 @@ func (m *chatModel) hintLine() string {
 	} else if len(parts) == 0 && m.x.prefix != "" && strings.HasPrefix(m.comp.Value(), m.x.prefix) {
 		parts = append(parts, m.x.prefix+"command runs in the host's terminal")
 	} else if len(parts) == 0 {
+		if h := m.changesHint(); h != "" {
+			parts = append(parts, h) // hints.go
+		}
 		parts = append(parts, km.Chat.SwitchFocus.Help().Key+" transcript · "+km.Chat.CycleThinking.Help().Key+
 			" thinking ("+m.thinking.String()+") · "+km.Chat.Sessions.Help().Key+" sessions · "+km.Global.Help.Help().Key+" help")
 	}

@@ -18,6 +18,9 @@ func (m *Model) chatKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	c := m.chat
 	km := &m.c.km
 	page := max(1, c.tr.height-1)
+	if cmd, ok := m.dailyChatKey(k); ok {
+		return cmd, true
+	}
 	switch {
 	case key.Matches(k, km.Chat.NewSession):
 		return m.newSessionLikeThis(), true
@@ -50,7 +53,7 @@ func boundInTranscript(km *keymap.KeyMap, k tea.KeyPressMsg) bool {
 	return key.Matches(k, t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom,
 		t.PrevBlock, t.NextBlock, t.ToggleBlock, t.Copy, t.CopyCode,
 		t.Search, t.SearchNext, t.SearchPrev, t.CopyMessage, t.CopyAll, t.Export, t.TermUp, t.TermDown,
-		c.CancelTurn, c.SwitchFocus, c.CycleThinking, c.Resume, c.Resend, c.OpenPrompt, c.Sessions, c.NewSession)
+		c.CancelTurn, c.SwitchFocus, c.CycleThinking, c.Resume, c.Resend, c.OpenPrompt, c.Sessions, c.NewSession, t.Help)
 }
 
 // newSessionLikeThis leaves the chat and creates a session with the agent

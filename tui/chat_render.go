@@ -82,6 +82,13 @@ func (m *chatModel) renderItem(i, width int) renderedItem {
 			ID: spanID(s.Key), Start: s.Start, End: s.End, StartSec: s.StartSec, EndSec: s.EndSec,
 			Expandable: s.Kind == reducer.KindThinking || s.Kind == reducer.KindToolCall || s.Kind == reducer.KindError,
 		}
+		if s.Kind == reducer.KindText && msg.Role == reducer.RoleUser {
+			for _, b := range msg.Blocks {
+				if b.Index == s.Key.Index && render.UserFoldable(msg, b) {
+					sp.Expandable = true // a folded paste (render/userfold.go)
+				}
+			}
+		}
 		// A block starting with a page starts at the end of the section
 		// before it: anchor it at the page.
 		if r.Sections != nil && sp.StartSec < len(r.Sections) && r.Sections[sp.StartSec].Page == nil &&

@@ -75,7 +75,15 @@ func (s *searchBar) View(st *Styles, width int) []string {
 	if s.paging {
 		count += " · loading older turns…"
 	}
-	return []string{ansi.Truncate(s.in.View()+"  "+st.Dialog.Muted.Render(count+" · enter next · esc close"), max(1, width), "…")}
+	tail := count + " · enter next · esc close"
+	if s.in.Value() == "" && s.query == "" && !s.running {
+		tail = "esc close" // nothing searched yet: no "no matches"
+	}
+	// The input is as wide as its text (or its placeholder), so that the
+	// placeholder is never cut to one cell.
+	w := max(ansi.StringWidth(s.in.Value()), ansi.StringWidth(s.in.Placeholder)) + 1
+	s.in.SetWidth(max(1, min(w, width-ansi.StringWidth(s.in.Prompt)-ansi.StringWidth(tail)-3)))
+	return []string{ansi.Truncate(s.in.View()+"  "+st.Dialog.Muted.Render(tail), max(1, width), "…")}
 }
 
 // openSearch opens the bar; older turns are paged in so that the search

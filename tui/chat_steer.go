@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -236,12 +235,18 @@ func (m *chatModel) sendComposer(steer bool) tea.Cmd {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
+	if cmd := m.clientCommandCmd(text); cmd != nil && !steer {
+		m.comp.Take()
+		m.relayout()
+		return cmd // a client slash command (slashcmds.go)
+	}
+	m.x.compl.reset() // the popup of the sent token must not stay open
 	m.comp.pushHistory(m.comp.ta.Value())
 	m.comp.ta.Reset()
 	m.comp.pastes, m.comp.nPaste = map[int]string{}, 0
 	m.comp.hIdx = len(m.comp.history)
 	m.relayout()
-	return m.sendMessage(text, steer)
+	return tea.Batch(m.c.hist.add(text), m.sendMessage(text, steer))
 }
 
 // sendMessage dispatches text with the attachments of the completions it
@@ -267,7 +272,7 @@ func (m *chatModel) sendMessage(text string, steer bool) tea.Cmd {
 		return dispatch(m.c.ctx, m.c.backend, m.chat, a, "edit queued message")
 	case steer && m.state.Current != nil:
 		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingSteering, ID: m.c.newID(), Message: msg}
-		return tea.Batch(dispatch(m.c.ctx, m.c.backend, m.chat, a, "steer"), notice("steering sent — the agent sees it mid-turn", false))
+		return tea.Batch(dispatch(m.c.ctx, m.c.backend, m.chat, a, "steer"), notice(steeringSentNotice+" — the agent sees it mid-turn", false))
 	case m.state.Current != nil:
 		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingQueued, ID: m.c.newID(), Message: msg}
 		return dispatch(m.c.ctx, m.c.backend, m.chat, a, "queue message")
@@ -339,7 +344,7 @@ func (m *chatModel) transcriptExtraKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			return notice("nothing to copy", false), true
 		}
 		md := messageMarkdown(msg)
-		return tea.Batch(tea.SetClipboard(md), notice(fmt.Sprintf("copied the message as markdown (%d bytes)", len(md)), false)), true
+		return copyCmd(md, "the message as markdown", m.c.km.Transcript.Export.Help().Key), true
 	case key.Matches(k, km.CopyAll):
 		return m.wholeChat(wholeCopy), true
 	case key.Matches(k, km.Export):

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"fmt"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -139,8 +137,11 @@ func (m *chatModel) setFocus(f chatFocus) tea.Cmd {
 // send dispatches text: a new turn when idle, a queued message while a turn
 // runs. The echo adds it to the transcript; until then the strip shows it.
 func (m *chatModel) send(text string) tea.Cmd {
+	if cmd := m.clientCommandCmd(text); cmd != nil {
+		return cmd // a client slash command (slashcmds.go)
+	}
 	m.x.compl.reset()
-	return m.sendMessage(text, false)
+	return tea.Batch(m.c.hist.add(text), m.sendMessage(text, false))
 }
 
 // unqueue removes the newest queued message.
@@ -194,15 +195,15 @@ func (m *chatModel) transcriptKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.scrollTerminal(-termStep)
 	case key.Matches(k, km.Copy):
 		if text := m.terminalCopy(); text != "" {
-			return tea.Batch(tea.SetClipboard(text), notice(fmt.Sprintf("copied %d bytes of terminal text", len(text)), false))
+			return copyCmd(text, "terminal text", m.c.km.Transcript.Export.Help().Key)
 		}
 		if text := m.focusedText(false); text != "" {
-			return tea.Batch(tea.SetClipboard(text), notice(fmt.Sprintf("copied %d bytes", len(text)), false))
+			return copyCmd(text, "the block", m.c.km.Transcript.Export.Help().Key)
 		}
 		return notice("nothing to copy — select a block with [ or ]", false)
 	case key.Matches(k, km.CopyCode):
 		if text := m.focusedText(true); text != "" {
-			return tea.Batch(tea.SetClipboard(text), notice(fmt.Sprintf("copied code (%d bytes)", len(text)), false))
+			return copyCmd(text, "code", m.c.km.Transcript.Export.Help().Key)
 		}
 		return notice("the focused block has no code fence", false)
 	default:
@@ -225,6 +226,9 @@ func (m *chatModel) toggleFocused() tea.Cmd {
 	m.expanded[k] = !m.expanded[k]
 	m.tr.invalidate(m.tr.FocusedItem())
 	m.tr.layout()
+	if m.expanded[k] {
+		m.tr.revealFocus() // a long block grows downwards: its header stays on screen
+	}
 	return nil
 }
 

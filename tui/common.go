@@ -80,6 +80,12 @@ type Options struct {
 	FrameInterval time.Duration
 	// NoticeTTL is how long a status notice stays; 0 means 4 s.
 	NoticeTTL time.Duration
+	// QuickStart opens a new chat (first agent, the host's defaults) when
+	// the attached host has no sessions, instead of the empty picker.
+	QuickStart bool
+	// HistoryFile is the prompt history's file (one per host, under the
+	// state directory); "" keeps the history in memory only.
+	HistoryFile string
 	// ReleaseMemory, when set, runs in a command (off the UI goroutine)
 	// after the chat dropped a long text it held (a finished reply shown
 	// by reference from then on), so that the process can give the freed
@@ -105,8 +111,9 @@ type common struct {
 	frame     time.Duration
 	noticeTTL time.Duration
 	autoTheme bool
-	hostStops bool   // the host stops when the app quits (demo)
-	release   func() // Options.ReleaseMemory
+	hostStops bool           // the host stops when the app quits (demo)
+	release   func()         // Options.ReleaseMemory
+	hist      *promptHistory // the prompt history of every composer (history.go)
 	// ext follows terminals, changesets and content references (extchannels.go).
 	ext *extChannels
 	// view is the last frame, reused while only streamed text grew (viewcache.go).
@@ -125,6 +132,7 @@ func newCommon(o Options) *common {
 	if o.KeyMap != nil {
 		c.km = *o.KeyMap
 	}
+	c.hist = &promptHistory{path: o.HistoryFile}
 	if c.ctx == nil {
 		c.ctx = context.Background()
 	}

@@ -69,14 +69,23 @@ type completer struct {
 	// accepted are the items inserted since the last send; their
 	// attachments go with the message that still contains their text.
 	accepted []ahpwire.CompletionItem
+	// client are ahptui's own slash commands (slashcmds.go), listed with
+	// the host's; hostTriggers are the triggers the host asked for, and
+	// hostItems its last answer.
+	client       []ahpwire.CompletionItem
+	hostTriggers []string
+	hostItems    []ahpwire.CompletionItem
 }
 
 // newCompleter returns a completer; with no triggers or no backend support
 // it never opens.
 func newCompleter(km keymap.Completion, chat string, triggers []string, be Backend) completer {
-	c := completer{km: km, chat: chat, triggers: triggers}
+	c := completer{km: km, chat: chat, triggers: triggers, hostTriggers: triggers, client: clientCompletionItems()}
 	if cb, ok := be.(CompletionBackend); ok && len(triggers) > 0 {
 		c.be = cb
+	}
+	if !slices.Contains(triggers, "/") {
+		c.triggers = append(slices.Clone(triggers), "/")
 	}
 	return c
 }
@@ -112,7 +121,7 @@ func tokenAt(line []rune, col int, triggers []string) (start int, tok string, ok
 // token under the cursor, filters locally and schedules a debounced
 // request when the token changed.
 func (c *completer) observe(comp *composer) tea.Cmd {
-	if c.be == nil {
+	if c.be == nil && len(c.client) == 0 {
 		return nil
 	}
 	row, col := comp.ta.Line(), comp.ta.Column()
@@ -133,9 +142,10 @@ func (c *completer) observe(comp *composer) tea.Cmd {
 		return nil
 	}
 	if start != c.anchor || row != c.line || c.token == "" {
-		c.items, c.shown, c.sel, c.closed = nil, nil, 0, false
+		c.items, c.hostItems, c.shown, c.sel, c.closed = nil, nil, nil, 0, false
 	}
 	c.anchor, c.line, c.token = start, row, tok
+	c.items = c.merged()
 	c.refilter()
 	c.id++
 	id, chat := c.id, c.chat
@@ -149,13 +159,13 @@ func (c *completer) reset() {
 		c.cancel = nil
 	}
 	c.id++
-	c.token, c.items, c.shown, c.sel, c.closed = "", nil, nil, 0, false
+	c.token, c.items, c.hostItems, c.shown, c.sel, c.closed = "", nil, nil, nil, 0, false
 }
 
 // due starts the request of generation id (a stale id does nothing). The
 // request itself runs in the returned command, off the Update loop.
 func (c *completer) due(parent context.Context, msg completionDueMsg, comp *composer) tea.Cmd {
-	if c.be == nil || msg.id != c.id || c.token == "" || c.closed {
+	if c.be == nil || msg.id != c.id || c.token == "" || c.closed || !c.hostTriggered() {
 		return nil
 	}
 	if c.cancel != nil {
@@ -181,10 +191,11 @@ func (c *completer) result(msg completionResultMsg) {
 	}
 	c.cancel = nil
 	if msg.err != nil {
-		c.items, c.shown = nil, nil
-		return
+		c.hostItems = nil
+	} else {
+		c.hostItems = msg.items
 	}
-	c.items = msg.items
+	c.items = c.merged()
 	c.refilter()
 }
 
@@ -201,6 +212,7 @@ func (c *completer) refilter() {
 		for _, m := range fuzzy.FindFrom(q, itemSource(c.items)) {
 			c.shown = append(c.shown, m.Index)
 		}
+		c.prefixFirst()
 	}
 	if c.sel >= len(c.shown) {
 		c.sel = max(0, len(c.shown)-1)
@@ -266,7 +278,9 @@ func (c *completer) accept(comp *composer, it ahpwire.CompletionItem) {
 		comp.ta.CursorDown()
 	}
 	comp.ta.SetCursorColumn(start + len(ins))
-	c.accepted = append(c.accepted, it)
+	if !slices.ContainsFunc(c.client, func(ci ahpwire.CompletionItem) bool { return ci.InsertText == it.InsertText }) {
+		c.accepted = append(c.accepted, it) // a client command has no attachment
+	}
 	c.reset()
 }
 

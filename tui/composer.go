@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/render"
 )
 
 // Paste handling: a paste larger than these limits, or one holding tabs or
@@ -271,7 +272,7 @@ func (c *composer) SetDraft(text string) {
 func (c *composer) insertChip(text string) {
 	c.nPaste++
 	c.pastes[c.nPaste] = text
-	c.ta.InsertString(fmt.Sprintf("[paste #%d: %d lines, %d bytes]", c.nPaste, strings.Count(text, "\n")+1, len(text)))
+	c.ta.InsertString(fmt.Sprintf("[paste #%d: %d lines, %d bytes]", c.nPaste, max(1, render.LineCount(text)), len(text)))
 }
 
 // pasteNewlines turns the CR and CRLF line breaks a terminal sends for a

@@ -100,10 +100,13 @@ func TestComposerBindingsDoNotConflict(t *testing.T) {
 
 func bindingsOfChat(km keymap.KeyMap) []key.Binding {
 	c := km.Chat
-	return []key.Binding{c.CancelTurn, c.SwitchFocus, c.CycleThinking, c.Resume, c.Resend, c.OpenPrompt, c.Sessions}
+	return []key.Binding{c.CancelTurn, c.SwitchFocus, c.CycleThinking, c.Resume, c.Resend, c.OpenPrompt, c.Sessions,
+		c.Queue, c.Background, c.Parent, c.Settings, c.NewSession, c.Changes, c.Terminals, c.CycleMode}
 }
 
 func bindingsOfComposer(km keymap.KeyMap) []key.Binding {
 	c := km.Composer
-	return []key.Binding{c.Send, c.Editor, c.Unqueue}
+	// Follow (end) shares the textarea's line end on purpose: it acts only
+	// in an empty composer, where the line end does nothing.
+	return []key.Binding{c.Send, c.Editor, c.Unqueue, c.HistorySearch, c.Steer}
 }

@@ -87,7 +87,7 @@ func toolMarkdown(t *ahpwire.ToolCallState, read refReader) string {
 	}
 	var b strings.Builder
 	name := oneLine(render.Sanitize(firstNonEmpty(t.DisplayName, t.ToolName)))
-	fmt.Fprintf(&b, "**Tool: %s** (%s)", name, t.Status)
+	fmt.Fprintf(&b, "**Tool: %s** (%s)", name, render.ToolOutcome(t))
 	if t.PastTenseMessage != nil && t.PastTenseMessage.Text != "" {
 		b.WriteString(" — " + oneLine(render.Sanitize(t.PastTenseMessage.Text)))
 	}

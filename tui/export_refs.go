@@ -52,7 +52,7 @@ func copyWithRefsCmd(ctx context.Context, b Backend, cached map[string]string, t
 	read := cachedOrRead(ctx, b, cached)
 	return func() tea.Msg {
 		md := chatMarkdownRefs(title, msgs, read)
-		return tea.BatchMsg{tea.SetClipboard(md), notice(fmt.Sprintf("copied the chat as markdown (%d bytes)", len(md)), false)}
+		return tea.BatchMsg{copyCmd(md, "the chat as markdown", "e")}
 	}
 }
 

@@ -40,6 +40,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		next.c.view.reuse = true // nor is anything drawn anew (viewcache.go)
 		return next, cmd
 	}
+	if next.quick {
+		cmd = tea.Batch(cmd, next.quickStart())
+	}
+	next.dropStaleNotices() // hints.go
+	// The hint line's "f6 changes" (hints.go) needs the session's changesets.
+	if next.chat != nil {
+		next.chat.sessionChanges = next.session != nil && len(next.session.Changesets) > 0
+	}
 	return next, tea.Batch(cmd, next.syncExt())
 }
 

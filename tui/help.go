@@ -34,7 +34,8 @@ func newHelpOverlay(km keymap.KeyMap, first ...string) *helpOverlay {
 			rest = append(rest, g)
 		}
 	}
-	return &helpOverlay{groups: append(front, rest...), km: km.Help, toggle: km.Global.Help, page: 10}
+	groups := append(append(front, rest...), slashHelpGroup()) // the / commands too (slashcmds.go)
+	return &helpOverlay{groups: groups, km: km.Help, toggle: km.Global.Help, page: 10}
 }
 
 // Update closes on esc/q/?/f1 and scrolls by line or page.

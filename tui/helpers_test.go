@@ -222,6 +222,11 @@ func keyPress(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyPgUp}
 	case "pgdown":
 		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	}
+	if strings.HasPrefix(s, "alt+") {
+		return tea.KeyPressMsg{Code: rune(s[4]), Mod: tea.ModAlt}
 	}
 	if strings.HasPrefix(s, "ctrl+") {
 		return tea.KeyPressMsg{Code: rune(s[5]), Mod: tea.ModCtrl}

@@ -58,6 +58,8 @@ type Model struct {
 	hosts         []*hostEntry  // the configured hosts (model_hosts.go); nil: one host
 	hostTicking   bool          // the hosts' countdown tick is running
 	carry         string        // unsent messages for the next chat's composer (ctrl+n)
+	chordX        bool          // ctrl+x was pressed in the composer (daily_keys.go)
+	quick         bool          // Options.QuickStart, until the first list (quickstart.go)
 	connecting    connecting
 	// lastCreate is the last createSession, retried after a sign-in when
 	// the host answered AuthRequired (model_steer.go).
@@ -75,7 +77,7 @@ func New(o Options) Model {
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
 		picker: p, prompted: map[string]bool{},
 		demoFault: o.DemoFault, noMouse: o.NoMouse, notify: newNotifier(o.Notify), openAtStart: o.OpenSession,
-		hosts: newHosts(o),
+		hosts: newHosts(o), quick: o.QuickStart && o.OpenSession == "",
 	}
 	m.picker.here = o.HostName
 	m.startHosts()
@@ -94,7 +96,7 @@ func New(o Options) Model {
 // Init starts the event pump (and asks for the background colour when the
 // theme is automatic).
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.picker.filter.Focus(), m.hostsInit()}
+	cmds := []tea.Cmd{m.picker.filter.Focus(), m.hostsInit(), loadHistory(m.c.hist.path)}
 	if m.c.backend != nil {
 		cmds = append(cmds, waitForEvent(m.c.ctx, m.c.backend))
 	}

@@ -74,7 +74,8 @@ func TestSendWhileRunningQueues(t *testing.T) {
 	if !strings.Contains(viewText(m), "queued: and then this") {
 		t.Fatalf("queue not shown:\n%s", viewText(m))
 	}
-	// ctrl+x removes the newest queued message.
+	// ctrl+x ctrl+x removes the newest queued message.
+	m = send(t, m, keyPress("ctrl+x"))
 	m = send(t, m, keyPress("ctrl+x"))
 	rm, ok := fb.lastDispatch(t).action.(*ahpwire.ChatPendingMessageRemoved)
 	if !ok || rm.ID != a.ID {
@@ -107,7 +108,7 @@ func TestResumeAfterResumableError(t *testing.T) {
 	if m.chat.resumableTurn() != "t1" {
 		t.Fatalf("resumable turn not detected: %q", m.chat.resumableTurn())
 	}
-	send(t, m, keyPress("ctrl+r"))
+	send(t, m, keyPress("alt+r"))
 	if a, ok := fb.lastDispatch(t).action.(*ahpwire.ChatTurnResume); !ok || a.TurnID != "t1" {
 		t.Fatalf("want turnResume t1, got %#v", fb.lastDispatch(t).action)
 	}

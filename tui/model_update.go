@@ -54,6 +54,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.setNotice("connection closed", true)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
+	case historyLoadedMsg, historySavedMsg, historyPickedMsg:
+		cmd, _ := m.onDailyMsg(msg)
+		return m, cmd
+	case clientCommandMsg:
+		return m, m.runClientCommand(msg)
 	case tea.MouseWheelMsg:
 		if n := len(m.overlays); n > 0 {
 			return m.wheelOverlay(msg)
@@ -121,6 +126,8 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		m.quitting = true
 		return m, tea.Quit
+	case key.Matches(k, km.Global.Suspend):
+		return m, tea.Suspend
 	case key.Matches(k, km.Demo.DropConnection) && m.demoFault != nil:
 		return m, runHook(m.demoFault)
 	case key.Matches(k, km.Global.Reconnect) && m.conn.Phase == ahpclient.Reconnecting && m.c.backend != nil:
@@ -129,13 +136,16 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.connecting.active {
 		return m, nil // nothing to act on until connected
 	}
+	if cmd, ok := m.typeAhead(k); ok {
+		return m, cmd
+	}
 	if len(m.overlays) > 0 {
 		return m.updateOverlay(k)
 	}
 	if cmd, ok := m.extKey(k); ok {
 		return m, cmd
 	}
-	if key.Matches(k, km.Global.Help) {
+	if key.Matches(k, km.Global.Help) || m.helpKeyInTranscript(k) {
 		var first []string
 		if m.screen == screenPicker {
 			first = []string{"Session picker"}

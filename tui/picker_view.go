@@ -69,7 +69,7 @@ func (p *picker) View(st *Styles) string {
 		lines = append(lines, "", st.Picker.Meta.Render("enter open · esc back"))
 		return p.pad(lines)
 	}
-	head := st.Picker.Title.Render("Sessions") + st.Picker.Meta.Render(fmt.Sprintf("  %d", len(p.entries)))
+	head := st.Picker.Title.Render("Sessions") + st.Picker.Meta.Render(p.countText())
 	if n := p.needing(); n > 0 && p.grouped() {
 		head += st.Picker.IconBusy.Render(fmt.Sprintf("  · %d need you", n))
 	}

@@ -127,6 +127,7 @@ func (v *termViewer) View(st *Styles, width, height int) string {
 		status = fmt.Sprintf("exit %d", *info.ExitCode)
 	}
 	var lines []string
+	dropped := "" // hints.go
 	t := v.x.terms[v.uri]
 	if t == nil || !t.ready {
 		lines = []string{st.Dialog.Muted.Render("loading…")}
@@ -138,12 +139,14 @@ func (v *termViewer) View(st *Styles, width, height int) string {
 			info.Title = t.lt.State().Title
 		}
 		total := t.lt.LineCount()
+		dropped = droppedNote(total)
 		v.scroll = min(v.scroll, max(0, total-avail))
 		end := total - v.scroll
 		lines = t.lt.Lines(max(0, end-avail), min(avail, end), inner, true)
 	}
 	title := st.Help.Title.Render(oneLine(render.Sanitize(info.Title))) + "  " + st.Help.Desc.Render(v.hint(status))
-	out := append([]string{ansi.Truncate(title, inner, "…"), ""}, lines...)
+	// The line under the title says when the scrollback reached its cap.
+	out := append([]string{ansi.Truncate(title, inner, "…"), ansi.Truncate(st.Dialog.Muted.Render(dropped), inner, "…")}, lines...)
 	return st.Help.Box.Width(min(width, inner+4)).Render(strings.Join(out, "\n"))
 }
 

@@ -38,6 +38,10 @@ type session struct {
 	demoFault     func()       // demo fault key (nil outside the demo)
 	hostInProcess bool         // the host stops when the UI quits (demo)
 	openSession   string       // open this session at start (--agent)
+	// hostLost is closed when a host started by `ssh --start` ended with
+	// its link (sshlost.go); lostDest names the SSH destination.
+	hostLost <-chan struct{}
+	lostDest string
 }
 
 // setupLog opens the log file: --log, or ahptui.log in the state dir.
@@ -108,6 +112,9 @@ func runDemo(cfg config, std stdio) int {
 	if err != nil {
 		printErr(std.err, "ahptui: demo host: %v\n", err)
 		return exitError
+	}
+	if cfg.printURL {
+		return serveDemoURL(std, u)
 	}
 	if len(f.Hosts) > 0 { // the configured hosts are listed beside the demo's
 		cfg.hostFile = f
@@ -207,6 +214,9 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		Editor:    editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault, HostStopsOnQuit: s.hostInProcess,
 		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify,
 		ReleaseMemory: debug.FreeOSMemory, // after a long reply's text was dropped (see docs/BENCHMARKS.md, issue 12 H2)
+		HistoryFile:   historyFile(dir, cfg, s, hostLabel(host)),
+		QuickStart:    true, // a host with no sessions opens into a new chat
+
 	}
 	o.OpenSession = s.openSession
 	if cfg.hostFile != nil {
@@ -232,8 +242,15 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 			panic("AHPTUI_TEST_PANIC: deliberate crash outside the UI goroutine")
 		}()
 	}
-	final, code := runUI(tea.NewProgram(m, tea.WithoutSignalHandler()), std, s.log)
+	p := tea.NewProgram(m, tea.WithoutSignalHandler())
+	lost := watchHostLost(uiCtx, s.hostLost, p)
+	final, code := runUI(p, std, s.log)
 	endUI()
+	if lost() {
+		s.log.Error("the host started with ssh --start ended with its link", "dest", s.lostDest)
+		printErr(std.err, "%s", hostLostMessage(s.lostDest))
+		return exitConnect
+	}
 	if code >= 0 {
 		return code
 	}
@@ -265,6 +282,7 @@ func runInboxUI(cfg config, std stdio) int {
 		Hosts: hs.options(cfg, cfg.hostFile, dir, log), Host: "inbox", Context: uiCtx,
 		Dark: isDark(cfg.theme), NoMouse: cfg.noMouse, AutoTheme: cfg.theme == "auto" && lookupEnv("COLORFGBG") == "",
 		Editor: editorCommand(), Logger: log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify,
+		HistoryFile: historyFile(dir, cfg, nil, "inbox"),
 	})
 	_, code := runUI(tea.NewProgram(m, tea.WithoutSignalHandler()), std, log)
 	endUI()

@@ -49,6 +49,8 @@ type config struct {
 	logFile      string             // --log; empty = state dir
 	theme        string             // auto, dark or light; "" = from the config file, else auto
 	noMouse      bool               // --no-mouse: leave mouse selection to the terminal
+	printURL     bool               // demo --print-url: print the demo host's URL and serve it headless
+	mouse        bool               // --mouse: capture the mouse (wheel scrolling); default: the config's mouse, else off
 	configFile   string             // --config; empty = the default path
 	configVerb   string             // cmdConfig: path, check or edit
 	subArgs      []string           // subcommands: the arguments after the name
@@ -81,6 +83,8 @@ func parseArgs(args []string, getenv func(string) string) (config, error) {
 	fs.StringVar(&cfg.theme, "theme", "", "")
 	fs.StringVar(&cfg.configFile, "config", "", "")
 	fs.BoolVar(&cfg.noMouse, "no-mouse", false, "")
+	fs.BoolVar(&cfg.mouse, "mouse", false, "")
+	fs.BoolVar(&cfg.printURL, "print-url", false, "")
 	fs.BoolVar(&help, "help", false, "")
 	fs.BoolVar(&help, "h", false, "")
 	fs.BoolVar(&ver, "version", false, "")
@@ -102,7 +106,11 @@ func parseArgs(args []string, getenv func(string) string) (config, error) {
 		// A subcommand hands everything after it to its own flag parser.
 		if c, ok := subcommands[rest[0]]; ok && len(positional) == 0 && !help && !ver {
 			cfg.cmd = c
-			cfg.subArgs = append([]string(nil), rest[1:]...)
+			globals, sub := hoistGlobalFlags(c, rest[1:]) // global flags work after the name too
+			if err := fs.Parse(globals); err != nil {
+				return cfg, usagef("%v", err)
+			}
+			cfg.subArgs = append([]string(nil), sub...)
 			fs.Visit(func(f *flag.Flag) { cfg.tokenFlag = cfg.tokenFlag || f.Name == "token" })
 			return cfg, checkTheme(cfg)
 		}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	cfgfile "github.com/ahptui/ahptui/internal/config"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -222,5 +224,58 @@ func TestVersionStamps(t *testing.T) {
 	commit, date = "none", "none"
 	if s := versionString(); strings.Contains(s, "none") {
 		t.Fatalf("--version = %q", s)
+	}
+}
+
+// TestMouseIsNotCapturedByDefault: native selection works unless the config
+// or --mouse asks for capture; --no-mouse wins over both.
+func TestMouseIsNotCapturedByDefault(t *testing.T) {
+	on, off := true, false
+	cases := []struct {
+		args []string
+		file *bool
+		want bool
+	}{
+		{nil, nil, false},
+		{[]string{"--mouse"}, nil, true},
+		{nil, &on, true},
+		{nil, &off, false},
+		{[]string{"--no-mouse"}, &on, false},
+		{[]string{"--mouse"}, &off, true},
+	}
+	for _, c := range cases {
+		cfg, err := parseArgs(append(c.args, "demo"), func(string) string { return "" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := &cfgfile.File{Mouse: c.file}
+		if err := applyConfig(&cfg, f); err != nil {
+			t.Fatal(err)
+		}
+		if got := !cfg.noMouse; got != c.want {
+			t.Errorf("%v with mouse=%v: captured %v, want %v", c.args, c.file, got, c.want)
+		}
+	}
+}
+
+// TestGlobalFlagsAfterTheSubcommand: `ahptui sessions --config F` works as
+// `ahptui --config F sessions`; serve keeps its own --token.
+func TestGlobalFlagsAfterTheSubcommand(t *testing.T) {
+	env := func(string) string { return "" }
+	cfg, err := parseArgs([]string{"sessions", "@box", "--config", "/tmp/c.toml", "--json", "--theme=light"}, env)
+	if err != nil || cfg.cmd != cmdSessions || cfg.configFile != "/tmp/c.toml" || cfg.theme != "light" ||
+		strings.Join(cfg.subArgs, " ") != "@box --json" {
+		t.Fatalf("sessions: %+v %v", cfg, err)
+	}
+	cfg, err = parseArgs([]string{"serve", "--token", "abc", "--log", "/tmp/l"}, env)
+	if err != nil || cfg.logFile != "/tmp/l" || cfg.tokenFlag || strings.Join(cfg.subArgs, " ") != "--token abc" {
+		t.Fatalf("serve: %+v %v", cfg, err)
+	}
+	cfg, err = parseArgs([]string{"exec", "ws://h:1", "--", "--config", "is text"}, env)
+	if err != nil || cfg.configFile != "" || strings.Join(cfg.subArgs, " ") != "ws://h:1 -- --config is text" {
+		t.Fatalf("exec after --: %+v %v", cfg, err)
+	}
+	if _, err := parseArgs([]string{"sessions", "--theme", "pink"}, env); err == nil {
+		t.Fatal("a bad --theme after the subcommand passed")
 	}
 }

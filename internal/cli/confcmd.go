@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +22,7 @@ const configTemplate = `# ahptui configuration (see: ahptui --help, README "Conf
 
 # default = "work"      # the host plain "ahptui" attaches to
 # theme = "auto"        # auto, dark or light
+# mouse = false         # true: capture the mouse (wheel scrolling; selection needs shift)
 
 # [notify]
 # bell = true
@@ -100,11 +102,34 @@ func configWarnings(f *cfgfile.File) []string {
 		return nil
 	}
 	for _, n := range f.HostNames() {
+		if urlHoldsToken(f.Hosts[n].URL) {
+			out = append(out, fmt.Sprintf("hosts.%s.url holds a token in clear (tkn= or a password): tokens are never stored in clear — "+
+				"move it to token_env or token_cmd", n))
+		}
 		if f.Hosts[n].Token != "" && st.Mode().Perm()&0o077 != 0 {
 			out = append(out, fmt.Sprintf("%s holds a clear-text token for %s but is readable by others (chmod 600 %s)", f.Path, n, f.Path))
 		}
 	}
 	return out
+}
+
+// urlHoldsToken reports whether a configured URL carries a secret: a
+// token query parameter or a password.
+func urlHoldsToken(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || raw == "" {
+		return false
+	}
+	if _, ok := u.User.Password(); ok {
+		return true
+	}
+	for k := range u.Query() {
+		switch strings.ToLower(k) {
+		case "tkn", "token", "access_token":
+			return true
+		}
+	}
+	return false
 }
 
 // editConfig opens the file in $VISUAL/$EDITOR, creating it from the

@@ -99,11 +99,12 @@ func TestExecPlainMarkdown(t *testing.T) {
 		t.Fatalf("sessions: %d %q %q", code, out, errs)
 	}
 	code, out, _ = runIn(t, "", "sessions", "--json", u)
-	if code != exitOK || !strings.Contains(out, `"resource":"ahp-session:/`+id+`"`) {
+	if code != exitOK || !strings.Contains(out, `"resource":"ahp-session:/`+id+`"`) || !strings.Contains(out, `"status":"idle"`) {
 		t.Fatalf("sessions --json: %d %q", code, out)
 	}
 	code, out, errs = runIn(t, "", "export", u, id)
-	if code != exitOK || !strings.Contains(out, "## You\n\nhello there") || !strings.Contains(out, "demo agent") {
+	if code != exitOK || !strings.Contains(out, "## You\n\nhello there") || !strings.Contains(out, "demo agent") ||
+		strings.HasPrefix(out, "# Chat\n") {
 		t.Fatalf("export md: %d %q %q", code, out, errs)
 	}
 	code, out, _ = runIn(t, "", "export", u, id, "--format", "json")

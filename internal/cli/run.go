@@ -10,7 +10,7 @@ import (
 func Main(args []string) int {
 	std := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}
 	armCrashPipe()
-	if cfg, err := parseArgs(args, lookupEnv); err == nil && (cfg.cmd == cmdDemo || cfg.cmd == cmdAttach || cfg.cmd == cmdSSH) {
+	if cfg, err := parseArgs(args, lookupEnv); err == nil && (cfg.cmd == cmdDemo && !cfg.printURL || cfg.cmd == cmdAttach || cfg.cmd == cmdSSH) {
 		if code, ok := maybeSupervise(args, logPathFor(cfg), std); ok {
 			return code
 		}

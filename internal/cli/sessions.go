@@ -92,10 +92,7 @@ func runSessions(cfg config, std stdio) int {
 		cursor = res.NextCursor
 	}
 	if *asJSON {
-		enc := json.NewEncoder(std.out)
-		for _, s := range all {
-			_ = enc.Encode(s)
-		}
+		writeSessionsJSON(std.out, all) // status as names (sessionsjson.go)
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(std.out, 2, 4, 2, ' ', 0)
@@ -184,6 +181,9 @@ func runExport(cfg config, std stdio) int {
 		_ = enc.Encode(st)
 		return exitOK
 	}
+	if ss, ok := h.d.sessions[sessionURI(pos[0])]; ok && ss.Title != "" {
+		st.Title = ss.Title // the session's title, not the default chat's ("Chat")
+	}
 	_, _ = io.WriteString(std.out, chatMarkdown(st))
 	return exitOK
 }
@@ -239,7 +239,7 @@ func chatMarkdown(st ahpwire.ChatState) string {
 				}
 			case ahpwire.PartToolCall:
 				if p.ToolCall != nil {
-					fmt.Fprintf(&b, "\n> tool %s: %s\n\n", sanitizeLine(p.ToolCall.DisplayName), sanitizeLine(p.ToolCall.Status))
+					fmt.Fprintf(&b, "\n> tool %s: %s\n\n", sanitizeLine(p.ToolCall.DisplayName), sanitizeLine(render.ToolOutcome(p.ToolCall)))
 				}
 			}
 		}

@@ -84,6 +84,9 @@ type sshLink struct {
 	stopServe func()
 	host      remoteHost
 	url       string
+	// serveEnded is closed when the host started by --start ends (its
+	// ssh session closed): nil when nothing was started.
+	serveEnded <-chan struct{}
 }
 
 // close stops the tunnel and the remote serve.
@@ -143,11 +146,11 @@ func openSSH(ctx context.Context, o sshOpts, log *slog.Logger) (*sshLink, error)
 		case ok:
 			l.host = h
 		case o.start:
-			h, stop, err := startRemoteServe(ctx, bin, base, dest, o.remoteBin)
+			h, stop, ended, err := startRemoteServe(ctx, bin, base, dest, o.remoteBin)
 			if err != nil {
 				return nil, err
 			}
-			l.host, l.stopServe = h, stop
+			l.host, l.stopServe, l.serveEnded = h, stop, ended
 		default:
 			return nil, fmt.Errorf("%w on %s: no running ahptui serve and no pi-ahp settings there "+
 				"(use --start to start ahptui serve, or --port N / --socket PATH)", errNothingFound, o.dest)
@@ -223,7 +226,7 @@ func attachSSH(cfg config, std stdio, o sshOpts, token string) int {
 	}
 	defer l.close()
 	cfg.url, cfg.token = l.url, pickToken(cfg, token, l.host.token)
-	s := &session{log: lc.logger(cfg.token, l.host.token)}
+	s := &session{log: lc.logger(cfg.token, l.host.token), hostLost: l.serveEnded, lostDest: o.dest}
 	return attachAndRun(cfg, std, s, cfg.url, dir, "")
 }
 

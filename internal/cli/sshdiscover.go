@@ -123,22 +123,22 @@ func parsePi(s string) (remoteHost, bool) {
 // startRemoteServe starts `ahptui serve` on the remote machine for the
 // lifetime of the SSH connection (it exits when its stdin closes) and
 // reads the URL, token included, from its first line.
-func startRemoteServe(ctx context.Context, sshBin string, base []string, dest, remoteBin string) (remoteHost, func(), error) {
+func startRemoteServe(ctx context.Context, sshBin string, base []string, dest, remoteBin string) (remoteHost, func(), <-chan struct{}, error) {
 	args := append(append([]string(nil), base...), "-T", "--", dest,
 		"exec "+shellQuote(remoteBin)+" serve --addr 127.0.0.1:0 --exit-with-stdin")
 	cmd := exec.Command(sshBin, args...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return remoteHost{}, nil, fmt.Errorf("ssh: %w", err)
+		return remoteHost{}, nil, nil, fmt.Errorf("ssh: %w", err)
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return remoteHost{}, nil, fmt.Errorf("ssh: %w", err)
+		return remoteHost{}, nil, nil, fmt.Errorf("ssh: %w", err)
 	}
 	stderr := &syncBuf{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
-		return remoteHost{}, nil, fmt.Errorf("start ssh: %w", err)
+		return remoteHost{}, nil, nil, fmt.Errorf("start ssh: %w", err)
 	}
 	stop := func() {
 		_ = stdin.Close()
@@ -152,7 +152,9 @@ func startRemoteServe(ctx context.Context, sshBin string, base []string, dest, r
 		}
 	}
 	line := make(chan string, 1)
+	ended := make(chan struct{}) // the remote serve's output ended: it (or its ssh) is gone
 	go func() {
+		defer close(ended)
 		r := bufio.NewReader(stdout)
 		l, _ := r.ReadString('\n')
 		line <- strings.TrimSpace(l)
@@ -167,9 +169,9 @@ func startRemoteServe(ctx context.Context, sshBin string, base []string, dest, r
 	u, err := url.Parse(first)
 	if first == "" || err != nil || u.Host == "" {
 		stop()
-		return remoteHost{}, nil, sshError("could not start ahptui serve on "+dest+" (is "+remoteBin+" installed there?)", stderr.String())
+		return remoteHost{}, nil, nil, sshError("could not start ahptui serve on "+dest+" (is "+remoteBin+" installed there?)", stderr.String())
 	}
-	return remoteHost{kind: "--start", target: u.Host, token: u.Query().Get("tkn")}, stop, nil
+	return remoteHost{kind: "--start", target: u.Host, token: u.Query().Get("tkn")}, stop, ended, nil
 }
 
 // shellQuote quotes s for a POSIX shell.

@@ -86,6 +86,7 @@ func resolveTarget(ctx context.Context, cfg config, f *cfgfile.File, name, rawUR
 // reported at its line.
 func applyConfig(cfg *config, f *cfgfile.File) error {
 	cfg.theme = effectiveTheme(*cfg, f)
+	cfg.noMouse = !mouseCaptured(*cfg, f)
 	cfg.notify = &tui.NotifyOptions{Bell: f.Notify.BellOn(), Desktop: f.Notify.Desktop,
 		Events: f.Notify.Events, InTmux: lookupEnv("TMUX") != ""}
 	if len(f.Keys) == 0 {
@@ -108,6 +109,20 @@ func applyConfig(cfg *config, f *cfgfile.File) error {
 	}
 	cfg.keys = &km
 	return nil
+}
+
+// mouseCaptured: --no-mouse, else --mouse, else the config file's mouse,
+// else off (the terminal keeps the mouse, so drag-select and copy work).
+func mouseCaptured(cfg config, f *cfgfile.File) bool {
+	switch {
+	case cfg.noMouse:
+		return false
+	case cfg.mouse:
+		return true
+	case f != nil && f.Mouse != nil:
+		return *f.Mouse
+	}
+	return false
 }
 
 // effectiveTheme is --theme, else the config file's theme, else auto.

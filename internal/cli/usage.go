@@ -40,11 +40,15 @@ Flags:
                    $XDG_CONFIG_HOME/ahptui/config.toml or ~/.config/ahptui/config.toml)
   --log FILE       write the log to FILE (default: $XDG_STATE_HOME/ahptui/ahptui.log)
   --theme NAME     auto, dark or light (default: the config file's, else auto)
-  --no-mouse       do not capture the mouse (lets the terminal select text)
+  --mouse          capture the mouse (wheel scrolling); off by default, so the
+                   terminal selects and copies text (config: mouse = true)
+  --no-mouse       do not capture the mouse (overrides mouse = true)
+  --print-url      with demo: no UI; print the demo host's URL (with its token) and serve
+                   it until ctrl+c, for exec, sessions and export from another terminal
   -h, --help       show this help
   --version        print the version
 
-In the UI press F1 (or ctrl+g) for every key binding.
+In the UI press F1 (or ? in the transcript, or /help) for every key binding.
 
 Environment:
   AHPTUI_TOKEN        connection token

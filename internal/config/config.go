@@ -19,6 +19,10 @@ type File struct {
 	Default string `toml:"default"`
 	// Theme is auto, dark or light ("" = auto).
 	Theme string `toml:"theme"`
+	// Mouse captures the mouse (wheel scrolling, clicks) when true; by
+	// default (unset or false) the terminal keeps it, so native selection
+	// and copy work.
+	Mouse *bool `toml:"mouse"`
 	// Notify configures notifications.
 	Notify Notify `toml:"notify"`
 	// Keys overrides key bindings: "context.action" → key or keys.

@@ -120,7 +120,7 @@ func (h Host) validate(v *validator, name string) {
 	}
 	if h.Token != "" && !h.AllowPlaintextToken {
 		v.add(key+".token", "tokens are not stored in clear: use token_env or token_cmd "+
-			"(or set allow_plaintext_token = true for this host)")
+			"(or set allow_plaintext_token to true for this host)") // no "= value": the log masking would hide it
 	}
 }
 

@@ -1,0 +1,37 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/ahptui/ahptui/render"
+)
+
+// changesHint names the changes view in the hint line once the chat (or
+// its session) has changed files: after an edit nothing else points to it.
+func (m *chatModel) changesHint() string {
+	if m.c.ext == nil || len(m.c.ext.chatSets) == 0 && !m.sessionChanges {
+		return ""
+	}
+	return m.c.km.Chat.Changes.Help().Key + " changes"
+}
+
+// steeringSentNotice begins the notice shown when a steering message went.
+const steeringSentNotice = "steering sent"
+
+// dropStaleNotices clears a "steering sent" notice once no turn runs: it
+// speaks of the turn that ended and must not linger into the next one.
+func (m *Model) dropStaleNotices() {
+	if m.notice != "" && strings.HasPrefix(m.notice, steeringSentNotice) && (m.chat == nil || m.chat.state.Current == nil) {
+		m.notice = ""
+	}
+}
+
+// droppedNote says, in the terminal viewer, that a terminal's scrollback
+// reached its cap (render.TerminalScrollback lines past the screen): the
+// older lines are gone, not merely out of sight.
+func droppedNote(total int) string {
+	if total < render.TerminalScrollback {
+		return ""
+	}
+	return "older lines dropped (the last " + render.GroupDigits(render.TerminalScrollback) + " are kept)"
+}

@@ -1,0 +1,85 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Quick start: every peer (Claude Code, Codex, crush) drops a newcomer into
+// a prompt. With Options.QuickStart, a host with no sessions opens straight
+// into a new chat with the first agent and the host's defaults (working
+// directory, model, mode); the session picker (ctrl+s) and the new-session
+// form (ctrl+n) are one key away. Keys typed while the chat is created go
+// to its composer.
+
+// quickStart creates the first session once, when the attached host's list
+// and agents are known, the list is empty and nothing else is going on.
+func (m *Model) quickStart() tea.Cmd {
+	if !m.quick || m.connecting.active || m.c.backend == nil || m.open != nil || len(m.overlays) > 0 ||
+		m.screen != screenPicker || !m.picker.loaded || len(m.picker.agents) == 0 {
+		return nil
+	}
+	m.quick = false
+	if len(m.picker.entries) > 0 || m.picker.filter.Value() != "" {
+		return nil
+	}
+	return m.createWith(m.picker.agents[0].Provider, m.c.dir, nil)
+}
+
+// emptyChatView puts what to do into the top lines of an empty chat's
+// transcript: how to send, the demo's own help (/demo help), and the keys
+// to the picker and the new-session form.
+func (m *chatModel) emptyChatView(tv string) string {
+	km := &m.c.km
+	lines := []string{"  No messages yet — type below and press enter."}
+	if m.c.hostStops {
+		lines = append(lines, "  /demo help lists what the demo can show.")
+	}
+	lines = append(lines, "  "+km.Chat.Sessions.Help().Key+" sessions · "+km.Chat.NewSession.Help().Key+
+		" new session with options · / commands · "+km.Global.Help.Help().Key+" help")
+	rows := strings.Split(tv, "\n")
+	for i, l := range lines {
+		if i >= len(rows) || i >= m.tr.height {
+			break
+		}
+		rows[i] = ansi.Truncate(m.c.styles.Chat.Notice.Render(l), max(1, m.width), "…")
+	}
+	return strings.Join(rows, "\n")
+}
+
+// typeAhead routes a typed key that no screen is ready for yet to where the
+// user meant it: while a chat is being created, into the next composer's
+// draft; while a prompt that opened by itself still holds its keys back
+// (guardPrompt), into the composer behind it (the guard grows with each
+// key, so a sentence is never taken as decisions). ok reports whether it
+// took the key.
+func (m *Model) typeAhead(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	if !isTyping(k) {
+		return nil, false
+	}
+	if n := len(m.overlays); n > 0 {
+		g, ok := m.overlays[n-1].(interface {
+			guardedPrompt
+			guarded() bool
+		})
+		if !ok || !g.guarded() || m.chat == nil || m.screen != screenChat {
+			return nil, false
+		}
+		now := m.c.now()
+		m.lastTyped = now
+		g.guard(now.Add(promptGuard), m.c.now)
+		focus := m.chat.setFocus(focusComposer)
+		return tea.Batch(focus, m.chat.handleKey(k),
+			tea.Tick(promptGuard, func(time.Time) tea.Msg { return promptGuardEndedMsg{} })), true
+	}
+	// A session being opened or created, or the new-session form being
+	// prepared ("loading session options…"): the text is for its chat.
+	if m.screen == screenPicker && (m.open != nil || m.picker.status != "") {
+		m.carry += k.Text
+		return nil, true
+	}
+	return nil, false
+}
