@@ -126,7 +126,7 @@ func (b *Bridge) forgetSessionsLocked() {
 func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	cmd := exec.Command(b.cfg.Command, b.cfg.Args...)
 	cmd.Dir = b.cfg.Dir
-	cmd.Env = append(os.Environ(), b.cfg.Env...)
+	cmd.Env = append(append(os.Environ(), b.cfg.Env...), b.auth.environ()...)
 	setGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -191,7 +191,7 @@ func (b *Bridge) pumpStderr(r io.Reader, t *tail) {
 	for {
 		line, err := readBoundedLine(br, maxStderrLine)
 		if line != "" {
-			line = maskLine(line)
+			line = b.auth.mask(line)
 			t.add(line)
 			b.log.Info("agent stderr", "line", line)
 		}
