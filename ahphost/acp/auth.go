@@ -180,7 +180,7 @@ func (b *Bridge) authFailure(t agent.Turn, err error) error {
 	for i, r := range res {
 		names[i] = r.ResourceName
 	}
-	return fmt.Errorf("the agent needs you to sign in: %s. Sign in with %s (the host asks for it), then send your message again",
+	return fmt.Errorf("the agent needs you to sign in: %s. Sign in with %s, then send your message again",
 		ae.msg, strings.Join(names, " or "))
 }
 
