@@ -85,7 +85,6 @@ func (f *fake) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.Ini
 	return res, nil
 }
 
-
 func (f *fake) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
 	if err := f.needAuth("1", "none"); err != nil {
 		return sdk.NewSessionResponse{}, err
