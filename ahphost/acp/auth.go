@@ -180,8 +180,18 @@ func (b *Bridge) authFailure(t agent.Turn, err error) error {
 	for i, r := range res {
 		names[i] = r.ResourceName
 	}
-	return fmt.Errorf("the agent needs you to sign in: %s. Sign in with %s, then send your message again",
-		ae.msg, strings.Join(names, " or "))
+	var vars []string
+	for _, m := range ae.methods {
+		if mi, ok := infoOf(m); ok && len(mi.envVars) > 0 {
+			vars = append(vars, mi.envVars[0].Name)
+		}
+	}
+	alt := ""
+	if len(vars) > 0 {
+		alt = " (or set " + strings.Join(vars, " or ") + " where the host runs)"
+	}
+	return fmt.Errorf("the agent needs you to sign in: %s. Sign in with %s%s, then send your message again",
+		ae.msg, strings.Join(names, " or "), alt)
 }
 
 // Authenticate signs in to one of the agent's auth methods: ACP

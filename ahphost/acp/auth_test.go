@@ -69,7 +69,8 @@ func TestAuthFlowAgentMethod(t *testing.T) {
 	}
 	_, chat := e.newSession(e.c, "auth")
 	msg := errText(e.run(e.c, chat, "t1", "text"))
-	if !strings.Contains(msg, "not logged in to Fake") || !strings.Contains(msg, "Fake login") || !strings.Contains(msg, "send your message again") {
+	if !strings.Contains(msg, "not logged in to Fake") || !strings.Contains(msg, "Fake login") || !strings.Contains(msg, "send your message again") ||
+		!strings.Contains(msg, "or set FAKEACP_API_KEY where the host runs") {
 		t.Fatalf("turn error: %q", msg)
 	}
 	res := e.protected(e.c)
