@@ -42,6 +42,9 @@ func (c *conn) authenticate(m *ahpwire.Message) (any, func(), *rpcError) {
 	if _, ok := s.protectedResource(p.Resource); !ok {
 		return nil, nil, errInvalidParams("unknown protected resource: " + truncate(p.Resource, 128))
 	}
+	if au := s.agentAuthenticator(p.Resource); au != nil {
+		return c.agentAuthenticate(au, p.Resource, p.Token), nil, nil
+	}
 	if s.extra.signedIn == nil {
 		s.extra.signedIn = map[string]map[string]bool{}
 	}

@@ -208,7 +208,9 @@ func (c *conn) buildDeferred(m *outMsg) []byte {
 		c.h.mu.Unlock()
 	}
 	var e *ahpwire.Message
-	if tl, ok := err.(*tooLargeError); ok {
+	if f, ok := err.(rpcFailure); ok {
+		e = ahpwire.NewError(*m.id, f.e.code, f.e.msg, f.e.data)
+	} else if tl, ok := err.(*tooLargeError); ok {
 		c.h.log.Warn("response too large for client; answering MessageTooLarge",
 			"conn", c.id, "size", tl.size, "limit", tl.limit)
 		e = ahpwire.NewError(*m.id, segment.CodeMessageTooLarge, "message too large",

@@ -76,6 +76,7 @@ type Bridge struct {
 	warming  bool                // warmUp ran (warm.go)
 	spare    *spareSession       // a session opened by warmUp, not yet used
 	index    *index
+	auth     authState // sign-in variables and their masker (auth.go)
 	closed   bool
 	wg       sync.WaitGroup
 }

@@ -52,6 +52,20 @@
 // session/set_config_option (agent.ConfigApplier), else before the next
 // prompt.
 //
+// # Sign-in
+//
+// An "auth required" answer (-32000) to session/new or session/prompt
+// turns the agent's authMethods into protected resources
+// (acp-auth:/NAME/METHOD, named after the method, its description as the
+// documentation) that the host lists in the provider's
+// AgentInfo.protectedResources and announces with auth/required
+// (agent.AuthHooks); the turn fails with the agent's own words. A client's
+// authenticate for one of them becomes ACP authenticate {methodId}
+// (agent.Authenticator); for an env_var method the token is first set as
+// the variable and the agent restarted. Tokens live in memory only and are
+// masked in everything the agent writes to the log. An agent without auth
+// methods just fails the turn with its message.
+//
 // # Restarts
 //
 // With Config.StateDir set, the bridge keeps an index of its sessions

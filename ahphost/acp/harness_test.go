@@ -57,7 +57,9 @@ type client2 struct {
 	c    *ahpclient.Client
 	mu   sync.Mutex
 	envs []ahpwire.ActionEnvelope
-	done chan struct{}
+	// notes are the protocol notifications seen (auth/required ...).
+	notes []ahpclient.NotificationEvent
+	done  chan struct{}
 }
 
 // logBuf is a concurrency-safe log sink.
@@ -153,6 +155,11 @@ func (e *env) dial() *client2 {
 				k.envs = append(k.envs, en.Envelope)
 				k.mu.Unlock()
 				en.Ack()
+			}
+			if n, ok := ev.(ahpclient.NotificationEvent); ok {
+				k.mu.Lock()
+				k.notes = append(k.notes, n)
+				k.mu.Unlock()
 			}
 		}
 	}()

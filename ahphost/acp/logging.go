@@ -18,11 +18,14 @@ const maxLogAttr = 512
 // sdkLogger returns the logger handed to the SDK: attributes bounded and
 // masked, errors demoted to warnings (a broken agent is not a host error).
 func (b *Bridge) sdkLogger() *slog.Logger {
-	return slog.New(boundedHandler{b.log.Handler()})
+	return slog.New(boundedHandler{b.log.Handler(), b.auth.mask})
 }
 
 // boundedHandler truncates and masks string attributes.
-type boundedHandler struct{ slog.Handler }
+type boundedHandler struct {
+	slog.Handler
+	mask func(string) string // hides sign-in secrets too
+}
 
 func (h boundedHandler) Handle(ctx context.Context, r slog.Record) error {
 	out := slog.NewRecord(r.Time, min(r.Level, slog.LevelWarn), "acp sdk: "+r.Message, r.PC)
@@ -32,7 +35,7 @@ func (h boundedHandler) Handle(ctx context.Context, r slog.Record) error {
 			if len(s) > maxLogAttr {
 				s = s[:maxLogAttr] + "…"
 			}
-			a = slog.String(a.Key, maskLine(s))
+			a = slog.String(a.Key, h.mask(s))
 		}
 		out.AddAttrs(a)
 		return true
@@ -41,9 +44,9 @@ func (h boundedHandler) Handle(ctx context.Context, r slog.Record) error {
 }
 
 func (h boundedHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return boundedHandler{h.Handler.WithAttrs(as)}
+	return boundedHandler{h.Handler.WithAttrs(as), h.mask}
 }
 
 func (h boundedHandler) WithGroup(name string) slog.Handler {
-	return boundedHandler{h.Handler.WithGroup(name)}
+	return boundedHandler{h.Handler.WithGroup(name), h.mask}
 }

@@ -126,7 +126,7 @@ func (b *Bridge) forgetSessionsLocked() {
 func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	cmd := exec.Command(b.cfg.Command, b.cfg.Args...)
 	cmd.Dir = b.cfg.Dir
-	cmd.Env = append(os.Environ(), b.cfg.Env...)
+	cmd.Env = append(append(os.Environ(), b.cfg.Env...), b.auth.environ()...)
 	setGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -160,8 +160,13 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 		b.log.Info("agent exited", "pid", cmd.Process.Pid, "err", p.err)
 		close(p.exited)
 	}()
-	p.conn = sdk.NewClientSideConnection(&client{b: b}, stdin, stdout)
+	// The SDK starts reading at once but sets its logger unsynchronised:
+	// hold its first read until the logger is in place (a data race when
+	// the agent exits at once otherwise).
+	gate := make(chan struct{})
+	p.conn = sdk.NewClientSideConnection(&client{b: b}, stdin, gatedReader{stdout, gate})
 	p.conn.SetLogger(b.sdkLogger())
+	close(gate)
 	ictx, cancel := context.WithTimeout(ctx, b.cfg.RequestTimeout)
 	defer cancel()
 	res, err := p.conn.Initialize(ictx, sdk.InitializeRequest{
@@ -191,7 +196,7 @@ func (b *Bridge) pumpStderr(r io.Reader, t *tail) {
 	for {
 		line, err := readBoundedLine(br, maxStderrLine)
 		if line != "" {
-			line = maskLine(line)
+			line = b.auth.mask(line)
 			t.add(line)
 			b.log.Info("agent stderr", "line", line)
 		}
@@ -242,4 +247,15 @@ func (t *tail) lines() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]string(nil), t.buf...)
+}
+
+// gatedReader blocks reads until gate is closed.
+type gatedReader struct {
+	r    io.Reader
+	gate <-chan struct{}
+}
+
+func (g gatedReader) Read(b []byte) (int, error) {
+	<-g.gate
+	return g.r.Read(b)
 }

@@ -217,11 +217,11 @@ func (b *Bridge) requestError(method string, err error, p *proc) error {
 	var re *sdk.RequestError
 	if errors.As(err, &re) {
 		msg := re.Message
-		if re.Code == -32000 || strings.Contains(strings.ToLower(msg), "auth") {
-			return fmt.Errorf("the agent needs you to sign in: %s%s", msg, authHint(p.init.AuthMethods))
-		}
 		if re.Data != nil {
 			msg += fmt.Sprintf(" (%v)", re.Data)
+		}
+		if re.Code == -32000 || strings.Contains(strings.ToLower(re.Message), "auth") {
+			return &authRequiredError{msg: msg, methods: p.init.AuthMethods}
 		}
 		return fmt.Errorf("%s: %s", method, msg)
 	}

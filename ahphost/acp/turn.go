@@ -64,7 +64,7 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	}
 	_, notice, err := b.ensureACP(ctx, p, s, t.Text)
 	if err != nil {
-		return tm.fail(ctx, err)
+		return tm.fail(ctx, b.authFailure(t, err))
 	}
 	if notice != "" {
 		tm.text(notice)
@@ -87,7 +87,7 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	select {
 	case a := <-ch:
 		if a.err != nil {
-			return tm.fail(ctx, b.requestError("session/prompt", a.err, p))
+			return tm.fail(ctx, b.authFailure(t, b.requestError("session/prompt", a.err, p)))
 		}
 		return tm.stop(ctx, a.res)
 	case <-ctx.Done():

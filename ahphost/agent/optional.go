@@ -78,3 +78,22 @@ type SessionOpener interface {
 type Closer interface {
 	Close() error
 }
+
+// AuthHooks is implemented by the SessionHooks of hosts that run AHP's
+// sign-in flow. An agent that learns it needs a login (ACP: -32000 auth
+// required) calls RequireAuth: the host lists resources as the provider's
+// AgentInfo.protectedResources (root/agentsChanged), forgets earlier
+// sign-ins to them, and sends auth/required for each to root subscribers.
+type AuthHooks interface {
+	RequireAuth(resources []ahpwire.ProtectedResourceMetadata)
+}
+
+// Authenticator is implemented by agents whose protected resources are
+// signed in through the agent itself (ACP authenticate). The host calls it
+// outside its lock for a client's `authenticate` on one of the agent's
+// resources; an error refuses the request (-32007 AuthRequired, the
+// error's text as the message). An empty token signs out. Implementations
+// never log or echo the token.
+type Authenticator interface {
+	Authenticate(ctx context.Context, resource, token string) error
+}

@@ -25,9 +25,13 @@
 //	flood N     N message chunks as fast as possible
 //	children    starts `sleep 1000` in the background and says its pid
 //	blocks      says the kinds of the prompt's content blocks
+//	whoami      says which auth method signed in (auth.go)
 //
 // Environment: FAKEACP_HANG_INIT=1 never answers initialize;
-// FAKEACP_AUTH=1 refuses session/new with "auth required" (-32000);
+// FAKEACP_AUTH=1 offers two auth methods (see auth.go) and refuses
+// session/new with "auth required" (-32000) until one signed in;
+// FAKEACP_AUTH=prompt refuses session/prompt instead; FAKEACP_AUTH=none
+// refuses session/new with no auth method at all;
 // FAKEACP_LOAD=1 advertises loadSession (sessions are kept in
 // FAKEACP_STATE, a directory) and replays their turns on load.
 package main
@@ -53,6 +57,8 @@ type fake struct {
 	sess map[string]*sess
 	out  *os.File
 	wmu  *sync.Mutex
+	// authed is the auth method that signed in ("" = none yet); guarded by mu.
+	authed string
 }
 
 type sess struct {
@@ -63,6 +69,7 @@ type sess struct {
 
 func main() {
 	f := &fake{sess: map[string]*sess{}, out: os.Stdout}
+	f.initAuth()
 	f.conn = sdk.NewAgentSideConnection(f, os.Stdout, os.Stdin)
 	<-f.conn.Done()
 }
@@ -74,20 +81,13 @@ func (f *fake) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.Ini
 	res := sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AuthMethods: []sdk.AuthMethod{}}
 	res.AgentCapabilities.LoadSession = os.Getenv("FAKEACP_LOAD") == "1"
 	res.AgentCapabilities.PromptCapabilities.EmbeddedContext = true
-	if os.Getenv("FAKEACP_AUTH") == "1" {
-		d := "Log in with the fake browser flow"
-		res.AuthMethods = []sdk.AuthMethod{{Agent: &sdk.AuthMethodAgent{Id: "fake-login", Name: "Fake login", Description: &d}}}
-	}
+	res.AuthMethods = f.authMethods()
 	return res, nil
 }
 
-func (f *fake) Authenticate(ctx context.Context, p sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
-	return sdk.AuthenticateResponse{}, nil
-}
-
 func (f *fake) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
-	if os.Getenv("FAKEACP_AUTH") == "1" {
-		return sdk.NewSessionResponse{}, sdk.NewAuthRequired(map[string]any{"reason": "no credentials"})
+	if err := f.needAuth("1", "none"); err != nil {
+		return sdk.NewSessionResponse{}, err
 	}
 	f.mu.Lock()
 	id := fmt.Sprintf("fake-%d-%d", os.Getpid(), len(f.sess)+1)
@@ -174,6 +174,9 @@ func (f *fake) Cancel(ctx context.Context, p sdk.CancelNotification) error {
 
 // Prompt runs the script the prompt's first word names.
 func (f *fake) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
+	if err := f.needAuth("prompt"); err != nil {
+		return sdk.PromptResponse{}, err
+	}
 	f.mu.Lock()
 	s := f.sess[string(p.SessionId)]
 	if s == nil {
@@ -243,6 +246,8 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 		arg = strings.Join(w[1:], " ")
 	}
 	switch word {
+	case "whoami":
+		r.say(r.f.whoami())
 	case "thought":
 		r.send(sdk.UpdateAgentThoughtText("Let me think about "))
 		r.send(sdk.UpdateAgentThoughtText("this."))
