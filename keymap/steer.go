@@ -49,7 +49,7 @@ func steerDefaults(km *KeyMap) {
 	km.Composer.Steer = b(k("alt+enter"), "alt+enter", "steer the running turn")
 	km.Chat.Queue = b(k("f2"), "f2", "queued messages: edit, remove, reorder")
 	km.Chat.Background = b(k("f3"), "f3", "background work and subagents")
-	km.Chat.Artifacts = b(k("f8"), "f8", "session artifacts: list and open")
+	km.Chat.Artifacts = b(k("f8", "alt+o"), "f8/alt+o", "session artifacts: list and open")
 	km.Chat.Parent = b(k("alt+p"), "alt+p", "back to the parent chat")
 	km.Chat.Search = b(k("ctrl+f"), "ctrl+f", "search the chat")
 	km.Chat.Settings = b(k("f4"), "f4", "session settings: model, mode")

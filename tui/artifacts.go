@@ -58,7 +58,7 @@ func (l *artifactList) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 			return l, notice("this artifact names nothing to open", false), resultNone
 		}
 		return l, emit(openArtifactMsg{art: a}), resultNone
-	case key.Matches(k, l.km.Close), k.String() == "f8":
+	case key.Matches(k, l.km.Close), k.String() == "f8", k.String() == "alt+o":
 		return l, nil, resultClose
 	}
 	return l, nil, resultNone
@@ -122,7 +122,7 @@ func (v *textViewer) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 		v.top = max(0, v.top-1)
 	case key.Matches(k, v.km.Down):
 		v.top = min(max(0, len(v.lines)-1), v.top+1)
-	case key.Matches(k, v.km.Close), k.String() == "f8":
+	case key.Matches(k, v.km.Close), k.String() == "f8", k.String() == "alt+o":
 		return v, nil, resultClose
 	}
 	return v, nil, resultNone
