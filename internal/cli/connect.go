@@ -56,7 +56,7 @@ func connectHeadless(ctx context.Context, cfg config, std stdio, name, rawURL st
 		printErr(std.err, "ahptui: %v\n", err)
 		return nil, code
 	}
-	return &headless{c: c, d: startDriver(ctx, c), log: log, lc: lc, link: link}, -1
+	return &headless{c: c, d: newDriver(c), log: log, lc: lc, link: link}, -1
 }
 
 // dialTarget opens the SSH link of an ssh host (if any) and starts a

@@ -201,20 +201,20 @@ func loadWholeChat(ctx context.Context, h *headless, session string) (ahpwire.Ch
 		return ahpwire.ChatState{}, err
 	}
 	for page := 0; page < maxPages; page++ {
-		cursor := d.chats[chat].TurnsNextCursor
+		cursor := d.chat(chat).TurnsNextCursor
 		if cursor == "" {
 			break
 		}
 		if err := h.c.FetchTurns(ctx, chat, cursor); err != nil {
 			return ahpwire.ChatState{}, fmt.Errorf("fetch older turns: %w", err)
 		}
-		for d.chats[chat].TurnsNextCursor == cursor {
-			if _, err := d.next(ctx); err != nil {
+		for d.chat(chat).TurnsNextCursor == cursor {
+			if _, _, err := d.next(ctx); err != nil {
 				return ahpwire.ChatState{}, err
 			}
 		}
 	}
-	return d.chats[chat], nil
+	return d.chat(chat), nil
 }
 
 // chatMarkdown renders a chat as markdown: every turn's message and

@@ -41,7 +41,7 @@ func (r *turnRun) run(ctx context.Context) int {
 	}
 	r.out.event("turn_started", "session", session, "chat", chat, "turnId", r.turnID)
 	for {
-		ev, err := r.h.d.next(ctx)
+		ev, _, err := r.h.d.next(ctx)
 		if err != nil {
 			return r.fail(ctx, err)
 		}
