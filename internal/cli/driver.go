@@ -109,7 +109,9 @@ func (d *driver) subscribe(ctx context.Context, uri string) error {
 }
 
 // subscribeSession subscribes to a session and keeps its state.
-func (d *driver) subscribeSession(ctx context.Context, uri string) error { return d.subscribe(ctx, uri) }
+func (d *driver) subscribeSession(ctx context.Context, uri string) error {
+	return d.subscribe(ctx, uri)
+}
 
 // subscribeChat subscribes to a chat and keeps its state.
 func (d *driver) subscribeChat(ctx context.Context, uri string) error { return d.subscribe(ctx, uri) }
