@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
 )
@@ -116,6 +115,3 @@ func (v *termViewer) View(st *Styles, width, height int) string {
 	out := append([]string{ansi.Truncate(title, inner, "…"), ""}, lines...)
 	return st.Help.Box.Width(min(width, inner+4)).Render(strings.Join(out, "\n"))
 }
-
-// isPtyOf reports whether a terminal tool content is a pty (unknown: yes).
-func isPtyOf(c *ahpwire.ToolResultContent) bool { return c.IsPty == nil || *c.IsPty }

@@ -131,6 +131,3 @@ func hasScheme(s string) bool {
 	}
 	return false
 }
-
-// fmtErr formats an error for the user (masked by printErr's caller).
-func fmtErr(err error) string { return fmt.Sprint(err) }
