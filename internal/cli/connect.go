@@ -35,9 +35,8 @@ func (h *headless) close() {
 // connectHeadless resolves the target (URL or @name) and connects. On
 // failure it prints the error and returns the exit code (usage or connect).
 func connectHeadless(ctx context.Context, cfg config, std stdio, name, rawURL string) (*headless, int) {
-	f, err := loadConfigFile(cfg)
-	if err != nil {
-		printErr(std.err, "ahptui: %v\n", err)
+	f, ok := readConfig(&cfg, std, false)
+	if !ok {
 		return nil, exitUsage
 	}
 	t, err := resolveTarget(ctx, cfg, f, name, rawURL)

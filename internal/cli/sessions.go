@@ -122,9 +122,8 @@ or an error; marked !) come first, then running ones, then unread (*).
 // runInbox implements `ahptui sessions --all`: exit 0 when at least one
 // host answered, 3 when none did.
 func runInbox(ctx context.Context, cfg config, std stdio, asJSON bool) int {
-	f, err := loadConfigFile(cfg)
-	if err != nil {
-		printErr(std.err, "ahptui: %v\n", err)
+	f, ok := readConfig(&cfg, std, false)
+	if !ok {
 		return exitUsage
 	}
 	if len(f.Hosts) == 0 {
