@@ -78,6 +78,7 @@ func termData(seq uint64, data string) connEventMsg {
 // (client events → reducer → emulator → renderer → frame): no frame holds
 // anything but text, SGR and OSC 8, and a keystroke still echoes.
 func TestHostileTerminalStreamLeavesFramesClean(t *testing.T) {
+	t.Parallel() // pure and CPU-heavy: no socket, no goroutine count
 	if testing.Short() {
 		t.Skip("10 MB stream")
 	}
