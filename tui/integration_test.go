@@ -65,10 +65,11 @@ func startLiveRig(t testing.TB, opts ahphost.Options) *liveRig {
 	return r
 }
 
-// pump feeds client events to the model until cond holds.
+// pump feeds client events to the model until cond holds (the timeout
+// only turns a hang into a failure: generous for -race on a loaded machine).
 func (r *liveRig) pump(what string, cond func(m Model) bool) {
 	r.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for !cond(r.m) {
 		ev, err := r.client.Next(ctx)

@@ -71,7 +71,7 @@ func openPagedReply(t *testing.T) (*liveRig, *countingBackend, *reducer.Message)
 	}
 	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/paged"})
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // a hang guard (a loaded machine under -race)
 	for !strings.Contains(viewText(r.m), "THEENDMARKER") {
 		if time.Now().After(deadline) {
 			t.Fatalf("the reply's end never showed:\n%s", viewText(r.m))
