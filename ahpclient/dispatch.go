@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/ahptui/ahptui/ahpwire"
-	"github.com/ahptui/ahptui/segment"
 )
 
 // Dispatch sends action on channel as `dispatchAction` with a new clientSeq
@@ -60,8 +59,9 @@ func (c *Client) Dispatch(ctx context.Context, channel string, action ahpwire.Ac
 }
 
 // sendEntry writes a Held entry on k and reports its new state. c.sendMu
-// must be held. It returns the error only for size failures (the entry is
-// then Failed).
+// must be held. A transport failure makes the entry Uncertain and returns
+// nil (the link's recovery settles it); any other failure (too large, not
+// encodable) makes it Failed and is returned.
 func (c *Client) sendEntry(k *conn, e OutboxEntry) error {
 	ne, ok := c.ob.transition(e.ClientSeq, OutboxSent, nil, 0, OutboxHeld)
 	if !ok {
@@ -85,9 +85,6 @@ func (c *Client) sendEntry(k *conn, e OutboxEntry) error {
 	err = c.maskErr(fmt.Errorf("ahpclient: dispatch %s: %w", e.Action.ActionType(), err))
 	if ne, ok := c.ob.transition(e.ClientSeq, OutboxFailed, err, 0); ok {
 		c.emit(OutboxEvent{Entry: ne}, controlEvent)
-	}
-	if errors.Is(err, segment.ErrMessageTooLarge) {
-		return err
 	}
 	return err
 }

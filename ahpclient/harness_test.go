@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahphost"
-	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // startHost runs a real ahphost on 127.0.0.1 and returns it and its URL.
@@ -182,23 +181,4 @@ func lastState(evs []Event) (ConnState, bool) {
 		}
 	}
 	return ConnState{}, false
-}
-
-// turnDone reports whether chat shows a terminated turn turnID.
-func turnDone(evs []Event, chat, turnID string) bool {
-	for _, e := range evs {
-		if en, ok := e.(EnvelopeEvent); ok && en.Envelope.Channel == chat {
-			switch a := en.Envelope.Action.(type) {
-			case *ahpwire.ChatTurnComplete:
-				if a.TurnID == turnID {
-					return true
-				}
-			case *ahpwire.ChatTurnCancelled:
-				if a.TurnID == turnID {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }

@@ -46,12 +46,11 @@ func TestRetryNowCutsBackoffShort(t *testing.T) {
 	if !c.RetryNow() {
 		t.Fatal("RetryNow during the backoff reported nothing to cut short")
 	}
+	// Back within the wait, far shorter than the one-minute backoff: only
+	// RetryNow can have cut it short.
 	a.waitFor("connected again", 10*time.Second, func(evs []Event) bool {
 		return countState(evs, Connected) >= 2
 	})
-	if took := time.Since(dropped); took > wait/2 {
-		t.Fatalf("reconnected after %v: RetryNow did not cut the %v backoff short", took, wait)
-	}
 	if st := c.State(); st.Phase != Connected || !st.NextRetry.IsZero() {
 		t.Fatalf("State() = %+v, want Connected without NextRetry", st)
 	}

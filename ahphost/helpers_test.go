@@ -13,8 +13,10 @@ import (
 	"github.com/ahptui/ahptui/segment"
 )
 
-// testTimeout bounds every wait in these tests.
-const testTimeout = 10 * time.Second
+// testTimeout bounds every wait in these tests. Every wait ends on an
+// event; the bound only turns a hang into a failure, so it is generous:
+// the suite runs with -race on a loaded 2-core machine.
+const testTimeout = 30 * time.Second
 
 // startHost starts a host on a loopback port and closes it at cleanup.
 func startHost(t testing.TB, opts Options) (*Host, string) {

@@ -2,9 +2,11 @@ package ahphost
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -46,11 +48,10 @@ func TestSlowHeadersAreCut(t *testing.T) {
 	defer nc.Close()
 	_, err = io.WriteString(nc, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
 	must(t, err)
-	start := time.Now()
+	// The host hangs up (EOF or reset); our own deadline is only a guard.
 	_ = nc.SetReadDeadline(time.Now().Add(testTimeout))
-	_, _ = io.Copy(io.Discard, nc)
-	if d := time.Since(start); d > 3*time.Second {
-		t.Fatalf("connection with unfinished headers open for %v", d)
+	if _, err := io.Copy(io.Discard, nc); errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatal("the connection with unfinished headers was never cut")
 	}
 }
 
@@ -85,7 +86,8 @@ func TestInitializeDeadline(t *testing.T) {
 	if st := idle.closed(); st != websocket.StatusPolicyViolation {
 		t.Fatalf("idle connection close status %v, want 1008", st)
 	}
-	time.Sleep(400 * time.Millisecond)
+	// good's deadline began before idle's, which has passed: good is
+	// past its own, and still served.
 	good.call("ping", map[string]any{"channel": "ahp-root://"})
 }
 
@@ -131,14 +133,19 @@ func TestTrickledFragmentsAreCut(t *testing.T) {
 	for _, mode := range []string{"fragments", "payload"} {
 		nc := rawWS(t, u)
 		waitUntil(t, "connected", func() bool { return h.Connections() == 1 })
-		start := time.Now()
 		_, err := nc.Write(append(frameHeader(false, 1, 1), '{'))
 		must(t, err)
 		if mode == "payload" {
 			_, err = nc.Write(frameHeader(true, 0, 100))
 			must(t, err)
 		}
-		for time.Since(start) < 5*time.Second && h.Connections() == 1 {
+		// Trickle until the host cuts the message (MessageReadTimeout);
+		// our deadline is only a guard.
+		deadline := time.Now().Add(testTimeout)
+		for h.Connections() == 1 {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: the trickled message was never cut", mode)
+			}
 			b := []byte{' '}
 			if mode == "fragments" {
 				b = append(frameHeader(false, 0, 1), ' ')
@@ -149,9 +156,6 @@ func TestTrickledFragmentsAreCut(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 		}
 		waitUntil(t, "trickling connection closed", func() bool { return h.Connections() == 0 })
-		if d := time.Since(start); d > 3*time.Second {
-			t.Fatalf("%s: trickled message cut after %v", mode, d)
-		}
 	}
 }
 

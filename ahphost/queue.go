@@ -73,13 +73,6 @@ type outQueue struct {
 	ready  chan struct{} // capacity 1: signals "something was pushed"
 }
 
-// closedNow reports whether close has been called.
-func (q *outQueue) closedNow() bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.closed
-}
-
 func newOutQueue(limit int64) *outQueue {
 	return &outQueue{limit: limit, ready: make(chan struct{}, 1)}
 }

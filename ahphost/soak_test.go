@@ -26,12 +26,15 @@ const (
 	soakTurnGap   = 20 * time.Second
 )
 
-// soakDuration is 60 s, or 10 s with -short.
+// soakDuration is 20 s (10 s with -short), or $AHPTUI_SOAK for a long soak.
 func soakDuration() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("AHPTUI_SOAK")); err == nil && d > 0 {
+		return d // a long soak: AHPTUI_SOAK=10m go test -run TestSoak ./ahphost
+	}
 	if testing.Short() {
 		return 10 * time.Second
 	}
-	return 60 * time.Second
+	return 20 * time.Second
 }
 
 // startServeProcess runs the real `ahptui serve` (built once from the

@@ -145,7 +145,7 @@ func TestReconnectResultVariants(t *testing.T) {
 		t.Fatalf("snapshot decode %#v %v", back, err)
 	}
 	cs, err := DecodeChatState(back.Snapshots[0].State)
-	if err != nil || cs.Title != "t" || cs.Turns != nil && len(cs.Turns) != 0 {
+	if err != nil || cs.Title != "t" || len(cs.Turns) != 0 {
 		t.Errorf("snapshot state %#v %v", cs, err)
 	}
 }

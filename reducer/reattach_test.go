@@ -3,6 +3,8 @@ package reducer
 import (
 	"flag"
 	"reflect"
+	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpstate"
@@ -65,47 +67,62 @@ func TestReattachProperty(t *testing.T) {
 			}
 		}
 	}()
-	for seed := uint64(1); seed <= uint64(runs); seed++ {
-		envs := wireRoundTrip(t, newStreamGen(seed).generate(60+int(seed%90)))
-		initial := ahpwire.ChatState{Resource: genChat, Title: "t", Turns: []ahpwire.Turn{}}
+	// The streams are independent: each runs as a parallel subtest.
+	var mu sync.Mutex
+	t.Run("streams", func(t *testing.T) {
+		for seed := uint64(1); seed <= uint64(runs); seed++ {
+			t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
+				t.Parallel()
+				local := map[string]bool{}
+				defer func() {
+					mu.Lock()
+					for k := range local {
+						seen[k] = true
+					}
+					mu.Unlock()
+				}()
+				envs := wireRoundTrip(t, newStreamGen(seed).generate(60+int(seed%90)))
+				initial := ahpwire.ChatState{Resource: genChat, Title: "t", Turns: []ahpwire.Turn{}}
 
-		// Uninterrupted run, remembering AHP's state and ours at every cut.
-		ahp := make([]ahpwire.ChatState, len(envs)+1)
-		ours := make([]chat, len(envs)+1)
-		ahp[0], ours[0] = initial, projected(initial)
-		for i, e := range envs {
-			ahp[i+1] = applyAHP(ahp[i], e)
-			ours[i+1] = applyOurs(ours[i], e)
-			if e.RejectionReason == "" && e.Channel == genChat && reflect.DeepEqual(ours[i+1].view, ours[i].view) {
-				seen["ignored"] = true // AHP ignored the action: nothing derived
-			}
+				// Uninterrupted run, remembering AHP's state and ours at every cut.
+				ahp := make([]ahpwire.ChatState, len(envs)+1)
+				ours := make([]chat, len(envs)+1)
+				ahp[0], ours[0] = initial, projected(initial)
+				for i, e := range envs {
+					ahp[i+1] = applyAHP(ahp[i], e)
+					ours[i+1] = applyOurs(ours[i], e)
+					if e.RejectionReason == "" && e.Channel == genChat && reflect.DeepEqual(ours[i+1].view, ours[i].view) {
+						local["ignored"] = true // AHP ignored the action: nothing derived
+					}
+				}
+				for _, st := range ours {
+					noteCoverage(local, st.view)
+				}
+				if seed > uint64(cutRuns) {
+					return
+				}
+				final := canonState(ours[len(envs)].view)
+				for k := 0; k <= len(envs); k++ {
+					if !reflect.DeepEqual(ahp[k], ours[k].ahp) {
+						t.Fatalf("seed %d: AHP state kept by Apply differs from ahpstate's after %d actions", seed, k)
+					}
+					proj := projected(ahp[k])
+					if g, w := canonState(proj.view), canonState(ours[k].view); !reflect.DeepEqual(g, w) {
+						t.Fatalf("seed %d: projection of AHP state after %d/%d actions differs from the reduced state\nlast action: %s\nprojected: %s\nreduced:   %s",
+							seed, k, len(envs), actionJSON(envs, k-1), dump(g), dump(w))
+					}
+					s := proj
+					for _, e := range envs[k:] {
+						s = applyOurs(s, e)
+					}
+					if g := canonState(s.view); !reflect.DeepEqual(g, final) {
+						t.Fatalf("seed %d: reattach at %d/%d diverges\ncontinued:     %s\nuninterrupted: %s",
+							seed, k, len(envs), dump(g), dump(final))
+					}
+				}
+			})
 		}
-		for _, st := range ours {
-			noteCoverage(seen, st.view)
-		}
-		if seed > uint64(cutRuns) {
-			continue
-		}
-		final := canonState(ours[len(envs)].view)
-		for k := 0; k <= len(envs); k++ {
-			if !reflect.DeepEqual(ahp[k], ours[k].ahp) {
-				t.Fatalf("seed %d: AHP state kept by Apply differs from ahpstate's after %d actions", seed, k)
-			}
-			proj := projected(ahp[k])
-			if g, w := canonState(proj.view), canonState(ours[k].view); !reflect.DeepEqual(g, w) {
-				t.Fatalf("seed %d: projection of AHP state after %d/%d actions differs from the reduced state\nlast action: %s\nprojected: %s\nreduced:   %s",
-					seed, k, len(envs), actionJSON(envs, k-1), dump(g), dump(w))
-			}
-			s := proj
-			for _, e := range envs[k:] {
-				s = applyOurs(s, e)
-			}
-			if g := canonState(s.view); !reflect.DeepEqual(g, final) {
-				t.Fatalf("seed %d: reattach at %d/%d diverges\ncontinued:     %s\nuninterrupted: %s",
-					seed, k, len(envs), dump(g), dump(final))
-			}
-		}
-	}
+	})
 }
 
 func actionJSON(envs []ahpwire.ActionEnvelope, i int) string {

@@ -143,12 +143,12 @@ func TestToolDurationExcludesApproval(t *testing.T) {
 	if d := toolDuration(&pc, tm, at(30)); d != "" {
 		t.Errorf("still waiting: duration %q", d)
 	}
-	tm = r.observeTool(k, &run, at(30), time.Time{})
+	_ = r.observeTool(k, &run, at(30), time.Time{})
 	tm = r.observeTool(k, &run, at(33), time.Time{})
 	if d := toolDuration(&run, tm, at(33)); d != "3s" {
 		t.Errorf("running: %q, want 3s", d)
 	}
-	tm = r.observeTool(k, &done, at(34.5), time.Time{})
+	_ = r.observeTool(k, &done, at(34.5), time.Time{})
 	tm = r.observeTool(k, &done, at(99), time.Time{})
 	if d := toolDuration(&done, tm, at(99)); d != "4.5s" {
 		t.Errorf("completed: %q, want 4.5s", d)

@@ -150,7 +150,6 @@ func (s *Splitter) newID() (string, error) {
 type plan struct {
 	total       int
 	totalDigits int
-	frameBytes  int // sum of all frame sizes
 	size        int
 	limit       int64
 }

@@ -107,9 +107,6 @@ func (p *approvalPrompt) guard(until time.Time, now func() time.Time) {
 // guarded reports whether decision keys are still held back.
 func (p *approvalPrompt) guarded() bool { return p.now != nil && p.now().Before(p.guardUntil) }
 
-// toolCallID identifies the prompt's tool call.
-func (p *approvalPrompt) toolCallID() string { return p.tool.ToolCallID }
-
 func (p *approvalPrompt) setAsking(on bool) {
 	p.asking = on
 	for _, b := range []*key.Binding{&p.km.Approve, &p.km.Deny, &p.km.DenyReason, &p.km.Option, &p.km.Up, &p.km.Down} {

@@ -11,7 +11,8 @@ import (
 
 // openReferencedReply seeds a host (opts) with one finished turn whose
 // reply is at least size bytes of filler ending in THE-END-MARKER, opens it
-// in the TUI and waits (up to wait) until the reply's end shows. The reply
+// in the TUI and waits until the reply's end shows (wait only turns a hang
+// into a failure). The reply
 // must arrive as contentRef pages (refs > 1, nothing above inlineMax
 // inline) and no reference may show as "not loaded".
 func openReferencedReply(t *testing.T, opts ahphost.Options, size, inlineMax int, wait time.Duration) (r *liveRig, refs int) {
@@ -62,15 +63,15 @@ func openReferencedReply(t *testing.T, opts ahphost.Options, size, inlineMax int
 // chat, reads the visible pages with resourceRead through the loader and
 // shows their text (never "not loaded").
 func TestLiveBigReplyByReference(t *testing.T) {
-	openReferencedReply(t, ahphost.Options{LargePartBytes: 64 << 10, ResourcePageBytes: 16 << 10}, 300<<10, 64<<10, 10*time.Second)
+	openReferencedReply(t, ahphost.Options{LargePartBytes: 64 << 10, ResourcePageBytes: 16 << 10}, 300<<10, 64<<10, 60*time.Second)
 }
 
-// TestLiveLongReplyLoadsOnlyNearPages (issue 12): a finished 20 MB reply
-// arrives as ~320 contentRef pages; opening the chat reads only the pages
-// near the window (its end), not the whole reply, and shows them.
+// TestLiveLongReplyLoadsOnlyNearPages (issue 12): a finished 4 MB reply
+// arrives as ~256 contentRef pages of 16 KB; opening the chat reads only
+// the pages near the window (its end), not the whole reply, and shows them.
 func TestLiveLongReplyLoadsOnlyNearPages(t *testing.T) {
-	const size = 20 << 20
-	r, refs := openReferencedReply(t, ahphost.Options{LargePartBytes: 1 << 20}, size, 1<<20, 60*time.Second)
+	const size = 4 << 20
+	r, refs := openReferencedReply(t, ahphost.Options{LargePartBytes: 1 << 20, ResourcePageBytes: 16 << 10}, size, 1<<20, 60*time.Second)
 	if n := len(r.m.c.ext.loader.Texts()); n == 0 || n > 16 {
 		t.Fatalf("%d of %d pages loaded for one screen", n, refs)
 	}

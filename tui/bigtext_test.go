@@ -94,6 +94,7 @@ func numberedAfter(rows []string) bool {
 // still markdown, and the renderer lays out only a few pages per move and
 // keeps a bounded page cache.
 func TestHugeReplyLaysOutOnlyTheWindow(t *testing.T) {
+	t.Parallel() // pure and CPU-heavy: no socket, no goroutine count
 	const size = 8_000_000
 	text := demo.BigReply(size)
 	m, _ := newTestModel(t, 120, 40)
@@ -187,6 +188,7 @@ func TestHugeReplyLaysOutOnlyTheWindow(t *testing.T) {
 // reply, then narrows and widens the terminal: each screen shows the
 // right lines and a resize lays out only what is shown.
 func TestHugeReplySearchAndResize(t *testing.T) {
+	t.Parallel() // pure and CPU-heavy: no socket, no goroutine count
 	text := demo.BigReply(8_000_000)
 	m, _ := newTestModel(t, 120, 40)
 	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "/demo big 8000000", text)}, nil))
@@ -221,6 +223,7 @@ func TestHugeReplySearchAndResize(t *testing.T) {
 // the estimate (not the first occurrence), and only a few pages are laid
 // out to find it.
 func TestHugeReplyLineNear(t *testing.T) {
+	t.Parallel() // pure and CPU-heavy: no socket, no goroutine count
 	text := demo.BigReply(8_000_000)
 	m, _ := newTestModel(t, 120, 40)
 	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "/demo big 8000000", text)}, nil))

@@ -109,7 +109,7 @@ func TestDemoFaultKey(t *testing.T) {
 	fb := &fakeBackend{}
 	m := New(Options{Backend: fb, DemoFault: func() { called++ }, NoticeTTL: 1})
 	m = send(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m = send(t, m, keyPress("f12"))
+	_ = send(t, m, keyPress("f12"))
 	if called != 1 {
 		t.Fatalf("demo fault called %d times", called)
 	}

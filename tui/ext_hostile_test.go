@@ -73,26 +73,32 @@ func termData(seq uint64, data string) connEventMsg {
 		Channel: hostileTerm, ServerSeq: seq, Action: &ahpwire.TerminalData{Data: data}}}}
 }
 
-// TestHostileTerminalStreamLeavesFramesClean streams 10 MB of hostile
-// terminal output and a 100,000-step progress loop through the whole TUI
+// TestHostileTerminalStreamLeavesFramesClean streams 2 MB of hostile
+// terminal output and a 10,000-step progress loop through the whole TUI
 // (client events → reducer → emulator → renderer → frame): no frame holds
 // anything but text, SGR and OSC 8, and a keystroke still echoes.
 func TestHostileTerminalStreamLeavesFramesClean(t *testing.T) {
+	t.Parallel() // pure and CPU-heavy: no socket, no goroutine count
 	if testing.Short() {
 		t.Skip("10 MB stream")
 	}
 	const w, h = 100, 30
 	m := terminalChat(t, w, h)
-	chunks := hostileTermOutput(10<<20, 4096, 100000)
+	// 2 MB is past every bound of the terminal's state (maxReplay 256 KB,
+	// TerminalScrollback lines); BenchmarkTerminalChunkAndKey streams 10 MB.
+	chunks := hostileTermOutput(2<<20, 4096, 10000)
+	var cmd tea.Cmd
 	for i, c := range chunks {
-		nm, _ := m.Update(termData(uint64(10+i), c))
+		var nm tea.Model
+		nm, cmd = m.Update(termData(uint64(10+i), c))
 		m = nm.(Model)
-		if i%256 == 0 {
+		if i%64 == 0 {
 			checkHostileFrame(t, fmt.Sprintf("chunk %d", i), m, w, h)
 		}
 	}
+	m = runCmds(t, m, cmd, 0) // the last chunk's frame
 	checkHostileFrame(t, "end", m, w, h)
-	if v := viewText(m); !strings.Contains(v, "all done") || !strings.Contains(v, "progress 100000/100000") {
+	if v := viewText(m); !strings.Contains(v, "all done") || !strings.Contains(v, "progress 10000/10000") {
 		t.Fatalf("the end of the stream is not on screen:\n%s", v)
 	}
 	// The composer still takes a key and shows it.

@@ -219,6 +219,7 @@ func TestTermViewerCyclesRootTerminals(t *testing.T) {
 		b, _ := json.Marshal(ahpwire.TerminalInfo{Resource: uri, Title: title, Claim: ahpwire.TerminalClaim{Kind: ahpwire.ClaimClient, ClientID: "x"}})
 		return b
 	}
+	m = send(t, m, snapshotEvent(t, rootChannel, ahpwire.RootState{})) // the root's state comes first (initialize)
 	m = send(t, m, connEventMsg{ev: ahpclient.EnvelopeEvent{Envelope: ahpwire.ActionEnvelope{Channel: rootChannel, ServerSeq: 5,
 		Action: &ahpwire.RootTerminalsChanged{Terminals: []json.RawMessage{info("ahp-terminal:/a", "first"), info("ahp-terminal:/b", "second")}}}}})
 	m = send(t, m, f7())

@@ -139,9 +139,14 @@ func newTestModel(t testing.TB, w, h int) (Model, *fakeBackend) {
 	return m, fb
 }
 
-// send delivers one message and runs the commands it returns.
+// send delivers one message and runs the commands it returns (after the
+// late results of earlier commands, see runCmds).
 func send(t testing.TB, m Model, msg tea.Msg) Model {
 	t.Helper()
+	for _, l := range lateFor(t).take() {
+		nm, cmd := m.Update(l)
+		m = runCmds(t, nm.(Model), cmd, 0)
+	}
 	nm, cmd := m.Update(msg)
 	return runCmds(t, nm.(Model), cmd, 0)
 }
@@ -157,7 +162,12 @@ func runCmds(t testing.TB, m Model, cmd tea.Cmd, depth int) Model {
 	if depth > 20 {
 		t.Fatal("command feedback loop")
 	}
-	msg, ok := runWithin(cmd, 200*time.Millisecond)
+	late := lateFor(t)
+	msg, ok := runWithinLate(cmd, 200*time.Millisecond, func(msg tea.Msg) {
+		if _, io := msg.(resourceLoadedMsg); io {
+			late.push(msg) // a slow read (-race, a loaded machine), not a timer
+		}
+	})
 	if !ok {
 		return m // a timer (cursor blink, notice expiry): not ours to wait for
 	}
@@ -179,14 +189,50 @@ func runCmds(t testing.TB, m Model, cmd tea.Cmd, depth int) Model {
 
 // runWithin runs cmd, giving up after d (the goroutine ends with the cmd).
 func runWithin(cmd tea.Cmd, d time.Duration) (tea.Msg, bool) {
+	return runWithinLate(cmd, d, func(tea.Msg) {})
+}
+
+// runWithinLate is runWithin handing what a cmd that outlived d returns
+// to onLate.
+func runWithinLate(cmd tea.Cmd, d time.Duration, onLate func(tea.Msg)) (tea.Msg, bool) {
 	ch := make(chan tea.Msg, 1)
 	go func() { ch <- cmd() }()
 	select {
 	case msg := <-ch:
 		return msg, true
 	case <-time.After(d):
+		go func() { onLate(<-ch) }()
 		return nil, false
 	}
+}
+
+// lateQueue holds the results of a test's I/O commands that outlived
+// runWithin's wait (a resource read on a slow machine); send delivers
+// them first, as Bubble Tea would once they arrive.
+type lateQueue struct {
+	mu   sync.Mutex
+	msgs []tea.Msg
+}
+
+var lateQueues sync.Map // testing.TB → *lateQueue
+
+// lateFor returns t's queue of late results.
+func lateFor(t testing.TB) *lateQueue {
+	q, loaded := lateQueues.LoadOrStore(t, &lateQueue{})
+	if !loaded {
+		t.Cleanup(func() { lateQueues.Delete(t) })
+	}
+	return q.(*lateQueue)
+}
+
+func (q *lateQueue) push(msg tea.Msg) { q.mu.Lock(); q.msgs = append(q.msgs, msg); q.mu.Unlock() }
+
+func (q *lateQueue) take() []tea.Msg {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	msgs := q.msgs
+	q.msgs = nil
+	return msgs
 }
 
 func isOurMsg(msg tea.Msg) bool {

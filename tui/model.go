@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
 )
@@ -42,7 +43,8 @@ type Model struct {
 	noticeErr     bool
 	noticeID      int
 	open          *opening
-	session       *ahpwire.SessionState // state of the chat's session
+	session       *ahpwire.SessionState // state of the chat's session (from mirror)
+	mirror        *ahpstate.Mirror      // the attached host's AHP state (its hostEntry's)
 	prompted      map[string]bool       // pending items already prompted once
 	demoFault     func()
 	noMouse       bool
@@ -80,6 +82,12 @@ func New(o Options) Model {
 		hosts: newHosts(o), quick: o.QuickStart && o.OpenSession == "",
 	}
 	m.picker.here = o.HostName
+	m.mirror = newMirror()
+	for _, h := range m.hosts {
+		if o.Backend != nil && h.b == o.Backend {
+			h.mirror = m.mirror
+		}
+	}
 	m.startHosts()
 	if o.Backend == nil {
 		// Opened on the inbox alone: the first host up is attached.

@@ -39,6 +39,7 @@ func (m *Model) handleEvent(ev ahpclient.Event) tea.Cmd {
 		ev.Ack()
 		return cmd
 	case ahpclient.ChannelLostEvent:
+		m.mirror.Drop(ev.Channel)
 		return m.onChannelLost(ev.Channel)
 	case ahpclient.OutboxEvent:
 		return m.onOutbox(ev.Entry)
@@ -173,18 +174,19 @@ func (m *Model) setHostSessions(host string, items []ahpwire.SessionSummary) tea
 func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 	switch {
 	case s.Resource == rootChannel:
-		if rs, err := ahpwire.DecodeRootState(s.State); err == nil {
-			m.onRootState(rs.Agents, rs.Terminals, true)
+		if ch, err := m.mirror.Load(s); err == nil {
+			_, rs, _ := ch.Root()
 			m.picker.SetAgents(rs.Agents)
 			m.c.ext.onRootTerminals(rs.Terminals)
 		}
 	case isExtChannel(s.Resource):
 		return m.onExtSnapshot(s)
 	case m.isSessionURI(s.Resource):
-		ss, err := ahpwire.DecodeSessionState(s.State)
+		ch, err := m.mirror.Load(s)
 		if err != nil {
 			return m.setNotice("session state: "+err.Error(), true)
 		}
+		_, ss, _ := ch.Session()
 		return m.onSessionState(s.Resource, ss)
 	case m.isChatURI(s.Resource):
 		if m.chat == nil || m.chat.chat != s.Resource {
@@ -267,6 +269,7 @@ func (m *Model) continueOpening() tea.Cmd {
 		if ss.CreationError != nil {
 			msg += ": " + ss.CreationError.Message
 		}
+		m.mirror.Drop(uri)
 		return tea.Batch(m.setNotice(msg, true), unsubscribe(m.c.ctx, m.c.backend, uri))
 	}
 	switch {
@@ -290,13 +293,16 @@ func (m *Model) continueOpening() tea.Cmd {
 func (m *Model) onEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 	switch {
 	case env.Channel == rootChannel:
-		switch a := env.Action.(type) {
+		_, rs, ok := m.mirror.Apply(env).Root()
+		switch env.Action.(type) { // what to show again
 		case *ahpwire.RootAgentsChanged:
-			m.onRootState(a.Agents, nil, false)
-			m.picker.SetAgents(a.Agents)
+			if ok {
+				m.picker.SetAgents(rs.Agents)
+			}
 		case *ahpwire.RootTerminalsChanged:
-			m.onRootState(nil, a.Terminals, true)
-			m.c.ext.onRootTerminals(a.Terminals)
+			if ok {
+				m.c.ext.onRootTerminals(rs.Terminals)
+			}
 		}
 	case isExtChannel(env.Channel):
 		return m.onExtEnvelope(env)
@@ -312,36 +318,26 @@ func (m *Model) onEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 	return nil
 }
 
-// onSessionAction applies the session actions the UI cares about.
+// onSessionAction applies a session envelope to the host's mirror and
+// shows the opening or open session's new state. A session the host marks
+// unread while the user has it open is marked read again: the user is
+// looking at it.
 func (m *Model) onSessionAction(env ahpwire.ActionEnvelope) tea.Cmd {
-	if m.session == nil || env.RejectionReason != "" {
-		return nil
-	}
+	before, ss, ok := m.mirror.Apply(env).Session()
 	opening := m.open != nil && m.open.session == env.Channel
 	ours := m.chat != nil && m.chat.session == env.Channel
-	if !opening && !ours {
+	if !ok || m.session == nil || (!opening && !ours) {
 		return nil
 	}
-	ss := m.session
-	switch a := env.Action.(type) {
-	case *ahpwire.SessionReady:
-		ss.Lifecycle = ahpwire.LifecycleReady
-	case *ahpwire.SessionCreationFailed:
-		ss.Lifecycle, ss.CreationError = ahpwire.LifecycleCreationFailed, &a.Error
-	case *ahpwire.SessionTitleChanged:
-		ss.Title = a.Title
-		if ours {
-			m.chat.title = a.Title
-		}
-	case *ahpwire.SessionChatAdded:
-		ss.Chats = append(ss.Chats, a.Summary)
-	case *ahpwire.SessionDefaultChatChanged:
-		ss.DefaultChat = a.DefaultChat
-	default:
-		return m.onSessionExtra(a, ours)
-	}
+	m.session = &ss
 	if opening {
 		return m.continueOpening()
+	}
+	if ss.Title != before.Title {
+		m.chat.title = ss.Title
+	}
+	if _, read := env.Action.(*ahpwire.SessionIsReadChanged); read && !ss.Status.Has(ahpwire.StatusIsRead) && m.screen == screenChat {
+		return dispatch(m.c.ctx, m.c.backend, m.chat.session, &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
 	}
 	return nil
 }

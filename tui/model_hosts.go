@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -10,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
-	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/ahpstate"
 )
 
 // Many hosts: every configured host has its own connection (its own
@@ -44,8 +43,7 @@ type hostEntry struct {
 	retryAt  time.Time           // the next connect attempt (while down)
 	attempts int                 // failed connects in a row
 	dialing  bool                // a Connect is under way
-	agents   []ahpwire.AgentInfo // the host's agents (root state)
-	terms    []json.RawMessage   // the host's terminals (root state)
+	mirror   *ahpstate.Mirror    // the host's AHP state (root, the open session)
 }
 
 type (
@@ -85,14 +83,14 @@ func newHosts(o Options) []*hostEntry {
 	var hs []*hostEntry
 	attached := o.Backend == nil
 	for _, h := range o.Hosts {
-		e := &hostEntry{HostOption: h, conn: ahpclient.ConnState{Phase: ahpclient.Connecting}}
+		e := &hostEntry{HostOption: h, conn: ahpclient.ConnState{Phase: ahpclient.Connecting}, mirror: newMirror()}
 		if o.Backend != nil && h.Name == o.HostName {
 			e.b, attached = o.Backend, true
 		}
 		hs = append(hs, e)
 	}
 	if !attached { // attached by URL: its own group, first
-		hs = append([]*hostEntry{{HostOption: HostOption{Label: o.Host}, b: o.Backend}}, hs...)
+		hs = append([]*hostEntry{{HostOption: HostOption{Label: o.Host}, b: o.Backend, mirror: newMirror()}}, hs...)
 	}
 	return hs
 }
@@ -210,6 +208,7 @@ func (m *Model) onHostConnected(msg hostConnectedMsg) tea.Cmd {
 		return tea.Batch(tea.Tick(wait, func(time.Time) tea.Msg { return hostRetryMsg{name: h.Name, attempt: n} }), m.syncHostTick())
 	}
 	h.b, h.down, h.attempts = msg.b, "", 0
+	h.mirror = newMirror() // a new connection: its snapshots fill it
 	h.conn = ahpclient.ConnState{Phase: ahpclient.Connected}
 	m.c.log.Info("host connected", "host", h.Name)
 	cmds := []tea.Cmd{waitForEvent(m.c.ctx, h.b)}
@@ -252,20 +251,9 @@ func (m *Model) applyWatchEvent(b Backend, ev ahpclient.Event) (tea.Cmd, bool) {
 	case ahpclient.NotificationEvent:
 		cmd = m.onRootNotification(h.Name, ev)
 	case ahpclient.SnapshotEvent:
-		if ev.Snapshot.Resource == rootChannel {
-			if rs, err := ahpwire.DecodeRootState(ev.Snapshot.State); err == nil {
-				h.agents, h.terms = rs.Agents, rs.Terminals
-			}
-		}
+		_, _ = h.mirror.Load(ev.Snapshot) // a bad root snapshot leaves the last good one
 	case ahpclient.EnvelopeEvent:
-		if ev.Envelope.Channel == rootChannel {
-			switch a := ev.Envelope.Action.(type) {
-			case *ahpwire.RootAgentsChanged:
-				h.agents = a.Agents
-			case *ahpwire.RootTerminalsChanged:
-				h.terms = a.Terminals
-			}
-		}
+		h.mirror.Apply(ev.Envelope)
 		ev.Ack()
 	}
 	return cmd, h.b == b // given up while handling: no more pumping
@@ -298,4 +286,12 @@ func (m *Model) onWatchStopped(b Backend, err error) tea.Cmd {
 		err = fmt.Errorf("connection closed")
 	}
 	return m.onWatchState(h, ahpclient.ConnState{Phase: ahpclient.Failed, Err: err})
+}
+
+// newMirror returns the AHP state the UI keeps of one host connection:
+// the root (agents, terminals) and the opening or open session. The open
+// chat's state is the chat model's (chat_update.go), terminals' and
+// changesets' the ext channels' (extchannels.go), reduced by ahpstate too.
+func newMirror() *ahpstate.Mirror {
+	return ahpstate.NewMirror(ahpstate.Reducer{}, ahpstate.ScopeRoot, ahpstate.ScopeSession)
 }

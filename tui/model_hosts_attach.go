@@ -1,14 +1,12 @@
 package tui
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
-	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // The hosts' group headers (their states, with countdowns) and switching
@@ -98,9 +96,10 @@ func (m *Model) attach(h *hostEntry) tea.Cmd {
 	var cmds []tea.Cmd
 	old := m.hostByBackend(m.c.backend)
 	if old != nil {
-		old.conn = m.conn // its agents and terminals are kept by onRootState
+		old.conn = m.conn // its AHP state stays in its mirror
 	}
 	if m.chat != nil {
+		m.mirror.Drop(m.chat.session)
 		cmds = append(cmds, unsubscribe(m.c.ctx, m.c.backend, m.chat.chat, m.chat.session))
 		m.chat = nil
 	}
@@ -109,11 +108,13 @@ func (m *Model) attach(h *hostEntry) tea.Cmd {
 	m.c.backend = h.b
 	m.c.host = firstNonEmpty(h.Label, h.Name)
 	m.c.ext = newExtChannels(m.c)
-	m.c.ext.onRootTerminals(h.terms)
+	m.mirror = h.mirror
+	rs, _ := m.mirror.Root()
+	m.c.ext.onRootTerminals(rs.Terminals)
 	m.conn = h.conn
 	m.picker.here, m.picker.loaded, m.picker.noHost = h.Name, true, false
 	m.picker.status = ""
-	m.picker.SetAgents(h.agents)
+	m.picker.SetAgents(rs.Agents)
 	m.picker.reconnecting = m.conn.Phase == ahpclient.Reconnecting
 	if old != nil && old.Connect != nil && (old.conn.Phase == ahpclient.Failed || old.conn.Phase == ahpclient.Closed) {
 		// The host left had given up for good: watched now, it is
@@ -122,19 +123,6 @@ func (m *Model) attach(h *hostEntry) tea.Cmd {
 	}
 	m.syncHosts()
 	return tea.Batch(append(cmds, m.syncRetryTick())...)
-}
-
-// onRootState records the attached host's agents and terminals in its
-// entry, for when it is attached again after a switch.
-func (m *Model) onRootState(agents []ahpwire.AgentInfo, terms []json.RawMessage, setTerms bool) {
-	if h := m.hostByBackend(m.c.backend); h != nil {
-		if agents != nil {
-			h.agents = agents
-		}
-		if setTerms {
-			h.terms = terms
-		}
-	}
 }
 
 // openOnHost opens a session of another configured host: that host is

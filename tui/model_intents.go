@@ -155,6 +155,7 @@ func (m *Model) leaveChat() tea.Cmd {
 		return nil
 	}
 	cmd := unsubscribe(m.c.ctx, m.c.backend, m.chat.chat, m.chat.session)
+	m.mirror.Drop(m.chat.session)
 	m.picker.clearFilter() // the list comes back whole, not as it was filtered
 	m.picker.Select(m.chat.session)
 	m.chat, m.session, m.screen = nil, nil, screenPicker

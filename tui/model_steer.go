@@ -11,7 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
@@ -286,24 +285,6 @@ func (m *Model) markRead(session string) tea.Cmd {
 		return nil
 	}
 	return dispatch(m.c.ctx, m.c.backend, session, &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
-}
-
-// onSessionExtra applies the session actions of these features (config
-// changes, read and archive state) to the open session's state. A session
-// the host marks unread while the user has it open is marked read again:
-// the user is looking at it.
-func (m *Model) onSessionExtra(a ahpwire.Action, ours bool) tea.Cmd {
-	switch a := a.(type) {
-	case *ahpwire.SessionConfigChanged, *ahpwire.SessionIsArchivedChanged,
-		*ahpwire.SessionArtifactSet, *ahpwire.SessionArtifactRemoved:
-		*m.session = ahpstate.ReduceSession(*m.session, a)
-	case *ahpwire.SessionIsReadChanged:
-		*m.session = ahpstate.ReduceSession(*m.session, a)
-		if !a.IsRead && ours && m.screen == screenChat {
-			return dispatch(m.c.ctx, m.c.backend, m.chat.session, &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
-		}
-	}
-	return nil
 }
 
 // authSignInMsg asks the root to open the sign-in prompt for a resource.

@@ -76,7 +76,7 @@ func TestSendWhileRunningQueues(t *testing.T) {
 	}
 	// ctrl+x ctrl+x removes the newest queued message.
 	m = send(t, m, keyPress("ctrl+x"))
-	m = send(t, m, keyPress("ctrl+x"))
+	_ = send(t, m, keyPress("ctrl+x"))
 	rm, ok := fb.lastDispatch(t).action.(*ahpwire.ChatPendingMessageRemoved)
 	if !ok || rm.ID != a.ID {
 		t.Fatalf("want pendingMessageRemoved %s, got %#v", a.ID, fb.lastDispatch(t).action)
@@ -85,7 +85,7 @@ func TestSendWhileRunningQueues(t *testing.T) {
 
 func TestEscCancelsRunningTurn(t *testing.T) {
 	m, fb := runningChat(t)
-	m = send(t, m, keyPress("esc"))
+	_ = send(t, m, keyPress("esc"))
 	a, ok := fb.lastDispatch(t).action.(*ahpwire.ChatTurnCancelled)
 	if !ok || a.TurnID != "t2" || a.Duration == nil {
 		t.Fatalf("want turnCancelled for t2 with duration, got %#v", fb.lastDispatch(t).action)
@@ -154,7 +154,7 @@ func TestQuitConfirmsWhileTurnRuns(t *testing.T) {
 	}
 	nm, cmd = m.Update(keyPress("y"))
 	m = nm.(Model)
-	nm, cmd = m.Update(cmd())
+	_, cmd = m.Update(cmd())
 	if cmd == nil || cmd() != tea.Quit() {
 		t.Fatal("confirming did not quit")
 	}

@@ -128,7 +128,7 @@ func TestEscThatClosedAPromptDoesNotAlsoCancelTheTurn(t *testing.T) {
 	if len(fb.dispatched) != 0 {
 		t.Fatalf("a double esc on a prompt cancelled the turn: %#v", fb.lastDispatch(t).action)
 	}
-	m = send(t, m, keyPress("esc")) // a deliberate third esc cancels
+	_ = send(t, m, keyPress("esc")) // a deliberate third esc cancels
 	if _, ok := fb.lastDispatch(t).action.(*ahpwire.ChatTurnCancelled); !ok {
 		t.Fatal("esc after the debounce must cancel the turn")
 	}

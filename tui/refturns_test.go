@@ -138,7 +138,7 @@ func TestLiveLongReplyDropsInlineCopy(t *testing.T) {
 	// Pages loading above the window move the focused block down; keep it
 	// revealed (as a user pressing ] again would) while frames load what
 	// shows.
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // a hang guard (a loaded machine under -race)
 	for !strings.Contains(viewText(r.m), first) {
 		if time.Now().After(deadline) {
 			t.Fatalf("middle page (line %s) never showed:\n%s", first, viewText(r.m))

@@ -74,7 +74,7 @@ func openPagedReply(t *testing.T) (*liveRig, *countingBackend, *reducer.Message)
 	// The snapshot's window starts after the large turn; fetchTurns pages
 	// it in by reference (issue 21).
 	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.ahp.Turns) > 0 })
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // a hang guard (a loaded machine under -race)
 	for !strings.Contains(viewText(r.m), "THEENDMARKER") {
 		if time.Now().After(deadline) {
 			t.Fatalf("the reply's end never showed:\n%s", viewText(r.m))

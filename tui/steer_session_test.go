@@ -134,7 +134,7 @@ func TestCreateSessionAuthRequiredSignsInAndRetries(t *testing.T) {
 		t.Fatalf("no sign-in prompt after AuthRequired (%d created):\n%s", len(sb.created), v)
 	}
 	m = typeText(t, m, "tok")
-	m = send(t, m, keyPress("enter"))
+	_ = send(t, m, keyPress("enter"))
 	if len(sb.tokens) != 1 || len(sb.created) != 1 || string(sb.created[0].Config["note"]) != `"n"` {
 		t.Fatalf("tokens %v created %+v", sb.tokens, sb.created)
 	}

@@ -150,9 +150,6 @@ func (v *termViewer) View(st *Styles, width, height int) string {
 	return st.Help.Box.Width(min(width, inner+4)).Render(strings.Join(out, "\n"))
 }
 
-// isPtyOf reports whether a terminal tool content is a pty (unknown: yes).
-func isPtyOf(c *ahpwire.ToolResultContent) bool { return c.IsPty == nil || *c.IsPty }
-
 // hint is the viewer's status line: the terminal's state and the keys.
 func (v *termViewer) hint(status string) string {
 	where := ""

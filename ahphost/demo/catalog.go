@@ -133,7 +133,7 @@ func checkDir(uri string) error {
 	if u, err := url.Parse(uri); err == nil && u.Scheme == "file" {
 		path = u.Path
 	} else if err == nil && u.Scheme != "" && len(u.Scheme) > 1 {
-		return fmt.Errorf("working directory must be a file: URI or a path, not %s:", u.Scheme)
+		return fmt.Errorf("working directory must be a file: URI or a path, not a %s URI", u.Scheme)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {

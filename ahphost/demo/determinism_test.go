@@ -152,11 +152,9 @@ func cancelAfter(t *testing.T, opts Options, text string, n int) []ahpwire.Actio
 }
 
 func TestCancelSlowStopsPromptly(t *testing.T) {
-	start := time.Now()
+	// cancelAfter fails if Run emits after the cancellation or does not
+	// return: a pace that ignored it would do one or the other.
 	got := cancelAfter(t, Options{SlowPace: 20 * time.Millisecond, Now: fixedNow}, "/demo slow", 4)
-	if el := time.Since(start); el > time.Second {
-		t.Errorf("cancel took %v (200 lines at 20 ms would take 4 s)", el)
-	}
 	if slices.ContainsFunc(got, func(a ahpwire.Action) bool { return a.ActionType() == ahpwire.ActionChatTurnComplete }) {
 		t.Fatal("cancelled turn completed")
 	}

@@ -73,15 +73,6 @@ func encode(t *testing.T, as []ahpwire.Action) []string {
 	return out
 }
 
-// types returns the action types in order.
-func types(as []ahpwire.Action) []string {
-	out := make([]string, len(as))
-	for i, a := range as {
-		out[i] = a.ActionType()
-	}
-	return out
-}
-
 // markdownText concatenates the markdown content the agent emitted.
 func markdownText(as []ahpwire.Action) string {
 	var b strings.Builder

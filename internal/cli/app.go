@@ -59,13 +59,8 @@ func setupLog(cfg config, secrets ...string) (*slog.Logger, *logFile, string, er
 }
 
 func runDemo(cfg config, std stdio) int {
-	f, err := loadConfigFile(cfg)
-	if err != nil {
-		printErr(std.err, "ahptui: %v\n", err)
-		return exitUsage
-	}
-	if err := applyConfig(&cfg, f); err != nil {
-		printErr(std.err, "ahptui: %v\n", err)
+	f, ok := readConfig(&cfg, std, true)
+	if !ok {
 		return exitUsage
 	}
 	faults := lookupEnv("AHPTUI_DEMO_FAULTS")
@@ -133,13 +128,8 @@ func runDemo(cfg config, std stdio) int {
 }
 
 func runAttach(cfg config, std stdio) int {
-	f, err := loadConfigFile(cfg)
-	if err != nil {
-		printErr(std.err, "ahptui: %v\n", err)
-		return exitUsage
-	}
-	if err := applyConfig(&cfg, f); err != nil {
-		printErr(std.err, "ahptui: %v\n", err)
+	f, ok := readConfig(&cfg, std, true)
+	if !ok {
 		return exitUsage
 	}
 	if len(f.Hosts) > 0 {

@@ -35,9 +35,8 @@ func (h *headless) close() {
 // connectHeadless resolves the target (URL or @name) and connects. On
 // failure it prints the error and returns the exit code (usage or connect).
 func connectHeadless(ctx context.Context, cfg config, std stdio, name, rawURL string) (*headless, int) {
-	f, err := loadConfigFile(cfg)
-	if err != nil {
-		printErr(std.err, "ahptui: %v\n", err)
+	f, ok := readConfig(&cfg, std, false)
+	if !ok {
 		return nil, exitUsage
 	}
 	t, err := resolveTarget(ctx, cfg, f, name, rawURL)
@@ -56,7 +55,7 @@ func connectHeadless(ctx context.Context, cfg config, std stdio, name, rawURL st
 		printErr(std.err, "ahptui: %v\n", err)
 		return nil, code
 	}
-	return &headless{c: c, d: startDriver(ctx, c), log: log, lc: lc, link: link}, -1
+	return &headless{c: c, d: newDriver(c), log: log, lc: lc, link: link}, -1
 }
 
 // dialTarget opens the SSH link of an ssh host (if any) and starts a
@@ -131,6 +130,3 @@ func hasScheme(s string) bool {
 	}
 	return false
 }
-
-// fmtErr formats an error for the user (masked by printErr's caller).
-func fmtErr(err error) string { return fmt.Sprint(err) }

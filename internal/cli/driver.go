@@ -3,10 +3,8 @@ package cli
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/ahptui/ahptui/ahpclient"
@@ -14,144 +12,118 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
-// driver runs a client without the UI (exec, sessions, export): one pump
-// goroutine drains the client's events into a queue, and the command reads
-// them in order with next while it keeps the AHP state it needs with
-// ahpstate's reducers.
+// driver runs a client without the UI (exec, sessions, export): the
+// command reads the client's events in order with next, which applies them
+// to the driver's ahpstate.Mirror (the sessions and chats it subscribed
+// to), so the command reads AHP state from there.
 type driver struct {
 	c      *ahpclient.Client
-	mu     sync.Mutex
-	queue  []ahpclient.Event
-	err    error
-	notify chan struct{}
-
-	sessions map[string]ahpwire.SessionState
-	chats    map[string]ahpwire.ChatState
+	mirror *ahpstate.Mirror
 }
 
 // errLinkFailed means the connection failed for good.
 var errLinkFailed = errors.New("the connection to the host failed")
 
-// startDriver starts the pump; it ends when ctx ends or the client closes.
-func startDriver(ctx context.Context, c *ahpclient.Client) *driver {
-	d := &driver{c: c, notify: make(chan struct{}, 1),
-		sessions: map[string]ahpwire.SessionState{}, chats: map[string]ahpwire.ChatState{}}
-	go func() {
-		for {
-			ev, err := c.Next(ctx)
-			d.mu.Lock()
-			if err != nil {
-				d.err = err
-			} else {
-				d.queue = append(d.queue, ev)
-			}
-			d.mu.Unlock()
-			select {
-			case d.notify <- struct{}{}:
-			default:
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return d
+// newDriver returns a driver of c keeping sessions and chats.
+func newDriver(c *ahpclient.Client) *driver {
+	return &driver{c: c, mirror: ahpstate.NewMirror(ahpstate.Reducer{}, ahpstate.ScopeSession, ahpstate.ScopeChat)}
 }
 
-// next returns the next event, applied to the states the driver keeps.
-func (d *driver) next(ctx context.Context) (ahpclient.Event, error) {
+// next returns the next event of the client, applied to the mirror, with
+// what it changed.
+func (d *driver) next(ctx context.Context) (ahpclient.Event, ahpstate.Change, error) {
+	ev, err := d.c.Next(ctx)
+	if err != nil {
+		return nil, ahpstate.Change{}, err //nolint:wrapcheck // the client's or the caller's context's error
+	}
+	ch, err := d.apply(ev)
+	return ev, ch, err
+}
+
+// apply applies an event to the mirror and turns a failed connection into
+// errLinkFailed.
+func (d *driver) apply(ev ahpclient.Event) (ahpstate.Change, error) {
+	switch e := ev.(type) {
+	case ahpclient.EnvelopeEvent:
+		return d.mirror.Apply(e.Envelope), nil
+	case ahpclient.SnapshotEvent:
+		ch, _ := d.mirror.Load(e.Snapshot) // a bad snapshot leaves the channel unknown: waiting on it times out
+		return ch, nil
+	case ahpclient.ChannelLostEvent:
+		d.mirror.Drop(e.Channel)
+	case ahpclient.ConnStateEvent:
+		if e.State.Phase == ahpclient.Failed {
+			return ahpstate.Change{}, fmt.Errorf("%w: %v", errLinkFailed, e.State.Err)
+		}
+	}
+	return ahpstate.Change{}, nil
+}
+
+// await runs call (a request that waits for the host's answer) while it
+// applies the client's events to the mirror, so that the client's event
+// queue never fills and stops the reading of that answer. The events read
+// meanwhile are not returned by next: what they changed is in the mirror.
+func (d *driver) await(ctx context.Context, call func(context.Context) error) error {
+	done := make(chan error, 1)
+	drain, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		err := call(ctx)
+		done <- err
+		stop()
+	}()
 	for {
-		d.mu.Lock()
-		if len(d.queue) > 0 {
-			ev := d.queue[0]
-			d.queue[0] = nil
-			d.queue = d.queue[1:]
-			d.mu.Unlock()
-			return ev, d.apply(ev)
+		_, _, err := d.next(drain)
+		if err == nil {
+			continue
 		}
-		err := d.err
-		d.mu.Unlock()
-		if err != nil {
-			return nil, err
+		if drain.Err() != nil && ctx.Err() == nil {
+			return <-done // the call ended
 		}
-		select {
-		case <-d.notify:
-		case <-ctx.Done():
-			return nil, ctx.Err() //nolint:wrapcheck // the caller's context
-		}
+		return err
 	}
 }
 
-// apply reduces an envelope into the state of its channel and turns a
-// failed connection into errLinkFailed.
-func (d *driver) apply(ev ahpclient.Event) error {
-	switch e := ev.(type) {
-	case ahpclient.EnvelopeEvent:
-		ch, a := e.Envelope.Channel, e.Envelope.Action
-		if e.Envelope.RejectionReason != "" {
-			return nil
-		}
-		if s, ok := d.sessions[ch]; ok {
-			d.sessions[ch] = ahpstate.ReduceSession(s, a)
-		}
-		if s, ok := d.chats[ch]; ok {
-			d.chats[ch] = ahpstate.ReduceChat(s, a)
-		}
-	case ahpclient.SnapshotEvent:
-		d.load(e.Snapshot)
-	case ahpclient.ConnStateEvent:
-		if e.State.Phase == ahpclient.Failed {
-			return fmt.Errorf("%w: %v", errLinkFailed, e.State.Err)
+// subscribe subscribes to a channel and waits until its snapshot is in
+// the mirror.
+func (d *driver) subscribe(ctx context.Context, uri string) error {
+	d.mirror.Drop(uri) // held again from the snapshot this subscribe delivers
+	var snap ahpwire.Snapshot
+	err := d.await(ctx, func(ctx context.Context) error {
+		var err error
+		snap, err = d.c.Subscribe(ctx, uri, nil)
+		return err //nolint:wrapcheck // wrapped below
+	})
+	if err == nil && snap.Resource == "" {
+		err = errors.New("the host sent no snapshot")
+	}
+	if err == nil {
+		err = sameResource(uri, snap)
+	}
+	if err != nil {
+		return fmt.Errorf("subscribe to %s: %w", uri, err)
+	}
+	for !d.mirror.Holds(uri) { // the snapshot's event is queued before Subscribe returns
+		if _, _, err := d.next(ctx); err != nil {
+			return err
 		}
 	}
 	return nil
-}
-
-// load replaces a kept channel's state with a snapshot.
-func (d *driver) load(s ahpwire.Snapshot) {
-	if _, ok := d.sessions[s.Resource]; ok {
-		var st ahpwire.SessionState
-		if json.Unmarshal(s.State, &st) == nil {
-			d.sessions[s.Resource] = st
-		}
-	}
-	if _, ok := d.chats[s.Resource]; ok {
-		var st ahpwire.ChatState
-		if json.Unmarshal(s.State, &st) == nil {
-			d.chats[s.Resource] = st
-		}
-	}
 }
 
 // subscribeSession subscribes to a session and keeps its state.
 func (d *driver) subscribeSession(ctx context.Context, uri string) error {
-	d.sessions[uri] = ahpwire.SessionState{}
-	snap, err := d.c.Subscribe(ctx, uri, nil)
-	if err == nil {
-		err = sameResource(uri, snap)
-	}
-	if err != nil {
-		delete(d.sessions, uri)
-		return fmt.Errorf("subscribe to %s: %w", uri, err)
-	}
-	d.load(snap)
-	return nil
+	return d.subscribe(ctx, uri)
 }
 
 // subscribeChat subscribes to a chat and keeps its state.
-func (d *driver) subscribeChat(ctx context.Context, uri string) error {
-	d.chats[uri] = ahpwire.ChatState{}
-	snap, err := d.c.Subscribe(ctx, uri, nil)
-	if err == nil {
-		err = sameResource(uri, snap)
-	}
-	if err != nil {
-		delete(d.chats, uri)
-		return fmt.Errorf("subscribe to %s: %w", uri, err)
-	}
-	d.load(snap)
-	return nil
-}
+func (d *driver) subscribeChat(ctx context.Context, uri string) error { return d.subscribe(ctx, uri) }
+
+// session returns a kept session's state.
+func (d *driver) session(uri string) ahpwire.SessionState { s, _ := d.mirror.Session(uri); return s }
+
+// chat returns a kept chat's state.
+func (d *driver) chat(uri string) ahpwire.ChatState { s, _ := d.mirror.Chat(uri); return s }
 
 // sameResource refuses a subscribe answered with a snapshot of another
 // resource (a host seen to do it): waiting for that channel to become
@@ -166,7 +138,7 @@ func sameResource(uri string, snap ahpwire.Snapshot) error {
 // waitChat waits until session is ready and returns its default chat.
 func (d *driver) waitChat(ctx context.Context, session string) (string, error) {
 	for {
-		s := d.sessions[session]
+		s := d.session(session)
 		switch s.Lifecycle {
 		case ahpwire.LifecycleFailed, ahpwire.LifecycleCreationFailed:
 			msg := "session creation failed"
@@ -182,7 +154,7 @@ func (d *driver) waitChat(ctx context.Context, session string) (string, error) {
 				return s.Chats[0].Resource, nil
 			}
 		}
-		if _, err := d.next(ctx); err != nil {
+		if _, _, err := d.next(ctx); err != nil {
 			return "", err
 		}
 	}

@@ -45,14 +45,17 @@ func writeServeState(st serveState) (remove func(), err error) {
 	if err != nil {
 		return func() {}, fmt.Errorf("serve state: %w", err)
 	}
-	if err := tmp.Chmod(0o600); err == nil {
+	// One err through every step: a failed chmod, write, close or rename
+	// removes the temporary file (it holds the token) and is returned.
+	err = tmp.Chmod(0o600)
+	if err == nil {
 		_, err = tmp.Write(append(b, '\n'))
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), path)
-		}
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
 		_ = os.Remove(tmp.Name())

@@ -121,9 +121,8 @@ or an error; marked !) come first, then running ones, then unread (*).
 // runInbox implements `ahptui sessions --all`: exit 0 when at least one
 // host answered, 3 when none did.
 func runInbox(ctx context.Context, cfg config, std stdio, asJSON bool) int {
-	f, err := loadConfigFile(cfg)
-	if err != nil {
-		printErr(std.err, "ahptui: %v\n", err)
+	f, ok := readConfig(&cfg, std, false)
+	if !ok {
 		return exitUsage
 	}
 	if len(f.Hosts) == 0 {
@@ -181,7 +180,7 @@ func runExport(cfg config, std stdio) int {
 		_ = enc.Encode(st)
 		return exitOK
 	}
-	if ss, ok := h.d.sessions[sessionURI(pos[0])]; ok && ss.Title != "" {
+	if ss := h.d.session(sessionURI(pos[0])); ss.Title != "" {
 		st.Title = ss.Title // the session's title, not the default chat's ("Chat")
 	}
 	_, _ = io.WriteString(std.out, chatMarkdown(st))
@@ -203,20 +202,20 @@ func loadWholeChat(ctx context.Context, h *headless, session string) (ahpwire.Ch
 		return ahpwire.ChatState{}, err
 	}
 	for page := 0; page < maxPages; page++ {
-		cursor := d.chats[chat].TurnsNextCursor
+		cursor := d.chat(chat).TurnsNextCursor
 		if cursor == "" {
 			break
 		}
 		if err := h.c.FetchTurns(ctx, chat, cursor); err != nil {
 			return ahpwire.ChatState{}, fmt.Errorf("fetch older turns: %w", err)
 		}
-		for d.chats[chat].TurnsNextCursor == cursor {
-			if _, err := d.next(ctx); err != nil {
+		for d.chat(chat).TurnsNextCursor == cursor {
+			if _, _, err := d.next(ctx); err != nil {
 				return ahpwire.ChatState{}, err
 			}
 		}
 	}
-	return d.chats[chat], nil
+	return d.chat(chat), nil
 }
 
 // chatMarkdown renders a chat as markdown: every turn's message and

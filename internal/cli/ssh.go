@@ -183,13 +183,8 @@ func runSSH(cfg config, std stdio) int {
 		printErr(std.err, "ahptui: ssh: %v\n%s", err, strings.SplitN(sshUsage, "\n", 2)[0]+"\n")
 		return exitUsage
 	}
-	f, err := loadConfigFile(cfg)
-	if err != nil {
-		printErr(std.err, "ahptui: %v\n", err)
-		return exitUsage
-	}
-	if err := applyConfig(&cfg, f); err != nil {
-		printErr(std.err, "ahptui: %v\n", err)
+	_, ok := readConfig(&cfg, std, true)
+	if !ok {
 		return exitUsage
 	}
 	return attachSSH(cfg, std, o, "")

@@ -287,7 +287,7 @@ func drain(h *headless) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
 	for {
-		if _, err := h.d.next(ctx); err != nil {
+		if _, _, err := h.d.next(ctx); err != nil {
 			return
 		}
 	}

@@ -25,6 +25,21 @@ type target struct {
 // errNoTarget is returned when no URL, no @name and no default host exist.
 var errNoTarget = errors.New("missing command or URL (try: ahptui demo, or set default in the config file)")
 
+// readConfig is the preamble of the commands that read the config file:
+// it loads the file and, when apply is set, applies it to cfg (applyConfig).
+// On an error it prints it and returns ok false (exit code: exitUsage).
+func readConfig(cfg *config, std stdio, apply bool) (f *cfgfile.File, ok bool) {
+	f, err := loadConfigFile(*cfg)
+	if err == nil && apply {
+		err = applyConfig(cfg, f)
+	}
+	if err != nil {
+		printErr(std.err, "ahptui: %v\n", err)
+		return nil, false
+	}
+	return f, true
+}
+
 // loadConfigFile reads the config file (--config, $AHPTUI_CONFIG or the
 // default path). A file named explicitly must exist.
 func loadConfigFile(cfg config) (*cfgfile.File, error) {

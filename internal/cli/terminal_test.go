@@ -265,11 +265,7 @@ func TestConnectingScreen(t *testing.T) {
 		t.Fatalf("credentials on screen:\n%s", s)
 	}
 	p.tmux("send-keys", "-t", "e2e", "C-c")
-	quit := time.Now()
-	s = p.waitFor(`MODES:.*\S`)
-	if d := time.Since(quit); d > 3*time.Second {
-		t.Errorf("ctrl+c took %v to leave the connecting screen", d)
-	}
+	s = p.waitFor(`MODES:.*\S`) // the silent host never answers: only ctrl+c ends the wait
 	if strings.Contains(s, "hidden") {
 		t.Fatalf("credentials on screen:\n%s", s)
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
@@ -42,11 +42,11 @@ func (r *turnRun) run(ctx context.Context) int {
 	}
 	r.out.event("turn_started", "session", session, "chat", chat, "turnId", r.turnID)
 	for {
-		ev, err := r.h.d.next(ctx)
+		ev, ch, err := r.h.d.next(ctx)
 		if err != nil {
 			return r.fail(ctx, err)
 		}
-		if code, done := r.onEvent(ctx, ev); done {
+		if code, done := r.onEvent(ctx, ev, ch); done {
 			return code
 		}
 	}
@@ -85,86 +85,125 @@ func (r *turnRun) cancelTurn() {
 
 func (r *turnRun) elapsed() int64 { return time.Since(r.started).Milliseconds() }
 
-// onEvent handles one event; done reports the end of the turn.
-func (r *turnRun) onEvent(ctx context.Context, ev ahpclient.Event) (int, bool) {
-	e, ok := ev.(ahpclient.EnvelopeEvent)
+// onEvent handles one event; done reports the end of the turn. What the
+// turn did is read from the chat's state in the driver's mirror, before
+// and after the event (ahpstate's reducer applied it), never from the raw
+// action.
+func (r *turnRun) onEvent(ctx context.Context, ev ahpclient.Event, ch ahpstate.Change) (int, bool) {
+	switch e := ev.(type) {
+	case ahpclient.ChannelLostEvent:
+		if e.Channel == r.chat {
+			return r.interrupted("the host no longer has the chat " + r.chat + " after the connection dropped (the host restarted?)"), true
+		}
+	case ahpclient.SnapshotEvent:
+		// A snapshot that replaced the chat after a reconnect: a turn the
+		// host no longer has was interrupted; otherwise the states before
+		// and after tell what happened meanwhile (below).
+		if e.Snapshot.Resource == r.chat && e.Reason != ahpclient.SnapshotSubscribe && ch.Channel == r.chat {
+			if _, after, ok := ch.Chat(); ok && !holdsTurn(after, r.turnID) {
+				return r.interrupted("the host no longer has this turn after the connection dropped (the host restarted?)"), true
+			}
+		}
+	case ahpclient.EnvelopeEvent:
+		if e.Envelope.Channel == r.chat && e.Envelope.RejectionReason != "" && e.Own {
+			return r.fail(ctx, fmt.Errorf("the host rejected %s: %s", e.Envelope.Action.ActionType(), e.Envelope.RejectionReason)), true
+		}
+	}
+	if ch.Channel != r.chat {
+		return 0, false
+	}
+	before, after, ok := ch.Chat()
 	if !ok {
-		switch ev := ev.(type) {
-		case ahpclient.ChannelLostEvent:
-			if ev.Channel == r.chat {
-				return r.interrupted("the host no longer has the chat " + r.chat + " after the connection dropped (the host restarted?)"), true
-			}
-		case ahpclient.SnapshotEvent:
-			if ev.Snapshot.Resource == r.chat && ev.Reason != ahpclient.SnapshotSubscribe {
-				return r.onChatSnapshot(ev.Snapshot)
-			}
-		}
 		return 0, false
 	}
-	if e.Envelope.Channel != r.chat {
-		return 0, false
+	return r.onTurn(ctx, turnOf(before, r.turnID), turnOf(after, r.turnID))
+}
+
+// turnView is one turn in a chat state: its parts, usage, and how it
+// ended (nil while it runs or when the state does not hold it).
+type turnView struct {
+	parts []ahpwire.ResponsePart
+	usage *ahpwire.UsageInfo
+	ended *ahpwire.Turn
+}
+
+// turnOf finds turn id in cs (the active turn, or an ended one).
+func turnOf(cs ahpwire.ChatState, id string) turnView {
+	if t := cs.ActiveTurn; t != nil && t.ID == id {
+		return turnView{parts: t.ResponseParts, usage: t.Usage}
 	}
-	if e.Envelope.RejectionReason != "" && e.Own {
-		return r.fail(ctx, fmt.Errorf("the host rejected %s: %s", e.Envelope.Action.ActionType(), e.Envelope.RejectionReason)), true
+	for i := len(cs.Turns) - 1; i >= 0; i-- {
+		if t := cs.Turns[i]; t.ID == id {
+			return turnView{parts: t.ResponseParts, usage: t.Usage, ended: &t}
+		}
 	}
-	switch a := e.Envelope.Action.(type) {
-	case *ahpwire.ChatDelta:
-		if a.TurnID == r.turnID {
-			r.out.text(a.PartID, a.Content)
+	return turnView{}
+}
+
+// partKey identifies a response part across states (tool calls and input
+// requests by their own ids).
+func partKey(p ahpwire.ResponsePart) string {
+	switch {
+	case p.ToolCall != nil:
+		return "tool " + p.ToolCall.ToolCallID
+	case p.Request != nil:
+		return "input " + p.Request.ID
+	}
+	return p.Kind + " " + p.ID
+}
+
+// onTurn reports what changed in the turn between two states, in part
+// order, and its end.
+func (r *turnRun) onTurn(ctx context.Context, was, now turnView) (int, bool) {
+	if now.usage != nil {
+		r.usage = now.usage
+	}
+	old := make(map[string]ahpwire.ResponsePart, len(was.parts))
+	for _, p := range was.parts {
+		old[partKey(p)] = p
+	}
+	for _, p := range now.parts {
+		prev, had := old[partKey(p)]
+		if code, done := r.onPart(ctx, prev, had, p); done {
+			return code, true
 		}
-	case *ahpwire.ChatReasoning:
-		if a.TurnID == r.turnID {
-			r.out.event("reasoning", "partId", a.PartID, "text", a.Content)
+	}
+	if t := now.ended; t != nil && was.ended == nil {
+		return r.onEnd(t), true
+	}
+	return 0, false
+}
+
+// onPart prints what is new in one part (text that grew, a tool call that
+// moved on, a question) and answers approvals as --approve says.
+func (r *turnRun) onPart(ctx context.Context, prev ahpwire.ResponsePart, had bool, p ahpwire.ResponsePart) (int, bool) {
+	switch p.Kind {
+	case ahpwire.PartMarkdown, ahpwire.PartReasoning:
+		add := p.Content
+		if had && strings.HasPrefix(p.Content, prev.Content) {
+			add = p.Content[len(prev.Content):]
 		}
-	case *ahpwire.ChatResponsePart:
-		if a.TurnID == r.turnID {
-			r.onPart(a.Part)
+		switch {
+		case add == "":
+		case p.Kind == ahpwire.PartMarkdown:
+			r.out.text(p.ID, add)
+		default:
+			r.out.event("reasoning", "partId", p.ID, "text", add)
 		}
-	case *ahpwire.ChatToolCallStart:
-		if a.TurnID == r.turnID {
-			r.tools[a.ToolCallID] = a.DisplayName
-			r.out.tool(a.ToolCallID, a.DisplayName, "started", nil)
+	case ahpwire.PartInputRequest:
+		if !had && p.Request != nil {
+			r.out.input(*p.Request)
+			printErr(r.std.err, "ahptui: exec: the host needs input (%s); answer it in the UI: ahptui, then open the session\n",
+				firstNonEmpty(p.Request.Message, "a question"))
+			return execNeedsInput, true
 		}
-	case *ahpwire.ChatToolCallReady:
-		if a.TurnID == r.turnID {
-			return r.onReady(ctx, a)
-		}
-	case *ahpwire.ChatToolCallComplete:
-		if a.TurnID == r.turnID {
-			return r.onComplete(ctx, a)
-		}
-	case *ahpwire.ChatInputRequested:
-		r.out.input(a.Request)
-		printErr(r.std.err, "ahptui: exec: the host needs input (%s); answer it in the UI: ahptui, then open the session\n",
-			firstNonEmpty(a.Request.Message, "a question"))
-		return execNeedsInput, true
-	case *ahpwire.ChatUsage:
-		if a.TurnID == r.turnID {
-			u := a.Usage
-			r.usage = &u
-		}
-	case *ahpwire.ChatTurnComplete:
-		if a.TurnID == r.turnID {
-			r.out.end("complete", durationOr(a.Duration, r.elapsed()), r.usage, "")
-			if r.denied {
-				return execCancelled, true
+	case ahpwire.PartToolCall:
+		if p.ToolCall != nil {
+			var was *ahpwire.ToolCallState
+			if had {
+				was = prev.ToolCall
 			}
-			return execCompleted, true
-		}
-	case *ahpwire.ChatTurnCancelled:
-		if a.TurnID == r.turnID {
-			r.out.end("cancelled", durationOr(a.Duration, r.elapsed()), r.usage, "")
-			return execCancelled, true
-		}
-	case *ahpwire.ChatError:
-		if a.TurnID == r.turnID {
-			msg := "the turn failed"
-			if p := a.ErrorPart(); p.Error != nil {
-				msg = p.Error.Message
-			}
-			r.out.end("error", durationOr(a.Duration, r.elapsed()), r.usage, msg)
-			printErr(r.std.err, "ahptui: exec: %s\n", sanitizeLine(msg))
-			return execFailed, true
+			return r.onTool(ctx, was, *p.ToolCall)
 		}
 	}
 	return 0, false
@@ -179,67 +218,86 @@ func (r *turnRun) interrupted(cause string) int {
 	return execFailed
 }
 
-// onChatSnapshot follows the turn through a snapshot of the chat that
-// replaced what the driver had (a reconnect or re-initialize): a turn the
-// host no longer has was interrupted; one it finished ends as it did.
-func (r *turnRun) onChatSnapshot(snap ahpwire.Snapshot) (int, bool) {
-	var st ahpwire.ChatState
-	if json.Unmarshal(snap.State, &st) != nil {
-		return 0, false
+// holdsTurn reports whether cs has turn id, running or ended.
+func holdsTurn(cs ahpwire.ChatState, id string) bool {
+	if cs.ActiveTurn != nil && cs.ActiveTurn.ID == id {
+		return true
 	}
-	if st.ActiveTurn != nil && st.ActiveTurn.ID == r.turnID {
-		return 0, false // still running
-	}
-	for _, t := range st.Turns {
-		if t.ID != r.turnID {
-			continue
+	for _, t := range cs.Turns {
+		if t.ID == id {
+			return true
 		}
-		code := execCompleted
-		switch t.State {
-		case ahpwire.TurnCancelled:
-			code = execCancelled
-		case ahpwire.TurnError:
-			code = execFailed
-		}
-		r.out.end(t.State, durationOr(t.Duration, r.elapsed()), r.usage, "")
-		return code, true
 	}
-	return r.interrupted("the host no longer has this turn after the connection dropped (the host restarted?)"), true
+	return false
 }
 
-// onPart prints a whole response part.
-func (r *turnRun) onPart(p ahpwire.ResponsePart) {
-	switch p.Kind {
-	case ahpwire.PartMarkdown:
-		r.out.text(p.ID, p.Content)
-	case ahpwire.PartReasoning:
-		r.out.event("reasoning", "partId", p.ID, "text", p.Content)
-	case ahpwire.PartToolCall:
-		if p.ToolCall != nil {
-			r.tools[p.ToolCall.ToolCallID] = p.ToolCall.DisplayName
-			r.out.tool(p.ToolCall.ToolCallID, p.ToolCall.DisplayName, "started", nil)
+// onTool reports a tool call's move from was (nil: new) to tc.
+func (r *turnRun) onTool(ctx context.Context, was *ahpwire.ToolCallState, tc ahpwire.ToolCallState) (int, bool) {
+	id := tc.ToolCallID
+	if was == nil {
+		r.tools[id] = tc.DisplayName
+		r.out.tool(id, tc.DisplayName, "started", nil)
+	} else if was.Status == tc.Status {
+		return 0, false
+	}
+	name := firstNonEmpty(r.tools[id], id)
+	switch tc.Status {
+	case ahpwire.ToolRunning:
+		if was != nil && was.Status != ahpwire.ToolPendingConfirmation { // confirmed by the host, not by us
+			r.out.tool(id, name, "running", nil)
+		}
+	case ahpwire.ToolPendingConfirmation:
+		return r.onReady(ctx, name, tc)
+	case ahpwire.ToolCompleted, ahpwire.ToolPendingResultConfirmation:
+		return r.onComplete(ctx, name, tc)
+	}
+	return 0, false
+}
+
+// onEnd reports the end of the turn and returns exec's exit code.
+func (r *turnRun) onEnd(t *ahpwire.Turn) int {
+	d := durationOr(t.Duration, r.elapsed())
+	switch t.State {
+	case ahpwire.TurnComplete:
+		r.out.end("complete", d, r.usage, "")
+		if r.denied {
+			return execCancelled
+		}
+		return execCompleted
+	case ahpwire.TurnCancelled:
+		r.out.end("cancelled", d, r.usage, "")
+		return execCancelled
+	}
+	msg := "the turn failed"
+	if t.Error != nil && t.Error.Message != "" {
+		msg = t.Error.Message
+	}
+	for _, p := range t.ResponseParts {
+		if p.Kind == ahpwire.PartError && p.Error != nil && p.Error.Message != "" {
+			msg = p.Error.Message
 		}
 	}
+	r.out.end("error", d, r.usage, msg)
+	printErr(r.std.err, "ahptui: exec: %s\n", sanitizeLine(msg))
+	return execFailed
 }
 
 // onReady answers a tool call that needs approval, as --approve says.
-func (r *turnRun) onReady(ctx context.Context, a *ahpwire.ChatToolCallReady) (int, bool) {
-	name := firstNonEmpty(r.tools[a.ToolCallID], a.ToolCallID)
-	if a.Confirmed != "" {
-		r.out.tool(a.ToolCallID, name, "running", nil)
-		return 0, false
+func (r *turnRun) onReady(ctx context.Context, name string, tc ahpwire.ToolCallState) (int, bool) {
+	var title string
+	if tc.InvocationMessage != nil {
+		title = tc.InvocationMessage.Text
 	}
-	title := a.InvocationMessage.Text
-	if a.ConfirmationTitle != nil && a.ConfirmationTitle.Text != "" {
-		title = a.ConfirmationTitle.Text
+	if tc.ConfirmationTitle != nil && tc.ConfirmationTitle.Text != "" {
+		title = tc.ConfirmationTitle.Text
 	}
 	ok, code, stop := r.decide(name, title)
 	if stop {
-		r.out.approval(a.ToolCallID, name, title, "needs-input")
+		r.out.approval(tc.ToolCallID, name, title, "needs-input")
 		return code, true
 	}
-	r.out.approval(a.ToolCallID, name, title, map[bool]string{true: "approved", false: "denied"}[ok])
-	c := &ahpwire.ChatToolCallConfirmed{TurnID: r.turnID, ToolCallID: a.ToolCallID, Approved: ok}
+	r.out.approval(tc.ToolCallID, name, title, map[bool]string{true: "approved", false: "denied"}[ok])
+	c := &ahpwire.ChatToolCallConfirmed{TurnID: r.turnID, ToolCallID: tc.ToolCallID, Approved: ok}
 	if ok {
 		c.Confirmed = ahpwire.ConfirmedUserAction
 	} else {
@@ -247,7 +305,7 @@ func (r *turnRun) onReady(ctx context.Context, a *ahpwire.ChatToolCallReady) (in
 		r.denied = true
 	}
 	// An agent's own options: answer with its allow-once / reject-once.
-	if o := ahpwire.OnceOption(a.Options, map[bool]string{true: "approve", false: "deny"}[ok]); o != nil {
+	if o := ahpwire.OnceOption(tc.Options, map[bool]string{true: "approve", false: "deny"}[ok]); o != nil {
 		c.SelectedOptionID = o.ID
 	}
 	if _, err := r.h.c.Dispatch(ctx, r.chat, c); err != nil {
@@ -257,15 +315,14 @@ func (r *turnRun) onReady(ctx context.Context, a *ahpwire.ChatToolCallReady) (in
 }
 
 // onComplete reports a tool result, confirming it when the host asks.
-func (r *turnRun) onComplete(ctx context.Context, a *ahpwire.ChatToolCallComplete) (int, bool) {
-	name := firstNonEmpty(r.tools[a.ToolCallID], a.ToolCallID)
+func (r *turnRun) onComplete(ctx context.Context, name string, tc ahpwire.ToolCallState) (int, bool) {
+	ok := tc.Success != nil && *tc.Success
 	status := "completed"
-	if !a.Result.Success {
+	if !ok {
 		status = "failed"
 	}
-	ok := a.Result.Success
-	r.out.tool(a.ToolCallID, name, status, &ok)
-	if !a.RequiresResultConfirmation {
+	r.out.tool(tc.ToolCallID, name, status, &ok)
+	if tc.Status != ahpwire.ToolPendingResultConfirmation {
 		return 0, false
 	}
 	approved, code, stop := r.decide(name, "use the result of "+name)
@@ -275,7 +332,7 @@ func (r *turnRun) onComplete(ctx context.Context, a *ahpwire.ChatToolCallComplet
 	if !approved {
 		r.denied = true
 	}
-	c := &ahpwire.ChatToolCallResultConfirmed{TurnID: r.turnID, ToolCallID: a.ToolCallID, Approved: approved}
+	c := &ahpwire.ChatToolCallResultConfirmed{TurnID: r.turnID, ToolCallID: tc.ToolCallID, Approved: approved}
 	if _, err := r.h.c.Dispatch(ctx, r.chat, c); err != nil {
 		return r.fail(ctx, fmt.Errorf("answer the result confirmation: %w", err)), true
 	}

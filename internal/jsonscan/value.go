@@ -14,13 +14,11 @@ import (
 // strings (anywhere else they are a syntax error), so one pass checks both
 // the grammar and UTF-8.
 
-// specialMask flags (high bit of each byte) the bytes of x that end the
-// plain-ASCII run of a string body: '"', '\\', a control character or a
-// non-ASCII byte. The lowest flagged byte is exact; bytes above it may be
-// false positives (borrows), so callers only use the lowest one.
-func specialMask(x uint64) uint64 {
-	return (((x ^ 0x2222222222222222) - swarLo) | ((x ^ 0x5c5c5c5c5c5c5c5c) - swarLo) | (x - 0x2020202020202020) | x) & swarHi
-}
+// The string mask, written inline in scan.go (a call costs too much there),
+// flags (high bit of each byte) the bytes of x that end the plain-ASCII run
+// of a string body: '"', '\\', a control character or a non-ASCII byte. The
+// lowest flagged byte is exact; bytes above it may be false positives
+// (borrows), so callers only use the lowest one.
 
 // Literal words for scanning true, false and null with one load.
 var (
