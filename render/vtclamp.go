@@ -34,7 +34,7 @@ func (c *csiClamp) filter(s string) string {
 		s = string(c.pending) + s
 		c.pending = c.pending[:0]
 	}
-	if !strings.ContainsAny(s, "\x1b\u009b\x9b") {
+	if !strings.ContainsAny(s, "\x1b\u009b") && strings.IndexByte(s, 0x9b) < 0 { // ESC, C1 CSI (UTF-8 or a raw byte)
 		return s
 	}
 	var b strings.Builder

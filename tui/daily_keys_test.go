@@ -84,7 +84,7 @@ func TestShiftTabCyclesMode(t *testing.T) {
 	m = send(t, m, openSessionMsg{Session: testSession})
 	m = send(t, m, snapshotEvent(t, testSession, ss))
 	m = send(t, m, snapshotEvent(t, testChat, chatState(nil, nil)))
-	m = send(t, m, keyPress("shift+tab"))
+	_ = send(t, m, keyPress("shift+tab"))
 	d := fb.lastDispatch(t)
 	cc, ok := d.action.(*ahpwire.SessionConfigChanged)
 	if !ok || d.channel != testSession || string(cc.Config["mode"]) != `"plan"` {

@@ -53,7 +53,7 @@ func TestSlashModelOpensSettingsNotAPrompt(t *testing.T) {
 func TestSlashModeSetsTheMode(t *testing.T) {
 	m, fb := slashChat(t)
 	m = typeText(t, m, "/mode plan")
-	m = send(t, m, keyPress("enter"))
+	_ = send(t, m, keyPress("enter"))
 	cc, ok := fb.lastDispatch(t).action.(*ahpwire.SessionConfigChanged)
 	if !ok || string(cc.Config["mode"]) != `"plan"` {
 		t.Fatalf("/mode plan dispatched %#v", fb.lastDispatch(t).action)

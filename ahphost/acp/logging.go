@@ -3,13 +3,7 @@ package acp
 import (
 	"context"
 	"log/slog"
-
-	"github.com/ahptui/ahptui/internal/redact"
 )
-
-// maskLine masks secrets (tokens, Authorization values, URL passwords) in
-// a line of the agent's output before it is logged or shown.
-func maskLine(s string) string { return redact.String(s) }
 
 // maxLogAttr bounds a string attribute the SDK logs (it logs whole
 // unparsable lines, which a hostile agent makes 10 MiB long).

@@ -77,16 +77,6 @@ func (m Message) blocks() []inBlock {
 	return bs
 }
 
-// lastUser returns the content blocks of the last message whose role is user.
-func (r *Request) lastUser() []inBlock {
-	for i := len(r.Messages) - 1; i >= 0; i-- {
-		if r.Messages[i].Role == "user" {
-			return r.Messages[i].blocks()
-		}
-	}
-	return nil
-}
-
 // Prompt returns the user's words in the last user message: its last
 // text block with words besides the context Claude Code wraps in tags
 // (<system-reminder>, <local-command-caveat>, <command-name>, …).

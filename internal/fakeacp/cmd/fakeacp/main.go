@@ -56,7 +56,6 @@ type fake struct {
 	mu   sync.Mutex
 	sess map[string]*sess
 	out  *os.File
-	wmu  *sync.Mutex
 	// authed is the auth method that signed in ("" = none yet); guarded by mu.
 	authed string
 }

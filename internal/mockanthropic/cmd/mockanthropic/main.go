@@ -30,7 +30,8 @@ func main() {
 	}
 	fmt.Println(u)
 	if *urlFile != "" {
-		if err := os.WriteFile(*urlFile+".tmp", []byte(u+"\n"), 0o600); err == nil {
+		err := os.WriteFile(*urlFile+".tmp", []byte(u+"\n"), 0o600)
+		if err == nil {
 			err = os.Rename(*urlFile+".tmp", *urlFile)
 		}
 		if err != nil {
