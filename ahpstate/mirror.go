@@ -47,6 +47,7 @@ type Mirror struct {
 	cs    map[string]ahpwire.ChatState
 	ts    map[string]ahpwire.TerminalState
 	sets  map[string]ahpwire.ChangesetState
+	named map[string]string // kinds given by Expect (URIs of another dialect)
 }
 
 // NewMirror returns an empty Mirror applying actions with r. kinds limits
@@ -111,6 +112,25 @@ func pair[S any](c Change) (before, after S, ok bool) {
 }
 
 // keeps reports whether the Mirror keeps channels of kind k.
+// Expect names the kind of a channel the consumer subscribed as that kind
+// (ScopeSession, ScopeChat, …) whatever its URI's scheme: hosts of another
+// dialect publish sessions as "<provider>:/<id>", which MirrorKind cannot
+// tell. Later snapshots and envelopes of uri are kept as kind.
+func (m *Mirror) Expect(uri, kind string) {
+	if m.named == nil {
+		m.named = map[string]string{}
+	}
+	m.named[uri] = kind
+}
+
+// kindOf is the kind of uri: as Expect named it, else by its scheme.
+func (m *Mirror) kindOf(uri string) string {
+	if k, ok := m.named[uri]; ok {
+		return k
+	}
+	return MirrorKind(uri)
+}
+
 func (m *Mirror) keeps(k string) bool { return k != "" && (m.kinds == nil || m.kinds[k]) }
 
 // Load replaces a channel's state with a snapshot (the Mirror holds the
@@ -118,7 +138,7 @@ func (m *Mirror) keeps(k string) bool { return k != "" && (m.kinds == nil || m.k
 // ignored (Known false); one whose state does not decode leaves the
 // channel as it was and returns the error.
 func (m *Mirror) Load(s ahpwire.Snapshot) (Change, error) {
-	ch := Change{Channel: s.Resource, Kind: MirrorKind(s.Resource)}
+	ch := Change{Channel: s.Resource, Kind: m.kindOf(s.Resource)}
 	if !m.keeps(ch.Kind) {
 		return ch, nil
 	}
@@ -196,7 +216,7 @@ func reduceIn[S any](states map[string]S, uri string, a ahpwire.Action, reduce f
 // current returns a Change that changes nothing: the channel's state as
 // both Before and After (Known false when the Mirror does not hold it).
 func (m *Mirror) current(uri string) Change {
-	ch := Change{Channel: uri, Kind: MirrorKind(uri)}
+	ch := Change{Channel: uri, Kind: m.kindOf(uri)}
 	var st any
 	switch ch.Kind {
 	case ScopeRoot:
@@ -227,7 +247,7 @@ func lookup[S any](states map[string]S, uri string) (any, bool) {
 // Drop forgets a channel (unsubscribed or lost); its envelopes are ignored
 // until a snapshot loads it again.
 func (m *Mirror) Drop(uri string) {
-	switch MirrorKind(uri) {
+	switch m.kindOf(uri) {
 	case ScopeRoot:
 		m.root = nil
 	case ScopeSession:

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
@@ -182,6 +183,7 @@ func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 	case isExtChannel(s.Resource):
 		return m.onExtSnapshot(s)
 	case m.isSessionURI(s.Resource):
+		m.mirror.Expect(s.Resource, ahpstate.ScopeSession) // whatever its URI's dialect
 		ch, err := m.mirror.Load(s)
 		if err != nil {
 			return m.setNotice("session state: "+err.Error(), true)

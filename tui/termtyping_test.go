@@ -125,6 +125,7 @@ func TestEnterOnTerminalBlockClaimsAndTypes(t *testing.T) {
 func TestTerminalViewerClaimRefused(t *testing.T) {
 	m, fb := typingChat(t)
 	info, _ := json.Marshal(ahpwire.TerminalInfo{Resource: typedTerm, Title: "cat", Claim: sessionClaim})
+	m = send(t, m, snapshotEvent(t, rootChannel, ahpwire.RootState{})) // the root's state comes first (initialize)
 	m = send(t, m, connEventMsg{ev: ahpclient.EnvelopeEvent{Envelope: ahpwire.ActionEnvelope{Channel: rootChannel, ServerSeq: 5,
 		Action: &ahpwire.RootTerminalsChanged{Terminals: []json.RawMessage{info}}}}})
 	m = send(t, m, f7())

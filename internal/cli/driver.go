@@ -112,12 +112,19 @@ func (d *driver) subscribe(ctx context.Context, uri string) error {
 }
 
 // subscribeSession subscribes to a session and keeps its state.
+// Its URI may be of another dialect ("<provider>:/<id>"): it is kept as the
+// session it was subscribed as.
 func (d *driver) subscribeSession(ctx context.Context, uri string) error {
+	d.mirror.Expect(uri, ahpstate.ScopeSession)
 	return d.subscribe(ctx, uri)
 }
 
-// subscribeChat subscribes to a chat and keeps its state.
-func (d *driver) subscribeChat(ctx context.Context, uri string) error { return d.subscribe(ctx, uri) }
+// subscribeChat subscribes to a chat and keeps its state (as a chat,
+// whatever its URI's scheme).
+func (d *driver) subscribeChat(ctx context.Context, uri string) error {
+	d.mirror.Expect(uri, ahpstate.ScopeChat)
+	return d.subscribe(ctx, uri)
+}
 
 // session returns a kept session's state.
 func (d *driver) session(uri string) ahpwire.SessionState { s, _ := d.mirror.Session(uri); return s }
