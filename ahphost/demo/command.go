@@ -98,10 +98,14 @@ func parseCommand(text string) command {
 
 // parseBig reads "/demo big N" where N is a byte count with an optional
 // suffix k, m (powers of 1024; "kb", "kib", "mb", "mib" too).
-func parseBig(args []string) command {
-	c := command{script: scriptBig}
+func parseBig(args []string) command { return parseSizeArg(scriptBig, "big", minBig, args) }
+
+// parseSizeArg reads the reply size of "/demo WORD N" for script sc: at
+// least bytes (the reply's last line) and at most MaxBig.
+func parseSizeArg(sc script, word string, least int, args []string) command {
+	c := command{script: sc}
 	if len(args) == 0 {
-		c.bad = "missing size: use `/demo big N` (bytes, e.g. `/demo big 3m`)"
+		c.bad = fmt.Sprintf("missing size: use `/demo %s N` (bytes, e.g. `/demo %s 3m`)", word, word)
 		return c
 	}
 	n, err := ParseSize(args[0])
@@ -110,8 +114,8 @@ func parseBig(args []string) command {
 		c.word, c.bad = args[0], err.Error()
 	case n > MaxBig:
 		c.word, c.bad = args[0], fmt.Sprintf("size %d is above the limit of %d bytes (32 MiB)", n, MaxBig)
-	case n < minBig:
-		c.word, c.bad = args[0], fmt.Sprintf("size %d is too small: the reply needs at least %d bytes for its last line", n, minBig)
+	case n < least:
+		c.word, c.bad = args[0], fmt.Sprintf("size %d is too small: the reply needs at least %d bytes for its last line", n, least)
 	default:
 		c.n = n
 	}

@@ -30,22 +30,7 @@ var minStream = len(streamFooter(99))
 // parseStream reads "/demo stream N [D]": N bytes (suffixes as /demo big),
 // in deltas of 20–60 bytes, or of exactly D bytes when D is given.
 func parseStream(args []string) command {
-	c := command{script: scriptStream}
-	if len(args) == 0 {
-		c.bad = "missing size: use `/demo stream N` (bytes, e.g. `/demo stream 3m`)"
-		return c
-	}
-	n, err := ParseSize(args[0])
-	switch {
-	case err != nil:
-		c.word, c.bad = args[0], err.Error()
-	case n > MaxBig:
-		c.word, c.bad = args[0], fmt.Sprintf("size %d is above the limit of %d bytes (32 MiB)", n, MaxBig)
-	case n < minStream:
-		c.word, c.bad = args[0], fmt.Sprintf("size %d is too small: the reply needs at least %d bytes for its last line", n, minStream)
-	default:
-		c.n = n
-	}
+	c := parseSizeArg(scriptStream, "stream", minStream, args)
 	if len(args) > 1 && c.bad == "" {
 		d, err := ParseSize(args[1])
 		if err != nil || d < 1 || d > BigChunk {
