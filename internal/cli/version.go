@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
+
+	"github.com/ahptui/ahptui/ahpclient"
 )
 
 // Build stamps, set by the release build (.goreleaser.yaml) with
@@ -40,5 +43,6 @@ func versionString() string {
 	if date != "" && date != "none" {
 		stamp += ", built " + date
 	}
-	return fmt.Sprintf("ahptui %s (%s, %s/%s%s; AHP 1.0.0, 0.9.0)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH, stamp)
+	return fmt.Sprintf("ahptui %s (%s, %s/%s%s; AHP %s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH, stamp,
+		strings.Join(ahpclient.ProtocolVersions, ", ")) // the versions the client offers
 }
