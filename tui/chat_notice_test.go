@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 func TestEmptyChatSaysWhatToDo(t *testing.T) {
@@ -12,6 +14,19 @@ func TestEmptyChatSaysWhatToDo(t *testing.T) {
 		t.Fatalf("empty chat is blank:\n%s", viewText(m))
 	}
 	checkFrame(t, m, 80, 24)
+}
+
+// TestEmptyChatNamesDemoHelpOnlyForTheDemo: the empty chat's hint names
+// /demo help when the host runs the demo agent, and not for a real agent.
+func TestEmptyChatNamesDemoHelpOnlyForTheDemo(t *testing.T) {
+	for provider, want := range map[string]bool{"demo": true, "claude": false} {
+		m, _ := newTestModel(t, 80, 24)
+		m = send(t, m, snapshotEvent(t, rootChannel, ahpwire.RootState{Agents: []ahpwire.AgentInfo{{Provider: provider, DisplayName: provider}}}))
+		m = openChat(t, m, chatState(nil, nil))
+		if got := strings.Contains(viewText(m), "/demo help"); got != want {
+			t.Fatalf("agent %s: /demo help shown %v, want %v:\n%s", provider, got, want, viewText(m))
+		}
+	}
 }
 
 func TestChatGoneFromHostSaysSoAndKeepsDraft(t *testing.T) {

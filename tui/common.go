@@ -112,6 +112,7 @@ type common struct {
 	noticeTTL time.Duration
 	autoTheme bool
 	hostStops bool           // the host stops when the app quits (demo)
+	demoAgent bool           // the host runs the scripted demo agent (quickstart.go)
 	release   func()         // Options.ReleaseMemory
 	hist      *promptHistory // the prompt history of every composer (history.go)
 	// ext follows terminals, changesets and content references (extchannels.go).

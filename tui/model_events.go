@@ -177,7 +177,7 @@ func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 	case s.Resource == rootChannel:
 		if ch, err := m.mirror.Load(s); err == nil {
 			_, rs, _ := ch.Root()
-			m.picker.SetAgents(rs.Agents)
+			m.setAgents(rs.Agents)
 			m.c.ext.onRootTerminals(rs.Terminals)
 		}
 	case isExtChannel(s.Resource):
@@ -299,7 +299,7 @@ func (m *Model) onEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 		switch env.Action.(type) { // what to show again
 		case *ahpwire.RootAgentsChanged:
 			if ok {
-				m.picker.SetAgents(rs.Agents)
+				m.setAgents(rs.Agents)
 			}
 		case *ahpwire.RootTerminalsChanged:
 			if ok {

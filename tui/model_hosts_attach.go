@@ -114,7 +114,7 @@ func (m *Model) attach(h *hostEntry) tea.Cmd {
 	m.conn = h.conn
 	m.picker.here, m.picker.loaded, m.picker.noHost = h.Name, true, false
 	m.picker.status = ""
-	m.picker.SetAgents(rs.Agents)
+	m.setAgents(rs.Agents)
 	m.picker.reconnecting = m.conn.Phase == ahpclient.Reconnecting
 	if old != nil && old.Connect != nil && (old.conn.Phase == ahpclient.Failed || old.conn.Phase == ahpclient.Closed) {
 		// The host left had given up for good: watched now, it is

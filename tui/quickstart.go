@@ -6,6 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // Quick start: every peer (Claude Code, Codex, crush) drops a newcomer into
@@ -29,13 +31,29 @@ func (m *Model) quickStart() tea.Cmd {
 	return m.createWith(m.picker.agents[0].Provider, m.c.dir, nil)
 }
 
+// demoProvider is the provider id of the embedded host's scripted demo
+// agent (ahphost/demo.ProviderID): only its chats mention /demo help.
+const demoProvider = "demo"
+
+// setAgents shows the host's agents (root state) in the picker and notes
+// whether the demo agent is among them.
+func (m *Model) setAgents(a []ahpwire.AgentInfo) {
+	m.picker.SetAgents(a)
+	m.c.demoAgent = false
+	for _, ag := range a {
+		if ag.Provider == demoProvider {
+			m.c.demoAgent = true
+		}
+	}
+}
+
 // emptyChatView puts what to do into the top lines of an empty chat's
 // transcript: how to send, the demo's own help (/demo help), and the keys
 // to the picker and the new-session form.
 func (m *chatModel) emptyChatView(tv string) string {
 	km := &m.c.km
 	lines := []string{"  No messages yet — type below and press enter."}
-	if m.c.hostStops {
+	if m.c.demoAgent {
 		lines = append(lines, "  /demo help lists what the demo can show.")
 	}
 	lines = append(lines, "  "+km.Chat.Sessions.Help().Key+" sessions · "+km.Chat.NewSession.Help().Key+
