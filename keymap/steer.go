@@ -42,6 +42,9 @@ type Background struct {
 type SignIn struct {
 	Submit key.Binding
 	Cancel key.Binding
+	// Next shows the next resource asking for a sign-in (an agent with
+	// several sign-in methods asks for each).
+	Next key.Binding
 }
 
 // steerDefaults fills the bindings of the composer/session features.
@@ -67,6 +70,7 @@ func steerDefaults(km *KeyMap) {
 	km.SignIn = SignIn{
 		Submit: b(k("enter"), "enter", "send the token"),
 		Cancel: b(k("esc"), "esc", "cancel"),
+		Next:   b(k("tab"), "tab", "next resource (sign-in method)"),
 	}
 	km.Completion = Completion{
 		Next:         b(k("down", "ctrl+n"), "↓", "next completion"),

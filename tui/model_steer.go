@@ -253,7 +253,11 @@ func (m *Model) onAuthRequired(raw json.RawMessage) tea.Cmd {
 		return nil
 	}
 	name := resourceName(p.Resource)
-	if len(m.overlays) > 0 {
+	if n := len(m.overlays); n > 0 {
+		if sp, ok := m.overlays[n-1].(*signInPrompt); ok {
+			sp.add(p.Resource) // another way to sign in to the same agent, or another resource
+			return nil
+		}
 		return m.setNotice("sign-in needed for "+name+" — "+m.c.km.Auth.SignIn.Help().Key+" in the prompt signs in", false)
 	}
 	m.overlays = append(m.overlays, newSignInPrompt(m.c.km.SignIn, p.Resource, &m.c.styles))

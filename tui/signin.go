@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -28,6 +29,23 @@ type signInPrompt struct {
 	res ahpwire.ProtectedResourceMetadata
 	in  textinput.Model
 	err string
+	// all lists every resource that asked for a sign-in while the prompt
+	// was open (an ACP agent offers several sign-in methods), res first;
+	// Next cycles through them.
+	all []ahpwire.ProtectedResourceMetadata
+}
+
+// add offers one more resource in the prompt (once).
+func (p *signInPrompt) add(r ahpwire.ProtectedResourceMetadata) {
+	if len(p.all) == 0 {
+		p.all = []ahpwire.ProtectedResourceMetadata{p.res}
+	}
+	for _, have := range p.all {
+		if have.Resource == r.Resource {
+			return
+		}
+	}
+	p.all = append(p.all, r)
 }
 
 // authenticateMsg asks the root to send a token (the prompt has closed).
@@ -66,6 +84,14 @@ func (p *signInPrompt) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 		switch {
 		case key.Matches(k, p.km.Cancel):
 			return p, nil, resultClose
+		case key.Matches(k, p.km.Next) && len(p.all) > 1:
+			for i, r := range p.all {
+				if r.Resource == p.res.Resource {
+					p.res, p.err = p.all[(i+1)%len(p.all)], ""
+					break
+				}
+			}
+			return p, nil, resultNone
 		case key.Matches(k, p.km.Submit):
 			tok := strings.TrimSpace(p.in.Value())
 			if tok == "" {
@@ -95,6 +121,13 @@ func (p *signInPrompt) View(st *Styles, width, height int) string {
 	label := func(k, v string) {
 		if v != "" {
 			lines = append(lines, st.Dialog.Label.Render(k)+st.Dialog.Text.Render(oneLine(render.Sanitize(v))))
+		}
+	}
+	if n := len(p.all); n > 1 {
+		for i, o := range p.all {
+			if o.Resource == r.Resource {
+				lines = append(lines, st.Dialog.Muted.Render(fmt.Sprintf("%d of %d ways to sign in · %s next", i+1, n, p.km.Next.Help().Key)))
+			}
 		}
 	}
 	label("resource  ", r.Resource)

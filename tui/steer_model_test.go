@@ -22,9 +22,10 @@ import (
 // sign-in capabilities.
 type steerBackend struct {
 	fakeBackend
-	smu    sync.Mutex
-	tokens []string
-	items  []ahpwire.CompletionItem
+	smu       sync.Mutex
+	tokens    []string
+	resources []string // the resource of each authenticate
+	items     []ahpwire.CompletionItem
 }
 
 func (s *steerBackend) HostFeatures() ahpclient.HostFeatures {
@@ -43,10 +44,11 @@ func (s *steerBackend) SessionConfigCompletions(ctx context.Context, p ahpwire.S
 	return (&fakeConfig{}).SessionConfigCompletions(ctx, p)
 }
 
-func (s *steerBackend) Authenticate(_ context.Context, _, token string) error {
+func (s *steerBackend) Authenticate(_ context.Context, resource, token string) error {
 	s.smu.Lock()
 	defer s.smu.Unlock()
 	s.tokens = append(s.tokens, token)
+	s.resources = append(s.resources, resource)
 	return nil
 }
 

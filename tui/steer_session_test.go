@@ -150,3 +150,34 @@ func TestSearchFromTranscriptFocusKeepsTypedKeys(t *testing.T) {
 		t.Fatalf("typed keys went astray: composer %q query %q", m.chat.comp.Value(), m.chat.x.search.query)
 	}
 }
+
+// TestSignInPromptOffersEveryMethod: an agent with several sign-in methods
+// sends auth/required for each; the open prompt lists them all, tab moves
+// to the next, and enter signs in to the one shown.
+func TestSignInPromptOffersEveryMethod(t *testing.T) {
+	m, be := newSteerModel(t, 100, 30)
+	m = openChat(t, m, chatState(nil, nil))
+	for _, r := range []ahpwire.ProtectedResourceMetadata{
+		{Resource: "acp-auth:/claude/login", ResourceName: "Log in (Claude)"},
+		{Resource: "acp-auth:/claude/api-key", ResourceName: "API key (Claude)"},
+		{Resource: "acp-auth:/claude/login", ResourceName: "Log in (Claude)"}, // again: listed once
+	} {
+		raw, _ := json.Marshal(ahpwire.AuthRequiredParams{Channel: rootChannel, Resource: r})
+		m = send(t, m, connEventMsg{ev: ahpclient.NotificationEvent{Method: ahpwire.MethodAuthRequired, Channel: rootChannel, Params: raw}})
+	}
+	if len(m.overlays) != 1 {
+		t.Fatalf("%d overlays, want the one prompt", len(m.overlays))
+	}
+	if v := viewText(m); !strings.Contains(v, "Sign in to Log in (Claude)") || !strings.Contains(v, "1 of 2 ways to sign in") {
+		t.Fatalf("first method:\n%s", v)
+	}
+	m = send(t, m, keyPress("tab"))
+	if v := viewText(m); !strings.Contains(v, "Sign in to API key (Claude)") || !strings.Contains(v, "2 of 2") {
+		t.Fatalf("tab did not move to the second method:\n%s", v)
+	}
+	m = typeText(t, m, "sk-test")
+	m = send(t, m, keyPress("enter"))
+	if len(be.resources) != 1 || be.resources[0] != "acp-auth:/claude/api-key" {
+		t.Fatalf("authenticate sent for %v", be.resources)
+	}
+}
