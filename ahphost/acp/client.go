@@ -10,7 +10,10 @@ import (
 )
 
 // client is the ACP client side the agent talks to (one per process).
-type client struct{ b *Bridge }
+type client struct {
+	b    *Bridge
+	flow *updateFlow // the agent's stdout is read while updates are handled (flow.go)
+}
 
 // errNoSession answers requests for an unknown session.
 var errNoSession = sdk.NewInvalidParams(map[string]any{"error": "unknown session"})
@@ -18,6 +21,9 @@ var errNoSession = sdk.NewInvalidParams(map[string]any{"error": "unknown session
 // SessionUpdate routes a session/update to its session's running turn;
 // session-wide updates (commands, title) apply at any time.
 func (c *client) SessionUpdate(ctx context.Context, n sdk.SessionNotification) error {
+	if c.flow != nil {
+		defer c.flow.handled()
+	}
 	s := c.b.sessionByACP(n.SessionId)
 	if s == nil {
 		return nil

@@ -164,7 +164,15 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	// hold its first read until the logger is in place (a data race when
 	// the agent exits at once otherwise).
 	gate := make(chan struct{})
-	p.conn = sdk.NewClientSideConnection(&client{b: b}, stdin, gatedReader{stdout, gate})
+	flow := newUpdateFlow()
+	p.conn = sdk.NewClientSideConnection(&client{b: b, flow: flow}, stdin, gatedReader{flowReader{stdout, flow}, gate})
+	go func() { // a held read ends with the connection or the process
+		select {
+		case <-p.conn.Done():
+		case <-p.exited:
+		}
+		flow.close()
+	}()
 	p.conn.SetLogger(b.sdkLogger())
 	close(gate)
 	ictx, cancel := context.WithTimeout(ctx, b.cfg.RequestTimeout)
