@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestSyncBufferConcurrentWriters(t *testing.T) {
@@ -54,7 +55,17 @@ func TestCheckNoLeakDetectsAStuckGoroutine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits LeakGrace")
 	}
+	// The baseline must not count a goroutine of an earlier test that is
+	// still ending: its end would hide the stuck one below.
 	before := Goroutines()
+	for range 100 {
+		time.Sleep(10 * time.Millisecond) // polling for goroutines to end, not for behaviour
+		n := Goroutines()
+		if n == before {
+			break
+		}
+		before = n
+	}
 	stop := make(chan struct{})
 	go func() { <-stop }()
 	f := &fakeTB{TB: t}
