@@ -35,15 +35,7 @@ func BenchmarkHostStreamDeltas(b *testing.B) {
 }
 
 func benchStream(b *testing.B, size int, prompt string) {
-	h, err := New(Options{NoToken: true, Dir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	u, err := h.Listen("127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer h.Close()
+	_, u := startHost(b, Options{NoToken: true})
 	owner := dial(b, u, nil)
 	owner.initialize("owner", nil, nil)
 	chat := owner.createSession("ahp-session:/bench")

@@ -58,36 +58,33 @@ func contentText(c sdk.ContentBlock) string {
 // text appends agent message text: a new markdown part when the last part
 // was something else, else a chat/delta.
 func (tm *turnMap) text(s string) {
-	if s == "" {
-		return
-	}
-	tm.mu.Lock()
-	defer tm.mu.Unlock()
-	tm.thinkID = ""
-	if tm.textID == "" {
-		tm.parts++
-		tm.textID = partID(tm.t.TurnID, "m", tm.parts)
-		tm.emitLocked(&ahpwire.ChatResponsePart{TurnID: tm.t.TurnID, Part: ahpwire.MarkdownPart(tm.textID, s)})
-		return
-	}
-	tm.emitLocked(&ahpwire.ChatDelta{TurnID: tm.t.TurnID, PartID: tm.textID, Content: s})
+	tm.stream(s, &tm.textID, &tm.thinkID, "m", ahpwire.MarkdownPart,
+		func(id string) ahpwire.Action { return &ahpwire.ChatDelta{TurnID: tm.t.TurnID, PartID: id, Content: s} })
 }
 
-// thought appends reasoning text.
+// thought appends reasoning text, as text does markdown.
 func (tm *turnMap) thought(s string) {
+	tm.stream(s, &tm.thinkID, &tm.textID, "r", ahpwire.ReasoningPart,
+		func(id string) ahpwire.Action { return &ahpwire.ChatReasoning{TurnID: tm.t.TurnID, PartID: id, Content: s} })
+}
+
+// stream appends s to the open part *cur (its delta), or opens a new part
+// (newPart) when the last part was another kind (*other is then closed).
+func (tm *turnMap) stream(s string, cur, other *string, kind string,
+	newPart func(id, content string) ahpwire.ResponsePart, delta func(id string) ahpwire.Action) {
 	if s == "" {
 		return
 	}
 	tm.mu.Lock()
 	defer tm.mu.Unlock()
-	tm.textID = ""
-	if tm.thinkID == "" {
+	*other = ""
+	if *cur == "" {
 		tm.parts++
-		tm.thinkID = partID(tm.t.TurnID, "r", tm.parts)
-		tm.emitLocked(&ahpwire.ChatResponsePart{TurnID: tm.t.TurnID, Part: ahpwire.ReasoningPart(tm.thinkID, s)})
+		*cur = partID(tm.t.TurnID, kind, tm.parts)
+		tm.emitLocked(&ahpwire.ChatResponsePart{TurnID: tm.t.TurnID, Part: newPart(*cur, s)})
 		return
 	}
-	tm.emitLocked(&ahpwire.ChatReasoning{TurnID: tm.t.TurnID, PartID: tm.thinkID, Content: s})
+	tm.emitLocked(delta(*cur))
 }
 
 // usage replaces the turn's usage.
