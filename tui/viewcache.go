@@ -85,12 +85,15 @@ type statusView struct {
 	ok  bool
 }
 
-// statusKey is what the status line depends on while connected.
+// statusKey is what the status line depends on while connected: all of
+// statusInfo (so that a field added there can never be left out of the
+// key) but the clock and the link error, which only the other phases show,
+// and the theme and width.
 type statusKey struct {
-	proto, host, title, model, usage, mode, notice, theme string
-	pending, running, width                               int
-	noticeEr, chunking                                    bool
-	stalled                                               int64 // whole seconds of an overdue host's silence
+	info         statusInfo
+	theme        string
+	width        int
+	stalledWhole int64 // the silence in whole seconds, as shown
 }
 
 // statusLine draws the status line for s, reusing the last drawing when
@@ -99,10 +102,11 @@ func (m *Model) statusLine(s statusInfo) string {
 	if s.conn.Phase != ahpclient.Connected {
 		return renderStatus(&m.c.styles, s, m.width)
 	}
-	k := statusKey{proto: s.conn.ProtocolVersion, host: s.host, title: s.title, model: s.model, usage: s.usage,
-		mode: s.mode, notice: s.notice, theme: m.c.rstyles.Name, pending: s.pending, running: s.running,
-		width: m.width, noticeEr: s.noticeEr, chunking: s.conn.HostChunking,
-		stalled: int64(s.stalled.Round(time.Second) / time.Second)}
+	info := s
+	info.now, info.conn.Err, info.conn.NextRetry = time.Time{}, nil, time.Time{}
+	info.stalled = 0
+	k := statusKey{info: info, theme: m.c.rstyles.Name, width: m.width,
+		stalledWhole: int64(s.stalled.Round(time.Second) / time.Second)}
 	sv := &m.c.status
 	if sv.ok && sv.key == k {
 		return sv.out
