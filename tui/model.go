@@ -60,11 +60,11 @@ type Model struct {
 	hosts         []*hostEntry  // the configured hosts (model_hosts.go); nil: one host
 	hostTicking   bool          // the hosts' countdown tick is running
 	carry         string        // unsent messages for the next chat's composer (ctrl+n)
-	chordX        bool          // ctrl+x was pressed in the composer (daily_keys.go)
+	chordX        bool          // ctrl+x was pressed in the composer (chat_shortcuts.go)
 	quick         bool          // Options.QuickStart, until the first list (quickstart.go)
 	connecting    connecting
 	// lastCreate is the last createSession, retried after a sign-in when
-	// the host answered AuthRequired (model_steer.go).
+	// the host answered AuthRequired (session_create.go).
 	lastCreate  *createRequest
 	retryCreate bool
 }

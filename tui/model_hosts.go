@@ -291,7 +291,7 @@ func (m *Model) onWatchStopped(b Backend, err error) tea.Cmd {
 // newMirror returns the AHP state the UI keeps of one host connection:
 // the root (agents, terminals) and the opening or open session. The open
 // chat's state is the chat model's (chat_update.go), terminals' and
-// changesets' the ext channels' (extchannels.go), reduced by ahpstate too.
+// changesets' the ext channels' (sidechannels.go), reduced by ahpstate too.
 func newMirror() *ahpstate.Mirror {
 	return ahpstate.NewMirror(ahpstate.Reducer{}, ahpstate.ScopeRoot, ahpstate.ScopeSession)
 }

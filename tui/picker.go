@@ -76,7 +76,7 @@ type picker struct {
 	// reconnecting (set by the root) puts reconnectKey first in the hints.
 	reconnecting bool
 	reconnectKey string
-	showArchived bool // list archived sessions too (picker_steer.go)
+	showArchived bool // list archived sessions too (picker_actions.go)
 	// here is the attached host's name; hosts, when set, groups the list by
 	// host (picker_hosts.go).
 	here   string

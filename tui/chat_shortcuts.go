@@ -10,7 +10,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
-// The keys people bring from Claude Code, Codex and crush (keymap/daily.go):
+// The keys people bring from Claude Code, Codex and crush (keymap/shortcuts.go):
 // ctrl+x ctrl+e and ctrl+g for $EDITOR, ctrl+r for the prompt history,
 // shift+tab for the session mode, end to follow the stream from an empty
 // composer, esc to clear a draft, ? for help in the transcript.
