@@ -140,23 +140,23 @@ func (v *textViewer) View(st *Styles, width, height int) string {
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(out, "\n"))
 }
 
-// artifactIntent handles the artifact messages of the root model.
-func (m *Model) artifactIntent(msg tea.Msg) (tea.Cmd, bool) {
+// onArtifacts handles the artifact messages of the root model.
+func (m *Model) onArtifacts(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case openArtifactsMsg:
 		if m.session == nil || len(m.session.Artifacts) == 0 {
-			return m.setNotice("this session has no artifacts", false), true
+			return m.setNotice("this session has no artifacts", false)
 		}
 		m.overlays = append(m.overlays, &artifactList{km: m.c.km.Background, arts: m.session.Artifacts})
-		return nil, true
+		return nil
 	case openArtifactMsg:
-		return readArtifact(m.c.ctx, m.c.backend, msg.art), true
+		return readArtifact(m.c.ctx, m.c.backend, msg.art)
 	case artifactReadMsg:
 		if msg.err != nil {
-			return m.errNotice("could not open the artifact", msg.err), true
+			return m.errNotice("could not open the artifact", msg.err)
 		}
 		m.overlays = append(m.overlays, newTextViewer(m.c.km.Background, msg.title, msg.text))
-		return nil, true
+		return nil
 	}
-	return nil, false
+	return nil
 }

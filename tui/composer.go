@@ -222,15 +222,10 @@ func (c composer) Update(msg tea.Msg) (composer, tea.Cmd, composerAction) {
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, c.km.Send):
-			text := c.Expanded()
-			if strings.TrimSpace(text) == "" {
-				return c, nil, nil
+			if text := c.Take(); text != "" {
+				return c, nil, actionSend{Text: text}
 			}
-			c.pushHistory(c.ta.Value())
-			c.ta.Reset()
-			c.pastes, c.nPaste = map[int]string{}, 0
-			c.hIdx = len(c.history)
-			return c, nil, actionSend{Text: text}
+			return c, nil, nil
 		case key.Matches(msg, c.km.Editor):
 			return c, nil, actionOpenEditor{Draft: c.Expanded()}
 		case key.Matches(msg, c.km.HistoryPrev) && (c.ta.Value() == "" || c.browsing()):
@@ -288,4 +283,20 @@ func pasteNewlines(s string) string {
 func needsChip(s string) bool {
 	return len(s) > pasteInlineMaxBytes || strings.Count(s, "\n") >= pasteInlineMaxLines ||
 		strings.ContainsAny(s, "\t\r")
+}
+
+// SetPlaceholder sets the text shown while the draft is empty.
+func (c *composer) SetPlaceholder(s string) { c.ta.Placeholder = s; c.touch() }
+
+// Cursor is the cursor's row and column (in runes) in the draft.
+func (c *composer) Cursor() (row, col int) { return c.ta.Line(), c.ta.Column() }
+
+// SetValueAt replaces the draft and puts the cursor at row, col.
+func (c *composer) SetValueAt(s string, row, col int) {
+	c.ta.SetValue(s)
+	c.ta.MoveToBegin()
+	for range row {
+		c.ta.CursorDown()
+	}
+	c.ta.SetCursorColumn(col)
 }

@@ -178,3 +178,31 @@ func (h *promptHistory) seedComposer(c *composer) {
 	}
 	c.hIdx = len(c.history)
 }
+
+// onHistory handles the messages of the prompt history.
+func (m *Model) onHistory(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case historyLoadedMsg:
+		if msg.err != nil {
+			m.c.log.Warn("prompt history", "err", msg.err)
+		}
+		m.c.hist.loaded(msg.entries)
+		if m.chat != nil && m.chat.comp.Value() == "" {
+			m.c.hist.seedComposer(&m.chat.comp)
+		}
+		return nil
+	case historySavedMsg:
+		if msg.err != nil {
+			m.c.log.Warn("prompt history", "err", msg.err)
+		}
+		return nil
+	case historyPickedMsg:
+		if m.chat == nil {
+			return nil
+		}
+		m.chat.comp.SetDraft(msg.text)
+		m.chat.relayout()
+		return m.chat.setFocus(focusComposer)
+	}
+	return nil
+}

@@ -311,7 +311,7 @@ func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
 
 func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 	p.note = ""
-	if cmd, ok := p.steerKey(k); ok {
+	if cmd, ok := p.sessionActionKey(k); ok {
 		return p, cmd
 	}
 	if key.Matches(k, p.km.Up, p.km.Down, p.km.PageUp, p.km.PageDn) {

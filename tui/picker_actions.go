@@ -19,9 +19,9 @@ type (
 	}
 )
 
-// steerKey handles the picker's rename, archive, read-state and
+// sessionActionKey handles the picker's rename, archive, read-state and
 // show-archived keys; ok reports whether k was one of them.
-func (p *picker) steerKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+func (p *picker) sessionActionKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(k, p.km.ShowArchived):
 		p.showArchived = !p.showArchived

@@ -114,3 +114,58 @@ func (m *Model) guardPrompt() tea.Cmd {
 	g.guard(now.Add(promptGuard), m.c.now)
 	return tea.Tick(promptGuard, func(time.Time) tea.Msg { return promptGuardEndedMsg{} })
 }
+
+// decideTool dispatches an approval decision.
+func (m *Model) decideTool(d toolDecisionMsg) tea.Cmd {
+	if m.chat == nil {
+		return nil
+	}
+	var a ahpwire.Action
+	if d.Result {
+		a = &ahpwire.ChatToolCallResultConfirmed{TurnID: d.TurnID, ToolCallID: d.ToolCallID, Approved: d.Approved}
+	} else {
+		c := &ahpwire.ChatToolCallConfirmed{TurnID: d.TurnID, ToolCallID: d.ToolCallID, Approved: d.Approved}
+		if d.Approved {
+			c.Confirmed = ahpwire.ConfirmedUserAction
+		} else {
+			c.Reason = ahpwire.CancelDenied
+			if d.Reason != "" {
+				c.ReasonMessage = ahpwire.PlainPtr(d.Reason)
+			}
+		}
+		if d.Option != nil {
+			c.SelectedOptionID = d.Option.ID
+		}
+		a = c
+	}
+	what := "deny tool"
+	if d.Approved {
+		what = "approve tool"
+	}
+	return dispatch(m.c.ctx, m.c.backend, m.chat.chat, a, what)
+}
+
+// giveUpAuth fails an auth-required tool call (allowed for any client).
+func (m *Model) giveUpAuth(d authGiveUpMsg) tea.Cmd {
+	if m.chat == nil {
+		return nil
+	}
+	a := &ahpwire.ChatToolCallComplete{TurnID: d.TurnID, ToolCallID: d.ToolCallID, Result: ahpwire.ToolCallResult{
+		Success:          false,
+		PastTenseMessage: ahpwire.Plain(d.Name + " was given up: authentication is not available in ahptui"),
+		Error:            &ahpwire.ToolError{Message: authGiveUpMessage, Code: "auth-unavailable"},
+	}}
+	return dispatch(m.c.ctx, m.c.backend, m.chat.chat, a, "give up tool call")
+}
+
+// decideInput dispatches the answer to an input request.
+func (m *Model) decideInput(d inputDecisionMsg) tea.Cmd {
+	if m.chat == nil {
+		return nil
+	}
+	a := &ahpwire.ChatInputCompleted{RequestID: d.RequestID, Response: d.Response}
+	if len(d.Answers) > 0 {
+		a.Answers = d.Answers
+	}
+	return dispatch(m.c.ctx, m.c.backend, m.chat.chat, a, "answer question")
+}

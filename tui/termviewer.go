@@ -169,3 +169,12 @@ func (v *termViewer) hint(status string) string {
 	}
 	return status + where + " · " + v.km.Interact.Help().Key + " type into it · ↑/↓ pgup/pgdn · y copy · esc close"
 }
+
+// openTermViewer opens the viewer of the host's terminals (f7).
+func (m *Model) openTermViewer() tea.Cmd {
+	km := &m.c.km
+	v, cmd := newTermViewer(m.c.ext, km.Terminal)
+	v.wire(km.TermInput, termSenderFor(m.c.ctx, m.c.backend), clientIDOf(m.c.backend))
+	m.overlays = append(m.overlays, v)
+	return cmd
+}

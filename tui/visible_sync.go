@@ -1,54 +1,29 @@
 package tui
 
 import (
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
 )
 
-// Update routes a message (update) and then keeps the terminal
-// subscriptions and content fetches in line with what is on screen.
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m.c.view.reuse = false // viewcache.go
-	switch r := msg.(type) {
-	case openTerminalMsg:
-		cmd := m.openTerminal(r.uri)
-		return m, tea.Batch(cmd, m.syncExt())
-	case resourceLoadedMsg:
-		if m.c.ext.loader.Done(r.res) {
-			m.refreshExt()
-		}
-	case subscribedMsg:
-		if isExtChannel(r.channel) {
-			// A terminal the host no longer has keeps its result preview;
-			// a changeset shows why it is missing. No notice either way.
-			if r.err != nil {
-				m.c.ext.subscribeFailed(r.channel, r.err)
-				m.refreshExt()
-			}
-			return m, m.syncExt()
-		}
+// onResourceLoaded re-renders the visible messages once a content
+// reference they show has loaded.
+func (m *Model) onResourceLoaded(msg resourceLoadedMsg) tea.Cmd {
+	if m.c.ext.loader.Done(msg.res) {
+		m.refreshExt()
 	}
-	mm, cmd := m.update(msg)
-	next, ok := mm.(Model)
-	if !ok {
-		return mm, cmd
+	return nil
+}
+
+// onSideChannelSubscribed: a terminal the host no longer has keeps its
+// result preview; a changeset shows why it is missing. No notice either way.
+func (m *Model) onSideChannelSubscribed(msg subscribedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.c.ext.subscribeFailed(msg.channel, msg.err)
+		m.refreshExt()
 	}
-	if next.onlyStreamedText(msg) { // nothing moved on screen before the next frame (stream_batch.go)
-		next.c.view.reuse = true // nor is anything drawn anew (viewcache.go)
-		return next, cmd
-	}
-	if next.quick {
-		cmd = tea.Batch(cmd, next.quickStart())
-	}
-	next.dropStaleNotices() // hints.go
-	// The hint line's "f6 changes" (hints.go) needs the session's changesets.
-	if next.chat != nil {
-		next.chat.sessionChanges = next.session != nil && len(next.session.Changesets) > 0
-	}
-	return next, tea.Batch(cmd, next.syncExt())
+	return nil
 }
 
 // syncExt subscribes to the terminals of the tool calls on screen (and
@@ -122,36 +97,5 @@ func (m *Model) onExtSnapshot(s ahpwire.Snapshot) tea.Cmd {
 func (m *Model) onExtEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 	m.c.ext.onEnvelope(env)
 	m.refreshExt()
-	return nil
-}
-
-// extKey opens the changes view or the terminal viewer from the chat.
-func (m *Model) extKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	if m.screen != screenChat || m.chat == nil {
-		return nil, false
-	}
-	km := &m.c.km
-	switch {
-	case key.Matches(k, km.Chat.Changes):
-		o, cmd := newChangesOverlay(m.c.ext, km.Changes, m.changesets())
-		m.overlays = append(m.overlays, o)
-		return cmd, true
-	case key.Matches(k, km.Chat.Terminals):
-		v, cmd := newTermViewer(m.c.ext, km.Terminal)
-		v.wire(km.TermInput, termSenderFor(m.c.ctx, m.c.backend), clientIDOf(m.c.backend))
-		m.overlays = append(m.overlays, v)
-		return cmd, true
-	}
-	return nil, false
-}
-
-// changesets is the catalogue of the chat, else of its session.
-func (m *Model) changesets() []ahpwire.Changeset {
-	if cs := m.c.ext.chatSets; len(cs) > 0 {
-		return cs
-	}
-	if m.session != nil {
-		return m.session.Changesets
-	}
 	return nil
 }
