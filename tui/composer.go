@@ -158,10 +158,16 @@ func (c *composer) Take() string {
 		return ""
 	}
 	c.pushHistory(c.ta.Value())
-	c.ta.Reset()
-	c.pastes, c.nPaste = map[int]string{}, 0
+	c.clear()
 	c.hIdx = len(c.history)
 	return text
+}
+
+// clear empties the draft and forgets its paste chips (the composer's one
+// reset: Take and SetDraft use it).
+func (c *composer) clear() {
+	c.ta.Reset()
+	c.pastes, c.nPaste = map[int]string{}, 0
 }
 
 // SetValue replaces the draft.
@@ -177,6 +183,15 @@ func (c *composer) Expanded() string {
 		}
 		return chip
 	})
+}
+
+// SetHistory replaces the drafts ↑ recalls (oldest first).
+func (c *composer) SetHistory(texts []string) {
+	c.history = c.history[:0]
+	for _, t := range texts {
+		c.history = append(c.history, histEntry{text: t})
+	}
+	c.hIdx = len(c.history)
 }
 
 func (c *composer) pushHistory(s string) {
@@ -255,8 +270,7 @@ func (c composer) Update(msg tea.Msg) (composer, tea.Cmd, composerAction) {
 // SetDraft replaces the draft with text from outside (the editor); text that
 // the textarea would alter or truncate is kept intact as a paste chip.
 func (c *composer) SetDraft(text string) {
-	c.ta.Reset()
-	c.pastes, c.nPaste = map[int]string{}, 0
+	c.clear()
 	if needsChip(text) {
 		c.insertChip(text)
 		return

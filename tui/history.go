@@ -172,11 +172,7 @@ func (h *promptHistory) seedComposer(c *composer) {
 	if h == nil {
 		return
 	}
-	c.history = c.history[:0]
-	for _, e := range h.entries {
-		c.history = append(c.history, histEntry{text: e})
-	}
-	c.hIdx = len(c.history)
+	c.SetHistory(h.entries)
 }
 
 // onHistory handles the messages of the prompt history.
