@@ -12,6 +12,7 @@ import (
 
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // Paste handling: a paste larger than these limits, or one holding tabs or
@@ -83,7 +84,7 @@ func newComposer(km keymap.Composer, st *Styles) composer {
 	ta.KeyMap.LineEnd = key.NewBinding(key.WithKeys("end", "ctrl+e"))
 	ta.KeyMap.DeleteCharacterForward = key.NewBinding(key.WithKeys("delete"))
 	ta.SetVirtualCursor(true)
-	styleTextarea(&ta, st)
+	uikit.StyleTextarea(&ta, st)
 	c := composer{ta: ta, km: km, pastes: map[int]string{}, vc: &composerView{}}
 	c.ta.Focus()
 	return c
@@ -104,7 +105,7 @@ func (c *composer) textareaBindings() []key.Binding {
 }
 
 // SetStyles re-colours the editor after a theme change.
-func (c *composer) SetStyles(st *Styles) { styleTextarea(&c.ta, st); c.touch() }
+func (c *composer) SetStyles(st *Styles) { uikit.StyleTextarea(&c.ta, st); c.touch() }
 
 // composerMaxRows is the most rows the composer grows to; a small
 // terminal gives it fewer (SetMaxRows).

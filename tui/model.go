@@ -12,6 +12,7 @@ import (
 	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // screen is the main screen shown under the overlays.
@@ -136,7 +137,7 @@ func (m Model) ConnectionFailure() error {
 func (m *Model) setTheme(dark bool) {
 	m.c.setTheme(dark)
 	m.picker.km = m.c.km.Picker
-	styleTextInput(&m.picker.filter, &m.c.styles)
+	uikit.StyleTextInput(&m.picker.filter, &m.c.styles)
 	if m.chat != nil {
 		m.chat.comp.SetStyles(&m.c.styles)
 		m.chat.tr.markerSty = m.c.styles.Chat.Marker

@@ -136,7 +136,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 
 	// Notices, quitting, the demo.
 	case noticeMsg:
-		return m.setNotice(msg.text, msg.isErr)
+		return m.setNotice(msg.Text, msg.IsErr)
 	case noticeExpiredMsg:
 		if msg.id == m.noticeID {
 			m.notice = ""

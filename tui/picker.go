@@ -274,8 +274,6 @@ func (p *picker) selected() (host, resource string) {
 	return "", ""
 }
 
-func emit(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
-
 // Update handles keys; printable keys edit the filter.
 func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
 	if w, ok := msg.(tea.MouseWheelMsg); ok && p.mode == pickSession {

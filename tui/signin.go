@@ -13,6 +13,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // AuthBackend is the optional part of the Backend that pushes tokens
@@ -68,7 +69,7 @@ func newSignInPrompt(km keymap.SignIn, res ahpwire.ProtectedResourceMetadata, st
 	in.EchoCharacter = '•'
 	in.Placeholder = "paste the access token"
 	in.CharLimit = 16 << 10
-	styleTextInput(&in, st)
+	uikit.StyleTextInput(&in, st)
 	in.Focus()
 	return &signInPrompt{km: km, res: res, in: in}
 }
