@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // The chat screen's keys that reach past the focused pane, before the chat
@@ -45,7 +46,7 @@ func (m *Model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 		if c.comp.browsing() || strings.Contains(query, "\n") {
 			query = ""
 		}
-		m.overlays = append(m.overlays, newHistorySearch(km.HistorySearch, m.c.hist.entries, query, &m.c.styles))
+		m.overlays = append(m.overlays, dialog.NewHistorySearch(km.HistorySearch, m.c.hist.entries, query, &m.c.styles))
 		return nil
 	case shortcuts && inComposer && key.Matches(k, km.Composer.Follow) && c.comp.Value() == "":
 		c.tr.GotoBottom()

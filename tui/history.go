@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/internal/redact"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // Prompt history: what the user sent, across sessions and restarts, like a
@@ -192,11 +193,11 @@ func (m *Model) onHistory(msg tea.Msg) tea.Cmd {
 			m.c.log.Warn("prompt history", "err", msg.err)
 		}
 		return nil
-	case historyPickedMsg:
+	case dialog.HistoryPickedMsg:
 		if m.chat == nil {
 			return nil
 		}
-		m.chat.comp.SetDraft(msg.text)
+		m.chat.comp.SetDraft(msg.Text)
 		m.chat.relayout()
 		return m.chat.setFocus(focusComposer)
 	}

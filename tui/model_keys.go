@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // escDebounce is how soon after an overlay closed an esc is taken as a
@@ -23,7 +24,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, km.Global.Quit):
 		if m.chat != nil && m.screen == screenChat && m.chat.state.Current != nil && !m.topIsConfirm() {
-			m.overlays = append(m.overlays, newConfirm(km.Confirm, m.quitQuestion(), quitConfirmedMsg{}))
+			m.overlays = append(m.overlays, dialog.NewConfirm(km.Confirm, m.quitQuestion(), quitConfirmedMsg{}))
 			return nil
 		}
 		m.quitting = true
@@ -52,7 +53,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.screen == screenPicker {
 			first = []string{"Session picker"}
 		}
-		m.overlays = append(m.overlays, newHelpOverlay(*km, first...))
+		m.overlays = append(m.overlays, dialog.NewHelp(*km, slashHelpGroup(), first...))
 		return nil
 	}
 	if key.Matches(k, km.Chat.CancelTurn) && m.screen == screenChat && !m.overlayClosed.IsZero() &&
@@ -83,7 +84,7 @@ func (m *Model) quitQuestion() string {
 // mouse wheel; other overlays ignore it, and the screen behind never scrolls.
 func (m *Model) wheelOverlay(w tea.MouseWheelMsg) tea.Cmd {
 	switch m.overlays[len(m.overlays)-1].(type) {
-	case *approvalPrompt, *helpOverlay:
+	case *approvalPrompt, *dialog.Help:
 	default:
 		return nil
 	}
@@ -101,7 +102,7 @@ func (m *Model) wheelOverlay(w tea.MouseWheelMsg) tea.Cmd {
 
 func (m *Model) topIsConfirm() bool {
 	if n := len(m.overlays); n > 0 {
-		_, ok := m.overlays[n-1].(*confirmDialog)
+		_, ok := m.overlays[n-1].(*dialog.Confirm)
 		return ok
 	}
 	return false

@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // Update is the root's one router: each message type is routed once, to
@@ -93,11 +94,11 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onConfigForm(msg)
 	case sessionCreatedMsg:
 		return m.onSessionCreated(msg)
-	case authSignInMsg, authenticateMsg, authenticatedMsg:
+	case authSignInMsg, dialog.AuthenticateMsg, authenticatedMsg:
 		return m.onSignIn(msg) // signin_flow.go
 	case openSettingsMsg, configChangeMsg:
 		return m.onSettings(msg) // session_settings.go
-	case renameRequestMsg, sessionActionMsg, disposeRequestMsg, disposeConfirmedMsg, sessionDisposedMsg:
+	case renameRequestMsg, dialog.SessionActionMsg, disposeRequestMsg, disposeConfirmedMsg, sessionDisposedMsg:
 		return m.onSessionRequest(msg) // session_actions.go
 	case dispatchedMsg:
 		return m.onDispatched(msg)
@@ -105,7 +106,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	// The open chat's features.
 	case openChildMsg:
 		return m.openChild(msg) // subagents.go
-	case openArtifactsMsg, openArtifactMsg, artifactReadMsg:
+	case openArtifactsMsg, dialog.OpenArtifactMsg, artifactReadMsg:
 		return m.onArtifacts(msg) // artifacts.go
 	case openTerminalMsg:
 		return m.openTerminal(msg.uri) // termtyping.go
@@ -124,7 +125,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.giveUpAuth(msg)
 	case promptGuardEndedMsg:
 		return nil // redraw: the prompt's keys are live again
-	case historyLoadedMsg, historySavedMsg, historyPickedMsg:
+	case historyLoadedMsg, historySavedMsg, dialog.HistoryPickedMsg:
 		return m.onHistory(msg) // history.go
 	case clientCommandMsg:
 		return m.runClientCommand(msg) // slashcmds.go

@@ -5,18 +5,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // Picker intents of the session features: rename, archive, read state.
 type (
 	// renameRequestMsg asks the root for a rename prompt.
 	renameRequestMsg struct{ Session, Title string }
-	// sessionActionMsg asks the root to dispatch a session action.
-	sessionActionMsg struct {
-		Session string
-		Action  ahpwire.Action
-		What    string
-	}
 )
 
 // sessionActionKey handles the picker's rename, archive, read-state and
@@ -50,10 +45,10 @@ func (p *picker) sessionActionKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		if !arch {
 			what = "unarchive session"
 		}
-		return emit(sessionActionMsg{Session: r, Action: &ahpwire.SessionIsArchivedChanged{IsArchived: arch}, What: what}), true
+		return emit(dialog.SessionActionMsg{Session: r, Action: &ahpwire.SessionIsArchivedChanged{IsArchived: arch}, What: what}), true
 	default:
 		read := !e.s.Status.Has(ahpwire.StatusIsRead)
-		return emit(sessionActionMsg{Session: r, Action: &ahpwire.SessionIsReadChanged{IsRead: read}, What: "mark read/unread"}), true
+		return emit(dialog.SessionActionMsg{Session: r, Action: &ahpwire.SessionIsReadChanged{IsRead: read}, What: "mark read/unread"}), true
 	}
 }
 

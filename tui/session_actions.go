@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // Session actions from the picker (picker_actions.go): rename, archive,
@@ -15,11 +16,11 @@ import (
 func (m *Model) onSessionRequest(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case renameRequestMsg:
-		m.overlays = append(m.overlays, newRenamePrompt(m.c.km.SignIn, msg.Session, msg.Title, &m.c.styles))
-	case sessionActionMsg:
+		m.overlays = append(m.overlays, dialog.NewRename(m.c.km.SignIn, msg.Session, msg.Title, &m.c.styles))
+	case dialog.SessionActionMsg:
 		return m.sessionAction(msg)
 	case disposeRequestMsg:
-		m.overlays = append(m.overlays, newConfirm(m.c.km.Confirm,
+		m.overlays = append(m.overlays, dialog.NewConfirm(m.c.km.Confirm,
 			fmt.Sprintf("Dispose session %q? This deletes it on the host.", msg.Title), disposeConfirmedMsg{session: msg.Session}))
 	case disposeConfirmedMsg:
 		return disposeSession(m.c.ctx, m.c.backend, msg.session)
@@ -35,7 +36,7 @@ func (m *Model) onSessionRequest(msg tea.Msg) tea.Cmd {
 
 // sessionAction subscribes to a session (so the echo settles the send)
 // and dispatches a session action on it.
-func (m *Model) sessionAction(msg sessionActionMsg) tea.Cmd {
+func (m *Model) sessionAction(msg dialog.SessionActionMsg) tea.Cmd {
 	ctx, b := m.c.ctx, m.c.backend
 	return func() tea.Msg {
 		c, cancel := reqCtx(ctx)

@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // Sign-in, as the root model drives it: the prompt (signin.go) opens from
@@ -27,10 +29,10 @@ func (m *Model) onSignIn(msg tea.Msg) tea.Cmd {
 		if known := m.resourceMeta(res.Resource); known.ResourceName != "" || len(known.AuthorizationServers) > 0 {
 			res = known // the agent's declaration is the fuller one
 		}
-		m.overlays = append(m.overlays, newSignInPrompt(m.c.km.SignIn, res, &m.c.styles))
+		m.overlays = append(m.overlays, dialog.NewSignIn(m.c.km.SignIn, res, &m.c.styles))
 		return nil
-	case authenticateMsg:
-		return tea.Batch(authenticateCmd(m.c.ctx, m.c.backend, msg), m.setNotice("signing in to "+msg.name+"…", false))
+	case dialog.AuthenticateMsg:
+		return tea.Batch(authenticateCmd(m.c.ctx, m.c.backend, msg), m.setNotice("signing in to "+msg.Name+"…", false))
 	case authenticatedMsg:
 		if msg.err != nil {
 			m.retryCreate = false
@@ -60,8 +62,8 @@ func (m *Model) signInToCreate(res []ahpwire.ProtectedResourceMetadata) tea.Cmd 
 		meta = known
 	}
 	m.retryCreate = true
-	m.overlays = append(m.overlays, newSignInPrompt(m.c.km.SignIn, meta, &m.c.styles))
-	return m.setNotice("the host wants you to sign in to "+resourceName(meta)+" first", false)
+	m.overlays = append(m.overlays, dialog.NewSignIn(m.c.km.SignIn, meta, &m.c.styles))
+	return m.setNotice("the host wants you to sign in to "+dialog.ResourceName(meta)+" first", false)
 }
 
 // authRequiredOf returns the resources of an AuthRequired (-32007) error
@@ -99,14 +101,44 @@ func (m *Model) onAuthRequired(raw json.RawMessage) tea.Cmd {
 	if json.Unmarshal(raw, &p) != nil || p.Resource.Resource == "" {
 		return nil
 	}
-	name := resourceName(p.Resource)
+	name := dialog.ResourceName(p.Resource)
 	if n := len(m.overlays); n > 0 {
-		if sp, ok := m.overlays[n-1].(*signInPrompt); ok {
-			sp.add(p.Resource) // another way to sign in to the same agent, or another resource
+		if sp, ok := m.overlays[n-1].(*dialog.SignIn); ok {
+			sp.Add(p.Resource) // another way to sign in to the same agent, or another resource
 			return nil
 		}
 		return m.setNotice("sign-in needed for "+name+" — "+m.c.km.Auth.SignIn.Help().Key+" in the prompt signs in", false)
 	}
-	m.overlays = append(m.overlays, newSignInPrompt(m.c.km.SignIn, p.Resource, &m.c.styles))
+	m.overlays = append(m.overlays, dialog.NewSignIn(m.c.km.SignIn, p.Resource, &m.c.styles))
 	return nil
 }
+
+// AuthBackend is the optional part of the Backend that pushes tokens
+// (*ahpclient.Client implements it).
+type AuthBackend interface {
+	Authenticate(ctx context.Context, resource, token string) error
+}
+
+// authenticatedMsg is the host's answer to authenticate.
+type authenticatedMsg struct {
+	name string
+	err  error
+}
+
+// authenticateCmd sends the token off the Update loop.
+func authenticateCmd(ctx context.Context, be Backend, m dialog.AuthenticateMsg) tea.Cmd {
+	ab, ok := be.(AuthBackend)
+	if !ok {
+		return emit(authenticatedMsg{name: m.Name, err: errNoSignIn})
+	}
+	return func() tea.Msg {
+		return authenticatedMsg{name: m.Name, err: ab.Authenticate(ctx, m.Resource, m.Token)}
+	}
+}
+
+// errNoSignIn says the connection cannot send tokens.
+var errNoSignIn = signInError("this connection cannot send tokens")
+
+type signInError string
+
+func (e signInError) Error() string { return string(e) }

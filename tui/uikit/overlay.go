@@ -1,6 +1,8 @@
 package uikit
 
 import (
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -57,4 +59,12 @@ type NoticeMsg struct {
 // Notice is a command that shows a notice (an error when isErr).
 func Notice(text string, isErr bool) tea.Cmd {
 	return func() tea.Msg { return NoticeMsg{Text: text, IsErr: isErr} }
+}
+
+// OneLine keeps the first line of s, marking a cut with " …".
+func OneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package tui
+package dialog
 
 import (
 	"strings"
@@ -11,55 +11,65 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
-// renamePrompt asks for a session's new title.
-type renamePrompt struct {
+// SessionActionMsg asks the root to dispatch a session action (the
+// rename prompt's, the picker's archive and read-state keys').
+type SessionActionMsg struct {
+	Session string
+	Action  ahpwire.Action
+	What    string
+}
+
+// Rename asks for a session's new title.
+type Rename struct {
 	km      keymap.SignIn
 	session string
 	in      textinput.Model
 	err     string
 }
 
-func newRenamePrompt(km keymap.SignIn, session, title string, st *Styles) *renamePrompt {
-	in := newTextInput(st)
+// NewRename asks for session's new title, title filled in.
+func NewRename(km keymap.SignIn, session, title string, st *uikit.Styles) *Rename {
+	in := uikit.NewTextInput(st)
 	in.Prompt = "title › "
 	in.CharLimit = 200
 	in.SetValue(render.Sanitize(title))
 	in.CursorEnd()
 	in.Focus()
-	return &renamePrompt{km: km, session: session, in: in}
+	return &Rename{km: km, session: session, in: in}
 }
 
 // Update: enter renames (session/titleChanged), esc cancels.
-func (r *renamePrompt) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+func (r *Rename) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(k, r.km.Cancel):
-			return r, nil, resultClose
+			return r, nil, uikit.ResultClose
 		case key.Matches(k, r.km.Submit):
 			t := strings.TrimSpace(r.in.Value())
 			if t == "" {
 				r.err = "A title cannot be empty."
-				return r, nil, resultNone
+				return r, nil, uikit.ResultNone
 			}
-			return r, emit(sessionActionMsg{Session: r.session, Action: &ahpwire.SessionTitleChanged{Title: t}, What: "rename session"}), resultClose
+			return r, uikit.Emit(SessionActionMsg{Session: r.session, Action: &ahpwire.SessionTitleChanged{Title: t}, What: "rename session"}), uikit.ResultClose
 		}
 	}
 	var cmd tea.Cmd
 	r.in, cmd = r.in.Update(msg)
-	return r, cmd, resultNone
+	return r, cmd, uikit.ResultNone
 }
 
 // View draws the prompt.
-func (r *renamePrompt) View(st *Styles, width, height int) string {
+func (r *Rename) View(st *uikit.Styles, width, height int) string {
 	inner := max(24, min(width, 70)-4)
 	lines := []string{st.Dialog.Title.Render("Rename session"), "", r.in.View()}
 	if r.err != "" {
 		lines = append(lines, st.Dialog.Error.Render(r.err))
 	}
 	lines = append(lines, "")
-	lines = append(lines, keyHints(st, inner, r.km.Submit.Help().Key, "rename", r.km.Cancel.Help().Key, "cancel")...)
+	lines = append(lines, uikit.KeyHints(st, inner, r.km.Submit.Help().Key, "rename", r.km.Cancel.Help().Key, "cancel")...)
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, inner, "…")
 	}
