@@ -84,7 +84,7 @@ func (m *Model) quitQuestion() string {
 // mouse wheel; other overlays ignore it, and the screen behind never scrolls.
 func (m *Model) wheelOverlay(w tea.MouseWheelMsg) tea.Cmd {
 	switch m.overlays[len(m.overlays)-1].(type) {
-	case *approvalPrompt, *dialog.Help:
+	case *dialog.Approval, *dialog.Help:
 	default:
 		return nil
 	}

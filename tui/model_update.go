@@ -94,7 +94,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onConfigForm(msg)
 	case sessionCreatedMsg:
 		return m.onSessionCreated(msg)
-	case authSignInMsg, dialog.AuthenticateMsg, authenticatedMsg:
+	case dialog.AuthSignInMsg, dialog.AuthenticateMsg, authenticatedMsg:
 		return m.onSignIn(msg) // signin_flow.go
 	case openSettingsMsg, configChangeMsg:
 		return m.onSettings(msg) // session_settings.go
@@ -117,11 +117,11 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 			return m.setNotice("nothing is waiting for you", false)
 		}
 		return nil
-	case toolDecisionMsg:
+	case dialog.ToolDecisionMsg:
 		return m.decideTool(msg) // prompts.go
-	case inputDecisionMsg:
+	case dialog.InputDecisionMsg:
 		return m.decideInput(msg)
-	case authGiveUpMsg:
+	case dialog.AuthGiveUpMsg:
 		return m.giveUpAuth(msg)
 	case promptGuardEndedMsg:
 		return nil // redraw: the prompt's keys are live again

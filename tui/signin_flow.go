@@ -12,20 +12,15 @@ import (
 )
 
 // Sign-in, as the root model drives it: the prompt (signin.go) opens from
-// a tool call's notice (authSignInMsg), from an auth/required notification
+// a tool call's notice (dialog.AuthSignInMsg), from an auth/required notification
 // (onAuthRequired), or when createSession answers AuthRequired; a
 // successful sign-in retries that createSession.
-
-// authSignInMsg asks the root to open the sign-in prompt for a resource.
-type authSignInMsg struct {
-	resource ahpwire.ProtectedResourceMetadata
-}
 
 // onSignIn handles the sign-in prompt's messages.
 func (m *Model) onSignIn(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case authSignInMsg:
-		res := msg.resource
+	case dialog.AuthSignInMsg:
+		res := msg.Resource
 		if known := m.resourceMeta(res.Resource); known.ResourceName != "" || len(known.AuthorizationServers) > 0 {
 			res = known // the agent's declaration is the fuller one
 		}

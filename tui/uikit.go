@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"cmp"
+
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
@@ -32,3 +34,6 @@ func newTextInput(st *Styles) textinput.Model {
 func keyHints(st *Styles, width int, pairs ...string) []string {
 	return uikit.KeyHints(st, width, pairs...)
 }
+
+// firstNonEmpty is the first of ss that is not empty.
+func firstNonEmpty(ss ...string) string { return cmp.Or(ss...) }
