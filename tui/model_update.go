@@ -101,7 +101,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case renameRequestMsg, dialog.SessionActionMsg, disposeRequestMsg, disposeConfirmedMsg, sessionDisposedMsg:
 		return m.onSessionRequest(msg) // session_actions.go
 	case dispatchedMsg:
-		return m.onDispatched(msg)
+		return m.onDispatched(msg) // commands.go
 
 	// The open chat's features.
 	case openChildMsg:
@@ -109,7 +109,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case openArtifactsMsg, dialog.OpenArtifactMsg, artifactReadMsg:
 		return m.onArtifacts(msg) // artifacts.go
 	case openTerminalMsg:
-		return m.openTerminal(msg.uri) // termtyping.go
+		return m.openTerminal(msg.uri) // terminals.go
 	case resourceLoadedMsg:
 		return m.onResourceLoaded(msg) // visible_sync.go
 	case openPromptMsg:
