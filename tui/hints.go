@@ -2,7 +2,6 @@ package tui
 
 import (
 	"strings"
-
 )
 
 // changesHint names the changes view in the hint line once the chat (or

@@ -1,7 +1,6 @@
 package dialog
 
 import (
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
