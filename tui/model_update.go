@@ -18,7 +18,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.c.view.reuse = true // nor is anything drawn anew (viewcache.go)
 		return m, cmd
 	}
-	return m, tea.Batch(cmd, m.afterUpdate())
+	after := m.afterUpdate() // before m is returned: it changes m
+	return m, tea.Batch(cmd, after)
 }
 
 // route hands msg to the handler of its feature.

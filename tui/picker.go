@@ -309,7 +309,8 @@ func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
 
 func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 	p.note = ""
-	if cmd, ok := p.sessionActionKey(k); ok {
+	if key.Matches(k, p.km.ShowArchived, p.km.Rename, p.km.Archive, p.km.ToggleRead) {
+		cmd := p.sessionActionKey(k) // picker_actions.go
 		return p, cmd
 	}
 	if key.Matches(k, p.km.Up, p.km.Down, p.km.PageUp, p.km.PageDn) {
