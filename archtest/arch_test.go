@@ -29,7 +29,9 @@ var allowed = map[string][]string{
 	"reducer":                      {"ahpwire", "ahpstate", "internal/textbuf"},
 	"render":                       {"reducer", "ahpwire"},
 	"keymap":                       {},
-	"tui":                          {"render", "keymap", "reducer", "ahpclient", "ahpwire", "ahpstate", "internal/redact", "resload"},
+	"tui":                          {"render", "keymap", "reducer", "ahpclient", "ahpwire", "ahpstate", "internal/redact", "resload", "tui/dialog", "tui/uikit"},
+	"tui/dialog":                   {"render", "keymap", "ahpwire", "tui/uikit"},
+	"tui/uikit":                    {"render"},
 	"resload":                      {},
 	"archtest":                     {},
 
@@ -54,6 +56,22 @@ var pure = map[string][]string{
 	"ahpwire":           {"net", "net/http", "os", "os/exec", "github.com/coder/websocket", "math/rand", "math/rand/v2", "crypto/rand"},
 	"ahpstate":          {"net", "net/http", "os", "os/exec", "github.com/coder/websocket", "math/rand", "math/rand/v2", "crypto/rand"},
 	"reducer":           {"net", "net/http", "os", "os/exec", "github.com/coder/websocket", "math/rand", "math/rand/v2", "crypto/rand", "charm.land/bubbletea/v2", "charm.land/lipgloss/v2"},
+}
+
+// TestTuiLayers holds the table to the tui's layering: nothing but
+// internal/cli imports tui; tui/dialog imports no tui package but the leaf
+// tui/uikit; tui/uikit imports no tui package.
+func TestTuiLayers(t *testing.T) {
+	for pkg, deps := range allowed {
+		for _, d := range deps {
+			switch {
+			case d == "tui" && pkg != "internal/cli":
+				t.Errorf("%q may import tui: only internal/cli may", pkg)
+			case strings.HasPrefix(d, "tui/") && pkg != "tui" && !(pkg == "tui/dialog" && d == "tui/uikit"):
+				t.Errorf("%q may import %q: only tui (and tui/dialog, the leaf tui/uikit) may", pkg, d)
+			}
+		}
+	}
 }
 
 func TestImportRules(t *testing.T) {

@@ -23,8 +23,8 @@ type KeyMap struct {
 	Changes    Changes
 	Terminal   Terminal
 	TermInput  TermInput
-	Chord      Chord // keymap/daily.go
-	// HistorySearch is the prompt history search (keymap/daily.go).
+	Chord      Chord // keymap/shortcuts.go
+	// HistorySearch is the prompt history search (keymap/shortcuts.go).
 	HistorySearch HistorySearch
 }
 
@@ -71,7 +71,7 @@ type Chat struct {
 	NewSession    key.Binding // a new session with the same agent
 	Changes       key.Binding // the changes view (keymap/channels.go)
 	Terminals     key.Binding // the root terminals, read-only
-	CycleMode     key.Binding // shift+tab: the next session mode (keymap/daily.go)
+	CycleMode     key.Binding // shift+tab: the next session mode (keymap/shortcuts.go)
 }
 
 // Composer bindings work while the composer has focus. Text editing keys
@@ -266,8 +266,8 @@ func Default() KeyMap {
 		},
 	}
 	km.Approval.SubmitReason.SetEnabled(false)
-	steerDefaults(&km)
+	listDefaults(&km)
 	channelDefaults(&km)
-	dailyDefaults(&km)
+	shortcutDefaults(&km)
 	return km
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 func TestApprovalApproveOptionAndDenyWithReason(t *testing.T) {
@@ -52,7 +53,7 @@ func TestApprovalLaterCountsAndReopens(t *testing.T) {
 		t.Fatal("status line does not count the pending approval")
 	}
 	m = send(t, m, keyPress("ctrl+p"))
-	if _, ok := m.overlays[len(m.overlays)-1].(*approvalPrompt); !ok {
+	if _, ok := m.overlays[len(m.overlays)-1].(*dialog.Approval); !ok {
 		t.Fatal("ctrl+p did not reopen the approval")
 	}
 	// Resolved elsewhere (another client approved): the prompt closes.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // runningMCPTool is a running tool call contributed by an MCP server (the
@@ -30,7 +31,7 @@ func TestAuthRequiredIsCountedAndExplained(t *testing.T) {
 		t.Fatal("a running tool opened a prompt")
 	}
 	m = send(t, m, authRequired())
-	n, ok := m.overlays[len(m.overlays)-1].(*authNotice)
+	n, ok := m.overlays[len(m.overlays)-1].(*dialog.AuthNotice)
 	if !ok || len(m.overlays) != 1 {
 		t.Fatalf("auth-required did not open the sign-in notice (%d overlays)", len(m.overlays))
 	}
@@ -48,7 +49,7 @@ func TestAuthRequiredIsCountedAndExplained(t *testing.T) {
 		t.Fatalf("esc must close the notice and keep the count:\n%s", viewText(m))
 	}
 	m = send(t, m, keyPress("ctrl+p"))
-	if _, ok := m.overlays[0].(*authNotice); !ok {
+	if _, ok := m.overlays[0].(*dialog.AuthNotice); !ok {
 		t.Fatal("ctrl+p did not reopen the sign-in notice")
 	}
 	// f gives up: chat/toolCallComplete with a failed result.
@@ -84,7 +85,7 @@ func TestApprovedToolThatNeedsAuthIsPromptedAgain(t *testing.T) {
 	tool.ToolCall.Status = ahpwire.ToolPendingConfirmation
 	tool.ToolCall.Confirmed = ""
 	m, _ := runningChat(t, tool)
-	if _, ok := m.overlays[0].(*approvalPrompt); !ok {
+	if _, ok := m.overlays[0].(*dialog.Approval); !ok {
 		t.Fatal("no approval prompt")
 	}
 	m = send(t, m, keyPress("a"))
@@ -93,7 +94,7 @@ func TestApprovedToolThatNeedsAuthIsPromptedAgain(t *testing.T) {
 	if len(m.overlays) != 1 {
 		t.Fatalf("auth after approval not prompted (%d overlays)", len(m.overlays))
 	}
-	if _, ok := m.overlays[0].(*authNotice); !ok {
+	if _, ok := m.overlays[0].(*dialog.AuthNotice); !ok {
 		t.Fatalf("want the sign-in notice, got %T", m.overlays[0])
 	}
 }

@@ -88,3 +88,13 @@ func (l *bgList) View(st *Styles, ws []ahpwire.BackgroundWork, width int) []stri
 	}
 	return out
 }
+
+// openBackground opens the list of background work and subagents.
+func (m *chatModel) openBackground() tea.Cmd {
+	if len(m.ahp.BackgroundWork) == 0 {
+		return notice("no background work is running", false)
+	}
+	m.x.bgl.open, m.x.bgl.sel = true, 0
+	m.relayout()
+	return nil
+}

@@ -382,3 +382,21 @@ func plural(n int, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// openChanges opens the changes view of the chat (f6).
+func (m *Model) openChanges() tea.Cmd {
+	o, cmd := newChangesOverlay(m.c.ext, m.c.km.Changes, m.changesets())
+	m.overlays = append(m.overlays, o)
+	return cmd
+}
+
+// changesets is the catalogue of the chat, else of its session.
+func (m *Model) changesets() []ahpwire.Changeset {
+	if cs := m.c.ext.chatSets; len(cs) > 0 {
+		return cs
+	}
+	if m.session != nil {
+		return m.session.Changesets
+	}
+	return nil
+}

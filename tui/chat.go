@@ -48,7 +48,7 @@ type chatModel struct {
 	width     int
 	height    int
 	conn      ahpclient.ConnState // a copy of the root's, updated by it
-	x         chatExtras          // completions, steering, queue, search, subagents (chat_steer.go)
+	x         chatExtras          // completions, steering, queue, search, subagents (chat_extras.go)
 	// sessionChanges: the session lists changesets (the root keeps it).
 	sessionChanges bool
 	// ahp is AHP's state of the chat, kept with package ahpstate's reducer

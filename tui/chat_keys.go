@@ -7,38 +7,77 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
-// chatKey handles the chat-screen keys that reach past the focused pane,
-// before the chat sees them: a new session with the same agent, paging the
-// transcript while typing, and printable keys typed while the transcript
-// has focus (they go to the composer instead of vanishing). It reports
-// whether it handled k.
-func (m *Model) chatKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	c := m.chat
-	km := &m.c.km
+// The chat screen's keys that reach past the focused pane, before the chat
+// sees them: the keys people bring from Claude Code, Codex and crush
+// (keymap/shortcuts.go: ctrl+x ctrl+e and ctrl+g for $EDITOR, ctrl+r for
+// the prompt history, shift+tab for the session mode, end to follow the
+// stream from an empty composer, esc to clear a draft), a new session with
+// the same agent, paging the transcript while typing, and printable keys
+// typed while the transcript has focus (they go to the composer instead of
+// vanishing). The open lists and popups keep the shortcuts for themselves.
+
+// chatKey handles those keys, then hands k to the chat (chat_update.go).
+func (m *Model) chatKey(k tea.KeyPressMsg) tea.Cmd {
+	c, km := m.chat, &m.c.km
+	inComposer := c.focus == focusComposer
+	shortcuts := !c.x.modal() && !(inComposer && c.x.compl.Open())
+	chord := shortcuts && m.chordX // the key after ctrl+x
+	m.chordX = false
 	page := max(1, c.tr.height-1)
-	if cmd, ok := m.dailyChatKey(k); ok {
-		return cmd, true
-	}
 	switch {
+	case chord && key.Matches(k, km.Chord.Editor):
+		return prepareEditor(c.comp.Expanded())
+	case chord && key.Matches(k, km.Chord.Unqueue):
+		if len(c.state.Queued) == 0 {
+			return notice("no queued message to remove", false)
+		}
+		return c.unqueue()
+	case chord && key.Matches(k, km.Chord.Cancel):
+		return nil
+	// After ctrl+x, any other key acts as usual.
+	case shortcuts && inComposer && key.Matches(k, km.Composer.Unqueue):
+		m.chordX = true
+		return notice("ctrl+x… "+km.Chord.Editor.Help().Key+" $EDITOR · "+km.Chord.Unqueue.Help().Key+" remove last queued", false)
+	case shortcuts && inComposer && key.Matches(k, km.Composer.HistorySearch):
+		query := c.comp.Value()
+		if c.comp.browsing() || strings.Contains(query, "\n") {
+			query = ""
+		}
+		m.overlays = append(m.overlays, dialog.NewHistorySearch(km.HistorySearch, m.c.hist.entries, query, &m.c.styles))
+		return nil
+	case shortcuts && inComposer && key.Matches(k, km.Composer.Follow) && c.comp.Value() == "":
+		c.tr.GotoBottom()
+		return nil
+	case shortcuts && inComposer && key.Matches(k, km.Chat.CancelTurn) && strings.TrimSpace(c.comp.Value()) != "":
+		c.comp.Take() // kept in the history: ↑ brings it back
+		c.relayout()
+		hint := "draft cleared — ↑ brings it back"
+		if c.state.Current != nil {
+			hint += " · esc again cancels the turn"
+		}
+		return notice(hint, false)
+	case shortcuts && key.Matches(k, km.Chat.CycleMode):
+		return m.cycleMode() // session_settings.go
 	case key.Matches(k, km.Chat.NewSession):
-		return m.newSessionLikeThis(), true
-	case c.focus == focusComposer && c.loadErr != "" && key.Matches(k, km.Composer.Send):
+		return m.newSessionLikeThis()
+	case inComposer && c.loadErr != "" && key.Matches(k, km.Composer.Send):
 		// The chat cannot receive it: keep it visibly, never send it into
 		// the void (where it would show "sending" forever).
-		return c.holdUnsent(), true
-	case c.focus == focusComposer && key.Matches(k, km.Composer.ScrollUp):
+		return c.holdUnsent()
+	case inComposer && key.Matches(k, km.Composer.ScrollUp):
 		c.tr.ScrollUp(page)
-		return c.maybeFetchOlder(), true
-	case c.focus == focusComposer && key.Matches(k, km.Composer.ScrollDown):
+		return c.maybeFetchOlder()
+	case inComposer && key.Matches(k, km.Composer.ScrollDown):
 		c.tr.ScrollDown(page)
-		return nil, true
-	case c.focus == focusTranscript && isTyping(k) && !boundInTranscript(km, k) && !c.x.modal():
+		return nil
+	case !inComposer && isTyping(k) && !boundInTranscript(km, k) && !c.x.modal():
 		focus := c.setFocus(focusComposer)
-		return tea.Batch(focus, c.Update(k)), true
+		return tea.Batch(focus, c.handleKey(k))
 	}
-	return nil, false
+	return c.handleKey(k)
 }
 
 // isTyping reports whether k types text (no ctrl or alt).
@@ -80,4 +119,11 @@ func (m *Model) newSessionLikeThis() tea.Cmd {
 	}
 	leave := m.leaveChat()
 	return tea.Batch(leave, emit(newSessionMsg{Provider: provider}))
+}
+
+// helpKeyInTranscript reports whether k is the transcript's help key (?)
+// while the transcript has focus (in the composer ? is text).
+func (m *Model) helpKeyInTranscript(k tea.KeyPressMsg) bool {
+	return m.screen == screenChat && m.chat != nil && m.chat.focus == focusTranscript &&
+		!m.chat.x.modal() && key.Matches(k, m.c.km.Transcript.Help)
 }

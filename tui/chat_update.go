@@ -12,11 +12,9 @@ import (
 // wheelLines is how far one mouse wheel step scrolls.
 const wheelLines = 3
 
-// Update handles a message routed to the chat screen (no overlay on top).
+// Update is the chat's one router: each message type goes once to its
+// handler (the root routes to it the messages of the chat's features).
 func (m *chatModel) Update(msg tea.Msg) tea.Cmd {
-	if cmd, ok := m.steerMsg(msg); ok {
-		return cmd
-	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
@@ -53,12 +51,17 @@ func (m *chatModel) Update(msg tea.Msg) tea.Cmd {
 		m.comp.SetDraft(msg.text)
 		m.relayout()
 		return nil
-	case turnsFetchedMsg:
-		m.fetching = false
+	case completionDueMsg, completionResultMsg:
+		return m.onCompletion(msg) // chat_extras.go
+	case searchFoundMsg:
+		return m.searchFound(msg) // chat_search.go
+	case exportDoneMsg:
 		if msg.err != nil {
 			return notice(errText(msg.err), true)
 		}
-		return nil
+		return notice("exported to "+msg.path, false)
+	case turnsFetchedMsg:
+		return m.onTurnsFetched(msg)
 	}
 	if m.focus == focusComposer {
 		var cmd tea.Cmd
@@ -68,17 +71,94 @@ func (m *chatModel) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (m *chatModel) handleKey(k tea.KeyPressMsg) tea.Cmd {
-	if cmd, ok := m.steerKey(k); ok {
-		return cmd
+// onTurnsFetched: a fetchTurns ended, for the whole-chat pager
+// (chat_whole.go), the search paging in history, or scrolling up.
+func (m *chatModel) onTurnsFetched(msg turnsFetchedMsg) tea.Cmd {
+	if m.x.whole.action != wholeNone {
+		return m.wholeFetched(msg)
 	}
-	km := &m.c.km.Chat
+	if m.x.search.paging {
+		m.fetching = false
+		if msg.err != nil || m.cursor == "" || m.cursor == m.x.search.pagedFrom {
+			// Done, failed, or the host did not move the cursor: stop.
+			m.x.search.paging = false
+			return m.runSearch(true)
+		}
+		m.fetching, m.x.search.pagedFrom = true, m.cursor
+		return fetchTurns(m.c.ctx, m.c.backend, m.chat, m.cursor)
+	}
+	m.fetching = false
+	if msg.err != nil {
+		return notice(errText(msg.err), true)
+	}
+	return nil
+}
+
+// handleKey: an open list or popup takes the keys (chat_extras.go); then
+// the chat's keys, in one switch; then the focused pane (transcript or
+// composer). The root's chat keys come first (chat_keys.go).
+func (m *chatModel) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	if m.x.modal() {
+		return m.listKey(k)
+	}
+	if m.focus == focusComposer && m.x.compl.Open() {
+		if used, it := m.x.compl.Update(k); used {
+			if it != nil {
+				m.x.compl.accept(&m.comp, *it)
+			}
+			m.relayout()
+			return nil
+		}
+	}
+	km, tk := &m.c.km.Chat, &m.c.km.Transcript
+	inTranscript := m.focus == focusTranscript
 	switch {
+	// The chat's features: search, queue, background work, settings,
+	// artifacts, subagents, terminals, copy and export, steering.
+	case key.Matches(k, km.Search) || (inTranscript && key.Matches(k, tk.Search)):
+		return m.openSearch()
+	case key.Matches(k, km.Queue):
+		return m.openQueue() // queue.go
+	case key.Matches(k, km.Background):
+		return m.openBackground() // background.go
+	case key.Matches(k, km.Settings):
+		return emit(openSettingsMsg{})
+	case key.Matches(k, km.Artifacts):
+		return emit(openArtifactsMsg{})
+	case key.Matches(k, km.Parent):
+		if m.x.parent == "" {
+			return notice("this chat has no parent chat", false)
+		}
+		return emit(openChildMsg{chat: m.x.parent})
+	case inTranscript && key.Matches(k, tk.ToggleBlock):
+		if uri := m.focusedTerminal(); uri != "" && key.Matches(k, m.c.km.Terminal.Interact) {
+			return emit(openTerminalMsg{uri: uri})
+		}
+		if chat := m.focusedSubagent(); chat != "" {
+			return emit(openChildMsg{chat: chat, parent: m.chat})
+		}
+		return m.toggleFocused()
+	case inTranscript && key.Matches(k, tk.SearchNext):
+		return m.stepSearch(+1)
+	case inTranscript && key.Matches(k, tk.SearchPrev):
+		return m.stepSearch(-1)
+	case inTranscript && key.Matches(k, tk.CopyMessage):
+		return m.copyMessage()
+	case inTranscript && key.Matches(k, tk.CopyAll):
+		return m.wholeChat(wholeCopy)
+	case inTranscript && key.Matches(k, tk.Export):
+		return m.wholeChat(wholeExport)
+	case !inTranscript && key.Matches(k, m.c.km.Composer.Steer):
+		return m.sendComposer(true) // chat_send.go
+	case !inTranscript && key.Matches(k, m.c.km.Composer.Send) && (m.x.readOnly || m.x.editing != ""):
+		return m.sendComposer(false)
+
+	// The chat's own keys.
 	case key.Matches(k, km.CancelTurn):
 		if m.state.Current != nil {
 			return m.cancelTurn()
 		}
-		if m.focus == focusTranscript && m.tr.FocusedSpan() != nil {
+		if inTranscript && m.tr.FocusedSpan() != nil {
 			m.tr.ClearFocus()
 		}
 		return nil
@@ -103,25 +183,10 @@ func (m *chatModel) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.Sessions):
 		return emit(backToPickerMsg{})
 	}
-	if m.focus == focusTranscript {
+	if inTranscript {
 		return m.transcriptKey(k)
 	}
-	if key.Matches(k, m.c.km.Composer.Unqueue) {
-		return m.unqueue()
-	}
-	before := m.comp.Height()
-	comp, cmd, act := m.comp.Update(k)
-	m.comp = comp
-	if m.comp.Height() != before {
-		m.relayout()
-	}
-	switch a := act.(type) {
-	case actionSend:
-		return tea.Batch(cmd, m.send(a.Text))
-	case actionOpenEditor:
-		return prepareEditor(a.Draft)
-	}
-	return tea.Batch(cmd, m.afterComposerKey())
+	return m.composerKey(k) // chat_send.go
 }
 
 func (m *chatModel) setFocus(f chatFocus) tea.Cmd {
@@ -132,35 +197,6 @@ func (m *chatModel) setFocus(f chatFocus) tea.Cmd {
 	}
 	m.comp.Blur()
 	return nil
-}
-
-// send dispatches text: a new turn when idle, a queued message while a turn
-// runs. The echo adds it to the transcript; until then the strip shows it.
-func (m *chatModel) send(text string) tea.Cmd {
-	if cmd := m.clientCommandCmd(text); cmd != nil {
-		return cmd // a client slash command (slashcmds.go)
-	}
-	m.x.compl.reset()
-	return tea.Batch(m.c.hist.add(text), m.sendMessage(text, false))
-}
-
-// unqueue removes the newest queued message.
-func (m *chatModel) unqueue() tea.Cmd {
-	if len(m.state.Queued) == 0 {
-		return nil
-	}
-	q := m.state.Queued[len(m.state.Queued)-1]
-	a := &ahpwire.ChatPendingMessageRemoved{Kind: ahpwire.PendingQueued, ID: q.ID}
-	return dispatch(m.c.ctx, m.c.backend, m.chat, a, "remove queued message")
-}
-
-func (m *chatModel) cancelTurn() tea.Cmd {
-	cur := m.state.Current
-	a := &ahpwire.ChatTurnCancelled{TurnID: cur.TurnID, Duration: ahpwire.Ptr(int64(0))} // duration is required (AHP 1.0)
-	if !cur.StartedAt.IsZero() {
-		a.Duration = ahpwire.Ptr(m.c.now().Sub(cur.StartedAt).Milliseconds())
-	}
-	return dispatch(m.c.ctx, m.c.backend, m.chat, a, "cancel turn")
 }
 
 func (m *chatModel) transcriptKey(k tea.KeyPressMsg) tea.Cmd {

@@ -21,7 +21,7 @@ func TestBigCopyIsCappedAndSaysSo(t *testing.T) {
 	for _, c := range batch {
 		switch msg := c().(type) {
 		case noticeMsg:
-			note = msg.text
+			note = msg.Text
 		default:
 			if v := reflect.ValueOf(msg); v.Kind() == reflect.String {
 				clip = v.Len()
@@ -39,8 +39,8 @@ func TestBigCopyIsCappedAndSaysSo(t *testing.T) {
 	}
 	small, _ := copyCmd("hi", "the block", "e")().(tea.BatchMsg)
 	for _, c := range small {
-		if n, ok := c().(noticeMsg); ok && n.text != "copied the block (2 bytes)" {
-			t.Fatalf("small notice %q", n.text)
+		if n, ok := c().(noticeMsg); ok && n.Text != "copied the block (2 bytes)" {
+			t.Fatalf("small notice %q", n.Text)
 		}
 	}
 }

@@ -225,3 +225,15 @@ func frameTick(d time.Duration) tea.Cmd {
 func runHook(f func()) tea.Cmd {
 	return func() tea.Msg { f(); return demoFaultMsg{} }
 }
+
+// onDispatched: a failed dispatch is a notice, and a message that did not
+// reach the open chat is kept visibly (chat_unsent.go).
+func (m *Model) onDispatched(msg dispatchedMsg) tea.Cmd {
+	if msg.err != nil {
+		if t := sentText(msg.action); t != "" && m.chat != nil && msg.channel == m.chat.chat {
+			m.chat.addUnsent(t, errText(msg.err))
+		}
+		return m.errNotice("", msg.err)
+	}
+	return nil
+}

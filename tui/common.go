@@ -115,7 +115,7 @@ type common struct {
 	demoAgent bool           // the host runs the scripted demo agent (quickstart.go)
 	release   func()         // Options.ReleaseMemory
 	hist      *promptHistory // the prompt history of every composer (history.go)
-	// ext follows terminals, changesets and content references (extchannels.go).
+	// ext follows terminals, changesets and content references (sidechannels.go).
 	ext *extChannels
 	// view is the last frame, reused while only streamed text grew (viewcache.go).
 	view frameCache

@@ -124,7 +124,7 @@ func (c *completer) observe(comp *composer) tea.Cmd {
 	if c.be == nil && len(c.client) == 0 {
 		return nil
 	}
-	row, col := comp.ta.Line(), comp.ta.Column()
+	row, col := comp.Cursor()
 	lines := strings.Split(comp.Value(), "\n")
 	if row >= len(lines) {
 		c.reset()
@@ -174,7 +174,8 @@ func (c *completer) due(parent context.Context, msg completionDueMsg, comp *comp
 	ctx, cancel := context.WithTimeout(parent, completionTimeout)
 	c.cancel = cancel
 	text := comp.Value()
-	offset := utf16Offset(text, comp.ta.Line(), comp.ta.Column())
+	row, col := comp.Cursor()
+	offset := utf16Offset(text, row, col)
 	be, chat, id := c.be, c.chat, msg.id
 	return func() tea.Msg {
 		defer cancel()
@@ -263,7 +264,7 @@ func (c *completer) Update(msg tea.KeyPressMsg) (used bool, accepted *ahpwire.Co
 // (and a space) and forgets the token.
 func (c *completer) accept(comp *composer, it ahpwire.CompletionItem) {
 	lines := strings.Split(comp.Value(), "\n")
-	row, col := comp.ta.Line(), comp.ta.Column()
+	row, col := comp.Cursor()
 	if row >= len(lines) {
 		return
 	}
@@ -272,12 +273,7 @@ func (c *completer) accept(comp *composer, it ahpwire.CompletionItem) {
 	col = max(start, min(col, len(line)))
 	ins := []rune(it.InsertText + " ")
 	lines[row] = string(line[:start]) + string(ins) + string(line[col:])
-	comp.ta.SetValue(strings.Join(lines, "\n"))
-	comp.ta.MoveToBegin()
-	for range row {
-		comp.ta.CursorDown()
-	}
-	comp.ta.SetCursorColumn(start + len(ins))
+	comp.SetValueAt(strings.Join(lines, "\n"), row, start+len(ins))
 	if !slices.ContainsFunc(c.client, func(ci ahpwire.CompletionItem) bool { return ci.InsertText == it.InsertText }) {
 		c.accepted = append(c.accepted, it) // a client command has no attachment
 	}

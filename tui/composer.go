@@ -12,6 +12,7 @@ import (
 
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // Paste handling: a paste larger than these limits, or one holding tabs or
@@ -83,7 +84,7 @@ func newComposer(km keymap.Composer, st *Styles) composer {
 	ta.KeyMap.LineEnd = key.NewBinding(key.WithKeys("end", "ctrl+e"))
 	ta.KeyMap.DeleteCharacterForward = key.NewBinding(key.WithKeys("delete"))
 	ta.SetVirtualCursor(true)
-	styleTextarea(&ta, st)
+	uikit.StyleTextarea(&ta, st)
 	c := composer{ta: ta, km: km, pastes: map[int]string{}, vc: &composerView{}}
 	c.ta.Focus()
 	return c
@@ -104,7 +105,7 @@ func (c *composer) textareaBindings() []key.Binding {
 }
 
 // SetStyles re-colours the editor after a theme change.
-func (c *composer) SetStyles(st *Styles) { styleTextarea(&c.ta, st); c.touch() }
+func (c *composer) SetStyles(st *Styles) { uikit.StyleTextarea(&c.ta, st); c.touch() }
 
 // composerMaxRows is the most rows the composer grows to; a small
 // terminal gives it fewer (SetMaxRows).
@@ -158,10 +159,16 @@ func (c *composer) Take() string {
 		return ""
 	}
 	c.pushHistory(c.ta.Value())
-	c.ta.Reset()
-	c.pastes, c.nPaste = map[int]string{}, 0
+	c.clear()
 	c.hIdx = len(c.history)
 	return text
+}
+
+// clear empties the draft and forgets its paste chips (the composer's one
+// reset: Take and SetDraft use it).
+func (c *composer) clear() {
+	c.ta.Reset()
+	c.pastes, c.nPaste = map[int]string{}, 0
 }
 
 // SetValue replaces the draft.
@@ -177,6 +184,15 @@ func (c *composer) Expanded() string {
 		}
 		return chip
 	})
+}
+
+// SetHistory replaces the drafts ↑ recalls (oldest first).
+func (c *composer) SetHistory(texts []string) {
+	c.history = c.history[:0]
+	for _, t := range texts {
+		c.history = append(c.history, histEntry{text: t})
+	}
+	c.hIdx = len(c.history)
 }
 
 func (c *composer) pushHistory(s string) {
@@ -222,15 +238,10 @@ func (c composer) Update(msg tea.Msg) (composer, tea.Cmd, composerAction) {
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, c.km.Send):
-			text := c.Expanded()
-			if strings.TrimSpace(text) == "" {
-				return c, nil, nil
+			if text := c.Take(); text != "" {
+				return c, nil, actionSend{Text: text}
 			}
-			c.pushHistory(c.ta.Value())
-			c.ta.Reset()
-			c.pastes, c.nPaste = map[int]string{}, 0
-			c.hIdx = len(c.history)
-			return c, nil, actionSend{Text: text}
+			return c, nil, nil
 		case key.Matches(msg, c.km.Editor):
 			return c, nil, actionOpenEditor{Draft: c.Expanded()}
 		case key.Matches(msg, c.km.HistoryPrev) && (c.ta.Value() == "" || c.browsing()):
@@ -260,8 +271,7 @@ func (c composer) Update(msg tea.Msg) (composer, tea.Cmd, composerAction) {
 // SetDraft replaces the draft with text from outside (the editor); text that
 // the textarea would alter or truncate is kept intact as a paste chip.
 func (c *composer) SetDraft(text string) {
-	c.ta.Reset()
-	c.pastes, c.nPaste = map[int]string{}, 0
+	c.clear()
 	if needsChip(text) {
 		c.insertChip(text)
 		return
@@ -288,4 +298,20 @@ func pasteNewlines(s string) string {
 func needsChip(s string) bool {
 	return len(s) > pasteInlineMaxBytes || strings.Count(s, "\n") >= pasteInlineMaxLines ||
 		strings.ContainsAny(s, "\t\r")
+}
+
+// SetPlaceholder sets the text shown while the draft is empty.
+func (c *composer) SetPlaceholder(s string) { c.ta.Placeholder = s; c.touch() }
+
+// Cursor is the cursor's row and column (in runes) in the draft.
+func (c *composer) Cursor() (row, col int) { return c.ta.Line(), c.ta.Column() }
+
+// SetValueAt replaces the draft and puts the cursor at row, col.
+func (c *composer) SetValueAt(s string, row, col int) {
+	c.ta.SetValue(s)
+	c.ta.MoveToBegin()
+	for range row {
+		c.ta.CursorDown()
+	}
+	c.ta.SetCursorColumn(col)
 }

@@ -50,30 +50,30 @@ func tickConnect() tea.Cmd {
 }
 
 // onConnect handles the connecting screen's messages.
-func (m *Model) onConnect(msg tea.Msg) (tea.Cmd, bool) {
+func (m *Model) onConnect(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case connectTickMsg:
 		if m.connecting.active {
-			return tickConnect(), true
+			return tickConnect()
 		}
-		return nil, true
+		return nil
 	case connectDoneMsg:
 		m.connecting.active = false
 		if msg.err != nil {
 			// main reports the failure (ConnectionFailure) after the exit.
 			m.conn = ahpclient.ConnState{Phase: ahpclient.Failed, Err: msg.err}
 			m.quitting = true
-			return tea.Quit, true
+			return tea.Quit
 		}
 		if m.conn.Phase == ahpclient.Connecting { // the client's own events may be newer
 			m.conn = ahpclient.ConnState{Phase: ahpclient.Connected}
 		}
 		if s := m.openAtStart; s != "" { // Options.OpenSession waits for the connection
-			return openAtStart(s), true
+			return openAtStart(s)
 		}
-		return nil, true
+		return nil
 	}
-	return nil, false
+	return nil
 }
 
 // connectingView draws the connecting screen (h lines above the status).

@@ -2,13 +2,16 @@
 //
 // The root Model routes messages between small models: the session picker,
 // the chat screen (transcript, composer, status line) and a stack of
-// overlays (help, confirmation, approval prompt, input form). It performs no
+// overlays (package tui/dialog: help, confirmation, approval prompt, input
+// form, ...). Model.Update (model_update.go) is one type switch that hands
+// each message type to the one handler of its feature; docs/ARCHITECTURE.md
+// has the table from a behaviour to its file. It performs no
 // I/O in Update or View: every client call is a tea.Cmd, and client events
 // enter through one pump command that blocks on Backend.Next and is re-armed
 // after each event. Envelopes are acknowledged to the client only after the
 // reducer has applied them.
 //
-// Every colour comes from render.Palette: the chrome styles (styles.go) and
+// Every colour comes from render.Palette: the chrome styles (tui/uikit/styles.go) and
 // the text inputs are derived from the same dark or light palette as the
 // transcript. Prompts that open by themselves (approvals, sign-in notices,
 // questions) are counted in the status line; one that opens while the user

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 func TestInputFormSubmitDeclineCancel(t *testing.T) {
@@ -20,8 +21,8 @@ func TestInputFormSubmitDeclineCancel(t *testing.T) {
 	if len(fb.dispatched) != 0 || !strings.Contains(viewText(m), "is required") {
 		t.Fatalf("submitted without the required answer:\n%s", viewText(m))
 	}
-	if f := m.overlays[0].(*inputForm); f.cur != 0 {
-		t.Fatalf("focus stayed on field %d; it must jump to the missing answer (0)", f.cur)
+	if f := m.overlays[0].(*dialog.InputForm); f.Current() != 0 {
+		t.Fatalf("focus stayed on field %d; it must jump to the missing answer (0)", f.Current())
 	}
 	m = typeText(t, m, "myproj")
 	m = send(t, m, keyPress("enter")) // -> language
@@ -70,7 +71,7 @@ func TestInputFormSubmitDeclineCancel(t *testing.T) {
 		t.Fatal("esc must close the form without answering")
 	}
 	m = send(t, m, keyPress("ctrl+p"))
-	if _, ok := m.overlays[0].(*inputForm); !ok {
+	if _, ok := m.overlays[0].(*dialog.InputForm); !ok {
 		t.Fatal("ctrl+p did not reopen the form")
 	}
 }

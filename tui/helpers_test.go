@@ -236,7 +236,8 @@ func (q *lateQueue) take() []tea.Msg {
 }
 
 func isOurMsg(msg tea.Msg) bool {
-	return strings.Contains(fmt.Sprintf("%T", msg), "tui.")
+	t := fmt.Sprintf("%T", msg) // the root's, its dialogs' and the UI kit's messages
+	return strings.Contains(t, "tui.") || strings.Contains(t, "dialog.") || strings.Contains(t, "uikit.")
 }
 
 // keyPress builds a key press from a key name as key.Matches sees it.

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"strings"
-
-	"github.com/ahptui/ahptui/render"
 )
 
 // changesHint names the changes view in the hint line once the chat (or
@@ -24,14 +22,4 @@ func (m *Model) dropStaleNotices() {
 	if m.notice != "" && strings.HasPrefix(m.notice, steeringSentNotice) && (m.chat == nil || m.chat.state.Current == nil) {
 		m.notice = ""
 	}
-}
-
-// droppedNote says, in the terminal viewer, that a terminal's scrollback
-// reached its cap (render.TerminalScrollback lines past the screen): the
-// older lines are gone, not merely out of sight.
-func droppedNote(total int) string {
-	if total < render.TerminalScrollback {
-		return ""
-	}
-	return "older lines dropped (the last " + render.GroupDigits(render.TerminalScrollback) + " are kept)"
 }

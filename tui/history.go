@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/internal/redact"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // Prompt history: what the user sent, across sessions and restarts, like a
@@ -172,9 +173,33 @@ func (h *promptHistory) seedComposer(c *composer) {
 	if h == nil {
 		return
 	}
-	c.history = c.history[:0]
-	for _, e := range h.entries {
-		c.history = append(c.history, histEntry{text: e})
+	c.SetHistory(h.entries)
+}
+
+// onHistory handles the messages of the prompt history.
+func (m *Model) onHistory(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case historyLoadedMsg:
+		if msg.err != nil {
+			m.c.log.Warn("prompt history", "err", msg.err)
+		}
+		m.c.hist.loaded(msg.entries)
+		if m.chat != nil && m.chat.comp.Value() == "" {
+			m.c.hist.seedComposer(&m.chat.comp)
+		}
+		return nil
+	case historySavedMsg:
+		if msg.err != nil {
+			m.c.log.Warn("prompt history", "err", msg.err)
+		}
+		return nil
+	case dialog.HistoryPickedMsg:
+		if m.chat == nil {
+			return nil
+		}
+		m.chat.comp.SetDraft(msg.Text)
+		m.chat.relayout()
+		return m.chat.setFocus(focusComposer)
 	}
-	c.hIdx = len(c.history)
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/internal/testkit"
 	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // liveBackend is a real client whose Next is driven by the test itself, so
@@ -193,20 +194,20 @@ func TestLiveCancelAndApprove(t *testing.T) {
 		r.pump("approval prompt", func(m Model) bool { return len(m.overlays) > 0 })
 		// The first prompt opens while the user has just typed: an "a" at
 		// once is taken as typing, not as a decision (typing guard).
-		p, ok := r.m.overlays[len(r.m.overlays)-1].(*approvalPrompt)
+		p, ok := r.m.overlays[len(r.m.overlays)-1].(*dialog.Approval)
 		if !ok {
 			t.Fatalf("overlay %T, want the approval prompt", r.m.overlays[len(r.m.overlays)-1])
 		}
-		if i == 0 && !p.guarded() {
+		if i == 0 && !p.Guarded() {
 			t.Fatal("the prompt that opened as the user typed is not guarded")
 		}
-		if p.guarded() {
+		if p.Guarded() {
 			r.m = send(t, r.m, keyPress("a"))
 			if len(r.m.overlays) == 0 {
 				t.Fatal("an a typed just as the prompt opened approved the tool")
 			}
 			clock = clock.Add(time.Minute) // the guard is over
-			if p.guarded() {
+			if p.Guarded() {
 				t.Fatal("the guard outlived its time")
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // screen is the main screen shown under the overlays.
@@ -60,11 +61,11 @@ type Model struct {
 	hosts         []*hostEntry  // the configured hosts (model_hosts.go); nil: one host
 	hostTicking   bool          // the hosts' countdown tick is running
 	carry         string        // unsent messages for the next chat's composer (ctrl+n)
-	chordX        bool          // ctrl+x was pressed in the composer (daily_keys.go)
+	chordX        bool          // ctrl+x was pressed in the composer (chat_shortcuts.go)
 	quick         bool          // Options.QuickStart, until the first list (quickstart.go)
 	connecting    connecting
 	// lastCreate is the last createSession, retried after a sign-in when
-	// the host answered AuthRequired (model_steer.go).
+	// the host answered AuthRequired (session_create.go).
 	lastCreate  *createRequest
 	retryCreate bool
 }
@@ -136,7 +137,7 @@ func (m Model) ConnectionFailure() error {
 func (m *Model) setTheme(dark bool) {
 	m.c.setTheme(dark)
 	m.picker.km = m.c.km.Picker
-	styleTextInput(&m.picker.filter, &m.c.styles)
+	uikit.StyleTextInput(&m.picker.filter, &m.c.styles)
 	if m.chat != nil {
 		m.chat.comp.SetStyles(&m.c.styles)
 		m.chat.tr.markerSty = m.c.styles.Chat.Marker

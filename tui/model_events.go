@@ -64,9 +64,7 @@ func (m *Model) onTurnsFetched(ev ahpclient.TurnsFetchedEvent) tea.Cmd {
 	if err != nil {
 		err = fmt.Errorf("load older turns: %w", err)
 	}
-	next, cmd := m.update(turnsFetchedMsg{channel: ev.Channel, err: err})
-	*m = next.(Model)
-	return cmd
+	return m.chat.Update(turnsFetchedMsg{channel: ev.Channel, err: err})
 }
 
 func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {

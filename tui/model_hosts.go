@@ -165,26 +165,26 @@ func (m *Model) hostByBackend(b Backend) *hostEntry {
 func (m *Model) here() string { return m.picker.here }
 
 // onHostMsg handles the hosts' own messages.
-func (m *Model) onHostMsg(msg tea.Msg) (tea.Cmd, bool) {
+func (m *Model) onHostMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case hostConnectedMsg:
-		return m.onHostConnected(msg), true
+		return m.onHostConnected(msg)
 	case hostRetryMsg:
 		h := m.host(msg.name)
 		if h == nil || h.b != nil || h.dialing || h.attempts != msg.attempt || h.Connect == nil {
-			return nil, true
+			return nil
 		}
 		h.dialing = true
 		m.syncHosts()
-		return connectHost(m.c.ctx, h.Name, h.Connect), true
+		return connectHost(m.c.ctx, h.Name, h.Connect)
 	case hostTickMsg:
 		m.hostTicking = false
 		m.syncHosts()
-		return m.syncHostTick(), true
+		return m.syncHostTick()
 	case backendClosedMsg:
-		return nil, true
+		return nil
 	}
-	return nil, false
+	return nil
 }
 
 func (m *Model) onHostConnected(msg hostConnectedMsg) tea.Cmd {
@@ -291,7 +291,7 @@ func (m *Model) onWatchStopped(b Backend, err error) tea.Cmd {
 // newMirror returns the AHP state the UI keeps of one host connection:
 // the root (agents, terminals) and the opening or open session. The open
 // chat's state is the chat model's (chat_update.go), terminals' and
-// changesets' the ext channels' (extchannels.go), reduced by ahpstate too.
+// changesets' the ext channels' (sidechannels.go), reduced by ahpstate too.
 func newMirror() *ahpstate.Mirror {
 	return ahpstate.NewMirror(ahpstate.Reducer{}, ahpstate.ScopeRoot, ahpstate.ScopeSession)
 }

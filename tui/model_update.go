@@ -1,233 +1,195 @@
 package tui
 
 import (
-	"time"
-
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
-// update routes a message (Update, in extwire.go, wraps it). It performs
-// no I/O: every effect is a tea.Cmd.
-func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// Update is the root's one router: each message type is routed once, to
+// the handler of its feature (the table in docs/ARCHITECTURE.md names
+// their files); afterUpdate then keeps what depends on the whole screen in
+// line. It performs no I/O: every effect is a tea.Cmd.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.c.view.reuse = false // viewcache.go
+	cmd := m.route(msg)
+	if m.onlyStreamedText(msg) { // nothing moved on screen before the next frame (stream_batch.go)
+		m.c.view.reuse = true // nor is anything drawn anew (viewcache.go)
+		return m, cmd
+	}
+	after := m.afterUpdate() // before m is returned: it changes m
+	return m, tea.Batch(cmd, after)
+}
+
+// route hands msg to the handler of its feature.
+func (m *Model) route(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	// The terminal and the window.
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
-		return m, nil
-	case tea.FocusMsg:
+		return nil
+	case tea.FocusMsg, tea.BlurMsg:
 		if m.notify != nil {
-			m.notify.focused = true
+			_, m.notify.focused = msg.(tea.FocusMsg)
 		}
-		return m, nil
-	case tea.BlurMsg:
-		if m.notify != nil {
-			m.notify.focused = false
-		}
-		return m, nil
+		return nil
 	case tea.BackgroundColorMsg:
 		if m.c.autoTheme {
 			m.setTheme(msg.IsDark())
 		}
-		return m, nil
-	case connEventMsg:
-		if msg.b != nil && msg.b != m.c.backend {
-			return m, m.onWatchEvent(msg.b, msg.ev)
-		}
-		var cmd tea.Cmd
-		if se, ok := msg.ev.(ahpclient.SnapshotEvent); ok && msg.chat != nil && m.chat != nil && m.chat.chat == se.Snapshot.Resource {
-			cmd = m.onChatSnapshot(se.Snapshot.Resource, msg.chat.state, msg.chat.err)
-		} else {
-			cmd = m.handleEvent(msg.ev)
-		}
-		return m, tea.Batch(cmd, waitForEvent(m.c.ctx, m.c.backend))
-	case connBatchMsg:
-		return m, m.onBatch(msg) // stream_batch.go
-	case pumpStoppedMsg:
-		if msg.b != nil && msg.b != m.c.backend {
-			return m, m.onWatchStopped(msg.b, msg.err)
-		}
-		if m.quitting {
-			return m, tea.Quit
-		}
-		return m, m.setNotice("connection closed", true)
+		return nil
 	case tea.KeyPressMsg:
-		return m.handleKey(msg)
-	case historyLoadedMsg, historySavedMsg, historyPickedMsg:
-		cmd, _ := m.onDailyMsg(msg)
-		return m, cmd
-	case clientCommandMsg:
-		return m, m.runClientCommand(msg)
+		return m.handleKey(msg) // model_keys.go
 	case tea.MouseWheelMsg:
-		if n := len(m.overlays); n > 0 {
+		if len(m.overlays) > 0 {
 			return m.wheelOverlay(msg)
 		}
 		return m.updateScreen(msg)
 	case tea.PasteMsg:
-		if n := len(m.overlays); n > 0 {
+		if len(m.overlays) > 0 {
 			return m.updateOverlay(msg)
 		}
 		return m.updateScreen(msg)
+
+	// The host's event stream (model_events.go, stream_batch.go, model_hosts.go).
+	case connEventMsg:
+		return m.onConnEvent(msg)
+	case connBatchMsg:
+		return m.onBatch(msg)
+	case pumpStoppedMsg:
+		return m.onPumpStopped(msg)
+
+	// Connecting, reconnecting and the other hosts.
+	case connectTickMsg, connectDoneMsg:
+		return m.onConnect(msg) // connecting.go
+	case retryTickMsg:
+		return m.onRetryTick(msg) // reconnect.go
+	case retryNowMsg:
+		return m.onRetryNow(msg)
+	case stallTickMsg:
+		return m.onStallTick(msg) // stall.go
+	case hostConnectedMsg, hostRetryMsg, hostTickMsg, backendClosedMsg:
+		return m.onHostMsg(msg) // model_hosts.go
+
+	// Sessions: list, open, create (with its config form and sign-in), act on.
+	case sessionsListedMsg:
+		return m.onSessionsListed(msg) // session_open.go
+	case openSessionMsg:
+		return m.openSession(msg)
+	case openChatMsg:
+		return m.openChat(msg.Session, msg.Chat)
+	case subscribedMsg:
+		return m.onSubscribed(msg)
+	case backToPickerMsg:
+		return m.leaveChat()
+	case refreshSessionsMsg:
+		if m.c.backend == nil {
+			return nil
+		}
+		return listSessions(m.c.ctx, m.c.backend)
+	case newSessionMsg:
+		return m.onNewSession(msg) // session_create.go
+	case configAgentMsg, configResolvedMsg, configValuesMsg, configQueryMsg, configDirMsg,
+		configDirCheckedMsg, configSubmitMsg, configCheckedMsg:
+		return m.onConfigForm(msg)
+	case sessionCreatedMsg:
+		return m.onSessionCreated(msg)
+	case dialog.AuthSignInMsg, dialog.AuthenticateMsg, authenticatedMsg:
+		return m.onSignIn(msg) // signin_flow.go
+	case openSettingsMsg, configChangeMsg:
+		return m.onSettings(msg) // session_settings.go
+	case renameRequestMsg, dialog.SessionActionMsg, disposeRequestMsg, disposeConfirmedMsg, sessionDisposedMsg:
+		return m.onSessionRequest(msg) // session_actions.go
+	case dispatchedMsg:
+		return m.onDispatched(msg) // commands.go
+
+	// The open chat's features.
+	case openChildMsg:
+		return m.openChild(msg) // subagents.go
+	case openArtifactsMsg, dialog.OpenArtifactMsg, artifactReadMsg:
+		return m.onArtifacts(msg) // artifacts.go
+	case openTerminalMsg:
+		return m.openTerminal(msg.uri) // terminals.go
+	case resourceLoadedMsg:
+		return m.onResourceLoaded(msg) // visible_sync.go
+	case openPromptMsg:
+		if !m.openFirstPending(true) {
+			return m.setNotice("nothing is waiting for you", false)
+		}
+		return nil
+	case dialog.ToolDecisionMsg:
+		return m.decideTool(msg) // prompts.go
+	case dialog.InputDecisionMsg:
+		return m.decideInput(msg)
+	case dialog.AuthGiveUpMsg:
+		return m.giveUpAuth(msg)
+	case promptGuardEndedMsg:
+		return nil // redraw: the prompt's keys are live again
+	case historyLoadedMsg, historySavedMsg, dialog.HistoryPickedMsg:
+		return m.onHistory(msg) // history.go
+	case clientCommandMsg:
+		return m.runClientCommand(msg) // slashcmds.go
+	case completionDueMsg, completionResultMsg, exportDoneMsg, searchFoundMsg, turnsFetchedMsg:
+		if m.chat == nil {
+			return nil
+		}
+		return m.chat.Update(msg) // chat_update.go
+
+	// Notices, quitting, the demo.
 	case noticeMsg:
-		return m, m.setNotice(msg.text, msg.isErr)
+		return m.setNotice(msg.Text, msg.IsErr)
 	case noticeExpiredMsg:
 		if msg.id == m.noticeID {
 			m.notice = ""
 		}
-		return m, nil
+		return nil
 	case quitConfirmedMsg:
 		m.quitting = true
-		return m, tea.Quit
+		return tea.Quit
 	case demoFaultMsg:
-		return m, m.setNotice("demo: connection dropped", false)
-	case promptGuardEndedMsg:
-		return m, nil // redraw: the prompt's keys are live again
-	case retryTickMsg:
-		return m, m.onRetryTick(msg)
-	case stallTickMsg:
-		return m, m.onStallTick(msg)
-	case retryNowMsg:
-		return m, m.onRetryNow(msg)
+		return m.setNotice("demo: connection dropped", false)
 	}
-	if cmd, ok := m.onHostMsg(msg); ok {
-		return m, cmd
-	}
-	if cmd, ok := m.onConnect(msg); ok {
-		return m, cmd
-	}
-	if cmd, ok := m.handleSteer(msg); ok {
-		return m, cmd
-	}
-	if cmd, ok := m.handleIntent(msg); ok {
-		return m, cmd
-	}
-	if cmd, ok := m.handleResult(msg); ok {
-		return m, cmd
-	}
-	return m.updateScreen(msg)
+	return m.updateScreen(msg) // the chat's or picker's own messages
 }
 
-// escDebounce is how soon after an overlay closed an esc is taken as a
-// repeat of the closing esc rather than as "cancel the turn".
-const escDebounce = 500 * time.Millisecond
-
-// handleKey: global keys first, then the top overlay, then the screen.
-func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	km := &m.c.km
-	if m.typingTerminal() {
-		return m.updateOverlay(k) // every key goes to the terminal, ctrl+c too
+// afterUpdate runs after every message but streamed text: the quick
+// start, the notices that went stale, the hint line's changes flag, and
+// the terminal subscriptions and content fetches of what is on screen.
+func (m *Model) afterUpdate() tea.Cmd {
+	var cmd tea.Cmd
+	if m.quick {
+		cmd = m.quickStart() // quickstart.go
 	}
-	switch {
-	case key.Matches(k, km.Global.Quit):
-		if m.chat != nil && m.screen == screenChat && m.chat.state.Current != nil && !m.topIsConfirm() {
-			m.overlays = append(m.overlays, newConfirm(km.Confirm, m.quitQuestion(), quitConfirmedMsg{}))
-			return m, nil
-		}
-		m.quitting = true
-		return m, tea.Quit
-	case key.Matches(k, km.Global.Suspend):
-		return m, tea.Suspend
-	case key.Matches(k, km.Demo.DropConnection) && m.demoFault != nil:
-		return m, runHook(m.demoFault)
-	case key.Matches(k, km.Global.Reconnect) && m.conn.Phase == ahpclient.Reconnecting && m.c.backend != nil:
-		return m, retryNow(m.c.backend)
+	m.dropStaleNotices() // hints.go
+	// The hint line's "f6 changes" (hints.go) needs the session's changesets.
+	if m.chat != nil {
+		m.chat.sessionChanges = m.session != nil && len(m.session.Changesets) > 0
 	}
-	if m.connecting.active {
-		return m, nil // nothing to act on until connected
-	}
-	if cmd, ok := m.typeAhead(k); ok {
-		return m, cmd
-	}
-	if len(m.overlays) > 0 {
-		return m.updateOverlay(k)
-	}
-	if cmd, ok := m.extKey(k); ok {
-		return m, cmd
-	}
-	if key.Matches(k, km.Global.Help) || m.helpKeyInTranscript(k) {
-		var first []string
-		if m.screen == screenPicker {
-			first = []string{"Session picker"}
-		}
-		m.overlays = append(m.overlays, newHelpOverlay(*km, first...))
-		return m, nil
-	}
-	if key.Matches(k, km.Chat.CancelTurn) && m.screen == screenChat && !m.overlayClosed.IsZero() &&
-		m.c.now().Sub(m.overlayClosed) < escDebounce {
-		// The esc that closed a prompt was pressed twice: the second one
-		// must not cancel the turn behind it.
-		m.overlayClosed = time.Time{}
-		return m, nil
-	}
-	m.overlayClosed = time.Time{}
-	m.lastTyped = m.c.now()
-	if m.screen == screenChat && m.chat != nil {
-		if cmd, ok := m.chatKey(k); ok {
-			return m, cmd
-		}
-	}
-	return m.updateScreen(k)
+	return tea.Batch(cmd, m.syncExt()) // visible_sync.go
 }
 
-// quitQuestion asks before quitting during a turn, saying what happens to
-// the turn: an embedded host (demo) stops with the app.
-func (m *Model) quitQuestion() string {
-	if m.c.hostStops {
-		return "A turn is still running. Quit anyway? (the demo host stops, and the turn with it)"
-	}
-	return "A turn is still running. Quit anyway? (it keeps running on the host)"
-}
-
-// wheelOverlay scrolls a scrollable overlay (approval body, help) with the
-// mouse wheel; other overlays ignore it, and the screen behind never scrolls.
-func (m Model) wheelOverlay(w tea.MouseWheelMsg) (tea.Model, tea.Cmd) {
-	switch m.overlays[len(m.overlays)-1].(type) {
-	case *approvalPrompt, *helpOverlay:
-	default:
-		return m, nil
-	}
-	k := tea.KeyPressMsg{Code: tea.KeyDown}
-	if w.Button == tea.MouseWheelUp {
-		k = tea.KeyPressMsg{Code: tea.KeyUp}
-	} else if w.Button != tea.MouseWheelDown {
-		return m, nil
-	}
-	var mm tea.Model = m
-	for range wheelLines {
-		mm, _ = mm.(Model).updateOverlay(k)
-	}
-	return mm, nil
-}
-
-func (m *Model) topIsConfirm() bool {
-	if n := len(m.overlays); n > 0 {
-		_, ok := m.overlays[n-1].(*confirmDialog)
-		return ok
-	}
-	return false
-}
-
-// updateOverlay sends msg to the top overlay and pops it when it closes.
-func (m Model) updateOverlay(msg tea.Msg) (tea.Model, tea.Cmd) {
-	n := len(m.overlays)
-	ov, cmd, res := m.overlays[n-1].Update(msg)
-	m.overlays[n-1] = ov
-	if res == resultClose {
-		m.overlays = m.overlays[:n-1]
-		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.c.km.Chat.CancelTurn) {
-			m.overlayClosed = m.c.now() // closed by esc: debounce the next esc
-		}
-	}
-	return m, cmd
-}
-
-// updateScreen sends msg to the picker or the chat.
-func (m Model) updateScreen(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if m.screen == screenChat && m.chat != nil {
-		return m, m.chat.Update(msg)
+// onConnEvent applies an event of the attached host (or of a watched one).
+func (m *Model) onConnEvent(msg connEventMsg) tea.Cmd {
+	if msg.b != nil && msg.b != m.c.backend {
+		return m.onWatchEvent(msg.b, msg.ev)
 	}
 	var cmd tea.Cmd
-	m.picker, cmd = m.picker.Update(msg)
-	return m, cmd
+	if se, ok := msg.ev.(ahpclient.SnapshotEvent); ok && msg.chat != nil && m.chat != nil && m.chat.chat == se.Snapshot.Resource {
+		cmd = m.onChatSnapshot(se.Snapshot.Resource, msg.chat.state, msg.chat.err)
+	} else {
+		cmd = m.handleEvent(msg.ev)
+	}
+	return tea.Batch(cmd, waitForEvent(m.c.ctx, m.c.backend))
+}
+
+// onPumpStopped: the attached host's event stream ended (or a watched one's).
+func (m *Model) onPumpStopped(msg pumpStoppedMsg) tea.Cmd {
+	if msg.b != nil && msg.b != m.c.backend {
+		return m.onWatchStopped(msg.b, msg.err)
+	}
+	if m.quitting {
+		return tea.Quit
+	}
+	return m.setNotice("connection closed", true)
 }

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -91,18 +89,9 @@ type (
 
 // Intents children hand to the root.
 type (
-	// noticeMsg shows a transient line in the status bar.
-	noticeMsg struct {
-		text  string
-		isErr bool
-	}
 	// openPromptMsg asks the root to (re)open the first pending approval
 	// or question.
 	openPromptMsg struct{}
 	// backToPickerMsg asks the root to leave the chat for the picker.
 	backToPickerMsg struct{}
 )
-
-func notice(text string, isErr bool) tea.Cmd {
-	return func() tea.Msg { return noticeMsg{text: text, isErr: isErr} }
-}

@@ -76,7 +76,7 @@ type picker struct {
 	// reconnecting (set by the root) puts reconnectKey first in the hints.
 	reconnecting bool
 	reconnectKey string
-	showArchived bool // list archived sessions too (picker_steer.go)
+	showArchived bool // list archived sessions too (picker_actions.go)
 	// here is the attached host's name; hosts, when set, groups the list by
 	// host (picker_hosts.go).
 	here   string
@@ -274,8 +274,6 @@ func (p *picker) selected() (host, resource string) {
 	return "", ""
 }
 
-func emit(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
-
 // Update handles keys; printable keys edit the filter.
 func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
 	if w, ok := msg.(tea.MouseWheelMsg); ok && p.mode == pickSession {
@@ -311,7 +309,8 @@ func (p picker) Update(msg tea.Msg) (picker, tea.Cmd) {
 
 func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 	p.note = ""
-	if cmd, ok := p.steerKey(k); ok {
+	if key.Matches(k, p.km.ShowArchived, p.km.Rename, p.km.Archive, p.km.ToggleRead) {
+		cmd := p.sessionActionKey(k) // picker_actions.go
 		return p, cmd
 	}
 	if key.Matches(k, p.km.Up, p.km.Down, p.km.PageUp, p.km.PageDn) {

@@ -8,6 +8,7 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // TestPickerKeepsTheLeftSessionSelected: back from a session (which moved
@@ -65,10 +66,10 @@ func TestSteeringSentDoesNotLinger(t *testing.T) {
 }
 
 func TestDroppedNoteAtTheScrollbackCap(t *testing.T) {
-	if droppedNote(10) != "" {
+	if dialog.DroppedNote(10) != "" {
 		t.Fatal("a note under the cap")
 	}
-	if n := droppedNote(render.TerminalScrollback + 24); !strings.Contains(n, "older lines dropped (the last 2,000 are kept)") {
+	if n := dialog.DroppedNote(render.TerminalScrollback + 24); !strings.Contains(n, "older lines dropped (the last 2,000 are kept)") {
 		t.Fatalf("note %q", n)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 func TestResultReviewHintsAcceptReject(t *testing.T) {
@@ -23,7 +24,7 @@ func TestResultReviewHintsAcceptReject(t *testing.T) {
 		t.Errorf("a result review cannot carry a reason:\n%s", v)
 	}
 	m = send(t, m, keyPress("r"))
-	if len(fb.dispatched) != 0 || m.overlays[0].(*approvalPrompt).asking {
+	if len(fb.dispatched) != 0 || m.overlays[0].(*dialog.Approval).Asking() {
 		t.Fatal("r must do nothing in a result review")
 	}
 }

@@ -6,6 +6,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // promptKey identifies one prompt of a pending item: a tool call may wait
@@ -28,7 +31,7 @@ func (m *Model) openFirstPending(force bool) bool {
 		}
 		m.prompted[k] = true
 		if b.Tool.Status == ahpwire.ToolAuthRequired {
-			m.overlays = append(m.overlays, newAuthNotice(m.c.km.Auth, turn, b.Tool))
+			m.overlays = append(m.overlays, dialog.NewAuthNotice(m.c.km.Auth, turn, b.Tool))
 		} else {
 			m.overlays = append(m.overlays, m.newApproval(turn, b.Tool))
 		}
@@ -37,7 +40,7 @@ func (m *Model) openFirstPending(force bool) bool {
 	for _, b := range m.chat.state.PendingInputs() {
 		if force || !m.prompted[b.Input.ID] {
 			m.prompted[b.Input.ID] = true
-			m.overlays = append(m.overlays, newInputForm(m.c.km.Form, turn, b.Input, &m.c.styles))
+			m.overlays = append(m.overlays, dialog.NewInputForm(m.c.km.Form, turn, b.Input, &m.c.styles))
 			return true
 		}
 	}
@@ -61,16 +64,16 @@ func (m *Model) syncPrompts() tea.Cmd {
 	kept := m.overlays[:0]
 	for _, ov := range m.overlays {
 		switch o := ov.(type) {
-		case *approvalPrompt:
-			if !live["t:"+promptKey(o.tool.ToolCallID, o.tool.Status)] {
+		case *dialog.Approval:
+			if !live["t:"+promptKey(o.Tool().ToolCallID, o.Tool().Status)] {
 				continue
 			}
-		case *authNotice:
-			if !live["t:"+promptKey(o.tool.ToolCallID, o.tool.Status)] {
+		case *dialog.AuthNotice:
+			if !live["t:"+promptKey(o.Tool().ToolCallID, o.Tool().Status)] {
 				continue
 			}
-		case *inputForm:
-			if !live["i:"+o.req.ID] {
+		case *dialog.InputForm:
+			if !live["i:"+o.RequestID()] {
 				continue
 			}
 		}
@@ -94,7 +97,7 @@ const (
 
 // guardedPrompt is an overlay whose decision keys can be held back.
 type guardedPrompt interface {
-	guard(until time.Time, now func() time.Time)
+	Guard(until time.Time, now func() time.Time)
 }
 
 // promptGuardEndedMsg redraws the prompt when its guard ends.
@@ -111,6 +114,81 @@ func (m *Model) guardPrompt() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	g.guard(now.Add(promptGuard), m.c.now)
+	g.Guard(now.Add(promptGuard), m.c.now)
 	return tea.Tick(promptGuard, func(time.Time) tea.Msg { return promptGuardEndedMsg{} })
+}
+
+// newApproval builds the approval prompt for a tool call of the open chat,
+// rendering its body through the transcript renderer.
+func (m *Model) newApproval(turn string, tc *ahpwire.ToolCallState) *dialog.Approval {
+	p := dialog.NewApproval(m.c.km.Approval, turn, tc, &m.c.styles)
+	ch, r := m.chat, m.c.renderer
+	p.SetLive(func(width int) ([]string, *ahpwire.ToolCallState) {
+		msg := ch.state.Current
+		if msg == nil {
+			return nil, nil
+		}
+		for _, b := range msg.Blocks {
+			if b.Kind == reducer.KindToolCall && b.Tool != nil && b.Tool.ToolCallID == tc.ToolCallID {
+				return r.RenderBlock(msg, b, width, render.ViewOpts{Now: ch.c.now(), Hints: p.PromptHints()}), b.Tool
+			}
+		}
+		return nil, nil
+	})
+	return p
+}
+
+// decideTool dispatches an approval decision.
+func (m *Model) decideTool(d dialog.ToolDecisionMsg) tea.Cmd {
+	if m.chat == nil {
+		return nil
+	}
+	var a ahpwire.Action
+	if d.Result {
+		a = &ahpwire.ChatToolCallResultConfirmed{TurnID: d.TurnID, ToolCallID: d.ToolCallID, Approved: d.Approved}
+	} else {
+		c := &ahpwire.ChatToolCallConfirmed{TurnID: d.TurnID, ToolCallID: d.ToolCallID, Approved: d.Approved}
+		if d.Approved {
+			c.Confirmed = ahpwire.ConfirmedUserAction
+		} else {
+			c.Reason = ahpwire.CancelDenied
+			if d.Reason != "" {
+				c.ReasonMessage = ahpwire.PlainPtr(d.Reason)
+			}
+		}
+		if d.Option != nil {
+			c.SelectedOptionID = d.Option.ID
+		}
+		a = c
+	}
+	what := "deny tool"
+	if d.Approved {
+		what = "approve tool"
+	}
+	return dispatch(m.c.ctx, m.c.backend, m.chat.chat, a, what)
+}
+
+// giveUpAuth fails an auth-required tool call (allowed for any client).
+func (m *Model) giveUpAuth(d dialog.AuthGiveUpMsg) tea.Cmd {
+	if m.chat == nil {
+		return nil
+	}
+	a := &ahpwire.ChatToolCallComplete{TurnID: d.TurnID, ToolCallID: d.ToolCallID, Result: ahpwire.ToolCallResult{
+		Success:          false,
+		PastTenseMessage: ahpwire.Plain(d.Name + " was given up: authentication is not available in ahptui"),
+		Error:            &ahpwire.ToolError{Message: dialog.AuthGiveUpMessage, Code: "auth-unavailable"},
+	}}
+	return dispatch(m.c.ctx, m.c.backend, m.chat.chat, a, "give up tool call")
+}
+
+// decideInput dispatches the answer to an input request.
+func (m *Model) decideInput(d dialog.InputDecisionMsg) tea.Cmd {
+	if m.chat == nil {
+		return nil
+	}
+	a := &ahpwire.ChatInputCompleted{RequestID: d.RequestID, Response: d.Response}
+	if len(d.Answers) > 0 {
+		a.Answers = d.Answers
+	}
+	return dispatch(m.c.ctx, m.c.backend, m.chat.chat, a, "answer question")
 }

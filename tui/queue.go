@@ -113,3 +113,66 @@ func (q *queueList) View(st *Styles, items []reducer.PendingMessage, steering ma
 	}
 	return out
 }
+
+// openQueue opens the list of queued (and steering) messages (F2).
+func (m *chatModel) openQueue() tea.Cmd {
+	if items, _ := m.pendingItems(); len(items) == 0 {
+		return notice("no queued messages", false)
+	}
+	m.x.queue.open, m.x.queue.sel = true, 0
+	m.relayout()
+	return nil
+}
+
+// queueKey: a key in the open queue list edits, removes or moves an entry;
+// editing one puts it in the composer (enter saves it in place).
+func (m *chatModel) queueKey(k tea.KeyPressMsg) tea.Cmd {
+	items, steering := m.pendingItems()
+	in := m.x.queue.Update(k, items, steering)
+	m.relayout()
+	var cmd tea.Cmd
+	if in.action != nil {
+		cmd = dispatch(m.c.ctx, m.c.backend, m.chat, in.action, "edit the queue")
+	}
+	if in.edit != nil {
+		m.x.editing = in.edit.ID
+		m.comp.SetDraft(in.edit.Text)
+		m.relayout()
+		cmd = tea.Batch(cmd, m.setFocus(focusComposer), notice("editing a queued message — enter saves it in place", false))
+	}
+	return cmd
+}
+
+// pendingItems lists what F2 shows: the chat's steering message list
+// (AHP 1.1; marked in steering) and then its queued messages.
+func (m *chatModel) pendingItems() ([]reducer.PendingMessage, map[string]bool) {
+	if len(m.ahp.SteeringMessages) == 0 {
+		return m.state.Queued, nil
+	}
+	steering := make(map[string]bool, len(m.ahp.SteeringMessages))
+	items := make([]reducer.PendingMessage, 0, len(m.ahp.SteeringMessages)+len(m.state.Queued))
+	for _, s := range m.ahp.SteeringMessages {
+		steering[s.ID] = true
+		items = append(items, reducer.PendingMessage{ID: s.ID, Text: s.Message.Text})
+	}
+	return append(items, m.state.Queued...), steering
+}
+
+// isSteeringEntry reports whether id is an entry of the steering list.
+func (m *chatModel) isSteeringEntry(id string) bool {
+	for _, s := range m.ahp.SteeringMessages {
+		if s.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *chatModel) isQueued(id string) bool {
+	for _, q := range m.state.Queued {
+		if q.ID == id {
+			return true
+		}
+	}
+	return false
+}

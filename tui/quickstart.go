@@ -81,14 +81,14 @@ func (m *Model) typeAhead(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	if n := len(m.overlays); n > 0 {
 		g, ok := m.overlays[n-1].(interface {
 			guardedPrompt
-			guarded() bool
+			Guarded() bool
 		})
-		if !ok || !g.guarded() || m.chat == nil || m.screen != screenChat {
+		if !ok || !g.Guarded() || m.chat == nil || m.screen != screenChat {
 			return nil, false
 		}
 		now := m.c.now()
 		m.lastTyped = now
-		g.guard(now.Add(promptGuard), m.c.now)
+		g.Guard(now.Add(promptGuard), m.c.now)
 		focus := m.chat.setFocus(focusComposer)
 		return tea.Batch(focus, m.chat.handleKey(k),
 			tea.Tick(promptGuard, func(time.Time) tea.Msg { return promptGuardEndedMsg{} })), true

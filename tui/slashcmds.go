@@ -10,6 +10,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // Client slash commands: the commands Claude Code, Codex and crush users
@@ -100,7 +101,7 @@ func (m *Model) runClientCommand(msg clientCommandMsg) tea.Cmd {
 		return emit(backToPickerMsg{})
 	case "/rename":
 		if msg.arg != "" {
-			return emit(sessionActionMsg{Session: c.session, Action: &ahpwire.SessionTitleChanged{Title: msg.arg}, What: "rename session"})
+			return emit(dialog.SessionActionMsg{Session: c.session, Action: &ahpwire.SessionTitleChanged{Title: msg.arg}, What: "rename session"})
 		}
 		return emit(renameRequestMsg{Session: c.session, Title: c.title})
 	case "/export":
@@ -108,7 +109,7 @@ func (m *Model) runClientCommand(msg clientCommandMsg) tea.Cmd {
 	case "/copy":
 		return c.copyLastReply()
 	case "/help":
-		m.overlays = append(m.overlays, newHelpOverlay(m.c.km))
+		m.overlays = append(m.overlays, dialog.NewHelp(m.c.km, slashHelpGroup()))
 		return nil
 	case "/exit", "/quit":
 		return m.quitCmd()
@@ -141,7 +142,7 @@ func (m *Model) pickMode(name string) tea.Cmd {
 // quitCmd quits, asking first while a turn runs (as ctrl+c does).
 func (m *Model) quitCmd() tea.Cmd {
 	if m.chat != nil && m.chat.state.Current != nil {
-		m.overlays = append(m.overlays, newConfirm(m.c.km.Confirm, m.quitQuestion(), quitConfirmedMsg{}))
+		m.overlays = append(m.overlays, dialog.NewConfirm(m.c.km.Confirm, m.quitQuestion(), quitConfirmedMsg{}))
 		return nil
 	}
 	return emit(quitConfirmedMsg{})

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // slashChat opens a chat whose session has a model and a mode setting.
@@ -67,7 +68,7 @@ func TestSlashHelpAndExit(t *testing.T) {
 	if !strings.Contains(viewText(m), "Key bindings") {
 		t.Fatal("/help did not open the help")
 	}
-	if h, ok := m.overlays[0].(*helpOverlay); !ok || !strings.HasPrefix(h.groups[len(h.groups)-1].Title, "Commands") {
+	if h, ok := m.overlays[0].(*dialog.Help); !ok || !strings.HasPrefix(h.Groups()[len(h.Groups())-1].Title, "Commands") {
 		t.Fatal("the help does not list the / commands")
 	}
 	m = send(t, m, keyPress("esc"))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // ClientID makes the fake backend name its AHP client, as *ahpclient.Client does.
@@ -181,8 +182,8 @@ func TestKeyBytes(t *testing.T) {
 		"\x1d":    {Code: ']', Mod: tea.ModCtrl},
 	}
 	for want, k := range cases {
-		if got := keyBytes(k); got != want {
-			t.Errorf("keyBytes(%v) = %q, want %q", k, got, want)
+		if got := dialog.KeyBytes(k); got != want {
+			t.Errorf("dialog.KeyBytes(%v) = %q, want %q", k, got, want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package uikit
 
 import (
 	"charm.land/bubbles/v2/textarea"
@@ -10,8 +10,8 @@ import (
 // and use a steady (non-blinking) cursor: no timer wakes the program while
 // idle, which keeps SSH traffic and CPU at zero when nothing happens.
 
-// styleTextarea applies the palette to the composer's textarea.
-func styleTextarea(ta *textarea.Model, st *Styles) {
+// StyleTextarea applies the palette to the composer's textarea.
+func StyleTextarea(ta *textarea.Model, st *Styles) {
 	s := ta.Styles()
 	plain := lipgloss.NewStyle()
 	for _, ss := range []*textarea.StyleState{&s.Focused, &s.Blurred} {
@@ -31,8 +31,8 @@ func styleTextarea(ta *textarea.Model, st *Styles) {
 	ta.SetStyles(s)
 }
 
-// styleTextInput applies the palette to a one-line text input.
-func styleTextInput(ti *textinput.Model, st *Styles) {
+// StyleTextInput applies the palette to a one-line text input.
+func StyleTextInput(ti *textinput.Model, st *Styles) {
 	s := ti.Styles()
 	for _, ss := range []*textinput.StyleState{&s.Focused, &s.Blurred} {
 		ss.Prompt = st.Input.Prompt
@@ -47,9 +47,9 @@ func styleTextInput(ti *textinput.Model, st *Styles) {
 	ti.SetStyles(s)
 }
 
-// newTextInput builds a text input in the palette's colours.
-func newTextInput(st *Styles) textinput.Model {
+// NewTextInput builds a text input in the palette's colours.
+func NewTextInput(st *Styles) textinput.Model {
 	ti := textinput.New()
-	styleTextInput(&ti, st)
+	StyleTextInput(&ti, st)
 	return ti
 }

@@ -19,11 +19,11 @@ type HistorySearch struct {
 	Close  key.Binding
 }
 
-// dailyDefaults fills the bindings people bring from Claude Code, Codex and
+// shortcutDefaults fills the bindings people bring from Claude Code, Codex and
 // crush: ctrl+g for $EDITOR, ctrl+r for prompt history search, shift+tab
 // for the session mode, ctrl+z to suspend, end to follow the stream, and a
 // non-F-key twin for every F-key action.
-func dailyDefaults(km *KeyMap) {
+func shortcutDefaults(km *KeyMap) {
 	km.Global.Help = b(k("f1"), "f1", "help (? in the transcript)")
 	km.Global.Suspend = b(k("ctrl+z"), "ctrl+z", "suspend (fg resumes)")
 	km.Chat.Resume = b(k("alt+r"), "alt+r", "resume turn (or /resume)")

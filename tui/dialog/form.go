@@ -1,6 +1,7 @@
-package tui
+package dialog
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -14,11 +15,12 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
-// inputForm answers an input request (elicitation): one field per question.
-// It never dispatches: the outcome leaves as an inputDecisionMsg intent.
-type inputForm struct {
+// InputForm answers an input request (elicitation): one field per question.
+// It never dispatches: the outcome leaves as an InputDecisionMsg intent.
+type InputForm struct {
 	km     keymap.Form
 	turnID string
 	req    *ahpwire.ChatInputRequest
@@ -28,13 +30,19 @@ type inputForm struct {
 	armed  string // ahpwire.InputDecline or InputCancel after its first key press
 }
 
-// inputDecisionMsg is the user's answer to an input request.
-type inputDecisionMsg struct {
+// InputDecisionMsg is the user's answer to an input request.
+type InputDecisionMsg struct {
 	TurnID    string
 	RequestID string
 	Response  string // ahpwire.InputAccept, InputDecline or InputCancel
 	Answers   map[string]ahpwire.ChatInputAnswer
 }
+
+// RequestID is the input request the form answers.
+func (f *InputForm) RequestID() string { return f.req.ID }
+
+// Current is the index of the focused question.
+func (f *InputForm) Current() int { return f.cur }
 
 // formField is the editing state of one question.
 type formField struct {
@@ -48,10 +56,11 @@ type formField struct {
 	def string
 }
 
-func newInputForm(km keymap.Form, turnID string, req *ahpwire.ChatInputRequest, st *Styles) *inputForm {
-	f := &inputForm{km: km, turnID: turnID, req: req}
+// NewInputForm answers input request req of turn turnID.
+func NewInputForm(km keymap.Form, turnID string, req *ahpwire.ChatInputRequest, st *uikit.Styles) *InputForm {
+	f := &InputForm{km: km, turnID: turnID, req: req}
 	for _, q := range req.Questions {
-		ti := newTextInput(st)
+		ti := uikit.NewTextInput(st)
 		ti.Prompt = "› "
 		ff := formField{q: q, text: ti, selected: map[int]bool{}}
 		ff.applyDefault(req.Answers[q.ID], q.DefaultAnswer())
@@ -97,7 +106,7 @@ func (ff *formField) applyDefault(draft ahpwire.ChatInputAnswer, def *ahpwire.Ch
 // setDefault offers s as the field's default answer.
 func (ff *formField) setDefault(s string) {
 	ff.def = s
-	ff.text.Placeholder = oneLine(render.Sanitize(s)) // host text: never raw to the terminal
+	ff.text.Placeholder = uikit.OneLine(render.Sanitize(s)) // host text: never raw to the terminal
 }
 
 // value is the typed text, or the default when nothing was typed.
@@ -119,7 +128,7 @@ func (ff *formField) usesText() bool {
 	return false
 }
 
-func (f *inputForm) focus(i int) {
+func (f *InputForm) focus(i int) {
 	for j := range f.fields {
 		f.fields[j].text.Blur()
 	}
@@ -132,13 +141,13 @@ func (f *inputForm) focus(i int) {
 	}
 }
 
-func (f *inputForm) finish(response string, answers map[string]ahpwire.ChatInputAnswer) tea.Cmd {
-	d := inputDecisionMsg{TurnID: f.turnID, RequestID: f.req.ID, Response: response, Answers: answers}
+func (f *InputForm) finish(response string, answers map[string]ahpwire.ChatInputAnswer) tea.Cmd {
+	d := InputDecisionMsg{TurnID: f.turnID, RequestID: f.req.ID, Response: response, Answers: answers}
 	return func() tea.Msg { return d }
 }
 
 // Update handles form keys; typing goes to the focused text input.
-func (f *inputForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+func (f *InputForm) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return f.updateText(msg)
@@ -151,16 +160,16 @@ func (f *inputForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 	}
 	switch {
 	case key.Matches(k, f.km.Later):
-		return f, nil, resultClose
+		return f, nil, uikit.ResultClose
 	case key.Matches(k, f.km.Cancel):
 		if armed == ahpwire.InputCancel {
-			return f, f.finish(ahpwire.InputCancel, nil), resultClose
+			return f, f.finish(ahpwire.InputCancel, nil), uikit.ResultClose
 		}
 		f.armed = ahpwire.InputCancel
 		f.err = "press " + f.km.Cancel.Help().Key + " again to cancel the request (the agent gets no answers)"
 	case key.Matches(k, f.km.Decline):
 		if armed == ahpwire.InputDecline {
-			return f, f.finish(ahpwire.InputDecline, nil), resultClose
+			return f, f.finish(ahpwire.InputDecline, nil), uikit.ResultClose
 		}
 		f.armed = ahpwire.InputDecline
 		f.err = "press " + f.km.Decline.Help().Key + " again to decline to answer"
@@ -174,7 +183,7 @@ func (f *inputForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 				ff.selected = map[int]bool{ff.cursor: true}
 			}
 			f.focus(f.cur + 1)
-			return f, nil, resultNone
+			return f, nil, uikit.ResultNone
 		}
 		if ff := f.field(); ff != nil && ff.q.Kind == "single-select" && !ff.usesText() && len(ff.selected) == 0 {
 			ff.selected = map[int]bool{ff.cursor: true}
@@ -183,9 +192,9 @@ func (f *inputForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 		if err != "" {
 			f.err = err
 			f.focus(bad)
-			return f, nil, resultNone
+			return f, nil, uikit.ResultNone
 		}
-		return f, f.finish(ahpwire.InputAccept, answers), resultClose
+		return f, f.finish(ahpwire.InputAccept, answers), uikit.ResultClose
 	case f.field() != nil && isSelect(f.field().q.Kind) && key.Matches(k, f.km.Up, f.km.Down):
 		ff := f.field()
 		n := len(ff.q.Options)
@@ -217,21 +226,21 @@ func (f *inputForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 	default:
 		return f.updateText(msg)
 	}
-	return f, nil, resultNone
+	return f, nil, uikit.ResultNone
 }
 
-func (f *inputForm) updateText(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+func (f *InputForm) updateText(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
 	ff := f.field()
 	if ff == nil || !ff.usesText() {
-		return f, nil, resultNone
+		return f, nil, uikit.ResultNone
 	}
 	var cmd tea.Cmd
 	ff.text, cmd = ff.text.Update(msg)
 	f.err = ""
-	return f, cmd, resultNone
+	return f, cmd, uikit.ResultNone
 }
 
-func (f *inputForm) field() *formField {
+func (f *InputForm) field() *formField {
 	if f.cur < 0 || f.cur >= len(f.fields) {
 		return nil
 	}
@@ -242,7 +251,7 @@ func isSelect(kind string) bool { return kind == "single-select" || kind == "mul
 
 // answers validates every field and builds the submitted answers; on error
 // it returns the index of the offending field and the message.
-func (f *inputForm) answers() (map[string]ahpwire.ChatInputAnswer, int, string) {
+func (f *InputForm) answers() (map[string]ahpwire.ChatInputAnswer, int, string) {
 	out := map[string]ahpwire.ChatInputAnswer{}
 	for i := range f.fields {
 		ff := &f.fields[i]
@@ -318,12 +327,12 @@ func allowFreeform(q *ahpwire.ChatInputQuestion) bool {
 }
 
 func questionLabel(q ahpwire.ChatInputQuestion) string {
-	return render.Sanitize(firstNonEmpty(q.Title, q.Message, q.ID))
+	return render.Sanitize(cmp.Or(q.Title, q.Message, q.ID))
 }
 
 // View draws the form: the header, the questions (scrolled so the focused
 // one is visible) and the key hints, which always stay on screen.
-func (f *inputForm) View(st *Styles, width, height int) string {
+func (f *InputForm) View(st *uikit.Styles, width, height int) string {
 	inner := max(20, min(width, 100)-4)
 	head := []string{st.Dialog.Title.Render("The agent asks")}
 	if f.req.Message != "" {
@@ -336,7 +345,7 @@ func (f *inputForm) View(st *Styles, width, height int) string {
 	if f.err != "" {
 		foot = append(foot, st.Dialog.Error.Render(f.err))
 	}
-	foot = append(foot, keyHints(st, inner, "enter", "next/submit", "tab", "field", "space", "toggle",
+	foot = append(foot, uikit.KeyHints(st, inner, "enter", "next/submit", "tab", "field", "space", "toggle",
 		"ctrl+d", "decline", "ctrl+x", "cancel", "esc", "later")...)
 
 	var body []string
@@ -402,7 +411,7 @@ func (f *inputForm) View(st *Styles, width, height int) string {
 
 // moreLine says that questions (n of them, wholly or partly, or part of
 // the current one when n is 0) are scrolled out of sight.
-func moreLine(st *Styles, n int, arrow, where string) string {
+func moreLine(st *uikit.Styles, n int, arrow, where string) string {
 	switch {
 	case n == 1:
 		return st.Dialog.Muted.Render("  " + arrow + " 1 more question " + where)
@@ -413,7 +422,7 @@ func moreLine(st *Styles, n int, arrow, where string) string {
 }
 
 // fieldLines draws question i in a dialog of the given inner width.
-func (f *inputForm) fieldLines(st *Styles, i, inner int) []string {
+func (f *InputForm) fieldLines(st *uikit.Styles, i, inner int) []string {
 	ff := &f.fields[i]
 	q := ff.q
 	// The text input pads its placeholder (the default) to its width and

@@ -1,4 +1,4 @@
-package tui
+package dialog
 
 import (
 	"fmt"
@@ -11,10 +11,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
-// helpOverlay lists every enabled binding by context, generated from keymap.
-type helpOverlay struct {
+// Help lists every enabled binding by context, generated from keymap.
+type Help struct {
 	groups []keymap.Group
 	km     keymap.HelpOverlay
 	toggle key.Binding
@@ -22,9 +23,9 @@ type helpOverlay struct {
 	page   int // body rows of the last View (for page keys)
 }
 
-// newHelpOverlay lists every group; the groups titled in first (the
-// current screen's) come first.
-func newHelpOverlay(km keymap.KeyMap, first ...string) *helpOverlay {
+// NewHelp lists every group of km and then extra (the client's slash
+// commands); the groups titled in first (the current screen's) come first.
+func NewHelp(km keymap.KeyMap, extra keymap.Group, first ...string) *Help {
 	gs := km.Groups()
 	var front, rest []keymap.Group
 	for _, g := range gs {
@@ -34,16 +35,19 @@ func newHelpOverlay(km keymap.KeyMap, first ...string) *helpOverlay {
 			rest = append(rest, g)
 		}
 	}
-	groups := append(append(front, rest...), slashHelpGroup()) // the / commands too (slashcmds.go)
-	return &helpOverlay{groups: groups, km: km.Help, toggle: km.Global.Help, page: 10}
+	groups := append(append(front, rest...), extra)
+	return &Help{groups: groups, km: km.Help, toggle: km.Global.Help, page: 10}
 }
 
+// Groups are the listed groups, in order.
+func (h *Help) Groups() []keymap.Group { return h.groups }
+
 // Update closes on esc/q/?/f1 and scrolls by line or page.
-func (h *helpOverlay) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+func (h *Help) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(k, h.km.Close, h.toggle):
-			return h, nil, resultClose
+			return h, nil, uikit.ResultClose
 		case key.Matches(k, h.km.Down):
 			h.scroll++
 		case key.Matches(k, h.km.Up):
@@ -54,11 +58,11 @@ func (h *helpOverlay) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 			h.scroll = max(0, h.scroll-max(1, h.page-1))
 		}
 	}
-	return h, nil, resultNone
+	return h, nil, uikit.ResultNone
 }
 
 // View lays the groups out in as many columns as fit.
-func (h *helpOverlay) View(st *Styles, width, height int) string {
+func (h *Help) View(st *uikit.Styles, width, height int) string {
 	var blocks []string
 	for _, g := range h.groups {
 		lines := []string{st.Help.Section.Render(g.Title)}

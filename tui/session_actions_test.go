@@ -12,6 +12,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 func TestPickerRenameArchiveAndReadMarkers(t *testing.T) {
@@ -81,7 +82,7 @@ func TestSignInPromptFromNoticeAndNotification(t *testing.T) {
 	m = openChat(t, m, chatState(nil, activeTurn(runningMCPTool())))
 	m = send(t, m, authRequired())
 	m = send(t, m, keyPress("s"))
-	if _, ok := m.overlays[len(m.overlays)-1].(*signInPrompt); !ok {
+	if _, ok := m.overlays[len(m.overlays)-1].(*dialog.SignIn); !ok {
 		t.Fatalf("no sign-in prompt:\n%s", viewText(m))
 	}
 	m = typeText(t, m, "tok-secret")

@@ -1,4 +1,4 @@
-package tui
+package uikit
 
 import (
 	"image/color"
@@ -37,9 +37,9 @@ type Styles struct {
 	}
 }
 
-// newStyles derives the chrome styles from the palette of the transcript
+// NewStyles derives the chrome styles from the palette of the transcript
 // styles, so that every colour of the application comes from render.Styles.
-func newStyles(rs render.Styles) Styles {
+func NewStyles(rs render.Styles) Styles {
 	p := rs.Palette
 	fg := func(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	var s Styles

@@ -1,6 +1,7 @@
-package tui
+package dialog
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -11,15 +12,16 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
-// authNotice tells the user that a tool call waits for authentication
+// AuthNotice tells the user that a tool call waits for authentication
 // (auth-required: an MCP server needs a token for a protected resource).
 // ahptui cannot run an OAuth sign-in, so it says so plainly and offers the
 // two ways forward: authenticate from another client attached to the same
 // host (the tool then resumes by itself), or give the tool call up, which
 // any client may do (chat/toolCallComplete with success false).
-type authNotice struct {
+type AuthNotice struct {
 	km         keymap.Auth
 	turnID     string
 	tool       *ahpwire.ToolCallState
@@ -27,52 +29,62 @@ type authNotice struct {
 	now        func() time.Time
 }
 
-func (a *authNotice) guard(until time.Time, now func() time.Time) { a.guardUntil, a.now = until, now }
+// Guard holds the give-up key back until until; now is the clock.
+func (a *AuthNotice) Guard(until time.Time, now func() time.Time) { a.guardUntil, a.now = until, now }
 
-// guarded reports whether decision keys are still held back.
-func (a *authNotice) guarded() bool { return a.now != nil && a.now().Before(a.guardUntil) }
+// Guarded reports whether decision keys are still held back.
+func (a *AuthNotice) Guarded() bool { return a.now != nil && a.now().Before(a.guardUntil) }
 
-// authGiveUpMsg is the user's decision to fail an auth-required tool call.
-type authGiveUpMsg struct {
+// AuthGiveUpMsg is the user's decision to fail an auth-required tool call.
+type AuthGiveUpMsg struct {
 	TurnID     string
 	ToolCallID string
 	Name       string
 }
 
-// authGiveUpMessage is the error the host and agent see when the user gives up.
-const authGiveUpMessage = "The user could not authenticate from ahptui (a terminal client without sign-in support) and gave up the tool call."
+// AuthGiveUpMessage is the error the host and agent see when the user gives up.
+const AuthGiveUpMessage = "The user could not authenticate from ahptui (a terminal client without sign-in support) and gave up the tool call."
 
-func newAuthNotice(km keymap.Auth, turnID string, tc *ahpwire.ToolCallState) *authNotice {
-	return &authNotice{km: km, turnID: turnID, tool: tc}
+// NewAuthNotice tells that tool call tc of turn turnID waits for a sign-in.
+func NewAuthNotice(km keymap.Auth, turnID string, tc *ahpwire.ToolCallState) *AuthNotice {
+	return &AuthNotice{km: km, turnID: turnID, tool: tc}
 }
 
+// AuthSignInMsg asks the root to open the sign-in prompt for a resource.
+type AuthSignInMsg struct {
+	Resource ahpwire.ProtectedResourceMetadata
+}
+
+// Tool is the tool call waiting for the sign-in.
+func (a *AuthNotice) Tool() *ahpwire.ToolCallState { return a.tool }
+
 // Update: f gives up, esc closes (the call stays pending).
-func (a *authNotice) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+func (a *AuthNotice) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return a, nil, resultNone
+		return a, nil, uikit.ResultNone
 	}
 	switch {
 	case key.Matches(k, a.km.GiveUp) && a.now != nil && a.now().Before(a.guardUntil):
-		return a, nil, resultNone // typed while the notice appeared
+		return a, nil, uikit.ResultNone // typed while the notice appeared
 	case key.Matches(k, a.km.GiveUp):
-		d := authGiveUpMsg{TurnID: a.turnID, ToolCallID: a.tool.ToolCallID, Name: toolName(a.tool)}
-		return a, emit(d), resultClose
+		d := AuthGiveUpMsg{TurnID: a.turnID, ToolCallID: a.tool.ToolCallID, Name: toolName(a.tool)}
+		return a, uikit.Emit(d), uikit.ResultClose
 	case key.Matches(k, a.km.SignIn) && a.tool.Auth != nil && a.tool.Auth.Resource.Resource != "":
-		return a, emit(authSignInMsg{resource: a.tool.Auth.Resource}), resultClose
+		return a, uikit.Emit(AuthSignInMsg{Resource: a.tool.Auth.Resource}), uikit.ResultClose
 	case key.Matches(k, a.km.Later):
-		return a, nil, resultClose
+		return a, nil, uikit.ResultClose
 	}
-	return a, nil, resultNone
+	return a, nil, uikit.ResultNone
 }
 
 // toolName is the sanitised human name of a tool call.
 func toolName(tc *ahpwire.ToolCallState) string {
-	return render.Sanitize(firstNonEmpty(tc.DisplayName, tc.ToolName, "tool"))
+	return render.Sanitize(cmp.Or(tc.DisplayName, tc.ToolName, "tool"))
 }
 
 // View draws the notice.
-func (a *authNotice) View(st *Styles, width, height int) string {
+func (a *AuthNotice) View(st *uikit.Styles, width, height int) string {
 	inner := max(20, min(width, 90)-4)
 	tc := a.tool
 	lines := []string{st.Dialog.Title.Render("Sign-in needed: " + toolName(tc) + " is waiting")}
@@ -86,7 +98,7 @@ func (a *authNotice) View(st *Styles, width, height int) string {
 	}
 	lines = append(lines, "")
 	if au := tc.Auth; au != nil {
-		if d := firstNonEmpty(au.Description, au.Reason); d != "" {
+		if d := cmp.Or(au.Description, au.Reason); d != "" {
 			wrap(d, st.Dialog.Text)
 		}
 		if au.Resource.Resource != "" {
@@ -101,7 +113,7 @@ func (a *authNotice) View(st *Styles, width, height int) string {
 		"the tool then continues on its own and this notice closes.", st.Dialog.Warn)
 	wrap("Or give up: the tool call fails and the agent is told you could not authenticate.", st.Dialog.Muted)
 	lines = append(lines, "")
-	hints := keyHints(st, inner, a.km.SignIn.Help().Key, "sign in with a token", "f", "give up (fail the tool call)", "esc", "wait")
+	hints := uikit.KeyHints(st, inner, a.km.SignIn.Help().Key, "sign in with a token", "f", "give up (fail the tool call)", "esc", "wait")
 	if a.now != nil && a.now().Before(a.guardUntil) {
 		hints = append(dimmed(st, hints), st.Dialog.Warn.Render("you were typing: f is off for "+guardLeft(a.guardUntil, a.now())))
 	}

@@ -1,7 +1,7 @@
-package tui
+package dialog
 
 import (
-	"context"
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -13,18 +13,13 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
-// AuthBackend is the optional part of the Backend that pushes tokens
-// (*ahpclient.Client implements it).
-type AuthBackend interface {
-	Authenticate(ctx context.Context, resource, token string) error
-}
-
-// signInPrompt asks for a bearer token for a protected resource (RFC 9728
+// SignIn asks for a bearer token for a protected resource (RFC 9728
 // metadata) and sends it with `authenticate`. The token is masked while
 // typed, sent once and never shown, stored or logged.
-type signInPrompt struct {
+type SignIn struct {
 	km  keymap.SignIn
 	res ahpwire.ProtectedResourceMetadata
 	in  textinput.Model
@@ -35,8 +30,8 @@ type signInPrompt struct {
 	all []ahpwire.ProtectedResourceMetadata
 }
 
-// add offers one more resource in the prompt (once).
-func (p *signInPrompt) add(r ahpwire.ProtectedResourceMetadata) {
+// Add offers one more resource in the prompt (once).
+func (p *SignIn) Add(r ahpwire.ProtectedResourceMetadata) {
 	if len(p.all) == 0 {
 		p.all = []ahpwire.ProtectedResourceMetadata{p.res}
 	}
@@ -48,42 +43,37 @@ func (p *signInPrompt) add(r ahpwire.ProtectedResourceMetadata) {
 	p.all = append(p.all, r)
 }
 
-// authenticateMsg asks the root to send a token (the prompt has closed).
-type authenticateMsg struct {
-	resource string
-	name     string
-	token    string
+// AuthenticateMsg asks the root to send a token (the prompt has closed).
+type AuthenticateMsg struct {
+	Resource string
+	Name     string
+	Token    string
 }
 
-// authenticatedMsg is the host's answer to authenticate.
-type authenticatedMsg struct {
-	name string
-	err  error
-}
-
-func newSignInPrompt(km keymap.SignIn, res ahpwire.ProtectedResourceMetadata, st *Styles) *signInPrompt {
+// NewSignIn asks for a token for res.
+func NewSignIn(km keymap.SignIn, res ahpwire.ProtectedResourceMetadata, st *uikit.Styles) *SignIn {
 	in := textinput.New()
 	in.Prompt = "token › "
 	in.EchoMode = textinput.EchoPassword
 	in.EchoCharacter = '•'
 	in.Placeholder = "paste the access token"
 	in.CharLimit = 16 << 10
-	styleTextInput(&in, st)
+	uikit.StyleTextInput(&in, st)
 	in.Focus()
-	return &signInPrompt{km: km, res: res, in: in}
+	return &SignIn{km: km, res: res, in: in}
 }
 
-// resourceName is the human name of a protected resource.
-func resourceName(r ahpwire.ProtectedResourceMetadata) string {
-	return oneLine(render.Sanitize(firstNonEmpty(r.ResourceName, r.Resource)))
+// ResourceName is the human name of a protected resource.
+func ResourceName(r ahpwire.ProtectedResourceMetadata) string {
+	return uikit.OneLine(render.Sanitize(cmp.Or(r.ResourceName, r.Resource)))
 }
 
 // Update: enter sends, esc cancels; other keys edit the (masked) token.
-func (p *signInPrompt) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+func (p *SignIn) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(k, p.km.Cancel):
-			return p, nil, resultClose
+			return p, nil, uikit.ResultClose
 		case key.Matches(k, p.km.Next) && len(p.all) > 1:
 			for i, r := range p.all {
 				if r.Resource == p.res.Resource {
@@ -91,28 +81,28 @@ func (p *signInPrompt) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 					break
 				}
 			}
-			return p, nil, resultNone
+			return p, nil, uikit.ResultNone
 		case key.Matches(k, p.km.Submit):
 			tok := strings.TrimSpace(p.in.Value())
 			if tok == "" {
 				p.err = "Paste a token first (esc to cancel)."
-				return p, nil, resultNone
+				return p, nil, uikit.ResultNone
 			}
 			p.in.SetValue("")
-			return p, emit(authenticateMsg{resource: p.res.Resource, name: resourceName(p.res), token: tok}), resultClose
+			return p, uikit.Emit(AuthenticateMsg{Resource: p.res.Resource, Name: ResourceName(p.res), Token: tok}), uikit.ResultClose
 		}
 	}
 	var cmd tea.Cmd
 	p.in, cmd = p.in.Update(msg)
-	return p, cmd, resultNone
+	return p, cmd, uikit.ResultNone
 }
 
 // View draws the prompt: what to sign in to, where to get a token, the
 // masked input.
-func (p *signInPrompt) View(st *Styles, width, height int) string {
+func (p *SignIn) View(st *uikit.Styles, width, height int) string {
 	inner := max(20, min(width, 90)-4)
 	r := p.res
-	lines := []string{st.Dialog.Title.Render("Sign in to " + resourceName(r))}
+	lines := []string{st.Dialog.Title.Render("Sign in to " + ResourceName(r))}
 	wrap := func(s string, sty interface{ Render(...string) string }) {
 		for _, l := range strings.Split(ansi.Wordwrap(render.Sanitize(s), inner, ""), "\n") {
 			lines = append(lines, sty.Render(l))
@@ -120,7 +110,7 @@ func (p *signInPrompt) View(st *Styles, width, height int) string {
 	}
 	label := func(k, v string) {
 		if v != "" {
-			lines = append(lines, st.Dialog.Label.Render(k)+st.Dialog.Text.Render(oneLine(render.Sanitize(v))))
+			lines = append(lines, st.Dialog.Label.Render(k)+st.Dialog.Text.Render(uikit.OneLine(render.Sanitize(v))))
 		}
 	}
 	if n := len(p.all); n > 1 {
@@ -144,27 +134,9 @@ func (p *signInPrompt) View(st *Styles, width, height int) string {
 		lines = append(lines, st.Dialog.Error.Render(p.err))
 	}
 	lines = append(lines, "")
-	lines = append(lines, keyHints(st, inner, p.km.Submit.Help().Key, "send token", p.km.Cancel.Help().Key, "cancel")...)
+	lines = append(lines, uikit.KeyHints(st, inner, p.km.Submit.Help().Key, "send token", p.km.Cancel.Help().Key, "cancel")...)
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, inner, "…")
 	}
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
 }
-
-// authenticateCmd sends the token off the Update loop.
-func authenticateCmd(ctx context.Context, be Backend, m authenticateMsg) tea.Cmd {
-	ab, ok := be.(AuthBackend)
-	if !ok {
-		return emit(authenticatedMsg{name: m.name, err: errNoSignIn})
-	}
-	return func() tea.Msg {
-		return authenticatedMsg{name: m.name, err: ab.Authenticate(ctx, m.resource, m.token)}
-	}
-}
-
-// errNoSignIn says the connection cannot send tokens.
-var errNoSignIn = signInError("this connection cannot send tokens")
-
-type signInError string
-
-func (e signInError) Error() string { return string(e) }

@@ -5,25 +5,19 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // Picker intents of the session features: rename, archive, read state.
 type (
 	// renameRequestMsg asks the root for a rename prompt.
 	renameRequestMsg struct{ Session, Title string }
-	// sessionActionMsg asks the root to dispatch a session action.
-	sessionActionMsg struct {
-		Session string
-		Action  ahpwire.Action
-		What    string
-	}
 )
 
-// steerKey handles the picker's rename, archive, read-state and
-// show-archived keys; ok reports whether k was one of them.
-func (p *picker) steerKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	switch {
-	case key.Matches(k, p.km.ShowArchived):
+// sessionActionKey handles the picker's rename, archive, read-state and
+// show-archived keys.
+func (p *picker) sessionActionKey(k tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(k, p.km.ShowArchived) {
 		p.showArchived = !p.showArchived
 		p.refilter()
 		if p.showArchived {
@@ -31,29 +25,26 @@ func (p *picker) steerKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		} else {
 			p.note = "archived sessions hidden"
 		}
-		return nil, true
-	case key.Matches(k, p.km.Rename), key.Matches(k, p.km.Archive), key.Matches(k, p.km.ToggleRead):
-	default:
-		return nil, false
+		return nil
 	}
 	r := p.selectedResource()
 	if r == "" || p.otherHost() {
-		return nil, true
+		return nil
 	}
 	e := p.entries[p.shown[p.cursor].Index]
 	switch {
 	case key.Matches(k, p.km.Rename):
-		return emit(renameRequestMsg{Session: r, Title: e.s.Title}), true
+		return emit(renameRequestMsg{Session: r, Title: e.s.Title})
 	case key.Matches(k, p.km.Archive):
 		arch := !e.s.Status.Has(ahpwire.StatusIsArchived)
 		what := "archive session"
 		if !arch {
 			what = "unarchive session"
 		}
-		return emit(sessionActionMsg{Session: r, Action: &ahpwire.SessionIsArchivedChanged{IsArchived: arch}, What: what}), true
+		return emit(dialog.SessionActionMsg{Session: r, Action: &ahpwire.SessionIsArchivedChanged{IsArchived: arch}, What: what})
 	default:
 		read := !e.s.Status.Has(ahpwire.StatusIsRead)
-		return emit(sessionActionMsg{Session: r, Action: &ahpwire.SessionIsReadChanged{IsRead: read}, What: "mark read/unread"}), true
+		return emit(dialog.SessionActionMsg{Session: r, Action: &ahpwire.SessionIsReadChanged{IsRead: read}, What: "mark read/unread"})
 	}
 }
 

@@ -1,4 +1,4 @@
-package tui
+package dialog
 
 import (
 	"strings"
@@ -11,17 +11,18 @@ import (
 
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // historySearchRows is how many matches the search shows at once.
 const historySearchRows = 8
 
-// historyPickedMsg puts a prompt from the history into the composer.
-type historyPickedMsg struct{ text string }
+// HistoryPickedMsg puts a prompt from the history into the composer.
+type HistoryPickedMsg struct{ Text string }
 
-// historySearch is the ctrl+r overlay: a fuzzy search of the prompt
+// HistorySearch is the ctrl+r overlay: a fuzzy search of the prompt
 // history, newest match first, as in a shell or Claude Code.
-type historySearch struct {
+type HistorySearch struct {
 	km      keymap.HistorySearch
 	input   textinput.Model
 	entries []string // oldest first
@@ -29,21 +30,22 @@ type historySearch struct {
 	sel     int
 }
 
-func newHistorySearch(km keymap.HistorySearch, entries []string, query string, st *Styles) *historySearch {
-	in := newTextInput(st)
+// NewHistorySearch searches entries (oldest first) for query.
+func NewHistorySearch(km keymap.HistorySearch, entries []string, query string, st *uikit.Styles) *HistorySearch {
+	in := uikit.NewTextInput(st)
 	in.Prompt = "history › "
 	in.Placeholder = "type to search your prompts"
 	in.SetValue(query)
 	in.CursorEnd()
 	in.Focus()
-	h := &historySearch{km: km, input: in, entries: entries}
+	h := &HistorySearch{km: km, input: in, entries: entries}
 	h.refilter()
 	return h
 }
 
 // refilter matches the query against the entries: with no query every
 // entry, newest first; else fuzzy matches, best first (newest on ties).
-func (h *historySearch) refilter() {
+func (h *HistorySearch) refilter() {
 	h.matches, h.sel = h.matches[:0], 0
 	q := h.input.Value()
 	if q == "" {
@@ -62,7 +64,7 @@ func (h *historySearch) refilter() {
 }
 
 // Update: typing filters, ctrl+r/↑ older, ↓ newer, enter takes it.
-func (h *historySearch) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+func (h *HistorySearch) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		if p, ok := msg.(tea.PasteMsg); ok {
@@ -70,27 +72,27 @@ func (h *historySearch) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 			h.input.CursorEnd()
 			h.refilter()
 		}
-		return h, nil, resultNone
+		return h, nil, uikit.ResultNone
 	}
 	switch {
 	case key.Matches(k, h.km.Close):
-		return h, nil, resultClose
+		return h, nil, uikit.ResultClose
 	case key.Matches(k, h.km.Accept):
 		if h.sel < len(h.matches) {
 			text := h.entries[h.matches[h.sel]]
-			return h, emit(historyPickedMsg{text: text}), resultClose
+			return h, uikit.Emit(HistoryPickedMsg{Text: text}), uikit.ResultClose
 		}
-		return h, nil, resultClose
+		return h, nil, uikit.ResultClose
 	case key.Matches(k, h.km.Older):
 		if h.sel+1 < len(h.matches) {
 			h.sel++
 		}
-		return h, nil, resultNone
+		return h, nil, uikit.ResultNone
 	case key.Matches(k, h.km.Newer):
 		if h.sel > 0 {
 			h.sel--
 		}
-		return h, nil, resultNone
+		return h, nil, uikit.ResultNone
 	}
 	before := h.input.Value()
 	var cmd tea.Cmd
@@ -98,11 +100,11 @@ func (h *historySearch) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 	if h.input.Value() != before {
 		h.refilter()
 	}
-	return h, cmd, resultNone
+	return h, cmd, uikit.ResultNone
 }
 
 // View draws the query and the matches around the selected one.
-func (h *historySearch) View(st *Styles, width, height int) string {
+func (h *HistorySearch) View(st *uikit.Styles, width, height int) string {
 	inner := max(20, min(width, 100)-4)
 	h.input.SetWidth(inner - ansi.StringWidth(h.input.Prompt) - 1)
 	lines := []string{st.Dialog.Title.Render("Prompt history"), h.input.View(), ""}
@@ -125,7 +127,7 @@ func (h *historySearch) View(st *Styles, width, height int) string {
 		}
 	}
 	lines = append(lines, "")
-	lines = append(lines, keyHints(st, inner, h.km.Older.Help().Key, "older", h.km.Newer.Help().Key, "newer",
+	lines = append(lines, uikit.KeyHints(st, inner, h.km.Older.Help().Key, "older", h.km.Newer.Help().Key, "newer",
 		h.km.Accept.Help().Key, "use", h.km.Close.Help().Key, "close")...)
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 func f6() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF6} }
@@ -87,7 +88,7 @@ func TestLiveTerminalStreamsIntoTranscript(t *testing.T) {
 
 	// The root lists the terminal; the read-only viewer opens it.
 	r.m = send(t, r.m, f7())
-	if _, ok := r.m.overlays[len(r.m.overlays)-1].(*termViewer); !ok || !strings.Contains(viewText(r.m), "--- FAIL") {
+	if _, ok := r.m.overlays[len(r.m.overlays)-1].(*dialog.TermViewer); !ok || !strings.Contains(viewText(r.m), "--- FAIL") {
 		t.Fatalf("terminal viewer:\n%s", viewText(r.m))
 	}
 	r.m = send(t, r.m, keyPress("esc"))

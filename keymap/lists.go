@@ -47,8 +47,8 @@ type SignIn struct {
 	Next key.Binding
 }
 
-// steerDefaults fills the bindings of the composer/session features.
-func steerDefaults(km *KeyMap) {
+// listDefaults fills the bindings of the composer/session features.
+func listDefaults(km *KeyMap) {
 	km.Composer.Steer = b(k("alt+enter"), "alt+enter", "steer the running turn")
 	km.Chat.Queue = b(k("f2"), "f2", "queued messages: edit, remove, reorder")
 	km.Chat.Background = b(k("f3"), "f3", "background work and subagents")

@@ -1,4 +1,4 @@
-package tui
+package dialog
 
 import (
 	"bytes"
@@ -14,16 +14,16 @@ import (
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
-	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
-// approvalPrompt asks the user to confirm a tool call (or its result).
-// It never dispatches: decisions leave as toolDecisionMsg intents. Its body
+// Approval asks the user to confirm a tool call (or its result).
+// It never dispatches: decisions leave as ToolDecisionMsg intents. Its body
 // is the tool call as the transcript renders it (render.RenderBlock): title,
 // invocation, risk, input, coloured diffs of proposed edits, options, or the
 // result under review, so the prompt and the transcript never disagree.
-type approvalPrompt struct {
+type Approval struct {
 	km       keymap.Approval
 	turnID   string
 	tool     *ahpwire.ToolCallState
@@ -48,8 +48,8 @@ type approvalPrompt struct {
 	}
 }
 
-// toolDecisionMsg is the user's decision on a pending tool call.
-type toolDecisionMsg struct {
+// ToolDecisionMsg is the user's decision on a pending tool call.
+type ToolDecisionMsg struct {
 	TurnID     string
 	ToolCallID string
 	Approved   bool
@@ -58,38 +58,20 @@ type toolDecisionMsg struct {
 	Reason     string
 }
 
-func newApprovalPrompt(km keymap.Approval, turnID string, tc *ahpwire.ToolCallState, st *Styles) *approvalPrompt {
-	ti := newTextInput(st)
+// NewApproval asks to confirm tool call tc of turn turnID (or its result);
+// SetLive gives it the transcript's rendering of the call.
+func NewApproval(km keymap.Approval, turnID string, tc *ahpwire.ToolCallState, st *uikit.Styles) *Approval {
+	ti := uikit.NewTextInput(st)
 	ti.Placeholder = "why? (optional)"
 	ti.Prompt = "reason: "
-	p := &approvalPrompt{km: km, turnID: turnID, tool: tc, result: tc.Status == ahpwire.ToolPendingResultConfirmation, reason: ti}
+	p := &Approval{km: km, turnID: turnID, tool: tc, result: tc.Status == ahpwire.ToolPendingResultConfirmation, reason: ti}
 	p.setAsking(false)
 	return p
 }
 
-// newApproval builds the approval prompt for a tool call of the open chat,
-// rendering its body through the transcript renderer.
-func (m *Model) newApproval(turn string, tc *ahpwire.ToolCallState) *approvalPrompt {
-	p := newApprovalPrompt(m.c.km.Approval, turn, tc, &m.c.styles)
-	ch, r := m.chat, m.c.renderer
-	p.live = func(width int) ([]string, *ahpwire.ToolCallState) {
-		msg := ch.state.Current
-		if msg == nil {
-			return nil, nil
-		}
-		for _, b := range msg.Blocks {
-			if b.Kind == reducer.KindToolCall && b.Tool != nil && b.Tool.ToolCallID == tc.ToolCallID {
-				return r.RenderBlock(msg, b, width, render.ViewOpts{Now: ch.c.now(), Hints: p.promptHints()}), b.Tool
-			}
-		}
-		return nil, nil
-	}
-	return p
-}
-
-// promptHints are the prompt's keys, from the keymap, for render to draw
+// PromptHints are the prompt's keys, from the keymap, for render to draw
 // under the confirmation (as data: render does not import keymap).
-func (p *approvalPrompt) promptHints() render.PromptHints {
+func (p *Approval) PromptHints() render.PromptHints {
 	h := func(b key.Binding, kind render.HintKind) render.KeyHint {
 		return render.KeyHint{Keys: b.Help().Key, Action: b.Help().Desc, Kind: kind}
 	}
@@ -100,14 +82,26 @@ func (p *approvalPrompt) promptHints() render.PromptHints {
 	}
 }
 
-func (p *approvalPrompt) guard(until time.Time, now func() time.Time) {
+// Guard holds the decision keys back until until (the user was typing
+// when the prompt opened); now is the clock.
+func (p *Approval) Guard(until time.Time, now func() time.Time) {
 	p.guardUntil, p.now = until, now
 }
 
-// guarded reports whether decision keys are still held back.
-func (p *approvalPrompt) guarded() bool { return p.now != nil && p.now().Before(p.guardUntil) }
+// Guarded reports whether decision keys are still held back.
+func (p *Approval) Guarded() bool { return p.now != nil && p.now().Before(p.guardUntil) }
 
-func (p *approvalPrompt) setAsking(on bool) {
+// SetLive gives the prompt the tool call's current rendering at a width
+// and the current tool call (nil when it is gone).
+func (p *Approval) SetLive(live func(width int) ([]string, *ahpwire.ToolCallState)) { p.live = live }
+
+// Tool is the tool call the prompt decides.
+func (p *Approval) Tool() *ahpwire.ToolCallState { return p.tool }
+
+// Asking reports whether the user is typing a denial reason.
+func (p *Approval) Asking() bool { return p.asking }
+
+func (p *Approval) setAsking(on bool) {
 	p.asking = on
 	for _, b := range []*key.Binding{&p.km.Approve, &p.km.Deny, &p.km.DenyReason, &p.km.Option, &p.km.Up, &p.km.Down} {
 		b.SetEnabled(!on)
@@ -126,72 +120,72 @@ func (p *approvalPrompt) setAsking(on bool) {
 	}
 }
 
-func (p *approvalPrompt) decide(approved bool, opt *ahpwire.ConfirmationOption, reason string) tea.Cmd {
-	d := toolDecisionMsg{TurnID: p.turnID, ToolCallID: p.tool.ToolCallID, Approved: approved, Result: p.result, Option: opt, Reason: reason}
+func (p *Approval) decide(approved bool, opt *ahpwire.ConfirmationOption, reason string) tea.Cmd {
+	d := ToolDecisionMsg{TurnID: p.turnID, ToolCallID: p.tool.ToolCallID, Approved: approved, Result: p.result, Option: opt, Reason: reason}
 	return func() tea.Msg { return d }
 }
 
 // Update handles keys: a approve, d deny, r deny with a reason, 1-9 host
 // options, esc decide later.
-func (p *approvalPrompt) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+func (p *Approval) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		if p.asking {
 			var cmd tea.Cmd
 			p.reason, cmd = p.reason.Update(msg)
-			return p, cmd, resultNone
+			return p, cmd, uikit.ResultNone
 		}
-		return p, nil, resultNone
+		return p, nil, uikit.ResultNone
 	}
 	switch {
 	case p.asking && key.Matches(k, p.km.SubmitReason):
-		return p, p.decide(false, p.denyOption(), strings.TrimSpace(p.reason.Value())), resultClose
+		return p, p.decide(false, p.denyOption(), strings.TrimSpace(p.reason.Value())), uikit.ResultClose
 	case p.asking && key.Matches(k, p.km.Later):
 		p.setAsking(false)
-		return p, nil, resultNone
+		return p, nil, uikit.ResultNone
 	case p.asking:
 		var cmd tea.Cmd
 		p.reason, cmd = p.reason.Update(msg)
-		return p, cmd, resultNone
-	case p.guarded() && key.Matches(k, p.km.Approve, p.km.Deny, p.km.DenyReason, p.km.Option):
-		return p, nil, resultNone // typed while the prompt appeared: not a decision
+		return p, cmd, uikit.ResultNone
+	case p.Guarded() && key.Matches(k, p.km.Approve, p.km.Deny, p.km.DenyReason, p.km.Option):
+		return p, nil, uikit.ResultNone // typed while the prompt appeared: not a decision
 	case key.Matches(k, p.km.Approve):
-		return p, p.decide(true, p.firstOption("approve"), ""), resultClose
+		return p, p.decide(true, p.firstOption("approve"), ""), uikit.ResultClose
 	case key.Matches(k, p.km.Deny):
-		return p, p.decide(false, p.denyOption(), ""), resultClose
+		return p, p.decide(false, p.denyOption(), ""), uikit.ResultClose
 	case key.Matches(k, p.km.DenyReason):
 		p.setAsking(true)
-		return p, p.reason.Focus(), resultNone
+		return p, p.reason.Focus(), uikit.ResultNone
 	case key.Matches(k, p.km.Option):
 		n := int(k.Code - '1')
 		if !p.result && n >= 0 && n < len(p.tool.Options) {
 			o := p.tool.Options[n]
-			return p, p.decide(o.Kind != "deny", &o, ""), resultClose
+			return p, p.decide(o.Kind != "deny", &o, ""), uikit.ResultClose
 		}
 	case key.Matches(k, p.km.Up):
 		p.scroll = max(0, p.scroll-1)
 	case key.Matches(k, p.km.Down):
 		p.scroll++
 	case key.Matches(k, p.km.Later):
-		return p, nil, resultClose
+		return p, nil, uikit.ResultClose
 	}
-	return p, nil, resultNone
+	return p, nil, uikit.ResultNone
 }
 
 // firstOption is the host's option of kind that decides this call only
 // (the agent's allow-once / reject-once, not "always"): what a and d send.
-func (p *approvalPrompt) firstOption(kind string) *ahpwire.ConfirmationOption {
+func (p *Approval) firstOption(kind string) *ahpwire.ConfirmationOption {
 	if p.result {
 		return nil
 	}
 	return ahpwire.OnceOption(p.tool.Options, kind)
 }
 
-func (p *approvalPrompt) denyOption() *ahpwire.ConfirmationOption { return p.firstOption("deny") }
+func (p *Approval) denyOption() *ahpwire.ConfirmationOption { return p.firstOption("deny") }
 
 // bodyLines is the rendered tool call at width (cached per tool call
 // revision and width), without the transcript's two-column gutter.
-func (p *approvalPrompt) bodyLines(st *Styles, width int) []string {
+func (p *Approval) bodyLines(st *uikit.Styles, width int) []string {
 	if p.live == nil {
 		return p.plainBody(st, width)
 	}
@@ -216,7 +210,7 @@ func (p *approvalPrompt) bodyLines(st *Styles, width int) []string {
 }
 
 // plainBody is the prompt body without a renderer (bare prompts in tests).
-func (p *approvalPrompt) plainBody(st *Styles, width int) []string {
+func (p *Approval) plainBody(st *uikit.Styles, width int) []string {
 	tc := p.tool
 	out := []string{st.Dialog.Title.Render(toolName(tc))}
 	if tc.InvocationMessage != nil {
@@ -230,14 +224,14 @@ func (p *approvalPrompt) plainBody(st *Styles, width int) []string {
 
 // View draws the prompt as a bordered box: a heading, the scrollable body
 // and the key hints, which always stay on screen.
-func (p *approvalPrompt) View(st *Styles, width, height int) string {
+func (p *Approval) View(st *uikit.Styles, width, height int) string {
 	inner := max(20, min(width, 110)-4)
 	body := p.bodyLines(st, inner)
 	heading := "Approval needed"
 	if p.result {
 		heading = "Result review"
 	}
-	if p.guarded() {
+	if p.Guarded() {
 		// The decision keys are held back: the heading says so and the
 		// body (with its key hints) is drawn dimmed, visibly disabled.
 		heading += " · keys paused"
@@ -260,7 +254,7 @@ func (p *approvalPrompt) View(st *Styles, width, height int) string {
 		later = append(full, later...)
 	}
 	footFor := func(bodyHidden bool) []string {
-		if p.guarded() {
+		if p.Guarded() {
 			return []string{st.Dialog.Warn.Render(fmt.Sprintf("you were typing: decision keys are off for %s", guardLeft(p.guardUntil, p.now())))}
 		}
 		if p.asking {
@@ -270,9 +264,9 @@ func (p *approvalPrompt) View(st *Styles, width, height int) string {
 			return []string{reason.View(), st.Dialog.Muted.Render("enter deny with this reason · esc back")}
 		}
 		if bodyHidden {
-			return keyHints(st, inner, append(append([]string{}, full...), later...)...)
+			return uikit.KeyHints(st, inner, append(append([]string{}, full...), later...)...)
 		}
-		return keyHints(st, inner, later...)
+		return uikit.KeyHints(st, inner, later...)
 	}
 	foot := footFor(false)
 	avail := max(1, height-2-len(head)-len(foot)-2)
@@ -300,7 +294,7 @@ func (p *approvalPrompt) View(st *Styles, width, height int) string {
 
 // dimmed draws lines in the muted dialog style, without their own colours:
 // what is drawn this way cannot be acted on right now.
-func dimmed(st *Styles, lines []string) []string {
+func dimmed(st *uikit.Styles, lines []string) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		out[i] = st.Dialog.Muted.Render(ansi.Strip(l))
@@ -330,13 +324,4 @@ func wrapLines(s string, width int) []string {
 		out = append(out, strings.Split(ansi.Hardwrap(l, max(1, width), true), "\n")...)
 	}
 	return out
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }

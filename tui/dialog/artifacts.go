@@ -1,0 +1,120 @@
+package dialog
+
+import (
+	"cmp"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
+)
+
+// ArtifactLabel is "title (kind)", sanitised, for one line.
+func ArtifactLabel(a ahpwire.SessionArtifact) string {
+	return uikit.OneLine(render.Sanitize(cmp.Or(a.Title, a.URI, a.ID))) + " (" + uikit.OneLine(render.Sanitize(cmp.Or(a.Kind, "artifact"))) + ")"
+}
+
+// OpenArtifactMsg asks the root to read an artifact's URI.
+type OpenArtifactMsg struct{ Art ahpwire.SessionArtifact }
+
+// ArtifactList is the overlay listing the session's artifacts.
+type ArtifactList struct {
+	km   keymap.Background
+	arts []ahpwire.SessionArtifact
+	sel  int
+}
+
+// Update moves the selection, opens the selected artifact or closes.
+func (l *ArtifactList) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return l, nil, uikit.ResultNone
+	}
+	switch {
+	case key.Matches(k, l.km.Up):
+		l.sel = max(0, l.sel-1)
+	case key.Matches(k, l.km.Down):
+		l.sel = min(len(l.arts)-1, l.sel+1)
+	case key.Matches(k, l.km.Open):
+		a := l.arts[l.sel]
+		if a.URI == "" {
+			return l, uikit.Notice("this artifact names nothing to open", false), uikit.ResultNone
+		}
+		return l, uikit.Emit(OpenArtifactMsg{Art: a}), uikit.ResultNone
+	case key.Matches(k, l.km.Close), k.String() == "f8", k.String() == "alt+o":
+		return l, nil, uikit.ResultClose
+	}
+	return l, nil, uikit.ResultNone
+}
+
+// View draws the list.
+func (l *ArtifactList) View(st *uikit.Styles, width, _ int) string {
+	inner := max(20, min(width, 90)-4)
+	lines := []string{st.Dialog.Title.Render("Session artifacts")}
+	for i, a := range l.arts {
+		text := ArtifactLabel(a)
+		if a.URI != "" {
+			text += " — " + uikit.OneLine(render.Sanitize(a.URI))
+		}
+		text = ansi.Truncate(text, inner-2, "…")
+		if i == l.sel {
+			lines = append(lines, st.Dialog.OptionSelected.Render("▸ "+text))
+		} else {
+			lines = append(lines, "  "+text)
+		}
+	}
+	lines = append(lines, "", st.Dialog.Muted.Render(l.km.Open.Help().Key+" open · "+l.km.Close.Help().Key+" close"))
+	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
+}
+
+// TextViewer shows a read-only text, scrolled with the list keys.
+type TextViewer struct {
+	km    keymap.Background
+	title string
+	lines []string
+	top   int
+}
+
+// NewTextViewer shows text (sanitised) under title.
+func NewTextViewer(km keymap.Background, title, text string) *TextViewer {
+	return &TextViewer{km: km, title: title, lines: strings.Split(render.Sanitize(text), "\n")}
+}
+
+// Update scrolls or closes.
+func (v *TextViewer) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return v, nil, uikit.ResultNone
+	}
+	switch {
+	case key.Matches(k, v.km.Up):
+		v.top = max(0, v.top-1)
+	case key.Matches(k, v.km.Down):
+		v.top = min(max(0, len(v.lines)-1), v.top+1)
+	case key.Matches(k, v.km.Close), k.String() == "f8", k.String() == "alt+o":
+		return v, nil, uikit.ResultClose
+	}
+	return v, nil, uikit.ResultNone
+}
+
+// View draws the visible lines.
+func (v *TextViewer) View(st *uikit.Styles, width, height int) string {
+	inner := max(20, width-8)
+	rows := max(3, height-8)
+	out := []string{st.Dialog.Title.Render(ansi.Truncate(uikit.OneLine(render.Sanitize(v.title)), inner, "…"))}
+	for i := v.top; i < len(v.lines) && i < v.top+rows; i++ {
+		out = append(out, ansi.Truncate(v.lines[i], inner, "…"))
+	}
+	out = append(out, "", st.Dialog.Muted.Render("↑/↓ scroll · "+v.km.Close.Help().Key+" close"))
+	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(out, "\n"))
+}
+
+// NewArtifactList lists arts (at least one).
+func NewArtifactList(km keymap.Background, arts []ahpwire.SessionArtifact) *ArtifactList {
+	return &ArtifactList{km: km, arts: arts}
+}

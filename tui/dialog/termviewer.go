@@ -1,0 +1,201 @@
+package dialog
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
+)
+
+// TermSource is what the terminal viewer reads and asks of the root's
+// terminal subscriptions (package tui's side channels implement it).
+type TermSource interface {
+	// RootTerminals is the host's terminal catalogue (root state).
+	RootTerminals() []ahpwire.TerminalInfo
+	// LiveTerminal is uri's emulator once its snapshot arrived (else nil).
+	LiveTerminal(uri string) *render.LiveTerminal
+	// Pin keeps uri subscribed while the viewer shows it; Unpin lets go.
+	Pin(uri string, pty bool) tea.Cmd
+	Unpin(uri string) tea.Cmd
+	// ClaimRejected is why the host refused this client's last claim of
+	// uri ("" none); ClearClaimRejected forgets it before a new claim.
+	ClaimRejected(uri string) string
+	ClearClaimRejected(uri string)
+}
+
+// TermSender dispatches an action on a terminal channel (a tea.Cmd).
+type TermSender func(channel string, a ahpwire.Action, what string) tea.Cmd
+
+// DroppedNote says, in the terminal viewer, that a terminal's scrollback
+// reached its cap (render.TerminalScrollback lines past the screen): the
+// older lines are gone, not merely out of sight.
+func DroppedNote(total int) string {
+	if total < render.TerminalScrollback {
+		return ""
+	}
+	return "older lines dropped (the last " + render.GroupDigits(render.TerminalScrollback) + " are kept)"
+}
+
+// TermViewer shows the terminals the host lists in its root state (or
+// one terminal, a tool block's), one at a time: live output through the
+// emulator, scrollable, copyable as text. It keeps the shown terminal
+// subscribed while open. Enter claims the terminal and sends the keys to
+// it (terminal/input) until esc gives it back (termtyping.go).
+type TermViewer struct {
+	src    TermSource
+	km     keymap.Terminal
+	idx    int
+	uri    string // the pinned terminal
+	only   bool   // showing one terminal, not the root's list
+	scroll int    // lines up from the end
+	page   int
+
+	kmIn     keymap.TermInput
+	send     TermSender // nil: the viewer is read-only
+	clientID string
+	typing   bool                  // keys go to the terminal
+	prev     ahpwire.TerminalClaim // the claim to give back on release
+}
+
+// NewTermViewerOn opens the viewer on one terminal (pinned while open).
+func NewTermViewerOn(src TermSource, km keymap.Terminal, uri string) (*TermViewer, tea.Cmd) {
+	v := &TermViewer{src: src, km: km, page: 10, uri: uri, only: true}
+	return v, src.Pin(uri, true)
+}
+
+// Wire lets the viewer claim and type into terminals.
+func (v *TermViewer) Wire(kmIn keymap.TermInput, send TermSender, clientID string) {
+	v.kmIn, v.send, v.clientID = kmIn, send, clientID
+}
+
+// NewTermViewer opens the viewer on the first root terminal.
+func NewTermViewer(src TermSource, km keymap.Terminal) (*TermViewer, tea.Cmd) {
+	v := &TermViewer{src: src, km: km, page: 10}
+	return v, v.show(0)
+}
+
+// show switches to root terminal i (pinning it, unpinning the last).
+func (v *TermViewer) show(i int) tea.Cmd {
+	if len(v.src.RootTerminals()) == 0 || v.only || v.typing {
+		return nil
+	}
+	i = (i%len(v.src.RootTerminals()) + len(v.src.RootTerminals())) % len(v.src.RootTerminals())
+	uri := v.src.RootTerminals()[i].Resource
+	if uri == v.uri {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if v.uri != "" {
+		cmds = append(cmds, v.src.Unpin(v.uri))
+	}
+	v.idx, v.uri, v.scroll = i, uri, 0
+	return tea.Batch(append(cmds, v.src.Pin(uri, true))...)
+}
+
+// Update scrolls, switches, copies and closes.
+func (v *TermViewer) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
+	if v.typing {
+		return v.updateTyping(msg)
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return v, nil, uikit.ResultNone
+	}
+	switch {
+	case key.Matches(k, v.km.Interact):
+		return v, v.Claim(), uikit.ResultNone
+	case key.Matches(k, v.km.Close):
+		var cmd tea.Cmd
+		if v.uri != "" {
+			cmd = v.src.Unpin(v.uri)
+		}
+		return v, cmd, uikit.ResultClose
+	case key.Matches(k, v.km.Next):
+		return v, v.show(v.idx + 1), uikit.ResultNone
+	case key.Matches(k, v.km.Up):
+		v.scroll++
+	case key.Matches(k, v.km.Down):
+		v.scroll = max(0, v.scroll-1)
+	case key.Matches(k, v.km.PageUp):
+		v.scroll += max(1, v.page-1)
+	case key.Matches(k, v.km.PageDown):
+		v.scroll = max(0, v.scroll-max(1, v.page-1))
+	case key.Matches(k, v.km.Top):
+		v.scroll = 1 << 30
+	case key.Matches(k, v.km.Bottom):
+		v.scroll = 0
+	case key.Matches(k, v.km.Copy):
+		if lt := v.src.LiveTerminal(v.uri); lt != nil {
+			text := render.Sanitize(lt.Text())
+			return v, tea.Batch(tea.SetClipboard(text), uikit.Notice(fmt.Sprintf("copied %d bytes of terminal text", len(text)), false)), uikit.ResultNone
+		}
+	}
+	return v, nil, uikit.ResultNone
+}
+
+// View draws the terminal's title, status and the visible lines.
+func (v *TermViewer) View(st *uikit.Styles, width, height int) string {
+	inner := max(20, width-4)
+	avail := max(1, height-4)
+	v.page = avail
+	if len(v.src.RootTerminals()) == 0 && !v.only {
+		return st.Help.Box.Render(st.Help.Title.Render("Terminals") + "\n\n" + st.Dialog.Muted.Render("The host lists no terminals.") + "\n" + st.Help.Desc.Render("esc closes"))
+	}
+	var info ahpwire.TerminalInfo
+	if !v.only {
+		info = v.src.RootTerminals()[min(v.idx, len(v.src.RootTerminals())-1)]
+	}
+	status := "running"
+	if info.ExitCode != nil {
+		status = fmt.Sprintf("exit %d", *info.ExitCode)
+	}
+	var lines []string
+	dropped := "" // hints.go
+	t := v.src.LiveTerminal(v.uri)
+	if t == nil {
+		lines = []string{st.Dialog.Muted.Render("loading…")}
+	} else {
+		if s := t.State(); s.ExitCode != nil {
+			status = fmt.Sprintf("exit %d", *s.ExitCode)
+		}
+		if v.only {
+			info.Title = t.State().Title
+		}
+		total := t.LineCount()
+		dropped = DroppedNote(total)
+		v.scroll = min(v.scroll, max(0, total-avail))
+		end := total - v.scroll
+		lines = t.Lines(max(0, end-avail), min(avail, end), inner, true)
+	}
+	title := st.Help.Title.Render(uikit.OneLine(render.Sanitize(info.Title))) + "  " + st.Help.Desc.Render(v.hint(status))
+	// The line under the title says when the scrollback reached its cap.
+	out := append([]string{ansi.Truncate(title, inner, "…"), ansi.Truncate(st.Dialog.Muted.Render(dropped), inner, "…")}, lines...)
+	return st.Help.Box.Width(min(width, inner+4)).Render(strings.Join(out, "\n"))
+}
+
+// hint is the viewer's status line: the terminal's state and the keys.
+func (v *TermViewer) hint(status string) string {
+	where := ""
+	if !v.only {
+		where = fmt.Sprintf(" · %d/%d · %s next", v.idx+1, len(v.src.RootTerminals()), v.km.Next.Help().Key)
+	}
+	release := v.kmIn.Release.Help().Key + " gives it back"
+	switch {
+	case v.typing && v.src.ClaimRejected(v.uri) != "":
+		return status + " · the host refused the claim: " + uikit.OneLine(render.Sanitize(v.src.ClaimRejected(v.uri))) + " · " + release
+	case v.typing && v.owned():
+		return status + " · TYPING: keys go to the terminal · " + release
+	case v.typing:
+		return status + " · claiming… · " + release
+	case v.send == nil:
+		return status + where + " · ↑/↓ pgup/pgdn · y copy · esc close · read-only"
+	}
+	return status + where + " · " + v.km.Interact.Help().Key + " type into it · ↑/↓ pgup/pgdn · y copy · esc close"
+}

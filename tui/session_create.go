@@ -1,0 +1,146 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// onNewSession prepares a new session: the session config form when the
+// host resolves configurations, else the session at once.
+func (m *Model) onNewSession(msg newSessionMsg) tea.Cmd {
+	m.retryCreate = false
+	b := m.c.backend
+	if _, ok := b.(ConfigBackend); ok {
+		m.picker.status = "loading session options…"
+		return resolveConfigCmd(m.c.ctx, b, msg.Provider, m.defaultDir())
+	}
+	if b == nil {
+		return m.setNotice("no host is connected yet", true)
+	}
+	uri := "ahp-session:/" + m.c.newID()
+	m.open = &opening{session: uri, created: true}
+	m.picker.status = "creating session…"
+	return createSession(m.c.ctx, b, uri, msg.Provider, m.c.dir)
+}
+
+// onConfigForm handles the messages of the new-session form
+// (sessionconfig.go draws it, sessionconfig_host.go asks the host).
+func (m *Model) onConfigForm(msg tea.Msg) tea.Cmd {
+	b := m.c.backend
+	switch msg := msg.(type) {
+	case configAgentMsg:
+		return resolveConfigCmd(m.c.ctx, b, msg.provider, msg.dir)
+	case configResolvedMsg:
+		m.picker.status = ""
+		if f := m.topConfigForm(); f != nil && !f.settings {
+			// The form's agent changed: the new agent's form replaces it
+			// (without options when the host has none for it).
+			if msg.err != nil {
+				msg.res = ahpwire.ResolveSessionConfigResult{}
+			}
+			m.overlays = m.overlays[:len(m.overlays)-1]
+		} else if msg.err != nil {
+			// No form: create the session as before.
+			m.c.log.Info("no session configuration", "err", msg.err)
+			return m.createWith(msg.provider, m.c.dir, nil)
+		}
+		f := newConfigForm(m.c.km.Form, msg, &m.c.styles)
+		f.withAgents(m.picker.agents)
+		m.overlays = append(m.overlays, f)
+		return f.valueCmds(m.c.ctx, b)
+	case configValuesMsg:
+		if f := m.topConfigForm(); f != nil {
+			f.setValues(msg)
+		}
+	case configQueryMsg:
+		return queryValuesCmd(m.c.ctx, b, msg)
+	case configDirMsg:
+		return checkDirCmd(m.c.ctx, b, msg)
+	case configDirCheckedMsg:
+		if f := m.topConfigForm(); f != nil {
+			f.dirChecked(msg)
+		}
+	case configSubmitMsg:
+		return checkConfigCmd(m.c.ctx, b, msg)
+	case configCheckedMsg:
+		f := m.topConfigForm()
+		if f == nil {
+			return nil
+		}
+		if msg.err != nil {
+			f.checking, f.err = false, errText(msg.err)
+			return nil
+		}
+		m.overlays = m.overlays[:len(m.overlays)-1]
+		return m.createWith(msg.provider, dirURI(msg.dir), msg.values)
+	}
+	return nil
+}
+
+// onSessionCreated: a session the host wants a sign-in for first opens the
+// sign-in prompt (and is created again once signed in); another failure
+// is a notice; a created session opens with its snapshot.
+func (m *Model) onSessionCreated(msg sessionCreatedMsg) tea.Cmd {
+	if res, ok := authRequiredOf(msg.err); ok {
+		return m.signInToCreate(res) // signin_flow.go
+	}
+	if msg.err != nil {
+		m.open = nil
+		m.picker.status = ""
+		return m.errNotice("could not create the session", msg.err)
+	}
+	return nil
+}
+
+// defaultDir is the working directory a new session is offered.
+func (m *Model) defaultDir() string {
+	if m.c.dir != "" {
+		return m.c.dir
+	}
+	if fs, ok := m.c.backend.(featureSource); ok {
+		return dirPath(fs.HostFeatures().DefaultDirectory)
+	}
+	return ""
+}
+
+// createRequest is what a createSession asked for.
+type createRequest struct {
+	provider, dir string
+	config        map[string]json.RawMessage
+}
+
+// createWith creates a session with a working directory and config.
+func (m *Model) createWith(provider, dir string, config map[string]json.RawMessage) tea.Cmd {
+	m.lastCreate = &createRequest{provider: provider, dir: dir, config: config}
+	uri := "ahp-session:/" + m.c.newID()
+	m.open = &opening{session: uri, created: true}
+	m.picker.status = "creating session…"
+	ctx, b := m.c.ctx, m.c.backend
+	return func() tea.Msg {
+		ctx, cancel := reqCtx(ctx)
+		defer cancel()
+		p := ahpwire.CreateSessionParams{Channel: uri, Provider: provider, Config: config}
+		if dir != "" {
+			p.WorkingDirectories = []string{dirURI(dir)}
+		}
+		if err := b.CreateSession(ctx, p); err != nil {
+			return sessionCreatedMsg{session: uri, err: fmt.Errorf("create session: %w", err)}
+		}
+		if _, err := b.Subscribe(ctx, uri, nil); err != nil {
+			return sessionCreatedMsg{session: uri, err: fmt.Errorf("subscribe to new session: %w", err)}
+		}
+		return sessionCreatedMsg{session: uri}
+	}
+}
+
+func (m *Model) topConfigForm() *configForm {
+	if n := len(m.overlays); n > 0 {
+		f, _ := m.overlays[n-1].(*configForm)
+		return f
+	}
+	return nil
+}

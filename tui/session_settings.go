@@ -1,0 +1,104 @@
+package tui
+
+import (
+	"encoding/json"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// Session settings: the settings form of an open session (sessionconfig.go
+// draws it) and the mode key (shift+tab, /mode), both as
+// session/configChanged.
+
+// openSettingsMsg asks the root for the session settings form.
+type openSettingsMsg struct{}
+
+// onSettings opens the settings form, or dispatches what it changed.
+func (m *Model) onSettings(msg tea.Msg) tea.Cmd {
+	if m.session == nil || m.chat == nil {
+		return nil
+	}
+	switch msg := msg.(type) {
+	case openSettingsMsg:
+		f := newSettingsForm(m.c.km.Form, m.session.Config, &m.c.styles)
+		if f == nil {
+			return m.setNotice("this session has no settings that can change", false)
+		}
+		m.overlays = append(m.overlays, f)
+		return f.valueCmds(m.c.ctx, m.c.backend)
+	case configChangeMsg:
+		if m.session.Config == nil {
+			return nil
+		}
+		changed := map[string]json.RawMessage{}
+		for k, v := range msg.values {
+			if string(m.session.Config.Values[k]) != string(v) {
+				changed[k] = v
+			}
+		}
+		if len(changed) == 0 {
+			return nil
+		}
+		return dispatch(m.c.ctx, m.c.backend, m.chat.session, &ahpwire.SessionConfigChanged{Config: changed}, "change session settings")
+	}
+	return nil
+}
+
+// modeProperty finds the session's mode setting: the mutable enum property
+// named "mode", else the first whose name contains "mode".
+func modeProperty(cfg *ahpwire.ConfigState) (string, ahpwire.SessionConfigPropertySchema, bool) {
+	if cfg == nil {
+		return "", ahpwire.SessionConfigPropertySchema{}, false
+	}
+	schema, err := ahpwire.DecodeSessionConfigSchema(cfg.Schema)
+	if err != nil {
+		return "", ahpwire.SessionConfigPropertySchema{}, false
+	}
+	usable := func(p ahpwire.SessionConfigPropertySchema) bool {
+		return p.SessionMutable && !p.ReadOnly && len(p.Enum) > 1
+	}
+	if p, ok := schema.Properties["mode"]; ok && usable(p) {
+		return "mode", p, true
+	}
+	for _, name := range schema.Keys() {
+		if p := schema.Properties[name]; strings.Contains(strings.ToLower(name), "mode") && usable(p) {
+			return name, p, true
+		}
+	}
+	return "", ahpwire.SessionConfigPropertySchema{}, false
+}
+
+// cycleMode switches the session to the next value of its mode setting
+// (shift+tab, /mode).
+func (m *Model) cycleMode() tea.Cmd {
+	if m.session == nil || m.chat == nil {
+		return nil
+	}
+	name, p, ok := modeProperty(m.session.Config)
+	if !ok {
+		return m.setNotice("this session has no mode to switch", false)
+	}
+	cur := string(m.session.Config.Values[name])
+	next := 0
+	for i, v := range p.Enum {
+		if string(v) == cur {
+			next = (i + 1) % len(p.Enum)
+		}
+	}
+	return m.setMode(name, p, next)
+}
+
+// setMode dispatches mode value i of property name.
+func (m *Model) setMode(name string, p ahpwire.SessionConfigPropertySchema, i int) tea.Cmd {
+	v := p.Enum[i]
+	label := strings.Trim(string(v), `"`)
+	if i < len(p.EnumLabels) && p.EnumLabels[i] != "" {
+		label = p.EnumLabels[i]
+	}
+	a := &ahpwire.SessionConfigChanged{Config: map[string]json.RawMessage{name: v}}
+	return tea.Batch(dispatch(m.c.ctx, m.c.backend, m.chat.session, a, "change the session mode"),
+		m.setNotice("mode: "+label, false))
+}

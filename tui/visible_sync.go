@@ -1,0 +1,101 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/render"
+)
+
+// onResourceLoaded re-renders the visible messages once a content
+// reference they show has loaded.
+func (m *Model) onResourceLoaded(msg resourceLoadedMsg) tea.Cmd {
+	if m.c.ext.loader.Done(msg.res) {
+		m.refreshExt()
+	}
+	return nil
+}
+
+// onSideChannelSubscribed: a terminal the host no longer has keeps its
+// result preview; a changeset shows why it is missing. No notice either way.
+func (m *Model) onSideChannelSubscribed(msg subscribedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.c.ext.subscribeFailed(msg.channel, msg.err)
+		m.refreshExt()
+	}
+	return nil
+}
+
+// syncExt subscribes to the terminals of the tool calls on screen (and
+// unsubscribes from those that left it) and loads the content references
+// the visible messages and the open changes view need.
+func (m *Model) syncExt() tea.Cmd {
+	x := m.c.ext
+	want := map[string]bool{}
+	var uris []string
+	sizes := map[string]int64{}
+	if m.chat != nil && m.screen == screenChat {
+		first, last := m.chat.tr.visibleItems()
+		v := m.chat.viewOptsBase()
+		near := nearKeys(m.chat.tr.nearSpans())
+		for i := max(0, first-1); i <= last+1; i++ {
+			msg := m.chat.messageAt(i)
+			if msg == nil {
+				continue
+			}
+			for uri, pty := range render.TerminalRefs(msg) {
+				want[uri] = pty
+			}
+			msg = nearPart(msg, near)
+			if need := render.NeededResources(msg, v); len(need) > 0 {
+				uris = append(uris, need...)
+				for u, n := range render.RefSizes(msg) {
+					sizes[u] = n
+				}
+			}
+		}
+	}
+	for _, ov := range m.overlays {
+		if o, ok := ov.(*changesOverlay); ok {
+			uris = append(uris, o.resourceURIs()...)
+			for u, n := range o.resourceSizes() {
+				sizes[u] = n
+			}
+		}
+	}
+	hint := func(u string) int64 {
+		if n, ok := sizes[u]; ok {
+			return n
+		}
+		return -1
+	}
+	return tea.Batch(x.follow(want), x.load(uris, hint))
+}
+
+// refreshExt re-renders the visible messages after a terminal, changeset
+// or fetched content changed (the render caches keep unchanged ones).
+func (m *Model) refreshExt() {
+	if m.chat == nil {
+		return
+	}
+	first, last := m.chat.tr.visibleItems()
+	for i := first; i <= last; i++ {
+		m.chat.tr.invalidate(i)
+	}
+	m.chat.tr.layout()
+	m.chat.settleSearch() // a search hit in a page that just loaded
+}
+
+// onExtSnapshot applies a terminal or changeset snapshot.
+func (m *Model) onExtSnapshot(s ahpwire.Snapshot) tea.Cmd {
+	m.c.ext.onSnapshot(s)
+	m.refreshExt()
+	return nil
+}
+
+// onExtEnvelope applies a terminal or changeset action.
+func (m *Model) onExtEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
+	m.c.ext.onEnvelope(env)
+	m.refreshExt()
+	return nil
+}
