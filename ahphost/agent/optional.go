@@ -97,3 +97,14 @@ type AuthHooks interface {
 type Authenticator interface {
 	Authenticate(ctx context.Context, resource, token string) error
 }
+
+// ArtifactHooks is implemented by the SessionHooks of hosts that keep AHP
+// 1.1 session artifacts (SessionState.artifacts): the durable items a
+// session produced, references or derives its work from. SetArtifact
+// upserts one by its key (session/artifactSet), RemoveArtifact removes the
+// artifact with that key (session/artifactRemoved); both are sequenced,
+// replayed and kept in snapshots like every session action.
+type ArtifactHooks interface {
+	SetArtifact(a ahpwire.SessionArtifact)
+	RemoveArtifact(id string)
+}

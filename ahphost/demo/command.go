@@ -36,6 +36,7 @@ const (
 	scriptTerminal
 	scriptShell
 	scriptEdit
+	scriptArtifacts
 	scriptUnknown
 )
 
@@ -80,6 +81,8 @@ func parseCommand(text string) command {
 		return parseShell(args)
 	case "edit":
 		return command{script: scriptEdit}
+	case "artifacts":
+		return parseArtifacts(args)
 	case "big":
 		return parseBig(args)
 	case "slow":

@@ -70,6 +70,8 @@ func (r *run) script() error {
 		return r.shell()
 	case scriptEdit:
 		return r.edit()
+	case scriptArtifacts:
+		return r.artifacts()
 	}
 	return r.plain()
 }
