@@ -37,6 +37,7 @@ const (
 	scriptShell
 	scriptEdit
 	scriptArtifacts
+	scriptRepl
 	scriptUnknown
 )
 
@@ -83,6 +84,8 @@ func parseCommand(text string) command {
 		return command{script: scriptEdit}
 	case "artifacts":
 		return parseArtifacts(args)
+	case "repl":
+		return command{script: scriptRepl}
 	case "big":
 		return parseBig(args)
 	case "slow":

@@ -72,6 +72,8 @@ func (r *run) script() error {
 		return r.edit()
 	case scriptArtifacts:
 		return r.artifacts()
+	case scriptRepl:
+		return r.repl()
 	}
 	return r.plain()
 }
