@@ -24,7 +24,9 @@ func TestLiveDemoReplTyping(t *testing.T) {
 		t.Fatalf("could not focus the terminal's tool block:\n%s", viewText(r.m))
 	}
 	r.m = send(t, r.m, keyPress("enter"))
-	r.pump("claimed", func(m Model) bool { return strings.Contains(viewText(m), "TYPING") && !strings.Contains(viewText(m), "claiming…") })
+	r.pump("claimed", func(m Model) bool {
+		return strings.Contains(viewText(m), "TYPING") && !strings.Contains(viewText(m), "claiming…")
+	})
 	r.m = typeText(t, r.m, "echo hello from the tui")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("answer", func(m Model) bool { return strings.Count(viewText(m), "hello from the tui") >= 2 })
