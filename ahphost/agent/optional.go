@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -107,4 +108,16 @@ type Authenticator interface {
 type ArtifactHooks interface {
 	SetArtifact(a ahpwire.SessionArtifact)
 	RemoveArtifact(id string)
+}
+
+// ConfigHooks is implemented by the SessionHooks of hosts whose sessions'
+// configuration may change after creation: an agent whose modes, models or
+// options changed (ACP config_option_update, the demo's /demo config)
+// calls SetConfig with the new schema and values. The host replaces the
+// session's configuration, validates later session/configChanged against
+// the new schema, and tells subscribed clients with session/stateReplaced
+// (AHP has no narrower action carrying a schema). Values for properties
+// the schema does not list are dropped.
+type ConfigHooks interface {
+	SetConfig(schema ahpwire.SessionConfigSchema, values map[string]json.RawMessage) error
 }

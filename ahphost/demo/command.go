@@ -38,6 +38,7 @@ const (
 	scriptEdit
 	scriptArtifacts
 	scriptRepl
+	scriptConfig
 	scriptUnknown
 )
 
@@ -86,6 +87,8 @@ func parseCommand(text string) command {
 		return parseArtifacts(args)
 	case "repl":
 		return command{script: scriptRepl}
+	case "config":
+		return parseConfig(args)
 	case "big":
 		return parseBig(args)
 	case "slow":

@@ -74,6 +74,8 @@ func (r *run) script() error {
 		return r.artifacts()
 	case scriptRepl:
 		return r.repl()
+	case scriptConfig:
+		return r.config()
 	}
 	return r.plain()
 }
