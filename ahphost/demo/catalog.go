@@ -55,6 +55,8 @@ func Commands() []CommandInfo {
 			"opens a terminal you type into (claim it: Enter on its block, or F7): a tiny line-editing shell with built-in commands (`help`, `echo`, `ls`, `seq`, `history`, `exit`); nothing really runs"},
 		{"/demo config", "adds a setting to this session (F4 shows it at once)", "/demo config [reset]",
 			"changes this session's settings schema after creation, as an agent whose options change does: adds **Reasoning effort** (F4 shows it at once); `reset` removes it"},
+		{"/demo url", "how to reach this host from another terminal (exec, export)", "/demo url",
+			"how to reach this host from another terminal: its URL and the `ahptui exec`, `sessions` and `export` commands, which read the token from a 0600 file (never shown)"},
 		{"/demo edit", "edits five files with diffs and a reviewable changeset", "/demo edit",
 			"edits five files (created, modified, deleted, one large) with diffs served by `resourceRead`, and a reviewable changeset; the document it creates becomes a session artifact"},
 		{"/demo artifacts", "session artifacts: a document, a pull request, an issue, a link (F8)", "/demo artifacts [clear]",

@@ -39,6 +39,7 @@ const (
 	scriptArtifacts
 	scriptRepl
 	scriptConfig
+	scriptURL
 	scriptUnknown
 )
 
@@ -89,6 +90,8 @@ func parseCommand(text string) command {
 		return command{script: scriptRepl}
 	case "config":
 		return parseConfig(args)
+	case "url":
+		return command{script: scriptURL}
 	case "big":
 		return parseBig(args)
 	case "slow":
