@@ -25,7 +25,9 @@ const maxConfigSchema = 256 << 10
 var errRunEnded = errors.New("ahphost: the turn has ended")
 
 // SetConfig replaces the session's configuration schema and values while
-// the run is live (unchanged ones are not sent again). Values for
+// the run is live: a new schema goes out as session/stateReplaced, new
+// values under the same schema as session/configChanged (replace), and
+// nothing is sent when neither changed. Values for
 // properties the schema does not list are dropped; the rest must satisfy
 // the schema.
 func (sh sessionHooks) SetConfig(schema ahpwire.SessionConfigSchema, values map[string]json.RawMessage) error {
@@ -58,7 +60,11 @@ func (sh sessionHooks) SetConfig(schema ahpwire.SessionConfigSchema, values map[
 	if sh.run.ctx.Err() != nil || se == nil {
 		return errRunEnded
 	}
-	if old := se.state.Config; old != nil && bytes.Equal(old.Schema, raw) && sameValues(old.Values, kept) {
+	old := se.state.Config
+	if old != nil && bytes.Equal(old.Schema, raw) {
+		if !sameValues(old.Values, kept) { // same schema: the narrower action carries the values
+			h.st.applySession(se, &ahpwire.SessionConfigChanged{Config: kept, Replace: true}, nil)
+		}
 		return nil
 	}
 	st := se.state

@@ -113,11 +113,14 @@ type ArtifactHooks interface {
 // ConfigHooks is implemented by the SessionHooks of hosts whose sessions'
 // configuration may change after creation: an agent whose modes, models or
 // options changed (ACP config_option_update, the demo's /demo config)
-// calls SetConfig with the new schema and values. The host replaces the
-// session's configuration, validates later session/configChanged against
-// the new schema, and tells subscribed clients with session/stateReplaced
-// (AHP has no narrower action carrying a schema). Values for properties
-// the schema does not list are dropped.
+// calls SetConfig with the new schema and values (or the same schema and
+// new values, as when the agent switched its own mode). The host replaces
+// the session's configuration, validates later session/configChanged
+// against it, and tells subscribed clients: session/stateReplaced for a new
+// schema (AHP has no narrower action carrying one), session/configChanged
+// for new values. Values for properties the schema does not list are
+// dropped; SetConfig fails when the rest do not satisfy the schema or the
+// turn has ended.
 type ConfigHooks interface {
 	SetConfig(schema ahpwire.SessionConfigSchema, values map[string]json.RawMessage) error
 }
