@@ -1,10 +1,13 @@
 package ahphost
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/ahptui/ahptui/ahphost/agent"
 	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -156,4 +159,42 @@ func (w *wsClient) init11() *wsClient {
 	w.t.Helper()
 	w.call("initialize", map[string]any{"channel": ahpwire.RootURI, "protocolVersions": []string{"1.1.0"}, "clientId": "c-" + w.t.Name()})
 	return w
+}
+
+// artifactFlood sets more artifacts than a session keeps, and one without
+// a key, then ends its turn.
+type artifactFlood struct{}
+
+func (artifactFlood) Providers() []ahpwire.AgentInfo {
+	return []ahpwire.AgentInfo{{Provider: "flood", DisplayName: "artifact flood"}}
+}
+
+func (artifactFlood) Run(_ context.Context, t Turn) error {
+	ah := t.SessionHooks.(agent.ArtifactHooks)
+	ah.SetArtifact(ahpwire.SessionArtifact{}) // no key: ignored
+	for i := range maxArtifacts + 5 {
+		var a ahpwire.SessionArtifact
+		if err := json.Unmarshal(fmt.Appendf(nil, `{"type":"resource","uri":"ahp-content:/a/%d","label":"a%d","relations":[{"kind":"created"}]}`, i, i), &a); err != nil {
+			return err
+		}
+		ah.SetArtifact(a)
+	}
+	t.Emit(&ahpwire.ChatTurnComplete{TurnID: t.TurnID})
+	return nil
+}
+
+// TestArtifactsBoundedPerSession: an agent cannot grow a session's
+// artifact list (and every snapshot) without bound: the oldest go.
+func TestArtifactsBoundedPerSession(t *testing.T) {
+	_, u := startHost(t, Options{NoToken: true, Agent: artifactFlood{}})
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	chat := w.createSession("ahp-session:/s1")
+	readChat(t, w, chat, 0)
+	w.sendMessage(chat, "t1", "go", 1)
+	w.actionOfType(chat, ahpwire.ActionChatTurnComplete)
+	st, _ := sessionWire(t, w, "ahp-session:/s1")
+	if len(st.Artifacts) != maxArtifacts || st.Artifacts[0].ID != "ahp-content:/a/5" || st.Artifacts[maxArtifacts-1].ID != fmt.Sprintf("ahp-content:/a/%d", maxArtifacts+4) {
+		t.Fatalf("%d artifacts, first %q", len(st.Artifacts), st.Artifacts[0].ID)
+	}
 }
