@@ -4,6 +4,7 @@
 package ahphost
 
 import (
+	"bytes"
 	"log/slog"
 	"strings"
 
@@ -42,6 +43,58 @@ func (sh sessionHooks) SetTitle(title string) {
 	}
 	s.applySession(se, &ahpwire.SessionTitleChanged{Title: title}, nil)
 	s.publishSummary(se)
+}
+
+var _ agent.ArtifactHooks = sessionHooks{}
+
+// maxArtifacts bounds the artifacts an agent keeps in one session: the
+// oldest are dropped beyond it, so an agent cannot grow every snapshot.
+const maxArtifacts = 200
+
+// SetArtifact upserts a session artifact (session/artifactSet) while the
+// run is live; an artifact without a key, or equal to the one listed, is
+// ignored.
+func (sh sessionHooks) SetArtifact(a ahpwire.SessionArtifact) {
+	if a.ID == "" {
+		return
+	}
+	sh.h.mu.Lock()
+	defer sh.h.mu.Unlock()
+	se := sh.h.st.sessions[sh.session]
+	if sh.run.ctx.Err() != nil || se == nil {
+		return
+	}
+	for _, x := range se.state.Artifacts {
+		if x.ID == a.ID && bytes.Equal(x.Raw, a.Raw) && x.Raw != nil {
+			return
+		}
+	}
+	if len(se.state.Artifacts) >= maxArtifacts && !hasArtifact(se.state.Artifacts, a.ID) {
+		old := se.state.Artifacts[0].ID
+		sh.h.st.applySession(se, &ahpwire.SessionArtifactRemoved{ID: old, URI: old}, nil)
+	}
+	sh.h.st.applySession(se, &ahpwire.SessionArtifactSet{Artifact: a}, nil)
+}
+
+// RemoveArtifact removes the session artifact with key id
+// (session/artifactRemoved) while the run is live.
+func (sh sessionHooks) RemoveArtifact(id string) {
+	sh.h.mu.Lock()
+	defer sh.h.mu.Unlock()
+	se := sh.h.st.sessions[sh.session]
+	if sh.run.ctx.Err() != nil || se == nil || !hasArtifact(se.state.Artifacts, id) {
+		return
+	}
+	sh.h.st.applySession(se, &ahpwire.SessionArtifactRemoved{ID: id, URI: id}, nil)
+}
+
+func hasArtifact(as []ahpwire.SessionArtifact, id string) bool {
+	for _, x := range as {
+		if x.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // restoreSessions lists the sessions agents kept across a restart: each is

@@ -89,10 +89,12 @@ func (r Reducer) Session(s ahpwire.SessionState, a ahpwire.Action) ahpwire.Sessi
 		}
 	case *ahpwire.SessionMetaChanged:
 		s.Meta = a.Meta
+	case *ahpwire.SessionStateReplaced: // full replacement (e.g. a new config schema)
+		return a.State
 	case *ahpwire.SessionArtifactSet: // 1.1: upsert by id, kept verbatim
 		s.Artifacts = upsert(s.Artifacts, a.Artifact, func(x ahpwire.SessionArtifact) bool { return x.ID == a.Artifact.ID })
 	case *ahpwire.SessionArtifactRemoved:
-		if xs, changed := without(s.Artifacts, func(x ahpwire.SessionArtifact) bool { return x.ID == a.ID }); changed {
+		if xs, changed := without(s.Artifacts, func(x ahpwire.SessionArtifact) bool { return x.ID == a.Key() }); changed {
 			s.Artifacts = nilIfEmpty(xs)
 		}
 	case *ahpwire.SessionCustomizationToggled, *ahpwire.SessionCustomizationUpdated,

@@ -23,8 +23,9 @@ func init() {
 }
 
 // SessionArtifact is one artifact. ID, Kind, Title and URI are read from
-// Raw (title falls back to label or name; uri to resource); Raw is what
-// is written back.
+// Raw (title falls back to label or name; uri to resource; kind to
+// displayKind or type; id to the uri, the key AHP 1.1's ResourceArtifact
+// is listed by); Raw is what is written back.
 type SessionArtifact struct {
 	ID    string
 	Kind  string
@@ -38,6 +39,8 @@ type SessionArtifact struct {
 type artifactHead struct {
 	ID        string            `json:"id"`
 	Kind      string            `json:"kind"`
+	Display   string            `json:"displayKind"`
+	Type      string            `json:"type"`
 	Title     string            `json:"title"`
 	Label     string            `json:"label"`
 	Name      string            `json:"name"`
@@ -52,7 +55,8 @@ func (a *SessionArtifact) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &h); err != nil {
 		return err //nolint:wrapcheck // encoding/json's own message
 	}
-	*a = SessionArtifact{ID: h.ID, Kind: h.Kind, Title: firstOf(h.Title, h.Label, h.Name), URI: firstOf(h.URI, h.Resource),
+	uri := firstOf(h.URI, h.Resource)
+	*a = SessionArtifact{ID: firstOf(h.ID, uri), Kind: firstOf(h.Kind, h.Display, h.Type), Title: firstOf(h.Title, h.Label, h.Name), URI: uri,
 		Relations: h.Relations, Raw: append(json.RawMessage(nil), b...)}
 	return nil
 }
@@ -85,10 +89,15 @@ type SessionArtifactSet struct {
 	Artifact SessionArtifact `json:"artifact"`
 }
 
-// SessionArtifactRemoved removes the artifact with the given id.
+// SessionArtifactRemoved removes the artifact with the given id (or, in
+// AHP 1.1's shape, uri: artifacts are keyed by their uri).
 type SessionArtifactRemoved struct {
-	ID string `json:"id"`
+	ID  string `json:"id,omitempty"`
+	URI string `json:"uri,omitempty"`
 }
+
+// Key is the key of the artifact to remove: its id, else its uri.
+func (a *SessionArtifactRemoved) Key() string { return firstOf(a.ID, a.URI) }
 
 // ActionType returns ActionSessionArtifactSet.
 func (*SessionArtifactSet) ActionType() string { return ActionSessionArtifactSet }

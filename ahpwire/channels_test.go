@@ -15,6 +15,8 @@ func channelSampleActions() []Action {
 		&SessionArtifactSet{Artifact: SessionArtifact{ID: "a1", Kind: "pullRequest", Title: "PR #7", URI: "https://example.com/pr/7",
 			Raw: json.RawMessage(`{"id":"a1","kind":"pullRequest","title":"PR #7","uri":"https://example.com/pr/7"}`)}},
 		&SessionArtifactRemoved{ID: "a1"},
+		&SessionStateReplaced{State: SessionState{Provider: "demo", Title: "t", Lifecycle: LifecycleReady, Chats: []ChatSummary{}, ActiveClients: []SessionActiveClient{},
+			Config: &ConfigState{Schema: json.RawMessage(`{"type":"object","properties":{}}`), Values: map[string]json.RawMessage{}}}},
 		&TerminalData{Data: "\x1b[31mred\x1b[0m\r\n"},
 		&TerminalInput{Data: "ls\r"},
 		&TerminalResized{Cols: 100, Rows: 30},
@@ -66,5 +68,23 @@ func TestFileEditKind(t *testing.T) {
 		if got := c.e.Kind(); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.e, got, c.want)
 		}
+	}
+}
+
+// An AHP 1.1 ResourceArtifact has no id: it is keyed by its uri, and its
+// label and displayKind are its title and kind; artifactRemoved may name
+// it by uri.
+func TestResourceArtifactKeyedByURI(t *testing.T) {
+	var a SessionArtifact
+	raw := `{"type":"resource","uri":"https://example.invalid/pr/1","label":"PR 1","displayKind":"pullRequest","relations":[{"kind":"created"}]}`
+	if err := json.Unmarshal([]byte(raw), &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.ID != a.URI || a.Title != "PR 1" || a.Kind != "pullRequest" || len(a.Relations) != 1 {
+		t.Fatalf("%+v", a)
+	}
+	var rm SessionArtifactRemoved
+	if err := json.Unmarshal([]byte(`{"uri":"https://example.invalid/pr/1"}`), &rm); err != nil || rm.Key() != a.ID {
+		t.Fatalf("removed key %q (err %v)", rm.Key(), err)
 	}
 }

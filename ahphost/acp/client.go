@@ -59,9 +59,10 @@ func (c *client) SessionUpdate(ctx context.Context, n sdk.SessionNotification) e
 		}
 		return nil
 	case u.CurrentModeUpdate != nil:
-		s.mu.Lock()
-		s.applied["mode"] = string(u.CurrentModeUpdate.CurrentModeId)
-		s.mu.Unlock()
+		c.b.modeChanged(s, tm, string(u.CurrentModeUpdate.CurrentModeId))
+		return nil
+	case u.ConfigOptionUpdate != nil:
+		c.b.optionsChanged(s, tm, u.ConfigOptionUpdate.ConfigOptions)
 		return nil
 	}
 	if tm != nil {

@@ -24,6 +24,18 @@ func jsonString(s string) json.RawMessage { b, _ := json.Marshal(s); return b }
 
 // learnSchema records the configuration the agent announced.
 func (b *Bridge) learnSchema(modes *sdk.SessionModeState, models *sdk.SessionModelState, opts []sdk.SessionConfigOption) {
+	cs := buildConfigSchema(modes, models, opts)
+	if len(cs.kinds) == 0 {
+		return
+	}
+	b.mu.Lock()
+	b.schema = cs
+	b.mu.Unlock()
+}
+
+// buildConfigSchema is the configuration of the announced modes, models
+// and options.
+func buildConfigSchema(modes *sdk.SessionModeState, models *sdk.SessionModelState, opts []sdk.SessionConfigOption) configSchema {
 	cs := configSchema{
 		schema: ahpwire.SessionConfigSchema{Type: "object", Properties: map[string]ahpwire.SessionConfigPropertySchema{}},
 		values: map[string]json.RawMessage{},
@@ -78,12 +90,7 @@ func (b *Bridge) learnSchema(modes *sdk.SessionModeState, models *sdk.SessionMod
 			cs.kinds[key] = "boolean"
 		}
 	}
-	if len(cs.kinds) == 0 {
-		return
-	}
-	b.mu.Lock()
-	b.schema = cs
-	b.mu.Unlock()
+	return cs
 }
 
 // selectOptions flattens grouped and ungrouped select options.

@@ -50,7 +50,10 @@
 // session that the next new session in that directory uses); a changed
 // value is applied at once with session/set_mode, session/set_model or
 // session/set_config_option (agent.ConfigApplier), else before the next
-// prompt.
+// prompt. When the agent changes them itself during a turn
+// (current_mode_update, config_option_update), the host is told through
+// agent.ConfigHooks, so subscribed clients see the new values or schema
+// and the next prompt does not set the old mode back (configreport.go).
 //
 // # Sign-in
 //

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -96,4 +97,30 @@ type AuthHooks interface {
 // never log or echo the token.
 type Authenticator interface {
 	Authenticate(ctx context.Context, resource, token string) error
+}
+
+// ArtifactHooks is implemented by the SessionHooks of hosts that keep AHP
+// 1.1 session artifacts (SessionState.artifacts): the durable items a
+// session produced, references or derives its work from. SetArtifact
+// upserts one by its key (session/artifactSet), RemoveArtifact removes the
+// artifact with that key (session/artifactRemoved); both are sequenced,
+// replayed and kept in snapshots like every session action.
+type ArtifactHooks interface {
+	SetArtifact(a ahpwire.SessionArtifact)
+	RemoveArtifact(id string)
+}
+
+// ConfigHooks is implemented by the SessionHooks of hosts whose sessions'
+// configuration may change after creation: an agent whose modes, models or
+// options changed (ACP config_option_update, the demo's /demo config)
+// calls SetConfig with the new schema and values (or the same schema and
+// new values, as when the agent switched its own mode). The host replaces
+// the session's configuration, validates later session/configChanged
+// against it, and tells subscribed clients: session/stateReplaced for a new
+// schema (AHP has no narrower action carrying one), session/configChanged
+// for new values. Values for properties the schema does not list are
+// dropped; SetConfig fails when the rest do not satisfy the schema or the
+// turn has ended.
+type ConfigHooks interface {
+	SetConfig(schema ahpwire.SessionConfigSchema, values map[string]json.RawMessage) error
 }

@@ -45,8 +45,9 @@ type Options struct {
 // Agent is the deterministic scripted demo agent. It holds no per-turn state;
 // one Agent may run any number of turns concurrently.
 type Agent struct {
-	opts  Options
-	files fileIndex // "@" completions (complete.go)
+	opts    Options
+	files   fileIndex   // "@" completions (complete.go)
+	connect connectInfo // how the host is reached (/demo url)
 }
 
 // New returns an Agent with the given options.
@@ -98,6 +99,7 @@ func (a *Agent) Run(ctx context.Context, t Turn) error {
 		return ErrBadTurn
 	}
 	r := newRun(ctx, a.opts, t)
+	r.connect = a.connect.Load()
 	err := r.script()
 	if err != nil && ctx.Err() != nil {
 		return ctx.Err()

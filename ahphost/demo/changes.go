@@ -159,6 +159,14 @@ func (r *run) edit() error {
 	}}); err != nil {
 		return err
 	}
+	if ah := r.artifactHooks(); ah != nil { // the document it wrote is a session artifact (AHP 1.1: created)
+		for _, f := range files {
+			if f.create {
+				r.registerArtifact(ah, demoArtifact{uri: demoRoot + f.path, label: "Created " + f.path, displayKind: "document",
+					relation: RelationCreated, contentType: f.contentType, content: f.after})
+			}
+		}
+	}
 	if err := r.streamMarkdown(editSummary(files)); err != nil {
 		return err
 	}

@@ -36,6 +36,10 @@ const (
 	scriptTerminal
 	scriptShell
 	scriptEdit
+	scriptArtifacts
+	scriptRepl
+	scriptConfig
+	scriptURL
 	scriptUnknown
 )
 
@@ -80,6 +84,14 @@ func parseCommand(text string) command {
 		return parseShell(args)
 	case "edit":
 		return command{script: scriptEdit}
+	case "artifacts":
+		return parseArtifacts(args)
+	case "repl":
+		return command{script: scriptRepl}
+	case "config":
+		return parseConfig(args)
+	case "url":
+		return command{script: scriptURL}
 	case "big":
 		return parseBig(args)
 	case "slow":

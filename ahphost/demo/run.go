@@ -22,6 +22,7 @@ type run struct {
 	drafts   map[string]map[string]ahpwire.ChatInputAnswer
 	steer    steerState
 	backlog  []ahpwire.Action // client actions read while polling for steering
+	connect  *ConnectInfo     // how the host is reached (/demo url), nil: unknown
 }
 
 // newRun prepares a run for turn t.
@@ -70,6 +71,14 @@ func (r *run) script() error {
 		return r.shell()
 	case scriptEdit:
 		return r.edit()
+	case scriptArtifacts:
+		return r.artifacts()
+	case scriptRepl:
+		return r.repl()
+	case scriptConfig:
+		return r.config()
+	case scriptURL:
+		return r.answerOnly(urlText(r.connect, r.t.Session))
 	}
 	return r.plain()
 }

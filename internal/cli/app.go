@@ -111,6 +111,11 @@ func runDemo(cfg config, std stdio) int {
 	if cfg.printURL {
 		return serveDemoURL(std, u)
 	}
+	removeToken, err := announceDemoHost(agents, u, h.Token()) // for /demo url
+	if err != nil {
+		log.Warn("cannot write the demo token file (/demo url will not name one)", "err", err)
+	}
+	defer removeToken()
 	if len(f.Hosts) > 0 { // the configured hosts are listed beside the demo's
 		cfg.hostFile = f
 	}

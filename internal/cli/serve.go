@@ -10,9 +10,11 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ahptui/ahptui/ahphost"
@@ -200,6 +202,13 @@ func serveMainWith(ctx context.Context, args []string, std stdio, configFile str
 		return exitUsage
 	}
 	if cfg.ExitWithStdin && std.in != nil {
+		// When the SSH link of `ssh --start` drops, stdout and stderr are
+		// gone too: the shutdown's first log line would kill the process
+		// with SIGPIPE before it closes its agents and removes its state
+		// file. Receiving SIGPIPE makes such writes fail instead.
+		pipe := make(chan os.Signal, 1)
+		signal.Notify(pipe, syscall.SIGPIPE)
+		defer signal.Stop(pipe)
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()

@@ -26,6 +26,7 @@ import (
 type testSSHD struct {
 	dir, wrapper, remoteState, bin string
 	port                           int
+	pid                            int // the listening sshd
 }
 
 func startSSHD(t *testing.T) *testSSHD {
@@ -78,6 +79,7 @@ AcceptEnv XDG_STATE_HOME
 	var logb syncBuffer
 	cmd.Stdout, cmd.Stderr = &logb, &logb
 	must(t, cmd.Start())
+	s.pid = cmd.Process.Pid
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()

@@ -271,6 +271,18 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 		r.say("Titled.")
 	case "mode":
 		r.say("Mode: " + r.s.mode + ".")
+	case "setmode": // the agent switches its own mode (current_mode_update)
+		r.f.mu.Lock()
+		r.s.mode = arg
+		r.f.mu.Unlock()
+		r.send(sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: sdk.SessionModeId(arg)}})
+		r.say("Switched to " + arg + ".")
+	case "options": // the agent announces a new option (config_option_update)
+		opts := sdk.SessionConfigSelectOptionsUngrouped{{Value: "low", Name: "Low"}, {Value: "high", Name: "High"}}
+		r.send(sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: []sdk.SessionConfigOption{{
+			Select: &sdk.SessionConfigOptionSelect{Id: "effort", Name: "Effort", Type: "select", CurrentValue: "low",
+				Options: sdk.SessionConfigSelectOptions{Ungrouped: &opts}}}}}})
+		r.say("Options sent.")
 	case "tool":
 		return r.tool()
 	case "diff":
