@@ -121,6 +121,9 @@ type common struct {
 	view frameCache
 	// status is the status line's last drawing (viewcache.go).
 	status statusView
+	// termOut keeps the attached backend's terminal actions in order
+	// (terminal_input.go).
+	termOut *termOutbox
 }
 
 func newCommon(o Options) *common {

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"context"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
@@ -22,16 +20,6 @@ type openTerminalMsg struct{ uri string }
 // clientIDer is implemented by backends that know their AHP clientId
 // (*ahpclient.Client does): a terminal claim names it.
 type clientIDer interface{ ClientID() string }
-
-// termSenderFor dispatches through the backend b with ctx.
-func termSenderFor(ctx context.Context, b Backend) dialog.TermSender {
-	if b == nil {
-		return nil
-	}
-	return func(channel string, a ahpwire.Action, what string) tea.Cmd {
-		return dispatch(ctx, b, channel, a, what)
-	}
-}
 
 // clientIDOf is b's clientId ("" when it has none).
 func clientIDOf(b Backend) string {
@@ -54,7 +42,7 @@ func (m *Model) typingTerminal() bool {
 // openTerminal opens the viewer on uri and claims it.
 func (m *Model) openTerminal(uri string) tea.Cmd {
 	v, cmd := dialog.NewTermViewerOn(m.c.ext, m.c.km.Terminal, uri)
-	v.Wire(m.c.km.TermInput, termSenderFor(m.c.ctx, m.c.backend), clientIDOf(m.c.backend))
+	v.Wire(m.c.km.TermInput, m.termSender(), clientIDOf(m.c.backend))
 	m.overlays = append(m.overlays, v)
 	return tea.Batch(cmd, v.Claim())
 }
@@ -63,7 +51,7 @@ func (m *Model) openTerminal(uri string) tea.Cmd {
 func (m *Model) openTermViewer() tea.Cmd {
 	km := &m.c.km
 	v, cmd := dialog.NewTermViewer(m.c.ext, km.Terminal)
-	v.Wire(km.TermInput, termSenderFor(m.c.ctx, m.c.backend), clientIDOf(m.c.backend))
+	v.Wire(km.TermInput, m.termSender(), clientIDOf(m.c.backend))
 	m.overlays = append(m.overlays, v)
 	return cmd
 }

@@ -1,0 +1,76 @@
+package tui
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// Keys typed into a terminal reach the host in the order they were typed,
+// whichever order Bubble Tea's goroutines run their commands in (a quick
+// "ls" used to arrive as "sl").
+func TestTerminalInputKeepsTypingOrder(t *testing.T) {
+	f := &fakeBackend{}
+	o := newTermOutbox(context.Background(), f)
+	const uri = "ahp-terminal:/t1"
+	want := "ls -la && echo typed-in-order\r"
+	var cmds []tea.Cmd
+	cmds = append(cmds, o.send(uri, &ahpwire.TerminalClaimed{}, "claim the terminal"))
+	for _, r := range want {
+		cmds = append(cmds, o.send(uri, &ahpwire.TerminalInput{Data: string(r)}, "type into the terminal"))
+	}
+	// Run the commands concurrently, started in a shuffled order.
+	rand.Shuffle(len(cmds), func(i, j int) { cmds[i], cmds[j] = cmds[j], cmds[i] })
+	var wg sync.WaitGroup
+	for _, c := range cmds {
+		wg.Add(1)
+		go func() { defer wg.Done(); c() }()
+	}
+	wg.Wait()
+
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.dispatched) != len(want)+1 {
+		t.Fatalf("dispatched %d actions, want %d", len(f.dispatched), len(want)+1)
+	}
+	if _, ok := f.dispatched[0].action.(*ahpwire.TerminalClaimed); !ok {
+		t.Fatalf("first action %T, want the claim", f.dispatched[0].action)
+	}
+	var got strings.Builder
+	for _, d := range f.dispatched[1:] {
+		in, ok := d.action.(*ahpwire.TerminalInput)
+		if !ok || d.channel != uri {
+			t.Fatalf("unexpected action %T on %q", d.action, d.channel)
+		}
+		got.WriteString(in.Data)
+	}
+	if got.String() != want {
+		t.Fatalf("host got %q, want %q", got.String(), want)
+	}
+}
+
+// One outbox per backend: a later viewer on the same host shares it, so
+// its claim cannot overtake the release of the viewer before it.
+func TestTerminalSenderIsPerBackend(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	a, b := m.termSender(), m.termSender()
+	if a == nil || b == nil || m.c.termOut == nil {
+		t.Fatal("no terminal sender with a backend")
+	}
+	first := m.c.termOut
+	m.termSender()
+	if m.c.termOut != first {
+		t.Fatal("a second viewer on the same backend got a new outbox")
+	}
+	m.c.backend = &fakeBackend{}
+	m.termSender()
+	if m.c.termOut == first {
+		t.Fatal("another backend kept the old outbox")
+	}
+}
