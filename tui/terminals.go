@@ -23,8 +23,9 @@ type openTerminalMsg struct{ uri string }
 // (*ahpclient.Client does): a terminal claim names it.
 type clientIDer interface{ ClientID() string }
 
-// termSenderFor dispatches through the backend b with ctx.
-func termSenderFor(ctx context.Context, b Backend) dialog.TermSender {
+// termSenderFor dispatches through the backend b with ctx (nil without a
+// backend: the viewer is then read-only).
+func termSenderFor(ctx context.Context, b Backend) dialog.Sender {
 	if b == nil {
 		return nil
 	}

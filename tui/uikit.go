@@ -35,5 +35,8 @@ func keyHints(st *Styles, width int, pairs ...string) []string {
 	return uikit.KeyHints(st, width, pairs...)
 }
 
+// plural formats "1 file", "2 files" (uikit.Plural).
+func plural(n int, word string) string { return uikit.Plural(n, word) }
+
 // firstNonEmpty is the first of ss that is not empty.
 func firstNonEmpty(ss ...string) string { return cmp.Or(ss...) }
