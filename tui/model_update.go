@@ -90,14 +90,14 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return listSessions(m.c.ctx, m.c.backend)
 	case newSessionMsg:
 		return m.onNewSession(msg) // session_create.go
-	case configAgentMsg, configResolvedMsg, configValuesMsg, configQueryMsg, configDirMsg,
-		configDirCheckedMsg, configSubmitMsg, configCheckedMsg:
+	case dialog.ConfigAgentMsg, dialog.ConfigResolvedMsg, dialog.ConfigValuesMsg, dialog.ConfigQueryMsg, dialog.ConfigDirMsg,
+		dialog.ConfigDirCheckedMsg, dialog.ConfigSubmitMsg, dialog.ConfigCheckedMsg:
 		return m.onConfigForm(msg)
 	case sessionCreatedMsg:
 		return m.onSessionCreated(msg)
 	case dialog.AuthSignInMsg, dialog.AuthenticateMsg, authenticatedMsg:
 		return m.onSignIn(msg) // signin_flow.go
-	case openSettingsMsg, configChangeMsg:
+	case openSettingsMsg, dialog.ConfigChangeMsg:
 		return m.onSettings(msg) // session_settings.go
 	case renameRequestMsg, dialog.SessionActionMsg, disposeRequestMsg, disposeConfirmedMsg, sessionDisposedMsg:
 		return m.onSessionRequest(msg) // session_actions.go

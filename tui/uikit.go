@@ -14,10 +14,9 @@ import (
 // dialogs (tui/dialog) use the kit directly.
 type (
 	// Styles are the TUI's chrome styles (uikit.Styles).
-	Styles        = uikit.Styles
-	overlay       = uikit.Overlay
-	overlayResult = uikit.Result
-	noticeMsg     = uikit.NoticeMsg
+	Styles    = uikit.Styles
+	overlay   = uikit.Overlay
+	noticeMsg = uikit.NoticeMsg
 )
 
 const (
@@ -30,9 +29,6 @@ func notice(text string, isErr bool) tea.Cmd { return uikit.Notice(text, isErr) 
 func newStyles(rs render.Styles) Styles      { return uikit.NewStyles(rs) }
 func newTextInput(st *Styles) textinput.Model {
 	return uikit.NewTextInput(st)
-}
-func keyHints(st *Styles, width int, pairs ...string) []string {
-	return uikit.KeyHints(st, width, pairs...)
 }
 
 // plural formats "1 file", "2 files" (uikit.Plural).
