@@ -154,18 +154,14 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 }
 
 // afterUpdate runs after every message but streamed text: the quick
-// start, the notices that went stale, the hint line's changes flag, and
-// the terminal subscriptions and content fetches of what is on screen.
+// start, the notices that went stale, and the terminal subscriptions and
+// content fetches of what is on screen.
 func (m *Model) afterUpdate() tea.Cmd {
 	var cmd tea.Cmd
 	if m.quick {
 		cmd = m.quickStart() // quickstart.go
 	}
-	m.dropStaleNotices() // hints.go
-	// The hint line's "f6 changes" (hints.go) needs the session's changesets.
-	if m.chat != nil {
-		m.chat.sessionChanges = m.session != nil && len(m.session.Changesets) > 0
-	}
+	m.dropStaleNotices()               // hints.go
 	return tea.Batch(cmd, m.syncExt()) // visible_sync.go
 }
 

@@ -11,8 +11,8 @@ import (
 )
 
 // Session settings: the settings form of an open session
-// (dialog/sessionconfig.go draws it) and the mode key (shift+tab, /mode), both as
-// session/configChanged.
+// (dialog/sessionconfig.go draws it) and the mode key (shift+tab, /mode),
+// both as session/configChanged.
 
 // openSettingsMsg asks the root for the session settings form.
 type openSettingsMsg struct{}
