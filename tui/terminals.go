@@ -23,9 +23,8 @@ type openTerminalMsg struct{ uri string }
 // (*ahpclient.Client does): a terminal claim names it.
 type clientIDer interface{ ClientID() string }
 
-// termSenderFor dispatches through the backend b with ctx (nil without a
-// backend: the viewer is then read-only).
-func termSenderFor(ctx context.Context, b Backend) dialog.Sender {
+// termSenderFor dispatches through the backend b with ctx.
+func termSenderFor(ctx context.Context, b Backend) dialog.TermSender {
 	if b == nil {
 		return nil
 	}
