@@ -49,8 +49,6 @@ type chatModel struct {
 	height    int
 	conn      ahpclient.ConnState // a copy of the root's, updated by it
 	x         chatExtras          // completions, steering, queue, search, subagents (chat_extras.go)
-	// sessionChanges: the session lists changesets (the root keeps it).
-	sessionChanges bool
 	// ahp is AHP's state of the chat, kept with package ahpstate's reducer
 	// (through reducer.Apply); state is the transcript derived from it.
 	ahp ahpwire.ChatState
@@ -262,7 +260,9 @@ func (m *chatModel) usage() *reducer.Usage {
 }
 
 // View draws the chat screen (height lines; the root adds the status line).
-func (m *chatModel) View() string {
+// sessionChanges tells that the chat's session lists changesets (the root
+// holds the session's state).
+func (m *chatModel) View(sessionChanges bool) string {
 	var b strings.Builder
 	tv := m.tr.View()
 	if m.ready && m.itemCount() == 0 {
@@ -277,7 +277,7 @@ func (m *chatModel) View() string {
 	}
 	b.WriteString(m.comp.View())
 	b.WriteByte('\n')
-	b.WriteString(m.hintLine())
+	b.WriteString(m.hintLine(sessionChanges))
 	return b.String()
 }
 
@@ -293,7 +293,7 @@ func (m *chatModel) status(s *statusInfo) {
 }
 
 // hintLine shows the activity and the most relevant keys.
-func (m *chatModel) hintLine() string {
+func (m *chatModel) hintLine(sessionChanges bool) string {
 	st := &m.c.styles
 	var parts []string
 	if m.loadErr != "" {
@@ -325,7 +325,7 @@ func (m *chatModel) hintLine() string {
 	} else if len(parts) == 0 && m.x.prefix != "" && strings.HasPrefix(m.comp.Value(), m.x.prefix) {
 		parts = append(parts, m.x.prefix+"command runs in the host's terminal")
 	} else if len(parts) == 0 {
-		if h := m.changesHint(); h != "" {
+		if h := m.changesHint(sessionChanges); h != "" {
 			parts = append(parts, h) // hints.go
 		}
 		parts = append(parts, km.Chat.SwitchFocus.Help().Key+" transcript · "+km.Chat.CycleThinking.Help().Key+

@@ -5,9 +5,10 @@ import (
 )
 
 // changesHint names the changes view in the hint line once the chat (or
-// its session) has changed files: after an edit nothing else points to it.
-func (m *chatModel) changesHint() string {
-	if m.c.ext == nil || len(m.c.ext.chatSets) == 0 && !m.sessionChanges {
+// its session: sessionChanges) has changed files: after an edit nothing
+// else points to it.
+func (m *chatModel) changesHint(sessionChanges bool) string {
+	if m.c.ext == nil || len(m.c.ext.chatSets) == 0 && !sessionChanges {
 		return ""
 	}
 	return m.c.km.Chat.Changes.Help().Key + " changes"

@@ -179,7 +179,7 @@ func (m Model) render() string {
 	if m.connecting.active {
 		body = m.connectingView(m.width, m.bodyHeight())
 	} else if m.screen == screenChat && m.chat != nil {
-		body = m.chat.View()
+		body = m.chat.View(m.session != nil && len(m.session.Changesets) > 0) // the hint line's "f6 changes" (hints.go)
 	} else {
 		body = m.picker.View(&m.c.styles)
 	}

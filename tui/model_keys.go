@@ -46,7 +46,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.updateOverlay(k)
 	}
 	if m.screen == screenChat && m.chat != nil && key.Matches(k, km.Chat.Changes, km.Chat.Terminals) {
-		return m.openSideView(k) // changes.go, terminals.go
+		return m.openSideView(k) // changes_view.go, terminals.go
 	}
 	if key.Matches(k, km.Global.Help) || m.helpKeyInTranscript(k) {
 		var first []string
@@ -135,7 +135,7 @@ func (m *Model) updateScreen(msg tea.Msg) tea.Cmd {
 // openSideView opens the changes view or the terminal viewer from the chat.
 func (m *Model) openSideView(k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, m.c.km.Chat.Changes) {
-		return m.openChanges() // changes.go
+		return m.openChanges() // changes_view.go
 	}
 	return m.openTermViewer() // terminals.go
 }

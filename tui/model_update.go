@@ -90,14 +90,14 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return listSessions(m.c.ctx, m.c.backend)
 	case newSessionMsg:
 		return m.onNewSession(msg) // session_create.go
-	case configAgentMsg, configResolvedMsg, configValuesMsg, configQueryMsg, configDirMsg,
-		configDirCheckedMsg, configSubmitMsg, configCheckedMsg:
+	case dialog.ConfigAgentMsg, dialog.ConfigResolvedMsg, dialog.ConfigValuesMsg, dialog.ConfigQueryMsg, dialog.ConfigDirMsg,
+		dialog.ConfigDirCheckedMsg, dialog.ConfigSubmitMsg, dialog.ConfigCheckedMsg:
 		return m.onConfigForm(msg)
 	case sessionCreatedMsg:
 		return m.onSessionCreated(msg)
 	case dialog.AuthSignInMsg, dialog.AuthenticateMsg, authenticatedMsg:
 		return m.onSignIn(msg) // signin_flow.go
-	case openSettingsMsg, configChangeMsg:
+	case openSettingsMsg, dialog.ConfigChangeMsg:
 		return m.onSettings(msg) // session_settings.go
 	case renameRequestMsg, dialog.SessionActionMsg, disposeRequestMsg, disposeConfirmedMsg, sessionDisposedMsg:
 		return m.onSessionRequest(msg) // session_actions.go
@@ -154,18 +154,14 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 }
 
 // afterUpdate runs after every message but streamed text: the quick
-// start, the notices that went stale, the hint line's changes flag, and
-// the terminal subscriptions and content fetches of what is on screen.
+// start, the notices that went stale, and the terminal subscriptions and
+// content fetches of what is on screen.
 func (m *Model) afterUpdate() tea.Cmd {
 	var cmd tea.Cmd
 	if m.quick {
 		cmd = m.quickStart() // quickstart.go
 	}
-	m.dropStaleNotices() // hints.go
-	// The hint line's "f6 changes" (hints.go) needs the session's changesets.
-	if m.chat != nil {
-		m.chat.sessionChanges = m.session != nil && len(m.session.Changesets) > 0
-	}
+	m.dropStaleNotices()               // hints.go
 	return tea.Batch(cmd, m.syncExt()) // visible_sync.go
 }
 

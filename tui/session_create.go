@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // onNewSession prepares a new session: the session config form when the
@@ -28,55 +29,55 @@ func (m *Model) onNewSession(msg newSessionMsg) tea.Cmd {
 }
 
 // onConfigForm handles the messages of the new-session form
-// (sessionconfig.go draws it, sessionconfig_host.go asks the host).
+// (dialog/sessionconfig.go draws it, sessionconfig_host.go asks the host).
 func (m *Model) onConfigForm(msg tea.Msg) tea.Cmd {
 	b := m.c.backend
 	switch msg := msg.(type) {
-	case configAgentMsg:
-		return resolveConfigCmd(m.c.ctx, b, msg.provider, msg.dir)
-	case configResolvedMsg:
+	case dialog.ConfigAgentMsg:
+		return resolveConfigCmd(m.c.ctx, b, msg.Provider, msg.Dir)
+	case dialog.ConfigResolvedMsg:
 		m.picker.status = ""
-		if f := m.topConfigForm(); f != nil && !f.settings {
+		if f := m.topConfigForm(); f != nil && !f.Settings() {
 			// The form's agent changed: the new agent's form replaces it
 			// (without options when the host has none for it).
-			if msg.err != nil {
-				msg.res = ahpwire.ResolveSessionConfigResult{}
+			if msg.Err != nil {
+				msg.Res = ahpwire.ResolveSessionConfigResult{}
 			}
 			m.overlays = m.overlays[:len(m.overlays)-1]
-		} else if msg.err != nil {
+		} else if msg.Err != nil {
 			// No form: create the session as before.
-			m.c.log.Info("no session configuration", "err", msg.err)
-			return m.createWith(msg.provider, m.c.dir, nil)
+			m.c.log.Info("no session configuration", "err", msg.Err)
+			return m.createWith(msg.Provider, m.c.dir, nil)
 		}
-		f := newConfigForm(m.c.km.Form, msg, &m.c.styles)
-		f.withAgents(m.picker.agents)
+		f := dialog.NewConfigForm(m.c.km.Form, msg, &m.c.styles)
+		f.WithAgents(m.picker.agents)
 		m.overlays = append(m.overlays, f)
-		return f.valueCmds(m.c.ctx, b)
-	case configValuesMsg:
+		return valueCmds(m.c.ctx, b, f)
+	case dialog.ConfigValuesMsg:
 		if f := m.topConfigForm(); f != nil {
-			f.setValues(msg)
+			f.SetValues(msg)
 		}
-	case configQueryMsg:
+	case dialog.ConfigQueryMsg:
 		return queryValuesCmd(m.c.ctx, b, msg)
-	case configDirMsg:
+	case dialog.ConfigDirMsg:
 		return checkDirCmd(m.c.ctx, b, msg)
-	case configDirCheckedMsg:
+	case dialog.ConfigDirCheckedMsg:
 		if f := m.topConfigForm(); f != nil {
-			f.dirChecked(msg)
+			f.DirChecked(msg, errText(msg.Err))
 		}
-	case configSubmitMsg:
+	case dialog.ConfigSubmitMsg:
 		return checkConfigCmd(m.c.ctx, b, msg)
-	case configCheckedMsg:
+	case dialog.ConfigCheckedMsg:
 		f := m.topConfigForm()
 		if f == nil {
 			return nil
 		}
-		if msg.err != nil {
-			f.checking, f.err = false, errText(msg.err)
+		if msg.Err != nil {
+			f.Refused(errText(msg.Err))
 			return nil
 		}
 		m.overlays = m.overlays[:len(m.overlays)-1]
-		return m.createWith(msg.provider, dirURI(msg.dir), msg.values)
+		return m.createWith(msg.Provider, dirURI(msg.Dir), msg.Values)
 	}
 	return nil
 }
@@ -102,7 +103,7 @@ func (m *Model) defaultDir() string {
 		return m.c.dir
 	}
 	if fs, ok := m.c.backend.(featureSource); ok {
-		return dirPath(fs.HostFeatures().DefaultDirectory)
+		return dialog.DirPath(fs.HostFeatures().DefaultDirectory)
 	}
 	return ""
 }
@@ -137,9 +138,10 @@ func (m *Model) createWith(provider, dir string, config map[string]json.RawMessa
 	}
 }
 
-func (m *Model) topConfigForm() *configForm {
+// topConfigForm is the session config form when it is the top overlay.
+func (m *Model) topConfigForm() *dialog.ConfigForm {
 	if n := len(m.overlays); n > 0 {
-		f, _ := m.overlays[n-1].(*configForm)
+		f, _ := m.overlays[n-1].(*dialog.ConfigForm)
 		return f
 	}
 	return nil

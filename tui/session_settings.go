@@ -7,11 +7,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
-// Session settings: the settings form of an open session (sessionconfig.go
-// draws it) and the mode key (shift+tab, /mode), both as
-// session/configChanged.
+// Session settings: the settings form of an open session
+// (dialog/sessionconfig.go draws it) and the mode key (shift+tab, /mode),
+// both as session/configChanged.
 
 // openSettingsMsg asks the root for the session settings form.
 type openSettingsMsg struct{}
@@ -23,18 +24,18 @@ func (m *Model) onSettings(msg tea.Msg) tea.Cmd {
 	}
 	switch msg := msg.(type) {
 	case openSettingsMsg:
-		f := newSettingsForm(m.c.km.Form, m.session.Config, &m.c.styles)
+		f := dialog.NewSettingsForm(m.c.km.Form, m.session.Config, &m.c.styles)
 		if f == nil {
 			return m.setNotice("this session has no settings that can change", false)
 		}
 		m.overlays = append(m.overlays, f)
-		return f.valueCmds(m.c.ctx, m.c.backend)
-	case configChangeMsg:
+		return valueCmds(m.c.ctx, m.c.backend, f)
+	case dialog.ConfigChangeMsg:
 		if m.session.Config == nil {
 			return nil
 		}
 		changed := map[string]json.RawMessage{}
-		for k, v := range msg.values {
+		for k, v := range msg.Values {
 			if string(m.session.Config.Values[k]) != string(v) {
 				changed[k] = v
 			}

@@ -17,7 +17,7 @@ func TestNewSessionFormPicksAnAgent(t *testing.T) {
 	m = send(t, m, keyPress("ctrl+n"))
 	m = send(t, m, keyPress("enter")) // the picker's choice: the first agent
 	f := m.topConfigForm()
-	if f == nil || f.provider != "claude" {
+	if f == nil || f.Provider() != "claude" {
 		t.Fatalf("no form for claude:\n%s", viewText(m))
 	}
 	v := viewText(m)
@@ -31,7 +31,7 @@ func TestNewSessionFormPicksAnAgent(t *testing.T) {
 	}
 	m = send(t, m, keyPress("down"))
 	f = m.topConfigForm()
-	if f == nil || f.provider != "gemini" || len(m.overlays) != 1 {
+	if f == nil || f.Provider() != "gemini" || len(m.overlays) != 1 {
 		t.Fatalf("form not rebuilt for gemini (%d overlays):\n%s", len(m.overlays), viewText(m))
 	}
 	if v := viewText(m); !strings.Contains(v, "‹ Gemini CLI ›") || !strings.Contains(v, "/w") {

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"encoding/json"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -11,11 +10,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // This file holds the session configuration form's requests to the host
-// (resolveSessionConfig, sessionConfigCompletions) and the messages that
-// carry their answers; sessionconfig.go is the form itself.
+// (resolveSessionConfig, sessionConfigCompletions), each answered by one
+// of the form's messages; dialog/sessionconfig.go is the form itself,
+// session_create.go routes its messages.
 
 // ConfigBackend is the optional part of the Backend for session
 // configuration (*ahpclient.Client implements it).
@@ -27,29 +28,17 @@ type ConfigBackend interface {
 // configTimeout bounds resolveSessionConfig and its completions.
 const configTimeout = 10 * time.Second
 
-// configDirMsg asks the root to re-resolve the draft for a new working
-// directory; configDirCheckedMsg is the host's answer.
-type (
-	configDirMsg struct {
-		provider, dir string
-	}
-	configDirCheckedMsg struct {
-		dir string
-		err error
-	}
-)
-
 // checkDirCmd re-resolves the session configuration for dir.
-func checkDirCmd(ctx context.Context, be Backend, m configDirMsg) tea.Cmd {
+func checkDirCmd(ctx context.Context, be Backend, m dialog.ConfigDirMsg) tea.Cmd {
 	cb, ok := be.(ConfigBackend)
-	if !ok || m.dir == "" {
+	if !ok || m.Dir == "" {
 		return nil
 	}
 	return func() tea.Msg {
 		c, cancel := context.WithTimeout(ctx, configTimeout)
 		defer cancel()
-		_, err := cb.ResolveSessionConfig(c, ahpwire.ResolveSessionConfigParams{Provider: m.provider, WorkingDirectory: dirURI(m.dir)})
-		return configDirCheckedMsg{dir: m.dir, err: err}
+		_, err := cb.ResolveSessionConfig(c, ahpwire.ResolveSessionConfigParams{Provider: m.Provider, WorkingDirectory: dirURI(m.Dir)})
+		return dialog.ConfigDirCheckedMsg{Dir: m.Dir, Err: err}
 	}
 }
 
@@ -57,13 +46,13 @@ func checkDirCmd(ctx context.Context, be Backend, m configDirMsg) tea.Cmd {
 func resolveConfigCmd(ctx context.Context, be Backend, provider, dir string) tea.Cmd {
 	cb, ok := be.(ConfigBackend)
 	if !ok {
-		return emit(configResolvedMsg{provider: provider, dir: dir, err: errNoConfig})
+		return emit(dialog.ConfigResolvedMsg{Provider: provider, Dir: dir, Err: errNoConfig})
 	}
 	return func() tea.Msg {
 		c, cancel := context.WithTimeout(ctx, configTimeout)
 		defer cancel()
 		res, err := cb.ResolveSessionConfig(c, ahpwire.ResolveSessionConfigParams{Provider: provider, WorkingDirectory: dirURI(dir)})
-		return configResolvedMsg{provider: provider, dir: dir, res: res, err: err}
+		return dialog.ConfigResolvedMsg{Provider: provider, Dir: dir, Res: res, Err: err}
 	}
 }
 
@@ -80,56 +69,47 @@ func dirURI(dir string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
 }
 
-// dirPath shows a file: URI as a path.
-func dirPath(uri string) string {
-	if u, err := url.Parse(uri); err == nil && u.Scheme == "file" {
-		return u.Path
-	}
-	return uri
-}
-
-// configQueryMsg asks the root for a dynamic property's values matching query.
-type configQueryMsg struct {
-	provider, dir, prop, query string
-}
-
 // queryValuesCmd asks the host for the values of one property.
-func queryValuesCmd(ctx context.Context, be Backend, m configQueryMsg) tea.Cmd {
+func queryValuesCmd(ctx context.Context, be Backend, m dialog.ConfigQueryMsg) tea.Cmd {
 	cb, ok := be.(ConfigBackend)
 	if !ok {
 		return nil
 	}
-	p := ahpwire.SessionConfigCompletionsParams{Provider: m.provider, WorkingDirectory: dirURI(m.dir), Property: m.prop, Query: m.query}
+	p := ahpwire.SessionConfigCompletionsParams{Provider: m.Provider, WorkingDirectory: dirURI(m.Dir), Property: m.Prop, Query: m.Query}
 	return func() tea.Msg {
 		c, cancel := context.WithTimeout(ctx, configTimeout)
 		defer cancel()
 		items, err := cb.SessionConfigCompletions(c, p)
-		return configValuesMsg{prop: m.prop, query: m.query, items: items, err: err}
+		return dialog.ConfigValuesMsg{Prop: m.Prop, Query: m.Query, Items: items, Err: err}
 	}
 }
 
-// configSubmitMsg asks the root to check the values with the host and
-// create the session.
-type configSubmitMsg struct {
-	provider string
-	dir      string
-	values   map[string]json.RawMessage
+// valueCmds asks the host for the values of every dynamic property of f.
+func valueCmds(ctx context.Context, be Backend, f *dialog.ConfigForm) tea.Cmd {
+	if _, ok := be.(ConfigBackend); !ok {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, q := range f.ValueQueries() {
+		cmds = append(cmds, queryValuesCmd(ctx, be, q))
+	}
+	return tea.Batch(cmds...)
 }
 
 // checkConfigCmd re-resolves the filled form with the host (the host
 // checks the working directory) and returns its verdict.
-func checkConfigCmd(ctx context.Context, be Backend, m configSubmitMsg) tea.Cmd {
+func checkConfigCmd(ctx context.Context, be Backend, m dialog.ConfigSubmitMsg) tea.Cmd {
 	cb, ok := be.(ConfigBackend)
 	if !ok {
-		return emit(configCheckedMsg{provider: m.provider, dir: m.dir, values: m.values})
+		return emit(dialog.ConfigCheckedMsg{Provider: m.Provider, Dir: m.Dir, Values: m.Values})
 	}
 	return func() tea.Msg {
 		c, cancel := context.WithTimeout(ctx, configTimeout)
 		defer cancel()
-		res, err := cb.ResolveSessionConfig(c, ahpwire.ResolveSessionConfigParams{Provider: m.provider, WorkingDirectory: dirURI(m.dir), Config: m.values})
+		res, err := cb.ResolveSessionConfig(c, ahpwire.ResolveSessionConfigParams{Provider: m.Provider, WorkingDirectory: dirURI(m.Dir), Config: m.Values})
 		if err == nil {
 			err = res.Schema.CheckConfig(res.Values)
 		}
-		return configCheckedMsg{provider: m.provider, dir: m.dir, values: res.Values, err: err}
+		return dialog.ConfigCheckedMsg{Provider: m.Provider, Dir: m.Dir, Values: res.Values, Err: err}
 	}
 }

@@ -14,10 +14,9 @@ import (
 // dialogs (tui/dialog) use the kit directly.
 type (
 	// Styles are the TUI's chrome styles (uikit.Styles).
-	Styles        = uikit.Styles
-	overlay       = uikit.Overlay
-	overlayResult = uikit.Result
-	noticeMsg     = uikit.NoticeMsg
+	Styles    = uikit.Styles
+	overlay   = uikit.Overlay
+	noticeMsg = uikit.NoticeMsg
 )
 
 const (
@@ -31,9 +30,9 @@ func newStyles(rs render.Styles) Styles      { return uikit.NewStyles(rs) }
 func newTextInput(st *Styles) textinput.Model {
 	return uikit.NewTextInput(st)
 }
-func keyHints(st *Styles, width int, pairs ...string) []string {
-	return uikit.KeyHints(st, width, pairs...)
-}
+
+// plural formats "1 file", "2 files" (uikit.Plural).
+func plural(n int, word string) string { return uikit.Plural(n, word) }
 
 // firstNonEmpty is the first of ss that is not empty.
 func firstNonEmpty(ss ...string) string { return cmp.Or(ss...) }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // onResourceLoaded re-renders the visible messages once a content
@@ -56,9 +57,9 @@ func (m *Model) syncExt() tea.Cmd {
 		}
 	}
 	for _, ov := range m.overlays {
-		if o, ok := ov.(*changesOverlay); ok {
-			uris = append(uris, o.resourceURIs()...)
-			for u, n := range o.resourceSizes() {
+		if o, ok := ov.(*dialog.Changes); ok {
+			uris = append(uris, o.ResourceURIs()...)
+			for u, n := range o.ResourceSizes() {
 				sizes[u] = n
 			}
 		}

@@ -30,8 +30,12 @@ type TermSource interface {
 	ClearClaimRejected(uri string)
 }
 
-// TermSender dispatches an action on a terminal channel (a tea.Cmd).
-type TermSender func(channel string, a ahpwire.Action, what string) tea.Cmd
+// Sender dispatches an action on a channel (a terminal's, a changeset's);
+// what names it for error messages. The dispatch is the tea.Cmd it returns.
+type Sender func(channel string, a ahpwire.Action, what string) tea.Cmd
+
+// TermSender is the Sender the terminal viewer claims and types through.
+type TermSender = Sender
 
 // DroppedNote says, in the terminal viewer, that a terminal's scrollback
 // reached its cap (render.TerminalScrollback lines past the screen): the

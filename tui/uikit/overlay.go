@@ -1,6 +1,7 @@
 package uikit
 
 import (
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -67,4 +68,12 @@ func OneLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+// Plural formats "1 file", "2 files".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -1,7 +1,7 @@
-package tui
+package dialog
 
 import (
-	"context"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -14,32 +14,8 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
-
-// configResolvedMsg is the host's schema for a new session (err: the host
-// has none or failed; the session is then created without a form).
-type configResolvedMsg struct {
-	provider string
-	dir      string
-	res      ahpwire.ResolveSessionConfigResult
-	err      error
-}
-
-// configValuesMsg carries value completions of one property.
-type configValuesMsg struct {
-	prop  string
-	query string // the filter the values answer ("" = all)
-	items []ahpwire.SessionConfigValueItem
-	err   error
-}
-
-// configCheckedMsg is the host's verdict on the filled form.
-type configCheckedMsg struct {
-	provider string
-	dir      string
-	values   map[string]json.RawMessage
-	err      error
-}
 
 // configChoice is one selectable value of a property.
 type configChoice struct {
@@ -66,11 +42,14 @@ type configField struct {
 // typing filters the rest (a hostile schema may list 1e5 values).
 const maxEnumChoices = 500
 
-// configForm shows the host's session configuration before a session is
+// ConfigForm shows the host's session configuration before a session is
 // created: the working directory and every schema property, defaults
 // pre-filled, enum values cycled with ↑/↓ (dynamic ones completed by the
-// host), validated locally and by the host before createSession.
-type configForm struct {
+// host), validated locally and by the host before createSession. It asks
+// the root for what needs the host (ConfigQueryMsg, ConfigDirMsg,
+// ConfigSubmitMsg, ConfigAgentMsg) and is told the answers (SetValues,
+// DirChecked, Refused).
+type ConfigForm struct {
 	km       keymap.Form
 	provider string
 	schema   ahpwire.SessionConfigSchema
@@ -85,14 +64,15 @@ type configForm struct {
 	checkedDir string
 }
 
-// dirChecked shows the host's verdict on the working directory (a stale
-// answer for another directory is ignored).
-func (f *configForm) dirChecked(msg configDirCheckedMsg) {
-	if msg.dir != f.dirValue() || f.settings {
+// DirChecked shows the host's verdict on the working directory (a stale
+// answer for another directory is ignored); why is the text of msg.Err
+// for the user.
+func (f *ConfigForm) DirChecked(msg ConfigDirCheckedMsg, why string) {
+	if msg.Dir != f.dirValue() || f.settings {
 		return
 	}
-	if msg.err != nil {
-		f.err = "Working directory: " + errText(msg.err)
+	if msg.Err != nil {
+		f.err = "Working directory: " + why
 		return
 	}
 	if strings.HasPrefix(f.err, "Working directory") {
@@ -100,14 +80,9 @@ func (f *configForm) dirChecked(msg configDirCheckedMsg) {
 	}
 }
 
-// configChangeMsg asks the root to dispatch session/configChanged.
-type configChangeMsg struct {
-	values map[string]json.RawMessage
-}
-
-// newSettingsForm shows the settings of a live session that may change
+// NewSettingsForm shows the settings of a live session that may change
 // (sessionMutable and not readOnly); nil when there are none.
-func newSettingsForm(km keymap.Form, cfg *ahpwire.ConfigState, st *Styles) *configForm {
+func NewSettingsForm(km keymap.Form, cfg *ahpwire.ConfigState, st *uikit.Styles) *ConfigForm {
 	if cfg == nil {
 		return nil
 	}
@@ -125,25 +100,25 @@ func newSettingsForm(km keymap.Form, cfg *ahpwire.ConfigState, st *Styles) *conf
 	if len(mut.Order) == 0 {
 		return nil
 	}
-	f := newConfigForm(km, configResolvedMsg{res: ahpwire.ResolveSessionConfigResult{Schema: mut, Values: cfg.Values}}, st)
+	f := NewConfigForm(km, ConfigResolvedMsg{Res: ahpwire.ResolveSessionConfigResult{Schema: mut, Values: cfg.Values}}, st)
 	f.fields = f.fields[1:] // no working directory
 	f.settings = true
 	f.setFocus(0)
 	return f
 }
 
-// newConfigForm builds the form from the host's answer.
-func newConfigForm(km keymap.Form, msg configResolvedMsg, st *Styles) *configForm {
-	f := &configForm{km: km, provider: msg.provider, schema: msg.res.Schema}
-	dir := newTextInput(st)
+// NewConfigForm builds the form from the host's answer.
+func NewConfigForm(km keymap.Form, msg ConfigResolvedMsg, st *uikit.Styles) *ConfigForm {
+	f := &ConfigForm{km: km, provider: msg.Provider, schema: msg.Res.Schema}
+	dir := uikit.NewTextInput(st)
 	dir.Prompt = "› "
-	dir.SetValue(dirPath(msg.dir))
-	f.checkedDir = dirPath(msg.dir)
+	dir.SetValue(DirPath(msg.Dir))
+	f.checkedDir = DirPath(msg.Dir)
 	f.fields = append(f.fields, configField{text: dir})
-	for _, id := range msg.res.Schema.Keys() {
-		p := msg.res.Schema.Properties[id]
+	for _, id := range msg.Res.Schema.Keys() {
+		p := msg.Res.Schema.Properties[id]
 		fl := configField{id: id, prop: p}
-		cur := msg.res.Values[id]
+		cur := msg.Res.Values[id]
 		if len(cur) == 0 {
 			cur = p.Default
 		}
@@ -163,7 +138,7 @@ func newConfigForm(km keymap.Form, msg configResolvedMsg, st *Styles) *configFor
 				}
 			}
 		} else {
-			fl.text = newTextInput(st)
+			fl.text = uikit.NewTextInput(st)
 			fl.text.Prompt = "› "
 			var s string
 			if json.Unmarshal(cur, &s) == nil {
@@ -174,6 +149,19 @@ func newConfigForm(km keymap.Form, msg configResolvedMsg, st *Styles) *configFor
 	}
 	f.setFocus(0)
 	return f
+}
+
+// Provider is the agent the form configures a session for.
+func (f *ConfigForm) Provider() string { return f.provider }
+
+// Settings reports a settings form (a live session's), not a new
+// session's.
+func (f *ConfigForm) Settings() bool { return f.settings }
+
+// Refused shows why the host refused the filled form (why: its error's
+// text for the user); the form stays open to be corrected.
+func (f *ConfigForm) Refused(why string) {
+	f.checking, f.err = false, why
 }
 
 // enumChoices lists a property's static values (true/false for booleans).
@@ -199,37 +187,29 @@ func enumChoices(p ahpwire.SessionConfigPropertySchema) []configChoice {
 	return out
 }
 
-// valueCmds asks the host for the values of every dynamic property.
-func (f *configForm) valueCmds(ctx context.Context, be Backend) tea.Cmd {
-	cb, ok := be.(ConfigBackend)
-	if !ok {
-		return nil
-	}
-	var cmds []tea.Cmd
+// ValueQueries are the questions for the values of every dynamic
+// property (all its values: no filter), which the root asks the host
+// when the form opens.
+func (f *ConfigForm) ValueQueries() []ConfigQueryMsg {
+	var out []ConfigQueryMsg
 	for _, fl := range f.fields {
 		if fl.id == "" || !fl.prop.EnumDynamic {
 			continue
 		}
-		p := ahpwire.SessionConfigCompletionsParams{Provider: f.provider, WorkingDirectory: dirURI(f.dirValue()), Property: fl.id}
-		cmds = append(cmds, func() tea.Msg {
-			c, cancel := context.WithTimeout(ctx, configTimeout)
-			defer cancel()
-			items, err := cb.SessionConfigCompletions(c, p)
-			return configValuesMsg{prop: p.Property, items: items, err: err}
-		})
+		out = append(out, ConfigQueryMsg{Provider: f.provider, Dir: f.dirValue(), Prop: fl.id})
 	}
-	return tea.Batch(cmds...)
+	return out
 }
 
-// setValues replaces a dynamic property's choices with the host's values,
+// SetValues replaces a dynamic property's choices with the host's values,
 // keeping the current selection when it is among them.
-func (f *configForm) setValues(msg configValuesMsg) {
-	if msg.err != nil || len(msg.items) == 0 {
+func (f *ConfigForm) SetValues(msg ConfigValuesMsg) {
+	if msg.Err != nil || len(msg.Items) == 0 {
 		return
 	}
 	for i := range f.fields {
 		fl := &f.fields[i]
-		if fl.id != msg.prop || fl.query != msg.query {
+		if fl.id != msg.Prop || fl.query != msg.Query {
 			continue // another property, or a stale filter
 		}
 		var cur json.RawMessage
@@ -237,9 +217,9 @@ func (f *configForm) setValues(msg configValuesMsg) {
 			cur = fl.choices[fl.cur].value
 		}
 		fl.choices, fl.cur = nil, 0
-		for j, it := range msg.items {
+		for j, it := range msg.Items {
 			v, _ := json.Marshal(it.Value)
-			fl.choices = append(fl.choices, configChoice{value: v, label: firstNonEmpty(it.Label, it.Value), desc: it.Description})
+			fl.choices = append(fl.choices, configChoice{value: v, label: cmp.Or(it.Label, it.Value), desc: it.Description})
 			if string(v) == string(cur) {
 				fl.cur = j
 			}
@@ -247,7 +227,7 @@ func (f *configForm) setValues(msg configValuesMsg) {
 	}
 }
 
-func (f *configForm) setFocus(i int) {
+func (f *ConfigForm) setFocus(i int) {
 	for j := range f.fields {
 		if f.fields[j].choices == nil {
 			f.fields[j].text.Blur()
@@ -260,7 +240,7 @@ func (f *configForm) setFocus(i int) {
 }
 
 // values collects the form; it reports the first problem found locally.
-func (f *configForm) values() (dir string, vals map[string]json.RawMessage, problem string) {
+func (f *ConfigForm) values() (dir string, vals map[string]json.RawMessage, problem string) {
 	if !f.settings {
 		dir = f.dirValue()
 		if dir == "" {
@@ -289,15 +269,15 @@ func (f *configForm) values() (dir string, vals map[string]json.RawMessage, prob
 
 // Update: tab/shift+tab move, ↑/↓ change a choice, enter validates and
 // asks the host, esc cancels.
-func (f *configForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+func (f *ConfigForm) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return f, nil, resultNone
+		return f, nil, uikit.ResultNone
 	}
 	fl := &f.fields[f.focus]
 	switch {
 	case key.Matches(k, f.km.Later):
-		return f, nil, resultClose
+		return f, nil, uikit.ResultClose
 	case key.Matches(k, f.km.NextField), key.Matches(k, f.km.PrevField):
 		leaving := f.focus
 		if key.Matches(k, f.km.NextField) {
@@ -310,39 +290,39 @@ func (f *configForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 			dir := f.dirValue()
 			if dir != f.checkedDir {
 				f.checkedDir = dir
-				return f, emit(configDirMsg{provider: f.provider, dir: dir}), resultNone
+				return f, uikit.Emit(ConfigDirMsg{Provider: f.provider, Dir: dir}), uikit.ResultNone
 			}
 		}
 	case fl.choices != nil && key.Matches(k, f.km.Down):
 		fl.cur = (fl.cur + 1) % len(fl.choices)
 		if fl.id == agentFieldID {
-			return f, f.agentChanged(), resultNone
+			return f, f.agentChanged(), uikit.ResultNone
 		}
 	case fl.choices != nil && key.Matches(k, f.km.Up):
 		fl.cur = (fl.cur + len(fl.choices) - 1) % len(fl.choices)
 		if fl.id == agentFieldID {
-			return f, f.agentChanged(), resultNone
+			return f, f.agentChanged(), uikit.ResultNone
 		}
 	case key.Matches(k, f.km.Submit):
 		dir, vals, problem := f.values()
 		if problem != "" {
 			f.err = problem
-			return f, nil, resultNone
+			return f, nil, uikit.ResultNone
 		}
 		if f.settings {
-			return f, emit(configChangeMsg{values: vals}), resultClose
+			return f, uikit.Emit(ConfigChangeMsg{Values: vals}), uikit.ResultClose
 		}
 		f.err, f.checking = "", true
-		return f, emit(configSubmitMsg{provider: f.provider, dir: dir, values: vals}), resultNone
+		return f, uikit.Emit(ConfigSubmitMsg{Provider: f.provider, Dir: dir, Values: vals}), uikit.ResultNone
 	default:
 		if fl.choices == nil {
 			var cmd tea.Cmd
 			fl.text, cmd = fl.text.Update(k)
-			return f, cmd, resultNone
+			return f, cmd, uikit.ResultNone
 		}
 		if fl.all != nil {
 			fl.filterStatic(k)
-			return f, nil, resultNone
+			return f, nil, uikit.ResultNone
 		}
 		if fl.prop.EnumDynamic {
 			// Typing on a dynamic property asks the host for matching values.
@@ -352,12 +332,12 @@ func (f *configForm) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 			case k.Text != "" && k.Mod&^tea.ModShift == 0:
 				fl.query += k.Text
 			default:
-				return f, nil, resultNone
+				return f, nil, uikit.ResultNone
 			}
-			return f, emit(configQueryMsg{provider: f.provider, dir: f.dirValue(), prop: fl.id, query: fl.query}), resultNone
+			return f, uikit.Emit(ConfigQueryMsg{Provider: f.provider, Dir: f.dirValue(), Prop: fl.id, Query: fl.query}), uikit.ResultNone
 		}
 	}
-	return f, nil, resultNone
+	return f, nil, uikit.ResultNone
 }
 
 // filterStatic applies a key typed on a static enum with more than
@@ -390,7 +370,7 @@ func (fl *configField) filterStatic(k tea.KeyPressMsg) {
 }
 
 // dirValue is the working directory typed in the form ("" for settings).
-func (f *configForm) dirValue() string {
+func (f *ConfigForm) dirValue() string {
 	if f.settings {
 		return ""
 	}
@@ -403,7 +383,7 @@ func (f *configForm) dirValue() string {
 }
 
 // View draws the form.
-func (f *configForm) View(st *Styles, width, height int) string {
+func (f *ConfigForm) View(st *uikit.Styles, width, height int) string {
 	inner := max(24, min(width, 80)-4)
 	title := "New session"
 	if f.settings {
@@ -420,15 +400,15 @@ func (f *configForm) View(st *Styles, width, height int) string {
 		switch {
 		case fl.choices != nil:
 			c := fl.choices[fl.cur]
-			val := "‹ " + oneLine(render.Sanitize(c.label)) + " ›"
+			val := "‹ " + uikit.OneLine(render.Sanitize(c.label)) + " ›"
 			if i == f.focus {
 				val = st.Dialog.OptionSelected.Render(val)
 			}
 			if c.desc != "" {
-				val += "  " + st.Dialog.Muted.Render(oneLine(render.Sanitize(c.desc)))
+				val += "  " + st.Dialog.Muted.Render(uikit.OneLine(render.Sanitize(c.desc)))
 			}
 			if fl.query != "" {
-				val += "  " + st.Dialog.Key.Render("filter: "+oneLine(render.Sanitize(fl.query)))
+				val += "  " + st.Dialog.Key.Render("filter: "+uikit.OneLine(render.Sanitize(fl.query)))
 			} else if (fl.prop.EnumDynamic || fl.all != nil) && i == f.focus {
 				val += "  " + st.Dialog.Muted.Render("type to search")
 			}
@@ -442,7 +422,7 @@ func (f *configForm) View(st *Styles, width, height int) string {
 	}
 	lines = append(lines, "")
 	if f.err != "" {
-		lines = append(lines, st.Dialog.Error.Render("✗ "+oneLine(render.Sanitize(f.err))))
+		lines = append(lines, st.Dialog.Error.Render("✗ "+uikit.OneLine(render.Sanitize(f.err))))
 	} else if f.checking {
 		lines = append(lines, st.Dialog.Muted.Render("checking with the host…"))
 	}
@@ -450,7 +430,7 @@ func (f *configForm) View(st *Styles, width, height int) string {
 	if f.settings {
 		verb = "apply"
 	}
-	lines = append(lines, keyHints(st, inner, "tab", "next field", "↑/↓", "change value", "enter", verb, "esc", "cancel")...)
+	lines = append(lines, uikit.KeyHints(st, inner, "tab", "next field", "↑/↓", "change value", "enter", verb, "esc", "cancel")...)
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, inner, "…")
 	}

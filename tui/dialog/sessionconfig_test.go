@@ -1,19 +1,22 @@
-package tui
+package dialog
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
+// demoSchemaResult is the host's answer for the demo agent (package tui's
+// fakeConfig resolves the same schema; its requests are tested there).
 func demoSchemaResult() ahpwire.ResolveSessionConfigResult {
 	raw := `{"type":"object","properties":{"model":{"type":"string","title":"Model","enum":["m1","m2"],"enumLabels":["One","Two"],"enumDynamic":true,"sessionMutable":true},` +
 		`"mode":{"type":"string","title":"Mode","enum":["agent","plan"],"enumLabels":["Agent","Plan"]},"note":{"type":"string","title":"Note"}},"required":["model","mode","note"]}`
@@ -21,42 +24,40 @@ func demoSchemaResult() ahpwire.ResolveSessionConfigResult {
 	return ahpwire.ResolveSessionConfigResult{Schema: s, Values: map[string]json.RawMessage{"model": json.RawMessage(`"m1"`), "mode": json.RawMessage(`"agent"`)}}
 }
 
-type fakeConfig struct {
-	fakeBackend
-	dirErr error
-}
-
-func (f *fakeConfig) ResolveSessionConfig(_ context.Context, p ahpwire.ResolveSessionConfigParams) (ahpwire.ResolveSessionConfigResult, error) {
-	if f.dirErr != nil && p.WorkingDirectory != "" {
-		return ahpwire.ResolveSessionConfigResult{}, f.dirErr
-	}
-	r := demoSchemaResult()
-	for k, v := range p.Config {
-		r.Values[k] = v
-	}
-	return r, nil
-}
-
-func (f *fakeConfig) SessionConfigCompletions(_ context.Context, p ahpwire.SessionConfigCompletionsParams) ([]ahpwire.SessionConfigValueItem, error) {
+// demoValues is the host's answer to a ConfigQueryMsg for the dynamic
+// "model" property: the values whose label holds query.
+func demoValues(m ConfigQueryMsg) ConfigValuesMsg {
 	all := []ahpwire.SessionConfigValueItem{{Value: "m1", Label: "One"}, {Value: "m2", Label: "Two"}, {Value: "m3", Label: "Three (dynamic)"}}
 	var out []ahpwire.SessionConfigValueItem
 	for _, it := range all {
-		if strings.Contains(strings.ToLower(it.Label), strings.ToLower(p.Query)) {
+		if strings.Contains(strings.ToLower(it.Label), strings.ToLower(m.Query)) {
 			out = append(out, it)
 		}
 	}
-	return out, nil
+	return ConfigValuesMsg{Prop: m.Prop, Query: m.Query, Items: out}
+}
+
+func keyPress(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	}
+	r := []rune(s)[0]
+	return tea.KeyPressMsg{Code: r, Text: s}
 }
 
 func TestConfigFormDefaultsValidationAndValues(t *testing.T) {
 	km := keymap.Default()
-	st := newStyles(render.StylesFor(true))
-	be := &fakeConfig{}
-	msg := resolveConfigCmd(context.Background(), be, "demo", "/tmp/w")().(configResolvedMsg)
-	if msg.err != nil {
-		t.Fatal(msg.err)
-	}
-	f := newConfigForm(km.Form, msg, &st)
+	st := uikit.NewStyles(render.StylesFor(true))
+	f := NewConfigForm(km.Form, ConfigResolvedMsg{Provider: "demo", Dir: "/tmp/w", Res: demoSchemaResult()}, &st)
 	view := ansi.Strip(f.View(&st, 80, 30))
 	for _, want := range []string{"New session", "Working directory", "/tmp/w", "Model", "‹ One ›", "Mode", "‹ Agent ›", "Note"} {
 		if !strings.Contains(view, want) {
@@ -64,8 +65,11 @@ func TestConfigFormDefaultsValidationAndValues(t *testing.T) {
 		}
 	}
 	// Value completions replace the dynamic property's choices.
-	vm := f.valueCmds(context.Background(), be)().(configValuesMsg)
-	f.setValues(vm)
+	qs := f.ValueQueries()
+	if len(qs) != 1 || qs[0] != (ConfigQueryMsg{Provider: "demo", Dir: "/tmp/w", Prop: "model"}) {
+		t.Fatalf("value queries %+v", qs)
+	}
+	f.SetValues(demoValues(qs[0]))
 	f.Update(keyPress("tab"))
 	f.Update(keyPress("up"))
 	if c := f.fields[1].choices[f.fields[1].cur]; c.label != "Three (dynamic)" {
@@ -82,31 +86,27 @@ func TestConfigFormDefaultsValidationAndValues(t *testing.T) {
 		f.Update(keyPress(string(r)))
 	}
 	_, cmd, _ = f.Update(keyPress("enter"))
-	sub, ok := cmd().(configSubmitMsg)
-	if !ok || sub.dir != "/tmp/w" || string(sub.values["model"]) != `"m3"` || string(sub.values["note"]) != `"hi"` {
+	sub, ok := cmd().(ConfigSubmitMsg)
+	if !ok || sub.Dir != "/tmp/w" || string(sub.Values["model"]) != `"m3"` || string(sub.Values["note"]) != `"hi"` {
 		t.Fatalf("submit %+v", sub)
 	}
-	checked := checkConfigCmd(context.Background(), be, sub)().(configCheckedMsg)
-	if checked.err != nil || string(checked.values["mode"]) != `"agent"` {
-		t.Fatalf("checked %+v", checked)
+	// The host's refusal (ConfigCheckedMsg with an error) is shown.
+	f.Refused("working directory /nope does not exist")
+	if v := ansi.Strip(f.View(&st, 80, 30)); !strings.Contains(v, "✗ working directory /nope does not exist") || f.checking {
+		t.Fatalf("refusal not shown:\n%s", v)
 	}
-	be.dirErr = errors.New("working directory /nope does not exist")
-	if bad := checkConfigCmd(context.Background(), be, sub)().(configCheckedMsg); bad.err == nil {
-		t.Fatal("the host's refusal was lost")
-	}
-	if _, _, res := f.Update(keyPress("esc")); res != resultClose {
+	if _, _, res := f.Update(keyPress("esc")); res != uikit.ResultClose {
 		t.Fatal("esc did not close")
 	}
-	if dirURI("/a b") != "file:///a%20b" || dirPath("file:///a%20b") != "/a b" {
-		t.Fatalf("uri %q path %q", dirURI("/a b"), dirPath("file:///a%20b"))
+	if DirPath("file:///a%20b") != "/a b" {
+		t.Fatalf("path %q", DirPath("file:///a%20b"))
 	}
 }
 
 func TestConfigFormChecksANewWorkingDirectory(t *testing.T) {
 	km := keymap.Default()
-	st := newStyles(render.StylesFor(true))
-	be := &fakeConfig{}
-	f := newConfigForm(km.Form, resolveConfigCmd(context.Background(), be, "demo", "/w")().(configResolvedMsg), &st)
+	st := uikit.NewStyles(render.StylesFor(true))
+	f := NewConfigForm(km.Form, ConfigResolvedMsg{Provider: "demo", Dir: "/w", Res: demoSchemaResult()}, &st)
 	if _, cmd, _ := f.Update(keyPress("tab")); cmd != nil {
 		t.Fatal("an unchanged directory was checked again")
 	}
@@ -116,17 +116,16 @@ func TestConfigFormChecksANewWorkingDirectory(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("a changed directory was not checked")
 	}
-	dm := cmd().(configDirMsg)
-	if dm.dir != "/wx" {
-		t.Fatalf("checked %q", dm.dir)
+	dm := cmd().(ConfigDirMsg)
+	if dm.Dir != "/wx" {
+		t.Fatalf("checked %q", dm.Dir)
 	}
-	be.dirErr = errors.New("working directory /wx does not exist")
-	f.dirChecked(checkDirCmd(context.Background(), be, dm)().(configDirCheckedMsg))
+	err := errors.New("working directory /wx does not exist")
+	f.DirChecked(ConfigDirCheckedMsg{Dir: dm.Dir, Err: err}, err.Error())
 	if v := ansi.Strip(f.View(&st, 80, 30)); !strings.Contains(v, "Working directory: working directory /wx does not exist") {
 		t.Fatalf("no error:\n%s", v)
 	}
-	be.dirErr = nil
-	f.dirChecked(checkDirCmd(context.Background(), be, dm)().(configDirCheckedMsg))
+	f.DirChecked(ConfigDirCheckedMsg{Dir: dm.Dir}, "")
 	if f.err != "" {
 		t.Fatalf("error kept: %q", f.err)
 	}
@@ -134,24 +133,23 @@ func TestConfigFormChecksANewWorkingDirectory(t *testing.T) {
 
 func TestConfigFormQueriesDynamicValues(t *testing.T) {
 	km := keymap.Default()
-	st := newStyles(render.StylesFor(true))
-	be := &fakeConfig{}
-	f := newConfigForm(km.Form, resolveConfigCmd(context.Background(), be, "demo", "/w")().(configResolvedMsg), &st)
+	st := uikit.NewStyles(render.StylesFor(true))
+	f := NewConfigForm(km.Form, ConfigResolvedMsg{Provider: "demo", Dir: "/w", Res: demoSchemaResult()}, &st)
 	f.Update(keyPress("tab")) // model: dynamic
-	var last configQueryMsg
+	var last ConfigQueryMsg
 	for _, r := range "thr" {
 		_, cmd, _ := f.Update(keyPress(string(r)))
-		last = cmd().(configQueryMsg)
+		last = cmd().(ConfigQueryMsg)
 	}
-	if last.prop != "model" || last.query != "thr" {
+	if last.Prop != "model" || last.Query != "thr" {
 		t.Fatalf("query %+v", last)
 	}
-	stale := queryValuesCmd(context.Background(), be, configQueryMsg{provider: "demo", prop: "model", query: "t"})().(configValuesMsg)
-	f.setValues(stale)
+	stale := demoValues(ConfigQueryMsg{Provider: "demo", Prop: "model", Query: "t"})
+	f.SetValues(stale)
 	if len(f.fields[1].choices) != 2 {
 		t.Fatalf("a stale answer replaced the choices: %+v", f.fields[1].choices)
 	}
-	f.setValues(queryValuesCmd(context.Background(), be, last)().(configValuesMsg))
+	f.SetValues(demoValues(last))
 	if v := ansi.Strip(f.View(&st, 80, 30)); !strings.Contains(v, "‹ Three (dynamic) ›") || !strings.Contains(v, "filter: thr") || len(f.fields[1].choices) != 1 {
 		t.Fatalf("filtered values:\n%s", v)
 	}

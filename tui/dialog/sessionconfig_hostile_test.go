@@ -1,4 +1,4 @@
-package tui
+package dialog
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // TestConfigFormHugeEnum: a hostile schema with 1e5 labelled values builds
@@ -35,10 +36,10 @@ func TestConfigFormHugeEnum(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := newStyles(render.StylesFor(true))
-	msg := configResolvedMsg{provider: "p", res: ahpwire.ResolveSessionConfigResult{Schema: s,
+	st := uikit.NewStyles(render.StylesFor(true))
+	msg := ConfigResolvedMsg{Provider: "p", Res: ahpwire.ResolveSessionConfigResult{Schema: s,
 		Values: map[string]json.RawMessage{"model": json.RawMessage(`"v77777"`)}}}
-	f := newConfigForm(keymap.Default().Form, msg, &st)
+	f := NewConfigForm(keymap.Default().Form, msg, &st)
 	fl := &f.fields[1]
 	if len(fl.choices) > maxEnumChoices || fl.choices[fl.cur].label != "Label 77777" {
 		t.Fatalf("%d choices, current %q", len(fl.choices), fl.choices[fl.cur].label)

@@ -1,4 +1,4 @@
-package tui
+package dialog
 
 import (
 	"fmt"
@@ -11,16 +11,34 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
-// changesOverlay is the changes view: the files of the chat's (or
-// session's) changesets with their status, +/− counts and review state.
-// Enter opens a file's whole diff (contents fetched through the resource
-// loader); the review key dispatches changeset/filesReviewChanged when the
-// changeset advertises review. The overlay keeps its changeset channels
-// subscribed while open.
-type changesOverlay struct {
-	x      *extChannels
+// ChangeSource is what the changes view reads and asks of the root's
+// changeset subscriptions and resource loader (package tui's side channels
+// implement it).
+type ChangeSource interface {
+	// Changeset is uri's subscription: its state (once ready is true) and
+	// why it failed ("" fine); ok is false when uri is not subscribed.
+	Changeset(uri string) (st ahpwire.ChangesetState, ready bool, failed string, ok bool)
+	// AddViewOpts adds the live terminals, fetched contents and loading
+	// states to v.
+	AddViewOpts(v *render.ViewOpts)
+	// Pin keeps uri subscribed while the view shows it; Unpin lets go.
+	Pin(uri string, pty bool) tea.Cmd
+	Unpin(uri string) tea.Cmd
+}
+
+// Changes is the changes view: the files of the chat's (or session's)
+// changesets with their status, +/− counts and review state. Enter opens
+// a file's whole diff (contents fetched through the resource loader); the
+// review key dispatches changeset/filesReviewChanged when the changeset
+// advertises review. The overlay keeps its changeset channels subscribed
+// while open.
+type Changes struct {
+	src    ChangeSource
+	send   Sender
+	diffs  *render.Renderer // lays out the open diff
 	km     keymap.Changes
 	sets   []ahpwire.Changeset // catalogue entries, in order
 	cursor int
@@ -58,46 +76,47 @@ type diffKey struct {
 	have               [2]bool
 }
 
-// newChangesOverlay opens the view on the catalogue sets, subscribing to
-// each static changeset (templates with variables are not expanded).
-func newChangesOverlay(x *extChannels, km keymap.Changes, sets []ahpwire.Changeset) (*changesOverlay, tea.Cmd) {
-	o := &changesOverlay{x: x, km: km, page: 10, stats: map[[2]string][2]int64{}}
+// NewChanges opens the view on the catalogue sets, subscribing to each
+// static changeset (templates with variables are not expanded) through
+// src; send dispatches the review changes, diffs lays out a file's diff.
+func NewChanges(src ChangeSource, send Sender, diffs *render.Renderer, km keymap.Changes, sets []ahpwire.Changeset) (*Changes, tea.Cmd) {
+	o := &Changes{src: src, send: send, diffs: diffs, km: km, page: 10, stats: map[[2]string][2]int64{}}
 	var cmds []tea.Cmd
 	for _, s := range sets {
-		if strings.Contains(s.URITemplate, "{") || !strings.HasPrefix(s.URITemplate, changesetScheme) {
+		if strings.Contains(s.URITemplate, "{") || !strings.HasPrefix(s.URITemplate, ahpwire.ChangesetScheme) {
 			continue
 		}
 		o.sets = append(o.sets, s)
-		cmds = append(cmds, x.pin(s.URITemplate, false))
+		cmds = append(cmds, src.Pin(s.URITemplate, false))
 	}
 	return o, tea.Batch(cmds...)
 }
 
 // rows lists the files of every subscribed changeset.
-func (o *changesOverlay) rows() []changesRow {
+func (o *Changes) rows() []changesRow {
 	var out []changesRow
 	for _, s := range o.sets {
-		cs := o.x.changesets[s.URITemplate]
-		if cs == nil || !cs.ready {
+		st, ready, _, ok := o.src.Changeset(s.URITemplate)
+		if !ok || !ready {
 			continue
 		}
-		for _, f := range cs.state.Files {
+		for _, f := range st.Files {
 			out = append(out, changesRow{set: s, file: f})
 		}
 	}
 	return out
 }
 
-// resourceURIs are the contents the open diff needs.
-func (o *changesOverlay) resourceURIs() []string {
+// ResourceURIs are the contents the open diff needs.
+func (o *Changes) ResourceURIs() []string {
 	if o.diff == nil {
 		return nil
 	}
 	return render.EditURIs(editOf(o.diff.row.file.Edit))
 }
 
-// resourceSizes are the advertised sizes of the open diff's contents.
-func (o *changesOverlay) resourceSizes() map[string]int64 {
+// ResourceSizes are the advertised sizes of the open diff's contents.
+func (o *Changes) ResourceSizes() map[string]int64 {
 	out := map[string]int64{}
 	if o.diff == nil {
 		return out
@@ -112,19 +131,19 @@ func (o *changesOverlay) resourceSizes() map[string]int64 {
 }
 
 // close releases the subscriptions.
-func (o *changesOverlay) close() tea.Cmd {
+func (o *Changes) close() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, s := range o.sets {
-		cmds = append(cmds, o.x.unpin(s.URITemplate))
+		cmds = append(cmds, o.src.Unpin(s.URITemplate))
 	}
 	return tea.Batch(cmds...)
 }
 
 // Update moves, opens, toggles review and closes.
-func (o *changesOverlay) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
+func (o *Changes) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return o, nil, resultNone
+		return o, nil, uikit.ResultNone
 	}
 	rows := o.rows()
 	if o.diff != nil {
@@ -141,13 +160,13 @@ func (o *changesOverlay) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 		case key.Matches(k, o.km.PageUp):
 			d.scroll = max(0, d.scroll-max(1, o.page-1))
 		case key.Matches(k, o.km.Review):
-			return o, o.toggleReview(d.row), resultNone
+			return o, o.toggleReview(d.row), uikit.ResultNone
 		}
-		return o, nil, resultNone
+		return o, nil, uikit.ResultNone
 	}
 	switch {
 	case key.Matches(k, o.km.Close):
-		return o, o.close(), resultClose
+		return o, o.close(), uikit.ResultClose
 	case key.Matches(k, o.km.Down):
 		o.cursor = min(o.cursor+1, max(0, len(rows)-1))
 	case key.Matches(k, o.km.Up):
@@ -162,28 +181,28 @@ func (o *changesOverlay) Update(msg tea.Msg) (overlay, tea.Cmd, overlayResult) {
 		}
 	case key.Matches(k, o.km.Review):
 		if o.cursor < len(rows) {
-			return o, o.toggleReview(rows[o.cursor]), resultNone
+			return o, o.toggleReview(rows[o.cursor]), uikit.ResultNone
 		}
 	}
-	return o, nil, resultNone
+	return o, nil, uikit.ResultNone
 }
 
 // toggleReview dispatches changeset/filesReviewChanged for one file; the
 // change shows when the host's echo arrives.
-func (o *changesOverlay) toggleReview(r changesRow) tea.Cmd {
+func (o *Changes) toggleReview(r changesRow) tea.Cmd {
 	if r.set.Capabilities == nil || r.set.Capabilities.Review == nil {
-		return notice("this changeset does not support review", true)
+		return uikit.Notice("this changeset does not support review", true)
 	}
 	a := &ahpwire.ChangesetFilesReviewChanged{Files: []string{r.file.ID}, Reviewed: !r.file.IsReviewed()}
 	what := "mark reviewed"
 	if !a.Reviewed {
 		what = "mark not reviewed"
 	}
-	return dispatch(o.x.c.ctx, o.x.c.backend, r.set.URITemplate, a, what)
+	return o.send(r.set.URITemplate, a, what)
 }
 
 // View draws the list or the open diff.
-func (o *changesOverlay) View(st *Styles, width, height int) string {
+func (o *Changes) View(st *uikit.Styles, width, height int) string {
 	inner := max(20, width-4)
 	avail := max(1, height-4)
 	o.page = avail
@@ -201,7 +220,7 @@ func (o *changesOverlay) View(st *Styles, width, height int) string {
 	return st.Help.Box.Width(min(width, inner+4)).Render(strings.Join(out, "\n"))
 }
 
-func (o *changesOverlay) listView(st *Styles, inner, avail int) (string, []string) {
+func (o *Changes) listView(st *uikit.Styles, inner, avail int) (string, []string) {
 	rows := o.rows()
 	var added, removed int64
 	reviewed := 0
@@ -214,15 +233,15 @@ func (o *changesOverlay) listView(st *Styles, inner, avail int) (string, []strin
 		}
 	}
 	title := st.Help.Title.Render("Changes") + "  " + st.Help.Desc.Render(
-		fmt.Sprintf("%s  +%d −%d  %d reviewed · enter diff · space reviewed · esc close", plural(len(rows), "file"), added, removed, reviewed))
+		fmt.Sprintf("%s  +%d −%d  %d reviewed · enter diff · space reviewed · esc close", uikit.Plural(len(rows), "file"), added, removed, reviewed))
 	if len(rows) == 0 {
 		msg := "No changes in this chat yet."
 		if o.loading() {
 			msg = "Loading changes…"
 		}
 		for _, s := range o.sets {
-			if cs := o.x.changesets[s.URITemplate]; cs != nil && cs.err != "" {
-				msg = "Could not load " + oneLine(render.Sanitize(s.Label)) + ": " + cs.err
+			if _, _, failed, ok := o.src.Changeset(s.URITemplate); ok && failed != "" {
+				msg = "Could not load " + uikit.OneLine(render.Sanitize(s.Label)) + ": " + failed
 			}
 		}
 		return title, []string{st.Dialog.Muted.Render(msg)}
@@ -253,7 +272,7 @@ func (o *changesOverlay) listView(st *Styles, inner, avail int) (string, []strin
 			counts = fmt.Sprintf("+%d −%d", a, d)
 		}
 		kind := map[string]string{"created": "A", "deleted": "D", "renamed": "R", "modified": "M"}[r.file.Edit.Kind()]
-		line := fmt.Sprintf("%s %s %s  %s", box, kind, oneLine(render.Sanitize(strings.TrimPrefix(displayPath(e.Path()), root))), counts)
+		line := fmt.Sprintf("%s %s %s  %s", box, kind, uikit.OneLine(render.Sanitize(strings.TrimPrefix(displayPath(e.Path()), root))), counts)
 		if i == o.cursor {
 			line = st.Dialog.OptionSelected.Render("› " + line)
 		} else {
@@ -264,7 +283,7 @@ func (o *changesOverlay) listView(st *Styles, inner, avail int) (string, []strin
 	return title, body
 }
 
-func (o *changesOverlay) diffView(st *Styles, inner, avail int) (string, []string) {
+func (o *Changes) diffView(st *uikit.Styles, inner, avail int) (string, []string) {
 	r := o.diff.row
 	e := editOf(r.file.Edit)
 	state := "not reviewed"
@@ -282,7 +301,7 @@ func (o *changesOverlay) diffView(st *Styles, inner, avail int) (string, []strin
 			}
 		}
 	}
-	title := st.Help.Title.Render(oneLine(render.Sanitize(displayPath(e.Path())))) + "  " +
+	title := st.Help.Title.Render(uikit.OneLine(render.Sanitize(displayPath(e.Path())))) + "  " +
 		st.Help.Desc.Render(state+" · space toggles · ↑/↓ scroll · esc back")
 	v := o.viewOpts()
 	k := diffKey{width: inner, set: r.set.URITemplate, file: r.file.ID, path: e.Path()}
@@ -294,7 +313,7 @@ func (o *changesOverlay) diffView(st *Styles, inner, avail int) (string, []strin
 		}
 	}
 	if o.diff.lines == nil || o.diff.key != k {
-		o.diff.key, o.diff.lines = k, o.x.c.renderer.FileDiff(e, inner, v)
+		o.diff.key, o.diff.lines = k, o.diffs.FileDiff(e, inner, v)
 		if o.diff.lines == nil {
 			o.diff.lines = []string{}
 		}
@@ -307,7 +326,7 @@ func (o *changesOverlay) diffView(st *Styles, inner, avail int) (string, []strin
 
 // diffStats returns a file's +/− counts: the host's, else computed once
 // from fetched contents and cached; -1 while unknown.
-func (o *changesOverlay) diffStats(e ahpwire.FileEdit, v render.ViewOpts) (int64, int64) {
+func (o *Changes) diffStats(e ahpwire.FileEdit, v render.ViewOpts) (int64, int64) {
 	if d := e.Diff; d != nil && d.Added != nil && d.Removed != nil {
 		return render.DiffStats(&e, v)
 	}
@@ -329,16 +348,16 @@ func (o *changesOverlay) diffStats(e ahpwire.FileEdit, v render.ViewOpts) (int64
 }
 
 // viewOpts are the render options with the loader's contents.
-func (o *changesOverlay) viewOpts() render.ViewOpts {
+func (o *Changes) viewOpts() render.ViewOpts {
 	var v render.ViewOpts
-	o.x.viewOpts(&v)
+	o.src.AddViewOpts(&v)
 	return v
 }
 
 // loading reports whether a changeset snapshot is still awaited.
-func (o *changesOverlay) loading() bool {
+func (o *Changes) loading() bool {
 	for _, s := range o.sets {
-		if cs := o.x.changesets[s.URITemplate]; cs == nil || (!cs.ready && cs.err == "") {
+		if _, ready, failed, ok := o.src.Changeset(s.URITemplate); !ok || (!ready && failed == "") {
 			return true
 		}
 	}
@@ -373,30 +392,4 @@ func commonDir(paths []string) string {
 		return p[:i+1]
 	}
 	return ""
-}
-
-// plural formats "1 file", "2 files".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// openChanges opens the changes view of the chat (f6).
-func (m *Model) openChanges() tea.Cmd {
-	o, cmd := newChangesOverlay(m.c.ext, m.c.km.Changes, m.changesets())
-	m.overlays = append(m.overlays, o)
-	return cmd
-}
-
-// changesets is the catalogue of the chat, else of its session.
-func (m *Model) changesets() []ahpwire.Changeset {
-	if cs := m.c.ext.chatSets; len(cs) > 0 {
-		return cs
-	}
-	if m.session != nil {
-		return m.session.Changesets
-	}
-	return nil
 }
