@@ -20,11 +20,7 @@ func (m *Model) openChanges() tea.Cmd {
 
 // openChangesOn opens the changes view on the catalogue sets.
 func (m *Model) openChangesOn(sets []ahpwire.Changeset) tea.Cmd {
-	ctx, b := m.c.ctx, m.c.backend
-	send := func(channel string, a ahpwire.Action, what string) tea.Cmd {
-		return dispatch(ctx, b, channel, a, what)
-	}
-	o, cmd := dialog.NewChanges(m.c.ext, send, m.c.renderer, m.c.km.Changes, sets)
+	o, cmd := dialog.NewChanges(m.c.ext, m.c.dispatch, m.c.renderer, m.c.km.Changes, sets)
 	m.overlays = append(m.overlays, o)
 	return cmd
 }

@@ -91,19 +91,19 @@ func (m *chatModel) sendMessage(text string, steer bool) tea.Cmd {
 	switch {
 	case editing != "" && m.isSteeringEntry(editing): // 1.1 steering list
 		a := &ahpwire.ChatSteeringMessageSet{SteeringMessage: ahpwire.PendingMessage{ID: editing, Message: msg}}
-		return dispatch(m.c.ctx, m.c.backend, m.chat, a, "edit steering message")
+		return m.c.dispatch(m.chat, a, "edit steering message")
 	case editing != "" && m.isQueued(editing):
 		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingQueued, ID: editing, Message: msg}
-		return dispatch(m.c.ctx, m.c.backend, m.chat, a, "edit queued message")
+		return m.c.dispatch(m.chat, a, "edit queued message")
 	case steer && m.state.Current != nil:
 		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingSteering, ID: m.c.newID(), Message: msg}
-		return tea.Batch(dispatch(m.c.ctx, m.c.backend, m.chat, a, "steer"), notice(steeringSentNotice+" — the agent sees it mid-turn", false))
+		return tea.Batch(m.c.dispatch(m.chat, a, "steer"), notice(steeringSentNotice+" — the agent sees it mid-turn", false))
 	case m.state.Current != nil:
 		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingQueued, ID: m.c.newID(), Message: msg}
-		return dispatch(m.c.ctx, m.c.backend, m.chat, a, "queue message")
+		return m.c.dispatch(m.chat, a, "queue message")
 	}
 	a := &ahpwire.ChatTurnStarted{TurnID: m.c.newID(), StartedAt: m.c.now().UTC().Format(time.RFC3339Nano), Message: msg}
-	return dispatch(m.c.ctx, m.c.backend, m.chat, a, "send message")
+	return m.c.dispatch(m.chat, a, "send message")
 }
 
 // unqueue removes the newest queued message.
@@ -113,7 +113,7 @@ func (m *chatModel) unqueue() tea.Cmd {
 	}
 	q := m.state.Queued[len(m.state.Queued)-1]
 	a := &ahpwire.ChatPendingMessageRemoved{Kind: ahpwire.PendingQueued, ID: q.ID}
-	return dispatch(m.c.ctx, m.c.backend, m.chat, a, "remove queued message")
+	return m.c.dispatch(m.chat, a, "remove queued message")
 }
 
 func (m *chatModel) cancelTurn() tea.Cmd {
@@ -122,5 +122,5 @@ func (m *chatModel) cancelTurn() tea.Cmd {
 	if !cur.StartedAt.IsZero() {
 		a.Duration = ahpwire.Ptr(m.c.now().Sub(cur.StartedAt).Milliseconds())
 	}
-	return dispatch(m.c.ctx, m.c.backend, m.chat, a, "cancel turn")
+	return m.c.dispatch(m.chat, a, "cancel turn")
 }

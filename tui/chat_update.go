@@ -170,7 +170,7 @@ func (m *chatModel) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return notice("thinking view: "+m.thinking.describe(), false)
 	case key.Matches(k, km.Resume):
 		if t := m.resumableTurn(); t != "" {
-			return dispatch(m.c.ctx, m.c.backend, m.chat, &ahpwire.ChatTurnResume{TurnID: t}, "resume turn")
+			return m.c.dispatch(m.chat, &ahpwire.ChatTurnResume{TurnID: t}, "resume turn")
 		}
 		return notice("nothing to resume", false)
 	case key.Matches(k, km.Resend):

@@ -121,9 +121,8 @@ type common struct {
 	view frameCache
 	// status is the status line's last drawing (viewcache.go).
 	status statusView
-	// termOut keeps the attached backend's terminal actions in order
-	// (terminal_input.go).
-	termOut *termOutbox
+	// out keeps the attached backend's dispatches in order (dispatch_order.go).
+	out *outbox
 }
 
 func newCommon(o Options) *common {

@@ -337,7 +337,7 @@ func (m *Model) onSessionAction(env ahpwire.ActionEnvelope) tea.Cmd {
 		m.chat.title = ss.Title
 	}
 	if _, read := env.Action.(*ahpwire.SessionIsReadChanged); read && !ss.Status.Has(ahpwire.StatusIsRead) && m.screen == screenChat {
-		return dispatch(m.c.ctx, m.c.backend, m.chat.session, &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
+		return m.c.dispatch(m.chat.session, &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
 	}
 	return nil
 }

@@ -165,7 +165,7 @@ func (m *Model) decideTool(d dialog.ToolDecisionMsg) tea.Cmd {
 	if d.Approved {
 		what = "approve tool"
 	}
-	return dispatch(m.c.ctx, m.c.backend, m.chat.chat, a, what)
+	return m.c.dispatch(m.chat.chat, a, what)
 }
 
 // giveUpAuth fails an auth-required tool call (allowed for any client).
@@ -178,7 +178,7 @@ func (m *Model) giveUpAuth(d dialog.AuthGiveUpMsg) tea.Cmd {
 		PastTenseMessage: ahpwire.Plain(d.Name + " was given up: authentication is not available in ahptui"),
 		Error:            &ahpwire.ToolError{Message: dialog.AuthGiveUpMessage, Code: "auth-unavailable"},
 	}}
-	return dispatch(m.c.ctx, m.c.backend, m.chat.chat, a, "give up tool call")
+	return m.c.dispatch(m.chat.chat, a, "give up tool call")
 }
 
 // decideInput dispatches the answer to an input request.
@@ -190,5 +190,5 @@ func (m *Model) decideInput(d dialog.InputDecisionMsg) tea.Cmd {
 	if len(d.Answers) > 0 {
 		a.Answers = d.Answers
 	}
-	return dispatch(m.c.ctx, m.c.backend, m.chat.chat, a, "answer question")
+	return m.c.dispatch(m.chat.chat, a, "answer question")
 }

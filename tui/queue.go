@@ -132,7 +132,7 @@ func (m *chatModel) queueKey(k tea.KeyPressMsg) tea.Cmd {
 	m.relayout()
 	var cmd tea.Cmd
 	if in.action != nil {
-		cmd = dispatch(m.c.ctx, m.c.backend, m.chat, in.action, "edit the queue")
+		cmd = m.c.dispatch(m.chat, in.action, "edit the queue")
 	}
 	if in.edit != nil {
 		m.x.editing = in.edit.ID

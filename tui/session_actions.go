@@ -58,5 +58,5 @@ func (m *Model) markRead(session string) tea.Cmd {
 	if !ok || s.Status.Has(ahpwire.StatusIsRead) {
 		return nil
 	}
-	return dispatch(m.c.ctx, m.c.backend, session, &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
+	return m.c.dispatch(session, &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
 }

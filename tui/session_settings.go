@@ -43,7 +43,7 @@ func (m *Model) onSettings(msg tea.Msg) tea.Cmd {
 		if len(changed) == 0 {
 			return nil
 		}
-		return dispatch(m.c.ctx, m.c.backend, m.chat.session, &ahpwire.SessionConfigChanged{Config: changed}, "change session settings")
+		return m.c.dispatch(m.chat.session, &ahpwire.SessionConfigChanged{Config: changed}, "change session settings")
 	}
 	return nil
 }
@@ -100,6 +100,6 @@ func (m *Model) setMode(name string, p ahpwire.SessionConfigPropertySchema, i in
 		label = p.EnumLabels[i]
 	}
 	a := &ahpwire.SessionConfigChanged{Config: map[string]json.RawMessage{name: v}}
-	return tea.Batch(dispatch(m.c.ctx, m.c.backend, m.chat.session, a, "change the session mode"),
+	return tea.Batch(m.c.dispatch(m.chat.session, a, "change the session mode"),
 		m.setNotice("mode: "+label, false))
 }

@@ -94,7 +94,7 @@ func (m *Model) runClientCommand(msg clientCommandMsg) tea.Cmd {
 		return m.pickMode(msg.arg)
 	case "/resume":
 		if t := c.resumableTurn(); t != "" {
-			return dispatch(m.c.ctx, m.c.backend, c.chat, &ahpwire.ChatTurnResume{TurnID: t}, "resume turn")
+			return m.c.dispatch(c.chat, &ahpwire.ChatTurnResume{TurnID: t}, "resume turn")
 		}
 		return emit(backToPickerMsg{})
 	case "/sessions":

@@ -42,7 +42,7 @@ func (m *Model) typingTerminal() bool {
 // openTerminal opens the viewer on uri and claims it.
 func (m *Model) openTerminal(uri string) tea.Cmd {
 	v, cmd := dialog.NewTermViewerOn(m.c.ext, m.c.km.Terminal, uri)
-	v.Wire(m.c.km.TermInput, m.termSender(), clientIDOf(m.c.backend))
+	v.Wire(m.c.km.TermInput, m.c.sender(), clientIDOf(m.c.backend))
 	m.overlays = append(m.overlays, v)
 	return tea.Batch(cmd, v.Claim())
 }
@@ -51,7 +51,7 @@ func (m *Model) openTerminal(uri string) tea.Cmd {
 func (m *Model) openTermViewer() tea.Cmd {
 	km := &m.c.km
 	v, cmd := dialog.NewTermViewer(m.c.ext, km.Terminal)
-	v.Wire(km.TermInput, m.termSender(), clientIDOf(m.c.backend))
+	v.Wire(km.TermInput, m.c.sender(), clientIDOf(m.c.backend))
 	m.overlays = append(m.overlays, v)
 	return cmd
 }

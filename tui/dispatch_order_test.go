@@ -17,7 +17,7 @@ import (
 // "ls" used to arrive as "sl").
 func TestTerminalInputKeepsTypingOrder(t *testing.T) {
 	f := &fakeBackend{}
-	o := newTermOutbox(context.Background(), f)
+	o := newOutbox(context.Background(), f)
 	const uri = "ahp-terminal:/t1"
 	want := "ls -la && echo typed-in-order\r"
 	var cmds []tea.Cmd
@@ -57,20 +57,48 @@ func TestTerminalInputKeepsTypingOrder(t *testing.T) {
 
 // One outbox per backend: a later viewer on the same host shares it, so
 // its claim cannot overtake the release of the viewer before it.
-func TestTerminalSenderIsPerBackend(t *testing.T) {
+func TestOutboxIsPerBackend(t *testing.T) {
 	m, _ := newTestModel(t, 80, 24)
-	a, b := m.termSender(), m.termSender()
-	if a == nil || b == nil || m.c.termOut == nil {
-		t.Fatal("no terminal sender with a backend")
+	a, b := m.c.sender(), m.c.sender()
+	if a == nil || b == nil || m.c.out == nil {
+		t.Fatal("no sender with a backend")
 	}
-	first := m.c.termOut
-	m.termSender()
-	if m.c.termOut != first {
-		t.Fatal("a second viewer on the same backend got a new outbox")
+	first := m.c.out
+	m.c.dispatch("ahp-session:/s", &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
+	if m.c.out != first {
+		t.Fatal("a second dispatch on the same backend got a new outbox")
 	}
 	m.c.backend = &fakeBackend{}
-	m.termSender()
-	if m.c.termOut == first {
+	m.c.sender()
+	if m.c.out == first {
 		t.Fatal("another backend kept the old outbox")
+	}
+	m.c.backend = nil
+	if m.c.sender() != nil {
+		t.Fatal("a sender without a backend")
+	}
+}
+
+// A message and the cancel pressed right after it reach the host in that
+// order: the cancel cannot overtake the turn it cancels.
+func TestSendThenCancelKeepOrder(t *testing.T) {
+	for range 20 {
+		m, f := newTestModel(t, 80, 24)
+		const chat = "ahp-chat:/c"
+		send := m.c.dispatch(chat, &ahpwire.ChatTurnStarted{TurnID: "t1"}, "send message")
+		cancel := m.c.dispatch(chat, &ahpwire.ChatTurnCancelled{TurnID: "t1"}, "cancel turn")
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() { defer wg.Done(); cancel() }()
+		go func() { defer wg.Done(); send() }()
+		wg.Wait()
+		f.mu.Lock()
+		if len(f.dispatched) != 2 {
+			t.Fatalf("dispatched %d", len(f.dispatched))
+		}
+		if _, ok := f.dispatched[0].action.(*ahpwire.ChatTurnStarted); !ok {
+			t.Fatalf("first dispatched %T, want the message", f.dispatched[0].action)
+		}
+		f.mu.Unlock()
 	}
 }
