@@ -2,8 +2,11 @@ package ahphost
 
 import (
 	"bufio"
+	"fmt"
 	"net"
+	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -19,7 +22,12 @@ import (
 // (up to corkBytes); the next write that is not corked (the last queued
 // message, or a control frame from another goroutine) sends them and its
 // own in one write(2). Before the writer waits for anything, it flushes
-// what waits (flushCork). Frames are never reordered or split differently:
+// what waits (flushCork). Every write that reaches the socket is bounded
+// by the host's WriteTimeout (one timer per connection, reset per write(2)),
+// so a frame's
+// write needs no context of its own (a context with a deadline costs a
+// timer and a goroutine hand-off per frame in coder/websocket). Frames are
+// never reordered or split differently:
 // the WebSocket library writes whole frames under its own lock, and the
 // cork only delays when their bytes reach the socket.
 
@@ -29,9 +37,32 @@ const corkBytes = 64 << 10
 // corkConn is the connection under one WebSocket (see above).
 type corkConn struct {
 	net.Conn
-	mu     sync.Mutex
-	corked bool
-	buf    []byte
+	mu      sync.Mutex
+	corked  bool
+	buf     []byte
+	timeout time.Duration // bounds every write that reaches the socket (0: none)
+	timer   *time.Timer   // closes the socket when a write outlasts timeout
+	expired atomic.Bool   // the timer closed it
+}
+
+// write writes b to the socket within the timeout (c.mu is held): a
+// write still blocked then is ended by closing the socket (as closing
+// ends a write blocked on it), reported as os.ErrDeadlineExceeded.
+func (c *corkConn) write(b []byte) (int, error) {
+	if c.timeout <= 0 {
+		return c.Conn.Write(b) //nolint:wrapcheck // the socket's own error
+	}
+	if c.timer == nil {
+		c.timer = time.AfterFunc(c.timeout, func() { c.expired.Store(true); _ = c.Conn.Close() })
+	} else {
+		c.timer.Reset(c.timeout)
+	}
+	n, err := c.Conn.Write(b)
+	c.timer.Stop()
+	if err != nil && c.expired.Load() {
+		return n, fmt.Errorf("write of %d bytes: %w", len(b), os.ErrDeadlineExceeded)
+	}
+	return n, err //nolint:wrapcheck // the socket's own error
 }
 
 // Write implements io.Writer: held while corked and room is left, else
@@ -44,10 +75,10 @@ func (c *corkConn) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	if len(c.buf) == 0 {
-		return c.Conn.Write(p)
+		return c.write(p)
 	}
 	c.buf = append(c.buf, p...)
-	_, err := c.Conn.Write(c.buf)
+	_, err := c.write(c.buf)
 	c.buf = c.buf[:0]
 	if err != nil {
 		return 0, err
@@ -65,9 +96,9 @@ func (c *corkConn) setCork(on bool) {
 	c.mu.Unlock()
 }
 
-// flush writes what the cork holds, giving up after timeout (a client
+// flush writes what the cork holds, giving up after the timeout (a client
 // that does not read: the caller drops the connection).
-func (c *corkConn) flush(timeout time.Duration) error {
+func (c *corkConn) flush() error {
 	if c == nil {
 		return nil
 	}
@@ -76,11 +107,7 @@ func (c *corkConn) flush(timeout time.Duration) error {
 	if len(c.buf) == 0 {
 		return nil
 	}
-	if timeout > 0 {
-		_ = c.Conn.SetWriteDeadline(time.Now().Add(timeout))
-		defer func() { _ = c.Conn.SetWriteDeadline(time.Time{}) }()
-	}
-	_, err := c.Conn.Write(c.buf)
+	_, err := c.write(c.buf)
 	c.buf = c.buf[:0]
 	return err
 }

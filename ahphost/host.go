@@ -278,7 +278,7 @@ func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.wg.Done()
-	eof, cork := &eofWatch{}, &corkConn{}
+	eof, cork := &eofWatch{}, &corkConn{timeout: h.opts.WriteTimeout}
 	ws, err := websocket.Accept(watchedWriter{ResponseWriter: w, w: eof, cork: cork}, r, nil)
 	if err != nil {
 		h.warnRejected("rejected connection: websocket upgrade failed", "remote", r.RemoteAddr, "err", err)

@@ -143,6 +143,7 @@ func (c *conn) frameLimit() int64 {
 func (c *conn) prepare(m outMsg) (segment.Group, bool) {
 	if m.kind == kindAction && c.h.dropAtSeq(m.seq) {
 		c.h.log.Info("fault: dropping connection at serverSeq", "conn", c.id, "serverSeq", m.seq)
+		_ = c.cork.flush() // what was written before it goes out
 		_ = c.ws.CloseNow()
 		return segment.Group{}, false
 	}
@@ -213,10 +214,20 @@ func (c *conn) writeFrame(frame []byte) bool {
 	c.writing.Store(true)
 	corked := c.cork != nil && c.q.pending() // more to write at once: one write(2) for them (cork.go)
 	c.cork.setCork(corked)
-	ctx, cancel := context.WithTimeout(c.ctx, h.opts.WriteTimeout)
-	err := c.ws.Write(ctx, websocket.MessageText, frame)
-	timedOut := ctx.Err() == context.DeadlineExceeded
-	cancel()
+	var err error
+	var timedOut bool
+	if c.cork != nil { // the cork bounds the socket's writes (cork.go)
+		err = c.ws.Write(context.Background(), websocket.MessageText, frame)
+		timedOut = errors.Is(err, os.ErrDeadlineExceeded) || c.cork.expired.Load()
+		if timedOut {
+			_ = c.ws.CloseNow() // the socket is closed under the library: end it too
+		}
+	} else {
+		ctx, cancel := context.WithTimeout(c.ctx, h.opts.WriteTimeout)
+		err = c.ws.Write(ctx, websocket.MessageText, frame)
+		timedOut = ctx.Err() == context.DeadlineExceeded
+		cancel()
+	}
 	if corked {
 		c.cork.setCork(false)
 	}
@@ -228,6 +239,7 @@ func (c *conn) writeFrame(frame []byte) bool {
 	c.framesOut.Add(1)
 	if h.dropAfter(c) {
 		h.log.Info("fault: dropping connection after frames", "conn", c.id, "frames", c.framesOut.Load())
+		_ = c.cork.flush() // the frames counted go out
 		_ = c.ws.CloseNow()
 		return false
 	}
@@ -241,7 +253,7 @@ func (c *conn) flushCork() bool {
 		return true
 	}
 	c.writing.Store(true)
-	err := c.cork.flush(c.h.opts.WriteTimeout)
+	err := c.cork.flush()
 	c.writing.Store(false)
 	if err != nil {
 		c.writeFailed(err, errors.Is(err, os.ErrDeadlineExceeded), 0)
