@@ -23,7 +23,7 @@
 #   agent_cpu_ms  AGENT=claude: the agent's processes (node) over that time
 #   rss_mb        the client's peak RSS (VmHWM) so far
 #   resize_ms     tmux resize 120x40 → 80x24 right after the reply → the
-#                 status line redrawn at the new width
+#                 pane redrawn (it differs from the cut frame tmux shows first)
 #   echo p50/p90/max  keystroke echo while a second reply of the same size
 #                 streams (KEYS keys, 50 ms apart; sizes ≥ 1 MB only)
 #
@@ -100,7 +100,6 @@ agent_ticks() {
 }
 kb() { awk -v k="$1" '$1 == k":" {print $2}' "/proc/$PID/status"; }
 composer() { snap && grep -m1 '^┃' "$WORK/last-screen.txt" || true; }
-status_line() { snap && tail -n 1 "$WORK/last-screen.txt" | sed 's/ *$//'; }
 
 # start_client: a fresh host process and a client attached to it at 120x40,
 # in a new session's chat; sets PID to the client's (deepest ahptui) process.
@@ -191,17 +190,17 @@ echo_keys() {
 	echo "$(echo "$sorted" | sed -n "$(((k * 50 + 99) / 100))p")/$(echo "$sorted" | sed -n "$(((k * 90 + 99) / 100))p")/$(echo "$sorted" | tail -1)"
 }
 
-# resize: 120x40 → 80x24; ms until the status line is drawn again at the
-# new width: tmux alone only cuts the old line (a prefix of it), the
-# redrawn one is cut by ahptui with an ellipsis. Resizes back after.
+# resize: 120x40 → 80x24; ms until ahptui has redrawn the pane: the screen
+# tmux shows right after the resize (the old frame, cut) is captured by the
+# same tmux command, then the pane is polled until it differs. Resizes back
+# after.
 resize() {
-	local old t0 line
-	old=$(status_line)
+	local t0 cut
 	t0=$(now_ns)
-	tmux resize-window -t "$S" -x 80 -y 24
+	cut=$(tmux resize-window -t "$S" -x 80 -y 24 \; capture-pane -p -t "$S")
 	while :; do
-		line=$(status_line)
-		[ "$(tmux display -p -t "$S" '#{pane_width}')" = 80 ] && [[ "$old" != "$line"* ]] && break
+		snap
+		[ "$(tmux display -p -t "$S" '#{pane_width}')" = 80 ] && [ "$(cat "$WORK/last-screen.txt")" != "$cut" ] && break
 		(($(now_ns) - t0 < 30000000000)) || { echo "no redraw within 30 s" >&2; exit 1; }
 	done
 	echo $((($(now_ns) - t0) / 1000000))
