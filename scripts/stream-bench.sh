@@ -35,6 +35,8 @@
 #                                              against a host that has /demo stream
 #   CLIENTS="old=/tmp/ahptui-old new=./ahptui" scripts/stream-bench.sh
 #                                              several clients, interleaved in each round
+#   CLIENTS="old=/tmp/ahptui-old,/tmp/ahptui-old new=./ahptui,./ahptui" scripts/stream-bench.sh
+#                                              NAME=CLIENT,HOST: each with its own host binary
 #   DUMP=1 scripts/stream-bench.sh             print the last screen of each run
 #   PROFILE=DIR scripts/stream-bench.sh        CPU profile of each client run into
 #                                              DIR/CLIENT-SIZE-rROUND.prof (go tool pprof)
@@ -226,12 +228,14 @@ fi
 echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg) agent=$AGENT host=$HOST_BIN rounds=$ROUNDS sizes=$SIZES"
 echo "# 120x40 tmux; times in ms; cpu = user+system of that process during the reply; see the script's header"
 CLIENTS=${CLIENTS:-"ahptui=$BIN"}
+HOST_DEFAULT=$HOST_BIN
 RESULTS="$WORK/results"
 : >"$RESULTS"
 for ((r = 1; r <= ROUNDS; r++)); do
 	for size in $SIZES; do
 		for client in $CLIENTS; do
-			BIN=${client#*=}
+			BIN=${client#*=} HOST_BIN=$HOST_DEFAULT
+			if [[ "$BIN" == *,* ]]; then HOST_BIN=${BIN#*,} BIN=${BIN%%,*}; fi
 			n=$(bytes "$size")
 			RUN="${client%%=*}-$size-r$r"
 			start_client
