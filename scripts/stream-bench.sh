@@ -176,6 +176,7 @@ echo_keys() {
 	tmux send-keys -t "$S" -l "$(prompt "$n")"
 	tmux send-keys -t "$S" Enter
 	sleep 0.2
+	wait_gone "$(endmark "$n")" 60 # the reply before, if of this size, scrolled away: this one streams
 	for ((i = 0; i < KEYS; i++)); do
 		c=${letters:$((i % 26)):1}
 		typed+=$c
@@ -249,7 +250,12 @@ for ((r = 1; r <= ROUNDS; r++)); do
 			read -r ms cpu hcpu acpu < <(stream "$n")
 			rs=$(resize)
 			keys=- nk=0
-			if ((n >= 1 << 20)); then read -r keys nk < <(echo_keys "$((n * ECHO_X))"); fi
+			if ((n >= 1 << 20)); then
+				# Claude Code compacts its context after a 3 MB reply: the
+				# echo phase gets a fresh host and session.
+				[ "$AGENT" = demo ] || start_client
+				read -r keys nk < <(echo_keys "$((n * ECHO_X))")
+			fi
 			rss=$(($(kb VmHWM) / 1024))
 			[ -z "${DUMP:-}" ] || screen
 			[ "$AGENT" != demo ] || acpu=-
