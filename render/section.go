@@ -47,18 +47,37 @@ type pageKey struct {
 	focus bool
 }
 
+// key is the page's key in the page cache.
+func (p *Page) key() pageKey {
+	switch {
+	case p.ref != nil:
+		return pageKey{ref: p.ref.uri, id: p.ref.hash, n: len(p.ref.text), width: p.width, style: p.style, focus: p.focus}
+	case p.st == nil:
+		return pageKey{id: p.pg.id, n: p.n, width: p.width, style: p.style, focus: p.focus}
+	}
+	return pageKey{id: p.gid, n: p.to - p.from, width: p.width, style: p.style, focus: p.focus}
+}
+
+// LineCount is the page's number of lines when it is laid out (cached),
+// else an estimate from its source size and width, without laying it out:
+// for walks that only need to know roughly how far a page reaches (what
+// content to load near the window).
+func (p *Page) LineCount() int {
+	p.r.mu.Lock()
+	l, ok := p.r.pages.get(p.key())
+	p.r.mu.Unlock()
+	if ok {
+		return len(l)
+	}
+	return p.Size()/max(1, p.width-len(gutter)) + 1
+}
+
 // Lines returns the page's lines (cached; treat them as read-only). Every
 // line is at most the width it was rendered for.
 func (p *Page) Lines() []string {
 	p.r.mu.Lock()
 	defer p.r.mu.Unlock()
-	k := pageKey{id: p.gid, n: p.to - p.from, width: p.width, style: p.style, focus: p.focus}
-	switch {
-	case p.ref != nil:
-		k = pageKey{ref: p.ref.uri, id: p.ref.hash, n: len(p.ref.text), width: p.width, style: p.style, focus: p.focus}
-	case p.st == nil:
-		k = pageKey{id: p.pg.id, n: p.n, width: p.width, style: p.style, focus: p.focus}
-	}
+	k := p.key()
 	if l, ok := p.r.pages.get(k); ok {
 		return l
 	}
