@@ -25,7 +25,7 @@
 #   resize_ms     tmux resize 120x40 → 80x24 right after the reply → the
 #                 pane redrawn (it differs from the cut frame tmux shows first)
 #   echo p50/p90/max  keystroke echo while a second reply, ECHO_X times the
-#                 size (demo: 4, claude: 1), streams (up to KEYS keys, 50 ms
+#                 size (demo: 2, claude: 1), streams (up to KEYS keys, 50 ms
 #                 apart, only those typed before its end shows: echo_keys;
 #                 sizes ≥ 1 MB only)
 #
@@ -61,7 +61,7 @@ TIMEOUT=${TIMEOUT:-120}
 AGENT=${AGENT:-demo}
 # The echo phase streams ECHO_X times the size, so that KEYS keys fit in
 # it (the demo's 3 MB reply lasts about a second now).
-if [ "$AGENT" = demo ]; then ECHO_X=${ECHO_X:-4}; else ECHO_X=${ECHO_X:-1}; fi
+if [ "$AGENT" = demo ]; then ECHO_X=${ECHO_X:-2}; else ECHO_X=${ECHO_X:-1}; fi
 HOSTPID= MOCK_PID=
 
 cleanup() {
