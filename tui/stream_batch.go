@@ -167,10 +167,10 @@ func (m *Model) onlyStreamedText(msg tea.Msg) bool {
 // model's stream is hundreds of them). Each envelope is still
 // acknowledged, in order, with the batch.
 type textRun struct {
-	last  ahpwire.ActionEnvelope
-	key   [3]string // action type, turn, part
-	buf   []byte
-	n     int // envelopes in the run
+	last ahpwire.ActionEnvelope
+	key  [3]string // action type, turn, part
+	buf  []byte
+	n    int // envelopes in the run
 }
 
 // add adds env to the run when it continues it, or starts a run with it
