@@ -28,7 +28,8 @@ func (w *eofWatch) seen() bool { return w != nil && w.ended.Load() }
 // watchedWriter hands websocket.Accept the hijacked connection through w.
 type watchedWriter struct {
 	http.ResponseWriter
-	w *eofWatch
+	w    *eofWatch
+	cork *corkConn // set to the connection the WebSocket writes to (cork.go)
 }
 
 // Hijack implements http.Hijacker.
@@ -41,7 +42,8 @@ func (ww watchedWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &watchedConn{Conn: nc, w: ww.w}, brw, nil
+	ww.cork.Conn = &watchedConn{Conn: nc, w: ww.w}
+	return ww.cork, corkedRW(ww.cork, brw), nil
 }
 
 // watchedConn is the hijacked connection; a failed or ended read marks w.

@@ -278,14 +278,14 @@ func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.wg.Done()
-	eof := &eofWatch{}
-	ws, err := websocket.Accept(watchedWriter{ResponseWriter: w, w: eof}, r, nil)
+	eof, cork := &eofWatch{}, &corkConn{timeout: h.opts.WriteTimeout}
+	ws, err := websocket.Accept(watchedWriter{ResponseWriter: w, w: eof, cork: cork}, r, nil)
 	if err != nil {
 		h.warnRejected("rejected connection: websocket upgrade failed", "remote", r.RemoteAddr, "err", err)
 		return
 	}
 	ws.SetReadLimit(h.opts.readLimit())
-	c := h.newConn(ws)
+	c := h.newConn(ws, cork)
 	if c == nil {
 		_ = ws.CloseNow()
 		return
@@ -299,11 +299,12 @@ func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
 
 // newConn registers a connection and starts its writer, sweeper and
 // keep-alive goroutines.
-func (h *Host) newConn(ws *websocket.Conn) *conn {
+func (h *Host) newConn(ws *websocket.Conn, cork *corkConn) *conn {
 	c := &conn{
 		h:    h,
 		id:   h.nextConn.Add(1),
 		ws:   ws,
+		cork: cork,
 		q:    newOutQueue(h.opts.QueueBytes),
 		subs: make(map[string]subscription),
 		reasm: segment.NewReassembler(segment.Limits{

@@ -113,6 +113,14 @@ func (q *outQueue) push(m outMsg) pushResult {
 
 func (q *outQueue) len() int { return q.items.Len() }
 
+// pending reports whether a message is queued (the writer corks its write
+// when more follow, cork.go).
+func (q *outQueue) pending() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.items.Len() > 0
+}
+
 // popLocked removes the head; q.mu must be held and the queue non-empty.
 func (q *outQueue) popLocked() outMsg {
 	m := q.items.Pop()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"time"
 
 	"github.com/coder/websocket"
@@ -73,11 +74,17 @@ func (c *conn) writeMessages() {
 			}
 			continue
 		}
+		if !c.q.pending() && !c.flushCork() { // about to wait for a message (cork.go)
+			return
+		}
 		m, ok := c.q.pop(c.ctx)
 		if !ok {
 			return
 		}
 		if m.deferred != nil {
+			if !c.flushCork() {
+				return
+			}
 			if m.data = c.buildDeferred(&m); m.data == nil {
 				return // connection ended while waiting to build
 			}
@@ -136,6 +143,7 @@ func (c *conn) frameLimit() int64 {
 func (c *conn) prepare(m outMsg) (segment.Group, bool) {
 	if m.kind == kindAction && c.h.dropAtSeq(m.seq) {
 		c.h.log.Info("fault: dropping connection at serverSeq", "conn", c.id, "serverSeq", m.seq)
+		_ = c.cork.flush() // what was written before it goes out
 		_ = c.ws.CloseNow()
 		return segment.Group{}, false
 	}
@@ -187,7 +195,11 @@ func tooLarge(err error) (size, limit int64) {
 // text frame. It returns false when the connection is finished.
 func (c *conn) writeFrame(frame []byte) bool {
 	h := c.h
-	if d := h.frameDelay(); d > 0 && !c.sleep(d) {
+	d := h.frameDelay()
+	if (d > 0 || h.silentUntil.Load() > time.Now().UnixNano()) && !c.flushCork() {
+		return false // (what the cork holds goes out before the writer waits)
+	}
+	if d > 0 && !c.sleep(d) {
 		return false
 	}
 	if !c.waitSilence() {
@@ -200,33 +212,73 @@ func (c *conn) writeFrame(frame []byte) bool {
 		return false
 	}
 	c.writing.Store(true)
-	ctx, cancel := context.WithTimeout(c.ctx, h.opts.WriteTimeout)
-	err := c.ws.Write(ctx, websocket.MessageText, frame)
-	timedOut := ctx.Err() == context.DeadlineExceeded
-	cancel()
+	corked := c.cork != nil && c.q.pending() // more to write at once: one write(2) for them (cork.go)
+	c.cork.setCork(corked)
+	var err error
+	var timedOut bool
+	if c.cork != nil { // the cork bounds the socket's writes (cork.go)
+		err = c.ws.Write(context.Background(), websocket.MessageText, frame)
+		timedOut = errors.Is(err, os.ErrDeadlineExceeded) || c.cork.expired.Load()
+		if timedOut {
+			_ = c.ws.CloseNow() // the socket is closed under the library: end it too
+		}
+	} else {
+		ctx, cancel := context.WithTimeout(c.ctx, h.opts.WriteTimeout)
+		err = c.ws.Write(ctx, websocket.MessageText, frame)
+		timedOut = ctx.Err() == context.DeadlineExceeded
+		cancel()
+	}
+	if corked {
+		c.cork.setCork(false)
+	}
 	c.writing.Store(false)
 	if err != nil {
-		switch {
-		case timedOut && h.ctx.Err() == nil:
-			// (The reader may already have seen the cut and cancelled c.ctx.)
-			// The library has cut the link (a frame cannot be half-written
-			// and resumed), so no close frame can follow.
-			h.log.Warn("slow consumer: frame write timed out; connection dropped",
-				"conn", c.id, "bytes", len(frame), "timeout", h.opts.WriteTimeout, "code", int(CloseSlowConsumer))
-			c.slow.Store(true)
-			c.cancel()
-		case c.ctx.Err() == nil:
-			h.log.Debug("write failed", "conn", c.id, "err", err)
-		}
+		c.writeFailed(err, timedOut, len(frame))
 		return false
 	}
 	c.framesOut.Add(1)
 	if h.dropAfter(c) {
 		h.log.Info("fault: dropping connection after frames", "conn", c.id, "frames", c.framesOut.Load())
+		_ = c.cork.flush() // the frames counted go out
 		_ = c.ws.CloseNow()
 		return false
 	}
 	return true
+}
+
+// flushCork writes what the cork holds (cork.go) within the write
+// timeout; it returns false when the connection is finished.
+func (c *conn) flushCork() bool {
+	if c.cork == nil {
+		return true
+	}
+	c.writing.Store(true)
+	err := c.cork.flush()
+	c.writing.Store(false)
+	if err != nil {
+		c.writeFailed(err, errors.Is(err, os.ErrDeadlineExceeded), 0)
+		_ = c.ws.CloseNow() // what went out of the cork is cut: no frame can follow
+		return false
+	}
+	return true
+}
+
+// writeFailed handles a failed frame write: a write that timed out drops
+// the connection as a slow consumer.
+func (c *conn) writeFailed(err error, timedOut bool, size int) {
+	h := c.h
+	switch {
+	case timedOut && h.ctx.Err() == nil:
+		// (The reader may already have seen the cut and cancelled c.ctx.)
+		// The library has cut the link (a frame cannot be half-written
+		// and resumed), so no close frame can follow.
+		h.log.Warn("slow consumer: frame write timed out; connection dropped",
+			"conn", c.id, "bytes", size, "timeout", h.opts.WriteTimeout, "code", int(CloseSlowConsumer))
+		c.slow.Store(true)
+		c.cancel()
+	case c.ctx.Err() == nil:
+		h.log.Debug("write failed", "conn", c.id, "err", err)
+	}
 }
 
 // sleep waits d or until the connection ends.

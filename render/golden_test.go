@@ -39,6 +39,22 @@ func TestGolden(t *testing.T) {
 // characters, and spans are ordered and inside the lines.
 func checkRenderedInvariants(t *testing.T, out Rendered, width int) {
 	t.Helper()
+	if out.Sections != nil { // as one run of lines, spans by line
+		at := make([]int, len(out.Sections)+1)
+		for i, s := range out.Sections {
+			n := len(s.Lines)
+			if s.Page != nil {
+				n = len(s.Page.Lines())
+			}
+			at[i+1] = at[i] + n
+		}
+		flat := Rendered{Lines: out.All()}
+		for _, s := range out.Spans {
+			s.Start, s.End, s.StartSec, s.EndSec = at[s.StartSec]+s.Start, at[s.EndSec]+s.End, 0, 0
+			flat.Spans = append(flat.Spans, s)
+		}
+		out = flat
+	}
 	for i, l := range out.Lines {
 		if w := ansi.StringWidth(l); w > width {
 			t.Errorf("line %d is %d columns wide (> %d): %q", i, w, width, ansi.Strip(l))
@@ -87,7 +103,7 @@ func checkPlainGoldens(t *testing.T, prefix string, c goldenCase) {
 		out := renderCase(c, DarkStyles(), w)
 		checkRenderedInvariants(t, out, w)
 		var b strings.Builder
-		for _, l := range out.Lines {
+		for _, l := range out.All() {
 			b.WriteString(strings.TrimRight(ansi.Strip(l), " "))
 			b.WriteByte('\n')
 		}

@@ -34,6 +34,7 @@ type mdChunk struct {
 // mdState is the incremental state of one markdown text.
 type mdState struct {
 	text   string
+	at     int // offset of text in the whole it is a page of (mdref.go)
 	sp     splitter
 	chunks []mdChunk
 	done   bool
@@ -202,7 +203,7 @@ type pageRef struct {
 // the text complete. The returned slice is the caller's. Pages past
 // PlainAfter are all laid out (not cached): see doc for the lazy form.
 func (e *markdownEngine) Lines(id, text string, done bool, width int) []string {
-	d := e.doc(id, text, done, width)
+	d := e.docAt(id, text, 0, done, width, false)
 	out := make([]string, 0, len(d.head)+len(d.tail)+1)
 	out = append(out, d.head...)
 	if d.lead {
@@ -222,13 +223,15 @@ func (e *markdownEngine) Lines(id, text string, done bool, width int) []string {
 
 // doc lays out the markdown text of block id at width, except its pages.
 func (e *markdownEngine) doc(id, text string, done bool, width int) mdDoc {
-	return e.docAt(id, text, done, width, false)
+	return e.docAt(id, text, 0, done, width, false)
 }
 
-// docAt is doc; with lazy, long completed blocks come as groups laid out
-// on demand (mdlazy.go) instead of head.
-func (e *markdownEngine) docAt(id, text string, done bool, width int, lazy bool) mdDoc {
-	st := e.state(id, text, done)
+// docAt is doc for a text starting at offset at of a longer one (its
+// blocks past PlainAfter of the whole are plain; 0 for a whole text);
+// with lazy, long completed blocks come as groups laid out on demand
+// (mdlazy.go) instead of head.
+func (e *markdownEngine) docAt(id, text string, at int, done bool, width int, lazy bool) mdDoc {
+	st := e.state(id, text, at, done)
 	st.advance(e, text, done)
 	var d mdDoc
 	headAny := false
@@ -266,17 +269,17 @@ func (e *markdownEngine) docAt(id, text string, done bool, width int, lazy bool)
 
 // state returns the mdState of id, restarting it when text is not an
 // extension of what was seen.
-func (e *markdownEngine) state(id, text string, done bool) *mdState {
+func (e *markdownEngine) state(id, text string, at int, done bool) *mdState {
 	e.tick++
 	st := e.states[id]
-	if st != nil && (len(text) < len(st.text) || text[:len(st.text)] != st.text || (st.done && len(text) != len(st.text))) {
+	if st != nil && (st.at != at || len(text) < len(st.text) || text[:len(st.text)] != st.text || (st.done && len(text) != len(st.text))) {
 		st = nil
 	}
 	if st == nil {
 		if len(e.states) >= e.maxState {
 			e.evictStates()
 		}
-		st = &mdState{fence: fenceTail{start: -1}, seg: tailSegs{start: -1}, open: openPages{start: -1}}
+		st = &mdState{at: at, fence: fenceTail{start: -1}, seg: tailSegs{start: -1}, open: openPages{start: -1}}
 		e.states[id] = st
 	}
 	st.used = e.tick
@@ -325,7 +328,7 @@ func (st *mdState) advance(e *markdownEngine, text string, done bool) {
 	}
 	st.text = text
 	for _, sp := range spans {
-		if sp.start >= PlainAfter || sp.end-sp.start > PlainAfter {
+		if st.at+sp.start >= PlainAfter || sp.end-sp.start > PlainAfter {
 			if st.plain == nil {
 				st.plain = &plainRegion{ids: &e.pageIDs}
 			}

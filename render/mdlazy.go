@@ -97,7 +97,11 @@ func (p *Page) groupSource() string {
 
 // groupContains is Contains for a group page.
 func (p *Page) groupContains(lq string) bool {
-	src := p.groupSource()
+	return containsFold(p.groupSource(), lq)
+}
+
+// containsFold reports whether src contains lq (lower case), ignoring case.
+func containsFold(src, lq string) bool {
 	if isPlainASCII(lq) && utf8.ValidString(lq) {
 		return indexFoldASCII(src, lq) >= 0
 	}

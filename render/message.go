@@ -125,8 +125,10 @@ func (r *Renderer) renderMessage(m *reducer.Message, width int, v ViewOpts) Rend
 	if m.Role == reducer.RoleUser {
 		add(r.userHeader(m, width))
 	}
+	var run refRun
 	for _, blk := range m.Blocks {
 		k := KeyOf(m, blk)
+		at := run.next(blk, v)
 		if blk.Kind != reducer.KindSystemNotification && (blk.Kind != reducer.KindText || m.Role == reducer.RoleUser) {
 			// Not (or no longer: a replaced message) a markdown text: its
 			// state, which holds the text, goes.
@@ -134,7 +136,10 @@ func (r *Renderer) renderMessage(m *reducer.Message, width int, v ViewOpts) Rend
 		}
 		focused := v.Focused.MessageID != "" && v.Focused == k
 		var secs []Section
+		refSec, isRef := r.refSection(m, blk, at, width, v, focused)
 		switch {
+		case isRef:
+			secs = []Section{refSec} // a page of a long reply (mdref.go)
 		case blk.Kind == reducer.KindText && m.Role != reducer.RoleUser:
 			secs = r.textSections(mdID(k), blk.Text(), !blk.Open, width, focused)
 		case !v.Expanded[k] && UserFoldable(m, blk):
@@ -148,6 +153,9 @@ func (r *Renderer) renderMessage(m *reducer.Message, width int, v ViewOpts) Rend
 			continue
 		}
 		b.sep()
+		if isRef {
+			b.cut() // a section of its own (mdref.go)
+		}
 		sSec, sLine := b.pos()
 		for _, s := range secs {
 			switch {
@@ -158,6 +166,9 @@ func (r *Renderer) renderMessage(m *reducer.Message, width int, v ViewOpts) Rend
 			default:
 				b.lines(s.Lines)
 			}
+		}
+		if isRef {
+			b.cut()
 		}
 		eSec, eLine := b.pos()
 		b.spans = append(b.spans, Span{Key: k, Kind: blk.Kind, Start: sLine, End: eLine, StartSec: sSec, EndSec: eSec})
@@ -194,12 +205,20 @@ func (b *msgBuilder) lines(ls []string) {
 }
 
 func (b *msgBuilder) page(p *Page) {
+	b.cut()
+	b.secs = append(b.secs, Section{Page: p})
+	b.any = true
+}
+
+// cut closes the open run of lines as a section.
+func (b *msgBuilder) cut() {
 	if len(b.cur) > 0 {
 		b.secs = append(b.secs, Section{Lines: b.cur})
 		b.cur = nil
 	}
-	b.secs = append(b.secs, Section{Page: p})
-	b.any = true
+	if b.secs == nil {
+		b.secs = []Section{} // sectioned from here on
+	}
 }
 
 // pos is where the next line goes: its section and line in it.

@@ -32,10 +32,14 @@ type Page struct {
 	from, to  int
 	gid       uint64
 	separated bool
+
+	// A markdown reference page (mdref.go) instead of pg.
+	ref *refPage
 }
 
 // pageKey identifies a laid-out page in the page cache.
 type pageKey struct {
+	ref   string // a reference page's URI (mdref.go)
 	id    uint64
 	n     int
 	width int
@@ -43,22 +47,47 @@ type pageKey struct {
 	focus bool
 }
 
+// key is the page's key in the page cache.
+func (p *Page) key() pageKey {
+	switch {
+	case p.ref != nil:
+		return pageKey{ref: p.ref.uri, id: p.ref.hash, n: len(p.ref.text), width: p.width, style: p.style, focus: p.focus}
+	case p.st == nil:
+		return pageKey{id: p.pg.id, n: p.n, width: p.width, style: p.style, focus: p.focus}
+	}
+	return pageKey{id: p.gid, n: p.to - p.from, width: p.width, style: p.style, focus: p.focus}
+}
+
+// LineCount is the page's number of lines when it is laid out (cached),
+// else an estimate from its source size and width, without laying it out:
+// for walks that only need to know roughly how far a page reaches (what
+// content to load near the window).
+func (p *Page) LineCount() int {
+	p.r.mu.Lock()
+	l, ok := p.r.pages.get(p.key())
+	p.r.mu.Unlock()
+	if ok {
+		return len(l)
+	}
+	return p.Size()/max(1, p.width-len(gutter)) + 1
+}
+
 // Lines returns the page's lines (cached; treat them as read-only). Every
 // line is at most the width it was rendered for.
 func (p *Page) Lines() []string {
 	p.r.mu.Lock()
 	defer p.r.mu.Unlock()
-	k := pageKey{id: p.gid, n: p.to - p.from, width: p.width, style: p.style, focus: p.focus}
-	if p.st == nil {
-		k = pageKey{id: p.pg.id, n: p.n, width: p.width, style: p.style, focus: p.focus}
-	}
+	k := p.key()
 	if l, ok := p.r.pages.get(k); ok {
 		return l
 	}
 	var l []string
-	if p.st != nil {
+	switch {
+	case p.ref != nil:
+		l = p.ref.lines(p.r.md, p.width)
+	case p.st != nil:
 		l = p.r.md.groupLines(p, p.width)
-	} else {
+	default:
 		l = p.pg.layout(p.r.md, p.n, p.width)
 	}
 	p.r.pageLayouts++
@@ -74,7 +103,10 @@ func (p *Page) Lines() []string {
 func (p *Page) Contains(q string) bool {
 	p.r.mu.Lock()
 	defer p.r.mu.Unlock()
-	if p.st != nil {
+	switch {
+	case p.ref != nil:
+		return containsFold(p.ref.text, strings.ToLower(q))
+	case p.st != nil:
 		return p.groupContains(strings.ToLower(q))
 	}
 	return p.pg.contains(p.n, strings.ToLower(q))
@@ -84,7 +116,10 @@ func (p *Page) Contains(q string) bool {
 func (p *Page) Size() int {
 	p.r.mu.Lock()
 	defer p.r.mu.Unlock()
-	if p.st != nil {
+	switch {
+	case p.ref != nil:
+		return len(p.ref.text)
+	case p.st != nil:
 		return len(p.groupSource())
 	}
 	if p.n == 0 {
@@ -120,7 +155,7 @@ func (r *Renderer) CacheBytes() int {
 // textSections lays out the markdown text of a block as sections: its
 // pages as Page sections, the rest as lines.
 func (r *Renderer) textSections(id, text string, done bool, width int, focus bool) []Section {
-	d := r.md.docAt(id, text, done, width, true)
+	d := r.md.docAt(id, text, 0, done, width, true)
 	if len(d.pages) == 0 && len(d.open) == 0 && len(d.groups) == 0 {
 		lines := append(d.head[:len(d.head):len(d.head)], d.tail...)
 		if d.openLead { // an open plain block with nothing complete yet

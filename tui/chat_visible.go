@@ -9,7 +9,10 @@ import (
 
 // nearSpans returns the ids of the block spans within the window or one
 // window height above or below it: what content loading is worth starting
-// for. Only cached (already rendered) items are looked at.
+// for. Only cached (already rendered) items are looked at, and pages not
+// laid out yet count by an estimate of their length (nothing is laid out
+// here: a long text's groups above the window used to be rendered with
+// glamour only to be walked).
 func (t *transcript) nearSpans() map[string]bool {
 	out := map[string]bool{}
 	if len(t.items) == 0 || t.height <= 0 || t.topItem >= len(t.items) {
@@ -31,19 +34,19 @@ func (t *transcript) nearSpans() map[string]bool {
 		} else {
 			break
 		}
-		to = len(t.items[i].r.sec(s))
+		to = t.items[i].r.secLen(s)
 	}
 	// ...then the window and one height below it.
 	left := 2 * t.height
 	i, s = t.topItem, t.topSec
 	for left > 0 && i < len(t.items) {
 		r := &t.items[i].r
-		lines := r.sec(s)
+		n := r.secLen(s)
 		start := 0
 		if i == t.topItem && s == t.topSec {
-			start = min(t.topLine, len(lines))
+			start = min(t.topLine, n)
 		}
-		end := min(len(lines), start+left)
+		end := min(n, start+left)
 		mark(out, r.spans, s, start, end)
 		left -= end - start
 		if s++; s >= r.nsecs() {

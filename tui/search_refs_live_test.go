@@ -45,12 +45,15 @@ func (b *countingBackend) ResourceRead(ctx context.Context, uri, enc string) (ah
 }
 
 // pagedReply is the reply of openPagedReply: refPages pages of filler
-// words with MIDDLE-NEEDLE in the middle of page refPages/2 and
+// words with MIDDLE_NEEDLE in the middle of page refPages/2 and
 // BOUNDARYMARK across the end of page 3 ("BOUNDA" | "RYMARK").
+// (An underscore, not a hyphen: the middle page lies past PlainAfter of the
+// reply, so it is laid out plain as the streamed reply was, and plain
+// wrapping may break a line after a hyphen.)
 func pagedReply() string {
 	const word = "filler words of the long reply "
 	b := []byte(strings.Repeat(word, refPages*refPage/len(word)+1)[:refPages*refPage-len(" THEENDMARKER")])
-	copy(b[refPages/2*refPage+refPage/2:], "MIDDLE-NEEDLE")
+	copy(b[refPages/2*refPage+refPage/2:], "MIDDLE_NEEDLE")
 	copy(b[4*refPage-6:], "BOUNDARYMARK")
 	return string(b) + " THEENDMARKER"
 }
@@ -161,7 +164,7 @@ func TestLiveSearchReadsUnloadedPages(t *testing.T) {
 	before, cached := cb.reads.Load(), len(r.m.c.ext.loader.Texts())
 	var progress []string
 	r.m = send(t, r.m, keyPress("ctrl+f"))
-	r.m.chat.x.search.query = "middle-needle"
+	r.m.chat.x.search.query = "middle_needle"
 	r.m = drive(t, r.m, r.m.chat.runSearch(false), func(m Model) {
 		progress = append(progress, m.chat.x.search.View(&m.c.styles, 200)[0])
 	})
@@ -188,7 +191,7 @@ func TestLiveSearchReadsUnloadedPages(t *testing.T) {
 	var cmd tea.Cmd
 	r.m, cmd = update(r.m, keyPress("enter"))
 	r.m = drive(t, r.m, cmd, nil)
-	if v := viewText(r.m); !strings.Contains(v, "MIDDLE-NEEDLE") || !strings.Contains(v, "1/1") {
+	if v := viewText(r.m); !strings.Contains(v, "MIDDLE_NEEDLE") || !strings.Contains(v, "1/1") {
 		t.Fatalf("the hit in the unloaded page is not shown:\n%s", v)
 	}
 	if l.Used() > l.Budget() {

@@ -77,15 +77,28 @@ func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
 	}
 	acks := make([]ahpclient.EnvelopeEvent, 0, len(msg.evs))
 	streamed := false
+	var run textRun // consecutive deltas of one part, applied as one
+	flush := func() {
+		if env, ok := run.take(); ok {
+			add(m.chat.applyChatEnvelope(env))
+		}
+	}
 	for _, e := range msg.evs {
+		if ev, ok := e.ev.(ahpclient.EnvelopeEvent); ok && m.isStreamedText(ev.Envelope) {
+			if !run.add(ev.Envelope) {
+				flush()
+				if !run.add(ev.Envelope) { // not mergeable (_meta): as it came
+					add(m.chat.applyChatEnvelope(ev.Envelope))
+				}
+			}
+			streamed = true
+			acks = append(acks, ev)
+			continue
+		}
+		flush()
 		switch ev := e.ev.(type) {
 		case ahpclient.EnvelopeEvent:
-			if m.isStreamedText(ev.Envelope) {
-				add(m.chat.applyChatEnvelope(ev.Envelope))
-				streamed = true
-			} else {
-				add(m.onEnvelope(ev.Envelope))
-			}
+			add(m.onEnvelope(ev.Envelope))
 			acks = append(acks, ev)
 		case ahpclient.SnapshotEvent:
 			if e.chat != nil {
@@ -97,6 +110,7 @@ func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
 			add(m.handleEvent(ev))
 		}
 	}
+	flush()
 	ahpclient.AckAll(acks)
 	if streamed {
 		add(m.syncPrompts())
@@ -143,4 +157,77 @@ func (m *Model) onlyStreamedText(msg tea.Msg) bool {
 		return true
 	}
 	return false
+}
+
+// textRun merges consecutive streamed-text envelopes of one batch that
+// append to the same part (same channel, action type, turn and part, no
+// _meta) into one envelope whose content is theirs in order: AHP's
+// reducer appends the same text either way, and the chat's reduce and
+// derive run once for the run instead of once per delta (a batch of a
+// model's stream is hundreds of them). Each envelope is still
+// acknowledged, in order, with the batch.
+type textRun struct {
+	last ahpwire.ActionEnvelope
+	key  [3]string // action type, turn, part
+	buf  []byte
+	n    int // envelopes in the run
+}
+
+// add adds env to the run when it continues it, or starts a run with it
+// when the run is empty; false: env does not continue the run (the caller
+// applies the run, then env).
+func (r *textRun) add(env ahpwire.ActionEnvelope) bool {
+	var key [3]string
+	var content string
+	switch a := env.Action.(type) {
+	case *ahpwire.ChatDelta:
+		if len(a.Meta) > 0 {
+			return false
+		}
+		key, content = [3]string{"d", a.TurnID, a.PartID}, a.Content
+	case *ahpwire.ChatReasoning:
+		if len(a.Meta) > 0 {
+			return false
+		}
+		key, content = [3]string{"r", a.TurnID, a.PartID}, a.Content
+	default:
+		return false
+	}
+	switch {
+	case r.n == 0:
+		r.key, r.buf = key, append(r.buf[:0], content...)
+	case key != r.key || env.Channel != r.last.Channel:
+		return false
+	default:
+		r.buf = append(r.buf, content...)
+	}
+	r.last = env
+	r.n++
+	return true
+}
+
+// take returns the run as one envelope (the last envelope with the whole
+// run's content; a run of one as it came) and empties it; false when the
+// run is empty.
+func (r *textRun) take() (ahpwire.ActionEnvelope, bool) {
+	n := r.n
+	r.n = 0
+	switch n {
+	case 0:
+		return ahpwire.ActionEnvelope{}, false
+	case 1:
+		return r.last, true
+	}
+	env := r.last
+	switch a := env.Action.(type) {
+	case *ahpwire.ChatDelta:
+		c := *a
+		c.Content = string(r.buf)
+		env.Action = &c
+	case *ahpwire.ChatReasoning:
+		c := *a
+		c.Content = string(r.buf)
+		env.Action = &c
+	}
+	return env, true
 }

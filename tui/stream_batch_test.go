@@ -92,3 +92,51 @@ func TestStreamedTextReusesFrame(t *testing.T) {
 		t.Fatalf("the frame did not draw the new text:\n%s", viewText(m))
 	}
 }
+
+// Consecutive deltas of one part in a batch are reduced as one (textRun):
+// the chat's state, its screen and what is acknowledged are those of the
+// deltas one by one, with runs broken by another part, by a delta with
+// _meta and by any other action.
+func TestBatchMergesDeltasLosslessly(t *testing.T) {
+	open := func() Model {
+		m, _ := newTestModel(t, 100, 30)
+		return openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", ""), ahpwire.MarkdownPart("t2.m2", ""))))
+	}
+	var evs []connEventMsg
+	seq := uint64(2)
+	delta := func(part, text string, meta bool) {
+		d := &ahpwire.ChatDelta{TurnID: "t2", PartID: part, Content: text}
+		if meta {
+			d.Meta = ahpwire.Meta{"x": []byte(`1`)}
+		}
+		evs = append(evs, envelope(seq, d))
+		seq++
+	}
+	for i, w := range strings.Fields("one two three four five six seven eight nine ten eleven twelve") {
+		part := "t2.m1"
+		if i/3%2 == 1 {
+			part = "t2.m2"
+		}
+		delta(part, w+" ", i == 7)
+	}
+	single, batched := open(), open()
+	for _, e := range evs {
+		single = send(t, single, e)
+	}
+	batched = send(t, batched, connBatchMsg{evs: evs})
+	parts := func(m Model) []string {
+		var out []string
+		for _, p := range m.chat.ahp.ActiveTurn.ResponseParts {
+			out = append(out, p.Content)
+		}
+		return out
+	}
+	if got, want := strings.Join(parts(batched), "|"), strings.Join(parts(single), "|"); got != want ||
+		want != "one two three seven eight nine |four five six ten eleven twelve " {
+		t.Fatalf("batched parts %q, one by one %q", got, want)
+	}
+	single, batched = send(t, single, frameMsg{}), send(t, batched, frameMsg{})
+	if got, want := viewText(batched), viewText(single); got != want {
+		t.Fatalf("batched screen differs:\n%s\n--- one by one:\n%s", got, want)
+	}
+}

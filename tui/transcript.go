@@ -47,6 +47,15 @@ func (r *renderedItem) sec(s int) []string {
 	return r.secs[s].Lines
 }
 
+// secLen is the number of lines of section s, estimated for a page not
+// laid out yet (render.Page.LineCount): it lays nothing out.
+func (r *renderedItem) secLen(s int) int {
+	if r.secs != nil && s < len(r.secs) && r.secs[s].Page != nil {
+		return r.secs[s].Page.LineCount()
+	}
+	return len(r.sec(s))
+}
+
 // itemRenderer renders item i at the given content width.
 type itemRenderer func(i, width int) renderedItem
 

@@ -15,7 +15,7 @@
 //	bash: COMMAND     a Bash tool_use running COMMAND (only when the
 //	                  request offers tools); after the tool_result comes
 //	                  back, a final text saying how it went
-//	markdown N        N bytes of markdown streamed in 20–60-byte deltas
+//	markdown N        N bytes of markdown streamed in 20–60-byte deltas, ending "-- end of markdown N bytes --"
 //	                  (for performance measurements)
 //	slow …            text streamed one word every 100 ms for a minute
 //	                  (for cancellation)

@@ -256,10 +256,16 @@ func firstLine(s string) string {
 }
 
 // Markdown returns n bytes of deterministic markdown: headings,
-// paragraphs, lists and code fences, like a long agent answer.
+// paragraphs, lists and code fences, like a long agent answer, ending in
+// the line "-- end of markdown N bytes --" (from 200 bytes), which a
+// script waits for.
 func Markdown(n int) string {
+	end := fmt.Sprintf("\n\n-- end of markdown %d bytes --\n", n)
+	if n < 200 {
+		end = ""
+	}
 	var b strings.Builder
-	for i := 0; b.Len() < n; i++ {
+	for i := 0; b.Len() < n-len(end); i++ {
 		switch i % 5 {
 		case 0:
 			fmt.Fprintf(&b, "## Section %d\n\n", i/5+1)
@@ -271,7 +277,7 @@ func Markdown(n int) string {
 			fmt.Fprintf(&b, "```go\nfunc step%d() error {\n\treturn nil\n}\n```\n\n", i)
 		}
 	}
-	return b.String()[:n]
+	return b.String()[:n-len(end)] + end
 }
 
 // Chunk cuts s into deltas of 20–60 bytes (never inside a UTF-8
