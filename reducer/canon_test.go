@@ -141,8 +141,8 @@ func sameTranscript(a, b State) (bool, canon, canon) {
 // quickEqual compares what canonState keeps, field by field.
 func quickEqual(a, b State) bool {
 	if a.Activity != b.Activity || a.Totals != b.Totals || a.Ended != b.Ended || a.Failed != b.Failed ||
-		a.EndReason != b.EndReason || !reflect.DeepEqual(a.LastError, b.LastError) ||
-		!reflect.DeepEqual(a.Steering, b.Steering) || len(a.Queued) != len(b.Queued) ||
+		a.EndReason != b.EndReason || !samePtr(a.LastError, b.LastError) ||
+		!samePtr(a.Steering, b.Steering) || len(a.Queued) != len(b.Queued) ||
 		(len(a.Queued) > 0 && !reflect.DeepEqual(a.Queued, b.Queued)) ||
 		len(a.Messages) != len(b.Messages) || (a.Current == nil) != (b.Current == nil) {
 		return false
@@ -161,7 +161,7 @@ func quickMsgEqual(a, b *Message) bool {
 	}
 	if a.ID != b.ID || a.TurnID != b.TurnID || a.Role != b.Role || a.Origin != b.Origin ||
 		a.StartedAt != b.StartedAt || a.Duration != b.Duration || a.Status != b.Status ||
-		!reflect.DeepEqual(a.Usage, b.Usage) || len(a.Blocks) != len(b.Blocks) ||
+		!samePtr(a.Usage, b.Usage) || len(a.Blocks) != len(b.Blocks) ||
 		len(a.Attachments) != len(b.Attachments) ||
 		(len(a.Attachments) > 0 && !reflect.DeepEqual(a.Attachments, b.Attachments)) {
 		return false
@@ -185,7 +185,13 @@ func quickBlockEqual(a, b *Block) bool {
 	}
 	return a.ID == b.ID && a.Index == b.Index && a.Kind == b.Kind && a.Open == b.Open &&
 		a.Redacted == b.Redacted && a.Markdown == b.Markdown && a.Response == b.Response &&
-		a.TextLen() == b.TextLen() && a.Text() == b.Text() && reflect.DeepEqual(a.Err, b.Err) &&
-		reflect.DeepEqual(a.Tool, b.Tool) && reflect.DeepEqual(a.Input, b.Input) &&
-		reflect.DeepEqual(a.Ref, b.Ref) && reflect.DeepEqual(a.Unknown, b.Unknown)
+		a.TextLen() == b.TextLen() && a.Text() == b.Text() && samePtr(a.Err, b.Err) &&
+		samePtr(a.Tool, b.Tool) && samePtr(a.Input, b.Input) &&
+		samePtr(a.Ref, b.Ref) && samePtr(a.Unknown, b.Unknown)
+}
+
+// samePtr is reflect.DeepEqual(a, b) without reflection when a and b are
+// the same pointer or one is nil (most blocks carry no payload).
+func samePtr[T any](a, b *T) bool {
+	return a == b || (a != nil && b != nil && reflect.DeepEqual(a, b))
 }
