@@ -28,7 +28,10 @@ func GoroutinesExcept(ignore ...string) int {
 	if len(ignore) == 0 {
 		return Goroutines()
 	}
-	buf := make([]byte, 4<<20)
+	buf := make([]byte, 1<<20)
+	for runtime.Stack(buf, true) == len(buf) { // cut short: take them all
+		buf = make([]byte, 2*len(buf))
+	}
 	n := 0
 	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
 		if !containsAny(g, ignore) {
