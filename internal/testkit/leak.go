@@ -29,11 +29,13 @@ func GoroutinesExcept(ignore ...string) int {
 		return Goroutines()
 	}
 	buf := make([]byte, 1<<20)
-	for runtime.Stack(buf, true) == len(buf) { // cut short: take them all
+	size := runtime.Stack(buf, true)
+	for size == len(buf) { // cut short: take them all
 		buf = make([]byte, 2*len(buf))
+		size = runtime.Stack(buf, true)
 	}
 	n := 0
-	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+	for _, g := range strings.Split(string(buf[:size]), "\n\n") {
 		if !containsAny(g, ignore) {
 			n++
 		}
