@@ -200,7 +200,12 @@ func TestUncertainAfterDropAndHeldWhileDisconnected(t *testing.T) {
 	a.waitFor("reconnected", 15*time.Second, func(evs []Event) bool {
 		return hasEvent(evs, func(e ConnStateEvent) bool { return e.State.Phase == Connected && e.State.Recovery == RecoveryReplay })
 	})
-	time.Sleep(300 * time.Millisecond) // would an automatic re-send happen, its echo would arrive by now
+	// An automatic re-send would go out on reconnecting, before any later
+	// request, and the host echoes it before answering that request: once
+	// a ping is answered, its echo would have arrived.
+	if err := c.Ping(context.Background()); err != nil {
+		t.Fatalf("ping after reconnect: %v", err)
+	}
 	e, ok := c.ob.get(seq)
 	if !ok || e.Status != OutboxUncertain {
 		t.Fatalf("entry after reconnect = %+v (present %v), want still Uncertain", e, ok)

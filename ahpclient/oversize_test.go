@@ -87,7 +87,16 @@ func TestRepeatedOversizeStopsWithActionableError(t *testing.T) {
 		t.Fatalf("error is not actionable: %q", st.Err)
 	}
 	n := countState(evs, Reconnecting)
-	time.Sleep(300 * time.Millisecond)
+	// Failed is final: the supervisor goroutine (the only one that
+	// reconnects) has returned, so no attempt can follow; wait for that
+	// instead of 300 ms.
+	ended := make(chan struct{})
+	go func() { c.wg.Wait(); close(ended) }()
+	select {
+	case <-ended:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the client still supervises its connection after Failed")
+	}
 	if m := countState(a.snapshot(), Reconnecting); m != n || n > 2 {
 		t.Fatalf("reconnect loop: %d reconnect attempts, %d after the stop", n, m)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -135,15 +136,34 @@ func TestFaultInjection(t *testing.T) {
 
 func TestKeepAliveDropsDeadClient(t *testing.T) {
 	h, u := startHost(t, Options{NoToken: true, KeepAlive: 50 * time.Millisecond})
-	// A client that keeps reading answers pings and stays connected.
-	alive := dial(t, u, nil)
+	// A client that keeps reading answers pings and stays connected; it
+	// counts the pings it receives.
+	var pings atomic.Int64
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	ac, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{
+		OnPingReceived: func(context.Context, []byte) bool { pings.Add(1); return true },
+	})
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	if resp != nil && resp.Body != nil {
+		_ = resp.Body.Close()
+	}
+	actx, acancel := context.WithCancel(context.Background())
+	alive := &wsClient{t: t, c: ac, ctx: actx, cancel: acancel}
+	t.Cleanup(alive.close)
 	alive.initialize("alive", nil, nil)
 	go func() { _, _ = alive.readMsg(testTimeout) }()
 	// A client that never reads cannot answer pings and is dropped.
 	dead := dial(t, u, nil)
 	dead.initialize("dead", nil, nil)
 	waitUntil(t, "dead client dropped", func() bool { return h.Connections() == 1 })
-	time.Sleep(200 * time.Millisecond)
+	// The host sends its next ping only once the last one was answered, so
+	// three more pings to the live client mean it kept answering after the
+	// drop (instead of sleeping 200 ms and hoping pings happened).
+	after := pings.Load()
+	waitUntil(t, "three more pings to the live client", func() bool { return pings.Load() >= after+3 })
 	if n := h.Connections(); n != 1 {
 		t.Fatalf("connections %d, want the live client only", n)
 	}

@@ -2,6 +2,7 @@ package reducer
 
 import (
 	"encoding/json"
+	"reflect"
 	"time"
 
 	"github.com/ahptui/ahptui/internal/ahpfixtures"
@@ -89,25 +90,108 @@ func canonState(s State) canon {
 }
 
 func canonMsg(m *Message) cMsg {
-	c := cMsg{
-		ID: m.ID, TurnID: m.TurnID, Role: m.Role.String(), Origin: m.Origin,
-		Attachments: m.Attachments, StartedAt: m.StartedAt, Duration: m.Duration,
-		Usage: m.Usage, Status: m.Status.String(),
-	}
+	c := canonMsgHead(m)
 	for _, b := range m.Blocks {
 		c.Blocks = append(c.Blocks, canonBlock(b))
 	}
 	return c
 }
 
-func canonBlock(b *Block) cBlock {
-	c := cBlock{
+// canonMsgHead is a message's canonical form without its blocks.
+func canonMsgHead(m *Message) cMsg {
+	return cMsg{
+		ID: m.ID, TurnID: m.TurnID, Role: m.Role.String(), Origin: m.Origin,
+		Attachments: m.Attachments, StartedAt: m.StartedAt, Duration: m.Duration,
+		Usage: m.Usage, Status: m.Status.String(),
+	}
+}
+
+// canonBlockHead is a block's canonical form without its AHP payloads.
+func canonBlockHead(b *Block) cBlock {
+	return cBlock{
 		ID: b.ID, Index: b.Index, Kind: b.Kind.String(), Open: b.Open, Text: b.Text(),
 		Redacted: b.Redacted, Markdown: b.Markdown, Err: b.Err, Response: b.Response,
-		Tool: jsonOf(b.Tool), Input: jsonOf(b.Input), Ref: jsonOf(b.Ref),
 	}
+}
+
+func canonBlock(b *Block) cBlock {
+	c := canonBlockHead(b)
+	c.Tool, c.Input, c.Ref = jsonOf(b.Tool), jsonOf(b.Input), jsonOf(b.Ref)
 	if b.Unknown != nil {
 		c.Unknown = map[string]any{"kind": b.Unknown.Kind, "raw": jsonAny(b.Unknown.Raw)}
 	}
 	return c
+}
+
+// sameTranscript reports whether a and b have equal canonical forms, and
+// returns both forms when they differ (for the failure message). It first
+// compares the fields canonState keeps directly, the AHP payloads with
+// reflect.DeepEqual: equal fields give equal canonical forms, so a quick
+// "equal" is canonState's verdict without its JSON round trips (the bulk of
+// TestReattachProperty's time). When the quick comparison finds a
+// difference, both states are canonicalised and compared for real.
+func sameTranscript(a, b State) (bool, canon, canon) {
+	if quickEqual(a, b) {
+		return true, canon{}, canon{}
+	}
+	g, w := canonState(a), canonState(b)
+	return reflect.DeepEqual(g, w), g, w
+}
+
+// quickEqual compares what canonState keeps, field by field.
+func quickEqual(a, b State) bool {
+	if a.Activity != b.Activity || a.Totals != b.Totals || a.Ended != b.Ended || a.Failed != b.Failed ||
+		a.EndReason != b.EndReason || !samePtr(a.LastError, b.LastError) ||
+		!samePtr(a.Steering, b.Steering) || len(a.Queued) != len(b.Queued) ||
+		(len(a.Queued) > 0 && !reflect.DeepEqual(a.Queued, b.Queued)) ||
+		len(a.Messages) != len(b.Messages) || (a.Current == nil) != (b.Current == nil) {
+		return false
+	}
+	for i := range a.Messages {
+		if !quickMsgEqual(a.Messages[i], b.Messages[i]) {
+			return false
+		}
+	}
+	return a.Current == nil || quickMsgEqual(a.Current, b.Current)
+}
+
+func quickMsgEqual(a, b *Message) bool {
+	if a == b {
+		return true
+	}
+	if a.ID != b.ID || a.TurnID != b.TurnID || a.Role != b.Role || a.Origin != b.Origin ||
+		a.StartedAt != b.StartedAt || a.Duration != b.Duration || a.Status != b.Status ||
+		!samePtr(a.Usage, b.Usage) || len(a.Blocks) != len(b.Blocks) ||
+		len(a.Attachments) != len(b.Attachments) ||
+		(len(a.Attachments) > 0 && !reflect.DeepEqual(a.Attachments, b.Attachments)) {
+		return false
+	}
+	// canonMsg keeps nil for no blocks either way; a nil and an empty
+	// Attachments slice differ for canon's DeepEqual, so those fall back.
+	if (a.Attachments == nil) != (b.Attachments == nil) {
+		return false
+	}
+	for i := range a.Blocks {
+		if !quickBlockEqual(a.Blocks[i], b.Blocks[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func quickBlockEqual(a, b *Block) bool {
+	if a == b {
+		return true // blocks are immutable
+	}
+	return a.ID == b.ID && a.Index == b.Index && a.Kind == b.Kind && a.Open == b.Open &&
+		a.Redacted == b.Redacted && a.Markdown == b.Markdown && a.Response == b.Response &&
+		a.TextLen() == b.TextLen() && a.Text() == b.Text() && samePtr(a.Err, b.Err) &&
+		samePtr(a.Tool, b.Tool) && samePtr(a.Input, b.Input) &&
+		samePtr(a.Ref, b.Ref) && samePtr(a.Unknown, b.Unknown)
+}
+
+// samePtr is reflect.DeepEqual(a, b) without reflection when a and b are
+// the same pointer or one is nil (most blocks carry no payload).
+func samePtr[T any](a, b *T) bool {
+	return a == b || (a != nil && b != nil && reflect.DeepEqual(a, b))
 }

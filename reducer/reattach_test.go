@@ -101,13 +101,13 @@ func TestReattachProperty(t *testing.T) {
 				if seed > uint64(cutRuns) {
 					return
 				}
-				final := canonState(ours[len(envs)].view)
+				final := ours[len(envs)].view
 				for k := 0; k <= len(envs); k++ {
 					if !reflect.DeepEqual(ahp[k], ours[k].ahp) {
 						t.Fatalf("seed %d: AHP state kept by Apply differs from ahpstate's after %d actions", seed, k)
 					}
 					proj := projected(ahp[k])
-					if g, w := canonState(proj.view), canonState(ours[k].view); !reflect.DeepEqual(g, w) {
+					if same, g, w := sameTranscript(proj.view, ours[k].view); !same {
 						t.Fatalf("seed %d: projection of AHP state after %d/%d actions differs from the reduced state\nlast action: %s\nprojected: %s\nreduced:   %s",
 							seed, k, len(envs), actionJSON(envs, k-1), dump(g), dump(w))
 					}
@@ -115,9 +115,9 @@ func TestReattachProperty(t *testing.T) {
 					for _, e := range envs[k:] {
 						s = applyOurs(s, e)
 					}
-					if g := canonState(s.view); !reflect.DeepEqual(g, final) {
+					if same, g, w := sameTranscript(s.view, final); !same {
 						t.Fatalf("seed %d: reattach at %d/%d diverges\ncontinued:     %s\nuninterrupted: %s",
-							seed, k, len(envs), dump(g), dump(final))
+							seed, k, len(envs), dump(g), dump(w))
 					}
 				}
 			})

@@ -16,6 +16,14 @@ import (
 // without truecolour is left to the TUI's renderer.
 const chromaFormatter = "terminal16m"
 
+// Chroma gives every lexer rule a 250 ms regexp2 match timeout and treats a
+// timed-out rule as not matching, so a spurious timeout mis-highlights a
+// block (and the block cache keeps it). regexp2 before v1.12.0 restarted
+// its timeout clock after a second of idleness from a stale time and then
+// jumped it forward by the whole idle time: a match in flight at that jump
+// "timed out". go.mod requires regexp2 v1.12.0 for that fix (found through
+// TestStreamEqualsWhole failing under load).
+
 // Chroma themes registered once, at package initialisation, from glamour's
 // dark and light code palettes. Glamour itself registers a single global
 // theme "charm" from whichever style renders first, so dark and light code

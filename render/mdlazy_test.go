@@ -46,16 +46,23 @@ func sectionLines(secs []Section) []string {
 // the eager layout, at several widths, streamed and finished; Size covers
 // the source and Contains finds text in it.
 func TestLazyGroupsLayOutLikeWhole(t *testing.T) {
-	doc := lazyMarkdown(100 << 10)
+	// 48 KB makes 12 group pages past lazyHeadBytes (more than the eight
+	// checked below), every block kind inside them; 100 KB cost twice the
+	// glamour renders (57 s under -race) for the same rules.
+	doc := lazyMarkdown(48 << 10)
 	for _, width := range []int{120, 60} {
+		// The eager reference renders each width once: the finished text
+		// (its own id, so its layout starts afresh) takes the open text's
+		// blocks from the block cache.
+		eager := New(DarkStyles())
 		for _, done := range []bool{false, true} {
 			text := doc
 			if !done {
 				text = doc[:len(doc)-7] // an open block at the end
 			}
-			lazy, eager := New(DarkStyles()), New(DarkStyles())
+			lazy := New(DarkStyles())
 			secs := lazy.textSections("m", text, done, width, false)
-			want := eager.Markdown("m", text, done, width)
+			want := eager.Markdown(fmt.Sprintf("m%v", done), text, done, width)
 			pages, size := 0, 0
 			for _, s := range secs {
 				if s.Page != nil && s.Page.st != nil {
@@ -82,7 +89,10 @@ func TestLazyGroupsLayOutLikeWhole(t *testing.T) {
 // Laying out only the last section renders only its blocks: a long text
 // streamed to the bottom of the window costs the blocks shown, not all.
 func TestLazyGroupsRenderOnlyWhatIsShown(t *testing.T) {
-	doc := lazyMarkdown(200 << 10)
+	// 100 KB is about 25 groups: the last group is still well under a
+	// tenth of the whole text's blocks (200 KB made the same point at twice
+	// the cost).
+	doc := lazyMarkdown(100 << 10)
 	r := New(DarkStyles())
 	secs := r.textSections("m", doc, true, 100, false)
 	_ = secs[len(secs)-1].Page.Lines()

@@ -184,21 +184,25 @@ func TestHugeReplyLaysOutOnlyTheWindow(t *testing.T) {
 	}
 }
 
-// TestHugeReplySearchAndResize jumps to a match in the middle of an 8 MB
+// TestHugeReplySearchAndResize jumps to a match in the middle of a 2 MB
 // reply, then narrows and widens the terminal: each screen shows the
 // right lines and a resize lays out only what is shown.
 func TestHugeReplySearchAndResize(t *testing.T) {
 	t.Parallel() // pure and CPU-heavy: no socket, no goroutine count
-	text := demo.BigReply(8_000_000)
+	// 2 MB (25,000 lines, ~125 pages past PlainAfter) has the same layout
+	// rules as 8 MB (TestHugeReplyLaysOutOnlyTheWindow keeps that size);
+	// most of the cost was the snapshot's JSON, 17 s under -race.
+	const size, target = 2_000_000, 12500
+	text := demo.BigReply(size)
 	m, _ := newTestModel(t, 120, 40)
-	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "/demo big 8000000", text)}, nil))
+	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", fmt.Sprintf("/demo big %d", size), text)}, nil))
 	r := m.c.renderer
 	m = send(t, m, keyPress("ctrl+f"))
-	m = typeText(t, m, "0050000 ")
+	m = typeText(t, m, fmt.Sprintf("%07d ", target))
 	m = send(t, m, keyPress("esc"))
 	first, last := checkBigWindow(t, m, text)
-	if first > 50000 || last < 50000 {
-		t.Fatalf("search for line 50000 shows lines %d..%d", first, last)
+	if first > target || last < target {
+		t.Fatalf("search for line %d shows lines %d..%d", target, first, last)
 	}
 	for _, sz := range []tea.WindowSizeMsg{{Width: 80, Height: 24}, {Width: 50, Height: 30}, {Width: 120, Height: 40}} {
 		before := r.PageLayouts()
@@ -206,29 +210,32 @@ func TestHugeReplySearchAndResize(t *testing.T) {
 		if n := r.PageLayouts() - before; n > 4 {
 			t.Fatalf("resize to %dx%d laid out %d pages", sz.Width, sz.Height, n)
 		}
-		if f, _ := checkBigWindow(t, m, text); f == 0 || f > 50000+2 || f < 50000-5 {
+		if f, _ := checkBigWindow(t, m, text); f == 0 || f > target+2 || f < target-5 {
 			t.Fatalf("after resize to %dx%d the window moved away (first line %d):\n%s", sz.Width, sz.Height, f, viewText(m))
 		}
 	}
 	// End follows the tail again.
 	m = send(t, m, keyPress("tab"))
 	m = send(t, m, keyPress("end"))
-	if _, last := checkBigWindow(t, m, text); !strings.Contains(viewText(m), "end of 8000000") || last == 0 {
+	if _, last := checkBigWindow(t, m, text); !strings.Contains(viewText(m), fmt.Sprintf("end of %d", size)) || last == 0 {
 		t.Fatalf("end does not show the tail:\n%s", viewText(m))
 	}
 }
 
 // TestHugeReplyLineNear finds a match that occurs on nearly every line of
-// an 8 MB reply from its estimated place: the line found is the one near
+// a 2 MB reply from its estimated place: the line found is the one near
 // the estimate (not the first occurrence), and only a few pages are laid
 // out to find it.
 func TestHugeReplyLineNear(t *testing.T) {
 	t.Parallel() // pure and CPU-heavy: no socket, no goroutine count
-	text := demo.BigReply(8_000_000)
+	// 2 MB (25,000 lines) instead of 8 MB, as in
+	// TestHugeReplySearchAndResize: the same places are probed (in the
+	// glamour part, just past PlainAfter, the middle and the end).
+	text := demo.BigReply(2_000_000)
 	m, _ := newTestModel(t, 120, 40)
-	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "/demo big 8000000", text)}, nil))
+	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "/demo big 2000000", text)}, nil))
 	item := len(m.chat.tr.items) - 1
-	for _, want := range []int{20, 2000, 4000, 50000, 99000} {
+	for _, want := range []int{20, 2000, 4000, 12500, 24500} {
 		off := strings.Index(text, fmt.Sprintf("\n%07d ", want))
 		before := m.c.renderer.PageLayouts()
 		sec, line := m.chat.tr.lineNear(item, "lazy dog", float64(off)/float64(len(text)))

@@ -193,16 +193,37 @@ func runWithin(cmd tea.Cmd, d time.Duration) (tea.Msg, bool) {
 }
 
 // runWithinLate is runWithin handing what a cmd that outlived d returns
-// to onLate.
+// to onLate. One goroutine runs cmd and, if it was given up on, hands its
+// result over itself, so an abandoned timer command is one goroutine
+// inside bubbletea's Tick (which the live rig's leak check can tell apart).
 func runWithinLate(cmd tea.Cmd, d time.Duration, onLate func(tea.Msg)) (tea.Msg, bool) {
 	ch := make(chan tea.Msg, 1)
-	go func() { ch <- cmd() }()
+	var mu sync.Mutex
+	abandoned := false
+	go func() {
+		msg := cmd()
+		mu.Lock()
+		late := abandoned
+		mu.Unlock()
+		if late {
+			onLate(msg)
+			return
+		}
+		ch <- msg
+	}()
 	select {
 	case msg := <-ch:
 		return msg, true
 	case <-time.After(d):
-		go func() { onLate(<-ch) }()
-		return nil, false
+		mu.Lock()
+		abandoned = true
+		mu.Unlock()
+		select {
+		case msg := <-ch: // it finished just before
+			return msg, true
+		default:
+			return nil, false
+		}
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 // by number, a denial with d, F6 shows the agent's edit, and quitting
 // leaves no agent process behind. Skipped when tmux is not installed.
 func TestE2EAgentTmux(t *testing.T) {
+	t.Parallel() // waits on its own tmux server (TMUX_TMPDIR), HOME, state dir and port
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed")
 	}

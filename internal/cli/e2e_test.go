@@ -22,6 +22,7 @@ import (
 // On failure it prints the script's output, the last pane the script
 // captured, and the app's log file, so that a red CI run can be diagnosed.
 func TestE2ETmux(t *testing.T) {
+	t.Parallel() // waits on its own tmux server (TMUX_TMPDIR), HOME, state dir and port
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed")
 	}

@@ -17,6 +17,7 @@ import (
 // cannot restore anything) ends the UI child too, and the child leaves the
 // alternate screen and mouse mode (issue 24 item 11).
 func TestUIEndsWhenSupervisorIsKilled(t *testing.T) {
+	t.Parallel() // waits on its own tmux server (TMUX_TMPDIR), HOME, state dir and port
 	bin := buildBinary(t)
 	p := startPane(t, nil, appCommand(bin, t.TempDir()))
 	p.waitFor(`Connected`)

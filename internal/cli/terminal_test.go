@@ -129,6 +129,7 @@ func checkRestored(t *testing.T, screen string, wantExit int) {
 // terminal raw) ends with the terminal restored, exit status 1 and a
 // message naming the crash, and the report lands in the log file.
 func TestTerminalRestoredAfterCrashOutsideUI(t *testing.T) {
+	t.Parallel() // waits on its own tmux server (TMUX_TMPDIR), HOME, state dir and port
 	bin := buildBinary(t)
 	proj := t.TempDir()
 	p := startPane(t, []string{"AHPTUI_TEST_PANIC=goroutine"}, appCommand(bin, proj))
@@ -148,6 +149,7 @@ func TestTerminalRestoredAfterCrashOutsideUI(t *testing.T) {
 // (supervised, and with the supervisor off) restore the terminal and exit
 // 128+signo.
 func TestTerminalRestoredOnSignals(t *testing.T) {
+	t.Parallel() // waits on its own tmux server (TMUX_TMPDIR), HOME, state dir and port
 	bin := buildBinary(t)
 	for _, tc := range []struct {
 		name string
@@ -173,6 +175,7 @@ func TestTerminalRestoredOnSignals(t *testing.T) {
 // controlling terminal; "y" approves the edit, then "n" denies the test run
 // (exit 4).
 func TestExecAskOnTerminal(t *testing.T) {
+	t.Parallel() // waits on its own tmux server (TMUX_TMPDIR), HOME, state dir and port
 	bin := buildBinary(t)
 	h, err := ahphost.New(ahphost.Options{Dir: t.TempDir()})
 	must(t, err)
@@ -255,6 +258,7 @@ func TestInboxInTerminal(t *testing.T) {
 // UI shows the connecting screen at once (the URL with its credentials
 // masked, the time spent), ctrl+c leaves it and the terminal is restored.
 func TestConnectingScreen(t *testing.T) {
+	t.Parallel() // waits on its own tmux server (TMUX_TMPDIR), HOME, state dir and port
 	bin := buildBinary(t)
 	addr := testkit.SilentListener(t)
 	u := "ws://alice:PW-hidden-1@" + addr + "/?tkn=TK-hidden-2"

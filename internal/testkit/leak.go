@@ -19,9 +19,52 @@ func Goroutines() int { return runtime.NumGoroutine() }
 // module's goroutines (and the WebSocket library's).
 func CheckNoLeak(t testing.TB, before int) {
 	t.Helper()
+	checkNoLeak(t, before, runtime.NumGoroutine)
+}
+
+// GoroutinesExcept is Goroutines without the goroutines whose stack
+// contains one of ignore: the baseline for CheckNoLeakExcept.
+func GoroutinesExcept(ignore ...string) int {
+	if len(ignore) == 0 {
+		return Goroutines()
+	}
+	buf := make([]byte, 1<<20)
+	size := runtime.Stack(buf, true)
+	for size == len(buf) { // cut short: take them all
+		buf = make([]byte, 2*len(buf))
+		size = runtime.Stack(buf, true)
+	}
+	n := 0
+	for _, g := range strings.Split(string(buf[:size]), "\n\n") {
+		if !containsAny(g, ignore) {
+			n++
+		}
+	}
+	return n
+}
+
+// CheckNoLeakExcept is CheckNoLeak not counting the goroutines whose
+// stack contains one of ignore (say, a test's abandoned timer commands,
+// which end by themselves): before comes from GoroutinesExcept(ignore...).
+func CheckNoLeakExcept(t testing.TB, before int, ignore ...string) {
+	t.Helper()
+	checkNoLeak(t, before, func() int { return GoroutinesExcept(ignore...) })
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func checkNoLeak(t testing.TB, before int, count func() int) {
+	t.Helper()
 	deadline := time.Now().Add(LeakGrace)
 	for {
-		n := runtime.NumGoroutine()
+		n := count()
 		if n <= before {
 			return
 		}
