@@ -65,7 +65,9 @@ func (tm *turnMap) text(s string) {
 // thought appends reasoning text, as text does markdown.
 func (tm *turnMap) thought(s string) {
 	tm.stream(s, &tm.thinkID, &tm.textID, "r", ahpwire.ReasoningPart,
-		func(id string) ahpwire.Action { return &ahpwire.ChatReasoning{TurnID: tm.t.TurnID, PartID: id, Content: s} })
+		func(id string) ahpwire.Action {
+			return &ahpwire.ChatReasoning{TurnID: tm.t.TurnID, PartID: id, Content: s}
+		})
 }
 
 // stream appends s to the open part *cur (its delta), or opens a new part
