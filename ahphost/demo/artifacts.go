@@ -133,17 +133,3 @@ func relationText(kind string) string {
 	}
 	return "referenced as worth returning to"
 }
-
-// parseArtifacts reads "/demo artifacts [clear]" (n=1: clear).
-func parseArtifacts(args []string) command {
-	c := command{script: scriptArtifacts}
-	if len(args) == 0 {
-		return c
-	}
-	if strings.EqualFold(args[0], "clear") {
-		c.n = 1
-		return c
-	}
-	c.word, c.bad = args[0], "the only option is `clear`"
-	return c
-}

@@ -85,11 +85,11 @@ func parseCommand(text string) command {
 	case "edit":
 		return command{script: scriptEdit}
 	case "artifacts":
-		return parseArtifacts(args)
+		return parseSwitch(scriptArtifacts, "clear", args)
 	case "repl":
 		return command{script: scriptRepl}
 	case "config":
-		return parseConfig(args)
+		return parseSwitch(scriptConfig, "reset", args)
 	case "url":
 		return command{script: scriptURL}
 	case "big":
@@ -110,6 +110,21 @@ func parseCommand(text string) command {
 
 // parseBig reads "/demo big N" where N is a byte count with an optional
 // suffix k, m (powers of 1024; "kb", "kib", "mb", "mib" too).
+// parseSwitch reads "/demo NAME [option]" for a command whose one option
+// word is option (n=1 when given), e.g. "/demo artifacts clear".
+func parseSwitch(sc script, option string, args []string) command {
+	c := command{script: sc}
+	if len(args) == 0 {
+		return c
+	}
+	if strings.EqualFold(args[0], option) {
+		c.n = 1
+		return c
+	}
+	c.word, c.bad = args[0], "the only option is `"+option+"`"
+	return c
+}
+
 func parseBig(args []string) command { return parseSizeArg(scriptBig, "big", minBig, args) }
 
 // parseSizeArg reads the reply size of "/demo WORD N" for script sc: at

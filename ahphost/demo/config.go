@@ -3,7 +3,6 @@ package demo
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/ahptui/ahptui/ahphost/agent"
 	"github.com/ahptui/ahptui/ahpwire"
@@ -25,20 +24,6 @@ const (
 	EffortMedium = "medium"
 	EffortHigh   = "high"
 )
-
-// parseConfig reads "/demo config [reset]" (n=1: reset).
-func parseConfig(args []string) command {
-	c := command{script: scriptConfig}
-	if len(args) == 0 {
-		return c
-	}
-	if strings.EqualFold(args[0], "reset") {
-		c.n = 1
-		return c
-	}
-	c.word, c.bad = args[0], "the only option is `reset`"
-	return c
-}
 
 // extendedConfig is the demo's schema with the effort setting.
 func extendedConfig() ahpwire.SessionConfigSchema {
