@@ -46,12 +46,18 @@ func urlText(ci *ConnectInfo, session string) string {
 	if ci.TokenFile != "" {
 		b.WriteString("export AHPTUI_TOKEN=\"$(cat " + shellWord(ci.TokenFile) + ")\"\n")
 	}
-	fmt.Fprintf(&b, "ahptui exec %s \"/demo tools\" --approve always\n", ci.URL)
-	fmt.Fprintf(&b, "ahptui sessions %s\n", ci.URL)
+	// The URL goes in a variable so that each line stays short enough for
+	// an 80-column terminal: a wrapped command does not paste.
+	fmt.Fprintf(&b, "URL=%s\n", shellWord(ci.URL))
+	b.WriteString("ahptui exec \"$URL\" \"/demo tools\" --approve always\n")
+	b.WriteString("ahptui sessions \"$URL\"\n")
 	if session != "" {
-		fmt.Fprintf(&b, "ahptui export %s %s\n", ci.URL, session)
+		fmt.Fprintf(&b, "ahptui export \"$URL\" %s\n", shellWord(session))
 	}
-	b.WriteString("```\n\nThe last line exports this session.\n")
+	b.WriteString("```\n")
+	if session != "" {
+		b.WriteString("\nThe last line exports this session.\n")
+	}
 	return b.String()
 }
 

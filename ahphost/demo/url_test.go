@@ -26,12 +26,21 @@ func TestDemoURLNamesTheTokenFileNotTheToken(t *testing.T) {
 	for _, want := range []string{
 		"`ws://127.0.0.1:4321/`",
 		"export AHPTUI_TOKEN=\"$(cat /home/u/.local/state/ahptui/demo-42.token)\"\n",
-		"ahptui exec ws://127.0.0.1:4321/ \"/demo tools\" --approve always\n",
-		"ahptui sessions ws://127.0.0.1:4321/\n",
+		"URL=ws://127.0.0.1:4321/\n",
+		"ahptui exec \"$URL\" \"/demo tools\" --approve always\n",
+		"ahptui sessions \"$URL\"\n",
 		"mode 0600",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("%q not in %q", want, text)
+		}
+	}
+	// Each command fits an 80-column terminal (4 columns of code-block
+	// indent): a command the renderer wraps does not paste.
+	block := text[strings.Index(text, "```sh\n")+6:]
+	for _, line := range strings.Split(block[:strings.Index(block, "```")], "\n") {
+		if len(line) > 76 {
+			t.Errorf("command line of %d columns: %q", len(line), line)
 		}
 	}
 	if strings.Contains(text, "tkn=") {
