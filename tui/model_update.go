@@ -170,13 +170,16 @@ func (m *Model) onConnEvent(msg connEventMsg) tea.Cmd {
 	if msg.b != nil && msg.b != m.c.backend {
 		return m.onWatchEvent(msg.b, msg.ev)
 	}
-	var cmd tea.Cmd
+	return tea.Batch(m.applyEvent(msg), waitForEvent(m.c.ctx, m.c.backend))
+}
+
+// applyEvent applies one event of the attached host: a snapshot of the
+// open chat with the state the pump decoded, any other event as it came.
+func (m *Model) applyEvent(msg connEventMsg) tea.Cmd {
 	if se, ok := msg.ev.(ahpclient.SnapshotEvent); ok && msg.chat != nil && m.chat != nil && m.chat.chat == se.Snapshot.Resource {
-		cmd = m.onChatSnapshot(se.Snapshot.Resource, msg.chat.state, msg.chat.err)
-	} else {
-		cmd = m.handleEvent(msg.ev)
+		return m.onChatSnapshot(se.Snapshot.Resource, msg.chat.state, msg.chat.err)
 	}
-	return tea.Batch(cmd, waitForEvent(m.c.ctx, m.c.backend))
+	return m.handleEvent(msg.ev)
 }
 
 // onPumpStopped: the attached host's event stream ended (or a watched one's).

@@ -96,19 +96,12 @@ func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
 			continue
 		}
 		flush()
-		switch ev := e.ev.(type) {
-		case ahpclient.EnvelopeEvent:
+		if ev, ok := e.ev.(ahpclient.EnvelopeEvent); ok {
 			add(m.onEnvelope(ev.Envelope))
 			acks = append(acks, ev)
-		case ahpclient.SnapshotEvent:
-			if e.chat != nil {
-				add(m.onChatSnapshot(ev.Snapshot.Resource, e.chat.state, e.chat.err))
-			} else {
-				add(m.handleEvent(ev))
-			}
-		default:
-			add(m.handleEvent(ev))
+			continue
 		}
+		add(m.applyEvent(e))
 	}
 	flush()
 	ahpclient.AckAll(acks)

@@ -140,3 +140,29 @@ func TestBatchMergesDeltasLosslessly(t *testing.T) {
 		t.Fatalf("batched screen differs:\n%s\n--- one by one:\n%s", got, want)
 	}
 }
+
+// A session snapshot of a host of the VS Code dialect (<provider>:/<id>,
+// which the pump also decodes as a chat's in case it is one) opens the
+// session when it comes in a batch, as it does alone.
+func TestBatchOpensDialectSession(t *testing.T) {
+	const session, chat = "vsc:/s1", "vsc:/s1/chat"
+	ss := ahpwire.SessionState{Provider: "demo", Title: "dialect", Lifecycle: ahpwire.LifecycleReady,
+		DefaultChat: chat, Chats: []ahpwire.ChatSummary{{Resource: chat, Title: "main"}}}
+	for _, batched := range []bool{false, true} {
+		m, _ := newTestModel(t, 100, 30)
+		m = send(t, m, openSessionMsg{Session: session})
+		snap := snapshotEvent(t, session, ss).ev
+		ev := eventMsg(snap, nil)
+		if ev.chat == nil {
+			t.Fatal("the pump did not decode the dialect snapshot as a possible chat's: the test no longer covers the batch's chat path")
+		}
+		if batched {
+			m = send(t, m, connBatchMsg{evs: []connEventMsg{ev, eventMsg(snap, nil)}})
+		} else {
+			m = send(t, m, ev)
+		}
+		if m.screen != screenChat || m.chat == nil || m.chat.session != session {
+			t.Fatalf("batched=%v: session not opened (screen %v)", batched, m.screen)
+		}
+	}
+}

@@ -19,10 +19,7 @@ type (
 	noticeMsg = uikit.NoticeMsg
 )
 
-const (
-	resultNone  = uikit.ResultNone
-	resultClose = uikit.ResultClose
-)
+const resultClose = uikit.ResultClose
 
 func emit(m tea.Msg) tea.Cmd                 { return uikit.Emit(m) }
 func notice(text string, isErr bool) tea.Cmd { return uikit.Notice(text, isErr) }

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
 	"github.com/ahptui/ahptui/tui/uikit"
@@ -37,22 +37,8 @@ func demoValues(m ConfigQueryMsg) ConfigValuesMsg {
 	return ConfigValuesMsg{Prop: m.Prop, Query: m.Query, Items: out}
 }
 
-func keyPress(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	}
-	r := []rune(s)[0]
-	return tea.KeyPressMsg{Code: r, Text: s}
-}
+// keyPress builds a key press from a key name (testkit.KeyPress).
+var keyPress = testkit.KeyPress
 
 func TestConfigFormDefaultsValidationAndValues(t *testing.T) {
 	km := keymap.Default()

@@ -34,9 +34,6 @@ type TermSource interface {
 // what names it for error messages. The dispatch is the tea.Cmd it returns.
 type Sender func(channel string, a ahpwire.Action, what string) tea.Cmd
 
-// TermSender is the Sender the terminal viewer claims and types through.
-type TermSender = Sender
-
 // DroppedNote says, in the terminal viewer, that a terminal's scrollback
 // reached its cap (render.TerminalScrollback lines past the screen): the
 // older lines are gone, not merely out of sight.
@@ -62,7 +59,7 @@ type TermViewer struct {
 	page   int
 
 	kmIn     keymap.TermInput
-	send     TermSender // nil: the viewer is read-only
+	send     Sender // nil: the viewer is read-only
 	clientID string
 	typing   bool                  // keys go to the terminal
 	prev     ahpwire.TerminalClaim // the claim to give back on release
@@ -75,7 +72,7 @@ func NewTermViewerOn(src TermSource, km keymap.Terminal, uri string) (*TermViewe
 }
 
 // Wire lets the viewer claim and type into terminals.
-func (v *TermViewer) Wire(kmIn keymap.TermInput, send TermSender, clientID string) {
+func (v *TermViewer) Wire(kmIn keymap.TermInput, send Sender, clientID string) {
 	v.kmIn, v.send, v.clientID = kmIn, send, clientID
 }
 
