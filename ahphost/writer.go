@@ -212,21 +212,16 @@ func (c *conn) writeFrame(frame []byte) bool {
 		return false
 	}
 	c.writing.Store(true)
-	corked := c.cork != nil && c.q.pending() // more to write at once: one write(2) for them (cork.go)
-	c.cork.setCork(corked)
-	var err error
-	var timedOut bool
-	if c.cork != nil { // the cork bounds the socket's writes (cork.go)
-		err = c.ws.Write(context.Background(), websocket.MessageText, frame)
-		timedOut = errors.Is(err, os.ErrDeadlineExceeded) || c.cork.expired.Load()
-		if timedOut {
-			_ = c.ws.CloseNow() // the socket is closed under the library: end it too
-		}
-	} else {
-		ctx, cancel := context.WithTimeout(c.ctx, h.opts.WriteTimeout)
-		err = c.ws.Write(ctx, websocket.MessageText, frame)
-		timedOut = ctx.Err() == context.DeadlineExceeded
-		cancel()
+	// More to write at once: one write(2) for them. The cork also bounds
+	// the socket's writes by the WriteTimeout (cork.go).
+	corked := c.q.pending()
+	if corked {
+		c.cork.setCork(true) // (uncorked otherwise: every corked write uncorks after it)
+	}
+	err := c.ws.Write(context.Background(), websocket.MessageText, frame)
+	timedOut := errors.Is(err, os.ErrDeadlineExceeded) || c.cork.expired.Load()
+	if timedOut {
+		_ = c.ws.CloseNow() // the socket is closed under the library: end it too
 	}
 	if corked {
 		c.cork.setCork(false)
