@@ -195,11 +195,7 @@ func tooLarge(err error) (size, limit int64) {
 // text frame. It returns false when the connection is finished.
 func (c *conn) writeFrame(frame []byte) bool {
 	h := c.h
-	d := h.frameDelay()
-	if (d > 0 || h.silentUntil.Load() > time.Now().UnixNano()) && !c.flushCork() {
-		return false // (what the cork holds goes out before the writer waits)
-	}
-	if d > 0 && !c.sleep(d) {
+	if d := h.frameDelay(); d > 0 && !c.sleep(d) {
 		return false
 	}
 	if !c.waitSilence() {
@@ -276,8 +272,12 @@ func (c *conn) writeFailed(err error, timedOut bool, size int) {
 	}
 }
 
-// sleep waits d or until the connection ends.
+// sleep flushes the cork (cork.go), then waits d or until the connection
+// ends; it returns false when the connection is finished.
 func (c *conn) sleep(d time.Duration) bool {
+	if !c.flushCork() { // what the cork holds goes out before the writer waits
+		return false
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
