@@ -17,7 +17,7 @@ type conn struct {
 	h      *Host
 	id     uint64
 	ws     *websocket.Conn
-	cork   *corkConn // the connection under ws (cork.go); nil in tests that build a conn by hand
+	cork   *corkConn // the connection under ws (cork.go); nil in tests that build a conn without ws
 	ctx    context.Context
 	cancel context.CancelFunc
 	q      *outQueue

@@ -70,26 +70,46 @@ func aturn(ctx context.Context, c *websocket.Conn, chat, id, text string, seq in
 	_ = adispatch(ctx, c, chat, seq, fmt.Sprintf(`{"type":"chat/turnStarted","turnId":%q,"startedAt":"2026-11-27T00:00:00.000Z","message":{"text":%q,"origin":{"kind":"user"}}}`, id, text))
 }
 
+// aclient dials u and initializes as client me; nil (after a short
+// pause) when the dial fails.
+func aclient(ctx context.Context, u, me string) *websocket.Conn {
+	c, _, err := adial(ctx, u, "")
+	if err != nil {
+		pause(ctx, 200*time.Millisecond)
+		return nil
+	}
+	_ = asend(ctx, c, ainit(me, nil))
+	_, _ = aresponse(ctx, c, 1, 30*time.Second)
+	return c
+}
+
+// achatTurn connects as client me, opens a chat and starts a turn with
+// text in it; nil when the dial or the chat fails.
+func achatTurn(ctx context.Context, u, me, text string) (*websocket.Conn, string) {
+	c := aclient(ctx, u, me)
+	if c == nil {
+		return nil, ""
+	}
+	chat := asession(ctx, c, me)
+	if chat == "" {
+		_ = c.CloseNow()
+		return nil, ""
+	}
+	aturn(ctx, c, chat, me+"-t", text, 1)
+	return c, chat
+}
+
 // attackTerminal: a client retitles a demo terminal with 1 MiB titles,
 // resizes it to 1e9×1e9 and −5×0 (issue 24 item 3): every such action
 // must come back rejected.
 func attackTerminal(ctx context.Context, u string, st *soakStats) {
 	title := strings.Repeat("T", 1<<20)
 	for n := 0; ctx.Err() == nil; n++ {
-		c, _, err := adial(ctx, u, "")
-		if err != nil {
-			pause(ctx, 200*time.Millisecond)
-			continue
-		}
 		me := fmt.Sprintf("hterm-%d", n)
-		_ = asend(ctx, c, ainit(me, nil))
-		_, _ = aresponse(ctx, c, 1, 30*time.Second)
-		chat := asession(ctx, c, me)
-		if chat == "" {
-			_ = c.CloseNow()
+		c, _ := achatTurn(ctx, u, me, "/demo shell")
+		if c == nil {
 			continue
 		}
-		aturn(ctx, c, chat, me+"-t", "/demo shell", 1)
 		var term string
 		aread(ctx, c, 30*time.Second, func(b []byte) bool {
 			if m := terminalRe.FindSubmatch(b); m != nil {
@@ -145,20 +165,11 @@ func attackDiff(ctx context.Context, u string, st *soakStats) {
 	}
 	bogus, _ := json.Marshal(ids)
 	for n := 0; ctx.Err() == nil; n++ {
-		c, _, err := adial(ctx, u, "")
-		if err != nil {
-			pause(ctx, 200*time.Millisecond)
-			continue
-		}
 		me := fmt.Sprintf("hdiff-%d", n)
-		_ = asend(ctx, c, ainit(me, nil))
-		_, _ = aresponse(ctx, c, 1, 30*time.Second)
-		chat := asession(ctx, c, me)
-		if chat == "" {
-			_ = c.CloseNow()
+		c, chat := achatTurn(ctx, u, me, "/demo edit")
+		if c == nil {
 			continue
 		}
-		aturn(ctx, c, chat, me+"-t", "/demo edit", 1)
 		var uris []string
 		aread(ctx, c, 30*time.Second, func(b []byte) bool {
 			for _, m := range contentRe.FindAllSubmatch(b, -1) {
@@ -188,13 +199,10 @@ func attackSchema(ctx context.Context, u string, st *soakStats) {
 	}
 	big := map[string]json.RawMessage{"model": json.RawMessage(`"` + strings.Repeat("m", 1<<20) + `"`)}
 	for n := 0; ctx.Err() == nil; n++ {
-		c, _, err := adial(ctx, u, "")
-		if err != nil {
-			pause(ctx, 200*time.Millisecond)
+		c := aclient(ctx, u, fmt.Sprintf("hschema-%d", n))
+		if c == nil {
 			continue
 		}
-		_ = asend(ctx, c, ainit(fmt.Sprintf("hschema-%d", n), nil))
-		_, _ = aresponse(ctx, c, 1, 30*time.Second)
 		reqs := []string{
 			areq(2, "resolveSessionConfig", map[string]any{"channel": "ahp-root://", "provider": "demo", "config": cfg}),
 			areq(3, "resolveSessionConfig", map[string]any{"channel": "ahp-root://", "provider": "demo", "config": big}),
@@ -220,13 +228,10 @@ func attackSchema(ctx context.Context, u string, st *soakStats) {
 func attackReadFlood(ctx context.Context, u, bigChat string, st *soakStats) {
 	var page string
 	for n := 0; ctx.Err() == nil; n++ {
-		c, _, err := adial(ctx, u, "")
-		if err != nil {
-			pause(ctx, 200*time.Millisecond)
+		c := aclient(ctx, u, fmt.Sprintf("flood-%d", n))
+		if c == nil {
 			continue
 		}
-		_ = asend(ctx, c, ainit(fmt.Sprintf("flood-%d", n), nil))
-		_, _ = aresponse(ctx, c, 1, 30*time.Second)
 		if page == "" {
 			_ = asend(ctx, c, areq(2, "subscribe", map[string]any{"channel": bigChat}))
 			aread(ctx, c, 30*time.Second, func(b []byte) bool {

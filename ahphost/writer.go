@@ -195,11 +195,7 @@ func tooLarge(err error) (size, limit int64) {
 // text frame. It returns false when the connection is finished.
 func (c *conn) writeFrame(frame []byte) bool {
 	h := c.h
-	d := h.frameDelay()
-	if (d > 0 || h.silentUntil.Load() > time.Now().UnixNano()) && !c.flushCork() {
-		return false // (what the cork holds goes out before the writer waits)
-	}
-	if d > 0 && !c.sleep(d) {
+	if d := h.frameDelay(); d > 0 && !c.sleep(d) {
 		return false
 	}
 	if !c.waitSilence() {
@@ -212,21 +208,16 @@ func (c *conn) writeFrame(frame []byte) bool {
 		return false
 	}
 	c.writing.Store(true)
-	corked := c.cork != nil && c.q.pending() // more to write at once: one write(2) for them (cork.go)
-	c.cork.setCork(corked)
-	var err error
-	var timedOut bool
-	if c.cork != nil { // the cork bounds the socket's writes (cork.go)
-		err = c.ws.Write(context.Background(), websocket.MessageText, frame)
-		timedOut = errors.Is(err, os.ErrDeadlineExceeded) || c.cork.expired.Load()
-		if timedOut {
-			_ = c.ws.CloseNow() // the socket is closed under the library: end it too
-		}
-	} else {
-		ctx, cancel := context.WithTimeout(c.ctx, h.opts.WriteTimeout)
-		err = c.ws.Write(ctx, websocket.MessageText, frame)
-		timedOut = ctx.Err() == context.DeadlineExceeded
-		cancel()
+	// More to write at once: one write(2) for them. The cork also bounds
+	// the socket's writes by the WriteTimeout (cork.go).
+	corked := c.q.pending()
+	if corked {
+		c.cork.setCork(true) // (uncorked otherwise: every corked write uncorks after it)
+	}
+	err := c.ws.Write(context.Background(), websocket.MessageText, frame)
+	timedOut := errors.Is(err, os.ErrDeadlineExceeded) || c.cork.expired.Load()
+	if timedOut {
+		_ = c.ws.CloseNow() // the socket is closed under the library: end it too
 	}
 	if corked {
 		c.cork.setCork(false)
@@ -281,8 +272,12 @@ func (c *conn) writeFailed(err error, timedOut bool, size int) {
 	}
 }
 
-// sleep waits d or until the connection ends.
+// sleep flushes the cork (cork.go), then waits d or until the connection
+// ends; it returns false when the connection is finished.
 func (c *conn) sleep(d time.Duration) bool {
+	if !c.flushCork() { // what the cork holds goes out before the writer waits
+		return false
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -308,18 +308,11 @@ func (r *run) repl() error {
 		}
 	}
 	exit := *sh.exit
-	ch.Terminal(uri, &ahpwire.TerminalExited{ExitCode: ahpwire.Ptr(exit)})
 	last := "exit " + strconv.FormatInt(exit, 10)
 	if n := len(sh.history); n > 0 {
 		last = sanitizeEcho(sh.history[n-1])
 	}
-	term.Result = &ahpwire.TerminalCommandResult{ExitCode: ahpwire.Ptr(int(exit)), Preview: last}
-	res := ahpwire.ToolCallResult{Success: exit == 0, PastTenseMessage: ahpwire.MarkdownText(spec.pastTense),
-		Content: []ahpwire.ToolResultContent{term}}
-	if exit != 0 {
-		res.Error = &ahpwire.ToolError{Message: fmt.Sprintf("exit code %d", exit)}
-	}
-	if err := r.emit(&ahpwire.ChatToolCallComplete{TurnID: r.t.TurnID, ToolCallID: spec.id, Result: res}); err != nil {
+	if err := r.endTerminal(spec, term, exit, last); err != nil {
 		return err
 	}
 	if err := r.streamMarkdown(fmt.Sprintf("The demo shell ended with exit code %d after %d commands.\n", exit, len(sh.history))); err != nil {

@@ -80,20 +80,26 @@ func (r *run) shell() error {
 	if err != nil {
 		return err
 	}
-	ch.Terminal(uri, &ahpwire.TerminalExited{ExitCode: ahpwire.Ptr(exit)})
-	term.Result = &ahpwire.TerminalCommandResult{ExitCode: ahpwire.Ptr(int(exit)), Preview: last}
-	res := ahpwire.ToolCallResult{Success: exit == 0, PastTenseMessage: ahpwire.MarkdownText(spec.pastTense),
-		Content: []ahpwire.ToolResultContent{term}}
-	if exit != 0 {
-		res.Error = &ahpwire.ToolError{Message: fmt.Sprintf("exit code %d", exit)}
-	}
-	if err := r.emit(&ahpwire.ChatToolCallComplete{TurnID: r.t.TurnID, ToolCallID: spec.id, Result: res}); err != nil {
+	if err := r.endTerminal(spec, term, exit, last); err != nil {
 		return err
 	}
 	if err := r.streamMarkdown(shellSummary(variant, exit)); err != nil {
 		return err
 	}
 	return r.complete()
+}
+
+// endTerminal ends the terminal term shows with exit and completes the
+// tool call spec with it (last: the terminal's last line of output).
+func (r *run) endTerminal(spec toolSpec, term ahpwire.ToolResultContent, exit int64, last string) error {
+	r.t.Channels.Terminal(term.Resource, &ahpwire.TerminalExited{ExitCode: ahpwire.Ptr(exit)})
+	term.Result = &ahpwire.TerminalCommandResult{ExitCode: ahpwire.Ptr(int(exit)), Preview: last}
+	res := ahpwire.ToolCallResult{Success: exit == 0, PastTenseMessage: ahpwire.MarkdownText(spec.pastTense),
+		Content: []ahpwire.ToolResultContent{term}}
+	if exit != 0 {
+		res.Error = &ahpwire.ToolError{Message: fmt.Sprintf("exit code %d", exit)}
+	}
+	return r.emit(&ahpwire.ChatToolCallComplete{TurnID: r.t.TurnID, ToolCallID: spec.id, Result: res})
 }
 
 // runSteps prints each step on the terminal, pacing the chunks, and returns
