@@ -206,11 +206,7 @@ func (c *Client) Next(ctx context.Context) (Event, error) {
 	}
 	if e, ok := ev.(EnvelopeEvent); ok {
 		if e.raw != nil {
-			a, err := decodeActionSafely(e.raw)
-			if err != nil {
-				c.log.Warn("action envelope", "serverSeq", e.Envelope.ServerSeq, "err", err)
-			}
-			e.Envelope.Action, e.raw = a, nil
+			e = c.decodeAction(e)
 			ev = e
 		}
 		if !c.cfg.ExplicitAck {
@@ -241,15 +237,21 @@ func (c *Client) NextBatch(ctx context.Context, dst []Event, max int) ([]Event, 
 	}
 	for i := start; i < len(dst); i++ {
 		if e, ok := dst[i].(EnvelopeEvent); ok && e.raw != nil {
-			a, err := decodeActionSafely(e.raw)
-			if err != nil {
-				c.log.Warn("action envelope", "serverSeq", e.Envelope.ServerSeq, "err", err)
-			}
-			e.Envelope.Action, e.raw = a, nil
-			dst[i] = e
+			dst[i] = c.decodeAction(e)
 		}
 	}
 	return dst, nil
+}
+
+// decodeAction decodes e's raw action (left for the consumer to decode, off
+// the read loop) into e.Envelope.Action; a failure is logged.
+func (c *Client) decodeAction(e EnvelopeEvent) EnvelopeEvent {
+	a, err := decodeActionSafely(e.raw)
+	if err != nil {
+		c.log.Warn("action envelope", "serverSeq", e.Envelope.ServerSeq, "err", err)
+	}
+	e.Envelope.Action, e.raw = a, nil
+	return e
 }
 
 // AckAll marks every envelope of evs applied, taking the sequence

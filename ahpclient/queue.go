@@ -129,26 +129,44 @@ func (q *eventQueue) push(ctx context.Context, ev Event, kind pushKind) error {
 // the queue is closed and empty (ErrClosed).
 func (q *eventQueue) pop(ctx context.Context) (Event, error) {
 	q.mu.Lock()
+	if err := q.waitLocked(ctx); err != nil {
+		return nil, err
+	}
+	it := q.items.Pop()
+	if it.heavy {
+		q.heavy--
+	}
+	q.unlockAfterPop(it.heavy)
+	return it.ev, nil
+}
+
+// waitLocked waits until an event is queued. q.mu is held on entry and,
+// when it returns nil, on return; an error (ctx done, or ErrClosed once
+// the queue is closed and empty) returns with q.mu released.
+func (q *eventQueue) waitLocked(ctx context.Context) error {
 	for q.items.Len() == 0 {
 		if q.closed {
 			q.mu.Unlock()
-			return nil, ErrClosed
+			return ErrClosed
 		}
 		q.mu.Unlock()
 		select {
 		case <-q.notEmpty:
 		case <-q.done:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
 		q.mu.Lock()
 	}
-	it := q.items.Pop()
-	if it.heavy {
-		q.heavy--
-	}
+	return nil
+}
+
+// unlockAfterPop releases q.mu after events were taken, then wakes another
+// waiting consumer if events are left and a blocked producer if freed
+// (a heavy event was taken) made room.
+func (q *eventQueue) unlockAfterPop(freed bool) {
 	more := q.items.Len() > 0
-	space := it.heavy && q.blocked > 0
+	space := freed && q.blocked > 0
 	q.mu.Unlock()
 	if more {
 		wake(q.notEmpty) // pass on to another waiting consumer
@@ -156,7 +174,6 @@ func (q *eventQueue) pop(ctx context.Context) (Event, error) {
 	if space {
 		wake(q.notFull)
 	}
-	return it.ev, nil
 }
 
 // len returns the number of queued events.
@@ -188,14 +205,12 @@ func (q *eventQueue) close() {
 // queued event (up to max in all) to dst under the same lock: a consumer
 // that fell behind takes what is already there in one step.
 func (q *eventQueue) popBatch(ctx context.Context, dst []Event, max int) ([]Event, error) {
-	ev, err := q.pop(ctx)
-	if err != nil {
+	q.mu.Lock()
+	if err := q.waitLocked(ctx); err != nil {
 		return dst, err
 	}
-	dst = append(dst, ev)
-	q.mu.Lock()
 	freed := false
-	for n := 1; n < max && q.items.Len() > 0; n++ {
+	for n := 0; n == 0 || (n < max && q.items.Len() > 0); n++ {
 		it := q.items.Pop()
 		if it.heavy {
 			q.heavy--
@@ -203,10 +218,6 @@ func (q *eventQueue) popBatch(ctx context.Context, dst []Event, max int) ([]Even
 		}
 		dst = append(dst, it.ev)
 	}
-	space := freed && q.blocked > 0
-	q.mu.Unlock()
-	if space {
-		wake(q.notFull)
-	}
+	q.unlockAfterPop(freed)
 	return dst, nil
 }

@@ -24,13 +24,8 @@ set -euo pipefail
 export LC_ALL=C.UTF-8
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-if [ -n "${E2E_WORKDIR:-}" ]; then
-	WORK=$E2E_WORKDIR
-	KEEP_WORK=1
-else
-	WORK=$(mktemp -d "${TMPDIR:-/tmp}/ahptui-inbox.XXXXXX")
-	KEEP_WORK=
-fi
+. "$(dirname "$0")/lib/tmux-screen.sh" # e2e_workdir, snap, screen, wait_for, wait_gone, keys, type_text, step, fail
+e2e_workdir inbox
 export TMUX_TMPDIR="$WORK/tmux"
 mkdir -p "$TMUX_TMPDIR" "$WORK/state" "$WORK/config/ahptui" "$WORK/proj"
 S=inbox
@@ -47,7 +42,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-. "$(dirname "$0")/lib/tmux-screen.sh" # snap, screen, wait_for, wait_gone, keys, type_text, step, fail
 BIN=$(ahptui_bin)
 
 # fits W H: no captured line is wider than W, and there are H lines.

@@ -44,13 +44,8 @@ if [ "$(installed_version)" != "$ADAPTER_VERSION" ]; then
 	[ "$(installed_version)" = "$ADAPTER_VERSION" ] || { echo "e2e-real-agent: npm did not install $ADAPTER_VERSION" >&2; exit 1; }
 fi
 
-if [ -n "${E2E_WORKDIR:-}" ]; then
-	WORK=$E2E_WORKDIR
-	KEEP_WORK=1
-else
-	WORK=$(mktemp -d "${TMPDIR:-/tmp}/ahptui-real.XXXXXX")
-	KEEP_WORK=
-fi
+. "$(dirname "$0")/lib/tmux-screen.sh" # e2e_workdir, snap, screen, wait_for, wait_gone, keys, type_text, step, fail
+e2e_workdir real
 export TMUX_TMPDIR="$WORK/tmux"
 mkdir -p "$TMUX_TMPDIR" "$WORK/proj" "$WORK/state" "$WORK/home"
 S=real
@@ -77,8 +72,6 @@ cleanup() {
 	[ -n "$KEEP_WORK" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-. "$(dirname "$0")/lib/tmux-screen.sh" # snap, screen, wait_for, wait_gone, keys, type_text, step, fail
 
 # The agent gets a HOME of its own (below): keep Go's caches where they are, or
 # every build after that would download and compile everything again.

@@ -19,13 +19,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-if [ -n "${E2E_WORKDIR:-}" ]; then
-	WORK=$E2E_WORKDIR
-	KEEP_WORK=1
-else
-	WORK=$(mktemp -d "${TMPDIR:-/tmp}/ahptui-e2e.XXXXXX")
-	KEEP_WORK=
-fi
+. "$(dirname "$0")/lib/tmux-screen.sh" # e2e_workdir, snap, screen, wait_for, wait_gone, keys, type_text, step, fail
+e2e_workdir e2e
 export TMUX_TMPDIR="$WORK/tmux"
 mkdir -p "$TMUX_TMPDIR" "$WORK/proj" "$WORK/state"
 S=e2e
@@ -37,7 +32,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-. "$(dirname "$0")/lib/tmux-screen.sh" # snap, screen, wait_for, wait_gone, keys, type_text, step, fail
 BIN=$(ahptui_bin)
 
 # A small, deterministic project for the demo agent to look at.

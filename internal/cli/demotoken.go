@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/ahptui/ahptui/ahphost"
@@ -57,26 +55,9 @@ func urlWithoutToken(raw string) string {
 // writeDemoToken writes token to demo-PID.token (mode 0600) in the state
 // directory and returns its path and a function removing it.
 func writeDemoToken(token string) (string, func(), error) {
-	dir, err := stateDir(lookupEnv)
+	path, err := writeStateFile("demo token file", "demo-"+strconv.Itoa(os.Getpid())+".token", []byte(token))
 	if err != nil {
 		return "", func() {}, err
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", func() {}, fmt.Errorf("demo token file: %w", err)
-	}
-	path := filepath.Join(dir, "demo-"+strconv.Itoa(os.Getpid())+".token")
-	_ = os.Remove(path) // a stale file of an earlier process with this pid
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return "", func() {}, fmt.Errorf("demo token file: %w", err)
-	}
-	_, err = f.WriteString(token)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		_ = os.Remove(path)
-		return "", func() {}, fmt.Errorf("demo token file: %w", err)
 	}
 	return path, func() { _ = os.Remove(path) }, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // serveStateName is the file `ahptui serve` writes in the state directory
@@ -29,27 +30,45 @@ type serveState struct {
 // writeServeState writes the state file atomically with mode 0600 and
 // returns a function that removes it (only if it is still ours).
 func writeServeState(st serveState) (remove func(), err error) {
-	dir, err := stateDir(lookupEnv)
-	if err != nil {
-		return func() {}, err
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return func() {}, fmt.Errorf("serve state: %w", err)
-	}
 	b, err := json.Marshal(st)
 	if err != nil {
 		return func() {}, fmt.Errorf("serve state: %w", err)
 	}
-	path := filepath.Join(dir, serveStateName)
-	tmp, err := os.CreateTemp(dir, ".serve-*.json")
+	path, err := writeStateFile("serve state", serveStateName, append(b, '\n'))
 	if err != nil {
-		return func() {}, fmt.Errorf("serve state: %w", err)
+		return func() {}, err
+	}
+	return func() {
+		var cur serveState
+		if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &cur) == nil && cur.PID == st.PID {
+			_ = os.Remove(path)
+		}
+	}, nil
+}
+
+// writeStateFile writes data atomically, with mode 0600 (it holds a
+// token), to name in the state directory and returns the file's path.
+// The temporary file (.NAME-*.EXT beside it) is removed when any step
+// fails; errors are prefixed with what.
+func writeStateFile(what, name string, data []byte) (string, error) {
+	dir, err := stateDir(lookupEnv)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	path := filepath.Join(dir, name)
+	ext := filepath.Ext(name)
+	tmp, err := os.CreateTemp(dir, "."+strings.TrimSuffix(name, ext)+"-*"+ext)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
 	}
 	// One err through every step: a failed chmod, write, close or rename
 	// removes the temporary file (it holds the token) and is returned.
 	err = tmp.Chmod(0o600)
 	if err == nil {
-		_, err = tmp.Write(append(b, '\n'))
+		_, err = tmp.Write(data)
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -59,12 +78,7 @@ func writeServeState(st serveState) (remove func(), err error) {
 	}
 	if err != nil {
 		_ = os.Remove(tmp.Name())
-		return func() {}, fmt.Errorf("serve state: %w", err)
+		return "", fmt.Errorf("%s: %w", what, err)
 	}
-	return func() {
-		var cur serveState
-		if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &cur) == nil && cur.PID == st.PID {
-			_ = os.Remove(path)
-		}
-	}, nil
+	return path, nil
 }

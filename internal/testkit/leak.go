@@ -28,14 +28,8 @@ func GoroutinesExcept(ignore ...string) int {
 	if len(ignore) == 0 {
 		return Goroutines()
 	}
-	buf := make([]byte, 1<<20)
-	size := runtime.Stack(buf, true)
-	for size == len(buf) { // cut short: take them all
-		buf = make([]byte, 2*len(buf))
-		size = runtime.Stack(buf, true)
-	}
 	n := 0
-	for _, g := range strings.Split(string(buf[:size]), "\n\n") {
+	for _, g := range strings.Split(allStacks(), "\n\n") {
 		if !containsAny(g, ignore) {
 			n++
 		}
@@ -86,8 +80,7 @@ func LeakCheck(t testing.TB) {
 // ourStacks returns the stacks of goroutines in this module or the
 // WebSocket library, or all stacks if none match.
 func ourStacks() string {
-	buf := make([]byte, 1<<20)
-	all := string(buf[:runtime.Stack(buf, true)])
+	all := allStacks()
 	var out []string
 	for _, g := range strings.Split(all, "\n\n") {
 		if strings.Contains(g, "github.com/ahptui/ahptui") || strings.Contains(g, "coder/websocket") {
@@ -98,4 +91,16 @@ func ourStacks() string {
 		return all
 	}
 	return strings.Join(out, "\n\n")
+}
+
+// allStacks returns the stacks of every goroutine, one per paragraph,
+// growing the buffer until none is cut short.
+func allStacks() string {
+	buf := make([]byte, 1<<20)
+	size := runtime.Stack(buf, true)
+	for size == len(buf) {
+		buf = make([]byte, 2*len(buf))
+		size = runtime.Stack(buf, true)
+	}
+	return string(buf[:size])
 }

@@ -1,8 +1,22 @@
 # Helpers shared by the tmux scripts (end-to-end tests and measurements;
 # sourced, not run). The caller sets ROOT (the repository), S (the tmux
-# session), WORK (a directory kept for post-mortems) and TIMEOUT (seconds a
-# wait may take by default); POLL is how often a wait looks (seconds).
+# session), WORK (a directory kept for post-mortems; e2e_workdir below
+# sets it) and TIMEOUT (seconds a wait may take by default); POLL is how
+# often a wait looks (seconds).
 POLL=${POLL:-0.1}
+
+# e2e_workdir NAME sets WORK and KEEP_WORK: $E2E_WORKDIR, kept after the
+# run (KEEP_WORK=1), or a new ahptui-NAME.XXXXXX under $TMPDIR that the
+# caller's cleanup removes (KEEP_WORK empty).
+e2e_workdir() {
+	if [ -n "${E2E_WORKDIR:-}" ]; then
+		WORK=$E2E_WORKDIR
+		KEEP_WORK=1
+	else
+		WORK=$(mktemp -d "${TMPDIR:-/tmp}/ahptui-$1.XXXXXX")
+		KEEP_WORK=
+	fi
+}
 
 # ahptui_bin prints the binary to run: $AHPTUI_BIN, or ./ahptui built
 # into $WORK.
