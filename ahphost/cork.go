@@ -58,8 +58,10 @@ func (c *corkConn) write(b []byte) (int, error) {
 		c.timer.Reset(c.timeout)
 	}
 	n, err := c.Conn.Write(b)
-	c.timer.Stop()
-	if err != nil && c.expired.Load() {
+	if !c.timer.Stop() {
+		// The timer fired: the socket is closed (or being closed), even if
+		// this write got through just before it (the close may release a
+		// write held elsewhere before the socket is shut).
 		return n, fmt.Errorf("write of %d bytes: %w", len(b), os.ErrDeadlineExceeded)
 	}
 	return n, err //nolint:wrapcheck // the socket's own error
