@@ -12,8 +12,9 @@
 # sends single keys (one at a time, 50 ms apart) with `tmux send-keys`,
 # timing each from the send to the moment the typed text appears on the
 # composer line in `capture-pane`. It prints one line per key and then
-# p50/p90/max in milliseconds. The timing includes tmux's own capture cost
-# (a few ms per poll), so idle is the floor to compare against.
+# p50/p90/max in milliseconds. The typing and polling go through one tmux
+# control client (internal/tmuxctl/cmd/echoprobe), which adds about a
+# millisecond; idle is still the floor to compare against.
 # Needs: tmux, go (unless AHPTUI_BIN is set).
 set -euo pipefail
 
@@ -37,10 +38,7 @@ trap cleanup EXIT
 . "$(dirname "$0")/lib/tmux-screen.sh" # ahptui_bin, snap, wait_for
 POLL=0.05
 BIN=$(ahptui_bin)
-
-now_ns() { date +%s%N; }
-# composer prints the composer's first line (it starts with the bar).
-composer() { snap && grep -m1 '^┃' "$WORK/last-screen.txt" || true; }
+PROBE=$(echoprobe_bin)
 
 tmux new-session -d -s "$S" -x 120 -y 40 \
 	-e TERM=xterm-256color -e HOME="$WORK" -e XDG_STATE_HOME="$WORK/state"
@@ -58,34 +56,18 @@ if [ -n "$PROMPT" ]; then
 	sleep 0.3
 fi
 
-typed=""
-samples=()
-letters=abcdefghijklmnopqrstuvwxyz
-for ((i = 0; i < KEYS; i++)); do
-	c=${letters:$((i % 26)):1}
-	typed+=$c
-	t0=$(now_ns)
-	tmux send-keys -t "$S" -l "$c"
-	while :; do
-		line=$(composer)
-		if [[ "$line" == *"$typed"* ]]; then break; fi
-		if (($(now_ns) - t0 > TIMEOUT * 1000000000)); then
-			echo "key $i: no echo within ${TIMEOUT}s" >&2
-			exit 1
-		fi
-	done
-	ms=$((($(now_ns) - t0) / 1000000))
-	samples+=("$ms")
-	echo "key $((i + 1)) '$c': ${ms} ms"
-	sleep 0.05
-done
+# echoprobe types the keys and prints one line per key, then p50/p90/max.
+result=$("$PROBE" -t "$S" -keys "$KEYS" -timeout "${TIMEOUT}s" -v 2>&1 >"$WORK/probe.out") || {
+	echo "$result" >&2
+	exit 1
+}
+echo "$result"
+read -r pcts n <"$WORK/probe.out"
+IFS=/ read -r p50 p90 pmax <<<"$pcts"
 
 done_yet=no
 snap
 # The turn is over when the composer hint no longer offers to cancel it.
 grep -q -- "esc cancels" "$WORK/last-screen.txt" || done_yet=yes
 [ -z "${DUMP:-}" ] || cat "$WORK/last-screen.txt"
-sorted=$(printf '%s\n' "${samples[@]}" | sort -n)
-n=${#samples[@]}
-p() { echo "$sorted" | sed -n "$(((n * $1 + 99) / 100))p"; }
-echo "prompt='${PROMPT:-idle}' keys=$n p50=$(p 50)ms p90=$(p 90)ms max=$(echo "$sorted" | tail -1)ms (turn finished: $done_yet)"
+echo "prompt='${PROMPT:-idle}' keys=$n p50=${p50}ms p90=${p90}ms max=${pmax}ms (turn finished: $done_yet)"

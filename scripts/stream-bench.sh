@@ -27,7 +27,11 @@
 #   echo p50/p90/max  keystroke echo while a second reply, ECHO_X times the
 #                 size (demo: 2, claude: 1), streams (up to KEYS keys, 50 ms
 #                 apart, only those typed before its end shows: echo_keys;
-#                 sizes ≥ 1 MB only)
+#                 sizes ≥ 1 MB only). Typed and polled by echoprobe
+#                 (internal/tmuxctl) through one tmux control client: the
+#                 earlier bash poller forked tmux and grep per poll and
+#                 read p90 61-87 ms with ahptui idle; echoprobe reads 16-19
+#                 (Bubble Tea's 60 fps frame is the floor)
 #
 #   scripts/stream-bench.sh                    3 MB and 200 KB, 3 rounds
 #   SIZES="3m" ROUNDS=1 scripts/stream-bench.sh
@@ -83,6 +87,7 @@ trap cleanup EXIT
 POLL=0.01
 BIN=$(ahptui_bin)
 HOST_BIN=${HOST_BIN:-$BIN} # the host (needs /demo stream); BIN is the client measured
+PROBE=$(echoprobe_bin)
 TCK=$(getconf CLK_TCK)
 
 now_ns() { date +%s%N; }
@@ -172,32 +177,14 @@ stream() {
 
 # echo_keys SIZE: keystroke echo while a reply of SIZE streams.
 echo_keys() {
-	local n=$1 typed="" samples=() letters=abcdefghijklmnopqrstuvwxyz c t0 line
+	local n=$1
 	tmux send-keys -t "$S" -l "$(prompt "$n")"
 	tmux send-keys -t "$S" Enter
 	sleep 0.2
 	wait_gone "$(endmark "$n")" 60 # the reply before, if of this size, scrolled away: this one streams
-	for ((i = 0; i < KEYS; i++)); do
-		c=${letters:$((i % 26)):1}
-		typed+=$c
-		t0=$(now_ns)
-		tmux send-keys -t "$S" -l "$c"
-		while :; do
-			line=$(composer)
-			[[ "$line" == *"$typed"* ]] && break
-			(($(now_ns) - t0 < 30000000000)) || { echo "no echo within 30 s" >&2; exit 1; }
-		done
-		samples+=($((($(now_ns) - t0) / 1000000)))
-		# Only keys typed while the reply streams count: stop at its end.
-		grep -q -- "$(endmark "$n")" "$WORK/last-screen.txt" && break
-		sleep 0.05
-	done
+	"$PROBE" -t "$S" -keys "$KEYS" -until "$(endmark "$n")" || exit 1
 	wait_for "$(endmark "$n")" "$TIMEOUT"
 	tmux send-keys -t "$S" C-u # clear what was typed
-	local sorted k
-	sorted=$(printf '%s\n' "${samples[@]}" | sort -n)
-	k=${#samples[@]}
-	echo "$(echo "$sorted" | sed -n "$(((k * 50 + 99) / 100))p")/$(echo "$sorted" | sed -n "$(((k * 90 + 99) / 100))p")/$(echo "$sorted" | tail -1) $k"
 }
 
 # resize: 120x40 → 80x24; ms until ahptui has redrawn the pane: the screen

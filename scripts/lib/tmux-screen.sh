@@ -28,6 +28,19 @@ ahptui_bin() {
 	(cd "$ROOT" && go build -o "$WORK/ahptui" .) >&2
 	echo "$WORK/ahptui"
 }
+
+# echoprobe_bin prints the keystroke-echo probe to run: $ECHOPROBE_BIN, or
+# internal/tmuxctl/cmd/echoprobe built into $WORK. It types and polls
+# through one tmux control client, so the probe adds ~1 ms, not a fork and
+# exec per poll.
+echoprobe_bin() {
+	if [ -n "${ECHOPROBE_BIN:-}" ]; then
+		echo "$ECHOPROBE_BIN"
+		return
+	fi
+	(cd "$ROOT" && go build -o "$WORK/echoprobe" ./internal/tmuxctl/cmd/echoprobe) >&2
+	echo "$WORK/echoprobe"
+}
 #
 # snap captures the pane into $WORK/last-screen.txt; screen prints it.
 # Matching greps the file, not a pipe: under pipefail a grep -q that stops

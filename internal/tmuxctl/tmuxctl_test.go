@@ -1,0 +1,97 @@
+package tmuxctl
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startSession starts a private tmux server (its own TMUX_TMPDIR) with one
+// 100x30 session running cmd.
+func startSession(t *testing.T, cmd string) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed")
+	}
+	t.Setenv("TMUX_TMPDIR", t.TempDir())
+	if out, err := exec.Command("tmux", "new-session", "-d", "-s", "p", "-x", "100", "-y", "30", cmd).CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("tmux", "kill-server").Run() })
+}
+
+// TestTypeAndCapture: keys sent through the control client reach the
+// pane, its output is signalled, and capture-pane returns the screen; the
+// control client does not resize the session.
+func TestTypeAndCapture(t *testing.T) {
+	startSession(t, "cat")
+	c, err := Attach("p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := c.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
+	for _, ch := range "hi there" {
+		if _, err := c.Command("send-keys -t p -H " + hex(byte(ch))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case <-c.Output():
+	case <-time.After(10 * time.Second):
+		t.Fatal("no output notification after typing into cat")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		screen, err := c.Command("capture-pane -p -t p")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(screen) > 0 && strings.HasPrefix(screen[0], "hi there") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("typed text not on screen: %q", screen)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	size, err := c.Command("display -p -t p '#{pane_width}x#{pane_height}'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(size) != 1 || size[0] != "100x30" {
+		t.Fatalf("pane size %q, want 100x30", size)
+	}
+}
+
+// TestCommandError: a command tmux rejects returns its error, and the
+// client stays usable.
+func TestCommandError(t *testing.T) {
+	startSession(t, "cat")
+	c, err := Attach("p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.Close() }()
+	if _, err := c.Command("no-such-command"); err == nil || !strings.Contains(err.Error(), "unknown command") {
+		t.Fatalf("err = %v, want tmux's unknown command", err)
+	}
+	if out, err := c.Command("display -p ok"); err != nil || len(out) != 1 || out[0] != "ok" {
+		t.Fatalf("after an error: %q, %v", out, err)
+	}
+}
+
+// TestAttachMissingSession fails with tmux's reason.
+func TestAttachMissingSession(t *testing.T) {
+	startSession(t, "cat")
+	if c, err := Attach("nope"); err == nil {
+		_ = c.Close()
+		t.Fatal("attached to a session that does not exist")
+	}
+}
+
+func hex(b byte) string { return string("0123456789abcdef"[b>>4]) + string("0123456789abcdef"[b&15]) }
