@@ -92,6 +92,7 @@ func streamOnce(b *testing.B, c streamCase) {
 		batches  int
 		started  bool
 		lastTick = start
+		next     time.Time // when the pump may take again (pumpPace)
 	)
 	step := func(msg tea.Msg) time.Duration {
 		t0 := time.Now()
@@ -109,7 +110,10 @@ func streamOnce(b *testing.B, c streamCase) {
 			}
 			msg = connEventMsg{ev: ev, b: r.m.c.backend}
 		} else {
-			msg = waitForBatch(ctx, r.m.c.backend, r.client)()
+			msg = waitForBatch(ctx, r.m.c.backend, r.client, next)() // paced as the model re-arms it
+			if bm, ok := msg.(connBatchMsg); ok {
+				next = bm.next
+			}
 		}
 		n := deltaCount(msg)
 		d := step(msg)

@@ -24,8 +24,14 @@ const requestTimeout = 30 * time.Second
 // (tens of MB from a host that sends long replies inline), and Update then
 // only projects the decoded state.
 func waitForEvent(ctx context.Context, b Backend) tea.Cmd {
+	return waitForEventAfter(ctx, b, time.Time{})
+}
+
+// waitForEventAfter is waitForEvent taking nothing before notBefore (a
+// batch's pumpPace, stream_batch.go).
+func waitForEventAfter(ctx context.Context, b Backend, notBefore time.Time) tea.Cmd {
 	if bb, ok := b.(batchBackend); ok {
-		return waitForBatch(ctx, b, bb) // stream_batch.go
+		return waitForBatch(ctx, b, bb, notBefore) // stream_batch.go
 	}
 	return func() tea.Msg {
 		ev, err := b.Next(ctx)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -13,9 +14,20 @@ import (
 // streams tens of thousands of small deltas, and those that arrived
 // between two frames are applied (reduced, derived, acknowledged) and drawn
 // once, not one Update and one View each. The bound keeps one Update short
-// (a key typed meanwhile waits for at most one batch): 512 deltas cost a
-// few milliseconds.
-const maxBatch = 512
+// (a key typed meanwhile waits for at most one batch): 2,048 deltas cost
+// about a millisecond (BenchmarkStreamDeltas), and with one batch per
+// pumpPace it still lets 120,000 deltas a second through, more than the
+// read loop delivers.
+const maxBatch = 2048
+
+// pumpPace is the least time between two batches of one backend: about a
+// frame at Bubble Tea's 60 fps, so a fast stream is applied once per frame
+// drawn (not after every few deltas: the read loop hands them over as they
+// come, and each wake-up of the UI goroutine cost an Update and a View).
+// The UI goroutine then sleeps between frames, and a key typed during a
+// stream finds it idle (echo while streaming, issue 22). A take of one
+// event is not paced: a slow stream or a single answer is applied at once.
+const pumpPace = 16 * time.Millisecond
 
 // batchBackend is a backend that can hand over every event already queued
 // at once (*ahpclient.Client with Options.ExplicitAck).
@@ -28,12 +40,18 @@ type batchBackend interface {
 type connBatchMsg struct {
 	evs []connEventMsg
 	b   Backend
+	// next is when the pump may take again (pumpPace after this take).
+	next time.Time
 }
 
 // waitForBatch is waitForEvent for a backend that batches: one message for
-// one event (as before), a connBatchMsg for several.
-func waitForBatch(ctx context.Context, b Backend, bb batchBackend) tea.Cmd {
+// one event (as before), a connBatchMsg for several. It takes nothing
+// before notBefore.
+func waitForBatch(ctx context.Context, b Backend, bb batchBackend, notBefore time.Time) tea.Cmd {
 	return func() tea.Msg {
+		if !pace(ctx, notBefore) {
+			return pumpStoppedMsg{err: ctx.Err(), b: b}
+		}
 		evs, err := bb.NextBatch(ctx, nil, maxBatch)
 		if len(evs) == 0 {
 			if err == nil {
@@ -44,11 +62,27 @@ func waitForBatch(ctx context.Context, b Backend, bb batchBackend) tea.Cmd {
 		if len(evs) == 1 {
 			return eventMsg(evs[0], b)
 		}
-		out := connBatchMsg{evs: make([]connEventMsg, len(evs)), b: b}
+		out := connBatchMsg{evs: make([]connEventMsg, len(evs)), b: b, next: time.Now().Add(pumpPace)}
 		for i, ev := range evs {
 			out.evs[i] = eventMsg(ev, b)
 		}
 		return out
+	}
+}
+
+// pace waits until t (a zero t: not at all); false when ctx ended first.
+func pace(ctx context.Context, t time.Time) bool {
+	d := time.Until(t)
+	if t.IsZero() || d <= 0 {
+		return true
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 
@@ -71,7 +105,7 @@ func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
 			pump = pump && ok
 		}
 		if pump {
-			add(waitForEvent(m.c.ctx, msg.b))
+			add(waitForEventAfter(m.c.ctx, msg.b, msg.next))
 		}
 		return tea.Batch(cmds...)
 	}
@@ -108,7 +142,7 @@ func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
 	if streamed {
 		add(m.syncPrompts())
 	}
-	add(waitForEvent(m.c.ctx, m.c.backend))
+	add(waitForEventAfter(m.c.ctx, m.c.backend, msg.next))
 	return tea.Batch(cmds...)
 }
 

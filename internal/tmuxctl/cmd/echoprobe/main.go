@@ -69,7 +69,7 @@ func probe(c *tmuxctl.Client, target string, keys int, gap time.Duration, until,
 			if screen, err = c.Command("capture-pane -p -t " + target); err != nil {
 				return nil, err
 			}
-			if strings.Contains(composer(screen, prefix), typed) {
+			if echoed(composer(screen, prefix), prefix, typed) {
 				break
 			}
 			if time.Since(t0) > timeout {
@@ -101,6 +101,12 @@ func composer(screen []string, prefix string) string {
 		}
 	}
 	return ""
+}
+
+// echoed reports whether the composer line shows typed as its text (not
+// somewhere in a placeholder such as "Message…").
+func echoed(line, prefix, typed string) bool {
+	return strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(line, prefix)), typed)
 }
 
 // drain empties a notification channel.
