@@ -182,9 +182,11 @@ echo_keys() {
 	tmux send-keys -t "$S" Enter
 	sleep 0.2
 	wait_gone "$(endmark "$n")" 60 # the reply before, if of this size, scrolled away: this one streams
-	"$PROBE" -t "$S" -keys "$KEYS" -until "$(endmark "$n")" || exit 1
+	local res
+	res=$("$PROBE" -t "$S" -keys "$KEYS" -until "$(endmark "$n")") || exit 1
 	wait_for "$(endmark "$n")" "$TIMEOUT"
 	tmux send-keys -t "$S" C-u # clear what was typed
+	echo "$res" # last: the caller reads it once this is done
 }
 
 # resize: 120x40 → 80x24; ms until ahptui has redrawn the pane: the screen

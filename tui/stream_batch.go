@@ -26,7 +26,8 @@ const maxBatch = 2048
 // come, and each wake-up of the UI goroutine cost an Update and a View).
 // The UI goroutine then sleeps between frames, and a key typed during a
 // stream finds it idle (echo while streaming, issue 22). A take of one
-// event is not paced: a slow stream or a single answer is applied at once.
+// event is not paced (a slow stream or a single answer is applied at
+// once), nor is the take after a full batch (a backlog is caught up).
 const pumpPace = 16 * time.Millisecond
 
 // batchBackend is a backend that can hand over every event already queued
@@ -40,7 +41,8 @@ type batchBackend interface {
 type connBatchMsg struct {
 	evs []connEventMsg
 	b   Backend
-	// next is when the pump may take again (pumpPace after this take).
+	// next is when the pump may take again: pumpPace after this take
+	// began (zero after a full batch).
 	next time.Time
 }
 
@@ -52,6 +54,7 @@ func waitForBatch(ctx context.Context, b Backend, bb batchBackend, notBefore tim
 		if !pace(ctx, notBefore) {
 			return pumpStoppedMsg{err: ctx.Err(), b: b}
 		}
+		woke := time.Now()
 		evs, err := bb.NextBatch(ctx, nil, maxBatch)
 		if len(evs) == 0 {
 			if err == nil {
@@ -62,7 +65,10 @@ func waitForBatch(ctx context.Context, b Backend, bb batchBackend, notBefore tim
 		if len(evs) == 1 {
 			return eventMsg(evs[0], b)
 		}
-		out := connBatchMsg{evs: make([]connEventMsg, len(evs)), b: b, next: time.Now().Add(pumpPace)}
+		out := connBatchMsg{evs: make([]connEventMsg, len(evs)), b: b}
+		if len(evs) < maxBatch { // a full batch leaves a backlog: no wait
+			out.next = woke.Add(pumpPace) // a frame from this take's start, whatever it cost
+		}
 		for i, ev := range evs {
 			out.evs[i] = eventMsg(ev, b)
 		}

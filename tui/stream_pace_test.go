@@ -26,16 +26,17 @@ func (p *pacedBackend) NextBatch(ctx context.Context, dst []ahpclient.Event, max
 
 // TestPumpTakesOncePerPace: after a batch, the pump takes nothing before
 // the batch's pumpPace has passed, so a fast stream wakes the UI once a
-// frame; a take of one event is not paced.
+// frame; a take of one event or of a full batch is not paced.
 func TestPumpTakesOncePerPace(t *testing.T) {
 	ctx := context.Background()
 	pb := &pacedBackend{n: 3}
+	before := time.Now()
 	first, ok := waitForBatch(ctx, nil, pb, time.Time{})().(connBatchMsg)
 	if !ok || len(first.evs) != 3 {
 		t.Fatalf("first take: %#v", first)
 	}
-	if want := pb.asked[0].Add(pumpPace); first.next.Before(want) {
-		t.Fatalf("next take allowed at %v, want ≥ %v (pumpPace after the take)", first.next, want)
+	if first.next.Before(before.Add(pumpPace)) || first.next.After(pb.asked[0].Add(pumpPace)) {
+		t.Fatalf("next take allowed at %v, want pumpPace after the take began (%v)", first.next, pb.asked[0].Add(pumpPace))
 	}
 	second := waitForBatch(ctx, nil, pb, first.next)()
 	if _, ok := second.(connBatchMsg); !ok {
@@ -43,6 +44,10 @@ func TestPumpTakesOncePerPace(t *testing.T) {
 	}
 	if pb.asked[1].Before(first.next) {
 		t.Fatalf("taken %v before the pace allowed (%v)", first.next.Sub(pb.asked[1]), first.next)
+	}
+	pb.n = maxBatch
+	if full := waitForBatch(ctx, nil, pb, time.Time{})().(connBatchMsg); !full.next.IsZero() {
+		t.Fatal("a full batch (a backlog) is paced")
 	}
 	pb.n = 1
 	if _, ok := waitForBatch(ctx, nil, pb, time.Time{})().(connEventMsg); !ok {
