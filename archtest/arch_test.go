@@ -47,6 +47,8 @@ var allowed = map[string][]string{
 
 	"internal/mockanthropic":                   {},
 	"internal/mockanthropic/cmd/mockanthropic": {"internal/mockanthropic"},
+	"internal/tmuxctl":                         {},
+	"internal/tmuxctl/cmd/echoprobe":           {"internal/tmuxctl"},
 }
 
 // pure packages may not import packages that do I/O or read clocks/randomness.
