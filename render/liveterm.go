@@ -50,8 +50,6 @@ type LiveTerminal struct {
 	// line count and then the lines: the output is split once).
 	plain    []string
 	plainRev uint64
-	// plainWidth is the widest of plain (-1: not measured yet).
-	plainWidth int
 }
 
 // maxQueuedLines bounds the lines of output fed to the emulator at once:
@@ -214,23 +212,6 @@ func muteReplies(e *vt.Emulator) {
 	}
 }
 
-// Width is the terminal's width in columns: the emulator's, or without a
-// pty the widest line of output.
-func (t *LiveTerminal) Width() int {
-	if t.pty {
-		t.flush()
-		return t.emu.Width()
-	}
-	pl := t.plainLines()
-	if t.plainWidth < 0 {
-		t.plainWidth = 0
-		for _, l := range pl {
-			t.plainWidth = max(t.plainWidth, ansi.StringWidth(l))
-		}
-	}
-	return t.plainWidth
-}
-
 // LineCount is the number of lines the terminal has to show: scrollback
 // plus the screen down to its last non-blank row.
 func (t *LiveTerminal) LineCount() int {
@@ -315,10 +296,10 @@ func (t *LiveTerminal) plainLines() []string {
 	s := SanitizeTabs(t.state.Output(), TerminalTabWidth)
 	s = strings.TrimSuffix(s, "\n")
 	if s == "" {
-		t.plain, t.plainRev, t.plainWidth = []string{}, t.rev, 0
+		t.plain, t.plainRev = []string{}, t.rev
 		return nil
 	}
-	t.plain, t.plainRev, t.plainWidth = strings.Split(s, "\n"), t.rev, -1
+	t.plain, t.plainRev = strings.Split(s, "\n"), t.rev
 	return t.plain
 }
 

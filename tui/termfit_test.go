@@ -68,9 +68,13 @@ func TestTypingDoesNotResizeAnotherClientsTerminal(t *testing.T) {
 // wideChat is typingChat whose terminal is 200 columns wide with one line
 // longer than the viewer, listed in the root state (f7 opens it).
 func wideChat(t *testing.T, claim ahpwire.TerminalClaim) (Model, *fakeBackend) {
+	return termChat(t, claim, strings.Repeat("-", 150)+"END")
+}
+
+// termChat is wideChat with line as the terminal's second line.
+func termChat(t *testing.T, claim ahpwire.TerminalClaim, line string) (Model, *fakeBackend) {
 	t.Helper()
 	m, fb := typingChat(t)
-	line := strings.Repeat("-", 150) + "END"
 	st := ahpwire.TerminalState{Title: "cat", Claim: claim, Cols: ahpwire.Ptr[int64](200), Rows: ahpwire.Ptr[int64](10),
 		Content: []ahpwire.TerminalContentPart{{Type: ahpwire.TerminalPartUnclassified, Value: "start\r\n" + line + "\r\n"}}}
 	m = send(t, m, snapshotEvent(t, typedTerm, st))
@@ -101,6 +105,12 @@ func TestTerminalViewerScrollsSideways(t *testing.T) {
 	}
 	if v := viewText(m); !strings.Contains(v, "│ start") {
 		t.Fatalf("← did not scroll back:\n%s", v)
+	}
+	// A terminal wider than the viewer whose lines all fit scrolls nowhere.
+	m, _ = termChat(t, sessionClaim, "short")
+	m = send(t, m, keyPress("right"))
+	if v := viewText(m); strings.Contains(v, "←/→") || !strings.Contains(v, "│ start") {
+		t.Fatalf("short lines:\n%s", v)
 	}
 }
 

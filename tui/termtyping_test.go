@@ -83,7 +83,7 @@ func TestEnterOnTerminalBlockClaimsAndTypes(t *testing.T) {
 		t.Fatalf("not typing:\n%s", viewText(m))
 	}
 	m = send(t, m, termEnv(7, &ahpwire.TerminalClaimed{Claim: ahpwire.TerminalClaim{Kind: ahpwire.ClaimClient, ClientID: "client-test"}}, ""))
-	if !strings.Contains(viewText(m), "TYPING: keys go to the terminal") {
+	if !strings.Contains(viewText(m), "TYPING · esc gives it back · other keys go to the terminal") {
 		t.Fatalf("claim not shown:\n%s", viewText(m))
 	}
 	n = len(fb.dispatched)

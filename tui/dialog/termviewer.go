@@ -179,13 +179,17 @@ func (v *TermViewer) View(st *uikit.Styles, width, height int) string {
 		dropped = DroppedNote(total)
 		v.scroll = min(v.scroll, max(0, total-avail))
 		end := total - v.scroll
-		over := max(0, t.Width()-inner)
-		wide = over > 0
-		v.hscroll = min(v.hscroll, over)
-		if v.typing {
-			v.hscroll = 0 // the terminal is fitted to the viewer (termsize.go)
+		from, n := max(0, end-avail), min(avail, end)
+		over := 0 // how far the widest line shown goes past the viewer
+		for _, l := range t.Lines(from, n, 1<<20, false) {
+			over = max(over, ansi.StringWidth(l)-inner)
 		}
-		lines = t.LinesAt(max(0, end-avail), min(avail, end), v.hscroll, inner, true)
+		wide = over > 0 && !v.typing // typing: the terminal is fitted to the viewer (termsize.go)
+		v.hscroll = min(v.hscroll, over)
+		if !wide {
+			v.hscroll = 0
+		}
+		lines = t.LinesAt(from, n, v.hscroll, inner, true)
 	}
 	title := st.Help.Title.Render(uikit.OneLine(render.Sanitize(info.Title))) + "  " + st.Help.Desc.Render(v.hint(status, wide))
 	// The line under the title says when the scrollback reached its cap.
@@ -205,7 +209,7 @@ func (v *TermViewer) hint(status string, wide bool) string {
 	case v.typing && v.src.ClaimRejected(v.uri) != "":
 		return status + " · the host refused the claim: " + uikit.OneLine(render.Sanitize(v.src.ClaimRejected(v.uri))) + " · " + release
 	case v.typing && v.owned():
-		return status + " · TYPING: keys go to the terminal · " + release
+		return status + " · TYPING · " + release + " · other keys go to the terminal"
 	case v.typing:
 		return status + " · claiming… · " + release
 	}
