@@ -280,6 +280,12 @@ func (r *run) repl() error {
 		}
 	})
 	defer ti.OnTerminalInput(uri, nil)
+	if tr, ok := ch.(agent.TerminalResizes); ok {
+		// Clients size the terminal to their views; nothing runs behind it
+		// (their emulators wrap the output), so any size will do.
+		tr.OnTerminalResize(uri, func(cols, rows int) {})
+		defer tr.OnTerminalResize(uri, nil)
+	}
 	term := ahpwire.ToolResultContent{Type: ahpwire.ContentTerminal, Resource: uri, Title: title, IsPty: ahpwire.Ptr(true)}
 	if err := r.emit(&ahpwire.ChatToolCallContentChanged{TurnID: r.t.TurnID, ToolCallID: spec.id,
 		Content: []ahpwire.ToolResultContent{term}}); err != nil {
