@@ -23,6 +23,15 @@ var sharedBin struct {
 // process (removed by TestMain). Callers must not move or change it.
 func sharedBinary(t *testing.T) string {
 	t.Helper()
+	buildSharedBinary()
+	if sharedBin.err != nil {
+		t.Fatalf("go build: %v\n%s", sharedBin.err, sharedBin.out)
+	}
+	return sharedBin.path
+}
+
+// buildSharedBinary builds the shared binary once.
+func buildSharedBinary() {
 	sharedBin.once.Do(func() {
 		sharedBin.dir, sharedBin.err = os.MkdirTemp("", "ahptui-cli-test")
 		if sharedBin.err != nil {
@@ -31,10 +40,6 @@ func sharedBinary(t *testing.T) string {
 		sharedBin.path = filepath.Join(sharedBin.dir, "ahptui")
 		sharedBin.out, sharedBin.err = exec.Command("go", "build", "-o", sharedBin.path, "github.com/ahptui/ahptui").CombinedOutput()
 	})
-	if sharedBin.err != nil {
-		t.Fatalf("go build: %v\n%s", sharedBin.err, sharedBin.out)
-	}
-	return sharedBin.path
 }
 
 // removeSharedBinary deletes the binary sharedBinary built, if any.

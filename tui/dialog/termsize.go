@@ -30,6 +30,9 @@ func textArea(width, height int) (cols, rows int) {
 // into the terminal it returns the terminal/resized that fits the terminal
 // to the viewer.
 func (v *TermViewer) Fit(width, height int) tea.Cmd {
+	if width <= 0 || height <= 0 {
+		return nil // no window yet: nothing to fit to
+	}
 	v.cols, v.rows = textArea(width, height)
 	v.page = v.rows
 	if !v.typing {
