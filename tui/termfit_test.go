@@ -140,3 +140,20 @@ func TestTerminalViewerHintFollowsClaim(t *testing.T) {
 		t.Fatalf("typing hint:\n%s", v)
 	}
 }
+
+// TestTypingHintWhenTheProgramEnds: once the program behind the terminal
+// being typed into exits, the hint says nothing reads the keys any more
+// (not TYPING) and how to leave.
+func TestTypingHintWhenTheProgramEnds(t *testing.T) {
+	m, _ := typingChat(t)
+	m = claimTyped(t, m)
+	m = send(t, m, termEnv(7, &ahpwire.TerminalClaimed{Claim: ahpwire.TerminalClaim{Kind: ahpwire.ClaimClient, ClientID: "client-test"}}, ""))
+	if v := viewText(m); !strings.Contains(v, "TYPING") {
+		t.Fatalf("claimed:\n%s", v)
+	}
+	code := int64(0)
+	m = send(t, m, termEnv(8, &ahpwire.TerminalExited{ExitCode: &code}, ""))
+	if v := viewText(m); strings.Contains(v, "TYPING") || !strings.Contains(v, "exit 0 · the program ended: nothing reads the keys · esc gives it back") {
+		t.Fatalf("after the exit:\n%s", v)
+	}
+}

@@ -206,6 +206,8 @@ func (v *TermViewer) hint(status string, wide bool) string {
 	}
 	release := v.kmIn.Release.Help().Key + " gives it back"
 	switch {
+	case v.typing && status != "running":
+		return status + " · the program ended: nothing reads the keys · " + release
 	case v.typing && v.src.ClaimRejected(v.uri) != "":
 		return status + " · the host refused the claim: " + uikit.OneLine(render.Sanitize(v.src.ClaimRejected(v.uri))) + " · " + release
 	case v.typing && v.owned():
