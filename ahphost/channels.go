@@ -22,7 +22,8 @@ type extChannels struct {
 	termOrder  []string // creation order, for RootState.terminals
 	changesets map[string]*changesetEntry
 	resources  resourceStore
-	inputs     map[string]func(string) // interactive terminals' input (terminput.go)
+	inputs     map[string]func(string)         // interactive terminals' input (terminput.go)
+	resizes    map[string]func(cols, rows int) // interactive terminals' size (termresize.go)
 }
 
 // changesetEntry is one changeset channel.
@@ -160,6 +161,7 @@ func (s *store) dispatchExt(uri string, a ahpwire.Action, origin *ahpwire.Action
 	if kindOf(uri) == chanTerminal {
 		s.applyTerminal(uri, a, origin)
 		s.terminalInput(uri, a)
+		s.terminalResize(uri, a) // termresize.go
 	} else {
 		s.applyChangeset(uri, a, origin)
 	}
@@ -181,7 +183,7 @@ func (s *store) validateExt(uri string, a ahpwire.Action, clientID string) strin
 		if err := ahpstate.ValidateTerminalAction(*t, a, clientID); err != nil {
 			return err.Error()
 		}
-		return ""
+		return s.fixedSize(uri, a) // termresize.go
 	case chanChangeset:
 		if _, ok := a.(*ahpwire.ChangesetFilesReviewChanged); !ok {
 			return "action is not client-dispatchable on a changeset: " + a.ActionType()

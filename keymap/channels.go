@@ -18,6 +18,7 @@ type Terminal struct {
 	Up, Down         key.Binding
 	PageUp, PageDown key.Binding
 	Top, Bottom      key.Binding
+	Left, Right      key.Binding // scroll sideways (lines wider than the viewer)
 	Next             key.Binding // next terminal
 	Copy             key.Binding // copy the terminal's text (OSC 52)
 	Close            key.Binding
@@ -53,6 +54,8 @@ func channelDefaults(km *KeyMap) {
 		PageDown: b(k("pgdown", "f", "space"), "pgdn/f", "page down"),
 		Top:      b(k("home", "g"), "home/g", "top"),
 		Bottom:   b(k("end", "G"), "end/G", "bottom"),
+		Left:     b(k("left", "h"), "←/h", "scroll left"),
+		Right:    b(k("right", "l"), "→/l", "scroll right (lines wider than the viewer)"),
 		Next:     b(k("tab"), "tab", "next terminal"),
 		Copy:     b(k("y"), "y", "copy text"),
 		Close:    b(k("esc", "q", "f7"), "esc/q", "close"),

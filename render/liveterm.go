@@ -239,6 +239,13 @@ func (t *LiveTerminal) screenRows() int {
 // width display columns, styled with the terminal's own colours; styled
 // false returns plain text.
 func (t *LiveTerminal) Lines(from, n, width int, styled bool) []string {
+	return t.LinesAt(from, n, 0, width, styled)
+}
+
+// LinesAt is Lines scrolled right: each line starts at display column col
+// (the terminal viewer's horizontal scroll).
+func (t *LiveTerminal) LinesAt(from, n, col, width int, styled bool) []string {
+	col = max(col, 0)
 	total := t.LineCount()
 	from = max(0, min(from, total))
 	end := min(total, from+max(n, 0))
@@ -246,6 +253,9 @@ func (t *LiveTerminal) Lines(from, n, width int, styled bool) []string {
 	if !t.pty {
 		pl := t.plainLines()
 		for _, l := range pl[from:end] {
+			if col > 0 {
+				l = ansi.Cut(l, col, col+ansi.StringWidth(l))
+			}
 			out = append(out, truncatePlain(l, width))
 		}
 		return out
@@ -263,7 +273,7 @@ func (t *LiveTerminal) Lines(from, n, width int, styled bool) []string {
 			cells = func(x int) *uv.Cell { return t.emu.CellAt(x, y) }
 			w = t.emu.Width()
 		}
-		out = append(out, drawCells(cells, w, width, styled))
+		out = append(out, drawCells(cells, w, col, width, styled))
 	}
 	return out
 }
@@ -294,9 +304,10 @@ func (t *LiveTerminal) plainLines() []string {
 }
 
 // drawCells renders one row of cells (at most cols cells, at most width
-// display columns). Every cell's text goes through Sanitize; styles become
+// display columns from display column skip on; a wide character cut by
+// skip is left out). Every cell's text goes through Sanitize; styles become
 // SGR sequences built from the parsed style, never copied from the input.
-func drawCells(at func(x int) *uv.Cell, cols, width int, styled bool) string {
+func drawCells(at func(x int) *uv.Cell, cols, skip, width int, styled bool) string {
 	var b strings.Builder
 	var run strings.Builder
 	var cur uv.Style
@@ -326,6 +337,14 @@ func drawCells(at func(x int) *uv.Cell, cols, width int, styled bool) string {
 		}
 		text = Sanitize(text)
 		w := max(ansi.StringWidth(text), 1)
+		if skip > 0 {
+			skip -= w
+			if skip < 0 { // the right half of a wide character: a blank
+				run.WriteString(strings.Repeat(" ", -skip))
+				used, skip = -skip, 0
+			}
+			continue
+		}
 		if used+w > width {
 			break
 		}

@@ -225,10 +225,10 @@ wait_for 'tab transcript'
 
 step "the host's terminals open in a viewer (f7)"
 keys F7
-wait_for 'tab next .* enter type into it'
+wait_for 'tab next · ↑/↓ pgup/pgdn'
 wait_for '--- FAIL'
 keys Escape
-wait_gone 'tab next .* enter type into it'
+wait_gone 'tab next · ↑/↓ pgup/pgdn'
 
 step "/demo edit: the changes view opens, a diff is shown, a file is marked reviewed"
 type_text '/demo edit'

@@ -28,7 +28,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	// The terminal and the window.
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
-		return nil
+		return m.fitTermViewers() // terminals.go
 	case tea.FocusMsg, tea.BlurMsg:
 		if m.notify != nil {
 			_, m.notify.focused = msg.(tea.FocusMsg)

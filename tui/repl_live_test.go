@@ -34,3 +34,36 @@ func TestLiveDemoReplTyping(t *testing.T) {
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("turn done", func(m Model) bool { return m.chat.state.Current == nil })
 }
+
+// /demo repl against the real host: the terminal the user types into takes
+// the viewer's width (136 columns at 140×40, 76 at 80×24), so a long line
+// wraps where the viewer ends and nothing of it is cut; the viewer never
+// tells the user to claim a terminal they are typing into.
+func TestLiveDemoReplUsesViewerWidth(t *testing.T) {
+	r := openLiveChat(t)
+	r.m = send(t, r.m, teaSize(140, 41))
+	r.m = typeText(t, r.m, "/demo repl")
+	r.m = send(t, r.m, keyPress("enter"))
+	r.pump("shell prompt", func(m Model) bool { return strings.Contains(viewText(m), "Demo shell") && terminalOnScreen(m) != "" })
+	r.m = send(t, r.m, openTerminalMsg{uri: terminalOnScreen(r.m)})
+	r.pump("claimed", func(m Model) bool { return strings.Contains(viewText(m), "TYPING") })
+	if v := viewText(r.m); strings.Contains(v, "Claim this") || strings.Contains(v, "type into it ·") {
+		t.Fatalf("the viewer says to claim the terminal being typed into:\n%s", v)
+	}
+	long := strings.Repeat("0123456789", 12) + "END" // 123 columns: more than the host's 100
+	r.m = typeText(t, r.m, "echo "+long)
+	r.m = send(t, r.m, keyPress("enter"))
+	r.pump("answer on one line", func(m Model) bool { return strings.Contains(viewText(m), "│ "+long) })
+	r.m = send(t, r.m, teaSize(80, 25))
+	r.m = typeText(t, r.m, "echo x"+long)
+	r.m = send(t, r.m, keyPress("enter"))
+	// The answer wraps at 76 columns: both halves are on screen, each whole.
+	head, tail := ("x" + long)[:76], ("x" + long)[76:]
+	r.pump("answer wrapped", func(m Model) bool {
+		v := viewText(m)
+		return strings.Contains(v, "│ "+head+" │") && strings.Contains(v, "│ "+tail+" ")
+	})
+	r.m = typeText(t, r.m, "exit")
+	r.m = send(t, r.m, keyPress("enter"))
+	r.pump("turn done", func(m Model) bool { return m.chat.state.Current == nil })
+}

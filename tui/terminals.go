@@ -43,6 +43,7 @@ func (m *Model) typingTerminal() bool {
 func (m *Model) openTerminal(uri string) tea.Cmd {
 	v, cmd := dialog.NewTermViewerOn(m.c.ext, m.c.km.Terminal, uri)
 	v.Wire(m.c.km.TermInput, m.c.sender(), clientIDOf(m.c.backend))
+	v.Fit(m.width, m.bodyHeight())
 	m.overlays = append(m.overlays, v)
 	return tea.Batch(cmd, v.Claim())
 }
@@ -52,8 +53,21 @@ func (m *Model) openTermViewer() tea.Cmd {
 	km := &m.c.km
 	v, cmd := dialog.NewTermViewer(m.c.ext, km.Terminal)
 	v.Wire(km.TermInput, m.c.sender(), clientIDOf(m.c.backend))
+	v.Fit(m.width, m.bodyHeight())
 	m.overlays = append(m.overlays, v)
 	return cmd
+}
+
+// fitTermViewers tells the open terminal viewers the window's new size: a
+// terminal the user types into is resized to fit (dialog/termsize.go).
+func (m *Model) fitTermViewers() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, ov := range m.overlays {
+		if v, ok := ov.(*dialog.TermViewer); ok {
+			cmds = append(cmds, v.Fit(m.width, m.bodyHeight()))
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 // RootTerminals is the host's terminal catalogue (dialog.TermSource).

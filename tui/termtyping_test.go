@@ -70,17 +70,20 @@ func TestEnterOnTerminalBlockClaimsAndTypes(t *testing.T) {
 	n := len(fb.dispatched)
 	m = send(t, m, keyPress("enter"))
 	got := dispatchedSince(fb, n)
-	if len(got) != 1 {
+	if len(got) != 2 {
 		t.Fatalf("dispatched %#v", got)
 	}
 	if c, ok := got[0].(*ahpwire.TerminalClaimed); !ok || c.Claim != (ahpwire.TerminalClaim{Kind: ahpwire.ClaimClient, ClientID: "client-test"}) {
 		t.Fatalf("claim %#v", got[0])
 	}
+	if _, ok := got[1].(*ahpwire.TerminalResized); !ok { // termfit_test.go checks the size
+		t.Fatalf("no resize after the claim: %#v", got[1])
+	}
 	if !m.typingTerminal() || !strings.Contains(viewText(m), "claiming…") {
 		t.Fatalf("not typing:\n%s", viewText(m))
 	}
 	m = send(t, m, termEnv(7, &ahpwire.TerminalClaimed{Claim: ahpwire.TerminalClaim{Kind: ahpwire.ClaimClient, ClientID: "client-test"}}, ""))
-	if !strings.Contains(viewText(m), "TYPING: keys go to the terminal") {
+	if !strings.Contains(viewText(m), "TYPING · esc gives it back · other keys go to the terminal") {
 		t.Fatalf("claim not shown:\n%s", viewText(m))
 	}
 	n = len(fb.dispatched)
@@ -135,7 +138,7 @@ func TestTerminalViewerClaimRefused(t *testing.T) {
 	}
 	n := len(fb.dispatched)
 	m = send(t, m, keyPress("enter"))
-	if got := dispatchedSince(fb, n); len(got) != 1 {
+	if got := dispatchedSince(fb, n); len(got) != 2 { // the claim and the resize (termfit_test.go)
 		t.Fatalf("claim: %#v", got)
 	}
 	m = send(t, m, termEnv(8, &ahpwire.TerminalClaimed{Claim: ahpwire.TerminalClaim{Kind: ahpwire.ClaimClient, ClientID: "client-test"}}, "the terminal is not claimed by this client"))

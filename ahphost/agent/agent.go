@@ -125,6 +125,16 @@ type TerminalInputs interface {
 	OnTerminalInput(uri string, handler func(data string))
 }
 
+// TerminalResizes is implemented by Channels that tell the agent when a
+// client resizes a terminal it types into (terminal/resized), to resize
+// the pty behind it. The handler runs with the host lock held and must not
+// block. The host refuses clients' resizes of a terminal that has an input
+// handler (TerminalInputs) but no resize handler: its size is the agent's.
+type TerminalResizes interface {
+	// OnTerminalResize registers (nil removes) the resize handler of uri.
+	OnTerminalResize(uri string, handler func(cols, rows int))
+}
+
 // SessionHooks change the session a turn runs in.
 type SessionHooks interface {
 	// SetTitle renames the session (session/titleChanged).

@@ -47,9 +47,12 @@ var replFiles = map[string][]string{
 	"testdata": {"large.tsv"},
 }
 
-// replBanner is printed when the terminal opens.
-const replBanner = "Demo shell — nothing really runs here; the commands are built in.\r\n" +
-	"Claim this terminal to type into it (Enter on its block, or F7 then Enter), then try `help`.\r\n"
+// replBanner is printed when the terminal opens. It stays on screen while
+// the user types, so it says nothing about claiming the terminal: the
+// client's viewer says that, as the claim changes (whose it is, how to
+// type, how to give it back); the tool call's invocation message tells
+// where to start.
+const replBanner = "Demo shell — nothing really runs here; the commands are built in. Try `help`.\r\n"
 
 // replShell is the state of one demo shell: the line being edited, the
 // escape sequence being skipped and the commands run so far.
@@ -277,6 +280,12 @@ func (r *run) repl() error {
 		}
 	})
 	defer ti.OnTerminalInput(uri, nil)
+	if tr, ok := ch.(agent.TerminalResizes); ok {
+		// Clients size the terminal to their views; nothing runs behind it
+		// (their emulators wrap the output), so any size will do.
+		tr.OnTerminalResize(uri, func(cols, rows int) {})
+		defer tr.OnTerminalResize(uri, nil)
+	}
 	term := ahpwire.ToolResultContent{Type: ahpwire.ContentTerminal, Resource: uri, Title: title, IsPty: ahpwire.Ptr(true)}
 	if err := r.emit(&ahpwire.ChatToolCallContentChanged{TurnID: r.t.TurnID, ToolCallID: spec.id,
 		Content: []ahpwire.ToolResultContent{term}}); err != nil {

@@ -24,9 +24,9 @@ import (
 // and one authorized test key, and an ssh wrapper ($AHPTUI_SSH) whose
 // config (host alias "sshtest") trusts only that host key.
 type testSSHD struct {
-	dir, wrapper, remoteState, bin string
-	port                           int
-	pid                            int // the listening sshd
+	dir, wrapper, remoteState string
+	port                      int
+	pid                       int // the listening sshd
 }
 
 func startSSHD(t *testing.T) *testSSHD {
@@ -43,8 +43,6 @@ func startSSHD(t *testing.T) *testSSHD {
 	}
 	s := &testSSHD{dir: t.TempDir()}
 	s.remoteState = filepath.Join(s.dir, "remote-state")
-	s.bin = filepath.Join(s.dir, "bin")
-	must(t, os.MkdirAll(s.bin, 0o755))
 	for _, k := range []string{"hostkey", "id"} {
 		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(s.dir, k)).CombinedOutput(); err != nil {
 			t.Fatalf("ssh-keygen: %v %s", err, out)
@@ -53,9 +51,31 @@ func startSSHD(t *testing.T) *testSSHD {
 	pub, err := os.ReadFile(filepath.Join(s.dir, "id.pub"))
 	must(t, err)
 	must(t, os.WriteFile(filepath.Join(s.dir, "authorized_keys"), pub, 0o600))
-	port, err := freePort()
+	// The port is free when chosen but may be taken before sshd binds it
+	// (the SSH tests run in parallel): sshd then exits, and another port is
+	// tried. Only this sshd's own "listening" line counts as started.
+	for attempt := 1; ; attempt++ {
+		port, err := freePort()
+		must(t, err)
+		if s.startOn(t, sshd, port) {
+			break
+		}
+		if attempt == 3 {
+			t.Fatal("sshd did not start on any of 3 ports")
+		}
+	}
+	hostPub, err := os.ReadFile(filepath.Join(s.dir, "hostkey.pub"))
 	must(t, err)
-	s.port = port
+	must(t, os.WriteFile(filepath.Join(s.dir, "known_hosts"), []byte(fmt.Sprintf("[127.0.0.1]:%d %s", s.port, hostPub)), 0o600))
+	must(t, os.WriteFile(filepath.Join(s.dir, "empty_known_hosts"), nil, 0o600))
+	s.wrapper = s.writeWrapper(t, "ssh", "known_hosts")
+	return s
+}
+
+// startOn starts the sshd on port and reports whether it listens there
+// (false: it exited, the port was taken meanwhile).
+func (s *testSSHD) startOn(t *testing.T, sshd string, port int) bool {
+	t.Helper()
 	cfg := fmt.Sprintf(`Port %d
 ListenAddress 127.0.0.1
 HostKey %s/hostkey
@@ -79,32 +99,32 @@ AcceptEnv XDG_STATE_HOME
 	var logb syncBuffer
 	cmd.Stdout, cmd.Stderr = &logb, &logb
 	must(t, cmd.Start())
-	s.pid = cmd.Process.Pid
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	listening := fmt.Sprintf("Server listening on 127.0.0.1 port %d", port)
+	deadline := time.Now().Add(testTimeout)
+	for !strings.Contains(logb.String(), listening) {
+		select {
+		case <-exited:
+			t.Logf("sshd on port %d exited: %s", port, logb.String())
+			return false
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			<-exited
+			t.Fatalf("sshd did not start: %s", logb.String())
+		}
+	}
+	s.port, s.pid = port, cmd.Process.Pid
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		<-exited
 		if t.Failed() {
 			t.Logf("sshd log:\n%s", logb.String())
 		}
 	})
-	deadline := time.Now().Add(testTimeout)
-	for {
-		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sshd did not start: %s", logb.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	hostPub, err := os.ReadFile(filepath.Join(s.dir, "hostkey.pub"))
-	must(t, err)
-	must(t, os.WriteFile(filepath.Join(s.dir, "known_hosts"), []byte(fmt.Sprintf("[127.0.0.1]:%d %s", port, hostPub)), 0o600))
-	must(t, os.WriteFile(filepath.Join(s.dir, "empty_known_hosts"), nil, 0o600))
-	s.wrapper = s.writeWrapper(t, "ssh", "known_hosts")
-	return s
+	return true
 }
 
 // writeWrapper writes an ssh wrapper using a config that trusts knownHosts.
@@ -264,11 +284,10 @@ func TestSSHEndToEnd(t *testing.T) {
 // host for the lifetime of the connection and its URL read from its
 // first line.
 func TestSSHStart(t *testing.T) {
+	t.Parallel() // its own sshd, port and directories; ahptui runs as a child (sshpar_test.go)
 	s := startSSHD(t)
-	bin := buildBinary(t)
-	must(t, os.Rename(bin, filepath.Join(s.bin, "ahptui")))
-	s.setConfig(t, "start = true\nremote_bin = \""+filepath.Join(s.bin, "ahptui")+"\"\n")
-	code, out, errs := runIn(t, "", "exec", "@box", "hello, started host")
+	bin := sharedBinary(t) // sharedbin_test.go
+	code, out, errs := s.runBin(t, bin, "start = true\nremote_bin = \""+bin+"\"\n", nil, "exec", "@box", "hello, started host")
 	if code != execCompleted || !strings.Contains(out, "demo agent") {
 		t.Fatalf("exec with --start: %d %q %q", code, out, errs)
 	}
@@ -299,10 +318,10 @@ func drain(h *headless) {
 // the remote serve, shows the UI connected through the tunnel and quits
 // cleanly.
 func TestSSHCommandAttachesUI(t *testing.T) {
+	t.Parallel() // its own sshd, port, tmux server and directories (sshpar_test.go)
 	s := startSSHD(t)
-	stop := s.serve(t)
-	defer stop()
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
+	s.serveBin(t, bin)
 	p := startPane(t, []string{"AHPTUI_SSH=" + s.wrapper},
 		fmt.Sprintf(`bash -c '%q ssh sshtest; echo EXIT=$?; echo MODES: $(stty -a | tr "\n" " ")'`, bin))
 	p.waitFor(`Connected`)
@@ -313,7 +332,9 @@ func TestSSHCommandAttachesUI(t *testing.T) {
 // TestSSHPortAndSocket: a host named by port or by Unix socket (as the VS
 // Code agent host listens) is forwarded to; the token comes from the config.
 func TestSSHPortAndSocket(t *testing.T) {
+	t.Parallel() // its own sshd, port and directories; ahptui runs as a child (sshpar_test.go)
 	s := startSSHD(t)
+	bin := sharedBinary(t)
 	h, err := ahphost.New(ahphost.Options{Dir: t.TempDir(), Token: execToken})
 	must(t, err)
 	t.Cleanup(func() { _ = h.Close() })
@@ -321,9 +342,8 @@ func TestSSHPortAndSocket(t *testing.T) {
 	must(t, err)
 	_, port, err := net.SplitHostPort(hostOfURL(u))
 	must(t, err)
-	t.Setenv("BOX_TOKEN", execToken)
-	s.setConfig(t, "port = "+port+"\ntoken_env = \"BOX_TOKEN\"\n")
-	if code, out, errs := runIn(t, "", "exec", "@box", "over a forwarded port"); code != execCompleted || !strings.Contains(out, "demo agent") {
+	env := []string{"BOX_TOKEN=" + execToken}
+	if code, out, errs := s.runBin(t, bin, "port = "+port+"\ntoken_env = \"BOX_TOKEN\"\n", env, "exec", "@box", "over a forwarded port"); code != execCompleted || !strings.Contains(out, "demo agent") {
 		t.Fatalf("port: %d %q %q", code, out, errs)
 	}
 
@@ -336,8 +356,7 @@ func TestSSHPortAndSocket(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- h2.Serve(ctx, ln) }()
 	t.Cleanup(func() { cancel(); <-served })
-	s.setConfig(t, "socket = \""+sock+"\"\ntoken_env = \"BOX_TOKEN\"\n")
-	if code, out, errs := runIn(t, "", "exec", "@box", "over a forwarded socket"); code != execCompleted || !strings.Contains(out, "demo agent") {
+	if code, out, errs := s.runBin(t, bin, "socket = \""+sock+"\"\ntoken_env = \"BOX_TOKEN\"\n", env, "exec", "@box", "over a forwarded socket"); code != execCompleted || !strings.Contains(out, "demo agent") {
 		t.Fatalf("socket: %d %q %q", code, out, errs)
 	}
 }

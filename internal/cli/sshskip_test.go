@@ -19,5 +19,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "internal/cli: the SSH tests are SKIPPED: they need openssh-server and openssh-client "+
 			"(apt-get install -y openssh-server openssh-client; .ci/run installs them)")
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeSharedBinary() // sharedbin_test.go
+	os.Exit(code)
 }

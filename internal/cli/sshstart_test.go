@@ -48,10 +48,9 @@ func childPIDs(t *testing.T, ppid int) []int {
 // shuts down cleanly (it used to die of SIGPIPE logging its shutdown to the
 // gone stderr, leaving its state file and its agents behind).
 func TestSSHStartLinkDropEndsWithExit3(t *testing.T) {
+	t.Parallel() // its own sshd, port, tmux server and directories
 	s := startSSHD(t)
-	bin := buildBinary(t)
-	remote := filepath.Join(s.bin, "ahptui")
-	must(t, os.Rename(bin, remote))
+	remote := sharedBinary(t) // sharedbin_test.go
 	p := startPane(t, []string{"AHPTUI_SSH=" + s.wrapper},
 		fmt.Sprintf(`bash -c '%q ssh sshtest --start --remote-bin %q; echo EXIT=$?; echo MODES: $(stty -a | tr "\n" " ")'`, remote, remote))
 	p.waitFor(`Connected`)

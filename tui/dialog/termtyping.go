@@ -27,9 +27,11 @@ func (v *TermViewer) Claim() tea.Cmd {
 	mine := ahpwire.TerminalClaim{Kind: ahpwire.ClaimClient, ClientID: v.clientID}
 	if v.prev == mine {
 		v.prev = ahpwire.TerminalClaim{} // already ours: nothing to give back
-		return nil
+		return v.fitTerminal()
 	}
-	return v.send(v.uri, &ahpwire.TerminalClaimed{Claim: mine}, "claim the terminal")
+	// The resize follows the claim (the Sender keeps their order): the
+	// terminal gets the viewer's size once it is ours (termsize.go).
+	return tea.Batch(v.send(v.uri, &ahpwire.TerminalClaimed{Claim: mine}, "claim the terminal"), v.fitTerminal())
 }
 
 // Typing reports whether the keys go to the terminal.

@@ -57,6 +57,8 @@ type TermViewer struct {
 	only   bool   // showing one terminal, not the root's list
 	scroll int    // lines up from the end
 	page   int
+	// cols×rows is the text area (termsize.go); hscroll the first column shown.
+	cols, rows, hscroll int
 
 	kmIn     keymap.TermInput
 	send     Sender // nil: the viewer is read-only
@@ -128,6 +130,10 @@ func (v *TermViewer) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) 
 		v.scroll += max(1, v.page-1)
 	case key.Matches(k, v.km.PageDown):
 		v.scroll = max(0, v.scroll-max(1, v.page-1))
+	case key.Matches(k, v.km.Left):
+		v.hscrollBy(-max(1, v.cols/2))
+	case key.Matches(k, v.km.Right):
+		v.hscrollBy(max(1, v.cols/2))
 	case key.Matches(k, v.km.Top):
 		v.scroll = 1 << 30
 	case key.Matches(k, v.km.Bottom):
@@ -143,9 +149,8 @@ func (v *TermViewer) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) 
 
 // View draws the terminal's title, status and the visible lines.
 func (v *TermViewer) View(st *uikit.Styles, width, height int) string {
-	inner := max(20, width-4)
-	avail := max(1, height-4)
-	v.page = avail
+	inner, avail := textArea(width, height) // termsize.go
+	v.cols, v.rows, v.page = inner, avail, avail
 	if len(v.src.RootTerminals()) == 0 && !v.only {
 		return st.Help.Box.Render(st.Help.Title.Render("Terminals") + "\n\n" + st.Dialog.Muted.Render("The host lists no terminals.") + "\n" + st.Help.Desc.Render("esc closes"))
 	}
@@ -159,6 +164,7 @@ func (v *TermViewer) View(st *uikit.Styles, width, height int) string {
 	}
 	var lines []string
 	dropped := "" // hints.go
+	wide := false // lines wider than the viewer
 	t := v.src.LiveTerminal(v.uri)
 	if t == nil {
 		lines = []string{st.Dialog.Muted.Render("loading…")}
@@ -173,30 +179,65 @@ func (v *TermViewer) View(st *uikit.Styles, width, height int) string {
 		dropped = DroppedNote(total)
 		v.scroll = min(v.scroll, max(0, total-avail))
 		end := total - v.scroll
-		lines = t.Lines(max(0, end-avail), min(avail, end), inner, true)
+		from, n := max(0, end-avail), min(avail, end)
+		over := 0 // how far the widest line shown goes past the viewer
+		for _, l := range t.Lines(from, n, 1<<20, false) {
+			over = max(over, ansi.StringWidth(l)-inner)
+		}
+		wide = over > 0 && !v.typing // typing: the terminal is fitted to the viewer (termsize.go)
+		v.hscroll = min(v.hscroll, over)
+		if !wide {
+			v.hscroll = 0
+		}
+		lines = t.LinesAt(from, n, v.hscroll, inner, true)
 	}
-	title := st.Help.Title.Render(uikit.OneLine(render.Sanitize(info.Title))) + "  " + st.Help.Desc.Render(v.hint(status))
+	title := st.Help.Title.Render(uikit.OneLine(render.Sanitize(info.Title))) + "  " + st.Help.Desc.Render(v.hint(status, wide))
 	// The line under the title says when the scrollback reached its cap.
 	out := append([]string{ansi.Truncate(title, inner, "…"), ansi.Truncate(st.Dialog.Muted.Render(dropped), inner, "…")}, lines...)
 	return st.Help.Box.Width(min(width, inner+4)).Render(strings.Join(out, "\n"))
 }
 
-// hint is the viewer's status line: the terminal's state and the keys.
-func (v *TermViewer) hint(status string) string {
+// hint is the viewer's status line: the terminal's state, who holds it,
+// and the keys that apply in that state (while typing: how to leave).
+func (v *TermViewer) hint(status string, wide bool) string {
 	where := ""
 	if !v.only {
 		where = fmt.Sprintf(" · %d/%d · %s next", v.idx+1, len(v.src.RootTerminals()), v.km.Next.Help().Key)
 	}
 	release := v.kmIn.Release.Help().Key + " gives it back"
 	switch {
+	case v.typing && status != "running":
+		return status + " · the program ended: nothing reads the keys · " + release
 	case v.typing && v.src.ClaimRejected(v.uri) != "":
 		return status + " · the host refused the claim: " + uikit.OneLine(render.Sanitize(v.src.ClaimRejected(v.uri))) + " · " + release
 	case v.typing && v.owned():
-		return status + " · TYPING: keys go to the terminal · " + release
+		return status + " · TYPING · " + release + " · other keys go to the terminal"
 	case v.typing:
 		return status + " · claiming… · " + release
-	case v.send == nil:
-		return status + where + " · ↑/↓ pgup/pgdn · y copy · esc close · read-only"
 	}
-	return status + where + " · " + v.km.Interact.Help().Key + " type into it · ↑/↓ pgup/pgdn · y copy · esc close"
+	keys := " · ↑/↓ pgup/pgdn"
+	if wide {
+		keys += " · ←/→ sideways"
+	}
+	keys += " · y copy · esc close"
+	claim := v.claimNow()
+	switch {
+	case v.send == nil:
+		return status + where + keys + " · read-only"
+	case claim.Kind == ahpwire.ClaimClient && claim.ClientID != v.clientID:
+		return status + where + " · another client is typing into it" + keys
+	case v.owned():
+		return status + where + " · claimed by you: " + v.km.Interact.Help().Key + " types into it" + keys
+	case status != "running":
+		return status + where + keys
+	}
+	return status + where + " · " + v.km.Interact.Help().Key + " type into it" + keys
+}
+
+// claimNow is who holds the shown terminal (zero while it loads).
+func (v *TermViewer) claimNow() ahpwire.TerminalClaim {
+	if t := v.src.LiveTerminal(v.uri); t != nil {
+		return t.State().Claim
+	}
+	return ahpwire.TerminalClaim{}
 }

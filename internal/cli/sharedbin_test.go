@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// sharedBin is the ahptui binary built once for the tests that run it and
+// do not change it (the parallel SSH tests: four links of the same binary
+// at once cost more than the tests themselves on a small machine).
+var sharedBin struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+	out  []byte
+}
+
+// sharedBinary returns the path of the ahptui binary built once per test
+// process (removed by TestMain). Callers must not move or change it.
+func sharedBinary(t *testing.T) string {
+	t.Helper()
+	buildSharedBinary()
+	if sharedBin.err != nil {
+		t.Fatalf("go build: %v\n%s", sharedBin.err, sharedBin.out)
+	}
+	return sharedBin.path
+}
+
+// buildSharedBinary builds the shared binary once.
+func buildSharedBinary() {
+	sharedBin.once.Do(func() {
+		sharedBin.dir, sharedBin.err = os.MkdirTemp("", "ahptui-cli-test")
+		if sharedBin.err != nil {
+			return
+		}
+		sharedBin.path = filepath.Join(sharedBin.dir, "ahptui")
+		sharedBin.out, sharedBin.err = exec.Command("go", "build", "-o", sharedBin.path, "github.com/ahptui/ahptui").CombinedOutput()
+	})
+}
+
+// removeSharedBinary deletes the binary sharedBinary built, if any.
+func removeSharedBinary() {
+	if sharedBin.dir != "" {
+		_ = os.RemoveAll(sharedBin.dir)
+	}
+}
