@@ -22,7 +22,8 @@ type terminal struct {
 	limit          int
 	ch             agent.Channels
 	cmd            *exec.Cmd
-	input          func(string) error // writes to the pty
+	input          func(string) error   // writes to the pty
+	resize         func(cols, rows int) // sizes the pty (never blocks)
 
 	mu        sync.Mutex
 	out       []byte
@@ -92,6 +93,10 @@ func (c *client) CreateTerminal(ctx context.Context, p sdk.CreateTerminalRequest
 	if ti, ok := t.ch.(agent.TerminalInputs); ok {
 		ti.OnTerminalInput(t.uri, func(data string) { _ = t.input(data) })
 	}
+	if tr, ok := t.ch.(agent.TerminalResizes); ok && t.resize != nil {
+		// A client typing into it sizes it to its view (ahphost/termresize.go).
+		tr.OnTerminalResize(t.uri, t.resize)
+	}
 	s.mu.Lock()
 	s.terms[id] = t
 	s.mu.Unlock()
@@ -154,6 +159,9 @@ func (t *terminal) status() *sdk.TerminalExitStatus {
 func (t *terminal) release() {
 	if ti, ok := t.ch.(agent.TerminalInputs); ok {
 		ti.OnTerminalInput(t.uri, nil)
+	}
+	if tr, ok := t.ch.(agent.TerminalResizes); ok {
+		tr.OnTerminalResize(t.uri, nil)
 	}
 	t.kill()
 }

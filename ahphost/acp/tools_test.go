@@ -242,7 +242,8 @@ func TestTerminal(t *testing.T) {
 	}
 }
 
-// A client can claim an agent's running pty terminal and type into it.
+// A client can claim an agent's running pty terminal, size it to its view
+// and type into it.
 func TestTypeIntoTerminal(t *testing.T) {
 	e := newEnv(t, opts{})
 	_, chat := e.newSession(e.c, "typing")
@@ -270,11 +271,15 @@ func TestTypeIntoTerminal(t *testing.T) {
 	if _, err := e.c.c.Dispatch(e.ctx, uri, &ahpwire.TerminalClaimed{Claim: ahpwire.TerminalClaim{Kind: ahpwire.ClaimClient, ClientID: me}}); err != nil {
 		t.Fatal(err)
 	}
+	// The client typing into it sizes it to its view: the pty follows.
+	if _, err := e.c.c.Dispatch(e.ctx, uri, &ahpwire.TerminalResized{Cols: 97, Rows: 21}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := e.c.c.Dispatch(e.ctx, uri, &ahpwire.TerminalInput{Data: "typed words\r"}); err != nil {
 		t.Fatal(err)
 	}
 	turn := e.finished(e.c, chat, "t1")
-	if md := markdown(turn); !strings.Contains(md, "got typed words") {
+	if md := markdown(turn); !strings.Contains(md, "got typed words") || !strings.Contains(md, "size 21 97") {
 		t.Fatalf("%q %q", md, errText(turn))
 	}
 }

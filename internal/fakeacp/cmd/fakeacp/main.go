@@ -14,7 +14,7 @@
 //	read P      fs/read_text_file P and says what came back
 //	write P     fs/write_text_file P and says what came back
 //	terminal    terminal/create `echo hi`, waits, reports output and exit
-//	interactive terminal/create `read line` (waits for typed input)
+//	interactive terminal/create `read line` (waits for typed input), then prints the pty's size
 //	fail        a tool call that fails
 //	refuse      stop reason refusal; maxtokens: max_tokens
 //	crash       writes two stderr lines and exits 3
@@ -304,7 +304,7 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 	case "terminal":
 		return r.terminal("sh", []string{"-c", "echo hi from the terminal; exit 7"})
 	case "interactive":
-		return r.terminal("sh", []string{"-c", "printf 'type: '; read line; echo got $line"})
+		return r.terminal("sh", []string{"-c", "printf 'type: '; read line; echo got $line; echo size $(stty size)"})
 	case "fail":
 		r.send(sdk.StartToolCall("t-fail", "Run the broken tool", sdk.WithStartKind(sdk.ToolKindExecute), sdk.WithStartStatus(sdk.ToolCallStatusInProgress)))
 		r.send(sdk.UpdateToolCall("t-fail", sdk.WithUpdateStatus(sdk.ToolCallStatusFailed), sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock("boom: the tool broke"))})))
