@@ -164,8 +164,8 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	// hold its first read until the logger is in place (a data race when
 	// the agent exits at once otherwise).
 	gate := make(chan struct{})
-	flow := newUpdateFlow()
-	p.conn = sdk.NewClientSideConnection(&client{b: b, flow: flow}, stdin, gatedReader{flowReader{stdout, flow}, gate})
+	var flow *updateFlow
+	p.conn, flow = b.connect(stdin, stdout, gate)
 	go func() { // a held read ends with the connection or the process
 		select {
 		case <-p.conn.Done():
@@ -255,6 +255,13 @@ func (t *tail) lines() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]string(nil), t.buf...)
+}
+
+// connect opens the ACP connection over the agent's stdin and stdout; the
+// SDK reads stdout once gate is closed, held back by the returned flow.
+func (b *Bridge) connect(stdin io.Writer, stdout io.Reader, gate <-chan struct{}) (*sdk.ClientSideConnection, *updateFlow) {
+	flow := newUpdateFlow()
+	return sdk.NewClientSideConnection(&client{b: b, flow: flow}, stdin, gatedReader{flowReader{stdout, flow}, gate}), flow
 }
 
 // gatedReader blocks reads until gate is closed.

@@ -6,9 +6,9 @@ import (
 	"runtime/pprof"
 )
 
-// profileEnv names a file to write a CPU profile of the terminal UI to
-// (`go tool pprof ahptui FILE`), for measurements such as
-// scripts/stream-bench.sh; unset, nothing is profiled.
+// profileEnv names a file to write a CPU profile of the terminal UI (or of
+// `ahptui serve`) to (`go tool pprof ahptui FILE`), for measurements such
+// as scripts/stream-bench.sh; unset, nothing is profiled.
 const profileEnv = "AHPTUI_CPUPROFILE"
 
 // startProfile starts the CPU profile $AHPTUI_CPUPROFILE asks for and
