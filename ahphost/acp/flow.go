@@ -2,7 +2,6 @@ package acp
 
 import (
 	"bytes"
-	"io"
 	"sync"
 )
 
@@ -53,6 +52,22 @@ func (f *updateFlow) handled() {
 	f.cond.Broadcast()
 }
 
+// idle reports whether every session/update read so far was handled.
+func (f *updateFlow) idle() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.inFlight == 0
+}
+
+// hold waits while too many session/updates are in flight.
+func (f *updateFlow) hold() {
+	f.mu.Lock()
+	for f.inFlight >= maxUpdatesInFlight && !f.closed {
+		f.cond.Wait()
+	}
+	f.mu.Unlock()
+}
+
 // close releases a held read for good (the connection ended).
 func (f *updateFlow) close() {
 	f.mu.Lock()
@@ -88,25 +103,4 @@ func (f *updateFlow) count(b []byte) {
 		f.seen, f.tail = false, f.tail[:0]
 		b = b[nl+1:]
 	}
-}
-
-// flowReader is the agent's stdout as the SDK reads it, held back by flow.
-type flowReader struct {
-	r    io.Reader
-	flow *updateFlow
-}
-
-func (fr flowReader) Read(b []byte) (int, error) {
-	f := fr.flow
-	f.mu.Lock()
-	for f.inFlight >= maxUpdatesInFlight && !f.closed {
-		f.cond.Wait()
-	}
-	f.mu.Unlock()
-	if len(b) > maxFlowRead {
-		b = b[:maxFlowRead]
-	}
-	n, err := fr.r.Read(b)
-	f.count(b[:n])
-	return n, err //nolint:wrapcheck // the pipe's own error, as io.Reader passes it on
 }

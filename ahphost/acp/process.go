@@ -261,7 +261,8 @@ func (t *tail) lines() []string {
 // SDK reads stdout once gate is closed, held back by the returned flow.
 func (b *Bridge) connect(stdin io.Writer, stdout io.Reader, gate <-chan struct{}) (*sdk.ClientSideConnection, *updateFlow) {
 	flow := newUpdateFlow()
-	return sdk.NewClientSideConnection(&client{b: b, flow: flow}, stdin, gatedReader{flowReader{stdout, flow}, gate}), flow
+	c := &client{b: b, flow: flow}
+	return sdk.NewClientSideConnection(c, stdin, gatedReader{newAgentReader(stdout, flow, c), gate}), flow
 }
 
 // gatedReader blocks reads until gate is closed.

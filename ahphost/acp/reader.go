@@ -1,0 +1,171 @@
+package acp
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"time"
+)
+
+// maxChunkLine is the longest line the reader looks at: a longer one goes
+// to the SDK as it is read (its scanner bounds a line to 10 MiB).
+const maxChunkLine = 64 << 10
+
+// agentReader is the agent's stdout as the SDK reads it. It reads whole
+// lines: text chunks (chunks.go) it maps itself, coalesced; every other
+// line it hands to the SDK, in order, and it reads the pipe only while
+// fewer than maxUpdatesInFlight of those are unhandled (flow.go).
+type agentReader struct {
+	r    io.Reader
+	dl   interface{ SetReadDeadline(time.Time) error } // r's, nil when it has none
+	flow *updateFlow
+	c    *client
+
+	buf        []byte
+	start, end int  // buf[start:end]: read, not yet looked at
+	out0, out1 int  // buf[out0:out1]: lines the SDK reads next
+	long       bool // inside a line too long to look at
+	err        error
+	deadline   bool // a read deadline is set on r
+
+	line chunkLine
+	co   coalesced
+}
+
+// newAgentReader reads the agent's stdout r for the client c.
+func newAgentReader(r io.Reader, flow *updateFlow, c *client) *agentReader {
+	ar := &agentReader{r: r, flow: flow, c: c}
+	if dl, ok := r.(interface{ SetReadDeadline(time.Time) error }); ok {
+		ar.dl = dl
+	}
+	return ar
+}
+
+func (ar *agentReader) Read(p []byte) (int, error) {
+	for {
+		if ar.out0 < ar.out1 {
+			n := copy(p[:min(len(p), maxFlowRead)], ar.buf[ar.out0:ar.out1])
+			ar.out0 += n
+			ar.flow.count(p[:n])
+			return n, nil
+		}
+		if ar.next() {
+			continue
+		}
+		if ar.err != nil { // the end: what is held, the last bytes, the error
+			ar.flush()
+			if ar.start < ar.end {
+				ar.out0, ar.out1, ar.start = ar.start, ar.end, ar.end
+				continue
+			}
+			return 0, ar.err
+		}
+		ar.fill()
+	}
+}
+
+// next looks at the whole lines read: it takes text chunks and sets out
+// to the lines for the SDK. It reports false when it needs more bytes.
+func (ar *agentReader) next() bool {
+	progress := false
+	for ar.start < ar.end {
+		b := ar.buf[ar.start:ar.end]
+		nl := bytes.IndexByte(b, '\n')
+		if ar.long {
+			n := len(b)
+			if nl >= 0 {
+				n, ar.long = nl+1, false
+			}
+			ar.handOut(n)
+			return true
+		}
+		if nl < 0 {
+			if len(b) < maxChunkLine {
+				return progress
+			}
+			if ar.out0 < ar.out1 {
+				return true
+			}
+			ar.long = true
+			continue
+		}
+		chunk := parseChunk(b[:nl], &ar.line)
+		if ar.out0 < ar.out1 { // gathering lines for the SDK
+			if chunk || ar.out1-ar.out0 >= maxFlowRead {
+				return true // they go first
+			}
+			ar.out1 += nl + 1
+			ar.start += nl + 1
+			continue
+		}
+		progress = true
+		if chunk && ar.flow.idle() {
+			if !ar.co.take(&ar.line) {
+				ar.flush()
+				ar.co.take(&ar.line)
+			}
+			ar.start += nl + 1
+			if len(ar.co.text) >= maxCoalesced {
+				ar.flush()
+			}
+			continue
+		}
+		ar.handOut(nl + 1)
+	}
+	return progress
+}
+
+// handOut makes the next n bytes the SDK's, after the text held.
+func (ar *agentReader) handOut(n int) {
+	ar.flush()
+	ar.out0, ar.out1 = ar.start, ar.start+n
+	ar.start += n
+}
+
+// flush maps the text held.
+func (ar *agentReader) flush() {
+	if !ar.co.held {
+		return
+	}
+	ar.c.chunk(string(ar.co.session), ar.co.thought, string(ar.co.text))
+	ar.co.text, ar.co.held = ar.co.text[:0], false
+}
+
+// fill reads more of the pipe (at most maxFlowRead), once fewer than
+// maxUpdatesInFlight lines are unhandled. While text is held, the read
+// waits only until coalesceWindow after its first chunk.
+func (ar *agentReader) fill() {
+	if ar.buf == nil {
+		ar.buf = make([]byte, maxChunkLine+maxFlowRead)
+	}
+	if ar.start > 0 { // out is empty here
+		ar.end = copy(ar.buf, ar.buf[ar.start:ar.end])
+		ar.start, ar.out0, ar.out1 = 0, 0, 0
+	}
+	if ar.co.held && (ar.dl == nil || time.Since(ar.co.since) >= coalesceWindow) {
+		ar.flush()
+	}
+	ar.flow.hold() // nothing is held: text is taken only while no update is in flight
+	switch {
+	case ar.co.held:
+		if ar.dl.SetReadDeadline(ar.co.since.Add(coalesceWindow)) != nil {
+			ar.dl = nil
+			ar.flush()
+		} else {
+			ar.deadline = true
+		}
+	case ar.deadline:
+		_ = ar.dl.SetReadDeadline(time.Time{})
+		ar.deadline = false
+	}
+	n, err := ar.r.Read(ar.buf[ar.end:min(len(ar.buf), ar.end+maxFlowRead)])
+	ar.end += n
+	switch {
+	case err == nil:
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		ar.flush()
+	default:
+		ar.err = err
+	}
+}
