@@ -27,7 +27,9 @@ type agentReader struct {
 	out0, out1 int  // buf[out0:out1]: lines the SDK reads next
 	long       bool // inside a line too long to look at
 	err        error
-	deadline   bool // a read deadline is set on r
+	deadline   bool          // a read deadline is set on r
+	caughtUp   bool          // the last read emptied the pipe
+	nap        time.Duration // how long the pipe may fill before the next read (fill)
 
 	line chunkLine
 	co   coalesced
@@ -35,7 +37,7 @@ type agentReader struct {
 
 // newAgentReader reads the agent's stdout r for the client c.
 func newAgentReader(r io.Reader, flow *updateFlow, c *client) *agentReader {
-	ar := &agentReader{r: r, flow: flow, c: c}
+	ar := &agentReader{r: r, flow: flow, c: c, nap: coalesceWindow}
 	if dl, ok := r.(interface{ SetReadDeadline(time.Time) error }); ok {
 		ar.dl = dl
 	}
@@ -132,9 +134,14 @@ func (ar *agentReader) flush() {
 	ar.co.text, ar.co.held = ar.co.text[:0], false
 }
 
+// readGrace bounds a read at the end of a coalescing window: it takes
+// what the pipe holds.
+const readGrace = 100 * time.Microsecond
+
 // fill reads more of the pipe (at most maxFlowRead), once fewer than
-// maxUpdatesInFlight lines are unhandled. While text is held, the read
-// waits only until coalesceWindow after its first chunk.
+// maxUpdatesInFlight lines are unhandled. While text is held, it first
+// lets the rest of the window's chunks gather in the pipe (one wake-up
+// instead of one per line), then takes what is there without waiting.
 func (ar *agentReader) fill() {
 	if ar.buf == nil {
 		ar.buf = make([]byte, maxChunkLine+maxFlowRead)
@@ -147,9 +154,15 @@ func (ar *agentReader) fill() {
 		ar.flush()
 	}
 	ar.flow.hold() // nothing is held: text is taken only while no update is in flight
+	napped := false
 	switch {
 	case ar.co.held:
-		if ar.dl.SetReadDeadline(ar.co.since.Add(coalesceWindow)) != nil {
+		end := ar.co.since.Add(coalesceWindow)
+		if ar.caughtUp { // the pipe was empty: let the window's chunks gather
+			time.Sleep(min(ar.nap, time.Until(end)))
+			end, napped = time.Now().Add(readGrace), true
+		}
+		if ar.dl.SetReadDeadline(end) != nil {
 			ar.dl = nil
 			ar.flush()
 		} else {
@@ -159,8 +172,18 @@ func (ar *agentReader) fill() {
 		_ = ar.dl.SetReadDeadline(time.Time{})
 		ar.deadline = false
 	}
-	n, err := ar.r.Read(ar.buf[ar.end:min(len(ar.buf), ar.end+maxFlowRead)])
+	want := min(len(ar.buf), ar.end+maxFlowRead) - ar.end
+	n, err := ar.r.Read(ar.buf[ar.end : ar.end+want])
 	ar.end += n
+	ar.caughtUp = n < want
+	if napped { // a full read after a nap: the agent writes fast, nap less
+		switch {
+		case n == want:
+			ar.nap = max(ar.nap/2, readGrace)
+		case n < want/4:
+			ar.nap = min(ar.nap*2, coalesceWindow)
+		}
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, os.ErrDeadlineExceeded):
