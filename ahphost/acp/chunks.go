@@ -24,7 +24,7 @@ import (
 // goes to the SDK as before; the reader maps its chunks itself only while
 // the SDK has no session/update in hand, and maps what it holds before it
 // hands the SDK the next line, so the order of everything the agent sends
-// is kept.
+// is kept. Lines longer than maxChunkLine go to the SDK as they are read.
 
 // coalesceWindow bounds how long the reader holds chunk text while more
 // may come: chunks that arrive within it become one AHP action.

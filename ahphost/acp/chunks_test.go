@@ -242,3 +242,19 @@ func TestReaderMapsHeldTextWhenTheAgentPauses(t *testing.T) {
 		t.Fatalf("the turn saw %q while the agent paused", got)
 	}
 }
+
+// isRequest tells an agent's requests from its notifications and answers.
+func TestIsRequest(t *testing.T) {
+	for line, want := range map[string]bool{
+		`{"jsonrpc":"2.0","id":3,"method":"terminal/release","params":{"terminalId":"t"}}`: true,
+		`{"method":"fs/read_text_file","params":{"path":"/x"},"ID":"a"}`:                   true,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s"}}`:           false,
+		`{"jsonrpc":"2.0","id":null,"method":"session/update","params":{}}`:                false,
+		`{"jsonrpc":"2.0","id":3,"result":{"method":"x"}}`:                                 false,
+		`not json`: false,
+	} {
+		if got := isRequest([]byte(line)); got != want {
+			t.Errorf("%s: request %v, want %v", line, got, want)
+		}
+	}
+}

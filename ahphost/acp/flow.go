@@ -59,6 +59,15 @@ func (f *updateFlow) idle() bool {
 	return f.inFlight == 0
 }
 
+// waitIdle waits until every session/update read so far was handled.
+func (f *updateFlow) waitIdle() {
+	f.mu.Lock()
+	for f.inFlight > 0 && !f.closed {
+		f.cond.Wait()
+	}
+	f.mu.Unlock()
+}
+
 // hold waits while too many session/updates are in flight.
 func (f *updateFlow) hold() {
 	f.mu.Lock()

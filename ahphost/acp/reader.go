@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/jsonscan"
 )
 
 // maxChunkLine is the longest line the reader looks at: a longer one goes
@@ -93,8 +95,9 @@ func (ar *agentReader) next() bool {
 			continue
 		}
 		chunk := parseChunk(b[:nl], &ar.line)
+		req := !chunk && isRequest(b[:nl])
 		if ar.out0 < ar.out1 { // gathering lines for the SDK
-			if chunk || ar.out1-ar.out0 >= maxFlowRead {
+			if chunk || req || ar.out1-ar.out0 >= maxFlowRead {
 				return true // they go first
 			}
 			ar.out1 += nl + 1
@@ -113,9 +116,37 @@ func (ar *agentReader) next() bool {
 			}
 			continue
 		}
+		if req {
+			// The SDK serves a request at once, concurrently with the
+			// updates it has not handled yet: it waits for them, so that
+			// an agent's request never overtakes what it sent before
+			// (a terminal released before the tool call showing it).
+			ar.flush()
+			ar.flow.waitIdle()
+		}
 		ar.handOut(nl + 1)
 	}
 	return progress
+}
+
+// isRequest reports whether line is a JSON-RPC request (a method and an
+// id that is not null, names matched as encoding/json matches them); it
+// checks no more than that.
+func isRequest(line []byte) bool {
+	id, method := false, false
+	jsonscan.Object(line, func(name []byte, i int) (int, bool) {
+		end, ok := jsonscan.SkipStructural(line, i)
+		switch {
+		case !ok:
+			return i, false
+		case jsonscan.FoldEqual(name, "id"):
+			id = string(line[i:end]) != "null"
+		case jsonscan.FoldEqual(name, "method"):
+			method = true
+		}
+		return end, true
+	})
+	return id && method
 }
 
 // handOut makes the next n bytes the SDK's, after the text held.
