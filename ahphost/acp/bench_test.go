@@ -140,7 +140,7 @@ func streamThrough(b *testing.B, br *Bridge, bt *benchTurn, lines [][]byte, want
 		b.Fatal(err)
 	}
 	gate := make(chan struct{})
-	conn, _ := br.connect(io.Discard, pr, gate)
+	conn := br.connect(io.Discard, pr, gate)
 	conn.SetLogger(br.sdkLogger())
 	close(gate)
 	go func() {

@@ -9,22 +9,20 @@ import (
 )
 
 // A model's reply reaches the bridge as one session/update line per
-// 20–60 bytes of text: tens of thousands of lines for a long answer. Going
-// through the SDK, every line is decoded twice (the JSON-RPC envelope, then
-// the update and its content block, each a generic union) and handed from
-// the SDK's reading goroutine to its notification goroutine, and every
-// chunk became one AHP action. The bridge's reader (agentReader) instead
-// recognises the lines that are a plain text chunk — exactly
-// {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":S,
-// "update":{"sessionUpdate":"agent_message_chunk" or "agent_thought_chunk",
-// "content":{"type":"text","text":T}}}}, members in any order, no other
-// member — decodes them with jsonscan, and maps the text of consecutive
-// chunks of one session and kind as one chunk. Every other line (any
-// other update, a chunk with annotations or _meta, a request, a response)
-// goes to the SDK as before; the reader maps its chunks itself only while
-// the SDK has no session/update in hand, and maps what it holds before it
-// hands the SDK the next line, so the order of everything the agent sends
-// is kept. Lines longer than maxChunkLine go to the SDK as they are read.
+// 20–60 bytes of text: tens of thousands of lines for a long answer.
+// Through the SDK, every line was decoded twice (the JSON-RPC envelope,
+// then the update and its content block, each a generic union, by trial)
+// and handed from the SDK's reading goroutine to its notification
+// goroutine, and every chunk became one AHP action. The bridge's reader
+// (reader.go) instead recognises the lines that are a plain text chunk —
+// exactly {"jsonrpc":"2.0","method":"session/update","params":{
+// "sessionId":S,"update":{"sessionUpdate":"agent_message_chunk" or
+// "agent_thought_chunk","content":{"type":"text","text":T}}}}, members in
+// any order, no other member — decodes them with jsonscan, and maps the
+// text of consecutive chunks of one session and kind as one chunk: those
+// that arrive within coalesceWindow. Any other line ends the run (the
+// text held is mapped first), so the order of everything the agent sends
+// is kept.
 
 // coalesceWindow bounds how long the reader holds chunk text while more
 // may come: chunks that arrive within it become one AHP action.

@@ -4,6 +4,7 @@ package acp
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -156,7 +157,7 @@ func readerTurn(t *testing.T, pr *os.File) (*recorder, func()) {
 	s.setTurn(&turnMap{b: br, s: s, t: agent.Turn{TurnID: "t", Emit: rec.emit}, tools: map[string]*toolMap{},
 		waiters: map[string]chan *ahpwire.ChatToolCallConfirmed{}, toolSeen: make(chan struct{})})
 	gate := make(chan struct{})
-	conn, _ := br.connect(discard{}, pr, gate)
+	conn := br.connect(discard{}, pr, gate)
 	conn.SetLogger(br.sdkLogger())
 	close(gate)
 	return rec, func() { <-conn.Done() }
@@ -180,10 +181,11 @@ func update(session string, u sdk.SessionUpdate) string {
 // The reader maps text chunks itself and hands everything else to the
 // SDK, and the turn still sees every update in the agent's order: text
 // around a tool call, a chunk the SDK decodes (with _meta), a thought, a
-// chunk of another session, a line too long to look at, a broken line.
+// chunk of another session, a line longer than the reader's buffer, a
+// broken line, a notification the SDK ignores.
 func TestReaderKeepsOrder(t *testing.T) {
 	meta := strings.Replace(update("sess-1", sdk.UpdateAgentMessageText("M")), `"sessionUpdate"`, `"_meta":{"x":1},"sessionUpdate"`, 1)
-	long := strings.Repeat("L", maxChunkLine)
+	long := strings.Repeat("L", 3*readSize)
 	lines := []string{
 		update("sess-1", sdk.UpdateAgentMessageText("a")),
 		update("sess-1", sdk.UpdateAgentMessageText("b")),
@@ -195,6 +197,7 @@ func TestReaderKeepsOrder(t *testing.T) {
 		update("sess-1", sdk.UpdateAgentMessageText("e")),
 		update("other", sdk.UpdateAgentMessageText("X")),
 		"not json\n",
+		`{"jsonrpc":"2.0","method":"_ahp/ignored","params":{}}` + "\n",
 		update("sess-1", sdk.UpdateAgentMessageText("f")),
 		update("sess-1", sdk.UpdateAgentMessageText(long)),
 		update("sess-1", sdk.UpdateAgentMessageText("g")),
@@ -243,18 +246,38 @@ func TestReaderMapsHeldTextWhenTheAgentPauses(t *testing.T) {
 	}
 }
 
-// isRequest tells an agent's requests from its notifications and answers.
-func TestIsRequest(t *testing.T) {
-	for line, want := range map[string]bool{
-		`{"jsonrpc":"2.0","id":3,"method":"terminal/release","params":{"terminalId":"t"}}`: true,
-		`{"method":"fs/read_text_file","params":{"path":"/x"},"ID":"a"}`:                   true,
-		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s"}}`:           false,
-		`{"jsonrpc":"2.0","id":null,"method":"session/update","params":{}}`:                false,
-		`{"jsonrpc":"2.0","id":3,"result":{"method":"x"}}`:                                 false,
-		`not json`: false,
-	} {
-		if got := isRequest([]byte(line)); got != want {
-			t.Errorf("%s: request %v, want %v", line, got, want)
-		}
+// A flood of updates far past the SDK's queue of 1024 notifications is
+// handled whole: the reader handles each as it reads it.
+func TestReaderFloodOfUpdates(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
+	rec, wait := readerTurn(t, pr)
+	var b strings.Builder
+	for i := range 3000 {
+		b.WriteString(update("sess-1", sdk.StartToolCall(sdk.ToolCallId(fmt.Sprint("t", i)), "Run")))
+	}
+	go func() { _, _ = pw.WriteString(b.String()) }()
+	starts := func() int {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		n := 0
+		for _, a := range rec.acts {
+			if _, ok := a.(*ahpwire.ChatToolCallStart); ok {
+				n++
+			}
+		}
+		return n
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for starts() < 3000 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := starts(); n != 3000 {
+		t.Fatalf("%d of 3000 tool calls arrived", n)
+	}
+	_ = pw.Close()
+	wait()
+	_ = pr.Close()
 }

@@ -164,15 +164,7 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	// hold its first read until the logger is in place (a data race when
 	// the agent exits at once otherwise).
 	gate := make(chan struct{})
-	var flow *updateFlow
-	p.conn, flow = b.connect(stdin, stdout, gate)
-	go func() { // a held read ends with the connection or the process
-		select {
-		case <-p.conn.Done():
-		case <-p.exited:
-		}
-		flow.close()
-	}()
+	p.conn = b.connect(stdin, stdout, gate)
 	p.conn.SetLogger(b.sdkLogger())
 	close(gate)
 	ictx, cancel := context.WithTimeout(ctx, b.cfg.RequestTimeout)
@@ -257,12 +249,11 @@ func (t *tail) lines() []string {
 	return append([]string(nil), t.buf...)
 }
 
-// connect opens the ACP connection over the agent's stdin and stdout; the
-// SDK reads stdout once gate is closed, held back by the returned flow.
-func (b *Bridge) connect(stdin io.Writer, stdout io.Reader, gate <-chan struct{}) (*sdk.ClientSideConnection, *updateFlow) {
-	flow := newUpdateFlow()
-	c := &client{b: b, flow: flow}
-	return sdk.NewClientSideConnection(c, stdin, gatedReader{newAgentReader(stdout, flow, c), gate}), flow
+// connect opens the ACP connection over the agent's stdin and stdout,
+// read through the bridge's reader (reader.go) once gate is closed.
+func (b *Bridge) connect(stdin io.Writer, stdout io.Reader, gate <-chan struct{}) *sdk.ClientSideConnection {
+	c := &client{b: b}
+	return sdk.NewClientSideConnection(c, stdin, gatedReader{newAgentReader(stdout, c), gate})
 }
 
 // gatedReader blocks reads until gate is closed.

@@ -174,11 +174,10 @@ func TestHostileAgent(t *testing.T) {
 		t.Fatalf("burst: %q, %d bytes", turn.State, len(markdown(turn)))
 	}
 	// A flood far past the SDK's queue of 1024 unhandled notifications
-	// streams whole: the bridge reads the agent's stdout only while fewer
-	// than maxUpdatesInFlight updates wait (flow.go), so the pipe holds the
-	// agent back instead of the SDK closing the connection (a real agent's
-	// long reply in small chunks did that). 5,000 (was 20,000) still fails
-	// within the first few thousand without that flow control.
+	// streams whole: the bridge handles updates as it reads them
+	// (reader.go), so the pipe holds the agent back instead of the SDK
+	// closing the connection (a real agent's long reply in small chunks
+	// did that).
 	turn = e.run(e.c, chat, "t5", "flood 5000")
 	if turn.State != ahpwire.TurnComplete || len(markdown(turn)) != 5000 {
 		t.Fatalf("flood: %q, %d bytes, %q", turn.State, len(markdown(turn)), errText(turn))

@@ -2,44 +2,76 @@ package acp
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"os"
 	"time"
 
-	"github.com/ahptui/ahptui/internal/jsonscan"
+	sdk "github.com/coder/acp-go-sdk"
 )
 
-// maxChunkLine is the longest line the reader looks at: a longer one goes
-// to the SDK as it is read (its scanner bounds a line to 10 MiB).
-const maxChunkLine = 64 << 10
+// The SDK queues every notification it reads and hands them to the client
+// one by one on another goroutine; it never stops reading, and a queue of
+// 1024 unhandled notifications closes the connection (a real agent's long
+// reply in small chunks reached it). The bridge therefore reads the
+// agent's stdout itself (agentReader): it handles every session/update as
+// it reads it, on the SDK's reading goroutine — text chunks without the
+// SDK and coalesced (chunks.go), other updates decoded as the SDK decodes
+// them — and hands the SDK only the other lines (requests, answers, other
+// notifications). The pipe holds the agent back while an update is
+// handled, as a slow terminal would, and everything the agent sends is
+// handled in its order: a request reaches the SDK (which serves it at
+// once) only after the updates sent before it.
 
-// agentReader is the agent's stdout as the SDK reads it. It reads whole
-// lines: text chunks (chunks.go) it maps itself, coalesced; every other
-// line it hands to the SDK, in order, and it reads the pipe only while
-// fewer than maxUpdatesInFlight of those are unhandled (flow.go).
+// Bounds of the reader.
+const (
+	// maxLine is the longest line the reader looks at, the SDK's own
+	// bound: a longer one goes to the SDK as it is read, which closes
+	// the connection.
+	maxLine = 10 << 20
+	// readSize is the reader's buffer for lines of ordinary length; a
+	// longer line grows it, and the buffer is dropped after it.
+	readSize = 64 << 10
+	// readGrace bounds a read at the end of a coalescing window: it takes
+	// what the pipe holds.
+	readGrace = 100 * time.Microsecond
+	// napFull is what a nap may gather before the next one is shorter:
+	// a quarter of a pipe's usual 64 KiB, so that a fast agent's writes
+	// do not wait for a full pipe.
+	napFull = 16 << 10
+)
+
+// updateMarker is in every session/update notification line (a quoted
+// string holding it would have its quotes escaped).
+var updateMarker = []byte(`"session/update"`)
+
+// agentReader is the agent's stdout as the SDK reads it (see above).
 type agentReader struct {
-	r    io.Reader
-	dl   interface{ SetReadDeadline(time.Time) error } // r's, nil when it has none
-	flow *updateFlow
-	c    *client
+	r   io.Reader
+	dl  interface{ SetReadDeadline(time.Time) error } // r's, nil when it has none
+	c   *client
+	log *slog.Logger
 
 	buf        []byte
 	start, end int  // buf[start:end]: read, not yet looked at
+	scanned    int  // buf[start:scanned] holds no newline
 	out0, out1 int  // buf[out0:out1]: lines the SDK reads next
-	long       bool // inside a line too long to look at
+	long       bool // inside a line over maxLine: it goes to the SDK as read
 	err        error
-	deadline   bool          // a read deadline is set on r
-	caughtUp   bool          // the last read emptied the pipe
-	nap        time.Duration // how long the pipe may fill before the next read (fill)
+
+	deadline bool          // a read deadline is set on r
+	caughtUp bool          // the last read emptied the pipe
+	nap      time.Duration // how long the pipe may fill before the next read (fill)
 
 	line chunkLine
 	co   coalesced
 }
 
 // newAgentReader reads the agent's stdout r for the client c.
-func newAgentReader(r io.Reader, flow *updateFlow, c *client) *agentReader {
-	ar := &agentReader{r: r, flow: flow, c: c, nap: coalesceWindow}
+func newAgentReader(r io.Reader, c *client) *agentReader {
+	ar := &agentReader{r: r, c: c, log: c.b.sdkLogger(), nap: coalesceWindow}
 	if dl, ok := r.(interface{ SetReadDeadline(time.Time) error }); ok {
 		ar.dl = dl
 	}
@@ -49,9 +81,8 @@ func newAgentReader(r io.Reader, flow *updateFlow, c *client) *agentReader {
 func (ar *agentReader) Read(p []byte) (int, error) {
 	for {
 		if ar.out0 < ar.out1 {
-			n := copy(p[:min(len(p), maxFlowRead)], ar.buf[ar.out0:ar.out1])
+			n := copy(p, ar.buf[ar.out0:ar.out1])
 			ar.out0 += n
-			ar.flow.count(p[:n])
 			return n, nil
 		}
 		if ar.next() {
@@ -69,15 +100,18 @@ func (ar *agentReader) Read(p []byte) (int, error) {
 	}
 }
 
-// next looks at the whole lines read: it takes text chunks and sets out
-// to the lines for the SDK. It reports false when it needs more bytes.
+// next handles the whole lines read: updates here, the other lines set
+// out for the SDK. It reports false when it needs more bytes.
 func (ar *agentReader) next() bool {
 	progress := false
 	for ar.start < ar.end {
-		b := ar.buf[ar.start:ar.end]
-		nl := bytes.IndexByte(b, '\n')
+		from := max(ar.scanned, ar.start)
+		nl := bytes.IndexByte(ar.buf[from:ar.end], '\n')
+		if nl >= 0 {
+			nl += from - ar.start
+		}
 		if ar.long {
-			n := len(b)
+			n := ar.end - ar.start
 			if nl >= 0 {
 				n, ar.long = nl+1, false
 			}
@@ -85,7 +119,8 @@ func (ar *agentReader) next() bool {
 			return true
 		}
 		if nl < 0 {
-			if len(b) < maxChunkLine {
+			ar.scanned = ar.end
+			if ar.end-ar.start <= maxLine {
 				return progress
 			}
 			if ar.out0 < ar.out1 {
@@ -94,10 +129,16 @@ func (ar *agentReader) next() bool {
 			ar.long = true
 			continue
 		}
-		chunk := parseChunk(b[:nl], &ar.line)
-		req := !chunk && isRequest(b[:nl])
+		line := ar.buf[ar.start : ar.start+nl]
+		chunk := parseChunk(line, &ar.line)
+		var n *sdk.SessionNotification
+		var err error
+		if !chunk {
+			n, err = decodeUpdate(line)
+		}
+		update := n != nil
 		if ar.out0 < ar.out1 { // gathering lines for the SDK
-			if chunk || req || ar.out1-ar.out0 >= maxFlowRead {
+			if chunk || update {
 				return true // they go first
 			}
 			ar.out1 += nl + 1
@@ -105,7 +146,8 @@ func (ar *agentReader) next() bool {
 			continue
 		}
 		progress = true
-		if chunk && ar.flow.idle() {
+		switch {
+		case chunk:
 			if !ar.co.take(&ar.line) {
 				ar.flush()
 				ar.co.take(&ar.line)
@@ -114,39 +156,45 @@ func (ar *agentReader) next() bool {
 			if len(ar.co.text) >= maxCoalesced {
 				ar.flush()
 			}
-			continue
-		}
-		if req {
-			// The SDK serves a request at once, concurrently with the
-			// updates it has not handled yet: it waits for them, so that
-			// an agent's request never overtakes what it sent before
-			// (a terminal released before the tool call showing it).
+		case update:
 			ar.flush()
-			ar.flow.waitIdle()
+			ar.start += nl + 1
+			if err != nil { // as the SDK reports a notification it cannot read
+				ar.log.Error("failed to handle notification", "method", sdk.ClientMethodSessionUpdate, "err", err)
+				continue
+			}
+			_ = ar.c.SessionUpdate(ar.c.b.ctx, *n)
+		default:
+			ar.handOut(nl + 1)
 		}
-		ar.handOut(nl + 1)
 	}
 	return progress
 }
 
-// isRequest reports whether line is a JSON-RPC request (a method and an
-// id that is not null, names matched as encoding/json matches them); it
-// checks no more than that.
-func isRequest(line []byte) bool {
-	id, method := false, false
-	jsonscan.Object(line, func(name []byte, i int) (int, bool) {
-		end, ok := jsonscan.SkipStructural(line, i)
-		switch {
-		case !ok:
-			return i, false
-		case jsonscan.FoldEqual(name, "id"):
-			id = string(line[i:end]) != "null"
-		case jsonscan.FoldEqual(name, "method"):
-			method = true
-		}
-		return end, true
-	})
-	return id && method
+// decodeUpdate returns the params of line when it is a session/update
+// notification (read as the SDK reads a line), decoded as the SDK decodes
+// them, else nil; err is the SDK's reason to drop the update. Lines the
+// SDK could not read at all are not updates: the SDK reports them.
+func decodeUpdate(line []byte) (*sdk.SessionNotification, error) {
+	if !bytes.Contains(line, updateMarker) {
+		return nil, nil
+	}
+	var msg struct { // the SDK's JSON-RPC message
+		JSONRPC string            `json:"jsonrpc"`
+		ID      *json.RawMessage  `json:"id,omitempty"`
+		Method  string            `json:"method,omitempty"`
+		Params  json.RawMessage   `json:"params,omitempty"`
+		Result  json.RawMessage   `json:"result,omitempty"`
+		Error   *sdk.RequestError `json:"error,omitempty"`
+	}
+	if json.Unmarshal(line, &msg) != nil || msg.ID != nil || msg.Method != sdk.ClientMethodSessionUpdate {
+		return nil, nil
+	}
+	n := &sdk.SessionNotification{}
+	if err := json.Unmarshal(msg.Params, n); err != nil {
+		return n, err //nolint:wrapcheck // logged as the SDK logs it
+	}
+	return n, n.Validate() //nolint:wrapcheck // as above
 }
 
 // handOut makes the next n bytes the SDK's, after the text held.
@@ -165,26 +213,15 @@ func (ar *agentReader) flush() {
 	ar.co.text, ar.co.held = ar.co.text[:0], false
 }
 
-// readGrace bounds a read at the end of a coalescing window: it takes
-// what the pipe holds.
-const readGrace = 100 * time.Microsecond
-
-// fill reads more of the pipe (at most maxFlowRead), once fewer than
-// maxUpdatesInFlight lines are unhandled. While text is held, it first
-// lets the rest of the window's chunks gather in the pipe (one wake-up
-// instead of one per line), then takes what is there without waiting.
+// fill reads more of the pipe. While text is held, it first lets the rest
+// of the window's chunks gather in the pipe when the agent writes slowly
+// (one wake-up instead of one per line), then takes what is there without
+// waiting past the window.
 func (ar *agentReader) fill() {
-	if ar.buf == nil {
-		ar.buf = make([]byte, maxChunkLine+maxFlowRead)
-	}
-	if ar.start > 0 { // out is empty here
-		ar.end = copy(ar.buf, ar.buf[ar.start:ar.end])
-		ar.start, ar.out0, ar.out1 = 0, 0, 0
-	}
+	ar.compact()
 	if ar.co.held && (ar.dl == nil || time.Since(ar.co.since) >= coalesceWindow) {
 		ar.flush()
 	}
-	ar.flow.hold() // nothing is held: text is taken only while no update is in flight
 	napped := false
 	switch {
 	case ar.co.held:
@@ -203,15 +240,15 @@ func (ar *agentReader) fill() {
 		_ = ar.dl.SetReadDeadline(time.Time{})
 		ar.deadline = false
 	}
-	want := min(len(ar.buf), ar.end+maxFlowRead) - ar.end
-	n, err := ar.r.Read(ar.buf[ar.end : ar.end+want])
+	want := len(ar.buf) - ar.end
+	n, err := ar.r.Read(ar.buf[ar.end:])
 	ar.end += n
 	ar.caughtUp = n < want
-	if napped { // a full read after a nap: the agent writes fast, nap less
+	if napped { // much gathered during a nap: the agent writes fast, nap less
 		switch {
-		case n == want:
+		case n >= napFull:
 			ar.nap = max(ar.nap/2, readGrace)
-		case n < want/4:
+		case n < napFull/4:
 			ar.nap = min(ar.nap*2, coalesceWindow)
 		}
 	}
@@ -221,5 +258,27 @@ func (ar *agentReader) fill() {
 		ar.flush()
 	default:
 		ar.err = err
+	}
+}
+
+// compact moves the bytes not looked at to the front of the buffer, which
+// it makes (again) or grows for a long line. out is empty here.
+func (ar *agentReader) compact() {
+	if ar.start == ar.end && len(ar.buf) > readSize { // after a long line
+		ar.buf = nil
+	}
+	if ar.buf == nil {
+		ar.buf = make([]byte, readSize)
+		ar.start, ar.end, ar.scanned = 0, 0, 0
+	}
+	if ar.start > 0 {
+		ar.end = copy(ar.buf, ar.buf[ar.start:ar.end])
+		ar.scanned = max(ar.scanned-ar.start, 0)
+		ar.start, ar.out0, ar.out1 = 0, 0, 0
+	}
+	if ar.end == len(ar.buf) { // a line longer than the buffer, up to maxLine
+		grown := make([]byte, min(2*len(ar.buf), maxLine+readSize))
+		copy(grown, ar.buf[:ar.end])
+		ar.buf = grown
 	}
 }
