@@ -5,8 +5,11 @@ package acp
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -26,10 +29,11 @@ import (
 // mapping) into a turn whose Emit only collects the text. One op is one
 // whole reply; the metrics are per chunk: the process's CPU time (user +
 // system, so the pipe's reads count), allocations, and the AHP actions
-// emitted per 1000 chunks. flood writes the reply as fast as the pipe
-// takes it; paced writes one chunk every 100 µs, about the pace of a fast
-// model (and of Claude Code's adapter against the mock), so that few
-// chunks arrive together.
+// emitted per 1000 chunks. The lines come from another process, one write
+// each, as from an agent: flood writes them as fast as the pipe takes
+// them; paced writes one every 100 µs, about the pace of a fast model
+// (Claude Code's adapter against the mock writes one every ~200 µs), so
+// that few arrive together.
 func BenchmarkBridgeChunks(b *testing.B) {
 	for _, c := range []struct {
 		name  string
@@ -42,7 +46,10 @@ func BenchmarkBridgeChunks(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			text := mockanthropic.Markdown(c.bytes)
 			chunks := mockanthropic.Chunk(text, 1)
-			lines := chunkLines("sess-1", chunks)
+			lines := filepath.Join(b.TempDir(), "lines")
+			if err := os.WriteFile(lines, bytes.Join(chunkLines("sess-1", chunks), nil), 0o600); err != nil {
+				b.Fatal(err)
+			}
 			br, tm := benchBridge(b, "sess-1")
 			var cpu time.Duration
 			var mallocs uint64
@@ -120,10 +127,11 @@ func benchBridge(b *testing.B, acpID string) (*Bridge, *benchTurn) {
 	return br, &benchTurn{}
 }
 
-// streamThrough runs one turn: it writes lines into a pipe the bridge
-// reads as an agent's stdout (one write per line, pace apart) and waits
-// until the turn got want bytes; it returns the text and the actions.
-func streamThrough(b *testing.B, br *Bridge, bt *benchTurn, lines [][]byte, want int, pace time.Duration) (string, int) {
+// streamThrough runs one turn: a writer process (this test binary again,
+// benchWriter) writes lines to its stdout, which the bridge reads as an
+// agent's (one write per line, pace apart); it waits until the turn got
+// want bytes and returns the text and the actions.
+func streamThrough(b *testing.B, br *Bridge, bt *benchTurn, lines string, want int, pace time.Duration) (string, int) {
 	b.Helper()
 	bt.mu.Lock()
 	bt.text.Reset()
@@ -135,39 +143,65 @@ func streamThrough(b *testing.B, br *Bridge, bt *benchTurn, lines [][]byte, want
 		waiters: map[string]chan *ahpwire.ChatToolCallConfirmed{}, toolSeen: make(chan struct{})}
 	s.setTurn(tm)
 	defer s.clearTurn(tm)
-	pr, pw, err := os.Pipe()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "ACPBENCH_LINES="+lines, "ACPBENCH_PACE="+pace.String())
+	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)
 	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
 	gate := make(chan struct{})
-	conn := br.connect(io.Discard, pr, gate)
+	conn := br.connect(io.Discard, stdout, gate)
 	conn.SetLogger(br.sdkLogger())
 	close(gate)
-	go func() {
-		next := time.Now()
-		for _, l := range lines {
-			if pace > 0 {
-				next = next.Add(pace)
-				if d := time.Until(next); d > 0 {
-					time.Sleep(d)
-				}
-			}
-			if _, err := pw.Write(l); err != nil {
-				return
-			}
-		}
-	}()
 	select {
 	case <-done:
 	case <-time.After(time.Minute):
 		b.Fatal("the stream did not arrive within a minute")
 	}
-	_ = pw.Close()
 	<-conn.Done()
-	_ = pr.Close()
+	_ = cmd.Wait()
 	bt.mu.Lock()
 	defer bt.mu.Unlock()
 	return bt.text.String(), bt.emits
+}
+
+func init() { helperMain = benchWriter }
+
+// benchWriter is the writer process of streamThrough: it writes the lines
+// of the file $ACPBENCH_LINES to stdout, one write per line, a line every
+// $ACPBENCH_PACE; it reports false in any other process.
+func benchWriter() bool {
+	path := os.Getenv("ACPBENCH_LINES")
+	if path == "" {
+		return false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	pace, _ := time.ParseDuration(os.Getenv("ACPBENCH_PACE"))
+	next := time.Now()
+	for len(data) > 0 {
+		n := bytes.IndexByte(data, '\n') + 1
+		if n == 0 {
+			n = len(data)
+		}
+		if pace > 0 {
+			next = next.Add(pace)
+			if d := time.Until(next); d > 0 {
+				time.Sleep(d)
+			}
+		}
+		if _, err := os.Stdout.Write(data[:n]); err != nil {
+			os.Exit(1)
+		}
+		data = data[n:]
+	}
+	return true
 }
 
 // cpuTime is the process's user + system CPU time.
