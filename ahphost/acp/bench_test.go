@@ -28,8 +28,8 @@ import (
 // (the agent's stdout pipe, the SDK connection, the client, the turn's
 // mapping) into a turn whose Emit only collects the text. One op is one
 // whole reply; the metrics are per chunk: the process's CPU time (user +
-// system, so the pipe's reads count), allocations, and the AHP actions
-// emitted per 1000 chunks. The lines come from another process, one write
+// system, so the pipe's reads count), allocations, and per 1000 chunks
+// the AHP actions emitted and the process's context switches. The lines come from another process, one write
 // each, as from an agent: flood writes them as fast as the pipe takes
 // them; paced writes one every 100 µs, about the pace of a fast model
 // (Claude Code's adapter against the mock writes one every ~200 µs), so
@@ -54,12 +54,15 @@ func BenchmarkBridgeChunks(b *testing.B) {
 			var cpu time.Duration
 			var mallocs uint64
 			var emits int
+			var switches int64
 			b.ResetTimer()
 			for range b.N {
+				cs0 := ctxSwitches()
 				cpu0, m0 := cpuTime(), mallocCount()
 				got, n := streamThrough(b, br, tm, lines, len(text), c.pace)
 				cpu += cpuTime() - cpu0
 				mallocs += mallocCount() - m0
+				switches += ctxSwitches() - cs0
 				emits += n
 				if got != text {
 					b.Fatalf("the turn got %d bytes, not the %d streamed (or not the same)", len(got), len(text))
@@ -69,6 +72,7 @@ func BenchmarkBridgeChunks(b *testing.B) {
 			b.ReportMetric(float64(cpu.Nanoseconds())/total, "cpu-ns/chunk")
 			b.ReportMetric(float64(mallocs)/total, "allocs/chunk")
 			b.ReportMetric(float64(emits)*1000/total, "actions/1000chunks")
+			b.ReportMetric(float64(switches)*1000/total, "ctxsw/1000chunks")
 		})
 	}
 }
@@ -145,10 +149,11 @@ func streamThrough(b *testing.B, br *Bridge, bt *benchTurn, lines string, want i
 	defer s.clearTurn(tm)
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), "ACPBENCH_LINES="+lines, "ACPBENCH_PACE="+pace.String())
-	stdout, err := cmd.StdoutPipe()
+	stdout, stop, closeStdout, err := agentStdoutPipe(cmd)
 	if err != nil {
 		b.Fatal(err)
 	}
+
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
@@ -161,8 +166,10 @@ func streamThrough(b *testing.B, br *Bridge, bt *benchTurn, lines string, want i
 	case <-time.After(time.Minute):
 		b.Fatal("the stream did not arrive within a minute")
 	}
-	<-conn.Done()
 	_ = cmd.Wait()
+	stop()
+	<-conn.Done()
+	closeStdout()
 	bt.mu.Lock()
 	defer bt.mu.Unlock()
 	return bt.text.String(), bt.emits
@@ -216,4 +223,12 @@ func mallocCount() uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.Mallocs
+}
+
+// ctxSwitches is the process's context switches so far (its threads'
+// wake-ups, mostly).
+func ctxSwitches() int64 {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Nvcsw + ru.Nivcsw
 }

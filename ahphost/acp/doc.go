@@ -18,7 +18,8 @@
 // without the SDK, those that arrive within a few milliseconds as one AHP
 // action — so the pipe holds a fast agent back and an agent's request
 // reaches the SDK only after the updates sent before it (reader.go,
-// chunks.go).
+// chunks.go). On Linux that pipe is read outside the Go runtime's poller,
+// which would wake a thread for every line (pipe_linux.go).
 // initialize and every request but session/prompt run under
 // Config.RequestTimeout. Close (and the host's shutdown) kills the whole
 // process group and reaps it. A process that exits mid-turn ends the turn

@@ -132,15 +132,19 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("acp: %s: stdin: %w", b.cfg.Name, err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	stdout, stopStdout, closeStdout, err := agentStdoutPipe(cmd) // pipe_linux.go
 	if err != nil {
-		return nil, fmt.Errorf("acp: %s: stdout: %w", b.cfg.Name, err)
+		return nil, fmt.Errorf("acp: %s: %w", b.cfg.Name, err)
 	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
+		stopStdout()
+		closeStdout()
 		return nil, fmt.Errorf("acp: %s: stderr: %w", b.cfg.Name, err)
 	}
 	if err := cmd.Start(); err != nil {
+		stopStdout()
+		closeStdout()
 		return nil, fmt.Errorf("cannot start the agent %q (%s): %w", b.cfg.Name, b.cfg.Command, err)
 	}
 	b.log.Info("agent started", "pid", cmd.Process.Pid, "command", b.cfg.Command)
@@ -157,6 +161,7 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 		defer b.wg.Done()
 		readers.Wait() // Wait closes the pipes: read them to the end first
 		p.err = cmd.Wait()
+		stopStdout() // the SDK reads what is left, then the end
 		b.log.Info("agent exited", "pid", cmd.Process.Pid, "err", p.err)
 		close(p.exited)
 	}()
@@ -165,6 +170,10 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	// the agent exits at once otherwise).
 	gate := make(chan struct{})
 	p.conn = b.connect(stdin, stdout, gate)
+	go func() { // the SDK reads no more
+		<-p.conn.Done()
+		closeStdout()
+	}()
 	p.conn.SetLogger(b.sdkLogger())
 	close(gate)
 	ictx, cancel := context.WithTimeout(ctx, b.cfg.RequestTimeout)

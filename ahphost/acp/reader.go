@@ -49,10 +49,12 @@ var updateMarker = []byte(`"session/update"`)
 
 // agentReader is the agent's stdout as the SDK reads it (see above).
 type agentReader struct {
-	r   io.Reader
-	dl  interface{ SetReadDeadline(time.Time) error } // r's, nil when it has none
-	c   *client
-	log *slog.Logger
+	r  io.Reader
+	dl interface{ SetReadDeadline(time.Time) error } // r's, nil when it has none
+	// avail is how many bytes r holds (pipe_linux.go), nil when unknown.
+	avail func() int
+	c     *client
+	log   *slog.Logger
 
 	buf        []byte
 	start, end int  // buf[start:end]: read, not yet looked at
@@ -74,6 +76,9 @@ func newAgentReader(r io.Reader, c *client) *agentReader {
 	ar := &agentReader{r: r, c: c, log: c.b.sdkLogger(), nap: coalesceWindow}
 	if dl, ok := r.(interface{ SetReadDeadline(time.Time) error }); ok {
 		ar.dl = dl
+	}
+	if av, ok := r.(interface{ available() int }); ok {
+		ar.avail = av.available
 	}
 	return ar
 }
@@ -216,19 +221,31 @@ func (ar *agentReader) flush() {
 // fill reads more of the pipe. While text is held, it first lets the rest
 // of the window's chunks gather in the pipe when the agent writes slowly
 // (one wake-up instead of one per line), then takes what is there without
-// waiting past the window.
+// waiting past the window: a pipe that tells how much it holds is read
+// that much; a pollable one is read under a deadline; any other gets the
+// text mapped before a read that may wait.
 func (ar *agentReader) fill() {
 	ar.compact()
-	if ar.co.held && (ar.dl == nil || time.Since(ar.co.since) >= coalesceWindow) {
+	if ar.co.held && (time.Since(ar.co.since) >= coalesceWindow || (ar.dl == nil && ar.avail == nil)) {
 		ar.flush()
 	}
 	napped := false
+	if ar.co.held && ar.caughtUp { // the pipe was empty: let the window's chunks gather
+		time.Sleep(min(ar.nap, time.Until(ar.co.since.Add(coalesceWindow))))
+		napped = true
+	}
+	limit := len(ar.buf)
 	switch {
+	case ar.co.held && ar.avail != nil:
+		if a := ar.avail(); a > 0 {
+			limit = min(limit, ar.end+a)
+		} else {
+			ar.flush()
+		}
 	case ar.co.held:
 		end := ar.co.since.Add(coalesceWindow)
-		if ar.caughtUp { // the pipe was empty: let the window's chunks gather
-			time.Sleep(min(ar.nap, time.Until(end)))
-			end, napped = time.Now().Add(readGrace), true
+		if napped {
+			end = time.Now().Add(readGrace)
 		}
 		if ar.dl.SetReadDeadline(end) != nil {
 			ar.dl = nil
@@ -240,11 +257,11 @@ func (ar *agentReader) fill() {
 		_ = ar.dl.SetReadDeadline(time.Time{})
 		ar.deadline = false
 	}
-	want := len(ar.buf) - ar.end
-	n, err := ar.r.Read(ar.buf[ar.end:])
+	want := limit - ar.end
+	n, err := ar.r.Read(ar.buf[ar.end:limit])
 	ar.end += n
-	ar.caughtUp = n < want
-	if napped { // much gathered during a nap: the agent writes fast, nap less
+	ar.caughtUp = n < want || (ar.co.held && ar.avail != nil) // that much was there
+	if napped {                                               // much gathered during a nap: the agent writes fast, nap less
 		switch {
 		case n >= napFull:
 			ar.nap = max(ar.nap/2, readGrace)
