@@ -260,8 +260,10 @@ func (ar *agentReader) fill() {
 	want := limit - ar.end
 	n, err := ar.r.Read(ar.buf[ar.end:limit])
 	ar.end += n
-	ar.caughtUp = n < want || (ar.co.held && ar.avail != nil) // that much was there
-	if napped {                                               // much gathered during a nap: the agent writes fast, nap less
+	// Read to the end of what the pipe held, or what was asked for.
+	ar.caughtUp = n < want || (ar.co.held && ar.avail != nil)
+	if napped {
+		// Much gathered during a nap: the agent writes fast, nap less.
 		switch {
 		case n >= napFull:
 			ar.nap = max(ar.nap/2, readGrace)
