@@ -23,7 +23,7 @@ var allowed = map[string][]string{
 	"ahphost":                      {"segment", "ahpwire", "ahpstate", "ahphost/agent", "internal/fifo", "internal/jsonscan", "internal/redact"},
 	"ahphost/demo":                 {"ahpwire", "ahphost/agent"},
 	"ahphost/agent":                {"ahpwire"},
-	"ahphost/acp":                  {"ahpwire", "ahphost/agent", "internal/redact"},
+	"ahphost/acp":                  {"ahpwire", "ahphost/agent", "internal/redact", "internal/jsonscan"},
 	"internal/fakeacp":             {},
 	"internal/fakeacp/cmd/fakeacp": {},
 	"reducer":                      {"ahpwire", "ahpstate", "internal/textbuf"},

@@ -46,6 +46,8 @@
 #   DUMP=1 scripts/stream-bench.sh             print the last screen of each run
 #   PROFILE=DIR scripts/stream-bench.sh        CPU profile of each client run into
 #                                              DIR/CLIENT-SIZE-rROUND.prof (go tool pprof)
+#   HOST_PROFILE=DIR scripts/stream-bench.sh   CPU profile of each host process into
+#                                              DIR/host-CLIENT-SIZE-rROUND-N.prof
 #
 # Needs tmux, go (unless AHPTUI_BIN is set; AGENT=claude always builds the
 # mock). Linux only (/proc). ROUNDS=3 SIZES="3m 200k" takes about 2–4
@@ -120,7 +122,10 @@ start_client() {
 	stop_host
 	local agent=()
 	[ "$AGENT" = demo ] || agent=(--agent "claude=node '$ADAPTER'" --dir "$WORK/proj" --state-dir "$WORK/state/agents")
-	HOME="$WORK/home" setsid "$HOST_BIN" serve --addr 127.0.0.1:0 --without-connection-token --pace 0 --log-level error "${agent[@]}" >"$WORK/host.out" 2>"$WORK/host.err" &
+	local hprof=()
+	HOSTS=$((${HOSTS:-0} + 1))
+	[ -z "${HOST_PROFILE:-}" ] || hprof=(env "AHPTUI_CPUPROFILE=$HOST_PROFILE/host-$RUN-$HOSTS.prof")
+	HOME="$WORK/home" setsid "${hprof[@]}" "$HOST_BIN" serve --addr 127.0.0.1:0 --without-connection-token --pace 0 --log-level error "${agent[@]}" >"$WORK/host.out" 2>"$WORK/host.err" &
 	HOSTPID=$!
 	local url=""
 	for _ in $(seq 100); do

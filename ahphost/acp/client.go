@@ -11,19 +11,16 @@ import (
 
 // client is the ACP client side the agent talks to (one per process).
 type client struct {
-	b    *Bridge
-	flow *updateFlow // the agent's stdout is read while updates are handled (flow.go)
+	b *Bridge
 }
 
 // errNoSession answers requests for an unknown session.
 var errNoSession = sdk.NewInvalidParams(map[string]any{"error": "unknown session"})
 
 // SessionUpdate routes a session/update to its session's running turn;
-// session-wide updates (commands, title) apply at any time.
+// session-wide updates (commands, title) apply at any time. The bridge's
+// reader calls it as it reads each update (reader.go).
 func (c *client) SessionUpdate(ctx context.Context, n sdk.SessionNotification) error {
-	if c.flow != nil {
-		defer c.flow.handled()
-	}
 	s := c.b.sessionByACP(n.SessionId)
 	if s == nil {
 		return nil

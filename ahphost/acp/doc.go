@@ -13,6 +13,13 @@
 // reader bounds one line to 10 MiB and its notification queue to a fixed
 // count: a longer line or a flood closes the connection instead of growing
 // memory), stderr goes to the log masked, its last lines kept for errors.
+// The bridge reads stdout itself and handles each session/update as it
+// reads it — plain text chunks (agent_message_chunk, agent_thought_chunk)
+// without the SDK, those that arrive within a few milliseconds as one AHP
+// action — so the pipe holds a fast agent back and an agent's request
+// reaches the SDK only after the updates sent before it (reader.go,
+// chunks.go). On Linux that pipe is read outside the Go runtime's poller,
+// which would wake a thread for every line (pipe_linux.go).
 // initialize and every request but session/prompt run under
 // Config.RequestTimeout. Close (and the host's shutdown) kills the whole
 // process group and reaps it. A process that exits mid-turn ends the turn

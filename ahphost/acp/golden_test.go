@@ -15,10 +15,13 @@ var durations = regexp.MustCompile(`"duration":\d+`)
 
 // stream renders the chat actions k saw from index from until a turn's
 // end as golden lines: the action type and its JSON, durations zeroed and
-// the working directory as $DIR.
+// the working directory as $DIR. The text of one part is folded into the
+// action that opened it (foldText): how many actions it takes depends on
+// how the chunks arrived (the bridge coalesces those that come together).
 func (e *env) stream(k *client2, chat string, from int) (string, bool) {
-	var b strings.Builder
+	var acts []ahpwire.Action
 	all := k.actions(chat)
+	ended := false
 	for _, en := range all[min(from, len(all)):] {
 		switch en.Action.(type) {
 		case *ahpwire.ChatTurnStarted, *ahpwire.ChatToolCallConfirmed:
@@ -29,19 +32,50 @@ func (e *env) stream(k *client2, chat string, from int) (string, bool) {
 			// among the tool call's actions varies.
 			continue
 		}
-		j, err := json.Marshal(en.Action)
+		acts = foldText(acts, en.Action)
+		switch en.Action.(type) {
+		case *ahpwire.ChatTurnComplete, *ahpwire.ChatError, *ahpwire.ChatTurnCancelled:
+			ended = true
+		}
+		if ended {
+			break
+		}
+	}
+	var b strings.Builder
+	for _, a := range acts {
+		j, err := json.Marshal(a)
 		if err != nil {
 			e.t.Fatal(err)
 		}
 		line := durations.ReplaceAllString(string(j), `"duration":0`)
 		line = strings.ReplaceAll(line, e.dir, "$DIR")
-		b.WriteString(en.Action.ActionType() + " " + line + "\n")
-		switch en.Action.(type) {
-		case *ahpwire.ChatTurnComplete, *ahpwire.ChatError, *ahpwire.ChatTurnCancelled:
-			return b.String(), true
+		b.WriteString(a.ActionType() + " " + line + "\n")
+	}
+	return b.String(), ended
+}
+
+// foldText appends a to acts, or folds it into the last action when a
+// continues that action's text part (a chat/delta or chat/reasoning after
+// the part's chat/responsePart).
+func foldText(acts []ahpwire.Action, a ahpwire.Action) []ahpwire.Action {
+	var part, text string
+	switch d := a.(type) {
+	case *ahpwire.ChatDelta:
+		part, text = d.PartID, d.Content
+	case *ahpwire.ChatReasoning:
+		part, text = d.PartID, d.Content
+	default:
+		return append(acts, a)
+	}
+	if n := len(acts); n > 0 {
+		if rp, ok := acts[n-1].(*ahpwire.ChatResponsePart); ok && rp.Part.ID == part {
+			folded := *rp
+			folded.Part.Content += text
+			acts[n-1] = &folded
+			return acts
 		}
 	}
-	return b.String(), false
+	return append(acts, a)
 }
 
 // The AHP action streams of the main scripts are pinned as goldens

@@ -132,15 +132,19 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("acp: %s: stdin: %w", b.cfg.Name, err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	stdout, stopStdout, closeStdout, err := agentStdoutPipe(cmd) // pipe_linux.go
 	if err != nil {
-		return nil, fmt.Errorf("acp: %s: stdout: %w", b.cfg.Name, err)
+		return nil, fmt.Errorf("acp: %s: %w", b.cfg.Name, err)
 	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
+		stopStdout()
+		closeStdout()
 		return nil, fmt.Errorf("acp: %s: stderr: %w", b.cfg.Name, err)
 	}
 	if err := cmd.Start(); err != nil {
+		stopStdout()
+		closeStdout()
 		return nil, fmt.Errorf("cannot start the agent %q (%s): %w", b.cfg.Name, b.cfg.Command, err)
 	}
 	b.log.Info("agent started", "pid", cmd.Process.Pid, "command", b.cfg.Command)
@@ -157,6 +161,7 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 		defer b.wg.Done()
 		readers.Wait() // Wait closes the pipes: read them to the end first
 		p.err = cmd.Wait()
+		stopStdout() // the SDK reads what is left, then the end
 		b.log.Info("agent exited", "pid", cmd.Process.Pid, "err", p.err)
 		close(p.exited)
 	}()
@@ -164,14 +169,10 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	// hold its first read until the logger is in place (a data race when
 	// the agent exits at once otherwise).
 	gate := make(chan struct{})
-	flow := newUpdateFlow()
-	p.conn = sdk.NewClientSideConnection(&client{b: b, flow: flow}, stdin, gatedReader{flowReader{stdout, flow}, gate})
-	go func() { // a held read ends with the connection or the process
-		select {
-		case <-p.conn.Done():
-		case <-p.exited:
-		}
-		flow.close()
+	p.conn = b.connect(stdin, stdout, gate)
+	go func() { // the SDK reads no more
+		<-p.conn.Done()
+		closeStdout()
 	}()
 	p.conn.SetLogger(b.sdkLogger())
 	close(gate)
@@ -255,6 +256,13 @@ func (t *tail) lines() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]string(nil), t.buf...)
+}
+
+// connect opens the ACP connection over the agent's stdin and stdout,
+// read through the bridge's reader (reader.go) once gate is closed.
+func (b *Bridge) connect(stdin io.Writer, stdout io.Reader, gate <-chan struct{}) *sdk.ClientSideConnection {
+	c := &client{b: b}
+	return sdk.NewClientSideConnection(c, stdin, gatedReader{newAgentReader(stdout, c), gate})
 }
 
 // gatedReader blocks reads until gate is closed.

@@ -53,6 +53,27 @@ func TestCrashShowsStderrAndRestarts(t *testing.T) {
 	}
 }
 
+// An agent that dies while a child of it holds its stdout open still ends
+// the turn with its crash report (the bridge's read of the pipe ends once
+// the agent was reaped, pipe_linux.go).
+func TestCrashWhileAChildHoldsStdout(t *testing.T) {
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "holdout")
+	turn := e.run(e.c, chat, "t1", "holdout")
+	pid, err := strconv.Atoi(strings.TrimPrefix(markdown(turn), "child pid "))
+	if err != nil {
+		t.Fatalf("answer %q", markdown(turn))
+	}
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	turn = e.run(e.c, chat, "t2", "crash")
+	if msg := errText(turn); turn.State != ahpwire.TurnError || !strings.Contains(msg, "fake crash line 1") {
+		t.Fatalf("crash: state %q, error %q", turn.State, msg)
+	}
+	if turn := e.run(e.c, chat, "t3", "text"); !strings.HasSuffix(markdown(turn), "Hello from the fake agent.") {
+		t.Fatalf("after the crash: %q %q", markdown(turn), errText(turn))
+	}
+}
+
 // alive reports whether pid exists and is not a zombie.
 func alive(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
@@ -174,11 +195,10 @@ func TestHostileAgent(t *testing.T) {
 		t.Fatalf("burst: %q, %d bytes", turn.State, len(markdown(turn)))
 	}
 	// A flood far past the SDK's queue of 1024 unhandled notifications
-	// streams whole: the bridge reads the agent's stdout only while fewer
-	// than maxUpdatesInFlight updates wait (flow.go), so the pipe holds the
-	// agent back instead of the SDK closing the connection (a real agent's
-	// long reply in small chunks did that). 5,000 (was 20,000) still fails
-	// within the first few thousand without that flow control.
+	// streams whole: the bridge handles updates as it reads them
+	// (reader.go), so the pipe holds the agent back instead of the SDK
+	// closing the connection (a real agent's long reply in small chunks
+	// did that).
 	turn = e.run(e.c, chat, "t5", "flood 5000")
 	if turn.State != ahpwire.TurnComplete || len(markdown(turn)) != 5000 {
 		t.Fatalf("flood: %q, %d bytes, %q", turn.State, len(markdown(turn)), errText(turn))

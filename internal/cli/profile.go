@@ -8,8 +8,8 @@ import (
 	"runtime/trace"
 )
 
-// profileEnv names a file to write a CPU profile of the terminal UI to
-// (`go tool pprof ahptui FILE`), and traceEnv one for an execution trace
+// profileEnv names a file to write a CPU profile of the terminal UI (or of
+// `ahptui serve`) to (`go tool pprof ahptui FILE`), and traceEnv one for an execution trace
 // (`go tool trace FILE`; `go tool trace -pprof=sched FILE` shows where
 // goroutines waited to run), for measurements such as
 // scripts/stream-bench.sh; unset, nothing is recorded.

@@ -223,6 +223,8 @@ func serveMainWith(ctx context.Context, args []string, std stdio, configFile str
 	cfg.Options.Logger = log
 	cfg.Options.ReleaseMemory = debug.FreeOSMemory // after a long reply was stored as pages
 	log.Debug("memory limit", "bytes", applyServeMemoryLimit())
+	// $AHPTUI_CPUPROFILE: the host's CPU profile (profile.go)
+	defer startProfile(log)()
 	cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, cfg.Addr) // the --addr name is this machine
 	if d, err := stateDir(lookupEnv); err == nil && cfg.Options.StateDir == "" {
 		cfg.Options.StateDir = d // evicted pages of large replies go there (removed at exit)

@@ -24,6 +24,7 @@
 //	bigline     writes a 100 MB line to stdout
 //	flood N     N message chunks as fast as possible
 //	children    starts `sleep 1000` in the background and says its pid
+//	holdout     the same, the child holding the agent's stdout open
 //	blocks      says the kinds of the prompt's content blocks
 //	whoami      says which auth method signed in (auth.go)
 //
@@ -364,8 +365,11 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 			}
 		}
 		r.say(strings.Join(kinds, ","))
-	case "children":
+	case "children", "holdout":
 		cmd := exec.Command("sleep", "1000")
+		if word == "holdout" {
+			cmd.Stdout = os.Stdout // the child holds the agent's stdout open
+		}
 		if err := cmd.Start(); err != nil {
 			return "", err
 		}
