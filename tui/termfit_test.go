@@ -59,7 +59,7 @@ func TestTypingDoesNotResizeAnotherClientsTerminal(t *testing.T) {
 	m, fb := typingChat(t)
 	m = send(t, m, termEnv(7, &ahpwire.TerminalClaimed{Claim: ahpwire.TerminalClaim{Kind: ahpwire.ClaimClient, ClientID: "other"}}, ""))
 	m = claimTyped(t, m)
-	m = send(t, m, teaSize(140, 41))
+	send(t, m, teaSize(140, 41))
 	if got := resizesSince(fb, 0); len(got) != 0 {
 		t.Fatalf("resized another client's terminal: %#v", got)
 	}
