@@ -312,15 +312,29 @@ func (m *chatModel) hintLine(sessionChanges bool) string {
 			parts = append(parts, m.c.km.Global.Reconnect.Help().Key+" reconnect now")
 		}
 	}
+	inTranscript := m.focus == focusTranscript
 	if m.state.Current != nil && m.ready {
 		act := firstNonEmpty(render.SanitizeLine(m.state.Activity, max(1, m.width)), "working") // one line, cut below
-		parts = append(parts, "● "+act+" — esc cancels · "+m.steerHint())
+		if inTranscript { // enter and alt+enter act on the transcript here, not the composer
+			parts = append(parts, "● "+act+" — esc cancels")
+		} else {
+			parts = append(parts, "● "+act+" — esc cancels · "+m.steerHint())
+		}
 	} else if m.resumableTurn() != "" {
 		parts = append(parts, "turn failed — "+m.c.km.Chat.Resume.Help().Key+" or /resume resumes")
 	}
 	km := &m.c.km
-	if m.focus == focusTranscript {
-		parts = append(parts, "transcript: ↑↓ pgup/pgdn scroll · [ ] block · enter expand · y copy · "+
+	if inTranscript {
+		// What enter does on the focused block comes first: it survives
+		// a narrow window's cut.
+		enter := "enter expand"
+		switch {
+		case m.focusedTerminal() != "":
+			enter = km.Terminal.Interact.Help().Key + " " + km.Terminal.Interact.Help().Desc
+		case m.focusedSubagent() != "":
+			enter = "enter open the subagent's chat"
+		}
+		parts = append(parts, "transcript: "+enter+" · [ ] block · ↑↓ pgup/pgdn scroll · y copy · "+
 			km.Chat.SwitchFocus.Help().Key+" back")
 	} else if len(parts) == 0 && m.x.prefix != "" && strings.HasPrefix(m.comp.Value(), m.x.prefix) {
 		parts = append(parts, m.x.prefix+"command runs in the host's terminal")

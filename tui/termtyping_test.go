@@ -190,3 +190,26 @@ func TestKeyBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestTranscriptHintNamesEnterOnATerminal: with a terminal block focused
+// in the transcript, the hint line says first that enter types into it
+// (and, while the turn runs, not that enter queues a message, which only
+// the composer does); on another block enter expands.
+func TestTranscriptHintNamesEnterOnATerminal(t *testing.T) {
+	m, _ := typingChat(t)
+	m = send(t, m, keyPress("tab"))
+	for i := 0; i < 4 && m.chat.focusedTerminal() == ""; i++ {
+		m = send(t, m, tea.KeyPressMsg{Code: '[', Text: "["})
+	}
+	hint := m.chat.hintLine(false)
+	if !strings.Contains(hint, "transcript: enter type into the terminal") || strings.Contains(hint, "queues") {
+		t.Fatalf("hint on a focused terminal block: %q", hint)
+	}
+	m = send(t, m, tea.KeyPressMsg{Code: '[', Text: "["}) // the prompt above it
+	if m.chat.focusedTerminal() != "" {
+		t.Fatal("[ did not move off the terminal block")
+	}
+	if hint := m.chat.hintLine(false); !strings.Contains(hint, "transcript: enter expand") {
+		t.Fatalf("hint on another block: %q", hint)
+	}
+}
