@@ -22,6 +22,12 @@ type toolMap struct {
 	done    bool // completed or cancelled on the AHP side
 	content []ahpwire.ToolResultContent
 	diffs   int
+	// The files its diff content names and their content before it ran;
+	// succeeded and recorded: completed, and its changes taken into the
+	// session's changeset (edits.go).
+	edited              []string
+	before              map[string]fileBefore
+	succeeded, recorded bool
 }
 
 // maxToolInput bounds the raw input shown for one tool call.
@@ -45,16 +51,18 @@ func rawJSON(v any) string {
 // toolCall maps a new ACP tool call.
 func (tm *turnMap) toolCall(c *sdk.SessionUpdateToolCall) {
 	tm.mu.Lock()
-	defer tm.mu.Unlock()
 	st := c.Status
 	tm.upsertLocked(string(c.ToolCallId), &c.Title, (*sdk.ToolKind)(&c.Kind), c.RawInput, c.Content, c.Locations, &st)
+	tm.mu.Unlock()
+	tm.trackEdits(string(c.ToolCallId), c.Meta)
 }
 
 // toolCallUpdate maps an ACP tool call update.
 func (tm *turnMap) toolCallUpdate(c *sdk.SessionToolCallUpdate) {
 	tm.mu.Lock()
-	defer tm.mu.Unlock()
 	tm.upsertLocked(string(c.ToolCallId), c.Title, c.Kind, c.RawInput, c.Content, c.Locations, c.Status)
+	tm.mu.Unlock()
+	tm.trackEdits(string(c.ToolCallId), c.Meta)
 }
 
 // upsertLocked starts the tool call when it is new, then applies the
@@ -86,6 +94,7 @@ func (tm *turnMap) upsertLocked(id string, title *string, kind *sdk.ToolKind, ra
 	}
 	if content != nil || locs != nil {
 		tc.content = tm.toolContent(tc, content, locs)
+		tc.notePaths(content)
 	}
 	var s sdk.ToolCallStatus
 	if status != nil {
@@ -130,7 +139,7 @@ func (tm *turnMap) completeLocked(tc *toolMap, ok bool, failure string) {
 		return
 	}
 	tm.readyLocked(tc)
-	tc.done = true
+	tc.done, tc.succeeded = true, ok
 	res := ahpwire.ToolCallResult{Success: ok, PastTenseMessage: ahpwire.Plain(tc.title), Content: tc.content}
 	if !ok {
 		if failure == "" {
