@@ -176,7 +176,7 @@ func (tm *turnMap) toolContent(tc *toolMap, content []sdk.ToolCallContent, locs 
 	for _, c := range content {
 		switch {
 		case c.Content != nil:
-			out = append(out, ahpwire.TextContent(contentText(c.Content.Content)))
+			out = append(out, ahpwire.TextContent(unfence(contentText(c.Content.Content))))
 		case c.Diff != nil:
 			out = append(out, tm.diffContent(tc, c.Diff))
 		case c.Terminal != nil:
@@ -266,3 +266,29 @@ func splitLines(s string) []string {
 
 // fileURI returns the file: URI of an absolute path.
 func fileURI(path string) string { return "file://" + filepath.ToSlash(path) }
+
+// unfence returns the body of a text that is one fenced code block: an
+// ACP tool's text content is markdown (Claude Code's adapter fences a
+// Read's file and an error), AHP's is plain text. Other text is kept.
+func unfence(s string) string {
+	first, rest, ok := strings.Cut(s, "\n")
+	fence := strings.TrimRight(first, " ")
+	n := len(fence) - len(strings.TrimLeft(fence, "`"))
+	if !ok || n < 3 || strings.Contains(fence[n:], "`") {
+		return s
+	}
+	rest = strings.TrimRight(rest, "\n ")
+	if rest == fence[:n] {
+		return ""
+	}
+	body, ok := strings.CutSuffix(rest, "\n"+fence[:n])
+	if !ok {
+		return s
+	}
+	for _, l := range strings.Split(body, "\n") {
+		if strings.HasPrefix(l, fence[:n]) {
+			return s // more than one block
+		}
+	}
+	return body
+}
