@@ -119,4 +119,17 @@ func TestAgentOwnEditsJoinTheChangeset(t *testing.T) {
 	if cs["hello.txt"] != [2]string{"first line\nsecond line\n", "FIRST again\n"} || cs["made.txt"] != [2]string{"(none)", "made by the agent\n"} {
 		t.Fatalf("changeset: %q", cs)
 	}
+
+	// An agent that shows the diff only in its permission request.
+	e2 := newEnv(t, opts{})
+	if err := os.WriteFile(filepath.Join(e2.dir, "hello.txt"), []byte("first\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, chat2 := e2.newSession(e2.c, "askonly")
+	e2.prompt(e2.c, chat2, "t1", "selfedit askonly")
+	e2.decide(chat2, "t1", true, "allow")
+	e2.finished(e2.c, chat2, "t1")
+	if cs := e2.changeset(chat2); cs["hello.txt"] != [2]string{"first\n", "FIRST\n"} {
+		t.Fatalf("changeset (diff in the permission request only): %q", cs)
+	}
 }

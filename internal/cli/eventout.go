@@ -18,7 +18,7 @@ type eventWriter struct {
 	notes   io.Writer
 	json    bool
 	enc     *json.Encoder
-	endLine bool // the plain text so far does not end with a newline
+	endLine bool   // the plain text so far does not end with a newline
 	part    string // the markdown part the plain text so far ends in
 }
 

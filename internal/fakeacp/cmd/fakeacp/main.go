@@ -13,7 +13,8 @@
 //	diff        writes hello.txt through fs/write_text_file with a diff
 //	selfedit    asks to edit hello.txt, then writes it itself (Claude
 //	            Code's Edit); "selfedit nometa" without the tool response,
-//	            "selfedit late" unasked, written before it is announced
+//	            "selfedit late" unasked, written before it is announced,
+//	            "selfedit askonly" the diff in the permission request only
 //	selfwrite N the same, creating N (selfedit.go)
 //	read P      fs/read_text_file P and says what came back
 //	write P     fs/write_text_file P and says what came back

@@ -12,7 +12,8 @@ import (
 // tool call shows the replaced snippet as its diff and asks permission;
 // once written, an update carries Claude Code's PostToolUse response
 // (_meta.claudeCode.toolResponse with the whole originalFile) unless arg
-// is "nometa". "selfedit late" asks nothing and writes the file before
+// is "nometa" or "askonly" (which shows the diff only in the permission
+// request). "selfedit late" asks nothing and writes the file before
 // it announces the call (an auto-accepted edit that overtook its
 // tool_call). "selfwrite NAME" creates NAME the same way (Write).
 func (r *run) selfEdit(word, arg string) (sdk.StopReason, error) {
@@ -39,8 +40,12 @@ func (r *run) selfEdit(word, arg string) (sdk.StopReason, error) {
 			r.send(sdk.StartToolCall(id, title, sdk.WithStartKind(kind), sdk.WithStartStatus(sdk.ToolCallStatusInProgress), sdk.WithStartContent(diff)))
 		})
 	}
-	r.send(sdk.StartToolCall(id, title, sdk.WithStartKind(kind), sdk.WithStartStatus(sdk.ToolCallStatusPending),
-		sdk.WithStartContent(diff), sdk.WithStartLocations([]sdk.ToolCallLocation{{Path: p}})))
+	if arg == "askonly" { // the diff only in the permission request
+		r.send(sdk.StartToolCall(id, title, sdk.WithStartKind(kind), sdk.WithStartStatus(sdk.ToolCallStatusPending)))
+	} else {
+		r.send(sdk.StartToolCall(id, title, sdk.WithStartKind(kind), sdk.WithStartStatus(sdk.ToolCallStatusPending),
+			sdk.WithStartContent(diff), sdk.WithStartLocations([]sdk.ToolCallLocation{{Path: p}})))
+	}
 	res, err := r.f.conn.RequestPermission(r.ctx, sdk.RequestPermissionRequest{
 		SessionId: r.id,
 		ToolCall:  sdk.ToolCallUpdate{ToolCallId: id, Title: &title, Kind: &kind, Content: diff},
@@ -77,7 +82,7 @@ func (r *run) writeSelf(id sdk.ToolCallId, p string, content func(string) string
 		return sdk.StopReasonEndTurn, nil
 	}
 	written()
-	if arg != "nometa" {
+	if arg != "nometa" && arg != "askonly" {
 		r.send(sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{ToolCallId: id, Meta: map[string]any{
 			"claudeCode": map[string]any{"toolName": "Edit", "toolResponse": map[string]any{"filePath": p, "originalFile": original}}}}})
 	}
