@@ -130,6 +130,33 @@ func (tm *turnMap) readFile(path string) (fileBefore, bool) {
 	return fileBefore{text: string(b), existed: true}, true
 }
 
+// overwritten is the content a diff without old text replaces: ACP says
+// that diff creates the file, but Claude Code's Write shows every write
+// so, also one over an existing file. The file as it is now (kept as the
+// call's snapshot) is the diff's old side; nil when it does not exist,
+// is outside the session's directory, or already holds the new text (the
+// write ran before the update arrived). tm.mu is held.
+func (tm *turnMap) overwritten(tc *toolMap, path, newText string) *string {
+	if !filepath.IsAbs(path) {
+		return nil
+	}
+	path = filepath.Clean(path)
+	b, ok := tc.before[path]
+	if !ok {
+		if b, ok = tm.readFile(path); !ok || (b.existed && b.text == newText) {
+			return nil
+		}
+		if tc.before == nil {
+			tc.before = map[string]fileBefore{}
+		}
+		tc.before[path] = b
+	}
+	if !b.existed {
+		return nil
+	}
+	return &b.text
+}
+
 // original is the file a Claude Code tool response names, as it was.
 type original struct {
 	path   string

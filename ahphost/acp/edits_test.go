@@ -132,4 +132,23 @@ func TestAgentOwnEditsJoinTheChangeset(t *testing.T) {
 	if cs := e2.changeset(chat2); cs["hello.txt"] != [2]string{"first\n", "FIRST\n"} {
 		t.Fatalf("changeset (diff in the permission request only): %q", cs)
 	}
+
+	// A diff without old text over an existing file (Claude Code's Write
+	// shows every write so): the prompt shows what it replaces.
+	if err := os.WriteFile(filepath.Join(e2.dir, "over.txt"), []byte("old content\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e2.prompt(e2.c, chat2, "t2", "selfwrite over.txt")
+	tc := e2.pendingTool(e2.c, chat2)
+	if tc.Edits == nil || len(tc.Edits.Items) != 1 || tc.Edits.Items[0].Before == nil {
+		t.Fatalf("an overwrite shows as a creation: %+v", tc.Edits)
+	}
+	if r, err := e2.c.c.ResourceRead(e2.ctx, tc.Edits.Items[0].Before.Content.URI, ""); err != nil || string(r.Data) != "old content\n" {
+		t.Fatalf("the overwritten side: %q %v", r.Data, err)
+	}
+	e2.decide(chat2, "t2", true, "allow")
+	e2.finished(e2.c, chat2, "t2")
+	if cs := e2.changeset(chat2); cs["over.txt"] != [2]string{"old content\n", "made by the agent\n"} {
+		t.Fatalf("changeset after an overwrite: %q", cs)
+	}
 }

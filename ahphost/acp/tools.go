@@ -211,7 +211,11 @@ func (tm *turnMap) rel(path string) string {
 // diffContent stores a diff's sides as resources and returns its fileEdit.
 func (tm *turnMap) diffContent(tc *toolMap, d *sdk.ToolCallContentDiff) ahpwire.ToolResultContent {
 	tc.diffs++
-	fe := tm.fileEdit(fmt.Sprintf("%s/%s-%d", tm.t.TurnID, tc.id, tc.diffs), d.Path, d.OldText, d.NewText)
+	before := d.OldText
+	if before == nil {
+		before = tm.overwritten(tc, d.Path, d.NewText) // edits.go
+	}
+	fe := tm.fileEdit(fmt.Sprintf("%s/%s-%d", tm.t.TurnID, tc.id, tc.diffs), d.Path, before, d.NewText)
 	return ahpwire.ToolResultContent{Type: ahpwire.ContentFileEdit, Before: fe.Before, After: fe.After, Diff: fe.Diff}
 }
 
