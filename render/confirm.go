@@ -9,7 +9,7 @@ import (
 )
 
 // confirmation renders what the user needs to approve or deny a tool call:
-// title, invocation, risk assessment, input, proposed edits and options.
+// title, invocation, risk assessment, proposed edits, input and options.
 func (r *Renderer) confirmation(tc *ahpwire.ToolCallState, width int, v ViewOpts) []string {
 	st := r.styles.Confirm
 	var title ahpwire.StringOrMarkdown
@@ -28,13 +28,16 @@ func (r *Renderer) confirmation(tc *ahpwire.ToolCallState, width int, v ViewOpts
 		out = append(out, r.richBlock(*tc.InvocationMessage, r.styles.Tool.Summary, width, detailIndent)...)
 	}
 	out = append(out, r.risk(tc.RiskAssessment, width)...)
-	out = append(out, r.toolInput(tc, width, v)...)
+	// What will change comes before the raw input, which often only
+	// repeats it (an edit tool's path, old and new text): in a short
+	// window the diff is what shows.
 	if tc.Edits != nil && len(tc.Edits.Items) > 0 {
 		out = append(out, r.section("Edits", width)...)
 		for i := range tc.Edits.Items {
 			out = append(out, r.fileEdit(&tc.Edits.Items[i], width, v)...)
 		}
 	}
+	out = append(out, r.toolInput(tc, width, v)...)
 	out = append(out, r.options(tc.Options, width)...)
 	return append(out, r.hintLines(v.confirmHints(), width)...)
 }

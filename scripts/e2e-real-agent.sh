@@ -15,8 +15,11 @@
 # The adapter is npm-installed once into $AHPTUI_CI_CACHE (default
 # ~/.cache/ahptui-ci) and reused. Checks, through `ahptui exec`: an answer,
 # an approved Bash command that creates a file in the session's working
-# directory, a denied one that does not (exit 4), thinking shown, cancel
-# (SIGINT: exit 130); then the same through the TUI in tmux. Skips
+# directory, a denied one that does not (exit 4), an approved file edit
+# (Claude Code's Read then Edit) that changes the file, a denied one that
+# does not, thinking shown, cancel (SIGINT: exit 130); then the same
+# through the TUI in tmux, where the edit's approval prompt and the
+# transcript show its diff and the changes view lists the file. Skips
 # (exit 0) only when npm is not installed. Needs: npm, node, go (unless
 # AHPTUI_BIN), tmux; python3 for the adapter-only check (skipped without).
 # Known traps handled here: as root the adapter needs IS_SANDBOX=1; it
@@ -149,6 +152,19 @@ run_exec denied --approve never "bash: touch denied.txt"
 [ "$RC" = 4 ] || { show denied; fail "denied command: exit $RC, want 4"; }
 [ ! -e "$WORK/proj/denied.txt" ] || fail "denied.txt was created"
 
+step "exec: an approved edit changes the file (the agent reads it, then edits it)"
+printf 'name = demo\ncolour = red\n' >"$WORK/proj/edit-me.txt"
+run_exec edited --approve always "edit: edit-me.txt colour = red => colour = green"
+[ "$RC" = 0 ] && grep -q 'The edit was made\.' "$WORK/edited.out" || { show edited; fail "approved edit"; }
+[ "$(cat "$WORK/proj/edit-me.txt")" = "$(printf 'name = demo\ncolour = green')" ] || { show edited; fail "edit-me.txt was not edited: $(cat "$WORK/proj/edit-me.txt")"; }
+
+step "exec: a denied edit does not (exit 4; in the same session: no new agent session)"
+SID=$(sed -n 's/^ahptui: session //p' "$WORK/edited.err" | head -n1)
+[ -n "$SID" ] || { show edited; fail "exec printed no session id"; }
+run_exec unedited --approve never --session "$SID" "edit: edit-me.txt colour = green => colour = blue"
+[ "$RC" = 4 ] || { show unedited; fail "denied edit: exit $RC, want 4"; }
+grep -q 'colour = green' "$WORK/proj/edit-me.txt" || fail "a denied edit changed edit-me.txt: $(cat "$WORK/proj/edit-me.txt")"
+
 step "exec: thinking is shown"
 run_exec thinking --json "think about it"
 [ "$RC" = 0 ] && grep -q '"reasoning"' "$WORK/thinking.out" && grep -q 'Let me think about this carefully' "$WORK/thinking.out" ||
@@ -211,6 +227,39 @@ keys d
 wait_for 'The command did not run'
 wait_for 'tab transcript'
 [ ! -e "$WORK/proj/tui-denied.txt" ] || fail "tui-denied.txt was created"
+
+step "TUI: approve an edit: the prompt shows its diff, then the transcript does"
+printf '[server]\nport = 8080\ndebug = false\n' >"$WORK/proj/tui-edit.txt"
+type_text 'edit: tui-edit.txt port = 8080 => port = 9090'
+keys Enter
+wait_for '│ .*Edit tui-edit\.txt'
+wait_for '│ +-port = 8080'
+wait_for '│ +\+port = 9090'
+wait_gone 'you were typing'
+keys a
+wait_for 'The edit was made\.'
+wait_for '^ +-port = 8080'
+wait_for '^ +\+port = 9090'
+wait_for 'tab transcript'
+grep -q 'port = 9090' "$WORK/proj/tui-edit.txt" || fail "tui-edit.txt was not edited: $(cat "$WORK/proj/tui-edit.txt")"
+
+step "TUI: the changes view lists the edited file (alt+e)"
+keys M-e
+wait_for 'Changes +1 file'
+wait_for 'M .*tui-edit\.txt +\+1 −1'
+keys Escape
+wait_gone 'Changes +1 file'
+
+step "TUI: deny an edit (d): the file stays as it was"
+type_text 'edit: tui-edit.txt debug = false => debug = true'
+keys Enter
+wait_for '│ +\+debug = true'
+wait_gone 'you were typing'
+keys d
+wait_for 'The edit was not made'
+wait_for 'Edit tui-edit\.txt — denied'
+wait_for 'tab transcript'
+grep -q 'debug = false' "$WORK/proj/tui-edit.txt" || fail "a denied edit changed tui-edit.txt: $(cat "$WORK/proj/tui-edit.txt")"
 
 step "TUI: thinking shown"
 type_text 'think in tmux'

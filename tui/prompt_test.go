@@ -1,12 +1,16 @@
 package tui
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/tui/dialog"
 )
@@ -162,5 +166,59 @@ func TestGuardedPromptShowsItsKeysDisabled(t *testing.T) {
 	}
 	if strings.Contains(viewText(m), "keys paused") {
 		t.Fatal("the pause stays after the guard ended")
+	}
+}
+
+// refBackend is a fakeBackend that serves content references by URI,
+// once gate is closed.
+type refBackend struct {
+	*fakeBackend
+	texts map[string]string
+	gate  chan struct{}
+}
+
+func (b *refBackend) ResourceRead(_ context.Context, uri, _ string) (ahpclient.Resource, error) {
+	<-b.gate
+	if s, ok := b.texts[uri]; ok {
+		return ahpclient.Resource{Data: []byte(s), ContentType: "text/plain"}, nil
+	}
+	return ahpclient.Resource{}, fmt.Errorf("%s: not found", uri)
+}
+
+// An ACP agent's proposed edit reaches the prompt as content references
+// (ahp-content: URIs the host serves, not data: URIs): the prompt fetches
+// them and shows the diff, as the transcript does, once they arrive (the
+// prompt was drawn before).
+func TestApprovalPromptLoadsEditDiffByReference(t *testing.T) {
+	tool := pendingTool()
+	before, after := "package main\n\nfunc main() {\n\tprintln(\"hello world\")\n}\n", "package main\n\nfunc main() {\n\tprintln(\"hello, ahptui\")\n}\n"
+	side := func(which string, n int) *ahpwire.FileEditSide {
+		return &ahpwire.FileEditSide{URI: "file:///p/app.go", Content: ahpwire.ContentRef{
+			URI: "ahp-content:/acp/c1/t1/tc1-1/" + which, ContentType: "text/plain", SizeHint: ahpwire.Ptr(int64(n))}}
+	}
+	tool.ToolCall.Edits = &ahpwire.FileEditCollection{Items: []ahpwire.FileEdit{{Before: side("before", len(before)), After: side("after", len(after))}}}
+	rb := &refBackend{fakeBackend: &fakeBackend{}, gate: make(chan struct{}), texts: map[string]string{
+		"ahp-content:/acp/c1/t1/tc1-1/before": before, "ahp-content:/acp/c1/t1/tc1-1/after": after}}
+	m := New(Options{Backend: rb, Host: "127.0.0.1:4321", Dark: true, Editor: "true", Now: func() time.Time { return fixedNow },
+		FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = openChat(t, m, chatState(nil, activeTurn(tool)))
+	if _, ok := m.overlays[len(m.overlays)-1].(*dialog.Approval); !ok {
+		t.Fatalf("no approval prompt:\n%s", viewText(m))
+	}
+	if v := viewText(m); !strings.Contains(v, "Approval needed") || strings.Contains(v, `println("hello, ahptui")`) {
+		t.Fatalf("before the contents arrive:\n%s", v)
+	}
+	close(rb.gate)
+	var v string
+	for range 50 { // the fetches finish on their own goroutines
+		m = send(t, m, noticeExpiredMsg{})
+		if v = viewText(m); strings.Contains(v, `+	println("hello, ahptui")`) || strings.Contains(v, `+  println("hello, ahptui")`) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(v, `println("hello, ahptui")`) || !strings.Contains(v, `println("hello world")`) || strings.Contains(v, "not loaded") {
+		t.Fatalf("the prompt does not show the edit's diff:\n%s", v)
 	}
 }

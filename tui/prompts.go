@@ -130,7 +130,11 @@ func (m *Model) newApproval(turn string, tc *ahpwire.ToolCallState) *dialog.Appr
 		}
 		for _, b := range msg.Blocks {
 			if b.Kind == reducer.KindToolCall && b.Tool != nil && b.Tool.ToolCallID == tc.ToolCallID {
-				return r.RenderBlock(msg, b, width, render.ViewOpts{Now: ch.c.now(), Hints: p.PromptHints()}), b.Tool
+				// The fetched contents too: an edit's diff is behind content
+				// references (an ACP agent's always is).
+				v := render.ViewOpts{Now: ch.c.now(), Hints: p.PromptHints()}
+				ch.c.ext.viewOpts(&v)
+				return r.RenderBlock(msg, b, width, v), b.Tool
 			}
 		}
 		return nil, nil

@@ -88,6 +88,7 @@ func (c *client) RequestPermission(ctx context.Context, p sdk.RequestPermissionR
 	if !ok {
 		return cancelled, nil
 	}
+	tm.trackEdits(string(p.ToolCall.ToolCallId), p.ToolCall.Meta) // the files as they are before it runs
 	select {
 	case ans, ok := <-w:
 		if !ok || ans == nil {

@@ -36,7 +36,8 @@ type session struct {
 	termSeq  int
 }
 
-// changedFile is one file the agent wrote through fs/write_text_file.
+// changedFile is one file the agent wrote through fs/write_text_file or
+// with a tool of its own (edits.go).
 type changedFile struct {
 	path          string // relative to the session dir
 	before, after string

@@ -22,6 +22,12 @@ type toolMap struct {
 	done    bool // completed or cancelled on the AHP side
 	content []ahpwire.ToolResultContent
 	diffs   int
+	// The files its diff content names and their content before it ran;
+	// succeeded and recorded: completed, and its changes taken into the
+	// session's changeset (edits.go).
+	edited              []string
+	before              map[string]fileBefore
+	succeeded, recorded bool
 }
 
 // maxToolInput bounds the raw input shown for one tool call.
@@ -45,16 +51,18 @@ func rawJSON(v any) string {
 // toolCall maps a new ACP tool call.
 func (tm *turnMap) toolCall(c *sdk.SessionUpdateToolCall) {
 	tm.mu.Lock()
-	defer tm.mu.Unlock()
 	st := c.Status
 	tm.upsertLocked(string(c.ToolCallId), &c.Title, (*sdk.ToolKind)(&c.Kind), c.RawInput, c.Content, c.Locations, &st)
+	tm.mu.Unlock()
+	tm.trackEdits(string(c.ToolCallId), c.Meta)
 }
 
 // toolCallUpdate maps an ACP tool call update.
 func (tm *turnMap) toolCallUpdate(c *sdk.SessionToolCallUpdate) {
 	tm.mu.Lock()
-	defer tm.mu.Unlock()
 	tm.upsertLocked(string(c.ToolCallId), c.Title, c.Kind, c.RawInput, c.Content, c.Locations, c.Status)
+	tm.mu.Unlock()
+	tm.trackEdits(string(c.ToolCallId), c.Meta)
 }
 
 // upsertLocked starts the tool call when it is new, then applies the
@@ -86,6 +94,7 @@ func (tm *turnMap) upsertLocked(id string, title *string, kind *sdk.ToolKind, ra
 	}
 	if content != nil || locs != nil {
 		tc.content = tm.toolContent(tc, content, locs)
+		tc.notePaths(content)
 	}
 	var s sdk.ToolCallStatus
 	if status != nil {
@@ -130,7 +139,7 @@ func (tm *turnMap) completeLocked(tc *toolMap, ok bool, failure string) {
 		return
 	}
 	tm.readyLocked(tc)
-	tc.done = true
+	tc.done, tc.succeeded = true, ok
 	res := ahpwire.ToolCallResult{Success: ok, PastTenseMessage: ahpwire.Plain(tc.title), Content: tc.content}
 	if !ok {
 		if failure == "" {
@@ -167,7 +176,7 @@ func (tm *turnMap) toolContent(tc *toolMap, content []sdk.ToolCallContent, locs 
 	for _, c := range content {
 		switch {
 		case c.Content != nil:
-			out = append(out, ahpwire.TextContent(contentText(c.Content.Content)))
+			out = append(out, ahpwire.TextContent(unfence(contentText(c.Content.Content))))
 		case c.Diff != nil:
 			out = append(out, tm.diffContent(tc, c.Diff))
 		case c.Terminal != nil:
@@ -202,7 +211,11 @@ func (tm *turnMap) rel(path string) string {
 // diffContent stores a diff's sides as resources and returns its fileEdit.
 func (tm *turnMap) diffContent(tc *toolMap, d *sdk.ToolCallContentDiff) ahpwire.ToolResultContent {
 	tc.diffs++
-	fe := tm.fileEdit(fmt.Sprintf("%s/%s-%d", tm.t.TurnID, tc.id, tc.diffs), d.Path, d.OldText, d.NewText)
+	before := d.OldText
+	if before == nil {
+		before = tm.overwritten(tc, d.Path, d.NewText) // edits.go
+	}
+	fe := tm.fileEdit(fmt.Sprintf("%s/%s-%d", tm.t.TurnID, tc.id, tc.diffs), d.Path, before, d.NewText)
 	return ahpwire.ToolResultContent{Type: ahpwire.ContentFileEdit, Before: fe.Before, After: fe.After, Diff: fe.Diff}
 }
 
@@ -257,3 +270,29 @@ func splitLines(s string) []string {
 
 // fileURI returns the file: URI of an absolute path.
 func fileURI(path string) string { return "file://" + filepath.ToSlash(path) }
+
+// unfence returns the body of a text that is one fenced code block: an
+// ACP tool's text content is markdown (Claude Code's adapter fences a
+// Read's file and an error), AHP's is plain text. Other text is kept.
+func unfence(s string) string {
+	first, rest, ok := strings.Cut(s, "\n")
+	fence := strings.TrimRight(first, " ")
+	n := len(fence) - len(strings.TrimLeft(fence, "`"))
+	if !ok || n < 3 || strings.Contains(fence[n:], "`") {
+		return s
+	}
+	rest = strings.TrimRight(rest, "\n ")
+	if rest == fence[:n] {
+		return ""
+	}
+	body, ok := strings.CutSuffix(rest, "\n"+fence[:n])
+	if !ok {
+		return s
+	}
+	for _, l := range strings.Split(body, "\n") {
+		if strings.HasPrefix(l, fence[:n]) {
+			return s // more than one block
+		}
+	}
+	return body
+}

@@ -283,3 +283,24 @@ func TestTypeIntoTerminal(t *testing.T) {
 		t.Fatalf("%q %q", md, errText(turn))
 	}
 }
+
+// A tool's text that is one fenced block (Claude Code's adapter fences a
+// Read's file, an error, a command's output) shows as its body: AHP tool
+// text is plain.
+func TestUnfence(t *testing.T) {
+	for in, want := range map[string]string{
+		"```\n     1→package main\n```": "     1→package main",
+		"```console\nok\n```\n":         "ok",
+		"````\nhas ``` inside\n````":    "has ``` inside",
+		"```\n```":                      "",
+		"plain text":                    "plain text",
+		"```go\na\n```\nand after":      "```go\na\n```\nand after",
+		"```\na\n```\n\n```\nb\n```":    "```\na\n```\n\n```\nb\n```",
+		"``not a fence\n``":             "``not a fence\n``",
+		"```js`x\ncode\n```":            "```js`x\ncode\n```",
+	} {
+		if got := unfence(in); got != want {
+			t.Errorf("unfence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -18,7 +18,8 @@ type eventWriter struct {
 	notes   io.Writer
 	json    bool
 	enc     *json.Encoder
-	endLine bool // the plain text so far does not end with a newline
+	endLine bool   // the plain text so far does not end with a newline
+	part    string // the markdown part the plain text so far ends in
 }
 
 func newEventWriter(w io.Writer, asJSON bool) *eventWriter {
@@ -55,6 +56,16 @@ func (e *eventWriter) text(partID, s string) {
 	if s == "" {
 		return
 	}
+	if e.part != "" && partID != e.part {
+		// A new paragraph (text before and after a tool call are two
+		// parts: "I will run it." then "It ran.").
+		sep := "\n"
+		if e.endLine {
+			sep = "\n\n"
+		}
+		_, _ = io.WriteString(e.w, sep)
+	}
+	e.part = partID
 	_, _ = io.WriteString(e.w, s)
 	e.endLine = !strings.HasSuffix(s, "\n")
 }

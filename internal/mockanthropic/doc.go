@@ -15,6 +15,15 @@
 //	bash: COMMAND     a Bash tool_use running COMMAND (only when the
 //	                  request offers tools); after the tool_result comes
 //	                  back, a final text saying how it went
+//	read: FILE        a Read tool_use of FILE (relative to the working
+//	                  directory the system prompt states, or absolute);
+//	                  after the result, a text with its line count
+//	write: FILE TEXT  a Write tool_use putting TEXT (a line) into FILE; or
+//	                  "write: FILE" then the content on the next lines
+//	edit: FILE OLD => NEW
+//	                  a Read of FILE (Claude Code edits only files it has
+//	                  read), then an Edit replacing OLD by NEW, then a
+//	                  text saying whether the edit was made
 //	markdown N        N bytes of markdown streamed in 20–60-byte deltas, ending "-- end of markdown N bytes --"
 //	                  (for performance measurements)
 //	slow …            text streamed one word every 100 ms for a minute

@@ -21,6 +21,9 @@ type Request struct {
 	Tools []struct {
 		Name string `json:"name"`
 	} `json:"tools"`
+	// System is the system prompt (a string or text blocks); the mock
+	// reads the working directory from it (see WorkDir).
+	System json.RawMessage `json:"system"`
 }
 
 // Message is one conversation message; Content is a string or an array
@@ -102,9 +105,9 @@ func (r *Request) turn() (string, *inBlock) {
 		return "", nil
 	}
 	blocks := r.Messages[last].blocks()
-	if id := r.pendingToolUse(last); id != "" {
+	if tu := r.pendingToolUse(last); tu != nil {
 		for i := range blocks {
-			if blocks[i].Type == "tool_result" && blocks[i].ToolUseID == id {
+			if blocks[i].Type == "tool_result" && blocks[i].ToolUseID == tu.ID {
 				return "", &blocks[i]
 			}
 		}
@@ -112,21 +115,51 @@ func (r *Request) turn() (string, *inBlock) {
 	return promptOf(blocks), nil
 }
 
-// pendingToolUse is the id of the tool_use that ends the last assistant
-// message before message i ("" when it ends otherwise).
-func (r *Request) pendingToolUse(i int) string {
+// toolUse is a tool_use block of an assistant message in a request.
+type toolUse struct {
+	Type  string         `json:"type"`
+	ID    string         `json:"id"`
+	Name  string         `json:"name"`
+	Input map[string]any `json:"input"`
+}
+
+// pendingToolUse is the tool_use that ends the last assistant message
+// before message i (nil when it ends otherwise).
+func (r *Request) pendingToolUse(i int) *toolUse {
 	for j := i - 1; j >= 0; j-- {
 		if r.Messages[j].Role != "assistant" {
 			continue
 		}
-		var bs []struct {
-			Type string `json:"type"`
-			ID   string `json:"id"`
-		}
+		var bs []toolUse
 		if json.Unmarshal(r.Messages[j].Content, &bs) != nil || len(bs) == 0 || bs[len(bs)-1].Type != "tool_use" {
-			return ""
+			return nil
 		}
-		return bs[len(bs)-1].ID
+		return &bs[len(bs)-1]
+	}
+	return nil
+}
+
+// lastToolUse is the tool_use the last user message answers (nil when
+// it answers none).
+func (r *Request) lastToolUse() *toolUse {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "user" {
+			return r.pendingToolUse(i)
+		}
+	}
+	return nil
+}
+
+// userWords is the newest user words of the conversation, skipping user
+// messages that carry only tool results (the prompt a tool chain serves).
+func (r *Request) userWords() string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role != "user" {
+			continue
+		}
+		if p := promptOf(r.Messages[i].blocks()); p != "" {
+			return p
+		}
 	}
 	return ""
 }
@@ -209,11 +242,17 @@ func resultText(raw json.RawMessage) string {
 func Script(r *Request) Reply {
 	p, tr := r.turn()
 	if tr != nil {
+		if rep, ok := r.afterFileTool(tr); ok {
+			return rep
+		}
 		text := "The command ran."
 		if tr.IsError {
 			text = "The command did not run: " + firstLine(resultText(tr.Content))
 		}
 		return Reply{Blocks: []Block{{Type: "text", Text: text}}, StopReason: "end_turn"}
+	}
+	if rep, ok := r.fileTool(p); ok {
+		return rep
 	}
 	lower := strings.ToLower(p)
 	switch {

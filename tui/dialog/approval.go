@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +45,7 @@ type Approval struct {
 	cache      struct {
 		tool  *ahpwire.ToolCallState
 		width int
+		raw   []string // the rendering out was made from
 		lines []string
 	}
 }
@@ -193,8 +195,8 @@ func (p *Approval) bodyLines(st *uikit.Styles, width int) []string {
 	if tc == nil {
 		return p.cache.lines
 	}
-	if tc == p.cache.tool && width == p.cache.width {
-		return p.cache.lines
+	if tc == p.cache.tool && width == p.cache.width && slices.Equal(lines, p.cache.raw) {
+		return p.cache.lines // (the lines change without the call when a diff's contents arrive)
 	}
 	p.tool = tc
 	out := make([]string, 0, len(lines)+1)
@@ -205,7 +207,7 @@ func (p *Approval) bodyLines(st *uikit.Styles, width int) []string {
 			out = append(out, st.Dialog.Muted.Render(ansi.Truncate("  intention: "+render.Sanitize(tc.Intention), width, "…")))
 		}
 	}
-	p.cache.tool, p.cache.width, p.cache.lines = tc, width, out
+	p.cache.tool, p.cache.width, p.cache.raw, p.cache.lines = tc, width, lines, out
 	return out
 }
 

@@ -11,6 +11,11 @@
 //	tool        a tool call asking permission with all four option kinds;
 //	            says which option was chosen
 //	diff        writes hello.txt through fs/write_text_file with a diff
+//	selfedit    asks to edit hello.txt, then writes it itself (Claude
+//	            Code's Edit); "selfedit nometa" without the tool response,
+//	            "selfedit late" unasked, written before it is announced,
+//	            "selfedit askonly" the diff in the permission request only
+//	selfwrite N the same, creating N (selfedit.go)
 //	read P      fs/read_text_file P and says what came back
 //	write P     fs/write_text_file P and says what came back
 //	terminal    terminal/create `echo hi`, waits, reports output and exit
@@ -288,6 +293,8 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 		return r.tool()
 	case "diff":
 		return r.diff()
+	case "selfedit", "selfwrite":
+		return r.selfEdit(word, arg)
 	case "read":
 		res, err := r.f.conn.ReadTextFile(r.ctx, sdk.ReadTextFileRequest{SessionId: r.id, Path: r.path(arg)})
 		if err != nil {
