@@ -304,6 +304,9 @@ func (r *Renderer) blockFingerprint(k BlockKey, b *reducer.Block, v ViewOpts) st
 	if b.Kind == reducer.KindToolCall && b.Tool != nil && b.Tool.WaitsForClient() {
 		sb.WriteString(v.hintsFingerprint())
 	}
+	if b.Kind == reducer.KindToolCall {
+		sb.WriteString(v.dirsFingerprint())
+	}
 	if b.Kind == reducer.KindThinking {
 		sb.WriteByte(byte('0' + v.Thinking))
 		sb.WriteString(strconv.Itoa(v.tailLines()))

@@ -113,9 +113,9 @@ func (r *Renderer) fileEdit(e *ahpwire.FileEdit, width int, v ViewOpts) []string
 	case afterURI == "" && afterRef == nil:
 		verb = "deleted "
 	case beforeURI != "" && afterURI != "" && beforeURI != afterURI:
-		verb = "renamed " + displayURI(beforeURI) + " → "
+		verb = "renamed " + displayFile(beforeURI, v.WorkDirs) + " → "
 	}
-	head := verb + displayURI(path)
+	head := verb + displayFile(path, v.WorkDirs)
 	before, okB := refText(beforeRef, v)
 	after, okA := refText(afterRef, v)
 	added, removed := int64(-1), int64(-1)

@@ -77,6 +77,18 @@ type ViewOpts struct {
 	// Loading describes content references being fetched (size and
 	// progress, or why they failed), by URI; shown instead of "not loaded".
 	Loading map[string]string
+	// WorkDirs are the session's working directories (file: URIs): a
+	// file edit under one is named by its path relative to it.
+	WorkDirs []string
+}
+
+// dirsFingerprint is what WorkDirs adds to a cache key: the file edits'
+// headers name their files relative to them.
+func (v ViewOpts) dirsFingerprint() string {
+	if len(v.WorkDirs) == 0 {
+		return ""
+	}
+	return ",d" + strings.Join(v.WorkDirs, "\x00")
 }
 
 func (v ViewOpts) tailLines() int {
@@ -148,6 +160,7 @@ func viewFingerprint(m *reducer.Message, v ViewOpts, seed maphash.Seed) string {
 	b.WriteByte(byte('0' + v.Thinking))
 	b.WriteString(strconv.Itoa(v.tailLines()))
 	b.WriteString(v.hintsFingerprint())
+	b.WriteString(v.dirsFingerprint())
 	var idx []int
 	for k, on := range v.Expanded {
 		if on && k.MessageID == m.ID {

@@ -26,6 +26,9 @@ const (
 type chatModel struct {
 	c       *common
 	session string
+	// workDirs are the session's working directories (file: URIs): edits
+	// name their files relative to them.
+	workDirs []string
 	chat    string
 	title   string
 	// turnModel is the model the newest turn (or draft) selected, "" if

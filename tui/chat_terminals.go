@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/reducer"
@@ -10,9 +12,20 @@ import (
 // viewOptsBase are the render options of the transcript: the global views,
 // expanded blocks, and the live terminals and fetched contents.
 func (m *chatModel) viewOptsBase() render.ViewOpts {
-	v := render.ViewOpts{Thinking: m.thinking.mode(), Expanded: m.expanded, Now: m.c.now(), Hints: m.transcriptHints()}
+	v := render.ViewOpts{Thinking: m.thinking.mode(), Expanded: m.expanded, Now: m.c.now(), Hints: m.transcriptHints(), WorkDirs: m.workDirs}
 	m.c.ext.viewOpts(&v)
 	return v
+}
+
+// setWorkDirs keeps the session's working directories, which name the
+// files of edits (render.ViewOpts.WorkDirs); the transcript is drawn anew
+// when they change.
+func (m *chatModel) setWorkDirs(dirs []string) {
+	if slices.Equal(dirs, m.workDirs) {
+		return
+	}
+	m.workDirs = dirs
+	m.tr.invalidateAll()
 }
 
 // termStep is how many lines { and } scroll an expanded terminal.

@@ -246,6 +246,7 @@ func (m *Model) onSessionState(uri string, ss ahpwire.SessionState) tea.Cmd {
 		if ss.Title != "" {
 			m.chat.title = ss.Title
 		}
+		m.chat.setWorkDirs(ss.WorkingDirectories)
 		return nil
 	}
 	if m.open == nil || m.open.session != uri {
@@ -336,6 +337,7 @@ func (m *Model) onSessionAction(env ahpwire.ActionEnvelope) tea.Cmd {
 	if ss.Title != before.Title {
 		m.chat.title = ss.Title
 	}
+	m.chat.setWorkDirs(ss.WorkingDirectories)
 	if _, read := env.Action.(*ahpwire.SessionIsReadChanged); read && !ss.Status.Has(ahpwire.StatusIsRead) && m.screen == screenChat {
 		return m.c.dispatch(m.chat.session, &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
 	}

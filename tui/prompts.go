@@ -132,7 +132,7 @@ func (m *Model) newApproval(turn string, tc *ahpwire.ToolCallState) *dialog.Appr
 			if b.Kind == reducer.KindToolCall && b.Tool != nil && b.Tool.ToolCallID == tc.ToolCallID {
 				// The fetched contents too: an edit's diff is behind content
 				// references (an ACP agent's always is).
-				v := render.ViewOpts{Now: ch.c.now(), Hints: p.PromptHints()}
+				v := render.ViewOpts{Now: ch.c.now(), Hints: p.PromptHints(), WorkDirs: ch.workDirs}
 				ch.c.ext.viewOpts(&v)
 				return r.RenderBlock(msg, b, width, v), b.Tool
 			}

@@ -83,6 +83,12 @@ func (m *Model) openChat(session, chat string) tea.Cmd {
 	m.open = nil
 	m.picker.status = ""
 	m.chat = newChat(m.c, m.conn, session, chat, title)
+	if s, ok := m.picker.Session(session); ok {
+		m.chat.workDirs = s.WorkingDirectories
+	}
+	if m.session != nil && len(m.session.WorkingDirectories) > 0 {
+		m.chat.workDirs = m.session.WorkingDirectories
+	}
 	if m.carry != "" {
 		m.chat.comp.SetValue(m.carry)
 		m.carry = ""
