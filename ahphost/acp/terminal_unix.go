@@ -31,6 +31,8 @@ func (b *Bridge) startTerminal(t *terminal, command string, args []string, dir s
 	cmd := exec.Command(command, args...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color"), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	dieWithHost(cmd.SysProcAttr) // (pty adds its own session)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 120, Rows: 30})
 	if err != nil {
 		return err
