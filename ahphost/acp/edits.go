@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -155,6 +156,35 @@ func (tm *turnMap) overwritten(tc *toolMap, path, newText string) *string {
 		return nil
 	}
 	return &b.text
+}
+
+// inFile widens an edit's diff from the snippets the agent replaces to
+// the whole file, so that the diff shows the file's own line numbers and
+// context (Claude Code's Edit reports only old_string and new_string: the
+// approval prompt showed "@@ -1,1 +1,1" for a change on line 40). It
+// applies when the file, as the call's snapshot holds it, has old exactly
+// once; otherwise (a new file, a replace-all, the edit already made) the
+// snippets stay. tm.mu is held.
+func (tm *turnMap) inFile(tc *toolMap, path, old, new string) (before, after string, ok bool) {
+	if old == "" || old == new || !filepath.IsAbs(path) {
+		return "", "", false
+	}
+	path = filepath.Clean(path)
+	b, seen := tc.before[path]
+	if !seen {
+		var readable bool
+		if b, readable = tm.readFile(path); !readable {
+			return "", "", false
+		}
+		if tc.before == nil {
+			tc.before = map[string]fileBefore{}
+		}
+		tc.before[path] = b
+	}
+	if !b.existed || b.text == old || strings.Count(b.text, old) != 1 {
+		return "", "", false
+	}
+	return b.text, strings.Replace(b.text, old, new, 1), true
 }
 
 // original is the file a Claude Code tool response names, as it was.

@@ -152,3 +152,53 @@ func TestAgentOwnEditsJoinTheChangeset(t *testing.T) {
 		t.Fatalf("changeset after an overwrite: %q", cs)
 	}
 }
+
+// The approval prompt of an edit shows it in the whole file (its line
+// numbers and context), not between the two snippets the agent replaces;
+// an edit whose old text the file does not hold once keeps the snippets.
+func TestEditDiffSpansTheFile(t *testing.T) {
+	e := newEnv(t, opts{})
+	hello := filepath.Join(e.dir, "hello.txt")
+	if err := os.WriteFile(hello, []byte("zero line\nfirst line\nsecond line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, chat := e.newSession(e.c, "whole")
+	sides := func() (string, string) {
+		t.Helper()
+		tc := e.pendingTool(e.c, chat)
+		if tc.Edits == nil {
+			t.Fatalf("no proposed edits in %+v", tc)
+		}
+		for _, c := range tc.Edits.Items {
+			if c.Before != nil && c.After != nil {
+				b, err := e.c.c.ResourceRead(e.ctx, c.Before.Content.URI, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				a, err := e.c.c.ResourceRead(e.ctx, c.After.Content.URI, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				return string(b.Data), string(a.Data)
+			}
+		}
+		t.Fatalf("no edit with two sides in %+v", tc.Edits.Items)
+		return "", ""
+	}
+	e.prompt(e.c, chat, "t1", "selfedit")
+	if b, a := sides(); b != "zero line\nfirst line\nsecond line\n" || a != "zero line\nFIRST line\nsecond line\n" {
+		t.Fatalf("diff sides %q → %q, want the whole file", b, a)
+	}
+	e.decide(chat, "t1", false, "reject")
+	e.finished(e.c, chat, "t1")
+
+	if err := os.WriteFile(hello, []byte("first line\nfirst line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.prompt(e.c, chat, "t2", "selfedit")
+	if b, a := sides(); b != "first" || a != "FIRST" {
+		t.Fatalf("ambiguous edit: %q → %q, want the snippets", b, a)
+	}
+	e.decide(chat, "t2", false, "reject")
+	e.finished(e.c, chat, "t2")
+}

@@ -211,11 +211,13 @@ func (tm *turnMap) rel(path string) string {
 // diffContent stores a diff's sides as resources and returns its fileEdit.
 func (tm *turnMap) diffContent(tc *toolMap, d *sdk.ToolCallContentDiff) ahpwire.ToolResultContent {
 	tc.diffs++
-	before := d.OldText
+	before, after := d.OldText, d.NewText
 	if before == nil {
 		before = tm.overwritten(tc, d.Path, d.NewText) // edits.go
+	} else if whole, edited, ok := tm.inFile(tc, d.Path, *before, d.NewText); ok {
+		before, after = &whole, edited // edits.go
 	}
-	fe := tm.fileEdit(fmt.Sprintf("%s/%s-%d", tm.t.TurnID, tc.id, tc.diffs), d.Path, before, d.NewText)
+	fe := tm.fileEdit(fmt.Sprintf("%s/%s-%d", tm.t.TurnID, tc.id, tc.diffs), d.Path, before, after)
 	return ahpwire.ToolResultContent{Type: ahpwire.ContentFileEdit, Before: fe.Before, After: fe.After, Diff: fe.Diff}
 }
 
