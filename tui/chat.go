@@ -29,8 +29,8 @@ type chatModel struct {
 	// workDirs are the session's working directories (file: URIs): edits
 	// name their files relative to them.
 	workDirs []string
-	chat    string
-	title   string
+	chat     string
+	title    string
 	// turnModel is the model the newest turn (or draft) selected, "" if
 	// none did (see chat_model.go).
 	turnModel string
@@ -318,7 +318,8 @@ func (m *chatModel) hintLine(sessionChanges bool) string {
 	inTranscript := m.focus == focusTranscript
 	if m.state.Current != nil && m.ready {
 		act := firstNonEmpty(render.SanitizeLine(m.state.Activity, max(1, m.width)), "working") // one line, cut below
-		if inTranscript { // enter and alt+enter act on the transcript here, not the composer
+		if inTranscript {
+			// Enter and alt+enter act on the transcript here, not the composer.
 			parts = append(parts, "● "+act+" — esc cancels")
 		} else {
 			parts = append(parts, "● "+act+" — esc cancels · "+m.steerHint())

@@ -4,7 +4,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -64,54 +63,17 @@ func TestCrashWhileAChildHoldsStdout(t *testing.T) {
 	if err != nil {
 		t.Fatalf("answer %q", markdown(turn))
 	}
-	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	t.Cleanup(func() {
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Kill()
+		}
+	})
 	turn = e.run(e.c, chat, "t2", "crash")
 	if msg := errText(turn); turn.State != ahpwire.TurnError || !strings.Contains(msg, "fake crash line 1") {
 		t.Fatalf("crash: state %q, error %q", turn.State, msg)
 	}
 	if turn := e.run(e.c, chat, "t3", "text"); !strings.HasSuffix(markdown(turn), "Hello from the fake agent.") {
 		t.Fatalf("after the crash: %q %q", markdown(turn), errText(turn))
-	}
-}
-
-// alive reports whether pid exists and is not a zombie.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	f := strings.Fields(string(b))
-	return len(f) > 2 && f[2] != "Z"
-}
-
-// Closing the host kills the agent's whole process group: a child the
-// agent started is gone too, and the agent itself is reaped.
-func TestProcessGroupKilledOnClose(t *testing.T) {
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("needs /proc")
-	}
-	e := newEnv(t, opts{})
-	_, chat := e.newSession(e.c, "group")
-	turn := e.run(e.c, chat, "t1", "children")
-	pid, err := strconv.Atoi(strings.TrimPrefix(markdown(turn), "child pid "))
-	if err != nil {
-		t.Fatalf("answer %q", markdown(turn))
-	}
-	e.b.mu.Lock()
-	agentPid := e.b.proc.cmd.Process.Pid
-	e.b.mu.Unlock()
-	if !alive(pid) || !alive(agentPid) {
-		t.Fatal("the agent or its child is not running")
-	}
-	if err := e.h.Close(); err != nil {
-		t.Fatal(err)
-	}
-	e.eventually("the child to die", func() bool { return !alive(pid) })
-	if syscall.Kill(agentPid, 0) == nil {
-		t.Fatalf("agent %d still exists (not reaped)", agentPid)
 	}
 }
 
