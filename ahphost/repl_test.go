@@ -9,16 +9,15 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
-// TestDemoReplTakesInputFromItsClaimant: "/demo repl" opens a terminal
-// backed by the demo's shell (agent.TerminalInputs); a client claims it,
-// types, and sees the echo and the answers as terminal/data; another
-// client can neither type nor take the claim; `exit 3` ends the terminal,
-// the tool call and the turn.
-func TestDemoReplTakesInputFromItsClaimant(t *testing.T) {
-	_, u := startHost(t, Options{NoToken: true})
-	w := dial(t, u, nil)
+// startRepl starts a host, a client c1 and "/demo repl" in a new
+// session's chat; it returns the client, the host's URL, the chat and the
+// terminal's URI.
+func startRepl(t *testing.T) (w *wsClient, u, chat, uri string) {
+	t.Helper()
+	_, u = startHost(t, Options{NoToken: true})
+	w = dial(t, u, nil)
 	w.initialize("c1", nil, nil)
-	chat := w.createSession("ahp-session:/s1")
+	chat = w.createSession("ahp-session:/s1")
 	readChat(t, w, chat, 0)
 	w.sendMessage(chat, "t1", "/demo repl", 1)
 	e := w.actionOfType(chat, ahpwire.ActionChatToolCallContentChanged)
@@ -27,7 +26,16 @@ func TestDemoReplTakesInputFromItsClaimant(t *testing.T) {
 	if len(cc.Content) != 1 || cc.Content[0].Type != ahpwire.ContentTerminal {
 		t.Fatalf("content %+v", cc.Content)
 	}
-	uri := cc.Content[0].Resource
+	return w, u, chat, cc.Content[0].Resource
+}
+
+// TestDemoReplTakesInputFromItsClaimant: "/demo repl" opens a terminal
+// backed by the demo's shell (agent.TerminalInputs); a client claims it,
+// types, and sees the echo and the answers as terminal/data; another
+// client can neither type nor take the claim; `exit 3` ends the terminal,
+// the tool call and the turn.
+func TestDemoReplTakesInputFromItsClaimant(t *testing.T) {
+	w, u, chat, uri := startRepl(t)
 	var res struct {
 		Snapshot ahpwire.Snapshot `json:"snapshot"`
 	}

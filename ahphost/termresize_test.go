@@ -1,7 +1,6 @@
 package ahphost
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -38,16 +37,7 @@ func TestInteractiveTerminalResizeNeedsItsAgent(t *testing.T) {
 
 // TestDemoReplTakesResizes: the demo shell's claimant sizes its terminal.
 func TestDemoReplTakesResizes(t *testing.T) {
-	_, u := startHost(t, Options{NoToken: true})
-	w := dial(t, u, nil)
-	w.initialize("c1", nil, nil)
-	chat := w.createSession("ahp-session:/s1")
-	readChat(t, w, chat, 0)
-	w.sendMessage(chat, "t1", "/demo repl", 1)
-	e := w.actionOfType(chat, ahpwire.ActionChatToolCallContentChanged)
-	var cc ahpwire.ChatToolCallContentChanged
-	must(t, json.Unmarshal(e.Action, &cc))
-	uri := cc.Content[0].Resource
+	w, _, chat, uri := startRepl(t)
 	w.call("subscribe", map[string]any{"channel": uri})
 	w.notify("dispatchAction", map[string]any{"channel": uri, "clientSeq": 1,
 		"action": map[string]any{"type": "terminal/claimed", "claim": map[string]any{"kind": "client", "clientId": "c1"}}})

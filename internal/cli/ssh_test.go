@@ -151,6 +151,30 @@ func (s *testSSHD) writeWrapper(t *testing.T, name, knownHosts string) string {
 	return w
 }
 
+// waitStateFile waits for the "remote" serve's state file and checks its
+// mode; a serve that exits first (exited closed) fails the test with log.
+func (s *testSSHD) waitStateFile(t *testing.T, exited <-chan struct{}, log *syncBuffer) {
+	t.Helper()
+	state := filepath.Join(s.remoteState, "ahptui", serveStateName)
+	deadline := time.Now().Add(testTimeout)
+	for {
+		if st, err := os.Stat(state); err == nil {
+			if st.Mode().Perm() != 0o600 {
+				t.Fatalf("state file mode %v, want 0600", st.Mode().Perm())
+			}
+			return
+		}
+		select {
+		case <-exited: // (nil: never)
+			t.Fatalf("serve exited: %s", log.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("serve wrote no state file")
+		}
+	}
+}
+
 // startRemoteServeLocally runs `ahptui serve` in this process with the
 // "remote" state directory, as an ahptui serve running on the SSH host.
 func (s *testSSHD) serve(t *testing.T) (stop func()) {
@@ -161,20 +185,8 @@ func (s *testSSHD) serve(t *testing.T) (stop func()) {
 	go func() {
 		done <- serveMain(ctx, []string{"--dir", t.TempDir(), "--pace", "0"}, &syncBuffer{}, &syncBuffer{})
 	}()
+	s.waitStateFile(t, nil, nil)
 	state := filepath.Join(s.remoteState, "ahptui", serveStateName)
-	deadline := time.Now().Add(testTimeout)
-	for {
-		if st, err := os.Stat(state); err == nil {
-			if st.Mode().Perm() != 0o600 {
-				t.Fatalf("state file mode %v, want 0600", st.Mode().Perm())
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("serve wrote no state file")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 	stopped := false
 	return func() {
 		if stopped {

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // The SSH tests that run in parallel (each with its own sshd, port, state
@@ -68,22 +67,5 @@ func (s *testSSHD) serveBin(t *testing.T, bin string) {
 			t.Logf("serve's output:\n%s", logb.String())
 		}
 	})
-	state := filepath.Join(s.remoteState, "ahptui", serveStateName)
-	deadline := time.Now().Add(testTimeout)
-	for {
-		if st, err := os.Stat(state); err == nil {
-			if st.Mode().Perm() != 0o600 {
-				t.Fatalf("state file mode %v, want 0600", st.Mode().Perm())
-			}
-			return
-		}
-		select {
-		case <-exited:
-			t.Fatalf("serve exited: %s", logb.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("serve wrote no state file")
-		}
-	}
+	s.waitStateFile(t, exited, &logb)
 }
