@@ -80,8 +80,15 @@ func TestCrashWhileAChildHoldsStdout(t *testing.T) {
 // After a host restart the sessions are listed (with their titles); opening
 // one resumes it with session/load, whose replay rebuilds its turns.
 func TestRestartKeepsSessionsResumable(t *testing.T) {
+	t.Run("load", func(t *testing.T) { testRestartResumable(t, "FAKEACP_LOAD=1") })
+	// An agent that also resumes (Claude Code's adapter) is loaded all
+	// the same: resume has no history to show.
+	t.Run("load+resume", func(t *testing.T) { testRestartResumable(t, "FAKEACP_LOAD=1", "FAKEACP_RESUME=1") })
+}
+
+func testRestartResumable(t *testing.T, caps ...string) {
 	state, agentState := t.TempDir(), t.TempDir()
-	env := []string{"FAKEACP_LOAD=1", "FAKEACP_STATE=" + agentState}
+	env := append(caps, "FAKEACP_STATE="+agentState)
 	e := newEnv(t, opts{env: env, state: state})
 	session, chat := e.newSession(e.c, "keep")
 	e.run(e.c, chat, "t1", "title Kept session")

@@ -125,12 +125,13 @@ func (r *replay) result() []ahpwire.Turn {
 		t := &r.turns[len(r.turns)-1]
 		t.ResponseParts = append(t.ResponseParts, ahpwire.MarkdownPart(t.ID+".cut", "\n\n_(older history was too long to restore in full)_"))
 	}
-	return r.turns
+	return cleanReplayedTurns(r.turns) // replaytext.go
 }
 
 // OpenSession resumes a session kept across a restart as soon as a client
-// opens it: session/load's replay comes back as its turns (session/resume
-// has no history to show).
+// opens it: session/load's replay comes back as its turns (ensureACP
+// prefers it to session/resume, which has no history to show, for such a
+// session).
 func (b *Bridge) OpenSession(ctx context.Context, uri string, restore func([]ahpwire.Turn)) {
 	s, err := b.sessionFor(uri, "")
 	if err != nil {

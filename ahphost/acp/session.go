@@ -23,6 +23,9 @@ type session struct {
 	// resumes or recreates the ACP session.
 	stale    bool
 	restored bool // listed from the index after a host restart
+	// replayed is set once session/load replayed a restored session's
+	// history into its chat (b.mu guards it, as stale).
+	replayed bool
 
 	openMu sync.Mutex // serialises ensureACP
 
@@ -124,6 +127,10 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText s
 	defer s.openMu.Unlock()
 	b.mu.Lock()
 	live := s.acpID != "" && !s.stale
+	// A restored chat shows nothing until session/load replays its
+	// history; session/resume (preferred otherwise: no replay to map)
+	// would leave it empty although the agent remembers it.
+	wantHistory := s.restored && !s.replayed
 	b.mu.Unlock()
 	if live {
 		return nil, "", nil
@@ -133,7 +140,7 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText s
 	caps := p.init.AgentCapabilities
 	if s.acpID != "" {
 		switch {
-		case caps.SessionCapabilities.Resume != nil:
+		case caps.SessionCapabilities.Resume != nil && !(wantHistory && caps.LoadSession):
 			res, err := p.conn.ResumeSession(rctx, sdk.ResumeSessionRequest{SessionId: sdk.SessionId(s.acpID), Cwd: s.dir, McpServers: []sdk.McpServer{}})
 			if err == nil {
 				b.bind(s, s.acpID)
@@ -155,6 +162,9 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText s
 			s.replay = nil
 			s.mu.Unlock()
 			if err == nil {
+				b.mu.Lock()
+				s.replayed = true
+				b.mu.Unlock()
 				b.learnSchema(res.Modes, res.Models, res.ConfigOptions)
 				return rp.result(), "", nil
 			}

@@ -39,7 +39,9 @@
 // FAKEACP_AUTH=prompt refuses session/prompt instead; FAKEACP_AUTH=none
 // refuses session/new with no auth method at all;
 // FAKEACP_LOAD=1 advertises loadSession (sessions are kept in
-// FAKEACP_STATE, a directory) and replays their turns on load.
+// FAKEACP_STATE, a directory) and replays their turns on load;
+// FAKEACP_RESUME=1 advertises session/resume too (no replay), as Claude
+// Code's adapter does.
 package main
 
 import (
@@ -85,6 +87,9 @@ func (f *fake) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.Ini
 	}
 	res := sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AuthMethods: []sdk.AuthMethod{}}
 	res.AgentCapabilities.LoadSession = os.Getenv("FAKEACP_LOAD") == "1"
+	if os.Getenv("FAKEACP_RESUME") == "1" {
+		res.AgentCapabilities.SessionCapabilities.Resume = &sdk.SessionResumeCapabilities{}
+	}
 	res.AgentCapabilities.PromptCapabilities.EmbeddedContext = true
 	res.AuthMethods = f.authMethods()
 	return res, nil
@@ -148,7 +153,17 @@ func (f *fake) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (sdk
 }
 
 func (f *fake) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
-	return sdk.ResumeSessionResponse{}, sdk.NewMethodNotFound("session/resume")
+	dir := os.Getenv("FAKEACP_STATE")
+	if os.Getenv("FAKEACP_RESUME") != "1" {
+		return sdk.ResumeSessionResponse{}, sdk.NewMethodNotFound("session/resume")
+	}
+	if _, err := os.Stat(filepath.Join(dir, string(p.SessionId))); dir == "" || err != nil {
+		return sdk.ResumeSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": "unknown session"})
+	}
+	f.mu.Lock()
+	f.sess[string(p.SessionId)] = &sess{cwd: p.Cwd, mode: "ask"}
+	f.mu.Unlock()
+	return sdk.ResumeSessionResponse{}, nil
 }
 
 func (f *fake) CloseSession(ctx context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
