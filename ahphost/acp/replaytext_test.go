@@ -18,7 +18,7 @@ func TestCleanReplayedTurns(t *testing.T) {
 		return tr
 	}
 	got := cleanReplayedTurns([]ahpwire.Turn{
-		turn("<command-name>/model</command-name>\n            <command-message>model</command-message>\n" +
+		turn("<command-name>/model</command-name>\n            <command-message>model</command-message>\n"+
 			"            <command-args>default</command-args><local-command-stdout>Set model to x</local-command-stdout>think about it", "42"),
 		turn("slow please[Request interrupted by user]"),
 		turn("write a poem", "Roses"),
