@@ -116,15 +116,36 @@ BIN=$(ahptui_bin)
 "$BIN" serve --help >"$WORK/serve-help.txt" 2>&1 || true
 grep -qE -- '-agent( |=)' "$WORK/serve-help.txt" || fail "this ahptui's serve has no --agent flag"
 
-step "serve --agent claude=… on loopback"
+# start_serve: `serve --agent claude=…` on loopback; sets SERVE_PID, URL.
 TOKEN=e2e-real-$$
-setsid "$BIN" serve --addr 127.0.0.1:0 --token "$TOKEN" --dir "$WORK/proj" --pace 0 \
-	--agent "claude=node '$ADAPTER'" >"$WORK/serve.out" 2>"$WORK/serve.err" &
-SERVE_PID=$!
-for _ in $(seq 200); do [ -s "$WORK/serve.out" ] && break; sleep 0.1; done
-URL=$(head -n1 "$WORK/serve.out")
-[ -n "$URL" ] || { cat "$WORK/serve.err" >&2; fail "serve printed no URL"; }
-export XDG_STATE_HOME="$WORK/state"
+start_serve() {
+	: >"$WORK/serve.out"
+	setsid "$BIN" serve --addr 127.0.0.1:0 --token "$TOKEN" --dir "$WORK/proj" --pace 0 \
+		--agent "claude=node '$ADAPTER'" >"$WORK/serve.out" 2>>"$WORK/serve.err" &
+	SERVE_PID=$!
+	for _ in $(seq 200); do [ -s "$WORK/serve.out" ] && break; sleep 0.1; done
+	URL=$(head -n1 "$WORK/serve.out")
+	[ -n "$URL" ] || { cat "$WORK/serve.err" >&2; fail "serve printed no URL"; }
+}
+
+# stop_serve: SIGTERM the host; no agent process may be left.
+stop_serve() {
+	kill -TERM "$SERVE_PID"
+	for _ in $(seq 100); do kill -0 "$SERVE_PID" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$SERVE_PID" 2>/dev/null && fail "serve did not exit on SIGTERM"
+	SERVE_PID=
+	local left=
+	for _ in $(seq 50); do
+		left=$(agent_pids)
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	[ -z "$left" ] || fail "the host left agent processes running: $left"
+}
+
+step "serve --agent claude=… on loopback"
+export XDG_STATE_HOME="$WORK/state" # the host's too: its session index survives a restart there
+start_serve
 
 # run_exec NAME ARGS...: ahptui exec against the host; exit code in $RC.
 run_exec() {
@@ -282,15 +303,23 @@ SCROLLBACK=1 wait_for 'EXIT=0'
 # The tmux server inherited this run's environment too: gone first, only
 # the host's own children can be left below.
 tmux kill-server 2>/dev/null || true
-kill -TERM "$SERVE_PID"
-for _ in $(seq 100); do kill -0 "$SERVE_PID" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$SERVE_PID" 2>/dev/null && fail "serve did not exit on SIGTERM"
-SERVE_PID=
-left=
-for _ in $(seq 50); do
-	left=$(agent_pids)
-	[ -z "$left" ] && break
-	sleep 0.1
-done
-[ -z "$left" ] || fail "the host left agent processes running: $left"
+stop_serve
+
+step "restart the host: a session reopens with its history (session/load's replay)"
+start_serve
+tmux new-session -d -s "$S" -x 120 -y 40 -e TERM=xterm-256color -e HOME="$WORK/home" -e XDG_STATE_HOME="$WORK/state"
+tmux set-option -t "$S" remain-on-exit on
+tmux respawn-pane -k -t "$S" "cd '$WORK/proj' && '$BIN' '$URL'; echo EXIT=\$?"
+wait_for '● Connected'
+wait_for 'hello from tmux' # the picker: the host kept its sessions
+type_text 'hello from tmux'
+keys Enter
+# Its last turns, as the agent replayed them (the chat opens at its end).
+wait_for 'think in tmux'
+wait_for 'the answer is 42'
+wait_for 'slow in tmux'
+keys C-c
+SCROLLBACK=1 wait_for 'EXIT=0'
+tmux kill-server 2>/dev/null || true
+stop_serve
 echo "PASS"

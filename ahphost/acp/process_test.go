@@ -98,7 +98,12 @@ func testRestartResumable(t *testing.T, caps ...string) {
 		t.Fatal(err)
 	}
 
-	e2 := newEnv(t, opts{env: env, state: state, dir: dir})
+	// The new host's default directory is another one: the session keeps
+	// its own (the agent finds it only there).
+	e2 := newEnv(t, opts{env: env, state: state})
+	if e2.dir == dir {
+		t.Fatal("the second host has the same directory")
+	}
 	res, err := e2.c.c.ListSessions(e2.ctx, 10, "")
 	if err != nil {
 		t.Fatal(err)

@@ -87,6 +87,12 @@ func (b *Bridge) sessionFor(uri, dir string) (*session, error) {
 	if b.index != nil {
 		if r, ok := b.index.get(uri); ok {
 			s.acpID, s.stale, s.restored = r.ACPID, true, true
+			if r.Dir != "" {
+				// Where it ran: the agent finds its session by it (Claude
+				// Code keeps them per project directory), whatever
+				// directory the caller, which opens it, assumed.
+				s.dir = r.Dir
+			}
 		}
 	}
 	b.sessions[uri] = s

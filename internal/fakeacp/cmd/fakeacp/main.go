@@ -104,16 +104,34 @@ func (f *fake) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.New
 	f.sess[id] = &sess{cwd: p.Cwd, mode: "ask"}
 	f.mu.Unlock()
 	f.save(id, "", "")
+	if dir := os.Getenv("FAKEACP_STATE"); dir != "" {
+		_ = os.WriteFile(filepath.Join(dir, id+".cwd"), []byte(p.Cwd), 0o600)
+	}
 	return sdk.NewSessionResponse{SessionId: sdk.SessionId(id), Modes: &sdk.SessionModeState{
 		CurrentModeId:  "ask",
 		AvailableModes: []sdk.SessionMode{{Id: "ask", Name: "Ask"}, {Id: "code", Name: "Code"}},
 	}}, nil
 }
 
+// known reports whether session id was created in cwd: like Claude Code,
+// which keeps sessions per project directory, the fake finds a session
+// only in the directory it ran in.
+func known(id sdk.SessionId, cwd string) bool {
+	dir := os.Getenv("FAKEACP_STATE")
+	if dir == "" {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(dir, string(id))); err != nil {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, string(id)+".cwd"))
+	return err != nil || string(b) == cwd // (no .cwd: any directory)
+}
+
 func (f *fake) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
 	dir := os.Getenv("FAKEACP_STATE")
 	b, err := os.ReadFile(filepath.Join(dir, string(p.SessionId)))
-	if dir == "" || err != nil {
+	if dir == "" || err != nil || !known(p.SessionId, p.Cwd) {
 		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": "unknown session"})
 	}
 	f.mu.Lock()
@@ -153,11 +171,10 @@ func (f *fake) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (sdk
 }
 
 func (f *fake) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
-	dir := os.Getenv("FAKEACP_STATE")
 	if os.Getenv("FAKEACP_RESUME") != "1" {
 		return sdk.ResumeSessionResponse{}, sdk.NewMethodNotFound("session/resume")
 	}
-	if _, err := os.Stat(filepath.Join(dir, string(p.SessionId))); dir == "" || err != nil {
+	if !known(p.SessionId, p.Cwd) {
 		return sdk.ResumeSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": "unknown session"})
 	}
 	f.mu.Lock()
