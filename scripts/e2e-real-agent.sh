@@ -208,10 +208,23 @@ grep -q 'word590 ' "$WORK/cancel.out" && fail "the answer ran to its end: not ca
 run_exec after "hello again"
 [ "$RC" = 0 ] && grep -q 'You said: hello again' "$WORK/after.out" || { show after; fail "no answer after the cancel"; }
 
+# attach_tui: ahptui attached to the host in a new tmux session (120x40).
+attach_tui() {
+	tmux new-session -d -s "$S" -x 120 -y 40 -e TERM=xterm-256color -e HOME="$WORK/home" -e XDG_STATE_HOME="$WORK/state"
+	tmux set-option -t "$S" remain-on-exit on
+	tmux respawn-pane -k -t "$S" "cd '$WORK/proj' && '$BIN' '$URL'; echo EXIT=\$?"
+}
+
+# quit_tui: ctrl+c quits (exit 0); the tmux server goes too (it inherited
+# this run's environment: only the host's own children may be left after).
+quit_tui() {
+	keys C-c
+	SCROLLBACK=1 wait_for 'EXIT=0'
+	tmux kill-server 2>/dev/null || true
+}
+
 step "TUI: attach in tmux and create a session with the agent"
-tmux new-session -d -s "$S" -x 120 -y 40 -e TERM=xterm-256color -e HOME="$WORK/home" -e XDG_STATE_HOME="$WORK/state"
-tmux set-option -t "$S" remain-on-exit on
-tmux respawn-pane -k -t "$S" "cd '$WORK/proj' && '$BIN' '$URL'; echo EXIT=\$?"
+attach_tui
 wait_for 'Sessions'
 wait_for '● Connected'
 keys C-n
@@ -298,18 +311,12 @@ wait_for 'Cancelled'
 wait_for 'tab transcript'
 
 step "quit; stop the host: no agent process is left"
-keys C-c
-SCROLLBACK=1 wait_for 'EXIT=0'
-# The tmux server inherited this run's environment too: gone first, only
-# the host's own children can be left below.
-tmux kill-server 2>/dev/null || true
+quit_tui
 stop_serve
 
 step "restart the host: a session reopens with its history (session/load's replay)"
 start_serve
-tmux new-session -d -s "$S" -x 120 -y 40 -e TERM=xterm-256color -e HOME="$WORK/home" -e XDG_STATE_HOME="$WORK/state"
-tmux set-option -t "$S" remain-on-exit on
-tmux respawn-pane -k -t "$S" "cd '$WORK/proj' && '$BIN' '$URL'; echo EXIT=\$?"
+attach_tui
 wait_for '● Connected'
 wait_for 'hello from tmux' # the picker: the host kept its sessions
 type_text 'hello from tmux'
@@ -318,8 +325,6 @@ keys Enter
 wait_for 'think in tmux'
 wait_for 'the answer is 42'
 wait_for 'slow in tmux'
-keys C-c
-SCROLLBACK=1 wait_for 'EXIT=0'
-tmux kill-server 2>/dev/null || true
+quit_tui
 stop_serve
 echo "PASS"
