@@ -62,43 +62,6 @@ const maxURIDisplay = 300
 // a data: URI as its media type and size (never its payload), and anything
 // longer than maxURIDisplay runes cut in the middle.
 func displayURI(uri string) string {
-	return displayAny(uri)
-}
-
-// displayFile is displayURI for the file a file edit changes: a local
-// file: URI shows as its path, relative to the first of dirs (file: URIs
-// of directories) that holds it. Other URIs show as displayURI does.
-func displayFile(uri string, dirs []string) string {
-	if p, ok := localPath(uri); ok {
-		for _, d := range dirs {
-			if dp, ok := localPath(d); ok && dp != "" {
-				if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(dp, "/")+"/"); ok && rel != "" {
-					p = rel
-					break
-				}
-			}
-		}
-		uri = p
-	}
-	return displayAny(uri)
-}
-
-// localPath is the path of a file: URI naming a local file (no host, or
-// localhost), unescaped.
-func localPath(uri string) (string, bool) {
-	if !strings.HasPrefix(strings.ToLower(uri), "file:") {
-		return "", false
-	}
-	u, err := url.Parse(uri)
-	if err != nil || (u.Host != "" && u.Host != "localhost") || u.Path == "" {
-		return "", false
-	}
-	return u.Path, true
-}
-
-// displayAny shows uri on one line, shortened in the middle; a data: URI
-// as its type and size.
-func displayAny(uri string) string {
 	if rest, ok := strings.CutPrefix(uri, "data:"); ok {
 		meta, payload, _ := strings.Cut(rest, ",")
 		mime := meta
@@ -122,4 +85,35 @@ func displayAny(uri string) string {
 	r := []rune(s)
 	half := maxURIDisplay / 2
 	return string(r[:half]) + "…" + string(r[len(r)-half+1:])
+}
+
+// displayFile is displayURI for the file a file edit changes: a local
+// file: URI shows as its path, relative to the first of dirs (file: URIs
+// of directories) that holds it. Other URIs show as displayURI does.
+func displayFile(uri string, dirs []string) string {
+	if p, ok := LocalPath(uri); ok {
+		for _, d := range dirs {
+			if dp, ok := LocalPath(d); ok && dp != "" {
+				if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(dp, "/")+"/"); ok && rel != "" {
+					p = rel
+					break
+				}
+			}
+		}
+		uri = p
+	}
+	return displayURI(uri)
+}
+
+// LocalPath is the path of a file: URI naming a local file (no host, or
+// localhost), unescaped; false for any other URI.
+func LocalPath(uri string) (string, bool) {
+	if !strings.HasPrefix(strings.ToLower(uri), "file:") {
+		return "", false
+	}
+	u, err := url.Parse(uri)
+	if err != nil || (u.Host != "" && u.Host != "localhost") || u.Path == "" {
+		return "", false
+	}
+	return u.Path, true
 }
