@@ -142,20 +142,32 @@ func (tm *turnMap) overwritten(tc *toolMap, path, newText string) *string {
 		return nil
 	}
 	path = filepath.Clean(path)
-	b, ok := tc.before[path]
-	if !ok {
-		if b, ok = tm.readFile(path); !ok || (b.existed && b.text == newText) {
-			return nil
-		}
-		if tc.before == nil {
-			tc.before = map[string]fileBefore{}
-		}
-		tc.before[path] = b
+	b, fresh, ok := tm.snapshot(tc, path)
+	if fresh && b.existed && b.text == newText {
+		delete(tc.before, path) // the write ran already: this is not the file before it
+		return nil
 	}
-	if !b.existed {
+	if !ok || !b.existed {
 		return nil
 	}
 	return &b.text
+}
+
+// snapshot is the call's copy of the file at path as it was before the
+// call ran: the one taken already, or (fresh) read now and kept. tm.mu is
+// held.
+func (tm *turnMap) snapshot(tc *toolMap, path string) (b fileBefore, fresh, ok bool) {
+	if b, ok := tc.before[path]; ok {
+		return b, false, true
+	}
+	if b, ok = tm.readFile(path); !ok {
+		return fileBefore{}, false, false
+	}
+	if tc.before == nil {
+		tc.before = map[string]fileBefore{}
+	}
+	tc.before[path] = b
+	return b, true, true
 }
 
 // inFile widens an edit's diff from the snippets the agent replaces to
@@ -169,19 +181,8 @@ func (tm *turnMap) inFile(tc *toolMap, path, old, new string) (before, after str
 	if old == "" || old == new || !filepath.IsAbs(path) {
 		return "", "", false
 	}
-	path = filepath.Clean(path)
-	b, seen := tc.before[path]
-	if !seen {
-		var readable bool
-		if b, readable = tm.readFile(path); !readable {
-			return "", "", false
-		}
-		if tc.before == nil {
-			tc.before = map[string]fileBefore{}
-		}
-		tc.before[path] = b
-	}
-	if !b.existed || b.text == old || strings.Count(b.text, old) != 1 {
+	b, _, readable := tm.snapshot(tc, filepath.Clean(path))
+	if !readable || !b.existed || b.text == old || strings.Count(b.text, old) != 1 {
 		return "", "", false
 	}
 	return b.text, strings.Replace(b.text, old, new, 1), true
