@@ -113,7 +113,6 @@ agent_ticks() {
 	echo "$t"
 }
 kb() { awk -v k="$1" '$1 == k":" {print $2}' "/proc/$PID/status"; }
-composer() { snap && grep -m1 '^┃' "$WORK/last-screen.txt" || true; }
 
 # start_client: a fresh host process and a client attached to it at 120x40,
 # in a new session's chat; sets PID to the client's (deepest ahptui) process.
@@ -202,9 +201,9 @@ resize() {
 	local t0 cut
 	t0=$(now_ns)
 	cut=$(tmux resize-window -t "$S" -x 80 -y 24 \; capture-pane -p -t "$S")
-	while :; do
+	while :; do # (cut was captured at 80x24 by the resize's own tmux command)
 		snap
-		[ "$(tmux display -p -t "$S" '#{pane_width}')" = 80 ] && [ "$(cat "$WORK/last-screen.txt")" != "$cut" ] && break
+		[ "$(<"$WORK/last-screen.txt")" != "$cut" ] && break
 		(($(now_ns) - t0 < 30000000000)) || { echo "no redraw within 30 s" >&2; exit 1; }
 	done
 	echo $((($(now_ns) - t0) / 1000000))
@@ -243,14 +242,17 @@ for ((r = 1; r <= ROUNDS; r++)); do
 			start_client
 			read -r ms cpu hcpu acpu < <(stream "$n")
 			rs=$(resize)
-			keys=- nk=0
+			keys=- nk=0 rss=
 			if ((n >= 1 << 20)); then
 				# Claude Code compacts its context after a 3 MB reply: the
 				# echo phase gets a fresh host and session.
-				[ "$AGENT" = demo ] || start_client
+				if [ "$AGENT" != demo ]; then
+					rss=$(($(kb VmHWM) / 1024)) # the client that streamed the reply
+					start_client
+				fi
 				read -r keys nk < <(echo_keys "$((n * ECHO_X))")
 			fi
-			rss=$(($(kb VmHWM) / 1024))
+			[ -n "$rss" ] || rss=$(($(kb VmHWM) / 1024))
 			[ -z "${DUMP:-}" ] || screen
 			[ "$AGENT" != demo ] || acpu=-
 			echo "round=$r client=${client%%=*} size=$n last_line_ms=$ms cpu_ms=$cpu host_cpu_ms=$hcpu agent_cpu_ms=$acpu rss_mb=$rss resize_ms=$rs echo_p50/p90/max_ms=$keys echo_keys=$nk"

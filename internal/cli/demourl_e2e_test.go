@@ -14,7 +14,7 @@ import (
 // the host's URL and the path of its token file — never the token — and
 // the file is gone once the demo quits.
 func TestDemoURLInTheUI(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	work := t.TempDir()
 	p := startPane(t, nil, appCommand(bin, work))
 	p.waitFor(`demo help`)

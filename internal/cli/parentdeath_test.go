@@ -18,7 +18,7 @@ import (
 // alternate screen and mouse mode (issue 24 item 11).
 func TestUIEndsWhenSupervisorIsKilled(t *testing.T) {
 	t.Parallel() // waits on its own tmux server (TMUX_TMPDIR), HOME, state dir and port
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	p := startPane(t, nil, appCommand(bin, t.TempDir()))
 	p.waitFor(`Connected`)
 	sup := p.appPID()

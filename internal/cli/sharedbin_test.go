@@ -9,8 +9,9 @@ import (
 )
 
 // sharedBin is the ahptui binary built once for the tests that run it and
-// do not change it (the parallel SSH tests: four links of the same binary
-// at once cost more than the tests themselves on a small machine).
+// do not change it (the parallel SSH, tmux and pty tests: a link of the
+// same binary each, at once, cost more than the tests themselves on a
+// small machine).
 var sharedBin struct {
 	once sync.Once
 	dir  string

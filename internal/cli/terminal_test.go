@@ -18,16 +18,6 @@ import (
 	"github.com/ahptui/ahptui/internal/testkit"
 )
 
-// buildBinary builds the ahptui command into a temporary directory.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "ahptui")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/ahptui/ahptui").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // pane is one tmux session with a private server, running a shell command.
 type pane struct {
 	t    *testing.T
@@ -130,7 +120,7 @@ func checkRestored(t *testing.T, screen string, wantExit int) {
 // message naming the crash, and the report lands in the log file.
 func TestTerminalRestoredAfterCrashOutsideUI(t *testing.T) {
 	t.Parallel() // waits on its own tmux server (TMUX_TMPDIR), HOME, state dir and port
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	proj := t.TempDir()
 	p := startPane(t, []string{"AHPTUI_TEST_PANIC=goroutine"}, appCommand(bin, proj))
 	s := p.waitFor(`MODES:.*\S`)
@@ -150,7 +140,7 @@ func TestTerminalRestoredAfterCrashOutsideUI(t *testing.T) {
 // 128+signo.
 func TestTerminalRestoredOnSignals(t *testing.T) {
 	t.Parallel() // waits on its own tmux server (TMUX_TMPDIR), HOME, state dir and port
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	for _, tc := range []struct {
 		name string
 		sig  syscall.Signal
@@ -176,7 +166,7 @@ func TestTerminalRestoredOnSignals(t *testing.T) {
 // (exit 4).
 func TestExecAskOnTerminal(t *testing.T) {
 	t.Parallel() // waits on its own tmux server (TMUX_TMPDIR), HOME, state dir and port
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	h, err := ahphost.New(ahphost.Options{Dir: t.TempDir()})
 	must(t, err)
 	t.Cleanup(func() { _ = h.Close() })
@@ -200,7 +190,7 @@ func TestExecAskOnTerminal(t *testing.T) {
 // enter on it attaches to that host without leaving the app, and a token
 // never reaches the screen.
 func TestInboxInTerminal(t *testing.T) {
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	u, _ := startTestHost(t)
 	h2, err := ahphost.New(ahphost.Options{Dir: t.TempDir(), Token: execToken + "-2"})
 	must(t, err)
@@ -259,7 +249,7 @@ func TestInboxInTerminal(t *testing.T) {
 // masked, the time spent), ctrl+c leaves it and the terminal is restored.
 func TestConnectingScreen(t *testing.T) {
 	t.Parallel() // waits on its own tmux server (TMUX_TMPDIR), HOME, state dir and port
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	addr := testkit.SilentListener(t)
 	u := "ws://alice:PW-hidden-1@" + addr + "/?tkn=TK-hidden-2"
 	p := startPane(t, nil, fmt.Sprintf(`bash -c '%q %q; echo EXIT=$?; echo MODES: $(stty -a | tr "\n" " ")'`, bin, u))

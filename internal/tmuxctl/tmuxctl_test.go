@@ -1,6 +1,7 @@
 package tmuxctl
 
 import (
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func TestTypeAndCapture(t *testing.T) {
 		}
 	}()
 	for _, ch := range "hi there" {
-		if _, err := c.Command("send-keys -t p -H " + hex(byte(ch))); err != nil {
+		if _, err := c.Command(fmt.Sprintf("send-keys -t p -H %02x", ch)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -88,10 +89,12 @@ func TestCommandError(t *testing.T) {
 // TestAttachMissingSession fails with tmux's reason.
 func TestAttachMissingSession(t *testing.T) {
 	startSession(t, "cat")
-	if c, err := Attach("nope"); err == nil {
+	c, err := Attach("nope")
+	if err == nil {
 		_ = c.Close()
 		t.Fatal("attached to a session that does not exist")
 	}
+	if !strings.Contains(err.Error(), "can't find session") {
+		t.Fatalf("err = %v, want tmux's reason", err)
+	}
 }
-
-func hex(b byte) string { return string("0123456789abcdef"[b>>4]) + string("0123456789abcdef"[b&15]) }
