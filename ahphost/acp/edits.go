@@ -142,12 +142,8 @@ func (tm *turnMap) overwritten(tc *toolMap, path, newText string) *string {
 		return nil
 	}
 	path = filepath.Clean(path)
-	b, fresh, ok := tm.snapshot(tc, path)
-	if fresh && b.existed && b.text == newText {
-		delete(tc.before, path) // the write ran already: this is not the file before it
-		return nil
-	}
-	if !ok || !b.existed {
+	b, fresh, ok := tm.snapshot(tc, path) // kept even when the write ran already: trackEdits would read the same
+	if !ok || !b.existed || (fresh && b.text == newText) {
 		return nil
 	}
 	return &b.text

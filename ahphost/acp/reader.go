@@ -136,20 +136,22 @@ func (ar *agentReader) next() bool {
 		}
 		line := ar.buf[ar.start : ar.start+nl]
 		chunk := parseChunk(line, &ar.line)
+		if ar.out0 < ar.out1 { // gathering lines for the SDK
+			// What may be an update waits until they went first; it is
+			// decoded then, once.
+			if chunk || bytes.Contains(line, updateMarker) {
+				return true
+			}
+			ar.out1 += nl + 1
+			ar.start += nl + 1
+			continue
+		}
 		var n *sdk.SessionNotification
 		var err error
 		if !chunk {
 			n, err = decodeUpdate(line)
 		}
 		update := n != nil
-		if ar.out0 < ar.out1 { // gathering lines for the SDK
-			if chunk || update {
-				return true // they go first
-			}
-			ar.out1 += nl + 1
-			ar.start += nl + 1
-			continue
-		}
 		progress = true
 		switch {
 		case chunk:

@@ -19,9 +19,6 @@ const terminalsSupported = true
 // each piece is one client action).
 const inputQueue = 256
 
-// maxTermSide bounds a requested terminal width or height.
-const maxTermSide = 4096
-
 // errInputFull drops input the pty does not take.
 var errInputFull = errors.New("the terminal is not reading its input")
 
@@ -38,10 +35,8 @@ func (b *Bridge) startTerminal(t *terminal, command string, args []string, dir s
 		return err
 	}
 	t.cmd = cmd
-	t.resize = func(cols, rows int) {
-		if cols > 0 && rows > 0 && cols <= maxTermSide && rows <= maxTermSide {
-			_ = pty.Setsize(f, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}) // (after exit: EBADF, ignored)
-		}
+	t.resize = func(cols, rows int) { // within the host's terminal limits (ahpstate.ValidateTerminalAction)
+		_ = pty.Setsize(f, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}) // (after exit: EBADF, ignored)
 	}
 	in := make(chan string, inputQueue)
 	t.input = func(s string) error {

@@ -130,6 +130,8 @@ type TerminalInputs interface {
 // the pty behind it. The handler runs with the host lock held and must not
 // block. The host refuses clients' resizes of a terminal that has an input
 // handler (TerminalInputs) but no resize handler: its size is the agent's.
+// The sizes handed over are within the host's terminal limits (positive,
+// at most ahpstate's MaxTerminalCols by MaxTerminalRows).
 type TerminalResizes interface {
 	// OnTerminalResize registers (nil removes) the resize handler of uri.
 	OnTerminalResize(uri string, handler func(cols, rows int))

@@ -304,12 +304,12 @@ func (r *run) repl() error {
 			}
 		case data := <-inputs:
 			out := sh.feed(data)
-			if n := dropped.Swap(0); n > 0 {
-				out = fmt.Sprintf("\r\n[%d bytes of input were dropped: typed faster than the shell reads]\r\n", n) + out
-			}
 			if sh.clearAt >= 0 { // what came before the clear is gone with it
 				out = out[sh.clearAt:]
 				ch.Terminal(uri, &ahpwire.TerminalCleared{})
+			}
+			if n := dropped.Swap(0); n > 0 { // (after the cut: clearAt counts feed's output)
+				out = fmt.Sprintf("\r\n[%d bytes of input were dropped: typed faster than the shell reads]\r\n", n) + out
 			}
 			if out != "" {
 				ch.Terminal(uri, &ahpwire.TerminalData{Data: out})
