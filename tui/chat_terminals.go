@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
 )
@@ -35,12 +36,15 @@ const termStep = 5
 // block ("" when there is none).
 func (m *chatModel) focusedTerminal() string {
 	b := m.focusedBlock()
-	if b == nil {
+	if b == nil || b.Kind != reducer.KindToolCall || b.Tool == nil {
 		return ""
 	}
-	for uri := range render.TerminalRefs(&reducer.Message{Blocks: []*reducer.Block{b}}) {
-		if t := m.c.ext.terms[uri]; t != nil && t.ready {
-			return uri
+	for _, c := range b.Tool.Content { // in order: the first live one, every time
+		if c.Type != ahpwire.ContentTerminal {
+			continue
+		}
+		if t := m.c.ext.terms[c.Resource]; t != nil && t.ready {
+			return c.Resource
 		}
 	}
 	return ""

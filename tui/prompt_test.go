@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -185,6 +186,12 @@ func (b *refBackend) ResourceRead(_ context.Context, uri, _ string) (ahpclient.R
 	return ahpclient.Resource{}, fmt.Errorf("%s: not found", uri)
 }
 
+// The edit's diff lines in the prompt (the tab drawn as spaces).
+var (
+	addedLine   = regexp.MustCompile(`\+\s+println\("hello, ahptui"\)`)
+	removedLine = regexp.MustCompile(`-\s+println\("hello world"\)`)
+)
+
 // An ACP agent's proposed edit reaches the prompt as content references
 // (ahp-content: URIs the host serves, not data: URIs): the prompt fetches
 // them and shows the diff, as the transcript does, once they arrive (the
@@ -213,12 +220,12 @@ func TestApprovalPromptLoadsEditDiffByReference(t *testing.T) {
 	var v string
 	for range 50 { // the fetches finish on their own goroutines
 		m = send(t, m, noticeExpiredMsg{})
-		if v = viewText(m); strings.Contains(v, `+	println("hello, ahptui")`) || strings.Contains(v, `+  println("hello, ahptui")`) {
+		if v = viewText(m); addedLine.MatchString(v) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if !strings.Contains(v, `println("hello, ahptui")`) || !strings.Contains(v, `println("hello world")`) || strings.Contains(v, "not loaded") {
+	if !addedLine.MatchString(v) || !removedLine.MatchString(v) || strings.Contains(v, "not loaded") {
 		t.Fatalf("the prompt does not show the edit's diff:\n%s", v)
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
-	"github.com/ahptui/ahptui/render"
 	"github.com/ahptui/ahptui/tui/dialog"
 )
 
@@ -132,8 +131,8 @@ func (m *Model) newApproval(turn string, tc *ahpwire.ToolCallState) *dialog.Appr
 			if b.Kind == reducer.KindToolCall && b.Tool != nil && b.Tool.ToolCallID == tc.ToolCallID {
 				// The fetched contents too: an edit's diff is behind content
 				// references (an ACP agent's always is).
-				v := render.ViewOpts{Now: ch.c.now(), Hints: p.PromptHints(), WorkDirs: ch.workDirs}
-				ch.c.ext.viewOpts(&v)
+				v := ch.viewOptsBase() // what the transcript draws with (contents, terminals, directories)
+				v.Thinking, v.Expanded, v.Hints = 0, nil, p.PromptHints()
 				return r.RenderBlock(msg, b, width, v), b.Tool
 			}
 		}
