@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/ahptui/ahptui/internal/filelock"
 )
 
 // stateAppDir is the directory under $XDG_STATE_HOME holding ahptui state.
@@ -86,16 +88,16 @@ const maxClientIDSlots = 64
 type idSlot struct {
 	id   string
 	path string
-	f    *os.File
+	l    *filelock.Lock
 }
 
 // release gives the slot back (the next process may take the id).
 func (s *idSlot) release() error {
-	if s == nil || s.f == nil {
+	if s == nil || s.l == nil {
 		return nil
 	}
-	err := unlockSlot(s.f)
-	s.f = nil
+	err := s.l.Close()
+	s.l = nil
 	return err
 }
 
@@ -122,15 +124,15 @@ func claimClientID(dir, key string) (*idSlot, error) {
 	}
 	for n := 0; n < maxClientIDSlots; n++ {
 		path := slotPath(dir, key, n)
-		f, ok, err := lockSlot(path)
+		l, err := filelock.TryLock(path)
+		if errors.Is(err, filelock.ErrBusy) {
+			continue // held by a live process (or another Client of this one)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("ahpclient: lock client id slot: %w", err)
 		}
-		if !ok {
-			continue // held by a live process (or another Client of this one)
-		}
-		s := &idSlot{path: path, f: f}
-		b, rerr := io.ReadAll(io.LimitReader(f, 4096))
+		s := &idSlot{path: path, l: l}
+		b, rerr := io.ReadAll(io.LimitReader(l.File, 4096))
 		if id := strings.TrimSpace(string(b)); rerr == nil && validClientID(id) {
 			s.id = id
 			return s, nil
@@ -148,7 +150,7 @@ func claimClientID(dir, key string) (*idSlot, error) {
 			}
 		}
 		s.id = id
-		if err := writeSlot(f, id); err != nil {
+		if err := writeSlot(l.File, id); err != nil {
 			return s, fmt.Errorf("ahpclient: persist client id: %w", err)
 		}
 		return s, nil

@@ -3,8 +3,9 @@ package acp
 import (
 	"errors"
 	"fmt"
-	"os"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/filelock"
 )
 
 // lockIndex takes the advisory lock of the session index, the lock file
@@ -15,11 +16,11 @@ import (
 func lockIndex(path string, wait time.Duration) (unlock func(), err error) {
 	deadline := time.Now().Add(wait)
 	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
-		f, err := tryLockFile(path) // index_lock_*.go
+		l, err := filelock.TryLock(path)
 		if err == nil {
-			return func() { _ = f.Close() }, nil
+			return func() { _ = l.Close() }, nil
 		}
-		if !errors.Is(err, errLockBusy) {
+		if !errors.Is(err, filelock.ErrBusy) {
 			return nil, fmt.Errorf("acp: session index lock: %w", err)
 		}
 		if time.Now().After(deadline) {
@@ -27,12 +28,4 @@ func lockIndex(path string, wait time.Duration) (unlock func(), err error) {
 		}
 		time.Sleep(pause)
 	}
-}
-
-// errLockBusy is tryLockFile's answer when another holder has the lock.
-var errLockBusy = errors.New("lock held elsewhere")
-
-// openLockFile opens (creating) the lock file.
-func openLockFile(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 }

@@ -1,6 +1,6 @@
 //go:build windows
 
-package acp
+package filelock
 
 import (
 	"errors"
@@ -11,11 +11,9 @@ import (
 // errSharingViolation is ERROR_SHARING_VIOLATION.
 const errSharingViolation = syscall.Errno(32)
 
-// tryLockFile opens path with share mode 0, so no other handle can open it
-// while the file is open: the Windows counterpart of an exclusive flock
-// (errLockBusy while another process or index holds it). Closing the file
-// releases it.
-func tryLockFile(path string) (*os.File, error) {
+// tryLock opens path with share mode 0, so no other handle can open it
+// while it is open: the Windows counterpart of an exclusive flock.
+func tryLock(path string) (*Lock, error) {
 	p, err := syscall.UTF16PtrFromString(path)
 	if err != nil {
 		return nil, err
@@ -24,9 +22,9 @@ func tryLockFile(path string) (*os.File, error) {
 		syscall.OPEN_ALWAYS, syscall.FILE_ATTRIBUTE_NORMAL, 0)
 	if err != nil {
 		if errors.Is(err, errSharingViolation) {
-			return nil, errLockBusy
+			return nil, ErrBusy
 		}
 		return nil, err
 	}
-	return os.NewFile(uintptr(h), path), nil
+	return &Lock{File: os.NewFile(uintptr(h), path)}, nil
 }
