@@ -98,14 +98,7 @@ func (tm *turnMap) trackEdits(id string, meta map[string]any) {
 		if err != nil {
 			continue
 		}
-		tm.s.mu.Lock()
-		f := tm.s.files[rel]
-		if f == nil {
-			f = &changedFile{path: rel, before: b.text, existed: b.existed}
-			tm.s.files[rel] = f
-		}
-		f.after = after.text
-		tm.s.mu.Unlock()
+		tm.s.recordChange(rel, b, after.text)
 		changed = true
 	}
 	if changed {

@@ -146,18 +146,25 @@ func (c *client) WriteTextFile(ctx context.Context, p sdk.WriteTextFileRequest) 
 		return sdk.WriteTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
 	rel, _ := filepath.Rel(s.dir, path)
-	s.mu.Lock()
-	f := s.files[rel]
-	if f == nil {
-		f = &changedFile{path: rel, before: string(before), existed: existed}
-		s.files[rel] = f
-	}
-	f.after = p.Content
-	s.mu.Unlock()
+	s.recordChange(rel, fileBefore{text: string(before), existed: existed}, p.Content)
 	if tm := s.activeTurn(); tm != nil {
 		tm.publishChanges()
 	}
 	return sdk.WriteTextFileResponse{}, nil
+}
+
+// recordChange notes that the file at rel (relative to the session's
+// directory) now holds after; the first change of a file keeps what it
+// was before.
+func (s *session) recordChange(rel string, before fileBefore, after string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.files[rel]
+	if f == nil {
+		f = &changedFile{path: rel, before: before.text, existed: before.existed}
+		s.files[rel] = f
+	}
+	f.after = after
 }
 
 // changesetURI is the chat's "Session changes" changeset.
