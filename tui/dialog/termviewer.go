@@ -149,8 +149,7 @@ func (v *TermViewer) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) 
 
 // View draws the terminal's title, status and the visible lines.
 func (v *TermViewer) View(st *uikit.Styles, width, height int) string {
-	inner, avail := textArea(width, height) // termsize.go
-	v.cols, v.rows, v.page = inner, avail, avail
+	inner, avail := textArea(width, height) // termsize.go (Fit keeps the same for Update)
 	if len(v.src.RootTerminals()) == 0 && !v.only {
 		return st.Help.Box.Render(st.Help.Title.Render("Terminals") + "\n\n" + st.Dialog.Muted.Render("The host lists no terminals.") + "\n" + st.Help.Desc.Render("esc closes"))
 	}
