@@ -2,49 +2,39 @@ package testkit
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 )
 
+// namedKeys are the key names KeyPress knows besides single characters.
+var namedKeys = map[string]rune{
+	"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab,
+	"up": tea.KeyUp, "down": tea.KeyDown, "home": tea.KeyHome, "end": tea.KeyEnd,
+	"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
+	"f1": tea.KeyF1, "f5": tea.KeyF5, "f12": tea.KeyF12,
+}
+
 // KeyPress builds a key press from a key name as key.Matches sees it
 // ("enter", "f5", "shift+tab", "alt+x", "ctrl+c", or a single character).
 func KeyPress(s string) tea.KeyPressMsg {
+	if code, ok := namedKeys[s]; ok {
+		return tea.KeyPressMsg{Code: code}
+	}
 	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "f1":
-		return tea.KeyPressMsg{Code: tea.KeyF1}
-	case "f5":
-		return tea.KeyPressMsg{Code: tea.KeyF5}
-	case "f12":
-		return tea.KeyPressMsg{Code: tea.KeyF12}
 	case "space":
 		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "home":
-		return tea.KeyPressMsg{Code: tea.KeyHome}
-	case "end":
-		return tea.KeyPressMsg{Code: tea.KeyEnd}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	case "shift+tab":
 		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
 	}
-	if strings.HasPrefix(s, "alt+") {
-		return tea.KeyPressMsg{Code: rune(s[4]), Mod: tea.ModAlt}
+	if rest, ok := strings.CutPrefix(s, "alt+"); ok {
+		r, _ := utf8.DecodeRuneInString(rest)
+		return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt}
 	}
-	if strings.HasPrefix(s, "ctrl+") {
-		return tea.KeyPressMsg{Code: rune(s[5]), Mod: tea.ModCtrl}
+	if rest, ok := strings.CutPrefix(s, "ctrl+"); ok {
+		r, _ := utf8.DecodeRuneInString(rest)
+		return tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl}
 	}
-	r := []rune(s)[0]
+	r, _ := utf8.DecodeRuneInString(s)
 	return tea.KeyPressMsg{Code: r, Text: s}
 }
