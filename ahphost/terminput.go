@@ -15,20 +15,27 @@ var _ agent.TerminalInputs = turnChannels{}
 // OnTerminalInput registers (nil removes) the input handler of an agent's
 // terminal. The handler runs with the host lock held and must not block.
 func (tc turnChannels) OnTerminalInput(uri string, handler func(data string)) {
+	registerTermHandler(tc, func(s *store) *map[string]func(string) { return &s.ext.inputs }, uri, handler, handler == nil)
+}
+
+// registerTermHandler sets (or, remove, deletes) uri's entry in one of the
+// store's terminal handler maps under the host lock: only for a terminal
+// of the agent's running turn.
+func registerTermHandler[F any](tc turnChannels, handlers func(*store) *map[string]F, uri string, handler F, remove bool) {
 	tc.h.mu.Lock()
 	defer tc.h.mu.Unlock()
-	s := tc.h.st
-	if handler == nil {
-		delete(s.ext.inputs, uri)
+	m := handlers(tc.h.st)
+	if remove {
+		delete(*m, uri)
 		return
 	}
-	if tc.run.ctx.Err() != nil || s.ext.terminals[uri] == nil {
+	if tc.run.ctx.Err() != nil || tc.h.st.ext.terminals[uri] == nil {
 		return
 	}
-	if s.ext.inputs == nil {
-		s.ext.inputs = map[string]func(string){}
+	if *m == nil {
+		*m = map[string]F{}
 	}
-	s.ext.inputs[uri] = handler
+	(*m)[uri] = handler
 }
 
 // claimable reports whether a client may take an interactive terminal: a

@@ -19,20 +19,7 @@ var _ agent.TerminalResizes = turnChannels{}
 // agent's terminal. The handler runs with the host lock held and must not
 // block.
 func (tc turnChannels) OnTerminalResize(uri string, handler func(cols, rows int)) {
-	tc.h.mu.Lock()
-	defer tc.h.mu.Unlock()
-	s := tc.h.st
-	if handler == nil {
-		delete(s.ext.resizes, uri)
-		return
-	}
-	if tc.run.ctx.Err() != nil || s.ext.terminals[uri] == nil {
-		return
-	}
-	if s.ext.resizes == nil {
-		s.ext.resizes = map[string]func(int, int){}
-	}
-	s.ext.resizes[uri] = handler
+	registerTermHandler(tc, func(s *store) *map[string]func(int, int) { return &s.ext.resizes }, uri, handler, handler == nil)
 }
 
 // fixedSize returns why a client may not resize an interactive terminal
