@@ -7,13 +7,13 @@
 //	ahptui [flags] URL          attach to an AHP host (ws:// or wss://, ?tkn= accepted)
 //
 // Run `ahptui --help` for every command, flag and exit code. Everything
-// lives in internal/cli; this file only hands it the process.
+// lives in cli; this file only hands it the process.
 package main
 
 import (
 	"os"
 
-	"github.com/ahptui/ahptui/internal/cli"
+	"github.com/ahptui/ahptui/cli"
 )
 
 func main() {

@@ -89,7 +89,7 @@
 // dropped), titles of 4 KiB and sizes up to 1000×500, and only a claiming
 // client may resize, retitle or clear its terminal; a turn id is never
 // reused across chats; a message cut off by the peer's half-close is
-// discarded. `ahptui serve` (internal/cli) sets a 384 MiB soft memory limit unless
+// discarded. `ahptui serve` (cli) sets a 384 MiB soft memory limit unless
 // GOMEMLIMIT is set; TestSoakAllAttacksAtOnce holds the host's peak RSS
 // under 512 MB with every known attack running at once.
 //
@@ -105,6 +105,6 @@
 // Options.Faults plus the runtime methods DropAll, Outage, GoSilent,
 // SetFrameDelay, DropAfterFrames and DropAtServerSeq inject link failures.
 // The package takes Options, never argv: the `ahptui serve` command
-// (internal/cli) parses its flags into Options; --frame-delay, --drop-after
+// (cli) parses its flags into Options; --frame-delay, --drop-after
 // and --silent-after/--silent-for map onto Options.Faults.
 package ahphost

@@ -15,7 +15,7 @@ const module = "github.com/ahptui/ahptui"
 // allowed lists, for each package of ours, the packages of ours its non-test
 // files may import. It is docs/ARCHITECTURE.md's table in code.
 var allowed = map[string][]string{
-	"":                             {"internal/cli"}, // main only hands the process to the CLI
+	"":                             {"cli"}, // main only hands the process to the CLI
 	"segment":                      {"internal/jsonscan"},
 	"ahpwire":                      {"internal/textbuf", "internal/jsonscan"},
 	"ahpstate":                     {"ahpwire"},
@@ -40,7 +40,7 @@ var allowed = map[string][]string{
 	"internal/fifo":        {},
 	"internal/filelock":    {},
 	"internal/redact":      {},
-	"internal/cli":         {"ahpclient", "ahphost", "ahphost/demo", "ahphost/acp", "ahpwire", "ahpstate", "render", "keymap", "tui", "internal/redact", "internal/config", "internal/agents"},
+	"cli":         {"ahpclient", "ahphost", "ahphost/demo", "ahphost/acp", "ahpwire", "ahpstate", "render", "keymap", "tui", "internal/redact", "internal/config", "internal/agents"},
 	"internal/config":      {},
 	"internal/testkit":     {},
 	"internal/jsonscan":    {},
@@ -62,14 +62,14 @@ var pure = map[string][]string{
 }
 
 // TestTuiLayers holds the table to the tui's layering: nothing but
-// internal/cli imports tui; tui/dialog imports no tui package but the leaf
+// cli imports tui; tui/dialog imports no tui package but the leaf
 // tui/uikit; tui/uikit imports no tui package.
 func TestTuiLayers(t *testing.T) {
 	for pkg, deps := range allowed {
 		for _, d := range deps {
 			switch {
-			case d == "tui" && pkg != "internal/cli":
-				t.Errorf("%q may import tui: only internal/cli may", pkg)
+			case d == "tui" && pkg != "cli":
+				t.Errorf("%q may import tui: only cli may", pkg)
 			case strings.HasPrefix(d, "tui/") && pkg != "tui" && !(pkg == "tui/dialog" && d == "tui/uikit"):
 				t.Errorf("%q may import %q: only tui (and tui/dialog, the leaf tui/uikit) may", pkg, d)
 			}

@@ -33,7 +33,7 @@ tmux respawn-pane -k -t "$S" "cd '$WORK/proj' && exec '$BIN' demo"
 wait_for 'No messages yet' # the demo opens into a new chat
 PID=$(tmux display -p -t "$S" '#{pane_pid}')
 # The pane's shell may fork the binary, and ahptui runs the app in a
-# supervised child (internal/cli/supervise_unix.go): measure the deepest
+# supervised child (cli/supervise_unix.go): measure the deepest
 # ahptui process.
 while child=$(cat /proc/$PID/task/*/children 2>/dev/null | awk '{print $1; exit}') && [ -n "$child" ]; do
 	PID=$child

@@ -10,7 +10,7 @@ import (
 )
 
 // Build stamps, set by the release build (.goreleaser.yaml) with
-// -ldflags "-X github.com/ahptui/ahptui/internal/cli.version=v1.2.3 ...".
+// -ldflags "-X github.com/ahptui/ahptui/cli.version=v1.2.3 ...".
 var (
 	version = "dev"
 	commit  = ""

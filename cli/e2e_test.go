@@ -38,7 +38,7 @@ func TestE2ETmux(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", "../../scripts/e2e-tmux.sh")
+	cmd := exec.CommandContext(ctx, "bash", "../scripts/e2e-tmux.sh")
 	cmd.Env = append(os.Environ(), "AHPTUI_BIN="+bin, "E2E_TIMEOUT=40", "E2E_WORKDIR="+work)
 	// Own process group, killed as a whole on timeout; WaitDelay bounds the
 	// wait for pipes that a stray grandchild might still hold open.

@@ -16,7 +16,7 @@ func TestMain(m *testing.M) {
 		errSSHD = nil
 	}
 	if errSSH != nil || errSSHD != nil {
-		fmt.Fprintln(os.Stderr, "internal/cli: the SSH tests are SKIPPED: they need openssh-server and openssh-client "+
+		fmt.Fprintln(os.Stderr, "cli: the SSH tests are SKIPPED: they need openssh-server and openssh-client "+
 			"(apt-get install -y openssh-server openssh-client; .ci/run installs them)")
 	}
 	code := m.Run()
