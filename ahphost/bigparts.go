@@ -32,7 +32,7 @@ const largePartURIPrefix = "ahptui-part:/"
 //     ResourcePageBytes, whose text resourceRead serves.
 //
 // chat/turnsLoaded is an action: what a client holds after a page is what
-// it reduced. See docs/ARCHITECTURE.md ("Large replies") and the README.
+// it reduced. See docs/ARCHITECTURE.md ("Large replies") and docs/USAGE.md.
 
 // refLargeParts notes the turns of ce finished since the last call that
 // hold a large part (ce.largeTurns, their indices) and, when there is one,

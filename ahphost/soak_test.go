@@ -17,7 +17,7 @@ import (
 	"github.com/ahptui/ahptui/internal/testkit"
 )
 
-// Soak budgets (documented in doc.go and README "Limits"): the host's peak
+// Soak budgets (documented in doc.go and docs/LIMITS.md): the host's peak
 // RSS (VmHWM) while every attack of issue 11 runs at once stays under
 // soakRSSBudget (×3 with the race detector, which multiplies memory), and
 // a well-behaved client completes a turn at least every soakTurnGap.
@@ -258,7 +258,7 @@ func TestSoakAllAttacksAtOnce(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.wait() }()
 	// Under -race a 1 GB heap takes several seconds to unwind; without it the
-	// host stops in well under a second (see README "Limits").
+	// host stops in well under a second (see docs/LIMITS.md).
 	stopBudget := 10 * time.Second
 	if raceEnabled {
 		stopBudget = 30 * time.Second

@@ -96,7 +96,7 @@ func runDemo(cfg config, std stdio) int {
 	h, err := ahphost.New(ahphost.Options{
 		Dir: wd, Pace: pace, Logger: log.With("component", "host"), Agents: agents,
 		Faults:        ahphost.Faults{DropAfterFrames: dropAfter},
-		ReleaseMemory: debug.FreeOSMemory, // after a long reply was stored as pages (docs/BENCHMARKS.md, issue 12)
+		ReleaseMemory: debug.FreeOSMemory, // after a long reply was stored as pages (docs/benchmarks/rounds-2026-11.md, issue 12)
 	})
 	if err != nil {
 		printErr(std.err, "ahptui: demo host: %v\n", err)
@@ -208,7 +208,7 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		AutoTheme: cfg.theme == "auto" && lookupEnv("COLORFGBG") == "",
 		Editor:    editorCommand(), WorkingDir: workDir, DemoFault: s.demoFault, HostStopsOnQuit: s.hostInProcess,
 		Logger: s.log.With("component", "tui"), KeyMap: cfg.keys, Notify: cfg.notify,
-		ReleaseMemory: debug.FreeOSMemory, // after a long reply's text was dropped (see docs/BENCHMARKS.md, issue 12 H2)
+		ReleaseMemory: debug.FreeOSMemory, // after a long reply's text was dropped (see docs/benchmarks/rounds-2026-11.md, issue 12 H2)
 		HistoryFile:   historyFile(dir, cfg, s, hostLabel(host)),
 		QuickStart:    true, // a host with no sessions opens into a new chat
 

@@ -17,7 +17,7 @@ import (
 )
 
 // configTemplate is written by `ahptui config edit` when there is no file.
-const configTemplate = `# ahptui configuration (see: ahptui --help, README "Configuration").
+const configTemplate = `# ahptui configuration (see: ahptui --help, docs/USAGE.md "Configuration").
 # Tokens are never stored here in clear: use token_env or token_cmd.
 
 # default = "work"      # the host plain "ahptui" attaches to

@@ -18,7 +18,7 @@
 // streams: [Markdown] splits the text into top-level blocks, renders each
 // completed block once (cached by content hash, width and style) and
 // re-renders only the open tail, without syntax highlighting. See
-// markdown.go for the details and docs/BENCHMARKS.md (render section) for the numbers.
+// markdown.go for the details and docs/benchmarks/rounds-2026-11.md (render section) for the numbers.
 //
 // One-line server strings that may be markdown (tool invocation and
 // past-tense messages, confirmation titles, risk and cancel reasons) are not

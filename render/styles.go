@@ -215,7 +215,7 @@ func buildStyles(name string, p Palette, md ansi.StyleConfig, chromaTheme string
 // respects the user's terminal theme and is also the largest speed-up
 // available: with a document colour glamour wraps every padding cell in its
 // own SGR sequence, and rendering a paragraph costs ~3× more (measured,
-// docs/BENCHMARKS.md (render section)).
+// docs/benchmarks/rounds-2026-11.md (render section)).
 func markdownConfig(md ansi.StyleConfig) ansi.StyleConfig {
 	margin := uint(2)
 	md.Document.BlockPrefix = ""

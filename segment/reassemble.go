@@ -108,7 +108,7 @@ func (r *Reassembler) Feed(frame []byte) ([]byte, error) {
 // message, for a transport that parses every message with a validating
 // decoder anyway, so the JSON is validated once, where it is parsed (the
 // check is the costliest part of reassembly for token-dense JSON: see
-// docs/BENCHMARKS.md). The reassembled bytes are still checked for UTF-8
+// docs/benchmarks/rounds-2026-11.md). The reassembled bytes are still checked for UTF-8
 // and every segment rule applies. When reassembled is true the caller must
 // accept msg only through a decoder that enforces what CheckMessage checks
 // (or call CheckMessage), and close with CloseCode when it does not:
