@@ -146,10 +146,9 @@ func (tm *turnMap) askPermission(p sdk.RequestPermissionRequest) (chan *ahpwire.
 	if tc.done || tc.pending {
 		return nil, false
 	}
-	if tc.ready {
-		// already running: a second approval is a new call on the AHP side
-		return nil, false
-	}
+	// A call the agent already reported in_progress (opencode, Codex's
+	// apply_patch) comes back to pending-confirmation: AHP's
+	// re-confirmation from running. The user answers it either way.
 	var opts []ahpwire.ConfirmationOption
 	for _, o := range p.Options {
 		kind := "approve"

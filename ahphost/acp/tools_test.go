@@ -81,6 +81,49 @@ func TestApprovalOptions(t *testing.T) {
 	}
 }
 
+// An agent may report a tool call in_progress and then ask permission for
+// it (opencode; Codex sends every apply_patch so): the request still
+// becomes a pending confirmation the user answers (it was answered
+// "cancelled" unasked), and the answer reaches the agent.
+func TestApprovalAfterInProgress(t *testing.T) {
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "running")
+	for _, c := range []struct {
+		id       string
+		approved bool
+		want     string
+	}{
+		{"t-allow", true, "chosen: yes"},
+		{"t-deny", false, "chosen: no"},
+	} {
+		e.prompt(e.c, chat, c.id, "tool running")
+		tc := e.pendingTool(e.c, chat)
+		if len(tc.Options) != 4 || tc.DisplayName != "Run echo hello" {
+			t.Fatalf("%s: pending confirmation %+v", c.id, tc)
+		}
+		conf := &ahpwire.ChatToolCallConfirmed{TurnID: c.id, ToolCallID: tc.ToolCallID, Approved: c.approved}
+		if c.approved {
+			conf.Confirmed = ahpwire.ConfirmedUserAction
+		} else {
+			conf.Reason = ahpwire.CancelDenied
+		}
+		if _, err := e.c.c.Dispatch(e.ctx, chat, conf); err != nil {
+			t.Fatal(err)
+		}
+		turn := e.finished(e.c, chat, c.id)
+		if !strings.Contains(markdown(turn), c.want) {
+			t.Fatalf("%s: %q, want %q", c.id, markdown(turn), c.want)
+		}
+		final := toolCalls(turn.ResponseParts)[0]
+		if c.approved && final.Status != ahpwire.ToolCompleted {
+			t.Fatalf("%s: approved tool ended %q", c.id, final.Status)
+		}
+		if !c.approved && final.Status != ahpwire.ToolCancelled {
+			t.Fatalf("%s: denied tool ended %q", c.id, final.Status)
+		}
+	}
+}
+
 // Two clients on one session both stream the turn; the first answer wins:
 // the second client's later answer is rejected (rejections reach only
 // their sender) and never reaches the agent. The clients wait on the

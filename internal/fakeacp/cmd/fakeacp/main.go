@@ -9,7 +9,8 @@
 //	title T...  session_info_update with the title T...
 //	mode        says the current mode
 //	tool        a tool call asking permission with all four option kinds;
-//	            says which option was chosen
+//	            says which option was chosen; "tool running" reports the
+//	            call in_progress before it asks (opencode, Codex's apply_patch)
 //	diff        writes hello.txt through fs/write_text_file with a diff
 //	selfedit    asks to edit hello.txt, then writes it itself (Claude
 //	            Code's Edit); "selfedit nometa" without the tool response,
@@ -322,7 +323,7 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 				Options: sdk.SessionConfigSelectOptions{Ungrouped: &opts}}}}}})
 		r.say("Options sent.")
 	case "tool":
-		return r.tool()
+		return r.tool(arg == "running")
 	case "diff":
 		return r.diff()
 	case "selfedit", "selfwrite":
@@ -421,10 +422,15 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 	return sdk.StopReasonEndTurn, nil
 }
 
-// tool asks permission with every option kind and reports the choice.
-func (r *run) tool() (sdk.StopReason, error) {
+// tool asks permission with every option kind and reports the choice;
+// running: the call is reported in_progress before the request.
+func (r *run) tool(running bool) (sdk.StopReason, error) {
+	status := sdk.ToolCallStatusPending
+	if running {
+		status = sdk.ToolCallStatusInProgress
+	}
 	r.send(sdk.StartToolCall("t-1", "Run echo hello", sdk.WithStartKind(sdk.ToolKindExecute),
-		sdk.WithStartStatus(sdk.ToolCallStatusPending), sdk.WithStartRawInput(map[string]any{"command": "echo hello"})))
+		sdk.WithStartStatus(status), sdk.WithStartRawInput(map[string]any{"command": "echo hello"})))
 	res, err := r.f.conn.RequestPermission(r.ctx, sdk.RequestPermissionRequest{
 		SessionId: r.id,
 		ToolCall:  sdk.ToolCallUpdate{ToolCallId: "t-1"},
