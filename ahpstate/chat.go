@@ -45,7 +45,7 @@ func (r Reducer) Chat(s ahpwire.ChatState, a ahpwire.Action) ahpwire.ChatState {
 		p := a.ErrorPart()
 		return r.endTurn(s, a.TurnID, ahpwire.TurnError, a.Duration, &p, nil)
 	case *ahpwire.ChatTurnResume:
-		return turnResume(s, a.TurnID)
+		return r.turnResume(s, a.TurnID)
 	case *ahpwire.ChatTruncated:
 		return r.truncated(s, a.TurnID)
 	case *ahpwire.ChatTurnsLoaded:
@@ -252,8 +252,10 @@ func skipToolCall(tc ahpwire.ToolCallState) ahpwire.ToolCallState {
 	return c
 }
 
-// turnResume reopens the latest turn when it ended in a resumable error.
-func turnResume(s ahpwire.ChatState, turnID string) ahpwire.ChatState {
+// turnResume reopens the latest turn when it ended in a resumable error;
+// like every turn transition it moves modifiedAt (from the clock, when the
+// reducer has one: the action carries no time).
+func (r Reducer) turnResume(s ahpwire.ChatState, turnID string) ahpwire.ChatState {
 	if s.ActiveTurn != nil || !Resumable(s, turnID) {
 		return s
 	}
@@ -264,7 +266,7 @@ func turnResume(s ahpwire.ChatState, turnID string) ahpwire.ChatState {
 		ResponseParts: clip(last.ResponseParts), Usage: last.Usage,
 	}
 	s.Status = summaryStatus(&s, false)
-	return s
+	return r.touched(s)
 }
 
 // Resumable reports whether turnID is the latest turn, ended with state

@@ -95,7 +95,9 @@ func (r Reducer) reduceToolCall(s ahpwire.ChatState, a ahpwire.Action) ahpwire.C
 			if a.Meta != nil {
 				tc.Meta = a.Meta
 			}
-			tc = tc.AppendPartialInput(a.Content)
+			if a.Content != "" || tc.PartialInput != nil {
+				tc = tc.AppendPartialInput(a.Content) // an empty optional field stays absent
+			}
 			if a.InvocationMessage != nil {
 				tc.InvocationMessage = a.InvocationMessage
 			}

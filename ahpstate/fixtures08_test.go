@@ -100,9 +100,9 @@ func TestReducerFixtures08(t *testing.T) {
 	}
 }
 
-// usingOverride reports whether the fixtures come from $AHP_FIXTURES_DIR.
+// usingOverride reports whether the 0.8 fixtures come from $AHP_FIXTURES_08_DIR.
 func usingOverride() bool {
-	_, ok := os.LookupEnv(ahpfixtures.EnvDir)
+	_, ok := os.LookupEnv(ahpfixtures.EnvDir08)
 	return ok
 }
 

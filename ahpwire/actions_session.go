@@ -32,8 +32,8 @@ type PartialChatSummary struct {
 	ParentChat         *string          `json:"parentChat,omitempty"`
 	Movable            *bool            `json:"movable,omitempty"`
 	Interactivity      *string          `json:"interactivity,omitempty"`
-	WorkingDirectories []string         `json:"workingDirectories,omitempty"`
-	BackgroundWork     []BackgroundWork `json:"backgroundWork,omitempty"`
+	WorkingDirectories []string         `json:"workingDirectories,omitzero"`
+	BackgroundWork     []BackgroundWork `json:"backgroundWork,omitzero"`
 }
 
 // Apply returns s with the changes merged in (identity unchanged).

@@ -133,9 +133,10 @@ type ChatSummary struct {
 	ParentChat         string        `json:"parentChat,omitempty"`
 	Movable            *bool         `json:"movable,omitempty"`
 	Interactivity      string        `json:"interactivity,omitempty"`
-	WorkingDirectories []string      `json:"workingDirectories,omitempty"`
+	WorkingDirectories []string      `json:"workingDirectories,omitzero"`
 	// BackgroundWork mirrors ChatState.backgroundWork in the catalog (1.0).
-	BackgroundWork []BackgroundWork `json:"backgroundWork,omitempty"`
+	// An explicit empty list (session/chatUpdated clearing it) is kept as [].
+	BackgroundWork []BackgroundWork `json:"backgroundWork,omitzero"`
 }
 
 // ChatState is the full state of an `ahp-chat:` channel. InputRequests is

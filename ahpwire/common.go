@@ -192,11 +192,18 @@ type ProtectedResourceMetadata struct {
 	Required                          *bool    `json:"required,omitempty"`
 }
 
-// Implementation identifies a client or server (name, version, title).
+// Implementation identifies a client or server. Besides name, version and
+// title it carries the optional members of the MCP-style identity the
+// protocol borrows (description, websiteUrl, icons, _meta), so a host's
+// identity survives a client's decode and re-encode whole.
 type Implementation struct {
-	Name    string `json:"name"`
-	Version string `json:"version,omitempty"`
-	Title   string `json:"title,omitempty"`
+	Name        string          `json:"name"`
+	Version     string          `json:"version,omitempty"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	WebsiteURL  string          `json:"websiteUrl,omitempty"`
+	Icons       json.RawMessage `json:"icons,omitempty"`
+	Meta        Meta            `json:"_meta,omitempty"`
 }
 
 // ConfigState is a {schema, values} pair used by root and session config.

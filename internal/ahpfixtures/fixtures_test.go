@@ -76,7 +76,7 @@ func TestDecodeAndStripNulls(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := StripNulls(v)
-	want := map[string]any{"a": json.Number("1.50"), "c": []any{map[string]any{"e": json.Number("2")}}, "f": map[string]any{}}
+	want := map[string]any{"a": json.Number("3/2"), "c": []any{map[string]any{"e": json.Number("2")}}, "f": map[string]any{}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %#v", got)
 	}
@@ -92,5 +92,23 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestNumbersCompareByValue: the fixture comparison is by JSON value, so a
+// number spelled 0 and 0.0 (or 1500 and 1.5e3) is the same value, and
+// different values still differ.
+func TestNumbersCompareByValue(t *testing.T) {
+	same := [][2]string{{`{"a":0}`, `{"a":0.0}`}, {`[1500]`, `[1.5e3]`}, {`{"d":{"x":-2}}`, `{"d":{"x":-2.00}}`}}
+	for _, p := range same {
+		if a, b := Normalized(t, []byte(p[0])), Normalized(t, []byte(p[1])); !reflect.DeepEqual(a, b) {
+			t.Errorf("%s and %s differ: %#v vs %#v", p[0], p[1], a, b)
+		}
+	}
+	differ := [][2]string{{`{"a":0}`, `{"a":0.1}`}, {`[9007199254740993]`, `[9007199254740992]`}, {`{"a":1}`, `{"a":"1"}`}}
+	for _, p := range differ {
+		if a, b := Normalized(t, []byte(p[0])), Normalized(t, []byte(p[1])); reflect.DeepEqual(a, b) {
+			t.Errorf("%s and %s compare equal", p[0], p[1])
+		}
 	}
 }
