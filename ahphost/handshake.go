@@ -269,6 +269,9 @@ func (c *conn) reconnect(m *ahpwire.Message) (any, func(), *rpcError) {
 	if missing == nil {
 		missing = []string{}
 	}
+	if envs == nil {
+		envs = []json.RawMessage{} // "actions": [], never null
+	}
 	return &deferred{
 		light: replayBytes < 1<<20 && lightRefs(refs),
 		build: func(limit int64) (any, error) {

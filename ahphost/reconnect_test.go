@@ -147,3 +147,25 @@ func TestReconnectErrors(t *testing.T) {
 		})
 	}
 }
+
+// A reconnect with nothing to replay answers "actions": [] (the spec's type
+// is an array; the official TypeScript client crashes on null).
+func TestReconnectNothingToReplay(t *testing.T) {
+	_, u := startHost(t, Options{NoToken: true})
+	w := dial(t, u, nil)
+	var init struct {
+		ServerSeq uint64 `json:"serverSeq"`
+	}
+	must(t, json.Unmarshal(w.initialize("c1", []string{"ahp-root://"}, nil), &init))
+	w.close()
+	w2 := dial(t, u, nil)
+	raw := w2.call("reconnect", map[string]any{
+		"channel": "ahp-root://", "clientId": "c1", "lastSeenServerSeq": init.ServerSeq,
+		"subscriptions": []string{"ahp-root://"},
+	})
+	var res map[string]json.RawMessage
+	must(t, json.Unmarshal(raw, &res))
+	if string(res["type"]) != `"replay"` || string(res["actions"]) != "[]" || string(res["missing"]) != "[]" {
+		t.Fatalf("reconnect with nothing to replay: %s", raw)
+	}
+}
