@@ -74,6 +74,7 @@ type Bridge struct {
 	byACP    map[string]*session // by ACP session id
 	schema   configSchema        // of the last session/new
 	warming  bool                // warmUp ran (warm.go)
+	warm     *warmUpRun          // the warm-up in flight or done, nil before
 	spare    *spareSession       // a session opened by warmUp, not yet used
 	index    *index
 	auth     authState // sign-in variables and their masker (auth.go)

@@ -183,6 +183,7 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText s
 	}
 	var id string
 	var values map[string]string
+	b.awaitWarm(rctx, s.dir)
 	if sp := b.takeSpare(s.dir, p); sp != nil {
 		id, values = sp.id, sp.values
 	} else {

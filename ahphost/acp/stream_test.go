@@ -159,3 +159,19 @@ func TestFirstSessionGetsConfig(t *testing.T) {
 		t.Fatal("the spare session was not used")
 	}
 }
+
+// A session created while the warm-up's session/new is still on its way
+// (the new-session form asked for the configuration, the user submitted at
+// once) takes the warm-up's session: the agent answers one session/new,
+// not two (each left an unused session in the agent's own store).
+func TestWarmUpSessionIsTheFirstSession(t *testing.T) {
+	e := newEnv(t, opts{})
+	p := ahpwire.ResolveSessionConfigParams{Channel: ahpwire.RootURI, Provider: "fake", WorkingDirectory: fileURI(e.dir)}
+	if _, err := e.c.c.ResolveSessionConfig(e.ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	_, chat := e.newSession(e.c, "first")
+	if turn := e.run(e.c, chat, "t1", "sessions"); markdown(turn) != "sessions: 1" {
+		t.Fatalf("%q %q", markdown(turn), errText(turn))
+	}
+}

@@ -17,6 +17,13 @@ type spareSession struct {
 	proc   *proc
 }
 
+// warmUpRun is the one warm-up: its resolved directory, and done, closed
+// when its session/new answered (or failed).
+type warmUpRun struct {
+	dir  string
+	done chan struct{}
+}
+
 // warmUp starts the agent and opens a spare session in dir in the
 // background, once, when a client asks for the configuration before the
 // agent ever told it (the new-session form opening is the demand).
@@ -25,25 +32,28 @@ func (b *Bridge) warmUp(dirURI string) {
 	if u, err := url.Parse(dirURI); err == nil && u.Scheme == "file" && u.Path != "" {
 		dir = u.Path
 	}
+	dir, err := b.resolveDir(dir)
+	if err != nil {
+		return
+	}
 	b.mu.Lock()
 	if b.warming || b.closed {
 		b.mu.Unlock()
 		return
 	}
 	b.warming = true
+	w := &warmUpRun{dir: dir, done: make(chan struct{})}
+	b.warm = w
 	b.wg.Add(1)
 	b.mu.Unlock()
 	go func() {
 		defer b.wg.Done()
+		defer close(w.done)
 		ctx, cancel := context.WithTimeout(b.ctx, 2*b.cfg.RequestTimeout)
 		defer cancel()
 		p, err := b.getProc(ctx)
 		if err != nil {
 			b.log.Warn("starting the agent to learn its configuration", "err", err)
-			return
-		}
-		dir, err := b.resolveDir(dir)
-		if err != nil {
 			return
 		}
 		res, err := p.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
@@ -56,6 +66,22 @@ func (b *Bridge) warmUp(dirURI string) {
 		b.spare = &spareSession{dir: dir, id: string(res.SessionId), values: currentValues(res.Modes, res.Models, res.ConfigOptions), proc: p}
 		b.mu.Unlock()
 	}()
+}
+
+// awaitWarm waits (bounded by ctx) for a warm-up in flight in dir: its
+// session becomes the new session's, so a session created while the agent
+// starts leaves no second, unused session in the agent's store.
+func (b *Bridge) awaitWarm(ctx context.Context, dir string) {
+	b.mu.Lock()
+	w := b.warm
+	b.mu.Unlock()
+	if w == nil || w.dir != dir {
+		return
+	}
+	select {
+	case <-w.done:
+	case <-ctx.Done():
+	}
 }
 
 // takeSpare returns the spare session for dir on p (and forgets it).

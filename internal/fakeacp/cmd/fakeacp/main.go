@@ -33,6 +33,7 @@
 //	holdout     the same, the child holding the agent's stdout open
 //	blocks      says the kinds of the prompt's content blocks
 //	whoami      says which auth method signed in (auth.go)
+//	sessions    says how many session/new the agent answered ("sessions: N")
 //
 // Environment: FAKEACP_HANG_INIT=1 never answers initialize;
 // FAKEACP_AUTH=1 offers two auth methods (see auth.go) and refuses
@@ -67,6 +68,8 @@ type fake struct {
 	out  *os.File
 	// authed is the auth method that signed in ("" = none yet); guarded by mu.
 	authed string
+	// news counts the session/new requests answered; guarded by mu.
+	news int
 }
 
 type sess struct {
@@ -101,6 +104,7 @@ func (f *fake) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.New
 		return sdk.NewSessionResponse{}, err
 	}
 	f.mu.Lock()
+	f.news++
 	id := fmt.Sprintf("fake-%d-%d", os.Getpid(), len(f.sess)+1)
 	f.sess[id] = &sess{cwd: p.Cwd, mode: "ask"}
 	f.mu.Unlock()
@@ -286,6 +290,11 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 	switch word {
 	case "whoami":
 		r.say(r.f.whoami())
+	case "sessions":
+		r.f.mu.Lock()
+		n := r.f.news
+		r.f.mu.Unlock()
+		r.say(fmt.Sprintf("sessions: %d", n))
 	case "thought":
 		r.send(sdk.UpdateAgentThoughtText("Let me think about "))
 		r.send(sdk.UpdateAgentThoughtText("this."))
