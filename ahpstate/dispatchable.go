@@ -38,6 +38,9 @@ var clientDispatchable = map[string]bool{
 	"chat/steeringMessageRemoved": true, "chat/queuedMessagesReordered": true, "chat/draftChanged": true,
 	"chat/isReadChanged": true, "chat/isArchivedChanged": true, "chat/inputAnswerChanged": true,
 	"chat/inputCompleted": true, "chat/truncated": true,
+
+	"annotations/set": true, "annotations/updated": true, "annotations/removed": true,
+	"annotations/entrySet": true, "annotations/entryRemoved": true,
 }
 
 // ClientDispatchable reports whether clients may dispatch actions of type t.

@@ -11,7 +11,16 @@ import (
 func channelSampleActions() []Action {
 	file := ChangesetFile{ID: "file:///a", Edit: FileEdit{After: &FileEditSide{URI: "file:///a", Content: ContentRef{URI: "ahp-resource:/a"}}}, Reviewed: Ptr(true)}
 	op := ChangesetOperation{ID: "pr", Label: "PR", Scopes: []string{"changeset"}, Status: OperationIdle}
+	rng := &TextRange{Start: TextPosition{Line: 1}, End: TextPosition{Line: 2, Character: 3}}
+	ann := Annotation{ID: "n1", TurnID: "t1", Origin: &AnnotationOrigin{Session: "ahp-session:/s", Chat: "ahp-chat:/c", TurnID: "t1"},
+		Resource: "file:///a", Range: rng, Entries: []AnnotationEntry{{ID: "e1", Text: MarkdownText("**fix**"), Meta: AuthorMeta("user")}}}
 	return []Action{
+		&AnnotationsSet{Annotation: ann},
+		&AnnotationsUpdated{AnnotationID: "n1", Resolved: Ptr(true), Range: rng, Resource: Ptr("file:///b"), TurnID: Ptr("t2")},
+		&AnnotationsRemoved{AnnotationID: "n1"},
+		&AnnotationsEntrySet{AnnotationID: "n1", Entry: AnnotationEntry{ID: "e2", Text: Plain("reply")}},
+		&AnnotationsEntryRemoved{AnnotationID: "n1", EntryID: "e2"},
+		&ResourceWatchChanged{Changes: ResourceChangeList{Items: []ResourceChange{{URI: "file:///a", Type: ResourceUpdated}}}},
 		&SessionArtifactSet{Artifact: SessionArtifact{ID: "a1", Kind: "pullRequest", Title: "PR #7", URI: "https://example.com/pr/7",
 			Raw: json.RawMessage(`{"id":"a1","kind":"pullRequest","title":"PR #7","uri":"https://example.com/pr/7"}`)}},
 		&SessionArtifactRemoved{ID: "a1"},
