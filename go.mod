@@ -13,7 +13,7 @@ require (
 	github.com/charmbracelet/x/term v0.2.2
 	github.com/charmbracelet/x/vt v0.1.0 // pinned: the VT emulator behind live terminals (render/liveterm.go)
 	github.com/clipperhouse/displaywidth v0.11.0
-	github.com/coder/acp-go-sdk v0.13.0 // ACP client/agent sides (ahphost/acp, internal/fakeacp); pinned
+	github.com/coder/acp-go-sdk v0.13.5 // ACP client/agent sides (ahphost/acp, internal/fakeacp); pinned
 	github.com/coder/websocket v1.8.15
 	github.com/creack/pty v1.1.24 // ptys of ACP terminals (ahphost/acp); pinned
 	github.com/pelletier/go-toml/v2 v2.4.3 // TOML config file (internal/config); pinned

@@ -11,7 +11,8 @@ import (
 
 // client is the ACP client side the agent talks to (one per process).
 type client struct {
-	b *Bridge
+	b      *Bridge
+	legacy *legacyRPC // session models beside the SDK (models.go)
 }
 
 // errNoSession answers requests for an unknown session.

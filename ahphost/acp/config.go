@@ -23,7 +23,7 @@ type configSchema struct {
 func jsonString(s string) json.RawMessage { b, _ := json.Marshal(s); return b }
 
 // learnSchema records the configuration the agent announced.
-func (b *Bridge) learnSchema(modes *sdk.SessionModeState, models *sdk.SessionModelState, opts []sdk.SessionConfigOption) {
+func (b *Bridge) learnSchema(modes *sdk.SessionModeState, models *modelState, opts []sdk.SessionConfigOption) {
 	cs := buildConfigSchema(modes, models, opts)
 	if len(cs.kinds) == 0 {
 		return
@@ -35,7 +35,7 @@ func (b *Bridge) learnSchema(modes *sdk.SessionModeState, models *sdk.SessionMod
 
 // buildConfigSchema is the configuration of the announced modes, models
 // and options.
-func buildConfigSchema(modes *sdk.SessionModeState, models *sdk.SessionModelState, opts []sdk.SessionConfigOption) configSchema {
+func buildConfigSchema(modes *sdk.SessionModeState, models *modelState, opts []sdk.SessionConfigOption) configSchema {
 	cs := configSchema{
 		schema: ahpwire.SessionConfigSchema{Type: "object", Properties: map[string]ahpwire.SessionConfigPropertySchema{}},
 		values: map[string]json.RawMessage{},
@@ -62,9 +62,9 @@ func buildConfigSchema(modes *sdk.SessionModeState, models *sdk.SessionModelStat
 	if models != nil && len(models.AvailableModels) > 0 {
 		var ids, names []string
 		for _, m := range models.AvailableModels {
-			ids, names = append(ids, string(m.ModelId)), append(names, m.Name)
+			ids, names = append(ids, m.ModelID), append(names, m.Name)
 		}
-		add("model", "model", "Model", ids, names, string(models.CurrentModelId))
+		add("model", "model", "Model", ids, names, models.CurrentModelID)
 	}
 	for _, o := range opts {
 		switch {
@@ -110,13 +110,13 @@ func selectOptions(o sdk.SessionConfigSelectOptions) []sdk.SessionConfigSelectOp
 
 // currentValues returns the values a new session starts with (strings, as
 // the host's Turn.Config carries them).
-func currentValues(modes *sdk.SessionModeState, models *sdk.SessionModelState, opts []sdk.SessionConfigOption) map[string]string {
+func currentValues(modes *sdk.SessionModeState, models *modelState, opts []sdk.SessionConfigOption) map[string]string {
 	out := map[string]string{}
 	if modes != nil {
 		out["mode"] = string(modes.CurrentModeId)
 	}
 	if models != nil {
-		out["model"] = string(models.CurrentModelId)
+		out["model"] = models.CurrentModelID
 	}
 	for _, o := range opts {
 		switch {
@@ -198,7 +198,7 @@ func (b *Bridge) applyConfig(ctx context.Context, p *proc, s *session, cfg map[s
 		case "mode":
 			_, err = p.conn.SetSessionMode(rctx, sdk.SetSessionModeRequest{SessionId: sid, ModeId: sdk.SessionModeId(want)})
 		case "model":
-			_, err = p.conn.UnstableSetSessionModel(rctx, sdk.UnstableSetSessionModelRequest{SessionId: sid, ModelId: sdk.UnstableModelId(want)})
+			err = p.legacy.setModel(rctx, sid, want)
 		case "select":
 			_, err = p.conn.SetSessionConfigOption(rctx, sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{
 				SessionId: sid, ConfigId: sdk.SessionConfigId(key), Value: sdk.SessionConfigValueId(want)}})

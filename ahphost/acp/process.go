@@ -18,6 +18,7 @@ import (
 type proc struct {
 	cmd    *exec.Cmd
 	conn   *sdk.ClientSideConnection
+	legacy *legacyRPC // session models beside the SDK (models.go)
 	init   sdk.InitializeResponse
 	stderr *tail
 	// exited is closed once the process was reaped; err is its exit error.
@@ -169,7 +170,7 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	// hold its first read until the logger is in place (a data race when
 	// the agent exits at once otherwise).
 	gate := make(chan struct{})
-	p.conn = b.connect(stdin, stdout, gate)
+	p.conn, p.legacy = b.connect(stdin, stdout, gate)
 	go func() { // the SDK reads no more
 		<-p.conn.Done()
 		closeStdout()
@@ -260,9 +261,9 @@ func (t *tail) lines() []string {
 
 // connect opens the ACP connection over the agent's stdin and stdout,
 // read through the bridge's reader (reader.go) once gate is closed.
-func (b *Bridge) connect(stdin io.Writer, stdout io.Reader, gate <-chan struct{}) *sdk.ClientSideConnection {
-	c := &client{b: b}
-	return sdk.NewClientSideConnection(c, stdin, gatedReader{newAgentReader(stdout, c), gate})
+func (b *Bridge) connect(stdin io.Writer, stdout io.Reader, gate <-chan struct{}) (*sdk.ClientSideConnection, *legacyRPC) {
+	c := &client{b: b, legacy: newLegacyRPC(stdin)}
+	return sdk.NewClientSideConnection(c, c.legacy, gatedReader{newAgentReader(stdout, c), gate}), c.legacy
 }
 
 // gatedReader blocks reads until gate is closed.

@@ -150,7 +150,7 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText s
 			res, err := p.conn.ResumeSession(rctx, sdk.ResumeSessionRequest{SessionId: sdk.SessionId(s.acpID), Cwd: s.dir, McpServers: []sdk.McpServer{}})
 			if err == nil {
 				b.bind(s, s.acpID)
-				b.learnSchema(res.Modes, res.Models, res.ConfigOptions)
+				b.learnSchema(res.Modes, p.legacy.modelsOf(sdk.SessionId(s.acpID)), res.ConfigOptions)
 				return nil, "", nil
 			}
 			b.log.Warn("session/resume failed", "session", s.uri, "err", err)
@@ -171,7 +171,7 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText s
 				b.mu.Lock()
 				s.replayed = true
 				b.mu.Unlock()
-				b.learnSchema(res.Modes, res.Models, res.ConfigOptions)
+				b.learnSchema(res.Modes, p.legacy.modelsOf(sdk.SessionId(s.acpID)), res.ConfigOptions)
 				return rp.result(), "", nil
 			}
 			b.log.Warn("session/load failed", "session", s.uri, "err", err)
@@ -191,8 +191,9 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText s
 		if err != nil {
 			return nil, "", b.requestError("session/new", err, p)
 		}
-		id, values = string(res.SessionId), currentValues(res.Modes, res.Models, res.ConfigOptions)
-		b.learnSchema(res.Modes, res.Models, res.ConfigOptions)
+		models := p.legacy.modelsOf(res.SessionId)
+		id, values = string(res.SessionId), currentValues(res.Modes, models, res.ConfigOptions)
+		b.learnSchema(res.Modes, models, res.ConfigOptions)
 	}
 	b.bind(s, id)
 	s.mu.Lock()

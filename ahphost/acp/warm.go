@@ -61,9 +61,10 @@ func (b *Bridge) warmUp(dirURI string) {
 			b.log.Warn("session/new to learn the configuration", "err", err)
 			return
 		}
-		b.learnSchema(res.Modes, res.Models, res.ConfigOptions)
+		models := p.legacy.modelsOf(res.SessionId)
+		b.learnSchema(res.Modes, models, res.ConfigOptions)
 		b.mu.Lock()
-		b.spare = &spareSession{dir: dir, id: string(res.SessionId), values: currentValues(res.Modes, res.Models, res.ConfigOptions), proc: p}
+		b.spare = &spareSession{dir: dir, id: string(res.SessionId), values: currentValues(res.Modes, models, res.ConfigOptions), proc: p}
 		b.mu.Unlock()
 	}()
 }

@@ -7,7 +7,7 @@
 //	usage       a usage_update and prompt usage
 //	commands    available_commands_update (/review, /test)
 //	title T...  session_info_update with the title T...
-//	mode        says the current mode
+//	mode        says the current mode; model the model (models.go)
 //	tool        a tool call asking permission with all four option kinds;
 //	            says which option was chosen; "tool running" reports the
 //	            call in_progress before it asks (opencode, Codex's apply_patch)
@@ -42,6 +42,7 @@
 // refuses session/new with no auth method at all;
 // FAKEACP_LOAD=1 advertises loadSession (sessions are kept in
 // FAKEACP_STATE, a directory) and replays their turns on load;
+// FAKEACP_MODELS=1 announces session models (models.go);
 // FAKEACP_RESUME=1 advertises session/resume too (no replay), as Claude
 // Code's adapter does.
 package main
@@ -81,7 +82,12 @@ type sess struct {
 func main() {
 	f := &fake{sess: map[string]*sess{}, out: os.Stdout}
 	f.initAuth()
-	f.conn = sdk.NewAgentSideConnection(f, os.Stdout, os.Stdin)
+	if modelsOn() {
+		out := &stdoutWriter{w: os.Stdout}
+		f.conn = sdk.NewAgentSideConnection(f, out, modelStdin(os.Stdin, out))
+	} else {
+		f.conn = sdk.NewAgentSideConnection(f, os.Stdout, os.Stdin)
+	}
 	<-f.conn.Done()
 }
 
@@ -319,6 +325,8 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 		r.say("Titled.")
 	case "mode":
 		r.say("Mode: " + r.s.mode + ".")
+	case "model":
+		r.say("Model: " + modelOf(r.id) + ".")
 	case "setmode": // the agent switches its own mode (current_mode_update)
 		r.f.mu.Lock()
 		r.s.mode = arg
