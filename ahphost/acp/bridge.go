@@ -178,11 +178,22 @@ func (b *Bridge) CloseSession(uri string) {
 		return
 	}
 	s.closeTerminals()
-	if p != nil && s.acpID != "" && p.init.AgentCapabilities.SessionCapabilities.Close != nil {
-		ctx, cancel := context.WithTimeout(b.ctx, b.cfg.RequestTimeout)
-		defer cancel()
+	if p == nil || s.acpID == "" {
+		return
+	}
+	caps := p.init.AgentCapabilities.SessionCapabilities
+	ctx, cancel := context.WithTimeout(b.ctx, b.cfg.RequestTimeout)
+	defer cancel()
+	if caps.Close != nil {
 		if _, err := p.conn.CloseSession(ctx, sdk.CloseSessionRequest{SessionId: sdk.SessionId(s.acpID)}); err != nil {
 			b.log.Debug("session/close", "err", err)
+		}
+	}
+	// A disposed session is gone for the user: gone from the agent's own
+	// store too, where the agent can delete it.
+	if caps.Delete != nil {
+		if _, err := p.conn.UnstableDeleteSession(ctx, sdk.UnstableDeleteSessionRequest{SessionId: sdk.SessionId(s.acpID)}); err != nil {
+			b.log.Warn("session/delete", "session", uri, "err", err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
@@ -33,4 +34,27 @@ func TestLegacySessionModels(t *testing.T) {
 	if turn := e.run(e.c, chat, "t2", "model"); markdown(turn) != "Model: fake-large." {
 		t.Fatalf("after set_model: %q %q\n%s", markdown(turn), errText(turn), e.logs)
 	}
+}
+
+// Disposing a session deletes it from the agent's own store when the agent
+// offers session/delete.
+func TestDisposeDeletesAgentSession(t *testing.T) {
+	agentState := t.TempDir()
+	e := newEnv(t, opts{env: []string{"FAKEACP_LOAD=1", "FAKEACP_DELETE=1", "FAKEACP_STATE=" + agentState}})
+	session, chat := e.newSession(e.c, "gone")
+	e.run(e.c, chat, "t1", "text")
+	stored := func() int {
+		ents, err := os.ReadDir(agentState)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ents)
+	}
+	if stored() == 0 {
+		t.Fatal("the agent stored nothing")
+	}
+	if err := e.c.c.DisposeSession(e.ctx, session); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually("the agent's session deleted", func() bool { return stored() == 0 })
 }

@@ -42,7 +42,8 @@
 // refuses session/new with no auth method at all;
 // FAKEACP_LOAD=1 advertises loadSession (sessions are kept in
 // FAKEACP_STATE, a directory) and replays their turns on load;
-// FAKEACP_MODELS=1 announces session models (models.go);
+// FAKEACP_DELETE=1 advertises session/delete (it removes the session's
+// FAKEACP_STATE files); FAKEACP_MODELS=1 announces session models (models.go);
 // FAKEACP_RESUME=1 advertises session/resume too (no replay), as Claude
 // Code's adapter does.
 package main
@@ -99,6 +100,9 @@ func (f *fake) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.Ini
 	res.AgentCapabilities.LoadSession = os.Getenv("FAKEACP_LOAD") == "1"
 	if os.Getenv("FAKEACP_RESUME") == "1" {
 		res.AgentCapabilities.SessionCapabilities.Resume = &sdk.SessionResumeCapabilities{}
+	}
+	if os.Getenv("FAKEACP_DELETE") == "1" {
+		res.AgentCapabilities.SessionCapabilities.Delete = &sdk.SessionDeleteCapabilities{}
 	}
 	res.AgentCapabilities.PromptCapabilities.EmbeddedContext = true
 	res.AuthMethods = f.authMethods()
@@ -192,6 +196,18 @@ func (f *fake) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (s
 	f.sess[string(p.SessionId)] = &sess{cwd: p.Cwd, mode: "ask"}
 	f.mu.Unlock()
 	return sdk.ResumeSessionResponse{}, nil
+}
+
+// UnstableDeleteSession forgets a session and its FAKEACP_STATE files.
+func (f *fake) UnstableDeleteSession(ctx context.Context, p sdk.UnstableDeleteSessionRequest) (sdk.UnstableDeleteSessionResponse, error) {
+	f.mu.Lock()
+	delete(f.sess, string(p.SessionId))
+	f.mu.Unlock()
+	if dir := os.Getenv("FAKEACP_STATE"); dir != "" {
+		_ = os.Remove(filepath.Join(dir, string(p.SessionId)))
+		_ = os.Remove(filepath.Join(dir, string(p.SessionId)+".cwd"))
+	}
+	return sdk.UnstableDeleteSessionResponse{}, nil
 }
 
 func (f *fake) CloseSession(ctx context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
