@@ -16,6 +16,7 @@ require (
 	github.com/coder/acp-go-sdk v0.13.5 // ACP client/agent sides (ahphost/acp, internal/fakeacp); pinned
 	github.com/coder/websocket v1.8.15
 	github.com/creack/pty v1.1.24 // ptys of ACP terminals (ahphost/acp); pinned
+	github.com/fsnotify/fsnotify v1.10.1 // resource watches (ahphost/watches.go); pinned
 	github.com/pelletier/go-toml/v2 v2.4.3 // TOML config file (internal/config); pinned
 	github.com/sahilm/fuzzy v0.1.3
 )

@@ -12,6 +12,8 @@ import (
 const (
 	chanTerminal channelKind = 100 + iota
 	chanChangeset
+	chanAnnotations   // <session>/annotations (annotations.go)
+	chanResourceWatch // ahp-resource-watch:/<id> (watches.go)
 )
 
 // extChannels holds the host's terminal and changeset channels and its
@@ -24,6 +26,7 @@ type extChannels struct {
 	resources  resourceStore
 	inputs     map[string]func(string)         // interactive terminals' input (terminput.go)
 	resizes    map[string]func(cols, rows int) // interactive terminals' size (termresize.go)
+	watches    map[string]*watchEntry          // resource watches (watches.go)
 }
 
 // changesetEntry is one changeset channel.
@@ -39,6 +42,11 @@ func extKind(uri string) channelKind {
 		return chanTerminal
 	case strings.HasPrefix(uri, ahpwire.ChangesetScheme+"/") && len(uri) > len(ahpwire.ChangesetScheme)+1:
 		return chanChangeset
+	case strings.HasPrefix(uri, ahpwire.ResourceWatchScheme+"/") && len(uri) > len(ahpwire.ResourceWatchScheme)+1:
+		return chanResourceWatch
+	}
+	if _, ok := ahpwire.AnnotationsSession(uri); ok {
+		return chanAnnotations
 	}
 	return chanUnknown
 }
@@ -50,6 +58,10 @@ func (s *store) extExists(uri string) bool {
 		return s.ext.terminals[uri] != nil
 	case chanChangeset:
 		return s.ext.changesets[uri] != nil
+	case chanAnnotations:
+		return s.annotationsOf(uri) != nil
+	case chanResourceWatch:
+		return s.ext.watches[uri] != nil
 	}
 	return false
 }
@@ -64,6 +76,14 @@ func (s *store) extState(uri string) (any, bool) {
 	case chanChangeset:
 		if c := s.ext.changesets[uri]; c != nil {
 			return c.state, true
+		}
+	case chanAnnotations:
+		if se := s.annotationsOf(uri); se != nil {
+			return se.annotations, true
+		}
+	case chanResourceWatch:
+		if w := s.ext.watches[uri]; w != nil {
+			return w.state, true
 		}
 	}
 	return nil, false

@@ -59,6 +59,12 @@ func (c *conn) dispatchAction(p *ahpwire.DispatchActionParams, raw []byte, missi
 		if reason := s.dispatchChat(s.chats[p.Channel], a, raw, origin); reason != "" {
 			c.h.log.Debug("action rejected", "conn", c.id, "type", a.ActionType(), "reason", reason)
 		}
+	case chanAnnotations:
+		if reason := s.dispatchAnnotations(p.Channel, a, raw, origin); reason != "" {
+			c.h.log.Debug("action rejected", "conn", c.id, "type", a.ActionType(), "reason", reason)
+		}
+	case chanResourceWatch:
+		reject("resource-watch channels take no client actions")
 	case chanTerminal, chanChangeset:
 		if reason := s.dispatchExt(p.Channel, a, origin); reason != "" {
 			c.h.log.Debug("action rejected", "conn", c.id, "type", a.ActionType(), "reason", reason)

@@ -130,6 +130,9 @@ type Options struct {
 	// MaxSubscriptions caps a connection's distinct subscriptions;
 	// 0 = DefaultMaxSubscriptions.
 	MaxSubscriptions int
+	// WatchGrace is how long a resource watch nobody is subscribed to is
+	// kept before it is released; 0 = WatchGrace (watches.go).
+	WatchGrace time.Duration
 	// ReplayLogBytes bounds the replay log's bytes; 0 = DefaultReplayLogBytes.
 	ReplayLogBytes int64
 	// QueueBytes bounds unsent bytes per connection; 0 = DefaultQueueBytes.
@@ -222,6 +225,7 @@ func (o Options) withDefaults() (Options, error) {
 	unsetToDefault(&o.MessageReadTimeout, DefaultMessageReadTimeout)
 	unsetToDefault(&o.MaxPendingReadBytes, DefaultMaxPendingReadBytes)
 	unsetToDefault(&o.MaxSubscriptions, DefaultMaxSubscriptions)
+	unsetToDefault(&o.WatchGrace, WatchGrace)
 	unsetToDefault(&o.ReplayLogBytes, DefaultReplayLogBytes)
 	if o.KeepAlive == 0 {
 		o.KeepAlive = DefaultKeepAlive

@@ -20,6 +20,9 @@ type sessionEntry struct {
 	// restored marks a session an agent kept across a restart; opened is
 	// set once its agent was asked to bring back its history.
 	restored, opened bool
+	// annotations is the state of the session's annotations channel
+	// (annotations.go); it is part of the session and goes with it.
+	annotations ahpwire.AnnotationsState
 }
 
 // summary builds the session's SessionSummary.
@@ -35,6 +38,7 @@ func (s *store) summary(se *sessionEntry) ahpwire.SessionSummary {
 		ModifiedAt:         ahpwire.Timestamp(se.createdAt),
 		WorkingDirectories: st.WorkingDirectories,
 		DefaultChat:        st.DefaultChat,
+		Annotations:        annotationsSummary(se),
 	}
 	sum.Status = aggregateStatus(st)
 	for _, cs := range st.Chats {
@@ -200,6 +204,7 @@ func (c *conn) disposeSession(m *ahpwire.Message) (any, func(), *rpcError) {
 	}
 	delete(s.sessions, p.Channel)
 	s.dropChannel(p.Channel)
+	s.dropChannel(ahpwire.AnnotationsURI(p.Channel))
 	provider := se.state.Provider
 	return nil, func() {
 		s.activeSessionsChanged()
@@ -232,6 +237,9 @@ func (s *store) publishSummary(se *sessionEntry) {
 	}
 	if !sameChats(cur.Chats, old.Chats) {
 		ch.Chats, changed = cur.Chats, true
+	}
+	if !sameAnnotations(cur.Annotations, old.Annotations) {
+		ch.Annotations, changed = cur.Annotations, true
 	}
 	if !changed {
 		return

@@ -90,6 +90,9 @@ const (
 )
 
 func kindOf(uri string) channelKind {
+	if k := extKind(uri); k != chanUnknown {
+		return k // before the session prefix: <session>/annotations
+	}
 	switch {
 	case uri == ahpwire.RootURI:
 		return chanRoot
@@ -98,7 +101,7 @@ func kindOf(uri string) channelKind {
 	case strings.HasPrefix(uri, ahpwire.ChatScheme+"/") && len(uri) > len(ahpwire.ChatScheme)+1:
 		return chanChat
 	}
-	return extKind(uri)
+	return chanUnknown
 }
 
 // exists reports whether a state-bearing channel exists.
@@ -300,6 +303,7 @@ func (s *store) unsubscribe(c *conn, channel string) {
 	if rec := s.clients[c.clientID]; rec != nil {
 		delete(rec.views, channel)
 	}
+	s.watchesIdle(channel)
 }
 
 // dropChannel removes every subscription to a disposed channel.
@@ -320,5 +324,6 @@ func (s *store) connGone(c *conn) {
 				delete(s.subs, ch)
 			}
 		}
+		s.watchesIdle(ch)
 	}
 }

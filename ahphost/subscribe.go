@@ -80,7 +80,7 @@ func (c *conn) subscribe(m *ahpwire.Message) (any, func(), *rpcError) {
 		if _, e := s.chatOf(p.Channel); e != nil {
 			return nil, nil, e
 		}
-	case chanTerminal, chanChangeset:
+	case chanTerminal, chanChangeset, chanAnnotations, chanResourceWatch:
 		if e := s.extNotFound(p.Channel); e != nil {
 			return nil, nil, e
 		}

@@ -116,6 +116,15 @@ type Channels interface {
 	Changeset(uri string, st ahpwire.ChangesetState, reviewable bool)
 }
 
+// Annotator is implemented by Channels that let the agent comment on the
+// session's files: Annotate applies one annotations/* action to the
+// annotations channel of session (ahpwire.AnnotationsURI). An action a
+// client could not dispatch either (unknown annotation, out of bounds) is
+// dropped.
+type Annotator interface {
+	Annotate(session string, a ahpwire.Action)
+}
+
 // TerminalInputs is implemented by Channels that let the agent receive what
 // clients type into a terminal it owns: a client may claim such a terminal
 // (terminal/claimed for itself) and its terminal/input is handed to the
