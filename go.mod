@@ -19,6 +19,7 @@ require (
 	github.com/fsnotify/fsnotify v1.10.1 // resource watches (ahphost/watches.go); pinned
 	github.com/pelletier/go-toml/v2 v2.4.3 // TOML config file (internal/config); pinned
 	github.com/sahilm/fuzzy v0.1.3
+	go.etcd.io/bbolt v1.5.0 // the host's state database (ahphost/durable); pinned
 )
 
 require (

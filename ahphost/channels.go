@@ -107,6 +107,7 @@ func (s *store) openTerminal(uri string, st ahpwire.TerminalState) {
 		s.ext.termOrder = append(s.ext.termOrder, uri)
 	}
 	s.ext.terminals[uri] = &st
+	s.persistChanged(uri)
 	s.publishTerminals()
 }
 
@@ -150,6 +151,9 @@ func (s *store) setChangeset(uri string, st ahpwire.ChangesetState, reviewable b
 		s.ext.changesets = make(map[string]*changesetEntry)
 	}
 	if c := s.ext.changesets[uri]; c != nil {
+		if c.reviewable != reviewable {
+			s.persistChanged(uri)
+		}
 		c.reviewable = reviewable
 		s.applyChangeset(uri, &ahpwire.ChangesetContentChanged{Files: st.Files, Operations: st.Operations, Error: st.Error}, nil)
 		if c.state.Status != st.Status {
@@ -158,6 +162,7 @@ func (s *store) setChangeset(uri string, st ahpwire.ChangesetState, reviewable b
 		return
 	}
 	s.ext.changesets[uri] = &changesetEntry{state: st, reviewable: reviewable}
+	s.persistChanged(uri)
 }
 
 // applyChangeset reduces and broadcasts a changeset action.

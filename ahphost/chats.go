@@ -40,6 +40,7 @@ func (s *store) addChat(se *sessionEntry, uri string, src *ahpwire.CreateChatSou
 		}
 	}
 	s.chats[uri] = ce
+	s.persistChanged(uri)
 	s.applySession(se, &ahpwire.SessionChatAdded{Summary: ce.state.Summary()}, nil)
 	return ce
 }
@@ -56,6 +57,10 @@ func (s *store) removeChat(uri string) {
 	}
 	delete(s.chats, uri)
 	s.dropChannel(uri)
+	s.persistDeleted(uri)
+	if p := s.persist; p != nil { // its pages (bigparts.go)
+		p.batch.DeleteResources(largePartURIPrefix + uri[len(ahpwire.ChatScheme)+1:] + "/")
+	}
 	s.childSettled(ce)
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/ahptui/ahptui/ahphost/durable"
 	"github.com/ahptui/ahptui/internal/redact"
 	"github.com/ahptui/ahptui/segment"
 )
@@ -86,7 +87,26 @@ func New(opts Options) (*Host, error) {
 		return nil, err
 	}
 	h.agent = newAgent(agents)
-	h.st = newStore(h)
+	var db *durable.DB
+	if o.Durable {
+		if o.StateDir == "" {
+			return nil, errors.New("ahphost: a durable host needs Options.StateDir")
+		}
+		if db, err = durable.Open(o.StateDir); err != nil {
+			return nil, err
+		}
+	}
+	if h.st, err = newStore(h, db); err != nil {
+		if db != nil {
+			_ = db.Close()
+		}
+		return nil, err
+	}
+	if db != nil {
+		_ = db.SetOwner("")
+		h.wg.Add(1)
+		go h.commitLoop()
+	}
 	return h, nil
 }
 
@@ -175,6 +195,11 @@ func (h *Host) serveOn(ln net.Listener) (string, error) {
 			h.log.Error("serve failed", "err", err)
 		}
 	}()
+	if p := h.st.persist; p != nil {
+		if err := p.db.SetOwner(ln.Addr().String()); err != nil {
+			h.log.Warn("cannot record this host as the state database's owner", "err", err)
+		}
+	}
 	h.scheduleSilence()
 	h.log.Info("listening", "addr", ln.Addr().String(), "token", h.Token() != "")
 	return h.url, nil
@@ -230,6 +255,7 @@ func (h *Host) Close() error {
 	}
 	h.wg.Wait()
 	closeAgents(h.agent, h.log)
+	h.closePersist()
 	h.mu.Lock()
 	h.st.ext.resources.spill.close() // no writer reads an evicted file any more
 	h.mu.Unlock()
@@ -352,6 +378,9 @@ func (h *Host) removeConn(c *conn) {
 // slow consumer. The caller holds h.mu (so envelope order matches serverSeq
 // order).
 func (c *conn) enqueue(m outMsg) {
+	if m.at == 0 {
+		m.at = c.h.st.seq // the write-ahead rule (persist.go)
+	}
 	if c.q.push(m) == queueFull {
 		c.slowConsumer("outbound queue over budget", "queued", c.h.opts.QueueBytes)
 	}

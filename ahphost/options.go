@@ -114,9 +114,22 @@ type Options struct {
 	// large replies, demo contents); the oldest resources beyond it are
 	// evicted to files, never dropped. 0 = DefaultResourceBudget.
 	ResourceBudget int64
-	// StateDir is where evicted resources are kept, in a private
-	// subdirectory removed at Close; "" = the system's temporary directory.
+	// StateDir is the host's state directory: with Durable, its database
+	// (state.db, package ahphost/durable) holds every session; without,
+	// evicted resources are kept in a private subdirectory of it removed
+	// at Close ("" = the system's temporary directory).
 	StateDir string
+	// Durable keeps every session's whole AHP state in StateDir's
+	// database: New restores what it holds (a turn that was running is
+	// marked interrupted), and nothing is sent to a client before it is
+	// written (persist.go). New fails when another process holds the
+	// database (*durable.LockedError) or it is damaged
+	// (*durable.CorruptError); the file is then left as it is.
+	Durable bool
+	// StateBudget bounds the database's size (Durable): past it, the
+	// bodies of the oldest archived sessions are dropped first (their
+	// chats keep a note saying so). 0 = DefaultStateBudget.
+	StateBudget int64
 	// SpillBytes bounds the evicted resources on disk; past it they stay
 	// in memory over ResourceBudget. 0 = DefaultSpillBytes.
 	SpillBytes int64
@@ -234,6 +247,7 @@ func (o Options) withDefaults() (Options, error) {
 	unsetToDefault(&o.QueueBytes, DefaultQueueBytes)
 	unsetToDefault(&o.ResourceBudget, DefaultResourceBudget)
 	unsetToDefault(&o.SpillBytes, DefaultSpillBytes)
+	unsetToDefault(&o.StateBudget, DefaultStateBudget)
 	unsetToDefault(&o.ReassemblyBudget, 4*o.MaxMessageBytes)
 	if o.LargePartBytes == 0 {
 		o.LargePartBytes = DefaultLargePartBytes

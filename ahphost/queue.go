@@ -23,9 +23,12 @@ const (
 // outMsg is one serialized outbound JSON-RPC message. data may be shared
 // between connections and must not be modified.
 type outMsg struct {
-	data   []byte
-	kind   msgKind
-	seq    uint64  // serverSeq for kindAction
+	data []byte
+	kind msgKind
+	seq  uint64 // serverSeq for kindAction
+	// at is the host's serverSeq when m was queued: m is written once the
+	// database holds it (persist.go).
+	at     uint64
 	id     *uint64 // request id for kindResponse (used for -32050 replacement)
 	method string  // for logs of dropped notifications
 	// urgent marks a response whose request emitted no envelopes; it may

@@ -2,11 +2,13 @@ package ahphost
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ahptui/ahptui/ahphost/durable"
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
@@ -25,6 +27,12 @@ type resourceStore struct {
 	spill spill
 	// spillErr reports a failed eviction (logged by the store).
 	spillErr func(uri string, err error)
+	// db, when the host is durable, holds every resource: eviction drops
+	// a resource's bytes from memory once a commit wrote them (gen ≤
+	// stored), and reads of evicted ones come from it (no spill files).
+	db     *durable.DB
+	gen    uint64 // the generation of the pending batch
+	stored uint64 // 1 + the last generation committed (0: none)
 }
 
 // resource is one stored content: in memory (data), or in a file (path)
@@ -34,6 +42,11 @@ type resource struct {
 	path        string
 	size        int64
 	contentType string
+	// gen is the batch generation that stores it (durable hosts).
+	gen uint64
+	// uri and db locate an evicted resource of a durable host.
+	uri string
+	db  *durable.DB
 }
 
 // put stores data under uri (replacing an older value) and evicts the
@@ -51,9 +64,26 @@ func (r *resourceStore) put(uri, contentType string, data []byte, budget int64) 
 		}
 	}
 	r.order = append(r.order, uri)
-	r.items[uri] = resource{data: data, size: int64(len(data)), contentType: contentType}
+	r.items[uri] = resource{data: data, size: int64(len(data)), contentType: contentType, gen: r.gen}
 	r.bytes += int64(len(data))
+	r.evict(budget)
+}
+
+// evict moves the oldest resources out of memory while the store is over
+// budget: to the database when it holds them already, else to spill files.
+func (r *resourceStore) evict(budget int64) {
 	for r.bytes > budget && len(r.order) > 1 {
+		if r.db != nil {
+			oldest := r.order[0]
+			it := r.items[oldest]
+			if it.gen >= r.stored {
+				return // not committed yet: after the commit (committed)
+			}
+			r.order = r.order[1:]
+			r.bytes -= int64(len(it.data))
+			r.items[oldest] = resource{size: it.size, contentType: it.contentType, uri: oldest, db: r.db}
+			continue
+		}
 		oldest := r.order[0]
 		it := r.items[oldest]
 		path, err := r.spill.write(oldest, it.data)
@@ -69,6 +99,13 @@ func (r *resourceStore) put(uri, contentType string, data []byte, budget int64) 
 	}
 }
 
+// committed records that the batch of generation gen was written and
+// evicts what it allows.
+func (r *resourceStore) committed(gen uint64, budget int64) {
+	r.stored = max(r.stored, gen+1)
+	r.evict(budget)
+}
+
 // removeURI returns order without uri.
 func removeURI(order []string, uri string) []string {
 	for i, u := range order {
@@ -82,12 +119,24 @@ func removeURI(order []string, uri string) []string {
 // get returns the resource at uri.
 func (r *resourceStore) get(uri string) (resource, bool) {
 	it, ok := r.items[uri]
+	if !ok && r.db != nil {
+		if ct, size, found := r.db.ResourceSize(uri); found {
+			return resource{size: size, contentType: ct, uri: uri, db: r.db}, true
+		}
+	}
 	return it, ok
 }
 
 // load returns a resource's content, from its file once evicted. It does
 // not need h.mu (files are written once and removed only at Close).
 func (it resource) load() ([]byte, error) {
+	if it.db != nil {
+		_, b, ok, err := it.db.Resource(it.uri)
+		if err != nil || !ok {
+			return nil, fmt.Errorf("read stored resource: %w", errors.Join(err, errors.New("not in the state database")))
+		}
+		return b, nil
+	}
 	if it.path == "" {
 		return it.data, nil
 	}
@@ -106,6 +155,10 @@ func (s *store) putResource(uri, contentType string, data []byte) {
 		r.spillErr = func(uri string, err error) {
 			s.h.log.Error("cannot evict a resource to disk; kept in memory over the budget", "uri", truncate(uri, 200), "err", err)
 		}
+	}
+	if p := s.persist; p != nil {
+		r.db = p.db
+		s.persistResource(uri, contentType, data)
 	}
 	r.put(uri, contentType, data, s.h.opts.ResourceBudget)
 }

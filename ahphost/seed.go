@@ -69,6 +69,7 @@ func (s *store) seed(sessionURI string, turns []ahpwire.Turn) (string, error) {
 	}
 	s.refLargeParts(ce)
 	s.syncChat(ce)
+	s.persistChanged(ce.uri)
 	return ce.uri, nil
 }
 

@@ -147,6 +147,7 @@ func (s *store) newSession(uri, provider string, wd []string) *sessionEntry {
 		},
 	}
 	s.sessions[uri] = se
+	s.persistChanged(uri)
 	return se
 }
 
@@ -205,6 +206,7 @@ func (c *conn) disposeSession(m *ahpwire.Message) (any, func(), *rpcError) {
 	delete(s.sessions, p.Channel)
 	s.dropChannel(p.Channel)
 	s.dropChannel(ahpwire.AnnotationsURI(p.Channel))
+	s.persistDeleted(p.Channel)
 	provider := se.state.Provider
 	return nil, func() {
 		s.activeSessionsChanged()

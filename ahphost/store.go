@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ahptui/ahptui/ahphost/durable"
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
@@ -43,6 +44,8 @@ type store struct {
 	ext extChannels
 	// turnChats is the chat of every client-started turn id (turnids.go).
 	turnChats turnIDs
+	// persist writes the state to the database (nil: not durable).
+	persist *persister
 }
 
 // logEntry is one logged action envelope.
@@ -60,7 +63,7 @@ type clientRecord struct {
 	views   map[string]subscription
 }
 
-func newStore(h *Host) *store {
+func newStore(h *Host, db *durable.DB) (*store, error) {
 	s := &store{
 		h:        h,
 		ring:     make([]logEntry, h.opts.ReplayLog),
@@ -70,8 +73,15 @@ func newStore(h *Host) *store {
 		clients:  make(map[string]*clientRecord),
 	}
 	s.root = ahpwire.RootState{Agents: h.agent.Providers(), ActiveSessions: ahpwire.Ptr(int64(0))}
+	if db != nil {
+		s.persist = newPersister(db)
+		s.ext.resources.db = db
+		if err := s.restore(db); err != nil {
+			return nil, err
+		}
+	}
 	s.restoreSessions()
-	return s
+	return s, nil
 }
 
 // now returns the host clock as an ISO-8601 millisecond timestamp.
@@ -139,8 +149,10 @@ func (s *store) emitRaw(channel string, a ahpwire.Action, raw json.RawMessage, o
 	}
 	if rejection == "" {
 		s.appendLog(logEntry{seq: s.seq, channel: channel, env: env})
+		s.persistLogged(channel, s.seq, env)
 	} else {
 		s.evictedUpTo = s.seq
+		s.persistSeq()
 	}
 	m := outMsg{data: frame, kind: kindAction, seq: s.seq, method: ahpwire.MethodAction}
 	for c := range s.subs[channel] {
@@ -158,6 +170,7 @@ func (s *store) emitTo(c *conn, channel string, a ahpwire.Action) {
 		s.h.log.Error("cannot encode action; dropped", "type", a.ActionType(), "err", err)
 		return
 	}
+	s.persistSeq()
 	c.enqueue(outMsg{data: frame, kind: kindAction, seq: s.seq, method: ahpwire.MethodAction})
 }
 

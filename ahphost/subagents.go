@@ -51,6 +51,7 @@ func (s *store) startSubagent(parent string, req agent.SubagentRequest) (agent.S
 		Interactivity: ahpwire.InteractivityReadOnly,
 	}
 	s.chats[uri] = ce
+	s.persistChanged(uri)
 	s.applySession(se, &ahpwire.SessionChatAdded{Summary: ce.state.Summary()}, nil)
 	s.publishSummary(se)
 	done := make(chan struct{})

@@ -141,6 +141,9 @@ func (c *conn) frameLimit() int64 {
 // oversized notification is dropped and logged. It returns false when the connection must be dropped
 // (fault injection).
 func (c *conn) prepare(m outMsg) (segment.Group, bool) {
+	if !c.awaitDurable(m.at) {
+		return segment.Group{}, false
+	}
 	if m.kind == kindAction && c.h.dropAtSeq(m.seq) {
 		c.h.log.Info("fault: dropping connection at serverSeq", "conn", c.id, "serverSeq", m.seq)
 		_ = c.cork.flush() // what was written before it goes out

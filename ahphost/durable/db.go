@@ -1,0 +1,193 @@
+package durable
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// FileName is the database's name in the state directory.
+const FileName = "state.db"
+
+// formatVersion is the layout version written in meta/format.
+const formatVersion = 1
+
+// Bucket and key names.
+var (
+	bktMeta     = []byte("meta")
+	bktChans    = []byte("chans")
+	bktRes      = []byte("res")
+	bktLog      = []byte("log")
+	keySeq      = []byte("seq")
+	keyInstance = []byte("instance")
+	keyFormat   = []byte("format")
+	keyMeta     = []byte("meta")
+	keySnap     = []byte("snap")
+	keySnapSeq  = []byte("snapseq")
+)
+
+// DB is an open state database. Commit and the reads are safe for
+// concurrent use (bbolt serialises writers; reads see the last commit).
+type DB struct {
+	bolt     *bolt.DB
+	dir      string
+	path     string
+	instance string
+}
+
+// LockedError is Open's error when another process holds the database.
+type LockedError struct {
+	// Path is the database file.
+	Path string
+	// Owner is what that process recorded (zero when unknown).
+	Owner Owner
+}
+
+func (e *LockedError) Error() string {
+	who := "another ahptui host"
+	if e.Owner.PID > 0 {
+		who += fmt.Sprintf(" (pid %d", e.Owner.PID)
+		if e.Owner.Addr != "" {
+			who += ", " + e.Owner.Addr
+		}
+		who += ")"
+	}
+	return fmt.Sprintf("the state database %s is in use by %s; stop it, or give this host another state directory with --state-dir", e.Path, who)
+}
+
+// CorruptError is the error for a database file that cannot be read. The
+// file is left as it is.
+type CorruptError struct {
+	// Path is the database file.
+	Path string
+	// Err is what was wrong.
+	Err error
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("the state database %s is damaged (%v); the host will not start on it and has not changed it: "+
+		"move it away (or start with another --state-dir) to start with no sessions, or restore it from a backup", e.Path, e.Err)
+}
+
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// Open opens (creating when missing) the database in dir and takes its
+// lock. A database held by another process is a *LockedError; one that
+// cannot be read is a *CorruptError.
+func Open(dir string) (*DB, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	path := filepath.Join(dir, FileName)
+	if st, err := os.Stat(path); err == nil && st.Size() > 0 && st.Size() < 4096 {
+		return nil, &CorruptError{Path: path, Err: fmt.Errorf("file truncated to %d bytes", st.Size())}
+	}
+	b, err := openBolt(path)
+	switch {
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, &LockedError{Path: path, Owner: readOwner(dir)}
+	case err != nil:
+		return nil, &CorruptError{Path: path, Err: err}
+	}
+	d := &DB{bolt: b, dir: dir, path: path}
+	if err := d.init(); err != nil {
+		_ = b.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// openBolt opens the bbolt file, turning its panics on damaged pages into
+// errors.
+func openBolt(path string) (b *bolt.DB, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return bolt.Open(path, 0o600, &bolt.Options{Timeout: 200 * time.Millisecond, FreelistType: bolt.FreelistMapType})
+}
+
+// init creates the top buckets of a new file and checks an existing one.
+func (d *DB) init() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &CorruptError{Path: d.path, Err: fmt.Errorf("%v", r)}
+		}
+	}()
+	err = d.bolt.Update(func(tx *bolt.Tx) error {
+		m := tx.Bucket(bktMeta)
+		if m == nil {
+			if tx.Bucket(bktChans) != nil {
+				return errors.New("meta bucket missing")
+			}
+			var err error
+			if m, err = tx.CreateBucket(bktMeta); err != nil {
+				return err
+			}
+			id := make([]byte, 8)
+			_, _ = rand.Read(id)
+			_ = m.Put(keyInstance, []byte(hex.EncodeToString(id)))
+			_ = m.Put(keyFormat, u64(formatVersion))
+		}
+		if f := m.Get(keyFormat); len(f) != 8 || binary.BigEndian.Uint64(f) != formatVersion {
+			return fmt.Errorf("unknown layout version %x", f)
+		}
+		for _, name := range [][]byte{bktChans, bktRes} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		d.instance = string(m.Get(keyInstance))
+		return nil
+	})
+	if err != nil {
+		var ce *CorruptError
+		if !errors.As(err, &ce) {
+			err = &CorruptError{Path: d.path, Err: err}
+		}
+	}
+	return err
+}
+
+// Path returns the database file's path.
+func (d *DB) Path() string { return d.path }
+
+// Instance returns the random id made when the file was created.
+func (d *DB) Instance() string { return d.instance }
+
+// Size returns the bytes the database holds: its file's size less its
+// free pages.
+func (d *DB) Size() int64 {
+	var n int64
+	_ = d.bolt.View(func(tx *bolt.Tx) error {
+		n = tx.Size()
+		return nil
+	})
+	st := d.bolt.Stats()
+	return n - int64(st.FreePageN+st.PendingPageN)*int64(d.bolt.Info().PageSize)
+}
+
+// Close releases the database and its lock (the owner file is removed).
+func (d *DB) Close() error {
+	_ = os.Remove(filepath.Join(d.dir, ownerFile))
+	if err := d.bolt.Close(); err != nil {
+		return fmt.Errorf("close state database: %w", err)
+	}
+	return nil
+}
+
+// u64 encodes n as 8 bytes, big endian (keys sort by number).
+func u64(n uint64) []byte {
+	b := make([]byte, 8)
+	binary.BigEndian.PutUint64(b, n)
+	return b
+}

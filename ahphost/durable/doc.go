@@ -1,0 +1,43 @@
+// Package durable is the embedded host's database: every session's AHP
+// state kept in one go.etcd.io/bbolt file (state.db) in the host's state
+// directory, so that a restart, an upgrade or a crash of the host loses
+// nothing a client was ever sent (issue 28).
+//
+// The package stores bytes; it knows channels, serverSeqs and resources,
+// not AHP types. Package ahphost encodes the states and actions and
+// rebuilds its state from them with package ahpstate's reducers.
+//
+// # Layout
+//
+//	meta/seq        the last serverSeq a commit covered (8 bytes, big endian)
+//	meta/instance   a random id made when the file was created
+//	meta/format     the layout version (formatVersion)
+//	chans/<uri>/    one bucket per channel (session, chat, terminal, changeset):
+//	    meta        the host's own fields of the channel (JSON, opaque here)
+//	    snap        the channel's state at serverSeq snapseq (JSON)
+//	    snapseq     8 bytes, big endian
+//	    log/<seq>   action envelopes after snapseq, several per value
+//	                (a commit's envelopes of one channel go in one value,
+//	                keyed by the first one's serverSeq)
+//	res/<uri>       resources served by resourceRead: content type, 0, bytes
+//
+// A channel is its snapshot plus its log replayed in order. A new snapshot
+// replaces the log; the host takes one when the log has grown past the
+// snapshot's size, so writing stays linear in what was streamed and
+// restoring a channel reads at most about twice its state.
+//
+// # Write-ahead
+//
+// The host groups the actions of every channel into one Batch and writes
+// it with Commit, one bbolt transaction (fsync'd) per batch; its
+// connections write nothing stamped with a serverSeq above the last
+// committed one. See ahphost's persist.go for the rule.
+//
+// # One writer
+//
+// Open takes bbolt's exclusive lock on the file and records the owning
+// process in owner.json beside it; a second Open on the same directory
+// fails at once with a *LockedError naming that process. A file bbolt or
+// this package cannot read makes Open (or Load) fail with a *CorruptError;
+// the file is never modified or removed on that path.
+package durable

@@ -1,0 +1,430 @@
+// Durable state (issue 28): the host's channels in its state database
+// (package ahphost/durable) and the write-ahead rule.
+
+package ahphost
+
+import (
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ahptui/ahptui/ahphost/durable"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// The write-ahead rule: nothing a connection writes reflects a serverSeq
+// the database does not hold. Every outbound message records the host's
+// serverSeq when it was queued (outMsg.at: its own serverSeq for an action
+// envelope, the current one for a response, snapshot or notification);
+// the connection's writer holds it until a commit covering that serverSeq
+// has been synced (persister.durable). Actions are grouped: whatever was
+// stamped while one commit was being synced goes in the next, so a
+// streaming reply costs one transaction per group of deltas, not per delta.
+// After a crash the host restarts at the last committed serverSeq, which is
+// at least the highest any client saw, so no serverSeq is ever reused for
+// a different action and no client holds an action the host forgot.
+//
+// When a commit fails (disk full), the host says so in its log and on the
+// running turns of the chats it could not save (a chat/error), keeps
+// serving from memory, and retries at most once a second; the channels of
+// a lost batch are snapshotted whole by the next commit that succeeds.
+
+// DefaultStateBudget bounds the state database (Options.StateBudget).
+const DefaultStateBudget = 16 << 30
+
+// minSnapTail is the log a channel gathers before it is snapshotted again
+// (at least its last snapshot's size, so writing stays linear).
+const minSnapTail = 256 << 10
+
+// failRetry is the least time between two commits after one failed.
+const failRetry = time.Second
+
+// persister writes the host's state to its database. Fields under "h.mu"
+// are guarded by the host lock; the rest belong to the commit goroutine.
+type persister struct {
+	db *durable.DB
+
+	// h.mu
+	batch    *durable.Batch
+	chans    map[string]*chanPersist
+	dirty    map[string]bool // channels appended to or created since the last take
+	wanted   bool            // something to commit (seq advanced, writes pending)
+	failedAt time.Time       // the last failed commit (zero when the last one succeeded)
+	retry    *time.Timer     // the commit after a failure's pause
+
+	wake chan struct{} // capacity 1
+
+	// durable is the highest serverSeq connections may write; sigMu
+	// guards sig, closed and replaced at every advance.
+	durable atomic.Uint64
+	sigMu   sync.Mutex
+	sig     chan struct{}
+}
+
+// chanPersist is what the persister knows of one stored channel (h.mu).
+type chanPersist struct {
+	tail    int64 // log bytes since the last snapshot
+	snap    int64 // size of the last snapshot
+	hasSnap bool  // a snapshot is on disk or queued
+	reSnap  bool  // snapshot at the next take (created or changed without an action)
+}
+
+func newPersister(db *durable.DB) *persister {
+	return &persister{
+		db:    db,
+		batch: &durable.Batch{},
+		chans: make(map[string]*chanPersist),
+		dirty: make(map[string]bool),
+		wake:  make(chan struct{}, 1),
+		sig:   make(chan struct{}),
+	}
+}
+
+// persistable reports whether a channel is stored (the root channel is
+// rebuilt from the others and the agents at start).
+func persistable(uri string) bool {
+	switch kindOf(uri) {
+	case chanSession, chanChat, chanTerminal, chanChangeset:
+		return true
+	}
+	return false
+}
+
+// record returns the record of uri, creating it.
+func (p *persister) record(uri string) *chanPersist {
+	cp := p.chans[uri]
+	if cp == nil {
+		cp = &chanPersist{}
+		p.chans[uri] = cp
+	}
+	return cp
+}
+
+// logged records an envelope stamped for channel. h.mu is held.
+func (s *store) persistLogged(channel string, seq uint64, env []byte) {
+	p := s.persist
+	if p == nil {
+		return
+	}
+	if persistable(channel) {
+		cp := p.record(channel)
+		if !cp.hasSnap {
+			cp.reSnap = true
+		} else {
+			p.batch.Append(channel, seq, env)
+			cp.tail += int64(len(env))
+		}
+		p.dirty[channel] = true
+	}
+	p.kick()
+}
+
+// persistSeq records that the serverSeq advanced without a stored action
+// (an envelope sent to one client). h.mu is held.
+func (s *store) persistSeq() {
+	if s.persist != nil {
+		s.persist.kick()
+	}
+}
+
+// persistChanged makes the next commit snapshot channel whole: it was
+// created, or changed without an action. h.mu is held.
+func (s *store) persistChanged(channel string) {
+	p := s.persist
+	if p == nil || !persistable(channel) {
+		return
+	}
+	p.record(channel).reSnap = true
+	p.dirty[channel] = true
+	p.kick()
+}
+
+// persistDeleted removes a disposed channel from the database. h.mu is held.
+func (s *store) persistDeleted(channel string) {
+	p := s.persist
+	if p == nil || !persistable(channel) {
+		return
+	}
+	delete(p.chans, channel)
+	delete(p.dirty, channel)
+	p.batch.Delete(channel)
+	p.kick()
+}
+
+// persistResource stores a resource's content. h.mu is held.
+func (s *store) persistResource(uri, contentType string, data []byte) {
+	if p := s.persist; p != nil {
+		p.batch.PutResource(uri, contentType, data)
+		p.kick()
+	}
+}
+
+// kick asks the commit goroutine for a commit. h.mu is held.
+func (p *persister) kick() {
+	p.wanted = true
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// chanMeta is the host's own fields of a stored channel.
+type chanMeta struct {
+	// CreatedAt is a session's creation time.
+	CreatedAt string `json:"createdAt,omitempty"`
+	// Session is a chat's session.
+	Session string `json:"session,omitempty"`
+	// Reviewable is a changeset's review flag.
+	Reviewable bool `json:"reviewable,omitempty"`
+	// Order is a terminal's place in RootState.terminals.
+	Order int `json:"order,omitempty"`
+}
+
+// snapJob is a channel state captured under h.mu, encoded outside it
+// (states are immutable values).
+type snapJob struct {
+	uri   string
+	state any
+	meta  chanMeta
+}
+
+// take swaps out the pending batch and captures the snapshots it needs;
+// gen is the resource generation the batch stores. h.mu is held.
+func (s *store) take() (b *durable.Batch, jobs []snapJob, gen uint64) {
+	p := s.persist
+	b = p.batch
+	b.Seq = s.seq
+	p.batch = &durable.Batch{}
+	p.wanted = false
+	gen = s.ext.resources.gen
+	s.ext.resources.gen++
+	for uri := range p.dirty {
+		cp := p.chans[uri]
+		if cp == nil || !(cp.reSnap || cp.tail > max(minSnapTail, cp.snap)) {
+			continue
+		}
+		st, meta, ok := s.persistState(uri)
+		if !ok {
+			continue
+		}
+		jobs = append(jobs, snapJob{uri: uri, state: st, meta: meta})
+		cp.tail, cp.reSnap, cp.hasSnap = 0, false, true
+	}
+	clear(p.dirty)
+	return b, jobs, gen
+}
+
+// dropPending gives up the pending batch while the database fails: its
+// channels are snapshotted whole by the next commit, its resources stay
+// queued. h.mu is held.
+func (s *store) dropPending() {
+	p := s.persist
+	b := p.batch
+	p.batch = &durable.Batch{}
+	p.wanted = false
+	s.requeue(b)
+}
+
+// requeue marks the channels of a batch that was not written for a whole
+// snapshot and queues its resources again. h.mu is held.
+func (s *store) requeue(b *durable.Batch) {
+	p := s.persist
+	for _, uri := range b.Channels() {
+		if cp := p.chans[uri]; cp != nil {
+			cp.reSnap = true
+			p.dirty[uri] = true
+		}
+	}
+	b.Resources(func(uri, ct string, data []byte) { p.batch.PutResource(uri, ct, data) })
+}
+
+// persistState returns a channel's state and meta to snapshot.
+func (s *store) persistState(uri string) (any, chanMeta, bool) {
+	switch kindOf(uri) {
+	case chanSession:
+		if se := s.sessions[uri]; se != nil {
+			return se.state, chanMeta{CreatedAt: se.createdAt}, true
+		}
+	case chanChat:
+		if ce := s.chats[uri]; ce != nil {
+			return ce.state, chanMeta{Session: ce.session}, true
+		}
+	case chanTerminal:
+		if t := s.ext.terminals[uri]; t != nil {
+			order := 0
+			for i, u := range s.ext.termOrder {
+				if u == uri {
+					order = i
+				}
+			}
+			return *t, chanMeta{Order: order}, true
+		}
+	case chanChangeset:
+		if c := s.ext.changesets[uri]; c != nil {
+			return c.state, chanMeta{Reviewable: c.reviewable}, true
+		}
+	}
+	return nil, chanMeta{}, false
+}
+
+// commitLoop commits what the host stamps until it closes; Close makes
+// the last commit itself.
+func (h *Host) commitLoop() {
+	defer h.wg.Done()
+	p := h.st.persist
+	for {
+		select {
+		case <-p.wake:
+		case <-h.ctx.Done():
+			return
+		}
+		h.commitOnce()
+	}
+}
+
+// commitOnce takes the pending batch, writes it and lets the connections
+// write what it covers.
+func (h *Host) commitOnce() {
+	p := h.st.persist
+	h.mu.Lock()
+	if !p.wanted {
+		h.mu.Unlock()
+		return
+	}
+	if !p.failedAt.IsZero() && h.opts.Now().Sub(p.failedAt) < failRetry {
+		// Failing: serve from memory, write again after a pause.
+		seq := h.st.seq
+		h.st.dropPending()
+		if p.retry == nil && !h.closed {
+			p.retry = time.AfterFunc(failRetry, func() {
+				h.mu.Lock()
+				p.retry = nil
+				p.kick()
+				h.mu.Unlock()
+			})
+		}
+		h.mu.Unlock()
+		p.advance(seq)
+		return
+	}
+	b, jobs, gen := h.st.take()
+	h.mu.Unlock()
+	sizes := make(map[string]int64, len(jobs))
+	for _, j := range jobs {
+		state, err := json.Marshal(j.state)
+		if err != nil {
+			h.log.Error("cannot encode a channel for the state database", "channel", truncate(j.uri, 200), "err", err)
+			continue
+		}
+		meta, _ := json.Marshal(j.meta)
+		b.Snapshot(j.uri, b.Seq, meta, state)
+		sizes[j.uri] = int64(len(state))
+	}
+	err := p.db.Commit(b)
+	h.mu.Lock()
+	if err != nil {
+		h.st.commitFailed(b, err)
+	} else {
+		if !p.failedAt.IsZero() {
+			h.log.Info("the state database is writable again")
+		}
+		p.failedAt = time.Time{}
+		for uri, n := range sizes {
+			if cp := p.chans[uri]; cp != nil {
+				cp.snap = n
+			}
+		}
+		h.st.ext.resources.committed(gen, h.opts.ResourceBudget)
+	}
+	h.mu.Unlock()
+	p.advance(b.Seq)
+}
+
+// commitFailed reports a failed commit and arranges for its channels to be
+// snapshotted whole by the next one. h.mu is held.
+func (s *store) commitFailed(b *durable.Batch, err error) {
+	p := s.persist
+	first := p.failedAt.IsZero()
+	p.failedAt = s.h.opts.Now()
+	if first {
+		s.h.log.Error("cannot write the state database; serving from memory until it is writable again", "path", p.db.Path(), "err", err)
+	}
+	s.requeue(b)
+	p.wanted = true
+	if !first {
+		return
+	}
+	msg := "the host cannot save this chat (" + truncate(err.Error(), 200) + "); the reply was stopped, and what it shows is kept in memory only"
+	for _, uri := range b.Channels() {
+		ce := s.chats[uri]
+		if ce == nil || ce.state.ActiveTurn == nil {
+			continue
+		}
+		at := ce.state.ActiveTurn
+		part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: "storageFailed", Message: msg}, true)
+		s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.durationSince(at.StartedAt)), Part: &part})
+	}
+}
+
+// advance lets connections write up to seq.
+func (p *persister) advance(seq uint64) {
+	if seq <= p.durable.Load() {
+		return
+	}
+	p.durable.Store(seq)
+	p.sigMu.Lock()
+	close(p.sig)
+	p.sig = make(chan struct{})
+	p.sigMu.Unlock()
+}
+
+// signal returns the channel closed at the next advance.
+func (p *persister) signal() <-chan struct{} {
+	p.sigMu.Lock()
+	defer p.sigMu.Unlock()
+	return p.sig
+}
+
+// awaitDurable holds a connection's next message until the database holds
+// its serverSeq (the write-ahead rule). It returns false when the
+// connection ended while waiting.
+func (c *conn) awaitDurable(at uint64) bool {
+	p := c.h.st.persist
+	if p == nil || at <= p.durable.Load() {
+		return true
+	}
+	if !c.flushCork() {
+		return false
+	}
+	for {
+		sig := p.signal()
+		if at <= p.durable.Load() {
+			return true
+		}
+		select {
+		case <-sig:
+		case <-c.ctx.Done():
+			return false
+		}
+	}
+}
+
+// closePersist makes the last commit and closes the database (Close).
+func (h *Host) closePersist() {
+	p := h.st.persist
+	if p == nil {
+		return
+	}
+	h.mu.Lock()
+	if p.retry != nil {
+		p.retry.Stop()
+	}
+	p.failedAt = time.Time{}
+	p.wanted = true
+	h.mu.Unlock()
+	h.commitOnce()
+	if err := p.db.Close(); err != nil {
+		h.log.Warn("closing the state database", "err", err)
+	}
+}

@@ -1,0 +1,164 @@
+// Start-up from the state database (issue 28): channels rebuilt from their
+// snapshots and logs, running turns marked interrupted.
+
+package ahphost
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/ahptui/ahptui/ahphost/durable"
+	"github.com/ahptui/ahptui/ahpstate"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// interruptedType is the errorType of a turn that was running when the
+// host stopped; its part is resumable (chat/turnResume runs it again).
+const interruptedType = "interrupted"
+
+// interruptedMessage is what such a turn's error part says.
+const interruptedMessage = "The host stopped while this reply was being written; what had arrived is kept. Resume to continue."
+
+// restore rebuilds the store from db. Any value it cannot decode fails
+// the start (*durable.CorruptError): the host never starts empty on a
+// database it could not read. h.mu is not needed (the host is not running).
+func (s *store) restore(db *durable.DB) error {
+	st, err := db.Load()
+	if err != nil {
+		return err
+	}
+	s.seq = st.Seq
+	s.persist.durable.Store(st.Seq)
+	s.evictedUpTo = st.Seq // nothing to replay: reconnects get snapshots
+	type term struct {
+		uri   string
+		order int
+	}
+	var terms []term
+	var sessions []*sessionEntry
+	for _, ch := range st.Channels {
+		var meta chanMeta
+		if len(ch.Meta) > 0 {
+			if err := json.Unmarshal(ch.Meta, &meta); err != nil {
+				return corrupt(db, ch.URI, err)
+			}
+		}
+		cp := s.persist.record(ch.URI)
+		cp.hasSnap, cp.snap = ch.State != nil, int64(len(ch.State))
+		switch kindOf(ch.URI) {
+		case chanSession:
+			var state ahpwire.SessionState
+			if err := replayChannel(ch, &state, ahpstate.ReduceSession); err != nil {
+				return corrupt(db, ch.URI, err)
+			}
+			se := &sessionEntry{uri: ch.URI, state: state, createdAt: meta.CreatedAt}
+			s.sessions[ch.URI] = se
+			sessions = append(sessions, se)
+		case chanChat:
+			var state ahpwire.ChatState
+			if err := replayChannel(ch, &state, ahpstate.ReduceChat); err != nil {
+				return corrupt(db, ch.URI, err)
+			}
+			s.chats[ch.URI] = &chatEntry{uri: ch.URI, session: meta.Session, state: state}
+		case chanTerminal:
+			var state ahpwire.TerminalState
+			if err := replayChannel(ch, &state, ahpstate.ReduceTerminal); err != nil {
+				return corrupt(db, ch.URI, err)
+			}
+			if s.ext.terminals == nil {
+				s.ext.terminals = make(map[string]*ahpwire.TerminalState)
+			}
+			s.ext.terminals[ch.URI] = &state
+			terms = append(terms, term{ch.URI, meta.Order})
+		case chanChangeset:
+			var state ahpwire.ChangesetState
+			if err := replayChannel(ch, &state, ahpstate.ReduceChangeset); err != nil {
+				return corrupt(db, ch.URI, err)
+			}
+			if s.ext.changesets == nil {
+				s.ext.changesets = make(map[string]*changesetEntry)
+			}
+			s.ext.changesets[ch.URI] = &changesetEntry{state: state, reviewable: meta.Reviewable}
+		default:
+			return corrupt(db, ch.URI, fmt.Errorf("not a channel the host keeps"))
+		}
+	}
+	sort.SliceStable(terms, func(i, j int) bool { return terms[i].order < terms[j].order })
+	for _, t := range terms {
+		s.ext.termOrder = append(s.ext.termOrder, t.uri)
+	}
+	s.adoptRestored(sessions)
+	return nil
+}
+
+// corrupt is restore's error for a channel it cannot rebuild.
+func corrupt(db *durable.DB, uri string, err error) error {
+	return &durable.CorruptError{Path: db.Path(), Err: fmt.Errorf("channel %.200s: %w", uri, err)}
+}
+
+// replayChannel decodes a channel's snapshot into state and reduces its
+// logged envelopes into it, in order.
+func replayChannel[S any](ch durable.Channel, state *S, reduce func(S, ahpwire.Action) S) error {
+	if ch.State != nil {
+		if err := json.Unmarshal(ch.State, state); err != nil {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+	}
+	for _, raw := range ch.Log {
+		var env ahpwire.ActionEnvelope
+		if err := json.Unmarshal(raw, &env); err != nil {
+			return fmt.Errorf("logged action: %w", err)
+		}
+		if env.ServerSeq <= ch.SnapSeq && ch.State != nil {
+			continue
+		}
+		*state = reduce(*state, env.Action)
+	}
+	return nil
+}
+
+// adoptRestored finishes the restored state: chats without a session are
+// dropped, sessions are ordered by their last change, the root state
+// counts them and lists the terminals, and a turn that was running is
+// ended as interrupted (resumable; logged like any action). The store's
+// serverSeq is the database's.
+func (s *store) adoptRestored(sessions []*sessionEntry) {
+	for uri, ce := range s.chats {
+		if s.sessions[ce.session] == nil {
+			delete(s.chats, uri)
+			s.persistDeleted(uri)
+		}
+	}
+	for _, se := range sessions {
+		se.published = s.summary(se)
+	}
+	sort.SliceStable(sessions, func(i, j int) bool {
+		return sessions[i].published.ModifiedAt < sessions[j].published.ModifiedAt
+	})
+	for _, se := range sessions {
+		s.touch++
+		se.touch = s.touch
+	}
+	n := int64(len(s.sessions))
+	s.root.ActiveSessions = &n
+	if len(s.ext.termOrder) > 0 {
+		s.publishTerminals()
+	}
+	uris := make([]string, 0, len(s.chats))
+	for uri := range s.chats {
+		uris = append(uris, uri)
+	}
+	sort.Strings(uris)
+	for _, uri := range uris {
+		ce := s.chats[uri]
+		ce.refTurns, ce.lastLarge = 0, 0
+		s.refLargeParts(ce)
+		at := ce.state.ActiveTurn
+		if at == nil {
+			continue
+		}
+		part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: interruptedType, Message: interruptedMessage}, true)
+		s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.durationSince(at.StartedAt)), Part: &part})
+	}
+}
