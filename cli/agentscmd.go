@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"os/exec"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ahptui/ahptui/internal/agents"
 	cfgfile "github.com/ahptui/ahptui/internal/config"
@@ -37,15 +41,16 @@ func runAgents(cfg config, std stdio) int {
 		printErr(std.err, "ahptui: %v\n", err)
 		return exitUsage
 	}
-	rows := agentRows(f, agents.Lookup)
+	rows := agentRows(f, agents.Lookup, nodeOnPath)
 	printErr(std.out, "%s", formatAgents(rows))
 	return exitOK
 }
 
 // agentRows lists the configured agents (file order of names: sorted),
 // then the catalog's agents the file does not redefine.
-func agentRows(f *cfgfile.File, look func(agents.Spec) (string, error)) []agentRow {
+func agentRows(f *cfgfile.File, look func(agents.Spec) (string, error), node func() (string, string, error)) []agentRow {
 	var rows []agentRow
+	nodeNote := nodeChecker(node)
 	for _, n := range f.AgentNames() {
 		s, err := agents.Resolve(n, f.Agents)
 		if err != nil {
@@ -84,6 +89,11 @@ func agentRows(f *cfgfile.File, look func(agents.Spec) (string, error)) []agentR
 		default:
 			r.status = "found: " + p
 		}
+		if lerr == nil && e.NodeMin > 0 {
+			if n := nodeNote(e.NodeMin); n != "" {
+				r.extra = append(r.extra, n)
+			}
+		}
 		if e.Note != "" {
 			r.extra = append(r.extra, "note: "+e.Note)
 		}
@@ -109,4 +119,42 @@ func formatAgents(rows []agentRow) string {
 	b.WriteString("\nUse: ahptui --agent NAME (here) or ahptui serve --agent NAME (for ahptui ssh);\n" +
 		"any other ACP agent: --agent NAME=COMMAND, or an [agents.NAME] table in the config file.\n")
 	return b.String()
+}
+
+// nodeOnPath returns the node program on PATH and its version ("v20.1.0").
+func nodeOnPath() (string, string, error) {
+	p, err := exec.LookPath("node")
+	if err != nil {
+		return "", "", fmt.Errorf("node is not in PATH: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, p, "--version").Output()
+	if err != nil {
+		return p, "", fmt.Errorf("%s --version: %w", p, err)
+	}
+	return p, strings.TrimSpace(string(out)), nil
+}
+
+// nodeChecker returns what to say of an agent that needs Node ≥ min ("" =
+// the Node found is recent enough); node is asked once, when first needed.
+func nodeChecker(node func() (string, string, error)) func(min int) string {
+	var path, version string
+	var err error
+	asked := false
+	return func(min int) string {
+		if !asked {
+			path, version, err = node()
+			asked = true
+		}
+		hint := fmt.Sprintf("put Node %d or newer first in PATH (from npm alone: npm install -g node@%d)", min, min)
+		if err != nil {
+			return fmt.Sprintf("needs Node ≥ %d: %v; %s", min, err, hint)
+		}
+		major, perr := strconv.Atoi(strings.SplitN(strings.TrimPrefix(version, "v"), ".", 2)[0])
+		if perr != nil || major >= min {
+			return ""
+		}
+		return fmt.Sprintf("needs Node ≥ %d: found Node %s (%s); %s", min, version, path, hint)
+	}
 }

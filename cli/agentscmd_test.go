@@ -16,10 +16,15 @@ func TestAgentsCommand(t *testing.T) {
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"gemini", "my-agent"} {
+	for _, name := range []string{"gemini", "my-agent", "claude-agent-acp"} {
 		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// The Node on PATH is too old for the Claude adapter (≥ 22), new
+	// enough for Gemini CLI (≥ 20).
+	if err := os.WriteFile(filepath.Join(bin, "node"), []byte("#!/bin/sh\necho v20.20.2\n"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	cfgPath := filepath.Join(dir, "config.toml")
 	doc := "[agents.mine]\ntitle = \"Mine\"\ncommand = \"my-agent\"\nargs = [\"--acp\"]\n\n" +
@@ -44,7 +49,9 @@ func TestAgentsCommand(t *testing.T) {
 		"gemini --acp",
 		"found: " + filepath.Join(bin, "gemini"),
 		"claude    Claude Code",
-		"install: npm install -g @zed-industries/claude-agent-acp",
+		"found: " + filepath.Join(bin, "claude-agent-acp"),
+		"needs Node ≥ 22: found Node v20.20.2 (" + filepath.Join(bin, "node") + "); put Node 22 or newer first in PATH",
+		"install: npm install -g @agentclientprotocol/codex-acp",
 		"fix [agents.broken] in " + cfgPath,
 		"GitHub Copilot CLI (config)",
 		"install: npm install -g @github/copilot",
@@ -53,6 +60,9 @@ func TestAgentsCommand(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "needs Node ≥ 20") {
+		t.Errorf("Gemini CLI's Node (v20) reported too old:\n%s", out)
 	}
 	// The configured copilot replaces the catalog's.
 	if strings.Count(out, "copilot --acp") != 0 || strings.Count(out, "\ncopilot ") != 1 {

@@ -95,7 +95,7 @@ func TestResolve(t *testing.T) {
 		want  Spec
 	}{
 		{"claude", cfg, nil, Spec{Name: "claude", Title: "Claude Code", Command: "/opt/claude-acp", Args: []string{"--x"}, Env: map[string]string{"K": "v"}}},
-		{"claude", nil, nil, Spec{Name: "claude", Title: "Claude Code", Command: "npx", Args: []string{"-y", "@zed-industries/claude-agent-acp"}}},
+		{"claude", nil, nil, Spec{Name: "claude", Title: "Claude Code", Command: "npx", Args: []string{"-y", "@agentclientprotocol/claude-agent-acp"}}},
 		{"claude", nil, []string{"claude-agent-acp"}, Spec{Name: "claude", Title: "Claude Code", Command: "claude-agent-acp"}},
 		{"gemini", nil, nil, Spec{Name: "gemini", Title: "Gemini CLI", Command: "gemini", Args: []string{"--acp"}}},
 		{"mine", cfg, nil, Spec{Name: "mine", Title: "Mine", Command: "my-agent"}},

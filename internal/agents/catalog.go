@@ -13,37 +13,47 @@ type Entry struct {
 	Install string
 	// Note adds what the user should know (credentials, old versions).
 	Note string
+	// NodeMin is the oldest Node major version the agent runs on (0: not
+	// a Node program); `ahptui agents` says when the Node found is older.
+	NodeMin int
 }
 
 // catalog is the built-in list, in the order `ahptui agents` shows it.
 var catalog = []Entry{
 	{
 		Name: "claude", Title: "Claude Code",
-		Commands: [][]string{{"claude-agent-acp"}, {"npx", "-y", "@zed-industries/claude-agent-acp"}},
-		Install:  "npm install -g @zed-industries/claude-agent-acp",
-		Note:     "needs ANTHROPIC_API_KEY or a `claude /login`; as root also IS_SANDBOX=1",
+		Commands: [][]string{{"claude-agent-acp"}, {"npx", "-y", "@agentclientprotocol/claude-agent-acp"}},
+		Install:  "npm install -g @agentclientprotocol/claude-agent-acp",
+		Note: "needs ANTHROPIC_API_KEY or a `claude /login`; as root also IS_SANDBOX=1; starts in Claude Code's " +
+			"\"auto\" mode (a classifier approves commands) unless ~/.claude/settings.json sets " +
+			"permissions.defaultMode (or choose the mode in the session, or exec --mode default)",
+		NodeMin: 22,
 	},
 	{
 		Name: "codex", Title: "Codex",
-		Commands: [][]string{{"codex-acp"}, {"npx", "-y", "@zed-industries/codex-acp"}},
-		Install:  "npm install -g @zed-industries/codex-acp",
-		Note:     "needs OPENAI_API_KEY or a `codex login`",
+		Commands: [][]string{{"codex-acp"}, {"npx", "-y", "@agentclientprotocol/codex-acp"}},
+		Install:  "npm install -g @agentclientprotocol/codex-acp",
+		Note:     "needs OPENAI_API_KEY or a `codex login`; @zed-industries/codex-acp 0.16.0 works too",
 	},
 	{
 		Name: "gemini", Title: "Gemini CLI",
 		Commands: [][]string{{"gemini", "--acp"}},
 		Install:  "npm install -g @google/gemini-cli",
-		Note:     "older versions: --agent gemini='gemini --experimental-acp'",
+		Note:     "needs GEMINI_API_KEY or a Google sign-in; older versions: --agent gemini='gemini --experimental-acp'",
+		NodeMin:  20,
 	},
 	{
 		Name: "copilot", Title: "GitHub Copilot CLI",
 		Commands: [][]string{{"copilot", "--acp"}},
 		Install:  "npm install -g @github/copilot",
+		Note:     "needs a GitHub sign-in (run `copilot` once and /login)",
+		NodeMin:  22,
 	},
 	{
 		Name: "opencode", Title: "opencode",
 		Commands: [][]string{{"opencode", "acp"}},
 		Install:  "npm install -g opencode-ai",
+		Note:     "asks before commands and edits only with \"permission\": {\"bash\": \"ask\", \"edit\": \"ask\"} in ~/.config/opencode/opencode.json",
 	},
 	{
 		Name: "goose", Title: "goose",
