@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/term"
+
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // exec's exit codes: distinct, documented in execUsage.
@@ -24,7 +27,7 @@ const (
 )
 
 // execUsage is `ahptui exec --help`.
-const execUsage = `usage: ahptui exec [URL|@NAME] [--session ID] [--json] [--approve never|always|ask] [--timeout D] [--agent NAME] [--cwd DIR] [PROMPT...]
+const execUsage = `usage: ahptui exec [URL|@NAME] [--session ID] [--json] [--approve never|always|ask] [--timeout D] [--agent NAME] [--cwd DIR] [--mode MODE] [--model MODEL] [PROMPT...]
 
 Runs one turn without the UI and prints the answer as plain markdown (no
 colours or escape sequences) on stdout; a line per tool call and approval
@@ -42,6 +45,9 @@ Flags:
   --timeout D     give up (and cancel the turn) after D, e.g. 5m (default: none)
   --agent NAME    the agent of a new session when the host offers several
   --cwd DIR       the new session's working directory (default: the current one)
+  --mode MODE     the agent's session mode, e.g. Claude Code's default, acceptEdits,
+                  plan (an id or a name; a wrong one lists the agent's)
+  --model MODEL   the agent's model (an id or a name)
 
 Exit codes:
   0 completed, 1 the turn failed, 2 usage error, 3 cannot connect (or the
@@ -60,6 +66,8 @@ type execOpts struct {
 	prompt    string
 	agent     string // --agent: the new session's provider ("" = the host's first)
 	cwd       string // --cwd: the new session's working directory ("" = the current one)
+	mode      string // --mode: the session's mode ("" = the agent's)
+	model     string // --model: the session's model ("" = the agent's)
 }
 
 // parseExec parses exec's arguments; stdin supplies the prompt when none
@@ -75,6 +83,8 @@ func parseExec(args []string, stdin io.Reader) (execOpts, error) {
 	fs.DurationVar(&o.timeout, "timeout", 0, "")
 	fs.StringVar(&o.agent, "agent", "", "")
 	fs.StringVar(&o.cwd, "cwd", "", "")
+	fs.StringVar(&o.mode, "mode", "", "")
+	fs.StringVar(&o.model, "model", "", "")
 	var words []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -173,6 +183,12 @@ func (r *turnRun) openSession(ctx context.Context) (session, chat string, err er
 		}
 	}()
 	ctx = sctx
+	var config map[string]json.RawMessage
+	if want := r.o.wantedConfig(); want != nil {
+		if config, err = r.resolveWanted(ctx, want); err != nil {
+			return "", "", err
+		}
+	}
 	if r.o.session != "" {
 		session = sessionURI(r.o.session)
 	} else {
@@ -181,6 +197,7 @@ func (r *turnRun) openSession(ctx context.Context) (session, chat string, err er
 		if err != nil {
 			return "", "", err
 		}
+		p.Config = config
 		if err := r.h.c.CreateSession(ctx, p); err != nil {
 			return "", "", fmt.Errorf("create session: %w", err)
 		}
@@ -191,6 +208,11 @@ func (r *turnRun) openSession(ctx context.Context) (session, chat string, err er
 	opening = session
 	if err := d.subscribeSession(ctx, session); err != nil {
 		return "", "", err
+	}
+	if config != nil && r.o.session != "" {
+		if _, err := r.h.c.Dispatch(ctx, session, &ahpwire.SessionConfigChanged{Config: config}); err != nil {
+			return "", "", fmt.Errorf("set the session's %s: %w", strings.Join(sortedKeys(config), " and "), err)
+		}
 	}
 	if chat, err = d.waitChat(ctx, session); err != nil {
 		return "", "", err
