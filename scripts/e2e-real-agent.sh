@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test with a real ACP agent: Claude Code's ACP adapter
-# (@zed-industries/claude-agent-acp, pinned) behind `ahptui serve --agent`,
+# (@agentclientprotocol/claude-agent-acp, pinned; it needs Node ≥ 22, which
+# is npm-installed too when the machine's is older) behind `ahptui serve --agent`,
 # talking to the project's mock of the Anthropic Messages API
 # (internal/mockanthropic) on loopback, so no network but npm's registry is
 # used and no account is needed.
@@ -28,8 +29,9 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-ADAPTER_PKG=@zed-industries/claude-agent-acp
-ADAPTER_VERSION=0.23.1
+ADAPTER_PKG=@agentclientprotocol/claude-agent-acp
+ADAPTER_VERSION=0.101.0
+NODE_VERSION=22.23.3 # the npm package "node" at an exact version, when the machine's Node is older than 22
 
 if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
 	echo "e2e-real-agent: SKIP: npm/node not installed (the real-agent test needs $ADAPTER_PKG@$ADAPTER_VERSION from npm)"
@@ -39,6 +41,19 @@ fi
 CACHE=${AHPTUI_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ahptui-ci}
 ADIR="$CACHE/claude-agent-acp-$ADAPTER_VERSION"
 ADAPTER="$ADIR/node_modules/$ADAPTER_PKG/dist/index.js"
+# NODE: the machine's node when it is 22 or newer, else node@$NODE_VERSION
+# from npm (its package holds the official binary), installed once.
+NODE=node
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 22 ]; then
+	NDIR="$CACHE/node-$NODE_VERSION"
+	NODE="$NDIR/node_modules/node/bin/node"
+	if [ "$("$NODE" --version 2>/dev/null)" != "v$NODE_VERSION" ]; then
+		echo "e2e-real-agent: installing node@$NODE_VERSION into $NDIR (once; this machine has Node $(node --version))"
+		mkdir -p "$NDIR"
+		npm install --prefix "$NDIR" --no-audit --no-fund --loglevel=error "node@$NODE_VERSION" >&2
+		[ "$("$NODE" --version 2>/dev/null)" = "v$NODE_VERSION" ] || { echo "e2e-real-agent: npm did not install node $NODE_VERSION" >&2; exit 1; }
+	fi
+fi
 installed_version() { node -p "require('$ADIR/node_modules/$ADAPTER_PKG/package.json').version" 2>/dev/null || true; }
 if [ "$(installed_version)" != "$ADAPTER_VERSION" ]; then
 	echo "e2e-real-agent: installing $ADAPTER_PKG@$ADAPTER_VERSION into $ADIR (once)"
@@ -92,6 +107,11 @@ for _ in $(seq 100); do [ -s "$WORK/mock.url" ] && break; sleep 0.1; done
 MOCK_URL=$(cat "$WORK/mock.url")
 [ -n "$MOCK_URL" ] || fail "the mock did not start"
 
+# The current adapter starts sessions in Claude Code's "auto" mode, where a
+# classifier approves commands by itself: this user's settings ask first.
+mkdir -p "$WORK/home/.claude"
+echo '{"permissions":{"defaultMode":"default"}}' >"$WORK/home/.claude/settings.json"
+
 # The agent inherits this environment from the host.
 export ANTHROPIC_BASE_URL="$MOCK_URL" ANTHROPIC_API_KEY=dummy HOME="$WORK/home" \
 	CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1
@@ -100,7 +120,7 @@ export ANTHROPIC_BASE_URL="$MOCK_URL" ANTHROPIC_API_KEY=dummy HOME="$WORK/home" 
 if command -v python3 >/dev/null 2>&1; then
 	step "the adapter alone against the mock (ACP over stdio, no ahptui)"
 	mkdir -p "$WORK/alone"
-	python3 "$ROOT/scripts/lib/acp-drive.py" "$WORK/alone" "bash: touch alone.txt" allow -- node "$ADAPTER" >"$WORK/alone.out" 2>"$WORK/alone.err" ||
+	python3 "$ROOT/scripts/lib/acp-drive.py" "$WORK/alone" "bash: touch alone.txt" allow -- "$NODE" "$ADAPTER" >"$WORK/alone.out" 2>"$WORK/alone.err" ||
 		{ cat "$WORK/alone.out" "$WORK/alone.err" >&2; fail "the adapter did not finish a prompt against the mock"; }
 	grep -q '"The command ran."' "$WORK/alone.out" || { cat "$WORK/alone.out" >&2; fail "no final answer from the adapter"; }
 	[ -e "$WORK/alone/alone.txt" ] || fail "the adapter's approved command did not create the file"
@@ -121,7 +141,7 @@ TOKEN=e2e-real-$$
 start_serve() {
 	: >"$WORK/serve.out"
 	setsid "$BIN" serve --addr 127.0.0.1:0 --token "$TOKEN" --dir "$WORK/proj" --pace 0 \
-		--agent "claude=node '$ADAPTER'" >"$WORK/serve.out" 2>>"$WORK/serve.err" &
+		--agent "claude='$NODE' '$ADAPTER'" >"$WORK/serve.out" 2>>"$WORK/serve.err" &
 	SERVE_PID=$!
 	for _ in $(seq 200); do [ -s "$WORK/serve.out" ] && break; sleep 0.1; done
 	URL=$(head -n1 "$WORK/serve.out")

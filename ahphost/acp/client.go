@@ -100,6 +100,9 @@ func (c *client) RequestPermission(ctx context.Context, p sdk.RequestPermissionR
 			return cancelled, nil
 		}
 		tm.permissionAnswered(string(p.ToolCall.ToolCallId), ans.Approved)
+		if !ans.Approved {
+			tm.noteDenial(string(p.ToolCall.ToolCallId), ans) // followup.go
+		}
 		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: sdk.PermissionOptionId(id)}}}, nil
 	case <-ctx.Done():
 		return cancelled, nil

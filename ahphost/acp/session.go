@@ -37,6 +37,9 @@ type session struct {
 	files    map[string]*changedFile
 	terms    map[string]*terminal
 	termSeq  int
+	// shellNotes are the "!" commands run since the last prompt, with
+	// their output, for the next one (shell.go).
+	shellNotes []string
 }
 
 // changedFile is one file the agent wrote through fs/write_text_file or

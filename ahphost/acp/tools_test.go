@@ -347,3 +347,49 @@ func TestUnfence(t *testing.T) {
 		}
 	}
 }
+
+// A denial with a reason reaches the agent: ACP's outcome has no reason, so
+// the same turn sends the agent one more prompt with it (shown in the
+// transcript), and the agent's answer to it continues the turn. A denial
+// without a reason sends nothing more.
+func TestDenyReasonReachesAgent(t *testing.T) {
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "reason")
+	for _, c := range []struct {
+		id, reason string
+	}{{"t-reason", "use printf instead"}, {"t-plain", ""}} {
+		e.prompt(e.c, chat, c.id, "tool running")
+		tc := e.pendingTool(e.c, chat)
+		conf := &ahpwire.ChatToolCallConfirmed{TurnID: c.id, ToolCallID: tc.ToolCallID, Reason: ahpwire.CancelDenied}
+		if c.reason != "" {
+			conf.ReasonMessage = ahpwire.PlainPtr(c.reason)
+		}
+		if _, err := e.c.c.Dispatch(e.ctx, chat, conf); err != nil {
+			t.Fatal(err)
+		}
+		turn := e.finished(e.c, chat, c.id)
+		md := markdown(turn)
+		var notes []string
+		for _, p := range turn.ResponseParts {
+			if p.Kind == ahpwire.PartSystemNotification && p.Notification != nil {
+				notes = append(notes, p.Notification.Text)
+			}
+		}
+		want := `Permission denied for "Run echo hello". The user's reason: use printf instead`
+		if c.reason == "" {
+			if md != "chosen: no" || len(notes) != 0 {
+				t.Fatalf("plain denial: %q, notes %q", md, notes)
+			}
+			continue
+		}
+		if !strings.Contains(md, "chosen: no") || !strings.Contains(md, "Reason received: denied for \"Run echo hello\". The user's reason: use printf instead") {
+			t.Fatalf("the agent's answers: %q", md)
+		}
+		if len(notes) != 1 || notes[0] != "Sent to the agent: "+want {
+			t.Fatalf("notes %q", notes)
+		}
+		if turn.State != ahpwire.TurnComplete {
+			t.Fatalf("turn ended %q", turn.State)
+		}
+	}
+}

@@ -34,6 +34,10 @@ type turnMap struct {
 	changes  bool // the changeset was announced in this chat
 	lastUsed *ahpwire.UsageInfo
 	toolSeen chan struct{} // closed (and replaced) when a tool call is announced
+	// denials are the reasons of denied tool calls not yet told to the
+	// agent; followUps counts the prompts that told them (followup.go).
+	denials   []string
+	followUps int
 }
 
 // Run runs one turn as an ACP prompt (see the package doc for the mapping).
@@ -69,10 +73,41 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	if notice != "" {
 		tm.text(notice)
 	}
+	if cmd := shellCommand(t.Text); cmd != "" && len(t.Attachments) == 0 {
+		return b.runShell(ctx, tm, cmd) // shell.go
+	}
 	if err := b.applyConfig(ctx, p, s, t.Config); err != nil {
 		b.log.Warn("applying the session configuration", "session", s.uri, "err", err)
 	}
 	prompt := b.promptBlocks(p.init.AgentCapabilities.PromptCapabilities, t)
+	if notes := s.takeShellNotes(); notes != "" {
+		prompt = append([]sdk.ContentBlock{sdk.TextBlock(notes)}, prompt...)
+	}
+	for {
+		res, err, done := b.prompt(ctx, p, s, tm, prompt)
+		if done {
+			return err
+		}
+		if err != nil {
+			return tm.fail(ctx, b.authFailure(t, b.requestError("session/prompt", err, p)))
+		}
+		switch res.StopReason {
+		case sdk.StopReasonEndTurn, sdk.StopReasonCancelled:
+			if text := tm.takeFollowUp(); text != "" { // followup.go
+				if res.Usage != nil {
+					tm.promptUsage(res.Usage)
+				}
+				prompt = []sdk.ContentBlock{sdk.TextBlock(text)}
+				continue
+			}
+		}
+		return tm.stop(ctx, res)
+	}
+}
+
+// prompt sends one session/prompt and waits for its answer; done reports
+// that the host cancelled the turn (err is then Run's result).
+func (b *Bridge) prompt(ctx context.Context, p *proc, s *session, tm *turnMap, prompt []sdk.ContentBlock) (sdk.PromptResponse, error, bool) {
 	type answer struct {
 		res sdk.PromptResponse
 		err error
@@ -86,10 +121,7 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	}()
 	select {
 	case a := <-ch:
-		if a.err != nil {
-			return tm.fail(ctx, b.authFailure(t, b.requestError("session/prompt", a.err, p)))
-		}
-		return tm.stop(ctx, a.res)
+		return a.res, a.err, false
 	case <-ctx.Done():
 		tm.finish() // no emit after the host's cancellation
 		_ = p.conn.Cancel(context.WithoutCancel(ctx), sdk.CancelNotification{SessionId: sdk.SessionId(s.acpID)})
@@ -100,7 +132,7 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 			b.log.Warn("the agent did not answer a cancelled prompt", "session", s.uri)
 		case <-b.ctx.Done():
 		}
-		return ctx.Err()
+		return sdk.PromptResponse{}, ctx.Err(), true
 	}
 }
 
@@ -195,11 +227,7 @@ func (tm *turnMap) stop(ctx context.Context, res sdk.PromptResponse) error {
 		return ctx.Err()
 	}
 	if res.Usage != nil {
-		tm.usage(ahpwire.UsageInfo{
-			InputTokens:     ahpwire.Ptr(int64(res.Usage.InputTokens)),
-			OutputTokens:    ahpwire.Ptr(int64(res.Usage.OutputTokens)),
-			CacheReadTokens: optInt(res.Usage.CachedReadTokens),
-		})
+		tm.promptUsage(res.Usage)
 	}
 	switch res.StopReason {
 	case sdk.StopReasonRefusal:
@@ -222,6 +250,15 @@ func (tm *turnMap) stop(ctx context.Context, res sdk.PromptResponse) error {
 		tm.mu.Unlock()
 	}
 	return nil
+}
+
+// promptUsage reports a prompt's usage.
+func (tm *turnMap) promptUsage(u *sdk.Usage) {
+	tm.usage(ahpwire.UsageInfo{
+		InputTokens:     ahpwire.Ptr(int64(u.InputTokens)),
+		OutputTokens:    ahpwire.Ptr(int64(u.OutputTokens)),
+		CacheReadTokens: optInt(u.CachedReadTokens),
+	})
 }
 
 // optInt converts an optional SDK count.

@@ -88,9 +88,9 @@ func (r *Request) Prompt() string {
 	return p
 }
 
-// turn reads the last user message: the tool_result answering the
-// tool_use that ends the assistant message before it, else the user's
-// words. (Claude Code merges a new prompt into the user message that
+// turn reads the last user message: the user's words when it has words
+// after its tool results, else the tool_result answering the tool_use that
+// ends the assistant message before it, else the user's words. (Claude Code merges a new prompt into the user message that
 // carries the previous turn's tool results, results first: only the
 // assistant's side tells a result to answer from a new prompt.)
 func (r *Request) turn() (string, *inBlock) {
@@ -108,6 +108,13 @@ func (r *Request) turn() (string, *inBlock) {
 	if tu := r.pendingToolUse(last); tu != nil {
 		for i := range blocks {
 			if blocks[i].Type == "tool_result" && blocks[i].ToolUseID == tu.ID {
+				// Words after the results are a new prompt: the current
+				// adapter (0.101) also gathers an assistant message's text
+				// before its tool_use blocks, so the finished turn seems
+				// to end with a tool_use.
+				if p := promptOf(blocks[i+1:]); p != "" {
+					return p, nil
+				}
 				return "", &blocks[i]
 			}
 		}

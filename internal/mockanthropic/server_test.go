@@ -160,6 +160,15 @@ func TestBashToolRoundTrip(t *testing.T) {
 	if strings.Join(kinds, ",") != "text,tool_use" || stop != "tool_use" {
 		t.Fatalf("merged prompt: %v %s", kinds, stop)
 	}
+	// The current adapter (0.101) gathers the finished turn's texts before
+	// its tool_use: words after the results are still a new prompt.
+	kinds, _, stop = summary(t, post(t, context.Background(), u, `{"stream":true,"tools":[{"name":"Bash"}],"messages":[
+		{"role":"user","content":"bash: touch made.txt"},
+		{"role":"assistant","content":[{"type":"text","text":"I will"},{"type":"text","text":"The command ran."},{"type":"tool_use","id":"t1","name":"Bash","input":{}}]},
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"text","text":"<system-reminder>x</system-reminder>"},{"type":"text","text":"bash: touch third.txt"}]}]}`))
+	if strings.Join(kinds, ",") != "text,tool_use" || stop != "tool_use" {
+		t.Fatalf("merged prompt after gathered texts: %v %s", kinds, stop)
+	}
 	// Without a Bash tool on offer (a title request), no tool_use.
 	kinds, _, _ = summary(t, post(t, context.Background(), u, `{"stream":true,"messages":[{"role":"user","content":"bash: touch x"}]}`))
 	if strings.Join(kinds, ",") != "text" {

@@ -1,5 +1,6 @@
 // Command fakeacp is a scripted ACP agent for tests. It speaks ACP on
-// stdin/stdout; the first word of each prompt picks a script:
+// stdin/stdout; the first word of each prompt (of its last text block)
+// picks a script:
 //
 //	text        three message chunks ("Hello from the fake agent.")
 //	thought     a thought, then text
@@ -31,8 +32,11 @@
 //	flood N     N message chunks as fast as possible
 //	children    starts `sleep 1000` in the background and says its pid
 //	holdout     the same, the child holding the agent's stdout open
+//	texts       says every text block of the prompt, joined by " | "
 //	blocks      says the kinds of the prompt's content blocks
 //	whoami      says which auth method signed in (auth.go)
+//	Permission  (the bridge's follow-up telling a denial's reason) says
+//	            "Reason received: " and the rest of the text
 //	sessions    says how many session/new the agent answered ("sessions: N")
 //
 // Environment: FAKEACP_HANG_INIT=1 never answers initialize;
@@ -251,14 +255,15 @@ func (f *fake) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRespo
 	s.cancel = cancel
 	f.mu.Unlock()
 	defer cancel()
-	var text string
+	var text, last string
 	for _, b := range p.Prompt {
 		if b.Text != nil {
 			text += b.Text.Text
+			last = b.Text.Text
 		}
 	}
 	r := &run{f: f, s: s, id: p.SessionId, ctx: ctx, prompt: p}
-	stop, err := r.script(strings.Fields(text))
+	stop, err := r.script(strings.Fields(last)) // the last text block: the user's (the host may put its notes first)
 	if ctx.Err() != nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
@@ -312,6 +317,8 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 	switch word {
 	case "whoami":
 		r.say(r.f.whoami())
+	case "Permission": // the bridge's follow-up after a denial with a reason
+		r.say("Reason received: " + arg)
 	case "sessions":
 		r.f.mu.Lock()
 		n := r.f.news
@@ -423,6 +430,14 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 			r.send(sdk.UpdateAgentMessageText("x"))
 		}
 		r.said = "flooded"
+	case "texts": // every text block of the prompt, joined by " | "
+		var texts []string
+		for _, b := range r.prompt.Prompt {
+			if b.Text != nil {
+				texts = append(texts, b.Text.Text)
+			}
+		}
+		r.say(strings.Join(texts, " | "))
 	case "blocks":
 		var kinds []string
 		for _, b := range r.prompt.Prompt {
