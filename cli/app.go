@@ -38,10 +38,6 @@ type session struct {
 	demoFault     func()       // demo fault key (nil outside the demo)
 	hostInProcess bool         // the host stops when the UI quits (demo)
 	openSession   string       // open this session at start (--agent)
-	// hostLost is closed when a host started by `ssh --start` ended with
-	// its link (sshlost.go); lostDest names the SSH destination.
-	hostLost <-chan struct{}
-	lostDest string
 }
 
 // setupLog opens the log file: --log, or ahptui.log in the state dir.
@@ -238,14 +234,8 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		}()
 	}
 	p := tea.NewProgram(m, tea.WithoutSignalHandler())
-	lost := watchHostLost(uiCtx, s.hostLost, p)
 	final, code := runUI(p, std, s.log)
 	endUI()
-	if lost() {
-		s.log.Error("the host started with ssh --start ended with its link", "dest", s.lostDest)
-		printErr(std.err, "%s", hostLostMessage(s.lostDest))
-		return exitConnect
-	}
 	if code >= 0 {
 		return code
 	}

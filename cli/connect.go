@@ -55,6 +55,11 @@ func connectHeadless(ctx context.Context, cfg config, std stdio, name, rawURL st
 		printErr(std.err, "ahptui: %v\n", err)
 		return nil, code
 	}
+	if link != nil {
+		for _, n := range link.notes {
+			printErr(std.err, "ahptui: ssh: %s\n", n)
+		}
+	}
 	return &headless{c: c, d: newDriver(c), log: log, lc: lc, link: link}, -1
 }
 

@@ -71,7 +71,7 @@ func (hs *hostSet) dial(ctx context.Context, cfg config, f *cfgfile.File, name, 
 		return nil, redact.New(cfg.token).Error(err)
 	}
 	log = slog.New(redactHandler(log, t.token)) // this host's token never reaches the log
-	c, link, _, _, err := dialTarget(ctx, cfg, t, dir, log, true)
+	c, link, _, _, err := dialTarget(ctx, cfg, attachOnly(t), dir, log, true)
 	if err != nil {
 		// Masked, and still unwrapping to the client's error: the UI words
 		// it for people ("the host refused the connection", …).

@@ -65,7 +65,7 @@ func inboxFrom(ctx context.Context, cfg config, f *cfgfile.File, name, dir strin
 		h.State = redactErr(err)
 		return h
 	}
-	c, link, _, _, err := dialTarget(cctx, cfg, t, dir, log, false)
+	c, link, _, _, err := dialTarget(cctx, cfg, attachOnly(t), dir, log, false)
 	if err != nil {
 		h.State = redactErr(err)
 		return h

@@ -29,7 +29,7 @@ const defaultServeAddr = "127.0.0.1:0"
 const defaultServePace = 20 * time.Millisecond
 
 // serveUsage is the usage line of `ahptui serve`.
-const serveUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token [--allow-host NAME]] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--log-level LEVEL] [--exit-with-stdin]"
+const serveUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token [--allow-host NAME]] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--log-level LEVEL] [--exit-with-stdin] [--detach]"
 
 // serveConfig is the parsed `ahptui serve` command line.
 type serveConfig struct {
@@ -45,6 +45,8 @@ type serveConfig struct {
 	AgentArgs []string
 	// StateDir is where agents keep their session index ("" = default).
 	StateDir string
+	// Detach starts the host as a daemon and returns (servedetach.go).
+	Detach bool
 }
 
 // parseServeFlags parses the arguments after `ahptui serve`. Sizes accept
@@ -121,7 +123,8 @@ func serveFlags(cfg *serveConfig, maxFrame, relayCap, level *string) *flag.FlagS
 	fs.Func("agent", "serve this ACP agent, `NAME=COMMAND` (repeatable; default: the demo agent)", func(s string) error { cfg.AgentArgs = append(cfg.AgentArgs, s); return nil })
 	fs.StringVar(&cfg.StateDir, "state-dir", "", "directory of the agents' session index (default: the user state directory)")
 	fs.StringVar(level, "log-level", "info", "log level: debug, info, warn, error")
-	fs.BoolVar(&cfg.ExitWithStdin, "exit-with-stdin", false, "stop when standard input reaches end of file (ahptui ssh --start)")
+	fs.BoolVar(&cfg.ExitWithStdin, "exit-with-stdin", false, "stop when standard input reaches end of file")
+	fs.BoolVar(&cfg.Detach, "detach", false, "run in the background, detached (log: serve.log in the state directory); print the URL and return")
 	return fs
 }
 
@@ -201,6 +204,9 @@ func serveMainWith(ctx context.Context, args []string, std stdio, configFile str
 		fmt.Fprintln(stderr, serveUsage)
 		return exitUsage
 	}
+	if cfg.Detach {
+		return detachServe(args, configFile, std)
+	}
 	if cfg.ExitWithStdin && std.in != nil {
 		// When the SSH link of `ssh --start` drops, stdout and stderr are
 		// gone too: the shutdown's first log line would kill the process
@@ -253,7 +259,7 @@ func serveMainWith(ctx context.Context, args []string, std stdio, configFile str
 		return exitError
 	}
 	gate.open()
-	st := serveState{URL: u, Addr: hostOfURL(u), Token: h.Token(), PID: os.Getpid(), Version: version}
+	st := serveState{URL: u, Addr: hostOfURL(u), Token: h.Token(), PID: os.Getpid(), Version: version, Agents: cfg.AgentArgs, Bin: executablePath()}
 	if remove, err := writeServeState(st); err != nil {
 		log.Warn("cannot write the serve state file (ahptui ssh will not find this host)", "err", err)
 	} else {

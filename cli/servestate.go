@@ -25,6 +25,10 @@ type serveState struct {
 	PID int `json:"pid"`
 	// Version is the serving ahptui's version.
 	Version string `json:"version"`
+	// Agents are its --agent values (none: the demo agent).
+	Agents []string `json:"agents,omitempty"`
+	// Bin is the serving program's path.
+	Bin string `json:"bin,omitempty"`
 }
 
 // writeServeState writes the state file atomically with mode 0600 and

@@ -14,7 +14,7 @@ import (
 )
 
 // sshUsage is `ahptui ssh --help`.
-const sshUsage = `usage: ahptui [flags] ssh [user@]host[:port] [--socket PATH | --port N | --start] [--remote-bin PATH]
+const sshUsage = `usage: ahptui [flags] ssh [user@]host[:port] [--agent NAME[=COMMAND]]... [--stop | --no-start | --socket PATH | --port N] [--release ARCHIVE] [--remote-bin PATH]
 
 Attaches to an AHP host on a machine reached with the system ssh (so
 ~/.ssh/config, ProxyJump, agents and keys all work), through a forwarded
@@ -22,16 +22,29 @@ local port (ssh -N -L 127.0.0.1:LOCAL:TARGET). In this order, it uses:
   1. an ahptui serve running there (its state file, ~/.local/state/ahptui/serve.json),
      or a pi-ahp host (~/.pi/ahp/settings.json);
   2. --socket PATH or --port N: a host listening on that Unix socket or TCP port;
-  3. with --start: ahptui serve started there for the lifetime of the connection.
+  3. else it starts one: ahptui serve --detach, a host that keeps running when
+     the link drops or this client quits (its log: ~/.local/state/ahptui/serve.log
+     there), found again by the next ahptui ssh. When the machine has no
+     ahptui, or an older one, this ahptui is copied there first (when it runs
+     there, by uname -sm; else the one in --release ARCHIVE) into
+     ~/.local/share/ahptui/bin/VERSION-SHA/ (checksum verified; an existing
+     file is never replaced). An idle host of an older version is restarted
+     on this one.
 Tokens are read over the SSH channel, never put on a command line. When the
 SSH connection drops, the tunnel is restarted with backoff and the client
 reconnects. $AHPTUI_SSH names the ssh program (default: ssh).
 
 Flags:
-  --socket PATH      the remote host's Unix socket
-  --port N           the remote host's TCP port on 127.0.0.1
-  --start            start ahptui serve remotely when nothing is found
-  --remote-bin PATH  the remote ahptui for --start (default: ahptui)
+  --agent NAME[=COMMAND]  the ACP agent the started host serves (repeatable;
+                          default: the demo agent); a running host that lacks
+                          it is restarted with it when idle
+  --stop                  stop the host ahptui ssh started there, and exit
+  --no-start              only attach to a running host; never start one
+  --release ARCHIVE       the release archive (ahptui_VERSION_OS_ARCH.tar.gz)
+                          for a machine this ahptui cannot run on
+  --socket PATH           the remote host's Unix socket
+  --port N                the remote host's TCP port on 127.0.0.1
+  --remote-bin PATH       start this remote ahptui (no copying)
 `
 
 // sshOpts is the parsed `ahptui ssh` command line (or a config host).
@@ -40,20 +53,35 @@ type sshOpts struct {
 	socket    string
 	port      int
 	start     bool
-	remoteBin string
+	stop      bool
+	remoteBin string   // "" = the ahptui found or installed there
+	release   string   // a release archive for another platform
+	agents    []string // --agent values for a started host
 }
 
-// errNothingFound means discovery found no AHP host and --start was not given.
+// errNothingFound means discovery found no AHP host and starting one was
+// not allowed.
 var errNothingFound = errors.New("no AHP host found")
 
 func parseSSH(args []string) (sshOpts, error) {
-	o := sshOpts{remoteBin: "ahptui"}
+	o := sshOpts{start: true}
+	var noStart, legacyStart bool
 	fs := flag.NewFlagSet("ahptui ssh", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.socket, "socket", "", "")
 	fs.IntVar(&o.port, "port", 0, "")
-	fs.BoolVar(&o.start, "start", false, "")
-	fs.StringVar(&o.remoteBin, "remote-bin", "ahptui", "")
+	fs.BoolVar(&legacyStart, "start", false, "") // starting is the default now
+	fs.BoolVar(&noStart, "no-start", false, "")
+	fs.BoolVar(&o.stop, "stop", false, "")
+	fs.StringVar(&o.remoteBin, "remote-bin", "", "")
+	fs.StringVar(&o.release, "release", "", "")
+	fs.Func("agent", "", func(s string) error {
+		if strings.TrimSpace(s) == "" || strings.HasPrefix(s, "=") {
+			return errors.New("--agent needs NAME or NAME=COMMAND")
+		}
+		o.agents = append(o.agents, s)
+		return nil
+	})
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -74,28 +102,38 @@ func parseSSH(args []string) (sshOpts, error) {
 	if o.port < 0 || o.port > 65535 || (o.socket != "" && o.port != 0) {
 		return o, usagef("give --socket PATH or --port N (1-65535), not both")
 	}
+	if noStart && legacyStart {
+		return o, usagef("--start and --no-start contradict each other")
+	}
+	if o.stop && (o.socket != "" || o.port != 0 || noStart || len(o.agents) > 0) {
+		return o, usagef("--stop takes only the destination")
+	}
+	o.start = !noStart
 	return o, nil
 }
 
 // sshLink is an open SSH attachment: the tunnel, and the remote serve
 // started by --start.
 type sshLink struct {
-	tun       *tunnel
-	stopServe func()
-	host      remoteHost
-	url       string
-	// serveEnded is closed when the host started by --start ends (its
-	// ssh session closed): nil when nothing was started.
-	serveEnded <-chan struct{}
+	tun  *tunnel
+	host remoteHost
+	url  string
+	// notes tell the user what was done there (an install, an upgrade,
+	// an agent added) or how to do what could not be.
+	notes []string
 }
 
-// close stops the tunnel and the remote serve.
+// close stops the tunnel (a host started there keeps running).
 func (l *sshLink) close() {
 	if l.tun != nil {
 		l.tun.Close()
 	}
-	if l.stopServe != nil {
-		l.stopServe()
+}
+
+// note adds a message for the user ("" is none).
+func (l *sshLink) note(msg string) {
+	if msg != "" {
+		l.notes = append(l.notes, msg)
 	}
 }
 
@@ -125,7 +163,8 @@ func sshBase(dest string) ([]string, string) {
 	return base, host
 }
 
-// openSSH finds the remote host and forwards a local port to it.
+// openSSH finds the remote host (starting one, and installing ahptui
+// there, when none runs) and forwards a local port to it.
 func openSSH(ctx context.Context, o sshOpts, log *slog.Logger) (*sshLink, error) {
 	bin, err := sshProgram()
 	if err != nil {
@@ -133,43 +172,78 @@ func openSSH(ctx context.Context, o sshOpts, log *slog.Logger) (*sshLink, error)
 	}
 	base, dest := sshBase(o.dest)
 	l := &sshLink{}
+	var p probe
 	switch {
 	case o.socket != "":
 		l.host = remoteHost{kind: "--socket", target: o.socket}
 	case o.port != 0:
 		l.host = remoteHost{kind: "--port", target: fmt.Sprintf("127.0.0.1:%d", o.port)}
 	default:
-		h, ok, err := discover(ctx, bin, base, dest)
-		switch {
-		case err != nil:
+		if p, err = discover(ctx, bin, base, dest); err != nil {
 			return nil, err
+		}
+		h, ok := p.found()
+		switch {
 		case ok:
 			l.host = h
-		case o.start:
-			h, stop, ended, err := startRemoteServe(ctx, bin, base, dest, o.remoteBin)
+		case !o.start:
+			return nil, fmt.Errorf("%w on %s: no running ahptui serve and no pi-ahp settings there "+
+				"(`ahptui ssh %s` starts one, or give --port N / --socket PATH)", errNothingFound, o.dest, o.dest)
+		default:
+			rbin, note, err := remoteBinFor(ctx, bin, base, dest, o, p)
 			if err != nil {
 				return nil, err
 			}
-			l.host, l.stopServe, l.serveEnded = h, stop, ended
-		default:
-			return nil, fmt.Errorf("%w on %s: no running ahptui serve and no pi-ahp settings there "+
-				"(use --start to start ahptui serve, or --port N / --socket PATH)", errNothingFound, o.dest)
+			l.note(note)
+			if l.host, err = startRemoteServe(ctx, bin, base, dest, rbin, o.agents); err != nil {
+				return nil, err
+			}
+			log.Info("ssh: started a detached host", "dest", o.dest, "bin", rbin)
 		}
 	}
 	log.Info("ssh: AHP host found", "dest", o.dest, "kind", l.host.kind, "target", l.host.target)
+	if err := l.forward(bin, base, dest, log); err != nil {
+		return nil, err
+	}
+	if p.serve != nil && o.start {
+		l.refresh(ctx, sshCall{bin: bin, base: base, dest: dest, log: log}, o, *p.serve, p)
+	}
+	for _, n := range l.notes {
+		log.Info("ssh: "+n, "dest", o.dest)
+	}
+	return l, nil
+}
+
+// forward (re)opens the tunnel to l.host.
+func (l *sshLink) forward(bin string, base []string, dest string, log *slog.Logger) error {
+	if l.tun != nil {
+		l.tun.Close()
+		l.tun = nil
+	}
 	tun, err := startTunnel(bin, base, dest, l.host.target, log.With("component", "ssh"))
 	if err != nil {
-		l.close()
-		return nil, err
+		return err
 	}
 	l.tun = tun
 	l.url = "ws://" + tun.local + "/"
-	return l, nil
+	return nil
 }
 
 // sshOptsFor turns a configured ssh host into sshOpts.
 func sshOptsFor(h *cfgfile.Host) sshOpts {
-	return sshOpts{dest: h.SSH, socket: h.Socket, port: h.Port, start: h.Start, remoteBin: firstNonEmpty(h.RemoteBin, "ahptui")}
+	return sshOpts{dest: h.SSH, socket: h.Socket, port: h.Port, start: h.Start == nil || *h.Start, remoteBin: h.RemoteBin,
+		release: h.Release, agents: h.Agents}
+}
+
+// attachOnly is t with starting a host turned off: the inbox lists the
+// hosts that run; it never starts (or installs) one on every machine.
+func attachOnly(t target) target {
+	if t.ssh != nil {
+		h, no := *t.ssh, false
+		h.Start = &no
+		t.ssh = &h
+	}
+	return t
 }
 
 // runSSH implements `ahptui ssh`.
@@ -186,6 +260,9 @@ func runSSH(cfg config, std stdio) int {
 	_, ok := readConfig(&cfg, std, true)
 	if !ok {
 		return exitUsage
+	}
+	if o.stop {
+		return stopSSH(std, o)
 	}
 	return attachSSH(cfg, std, o, "")
 }
@@ -220,8 +297,11 @@ func attachSSH(cfg config, std stdio, o sshOpts, token string) int {
 		return exitConnect
 	}
 	defer l.close()
+	for _, n := range l.notes {
+		printErr(std.err, "ahptui: ssh: %s\n", n)
+	}
 	cfg.url, cfg.token = l.url, pickToken(cfg, token, l.host.token)
-	s := &session{log: lc.logger(cfg.token, l.host.token), hostLost: l.serveEnded, lostDest: o.dest}
+	s := &session{log: lc.logger(cfg.token, l.host.token)}
 	return attachAndRun(cfg, std, s, cfg.url, dir, "")
 }
 

@@ -5,6 +5,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,7 +26,7 @@ import (
 // and one authorized test key, and an ssh wrapper ($AHPTUI_SSH) whose
 // config (host alias "sshtest") trusts only that host key.
 type testSSHD struct {
-	dir, wrapper, remoteState string
+	dir, wrapper, remoteState, remoteData string
 	port                      int
 	pid                       int // the listening sshd
 }
@@ -43,6 +45,7 @@ func startSSHD(t *testing.T) *testSSHD {
 	}
 	s := &testSSHD{dir: t.TempDir()}
 	s.remoteState = filepath.Join(s.dir, "remote-state")
+	s.remoteData = filepath.Join(s.dir, "remote-data") // where ahptui ssh installs ahptui
 	for _, k := range []string{"hostkey", "id"} {
 		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(s.dir, k)).CombinedOutput(); err != nil {
 			t.Fatalf("ssh-keygen: %v %s", err, out)
@@ -69,7 +72,43 @@ func startSSHD(t *testing.T) *testSSHD {
 	must(t, os.WriteFile(filepath.Join(s.dir, "known_hosts"), []byte(fmt.Sprintf("[127.0.0.1]:%d %s", s.port, hostPub)), 0o600))
 	must(t, os.WriteFile(filepath.Join(s.dir, "empty_known_hosts"), nil, 0o600))
 	s.wrapper = s.writeWrapper(t, "ssh", "known_hosts")
+	t.Cleanup(func() { stopDetachedHost(t, filepath.Join(s.remoteState, "ahptui", serveStateName)) })
 	return s
+}
+
+// processAlive reports whether pid runs (a zombie does not).
+func processAlive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	return len(f) > 0 && f[0] != "Z"
+}
+
+// stopDetachedHost ends the host a test started with `ahptui ssh` (it
+// outlives the link by design): the process its state file names, by pid.
+func stopDetachedHost(t *testing.T, state string) {
+	b, err := os.ReadFile(state)
+	if err != nil {
+		return
+	}
+	var st serveState
+	if json.Unmarshal(b, &st) != nil || st.PID <= 0 {
+		return
+	}
+	p, err := os.FindProcess(st.PID)
+	if err != nil || p.Signal(syscall.SIGTERM) != nil {
+		return
+	}
+	deadline := time.Now().Add(testTimeout)
+	for processAlive(st.PID) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if processAlive(st.PID) {
+		_ = p.Kill()
+		t.Errorf("the detached host (pid %d) did not stop on SIGTERM", st.PID)
+	}
 }
 
 // startOn starts the sshd on port and reports whether it listens there
@@ -80,7 +119,7 @@ func (s *testSSHD) startOn(t *testing.T, sshd string, port int) bool {
 ListenAddress 127.0.0.1
 HostKey %s/hostkey
 PidFile %s/sshd.pid
-AuthorizedKeysFile %s/authorized_keys
+AuthorizedKeysFile %s/authorized_keys .ssh/authorized_keys
 StrictModes no
 UsePAM no
 PasswordAuthentication no
@@ -89,7 +128,7 @@ PubkeyAuthentication yes
 PermitRootLogin prohibit-password
 AllowTcpForwarding yes
 AllowStreamLocalForwarding yes
-AcceptEnv XDG_STATE_HOME
+AcceptEnv XDG_STATE_HOME XDG_DATA_HOME
 `, port, s.dir, s.dir, s.dir)
 	must(t, os.WriteFile(filepath.Join(s.dir, "sshd_config"), []byte(cfg), 0o600))
 	if os.Geteuid() == 0 {
@@ -142,8 +181,8 @@ func (s *testSSHD) writeWrapper(t *testing.T, name, knownHosts string) string {
   StrictHostKeyChecking yes
   BatchMode yes
   LogLevel ERROR
-  SetEnv XDG_STATE_HOME=%s
-`, s.port, u.Username, s.dir, s.dir, knownHosts, s.remoteState)
+  SetEnv XDG_STATE_HOME=%s XDG_DATA_HOME=%s
+`, s.port, u.Username, s.dir, s.dir, knownHosts, s.remoteState, s.remoteData)
 	cf := filepath.Join(s.dir, name+"_config")
 	must(t, os.WriteFile(cf, []byte(conf), 0o600))
 	w := filepath.Join(s.dir, name)
@@ -287,6 +326,7 @@ func TestSSHEndToEnd(t *testing.T) {
 	}
 	t.Setenv("AHPTUI_SSH", s.wrapper)
 	stopServe()
+	writeConfig(t, "[hosts.box]\nssh = \"sshtest\"\nstart = false\n")
 	if code, _, errs := runIn(t, "", "exec", "@box", "x"); code != exitConnect || !strings.Contains(errs, "no AHP host found on sshtest") {
 		t.Fatalf("nothing found: %d %q", code, errs)
 	}

@@ -26,13 +26,17 @@ func TestDiscoverScript(t *testing.T) {
 	ssh := fakeSSH(t, home)
 	ctx := context.Background()
 
-	if _, ok, err := discover(ctx, ssh, nil, "h"); err != nil || ok {
+	p, err := discover(ctx, ssh, nil, "h")
+	if _, ok := p.found(); err != nil || ok {
 		t.Fatalf("empty machine: ok %v err %v", ok, err)
+	}
+	if p.uname == "" || p.binDir != filepath.Join(home, ".local", "share", "ahptui", "bin") || len(p.installed) != 0 {
+		t.Fatalf("empty machine: %+v", p)
 	}
 	// pi-ahp settings.
 	must(t, os.MkdirAll(filepath.Join(home, ".pi", "ahp"), 0o700))
 	must(t, os.WriteFile(filepath.Join(home, ".pi", "ahp", "settings.json"), []byte(`{"host":"localhost","port":4321,"token":"pi-tok"}`), 0o600))
-	h, ok, err := discover(ctx, ssh, nil, "h")
+	h, ok, err := found(discover(ctx, ssh, nil, "h"))
 	if err != nil || !ok || h.kind != "pi-ahp" || h.target != "127.0.0.1:4321" || h.token != "pi-tok" {
 		t.Fatalf("pi: %+v %v %v", h, ok, err)
 	}
@@ -44,14 +48,20 @@ func TestDiscoverScript(t *testing.T) {
 			[]byte(fmt.Sprintf(`{"url":"ws://127.0.0.1:999/?tkn=s","addr":"127.0.0.1:999","token":"s","pid":%d,"version":"dev"}`, pid)), 0o600))
 	}
 	write(1 << 30)
-	if h, _, _ := discover(ctx, ssh, nil, "h"); h.kind != "pi-ahp" {
+	if h, _, _ := found(discover(ctx, ssh, nil, "h")); h.kind != "pi-ahp" {
 		t.Fatalf("stale serve state used: %+v", h)
 	}
 	write(os.Getpid())
-	h, ok, err = discover(ctx, ssh, nil, "h")
+	h, ok, err = found(discover(ctx, ssh, nil, "h"))
 	if err != nil || !ok || h.kind != "ahptui serve" || h.target != "127.0.0.1:999" || h.token != "s" {
 		t.Fatalf("serve: %+v %v %v", h, ok, err)
 	}
+}
+
+// found is probe.found with discover's error.
+func found(p probe, err error) (remoteHost, bool, error) {
+	h, ok := p.found()
+	return h, ok, err
 }
 
 func TestParseSSHArgs(t *testing.T) {

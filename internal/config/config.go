@@ -57,10 +57,17 @@ type Host struct {
 	Socket string `toml:"socket"`
 	// Port is, for SSH, the remote TCP port of the AHP host.
 	Port int `toml:"port"`
-	// Start starts `ahptui serve` on the SSH host when nothing is found.
-	Start bool `toml:"start"`
-	// RemoteBin is the remote ahptui that Start runs ("" = ahptui in PATH).
+	// Start starts `ahptui serve --detach` on the SSH host when nothing
+	// runs there (nil = true; false only attaches to a running host).
+	Start *bool `toml:"start"`
+	// RemoteBin is the remote ahptui that Start runs ("" = the ahptui found
+	// there, or this one copied there when it has none or an older one).
 	RemoteBin string `toml:"remote_bin"`
+	// Release is a release archive (ahptui_VERSION_OS_ARCH.tar.gz) whose
+	// ahptui is copied to the SSH host when this one cannot run there.
+	Release string `toml:"release"`
+	// Agents are the --agent NAME[=COMMAND] values of a host Start starts.
+	Agents []string `toml:"agents"`
 	// TokenEnv names an environment variable holding the token.
 	TokenEnv string `toml:"token_env"`
 	// TokenCmd is a shell command printing the token.

@@ -51,7 +51,7 @@ func TestParseGood(t *testing.T) {
 		t.Fatalf("hosts %v", got)
 	}
 	h, err := f.Lookup("box-1")
-	if err != nil || !h.Start || h.SSH != "me@box.example.com:2222" {
+	if err != nil || h.Start == nil || !*h.Start || h.SSH != "me@box.example.com:2222" {
 		t.Fatalf("%+v %v", h, err)
 	}
 	if pi, err := f.Lookup("pi"); err != nil || pi.TokenParam != "token" {

@@ -89,8 +89,8 @@ func (h Host) validate(v *validator, name string) {
 		if err := CheckURL(h.URL); err != nil {
 			v.add(key+".url", "%v", err)
 		}
-		if h.Socket != "" || h.Port != 0 || h.Start || h.RemoteBin != "" {
-			v.add(key+".url", "socket, port, start and remote_bin apply to ssh hosts only")
+		if h.Socket != "" || h.Port != 0 || h.Start != nil || h.RemoteBin != "" || h.Release != "" || len(h.Agents) > 0 {
+			v.add(key+".url", "socket, port, start, remote_bin, release and agents apply to ssh hosts only")
 		}
 	default:
 		if _, _, _, err := SplitSSH(h.SSH); err != nil {
@@ -101,6 +101,11 @@ func (h Host) validate(v *validator, name string) {
 		}
 		if h.Socket != "" && h.Port != 0 {
 			v.add(key+".socket", "set socket or port, not both")
+		}
+		for _, a := range h.Agents {
+			if name, _, _ := strings.Cut(a, "="); strings.TrimSpace(name) == "" {
+				v.add(key+".agents", "%q: each agent is NAME or NAME=COMMAND", a)
+			}
 		}
 	}
 	n := 0
