@@ -27,8 +27,8 @@ import (
 // config (host alias "sshtest") trusts only that host key.
 type testSSHD struct {
 	dir, wrapper, remoteState, remoteData string
-	port                      int
-	pid                       int // the listening sshd
+	port                                  int
+	pid                                   int // the listening sshd
 }
 
 func startSSHD(t *testing.T) *testSSHD {
@@ -170,6 +170,13 @@ AcceptEnv XDG_STATE_HOME XDG_DATA_HOME
 func (s *testSSHD) writeWrapper(t *testing.T, name, knownHosts string) string {
 	u, err := user.Current()
 	must(t, err)
+	return s.writeWrapperAs(t, name, u.Username, knownHosts,
+		fmt.Sprintf("  SetEnv XDG_STATE_HOME=%s XDG_DATA_HOME=%s\n", s.remoteState, s.remoteData))
+}
+
+// writeWrapperAs writes an ssh wrapper that logs in as login (host alias
+// sshtest), with extra ssh_config lines.
+func (s *testSSHD) writeWrapperAs(t *testing.T, name, login, knownHosts, extra string) string {
 	conf := fmt.Sprintf(`Host sshtest
   HostName 127.0.0.1
   Port %d
@@ -181,8 +188,7 @@ func (s *testSSHD) writeWrapper(t *testing.T, name, knownHosts string) string {
   StrictHostKeyChecking yes
   BatchMode yes
   LogLevel ERROR
-  SetEnv XDG_STATE_HOME=%s XDG_DATA_HOME=%s
-`, s.port, u.Username, s.dir, s.dir, knownHosts, s.remoteState, s.remoteData)
+`, s.port, login, s.dir, s.dir, knownHosts) + extra
 	cf := filepath.Join(s.dir, name+"_config")
 	must(t, os.WriteFile(cf, []byte(conf), 0o600))
 	w := filepath.Join(s.dir, name)
