@@ -274,43 +274,55 @@ func TestKeyOverridesFromConfig(t *testing.T) {
 	}
 }
 
-// TestSessionsAllHosts: `sessions --all` groups every configured host's
-// sessions, each with its state; a host that is down is reported, does not
-// hold up the others, and sessions that need the user come first.
+// TestSessionsAllHosts: `sessions --all` lists every configured host's
+// sessions, a row each with the host's name, the state (an approval told
+// from a question) and the age; a host that is down is a row with its
+// error, does not hold up the others, and makes the exit status 3.
 func TestSessionsAllHosts(t *testing.T) {
+	if f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err == nil {
+		f.Close()
+		t.Skip("this test process has a controlling terminal (exec would ask there)")
+	}
 	u, _ := startTestHost(t)
 	bare := strings.Split(u, "?")[0]
 	dead := "ws://" + deadAddrFor(t) + "/"
 	writeConfig(t, "[hosts.up]\nurl = \""+bare+"\"\ntoken_env = \"UP_TOKEN\"\n[hosts.down]\nurl = \""+dead+"\"\n")
 	t.Setenv("UP_TOKEN", execToken)
-	if code, _, errs := runIn(t, "", "exec", "@up", "/demo input"); code != execNeedsInput {
-		t.Fatalf("setup: %d %q", code, errs)
-	}
-	if code, _, errs := runIn(t, "", "exec", "@up", "hello"); code != execCompleted {
-		t.Fatalf("setup: %d %q", code, errs)
+	for _, prompt := range []string{"hello", "/demo input", "/demo tools"} {
+		if code, _, errs := runIn(t, "", "exec", "@up", prompt); code != execCompleted && code != execNeedsInput {
+			t.Fatalf("setup %q: %d %q", prompt, code, errs)
+		}
 	}
 	code, out, errs := runIn(t, "", "sessions", "--all")
-	if code != exitOK {
-		t.Fatalf("exit %d: %q", code, errs)
+	if code != exitConnect {
+		t.Fatalf("exit %d, want %d (a host did not answer): %q", code, exitConnect, errs)
 	}
 	// The down host refuses at once: it is reported as such, not after
 	// inboxHostTimeout.
 	if strings.Contains(out, "timed out") || strings.Contains(out, "deadline") {
 		t.Fatalf("the refused host was waited for:\n%s", out)
 	}
-	di, ui := strings.Index(out, "@down — cannot connect"), strings.Index(out, "@up — connected")
-	if di < 0 || ui < 0 || ui > di { // file order: up, then down
-		t.Fatalf("hosts not grouped with their state in file order:\n%s", out)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "HOST") {
+		t.Fatalf("want a header, 3 sessions and the down host:\n%s", out)
 	}
-	group, _, _ := strings.Cut(out[ui:], "\n\n")
-	rows := strings.Split(strings.TrimSpace(group), "\n")[1:]
-	if len(rows) != 2 || !strings.HasPrefix(rows[0], "!") || !strings.Contains(rows[0], "needs you") {
-		t.Fatalf("needs-you session not first:\n%s", out)
+	want := []string{`^up\s+needs-approval\s+\d+s\s+ahp-session:/`, `^up\s+needs-input\s+\d+s\s+ahp-session:/`,
+		`^up\s+done\s+\d+s\s+ahp-session:/`, `^down\s+unreachable\s+-\s+-\s+cannot connect`}
+	for i, re := range want {
+		if !regexp.MustCompile(re).MatchString(lines[i+1]) {
+			t.Fatalf("row %d: want %s:\n%s", i+1, re, out)
+		}
 	}
 	code, out, _ = runIn(t, "", "sessions", "--all", "--json")
 	evs := ndjson(t, out)
-	if code != exitOK || !hasEvent(evs, "host", "host", "down") || !hasEvent(evs, "session", "host", "up") {
+	if code != exitConnect || !hasEvent(evs, "host", "host", "down") || !hasEvent(evs, "session", "state", "needs-approval") ||
+		!hasEvent(evs, "host", "state", "unreachable") {
 		t.Fatalf("--json: %d %v", code, evs)
+	}
+	for _, e := range evs {
+		if e["type"] == "session" && e["ageSeconds"] == nil {
+			t.Fatalf("a session without its age: %v", e)
+		}
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 )
 
 // The inbox of `ahptui sessions --all`: every configured host's sessions,
-// grouped by host, as a script reads them. (The UI's inbox is the session
+// host by host, each with its state and age, as a script reads them. (The UI's inbox is the session
 // picker itself: see hosts.go and tui/model_hosts.go.)
 
 // inboxHostTimeout bounds each host of `sessions --all`: a host that is
@@ -25,9 +25,16 @@ const inboxHostTimeout = 15 * time.Second
 
 // inboxHost is one configured host's part of the inbox.
 type inboxHost struct {
-	Name     string                   `json:"host"`
-	State    string                   `json:"state"` // connected, or the error
-	Sessions []ahpwire.SessionSummary `json:"-"`
+	Name string
+	// Err is why the host could not be asked ("" when it answered).
+	Err      string
+	Sessions []inboxSession
+}
+
+// inboxSession is one session and its state (inboxstate.go).
+type inboxSession struct {
+	ahpwire.SessionSummary
+	State string
 }
 
 // collectInbox asks every configured host for its sessions, in parallel.
@@ -37,7 +44,7 @@ func collectInbox(ctx context.Context, cfg config, f *cfgfile.File) []inboxHost 
 	log, lc, dir, err := setupLog(cfg, cfg.token)
 	if err != nil {
 		for i, n := range names {
-			out[i] = inboxHost{Name: n, State: err.Error()}
+			out[i] = inboxHost{Name: n, Err: err.Error()}
 		}
 		return out
 	}
@@ -54,20 +61,20 @@ func collectInbox(ctx context.Context, cfg config, f *cfgfile.File) []inboxHost 
 	return out
 }
 
-// inboxFrom lists one host's sessions (connecting and listing within
-// inboxHostTimeout).
+// inboxFrom lists one host's sessions with their states (connecting and
+// listing within inboxHostTimeout).
 func inboxFrom(ctx context.Context, cfg config, f *cfgfile.File, name, dir string, log *slog.Logger) inboxHost {
 	h := inboxHost{Name: name}
 	cctx, cancel := context.WithTimeout(ctx, inboxHostTimeout)
 	defer cancel()
 	t, err := resolveTarget(cctx, cfg, f, name, "")
 	if err != nil {
-		h.State = redactErr(err)
+		h.Err = redactErr(err)
 		return h
 	}
 	c, link, _, _, err := dialTarget(cctx, cfg, attachOnly(t), dir, log, false)
 	if err != nil {
-		h.State = redactErr(err)
+		h.Err = redactErr(err)
 		return h
 	}
 	defer func() {
@@ -80,75 +87,75 @@ func inboxFrom(ctx context.Context, cfg config, f *cfgfile.File, name, dir strin
 	for page := 0; page < maxPages; page++ {
 		res, err := c.ListSessions(cctx, sessionsPage, cursor)
 		if err != nil {
-			h.State = redactErr(err)
+			h.Err = redactErr(err)
 			return h
 		}
-		h.Sessions = append(h.Sessions, res.Items...)
+		for _, s := range res.Items {
+			st := summaryState(s)
+			if st == stateNeedsInput {
+				st = waitingState(cctx, c, s)
+			}
+			h.Sessions = append(h.Sessions, inboxSession{SessionSummary: s, State: st})
+		}
 		if res.NextCursor == "" || res.NextCursor == cursor {
 			break
 		}
 		cursor = res.NextCursor
 	}
-	h.State = "connected"
 	sortInbox(h.Sessions)
 	return h
 }
 
-// sortInbox puts the sessions that need the user first.
-func sortInbox(ss []ahpwire.SessionSummary) {
-	sort.SliceStable(ss, func(i, j int) bool { return ss[i].AttentionRank() < ss[j].AttentionRank() })
+// stateRank orders the states by how much they need the user.
+var stateRank = map[string]int{stateNeedsApproval: 0, stateNeedsInput: 1, stateError: 2, stateWorking: 3, stateDone: 4}
+
+// sortInbox puts the sessions that need the user first (then unread ones).
+func sortInbox(ss []inboxSession) {
+	sort.SliceStable(ss, func(i, j int) bool {
+		if a, b := stateRank[ss[i].State], stateRank[ss[j].State]; a != b {
+			return a < b
+		}
+		return ss[i].AttentionRank() < ss[j].AttentionRank()
+	})
 }
 
-// writeInbox prints the inbox grouped by host, or NDJSON.
-func writeInbox(w io.Writer, hosts []inboxHost, asJSON bool) {
+// writeInbox prints one row per session (and per unreachable or empty
+// host), or NDJSON: a host object, then its sessions.
+func writeInbox(w io.Writer, hosts []inboxHost, asJSON bool, now time.Time) {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		for _, h := range hosts {
-			_ = enc.Encode(map[string]any{"type": "host", "host": h.Name, "state": h.State, "sessions": len(h.Sessions)})
+			host := map[string]any{"type": "host", "host": h.Name, "state": "connected", "sessions": len(h.Sessions)}
+			if h.Err != "" {
+				host["state"], host["error"] = stateUnreachable, h.Err
+			}
+			_ = enc.Encode(host)
 			for _, s := range h.Sessions {
-				_ = enc.Encode(map[string]any{"type": "session", "host": h.Name, "session": s,
-					"needsUser": s.NeedsUser(), "unread": !s.Status.Has(ahpwire.StatusIsRead)})
+				row := map[string]any{"type": "session", "host": h.Name, "state": s.State, "session": s.SessionSummary,
+					"needsUser": s.NeedsUser(), "unread": !s.Status.Has(ahpwire.StatusIsRead)}
+				if t := parseStamp(s.ModifiedAt); !t.IsZero() {
+					row["ageSeconds"] = int64(max(now.Sub(t), 0) / time.Second)
+				}
+				_ = enc.Encode(row)
 			}
 		}
 		return
 	}
-	for i, h := range hosts {
-		if i > 0 {
-			fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "HOST\tSTATE\tAGE\tSESSION\tTITLE")
+	for _, h := range hosts {
+		switch {
+		case h.Err != "":
+			fmt.Fprintf(tw, "%s\t%s\t-\t-\t%s\n", h.Name, stateUnreachable, sanitizeLine(h.Err))
+		case len(h.Sessions) == 0:
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t(no sessions)\n", h.Name)
 		}
-		fmt.Fprintf(w, "@%s — %s\n", h.Name, sanitizeLine(h.State))
-		if len(h.Sessions) == 0 {
-			continue
-		}
-		tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 		for _, s := range h.Sessions {
-			mark := " "
-			switch {
-			case s.NeedsUser():
-				mark = "!"
-			case !s.Status.Has(ahpwire.StatusIsRead):
-				mark = "*"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", mark, sanitizeLine(s.Resource), // the full URI, as exec --session takes it
-				statusWord(s.Status), sanitizeLine(s.Title))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", h.Name, s.State, ageText(now, parseStamp(s.ModifiedAt)),
+				sanitizeLine(s.Resource), sanitizeLine(s.Title)) // the full URI, as exec --session takes it
 		}
-		_ = tw.Flush()
 	}
-}
-
-// statusWord names a session status for people.
-func statusWord(st ahpwire.SessionStatus) string {
-	switch st.Activity() {
-	case ahpwire.StatusInputNeeded:
-		return "needs you"
-	case ahpwire.StatusError:
-		return "error"
-	case ahpwire.StatusInProgress:
-		return "running"
-	case ahpwire.StatusIdle:
-		return "idle"
-	}
-	return fmt.Sprint(uint32(st))
+	_ = tw.Flush()
 }
 
 // redactErr is an error's text, masked.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
@@ -113,13 +114,17 @@ const sessionsUsage = `usage: ahptui sessions [URL|@NAME] [--json]
 
 Lists the host's sessions: id, status, last change, title (--json: one JSON
 object per line). --all asks every host of the config file at once (a host
-that is down does not slow the others) and groups the sessions by host, each
-with its connection state; sessions that need you (a question, an approval
-or an error; marked !) come first, then running ones, then unread (*).
+that is down does not slow the others; each has its own timeout) and prints
+one row per session: the host's name, the session's state, its age (since
+its last change), the session and its title. States: needs-approval,
+needs-input, error, working, done; the sessions that need you come first in
+each host. A host that could not be asked is a row of its own, state
+unreachable, with the error. Exit status: 0 when every host answered, 3
+when any did not (its rows say why).
 `
 
-// runInbox implements `ahptui sessions --all`: exit 0 when at least one
-// host answered, 3 when none did.
+// runInbox implements `ahptui sessions --all`: exit 0 when every host
+// answered, 3 when any did not.
 func runInbox(ctx context.Context, cfg config, std stdio, asJSON bool) int {
 	f, ok := readConfig(&cfg, std, false)
 	if !ok {
@@ -130,13 +135,14 @@ func runInbox(ctx context.Context, cfg config, std stdio, asJSON bool) int {
 		return exitUsage
 	}
 	hosts := collectInbox(ctx, cfg, f)
-	writeInbox(std.out, hosts, asJSON)
+	writeInbox(std.out, hosts, asJSON, time.Now())
+	code := exitOK
 	for _, h := range hosts {
-		if h.State == "connected" {
-			return exitOK
+		if h.Err != "" {
+			code = exitConnect
 		}
 	}
-	return exitConnect
+	return code
 }
 
 // runExport implements `ahptui export [URL|@NAME] SESSION [--format md|json]`.
@@ -250,4 +256,19 @@ func chatMarkdown(st ahpwire.ChatState) string {
 		}
 	}
 	return b.String()
+}
+
+// statusWord names a session status for people.
+func statusWord(st ahpwire.SessionStatus) string {
+	switch st.Activity() {
+	case ahpwire.StatusInputNeeded:
+		return "needs you"
+	case ahpwire.StatusError:
+		return "error"
+	case ahpwire.StatusInProgress:
+		return "running"
+	case ahpwire.StatusIdle:
+		return "idle"
+	}
+	return fmt.Sprint(uint32(st))
 }
