@@ -86,8 +86,8 @@ func (m *muxAgent) Run(ctx context.Context, t Turn) error { return m.pick(t.Prov
 
 // CompleteSession asks the session's agent; the host passes the provider
 // through sessionProvider.
-func (m *muxAgent) completeFor(provider, session, text string, offset int) []ahpwire.CompletionItem {
-	return completeWith(m.pick(provider), session, text, offset)
+func (m *muxAgent) completeFor(provider, session, dir, text string, offset int) []ahpwire.CompletionItem {
+	return completeWith(m.pick(provider), session, dir, text, offset)
 }
 
 // ResolveConfig asks the provider's agent.
@@ -126,8 +126,11 @@ func hasCompletions(a Agent) bool {
 	return c1 || c2
 }
 
-// completeWith asks a for completions of text in session.
-func completeWith(a Agent, session, text string, offset int) []ahpwire.CompletionItem {
+// completeWith asks a for completions of text in session (in dir).
+func completeWith(a Agent, session, dir, text string, offset int) []ahpwire.CompletionItem {
+	if dc, ok := a.(agent.SessionDirCompleter); ok {
+		return dc.CompleteSessionIn(session, dir, text, offset)
+	}
 	if sc, ok := a.(agent.SessionCompleter); ok {
 		return sc.CompleteSession(session, text, offset)
 	}

@@ -54,14 +54,14 @@ func (c *conn) completions(m *ahpwire.Message) (any, func(), *rpcError) {
 		return nil, nil, errInvalidParams("text too long or offset out of range")
 	}
 	res := ahpwire.CompletionsResult{}
-	var provider string
+	var provider, dir string
 	if se := c.h.st.sessions[ce.session]; se != nil {
-		provider = se.state.Provider
+		provider, dir = se.state.Provider, dirOf(se.state.WorkingDirectories)
 	}
 	if m, ok := c.h.agent.(*muxAgent); ok {
-		res.Items = m.completeFor(provider, ce.session, p.Text, p.Offset)
+		res.Items = m.completeFor(provider, ce.session, dir, p.Text, p.Offset)
 	} else {
-		res.Items = completeWith(c.h.agent, ce.session, p.Text, p.Offset)
+		res.Items = completeWith(c.h.agent, ce.session, dir, p.Text, p.Offset)
 	}
 	return res, nil, nil
 }

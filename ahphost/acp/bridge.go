@@ -83,15 +83,16 @@ type Bridge struct {
 }
 
 var (
-	_ agent.Agent            = (*Bridge)(nil)
-	_ agent.SessionCompleter = (*Bridge)(nil)
-	_ agent.Configurer       = (*Bridge)(nil)
-	_ agent.SessionCloser    = (*Bridge)(nil)
-	_ agent.SessionLister    = (*Bridge)(nil)
-	_ agent.Closer           = (*Bridge)(nil)
-	_ agent.ConfigApplier    = (*Bridge)(nil)
-	_ agent.SessionOpener    = (*Bridge)(nil)
-	_ sdk.Client             = (*client)(nil)
+	_ agent.Agent               = (*Bridge)(nil)
+	_ agent.SessionCompleter    = (*Bridge)(nil)
+	_ agent.SessionDirCompleter = (*Bridge)(nil)
+	_ agent.Configurer          = (*Bridge)(nil)
+	_ agent.SessionCloser       = (*Bridge)(nil)
+	_ agent.SessionLister       = (*Bridge)(nil)
+	_ agent.Closer              = (*Bridge)(nil)
+	_ agent.ConfigApplier       = (*Bridge)(nil)
+	_ agent.SessionOpener       = (*Bridge)(nil)
+	_ sdk.Client                = (*client)(nil)
 )
 
 // New returns a Bridge for cfg. It starts nothing: the agent process is

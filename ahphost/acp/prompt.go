@@ -42,6 +42,20 @@ func (b *Bridge) promptBlocks(caps sdk.PromptCapabilities, t agent.Turn) []sdk.C
 // CompleteSession offers the agent's slash commands after "/" at the start
 // of the message.
 func (b *Bridge) CompleteSession(sessionURI, text string, offset int) []ahpwire.CompletionItem {
+	return b.CompleteSessionIn(sessionURI, "", text, offset)
+}
+
+// CompleteSessionIn offers the agent's slash commands after "/" at the
+// start of the message, and the files of the session's directory (dir
+// until the session's first turn) after "@" (mention.go).
+func (b *Bridge) CompleteSessionIn(sessionURI, dir, text string, offset int) []ahpwire.CompletionItem {
+	if q, start, ok := mentionAt(text, offset); ok {
+		s, err := b.sessionFor(sessionURI, dir)
+		if err != nil {
+			return nil
+		}
+		return s.mentionItems(q, start, offset)
+	}
 	b.mu.Lock()
 	s := b.sessions[sessionURI]
 	b.mu.Unlock()

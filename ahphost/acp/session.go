@@ -12,6 +12,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/filecomplete"
 )
 
 // session is one AHP session and its ACP session.
@@ -40,6 +41,7 @@ type session struct {
 	// shellNotes are the "!" commands run since the last prompt, with
 	// their output, for the next one (shell.go).
 	shellNotes []string
+	fileIndex  *filecomplete.Index // the directory's files for "@" (mention.go)
 }
 
 // changedFile is one file the agent wrote through fs/write_text_file or

@@ -21,6 +21,15 @@ type SessionCompleter interface {
 	CompleteSession(session, text string, offset int) []ahpwire.CompletionItem
 }
 
+// SessionDirCompleter is a SessionCompleter that also takes the session's
+// working directory (a local path, "" when it has none), so that it can
+// complete before the session's first turn (ACP: "@" offers its files).
+// The host prefers it to SessionCompleter.
+type SessionDirCompleter interface {
+	// CompleteSessionIn returns items for text in session at offset (UTF-16).
+	CompleteSessionIn(session, dir, text string, offset int) []ahpwire.CompletionItem
+}
+
 // Configurer is implemented by agents that have a session configuration.
 type Configurer interface {
 	// ResolveConfig returns the schema and the values with defaults applied.
