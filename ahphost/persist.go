@@ -85,7 +85,7 @@ func newPersister(db *durable.DB) *persister {
 // rebuilt from the others and the agents at start).
 func persistable(uri string) bool {
 	switch kindOf(uri) {
-	case chanSession, chanChat, chanTerminal, chanChangeset:
+	case chanSession, chanChat, chanTerminal, chanChangeset, chanAnnotations:
 		return true
 	}
 	return false
@@ -245,6 +245,10 @@ func (s *store) persistState(uri string) (any, chanMeta, bool) {
 	case chanSession:
 		if se := s.sessions[uri]; se != nil {
 			return se.state, chanMeta{CreatedAt: se.createdAt}, true
+		}
+	case chanAnnotations:
+		if se := s.annotationsOf(uri); se != nil {
+			return se.annotations, chanMeta{}, true
 		}
 	case chanChat:
 		if ce := s.chats[uri]; ce != nil {
@@ -427,4 +431,31 @@ func (h *Host) closePersist() {
 	if err := p.db.Close(); err != nil {
 		h.log.Warn("closing the state database", "err", err)
 	}
+}
+
+// DropUnusedSession disposes of a session whose chats have no turn yet
+// (`ahptui --agent` opens a fresh one at every start; one left unused is
+// not kept). It reports whether the session was dropped.
+func (h *Host) DropUnusedSession(uri string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s := h.st
+	se := s.sessions[uri]
+	if se == nil || h.closed {
+		return false
+	}
+	for _, cs := range se.state.Chats {
+		if ce := s.chats[cs.Resource]; ce != nil && (len(ce.state.Turns) > 0 || ce.state.ActiveTurn != nil) {
+			return false
+		}
+	}
+	for _, cs := range se.state.Chats {
+		s.removeChat(cs.Resource)
+	}
+	delete(s.sessions, uri)
+	s.dropChannel(uri)
+	s.persistDeleted(uri)
+	s.activeSessionsChanged()
+	s.notifyRoot(ahpwire.MethodSessionRemoved, ahpwire.SessionRemovedParams{Channel: ahpwire.RootURI, Session: uri})
+	return true
 }

@@ -55,6 +55,14 @@ func (s *store) restore(db *durable.DB) error {
 			se := &sessionEntry{uri: ch.URI, state: state, createdAt: meta.CreatedAt}
 			s.sessions[ch.URI] = se
 			sessions = append(sessions, se)
+		case chanAnnotations:
+			se := s.annotationsOf(ch.URI)
+			if se == nil {
+				continue // its session is gone
+			}
+			if err := replayChannel(ch, &se.annotations, ahpstate.ReduceAnnotations); err != nil {
+				return corrupt(db, ch.URI, err)
+			}
 		case chanChat:
 			var state ahpwire.ChatState
 			if err := replayChannel(ch, &state, ahpstate.ReduceChat); err != nil {

@@ -207,6 +207,7 @@ func (c *conn) disposeSession(m *ahpwire.Message) (any, func(), *rpcError) {
 	s.dropChannel(p.Channel)
 	s.dropChannel(ahpwire.AnnotationsURI(p.Channel))
 	s.persistDeleted(p.Channel)
+	s.persistDeleted(ahpwire.AnnotationsURI(p.Channel))
 	provider := se.state.Provider
 	return nil, func() {
 		s.activeSessionsChanged()

@@ -89,11 +89,22 @@ func runDemo(cfg config, std stdio) int {
 		return exitUsage
 	}
 	defer closeAgents()
-	h, err := ahphost.New(ahphost.Options{
+	opts := ahphost.Options{
 		Dir: wd, Pace: pace, Logger: log.With("component", "host"), Agents: agents,
 		Faults:        ahphost.Faults{DropAfterFrames: dropAfter},
 		ReleaseMemory: debug.FreeOSMemory, // after a long reply was stored as pages (docs/benchmarks/rounds-2026-11.md, issue 12)
-	})
+		// Sessions are kept per user (hoststate.go); AHPTUI_EPHEMERAL=1 keeps nothing.
+		Durable:  lookupEnv("AHPTUI_EPHEMERAL") == "",
+		StateDir: embeddedStateDir(dir, cfg.agentArgs),
+	}
+	h, err := ahphost.New(opts)
+	if err != nil && isLocked(err) {
+		// Another ahptui holds these sessions: this run keeps none.
+		log.Warn("sessions of this run are not kept", "err", err)
+		printErr(std.err, "ahptui: %v\nahptui: this run keeps no sessions\n", err)
+		opts.Durable, opts.StateDir = false, ""
+		h, err = ahphost.New(opts)
+	}
 	if err != nil {
 		printErr(std.err, "ahptui: demo host: %v\n", err)
 		return exitError
@@ -121,6 +132,7 @@ func runDemo(cfg config, std stdio) int {
 			printErr(std.err, "ahptui: %v\n", err)
 			return exitError
 		}
+		defer h.DropUnusedSession(s.openSession) // runs before h.Close
 	}
 	if faultsOn {
 		s.demoFault = func() { h.Outage(demoOutage) }

@@ -29,7 +29,7 @@ const defaultServeAddr = "127.0.0.1:0"
 const defaultServePace = 20 * time.Millisecond
 
 // serveUsage is the usage line of `ahptui serve`.
-const serveUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token [--allow-host NAME]] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--log-level LEVEL] [--exit-with-stdin] [--detach]"
+const serveUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token [--allow-host NAME]] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--state-dir DIR | --ephemeral] [--state-budget SIZE] [--log-level LEVEL] [--exit-with-stdin] [--detach]"
 
 // serveConfig is the parsed `ahptui serve` command line.
 type serveConfig struct {
@@ -43,10 +43,13 @@ type serveConfig struct {
 	ExitWithStdin bool
 	// AgentArgs are the --agent values (NAME[=COMMAND]), in order.
 	AgentArgs []string
-	// StateDir is where agents keep their session index ("" = default).
+	// StateDir is the host's state directory: its database and the
+	// agents' session index ("" = the user state directory).
 	StateDir string
 	// Detach starts the host as a daemon and returns (servedetach.go).
 	Detach bool
+	// Ephemeral keeps no state on disk (--ephemeral).
+	Ephemeral bool
 }
 
 // parseServeFlags parses the arguments after `ahptui serve`. Sizes accept
@@ -121,7 +124,13 @@ func serveFlags(cfg *serveConfig, maxFrame, relayCap, level *string) *flag.FlagS
 	fs.DurationVar(&cfg.Options.Faults.SilentAfter, "silent-after", 0,
 		"fault injection: start the --silent-for silence this long after listening (default: at once)")
 	fs.Func("agent", "serve this ACP agent, `NAME=COMMAND` (repeatable; default: the demo agent)", func(s string) error { cfg.AgentArgs = append(cfg.AgentArgs, s); return nil })
-	fs.StringVar(&cfg.StateDir, "state-dir", "", "directory of the agents' session index (default: the user state directory)")
+	fs.StringVar(&cfg.StateDir, "state-dir", "", "the host's state directory: its sessions (state.db) and the agents' session index (default: the user state directory)")
+	fs.BoolVar(&cfg.Ephemeral, "ephemeral", false, "keep no sessions on disk: they end with the host")
+	fs.Func("state-budget", "bound the state database (`SIZE`, e.g. 2048m; default 16384m): past it the oldest archived sessions' chats are dropped first", func(s string) error {
+		n, err := parseSize("--state-budget", s)
+		cfg.Options.StateBudget = n
+		return err
+	})
 	fs.StringVar(level, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&cfg.ExitWithStdin, "exit-with-stdin", false, "stop when standard input reaches end of file")
 	fs.BoolVar(&cfg.Detach, "detach", false, "run in the background, detached (log: serve.log in the state directory); print the URL and return")
@@ -232,9 +241,14 @@ func serveMainWith(ctx context.Context, args []string, std stdio, configFile str
 	// $AHPTUI_CPUPROFILE: the host's CPU profile (profile.go)
 	defer startProfile(log)()
 	cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, cfg.Addr) // the --addr name is this machine
-	if d, err := stateDir(lookupEnv); err == nil && cfg.Options.StateDir == "" {
-		cfg.Options.StateDir = d // evicted pages of large replies go there (removed at exit)
+	if d, err := stateDir(lookupEnv); err == nil && cfg.StateDir == "" {
+		cfg.StateDir = d
 	}
+	// The sessions live in the state directory's database (issue 28);
+	// --ephemeral keeps nothing (evicted pages go to a directory removed
+	// at exit).
+	cfg.Options.StateDir = cfg.StateDir
+	cfg.Options.Durable = !cfg.Ephemeral && cfg.StateDir != ""
 	closeAgents, err := wireServeAgents(&cfg, configFile, log)
 	if err != nil {
 		gate.open()

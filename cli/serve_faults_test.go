@@ -25,7 +25,7 @@ func startServe(t *testing.T, args ...string) (string, *testkit.SyncBuffer, func
 	stderr := &testkit.SyncBuffer{}
 	done := make(chan int, 1)
 	go func() {
-		done <- serveMain(ctx, append([]string{"--dir", t.TempDir(), "--pace", "0"}, args...), pw, stderr)
+		done <- serveMain(ctx, append([]string{"--dir", t.TempDir(), "--state-dir", t.TempDir(), "--pace", "0"}, args...), pw, stderr)
 		_ = pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')

@@ -20,7 +20,7 @@ func TestServePrintsURLBeforeAnyLogLine(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() {
-		done <- serveMain(ctx, []string{"--dir", t.TempDir(), "--log-level", "debug", "--token", "tok-ORDER-1"}, term, term)
+		done <- serveMain(ctx, []string{"--dir", t.TempDir(), "--state-dir", t.TempDir(), "--log-level", "debug", "--token", "tok-ORDER-1"}, term, term)
 	}()
 	deadline := time.Now().Add(testTimeout)
 	for !strings.Contains(term.String(), "ahptui host ready") {

@@ -86,7 +86,7 @@ func TestServeMain(t *testing.T) {
 			defer cancel()
 			pr, pw := io.Pipe()
 			var stderr testkit.SyncBuffer
-			args := []string{"--dir", t.TempDir(), "--log-level", "debug"}
+			args := []string{"--dir", t.TempDir(), "--state-dir", t.TempDir(), "--log-level", "debug"}
 			if withToken {
 				args = append(args, "--token", "tok-SECRET-123")
 			} else {

@@ -246,6 +246,10 @@ func chatMarkdown(st ahpwire.ChatState) string {
 				if p.ToolCall != nil {
 					fmt.Fprintf(&b, "\n> tool %s: %s\n\n", sanitizeLine(p.ToolCall.DisplayName), sanitizeLine(render.ToolOutcome(p.ToolCall)))
 				}
+			case ahpwire.PartError: // an interrupted turn's mark, an agent's failure
+				if p.Error != nil && t.Error == nil {
+					fmt.Fprintf(&b, "\n> error: %s\n", sanitizeLine(p.Error.Message))
+				}
 			}
 		}
 		if t.Error != nil {
