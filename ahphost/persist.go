@@ -5,6 +5,7 @@ package ahphost
 
 import (
 	"encoding/json"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -458,4 +459,11 @@ func (h *Host) DropUnusedSession(uri string) bool {
 	s.activeSessionsChanged()
 	s.notifyRoot(ahpwire.MethodSessionRemoved, ahpwire.SessionRemovedParams{Channel: ahpwire.RootURI, Session: uri})
 	return true
+}
+
+// IsStateLocked reports whether New failed because another process holds
+// the state database (a *durable.LockedError).
+func IsStateLocked(err error) bool {
+	var le *durable.LockedError
+	return errors.As(err, &le)
 }

@@ -98,7 +98,7 @@ func runDemo(cfg config, std stdio) int {
 		StateDir: embeddedStateDir(dir, cfg.agentArgs),
 	}
 	h, err := ahphost.New(opts)
-	if err != nil && isLocked(err) {
+	if err != nil && ahphost.IsStateLocked(err) {
 		// Another ahptui holds these sessions: this run keeps none.
 		log.Warn("sessions of this run are not kept", "err", err)
 		printErr(std.err, "ahptui: %v\nahptui: this run keeps no sessions\n", err)

@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"errors"
 	"path/filepath"
 	"strings"
-
-	"github.com/ahptui/ahptui/ahphost/durable"
 )
 
 // Where hosts keep their sessions (issue 28). `ahptui serve` keeps its
@@ -42,10 +39,4 @@ func safeDirName(s string) string {
 		return "_" + string(b[:min(len(b), 63)])
 	}
 	return string(b)
-}
-
-// isLocked reports whether err is a state database another process holds.
-func isLocked(err error) bool {
-	var le *durable.LockedError
-	return errors.As(err, &le)
 }
