@@ -20,6 +20,7 @@ require (
 	github.com/pelletier/go-toml/v2 v2.4.3 // TOML config file (internal/config); pinned
 	github.com/sahilm/fuzzy v0.1.3
 	go.etcd.io/bbolt v1.5.0 // the host's state database (ahphost/durable); pinned
+	golang.org/x/sys v0.47.0 // openat2 RESOLVE_BENEATH confining the agent's fs requests (ahphost/acp); pinned
 )
 
 require (
@@ -43,6 +44,5 @@ require (
 	github.com/yuin/goldmark-emoji v1.0.5 // indirect
 	golang.org/x/net v0.39.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.24.0 // indirect
 )

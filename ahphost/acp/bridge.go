@@ -25,6 +25,9 @@ const (
 	// DefaultTerminalOutput bounds the output a terminal keeps for
 	// terminal/output when the agent names no outputByteLimit.
 	DefaultTerminalOutput = 1 << 20
+	// answerQueueFiles is how many of the largest file reads may be
+	// queued to the agent at once (maxAnswerQueue).
+	answerQueueFiles = 2
 	// stderrLines is how many stderr lines a crash report quotes.
 	stderrLines = 12
 )
@@ -78,6 +81,7 @@ type Bridge struct {
 	spare    *spareSession       // a session opened by warmUp, not yet used
 	index    *index
 	auth     authState // sign-in variables and their masker (auth.go)
+	limits   *limits   // bounds of the agent's requests (limits.go)
 	closed   bool
 	wg       sync.WaitGroup
 }
@@ -128,6 +132,7 @@ func New(cfg Config) (*Bridge, error) {
 		log:      cfg.Logger.With("agent", cfg.Name),
 		sessions: map[string]*session{},
 		byACP:    map[string]*session{},
+		limits:   newLimits(maxAnswerQueue(cfg.MaxFileBytes)),
 	}
 	b.ctx, b.cancel = context.WithCancel(context.Background())
 	if cfg.StateDir != "" {
@@ -225,6 +230,10 @@ func (b *Bridge) Close() error {
 	b.wg.Wait()
 	return nil
 }
+
+// maxAnswerQueue bounds the answer bytes of file reads and terminal
+// output queued to the agent.
+func maxAnswerQueue(maxFile int64) int64 { return answerQueueFiles * maxFile }
 
 // errClosed is returned once the bridge was closed.
 var errClosed = errors.New("acp: the agent bridge is closed")

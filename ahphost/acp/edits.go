@@ -114,7 +114,7 @@ func (tm *turnMap) readFile(path string) (fileBefore, bool) {
 	if err != nil {
 		return fileBefore{}, false
 	}
-	b, err := readBounded(real, tm.b.cfg.MaxFileBytes)
+	b, err := readBeneath(tm.s.dir, relOf(tm.s.dir, real), tm.b.cfg.MaxFileBytes, nil)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fileBefore{}, true
 	}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -24,6 +25,19 @@ type proc struct {
 	// exited is closed once the process was reaped; err is its exit error.
 	exited chan struct{}
 	err    error
+	// dead is closed when a write to the agent's stdin failed: it is
+	// treated as gone (and killed) though a child may hold its pipes.
+	dead     chan struct{}
+	deadOnce sync.Once
+}
+
+// stdinDied marks the process dead after a failed write to its stdin and
+// kills its group; the next turn starts a new one.
+func (p *proc) stdinDied(err error) {
+	p.deadOnce.Do(func() {
+		close(p.dead)
+		p.kill()
+	})
 }
 
 // alive reports whether the process still runs and its connection is open.
@@ -32,6 +46,8 @@ func (p *proc) alive() bool {
 	case <-p.exited:
 		return false
 	case <-p.conn.Done():
+		return false
+	case <-p.dead:
 		return false
 	default:
 		return true
@@ -137,31 +153,40 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("acp: %s: %w", b.cfg.Name, err)
 	}
-	stderr, err := cmd.StderrPipe()
+	// The bridge owns the stderr pipe (not exec's): the process is reaped
+	// when it exits, though a child of it may hold the pipe for days.
+	stderr, stderrW, err := os.Pipe()
 	if err != nil {
 		stopStdout()
 		closeStdout()
 		return nil, fmt.Errorf("acp: %s: stderr: %w", b.cfg.Name, err)
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stderr = stderrW
+	err = cmd.Start()
+	_ = stderrW.Close()
+	if err != nil {
+		_ = stderr.Close()
 		stopStdout()
 		closeStdout()
 		return nil, fmt.Errorf("cannot start the agent %q (%s): %w", b.cfg.Name, b.cfg.Command, err)
 	}
 	b.log.Info("agent started", "pid", cmd.Process.Pid, "command", b.cfg.Command)
-	p := &proc{cmd: cmd, stderr: newTail(stderrLines), exited: make(chan struct{})}
-	var readers sync.WaitGroup
-	readers.Add(1)
+	p := &proc{cmd: cmd, stderr: newTail(stderrLines), exited: make(chan struct{}), dead: make(chan struct{})}
+	pumped := make(chan struct{})
 	b.wg.Add(2)
 	go func() {
 		defer b.wg.Done()
-		defer readers.Done()
+		defer close(pumped)
+		defer stderr.Close()
 		b.pumpStderr(stderr, p.stderr)
 	}()
 	go func() {
 		defer b.wg.Done()
-		readers.Wait() // Wait closes the pipes: read them to the end first
 		p.err = cmd.Wait()
+		// What the agent wrote before it exited is read; a child holding
+		// the pipe does not keep the pump (nor the reaping) waiting.
+		_ = stderr.SetReadDeadline(time.Now().Add(stderrGrace))
+		<-pumped
 		stopStdout() // the SDK reads what is left, then the end
 		b.log.Info("agent exited", "pid", cmd.Process.Pid, "err", p.err)
 		close(p.exited)
@@ -170,7 +195,7 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	// hold its first read until the logger is in place (a data race when
 	// the agent exits at once otherwise).
 	gate := make(chan struct{})
-	p.conn, p.legacy = b.connect(stdin, stdout, gate)
+	p.conn, p.legacy = b.connect(stdinWriter{stdin, p}, stdout, gate)
 	go func() { // the SDK reads no more
 		<-p.conn.Done()
 		closeStdout()
@@ -219,6 +244,25 @@ func (b *Bridge) pumpStderr(r io.Reader, t *tail) {
 // maxStderrLine bounds one stderr line kept or logged.
 const maxStderrLine = 1024
 
+// stderrGrace is how long the stderr pump reads on after the agent
+// exited (a child of it may hold the pipe open).
+const stderrGrace = 500 * time.Millisecond
+
+// stdinWriter is the agent's stdin: a failed write means the agent is
+// gone, whoever still holds its other pipes.
+type stdinWriter struct {
+	w io.Writer
+	p *proc
+}
+
+func (s stdinWriter) Write(b []byte) (int, error) {
+	n, err := s.w.Write(b)
+	if err != nil {
+		s.p.stdinDied(err)
+	}
+	return n, err //nolint:wrapcheck // the pipe's own error, as io.Writer passes it on
+}
+
 // readBoundedLine reads one line, keeping at most limit bytes of it (the
 // rest is skipped).
 func readBoundedLine(br *bufio.Reader, limit int) (string, error) {
@@ -263,7 +307,7 @@ func (t *tail) lines() []string {
 // read through the bridge's reader (reader.go) once gate is closed.
 func (b *Bridge) connect(stdin io.Writer, stdout io.Reader, gate <-chan struct{}) (*sdk.ClientSideConnection, *legacyRPC) {
 	c := &client{b: b, legacy: newLegacyRPC(stdin)}
-	return sdk.NewClientSideConnection(c, c.legacy, gatedReader{newAgentReader(stdout, c), gate}), c.legacy
+	return sdk.NewClientSideConnection(gatedClient{c}, c.legacy, gatedReader{newAgentReader(stdout, c), gate}), c.legacy
 }
 
 // gatedReader blocks reads until gate is closed.

@@ -39,6 +39,9 @@
 //	            "Reason received: " and the rest of the text
 //	sessions    says how many session/new the agent answered ("sessions: N")
 //
+// and the hostile scripts of hostile.go (fifo, readflood, race, daemon,
+// stderrflood, spawn).
+//
 // Environment: FAKEACP_HANG_INIT=1 never answers initialize;
 // FAKEACP_AUTH=1 offers two auth methods (see auth.go) and refuses
 // session/new with "auth required" (-32000) until one signed in;
@@ -89,9 +92,9 @@ func main() {
 	f.initAuth()
 	if modelsOn() {
 		out := &stdoutWriter{w: os.Stdout}
-		f.conn = sdk.NewAgentSideConnection(f, out, modelStdin(os.Stdin, out))
+		f.conn = sdk.NewAgentSideConnection(f, out, modelStdin(stallReader{os.Stdin}, out))
 	} else {
-		f.conn = sdk.NewAgentSideConnection(f, os.Stdout, os.Stdin)
+		f.conn = sdk.NewAgentSideConnection(f, os.Stdout, stallReader{os.Stdin})
 	}
 	<-f.conn.Done()
 }
@@ -313,6 +316,9 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 	}
 	if len(w) > 1 {
 		arg = strings.Join(w[1:], " ")
+	}
+	if ok, stop, err := r.hostile(word, arg); ok { // hostile.go
+		return stop, err
 	}
 	switch word {
 	case "whoami":

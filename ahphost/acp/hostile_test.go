@@ -1,0 +1,153 @@
+//go:build linux
+
+package acp
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// A hostile agent reads a FIFO of its directory thousands of times at
+// once: every read is refused at once (no OS thread waits in open), and
+// the host survives a thread limit far below the reads' number.
+func TestFIFOReadsDoNotExhaustThreads(t *testing.T) {
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "fifo")
+	prev := debug.SetMaxThreads(runtime.NumCPU() + 300)
+	defer debug.SetMaxThreads(prev)
+	turn := e.run(e.c, chat, "t1", "fifo 2000")
+	if md := markdown(turn); md != "fifo: 0 answered, 2000 failed" {
+		t.Fatalf("fifo reads: %q %q", md, errText(turn))
+	}
+	if turn := e.run(e.c, chat, "t2", "text"); markdown(turn) != "Hello from the fake agent." {
+		t.Fatalf("after the fifo reads: %q %q", markdown(turn), errText(turn))
+	}
+}
+
+// An agent that stops reading its stdin while reading a big file many
+// times at once gets at most the answer queue's worth of answers; the
+// others are refused before the file is read.
+func TestReadFloodBoundedQueue(t *testing.T) {
+	const size, reads = 1 << 20, 40
+	e := newEnv(t, opts{maxBytes: 2 << 20}) // a 4 MiB queue: 4 answers
+	if err := os.WriteFile(filepath.Join(e.dir, "big.txt"), []byte(strings.Repeat("x", size)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, chat := e.newSession(e.c, "flood")
+	e.prompt(e.c, chat, "t1", fmt.Sprintf("readflood %d big.txt", reads))
+	max := e.b.limits.maxQueue
+	e.eventually("every read answered or refused", func() bool {
+		q := e.b.limits.queuedBytes()
+		if q > max {
+			t.Fatalf("%d answer bytes queued, over the %d bound", q, max)
+		}
+		return strings.Count(e.logs.String(), "the answer queue is full")+int(q/size) == reads
+	})
+	if err := os.WriteFile(filepath.Join(e.dir, "unstall"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	turn := e.finished(e.c, chat, "t1")
+	var ok, refused int
+	if _, err := fmt.Sscanf(markdown(turn), "ok %d refused %d", &ok, &refused); err != nil {
+		t.Fatalf("answer %q %q", markdown(turn), errText(turn))
+	}
+	if ok < 1 || int64(ok*size) > max || ok+refused != reads {
+		t.Fatalf("ok %d refused %d: want 1..%d answered", ok, refused, max/size)
+	}
+	if q := e.b.limits.queuedBytes(); q != 0 {
+		t.Fatalf("%d bytes still reserved after the answers were sent", q)
+	}
+}
+
+// A refused read of a file over the limit reads nothing of it.
+func TestOversizeReadReadsNothing(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "big"), make([]byte, 20<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := readBeneath(dir, "big", 16<<20, nil)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Fatalf("err %v", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Fatalf("a refused read allocated %d bytes", grew)
+	}
+}
+
+// A symbolic link swapped for a parent directory between the check and
+// the write never lets a write out of the working directory.
+func TestWriteRaceCannotEscape(t *testing.T) {
+	e := newEnv(t, opts{})
+	outside := t.TempDir()
+	sub := filepath.Join(e.dir, "sub")
+	_, chat := e.newSession(e.c, "race")
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // the swapper: sub is a directory, then a link out
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_ = os.RemoveAll(sub)
+			_ = os.Mkdir(sub, 0o755)
+			runtime.Gosched()
+			_ = os.RemoveAll(sub)
+			_ = os.Symlink(outside, sub)
+			runtime.Gosched()
+		}
+	}()
+	turn := e.run(e.c, chat, "t1", "race sub/f.txt 3000")
+	close(stop)
+	wg.Wait()
+	if markdown(turn) != "raced" {
+		t.Fatalf("answer %q %q", markdown(turn), errText(turn))
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) > 0 {
+		t.Fatalf("%d writes escaped the working directory: %v", len(ents), ents)
+	}
+}
+
+// An agent that exits while a child of it (in a session of its own) holds
+// its stderr is reaped at once: the turn ends, and the next one starts a
+// new agent instead of writing to the dead one's stdin.
+func TestAgentExitWhileAChildHoldsStderr(t *testing.T) {
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "daemon")
+	start := time.Now()
+	turn := e.run(e.c, chat, "t1", "daemon")
+	pid, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(markdown(turn)), "child pid "))
+	if err != nil {
+		t.Fatalf("answer %q %q", markdown(turn), errText(turn))
+	}
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	if turn.State != ahpwire.TurnError {
+		t.Fatalf("state %q", turn.State)
+	}
+	for i, p := range []string{"text", "text"} {
+		_, chat := e.newSession(e.c, fmt.Sprintf("after-%d", i))
+		if turn := e.run(e.c, chat, "a"+strconv.Itoa(i), p); !strings.HasSuffix(markdown(turn), "Hello from the fake agent.") {
+			t.Fatalf("after the exit: %q %q", markdown(turn), errText(turn))
+		}
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Fatalf("recovery took %v", d)
+	}
+}
