@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -204,10 +205,16 @@ func (b *Bridge) Authenticate(ctx context.Context, resource, token string) error
 	if !ok {
 		return fmt.Errorf("%s is not a sign-in method of %s", resource, b.cfg.Name)
 	}
+	if err := checkToken(token); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, b.cfg.RequestTimeout)
 	defer cancel()
 	p, err := b.getProc(ctx)
 	if err != nil {
+		if token == "" && b.signOutOffline(id) {
+			return nil
+		}
 		return err
 	}
 	var mi methodInfo
@@ -237,6 +244,42 @@ func (b *Bridge) Authenticate(ctx context.Context, resource, token string) error
 	}
 	b.log.Info("authenticated", "method", id)
 	return nil
+}
+
+// checkToken refuses a token with a control character or invalid UTF-8
+// before anything keeps it: an environment variable holding a NUL byte
+// fails every later start of the agent.
+func checkToken(token string) error {
+	if !utf8.ValidString(token) {
+		return errors.New("the token is not valid UTF-8; paste it again")
+	}
+	for i, r := range token {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return fmt.Errorf("the token holds a control character (%U at byte %d); paste it again without it", r, i)
+		}
+	}
+	return nil
+}
+
+// signOutOffline forgets an env_var sign-in while the agent cannot start
+// (a sign-in it cannot start with, for one): the next start goes without
+// it. It reports whether id was such a method of the last agent started.
+func (b *Bridge) signOutOffline(id string) bool {
+	b.mu.Lock()
+	methods := b.methods
+	b.mu.Unlock()
+	for _, m := range methods {
+		mi, ok := infoOf(m)
+		if !ok || mi.id != id || len(mi.envVars) == 0 {
+			continue
+		}
+		b.auth.mu.Lock()
+		delete(b.auth.env, mi.envVars[0].Name)
+		b.auth.mu.Unlock()
+		b.log.Info("signed out while the agent cannot start", "variable", mi.envVars[0].Name)
+		return true
+	}
+	return false
 }
 
 // restartWith sets (or, with an empty value, removes) an environment

@@ -151,3 +151,28 @@ func TestAuthNoMethods(t *testing.T) {
 		t.Fatalf("auth/required: %v", got)
 	}
 }
+
+// A sign-in with a NUL byte is refused before it is kept (it would fail
+// every later start); a sign-in the agent cannot start with can be signed
+// out of though no agent runs, and a good one works after both.
+func TestBadSignInsDoNotDisableTheAgent(t *testing.T) {
+	e := newEnv(t, opts{env: []string{"FAKEACP_AUTH=prompt"}})
+	_, chat := e.newSession(e.c, "bad")
+	e.run(e.c, chat, "t1", "text")
+	e.eventually("auth/required", func() bool { return len(e.c.authRequired()) >= 2 })
+	if err := e.c.c.Authenticate(e.ctx, keyRes, "sk-\x00bad"); err == nil || !strings.Contains(err.Error(), "control character") {
+		t.Fatalf("a NUL sign-in: %v", err)
+	}
+	if err := e.c.c.Authenticate(e.ctx, keyRes, "crash-key"); err == nil {
+		t.Fatal("a sign-in the agent cannot start with was accepted")
+	}
+	if err := e.c.c.Authenticate(e.ctx, keyRes, ""); err != nil {
+		t.Fatalf("sign-out without a live agent: %v", err)
+	}
+	if err := e.c.c.Authenticate(e.ctx, keyRes, "sk-good-key-1"); err != nil {
+		t.Fatalf("a good sign-in after the bad ones: %v", err)
+	}
+	if got := markdown(e.run(e.c, chat, "t2", "whoami")); !strings.Contains(got, "Signed in with fake-key.") {
+		t.Fatalf("after sign-in: %q", got)
+	}
+}

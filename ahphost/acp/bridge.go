@@ -80,8 +80,9 @@ type Bridge struct {
 	warm     *warmUpRun          // the warm-up in flight or done, nil before
 	spare    *spareSession       // a session opened by warmUp, not yet used
 	index    *index
-	auth     authState // sign-in variables and their masker (auth.go)
-	limits   *limits   // bounds of the agent's requests (limits.go)
+	auth     authState        // sign-in variables and their masker (auth.go)
+	limits   *limits          // bounds of the agent's requests (limits.go)
+	methods  []sdk.AuthMethod // the sign-in methods of the last agent started
 	closed   bool
 	wg       sync.WaitGroup
 }

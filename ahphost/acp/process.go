@@ -124,6 +124,7 @@ func (b *Bridge) getProc(ctx context.Context) (*proc, error) {
 		}
 		if err == nil {
 			b.proc = p
+			b.methods = p.init.AuthMethods
 		}
 		b.mu.Unlock()
 		return p, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -24,6 +25,10 @@ const keyVar = "FAKEACP_API_KEY"
 // initAuth signs in from the environment (an env_var sign-in).
 func (f *fake) initAuth() {
 	if k := os.Getenv(keyVar); k != "" && os.Getenv("FAKEACP_AUTH") != "" {
+		if strings.HasPrefix(k, "crash") { // a key the agent cannot start with
+			fmt.Fprintln(os.Stderr, "fakeacp: unusable key")
+			os.Exit(2)
+		}
 		fmt.Fprintf(os.Stderr, "fakeacp: using key %s\n", k)
 		f.authed = "fake-key"
 	}
