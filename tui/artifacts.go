@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // Session artifacts (AHP 1.1): F8 lists the open session's artifacts —
@@ -26,9 +28,9 @@ type (
 // readArtifact reads an artifact's URI with resourceRead (a tea.Cmd).
 func readArtifact(ctx context.Context, b Backend, a ahpwire.SessionArtifact) tea.Cmd {
 	rr, ok := b.(resourceReader)
-	title := firstNonEmpty(a.Title, a.URI)
+	title := cmp.Or(a.Title, a.URI)
 	if !ok {
-		return emit(artifactReadMsg{title: title, err: errNoResources})
+		return uikit.Emit(artifactReadMsg{title: title, err: errNoResources})
 	}
 	return func() tea.Msg {
 		ctx, cancel := reqCtx(ctx)

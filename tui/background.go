@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // bgSummary is the strip line of a chat's backgroundWork (shells and
@@ -28,7 +30,7 @@ func bgSummary(ws []ahpwire.BackgroundWork) string {
 
 // workLabel is "label (shell)" or "label (subagent)", sanitised.
 func workLabel(w ahpwire.BackgroundWork) string {
-	return oneLine(render.Sanitize(firstNonEmpty(w.Label, w.Command, w.ID))) + " (" + oneLine(render.Sanitize(w.Kind)) + ")"
+	return uikit.OneLine(render.Sanitize(cmp.Or(w.Label, w.Command, w.ID))) + " (" + uikit.OneLine(render.Sanitize(w.Kind)) + ")"
 }
 
 // bgList is the selectable list of background work; enter on a subagent
@@ -63,7 +65,7 @@ func (l *bgList) Update(msg tea.KeyPressMsg, ws []ahpwire.BackgroundWork) (openC
 }
 
 // View renders the list with its hints.
-func (l *bgList) View(st *Styles, ws []ahpwire.BackgroundWork, width int) []string {
+func (l *bgList) View(st *uikit.Styles, ws []ahpwire.BackgroundWork, width int) []string {
 	if !l.open || len(ws) == 0 {
 		return nil
 	}
@@ -71,7 +73,7 @@ func (l *bgList) View(st *Styles, ws []ahpwire.BackgroundWork, width int) []stri
 	for i, w := range ws {
 		text := workLabel(w)
 		if w.Command != "" {
-			text += " — " + oneLine(render.Sanitize(w.Command))
+			text += " — " + uikit.OneLine(render.Sanitize(w.Command))
 		}
 		if w.Kind == "subagent" {
 			text += " — enter opens its chat"
@@ -92,7 +94,7 @@ func (l *bgList) View(st *Styles, ws []ahpwire.BackgroundWork, width int) []stri
 // openBackground opens the list of background work and subagents.
 func (m *chatModel) openBackground() tea.Cmd {
 	if len(m.ahp.BackgroundWork) == 0 {
-		return notice("no background work is running", false)
+		return uikit.Notice("no background work is running", false)
 	}
 	m.x.bgl.open, m.x.bgl.sel = true, 0
 	m.relayout()

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // chatFocus is which chat pane receives keys.
@@ -128,7 +130,7 @@ func (m *chatModel) stripLines() []string {
 	var out []string
 	// Each line is cut to the width when drawn: only the head of a long
 	// message is sanitised, on every frame.
-	first := func(s string) string { return oneLine(render.Sanitize(render.Head(s, m.width))) }
+	first := func(s string) string { return uikit.OneLine(render.Sanitize(render.Head(s, m.width))) }
 	if s := m.state.Steering; s != nil {
 		out = append(out, st.Chat.Queue.Render("↪ steering: "+first(s.Text)))
 	}
@@ -286,11 +288,11 @@ func (m *chatModel) View(sessionChanges bool) string {
 
 // status fills the chat part of the status line.
 func (m *chatModel) status(s *statusInfo) {
-	s.title = firstNonEmpty(m.title, "(untitled)")
+	s.title = cmp.Or(m.title, "(untitled)")
 	s.pending = m.pendingCount()
 	s.model = m.turnModel
 	if u := m.usage(); u != nil {
-		s.model = firstNonEmpty(u.Model, s.model)
+		s.model = cmp.Or(u.Model, s.model)
 		s.usage = formatTokens(u.InputTokens) + " in · " + formatTokens(u.OutputTokens) + " out"
 	}
 }
@@ -317,7 +319,7 @@ func (m *chatModel) hintLine(sessionChanges bool) string {
 	}
 	inTranscript := m.focus == focusTranscript
 	if m.state.Current != nil && m.ready {
-		act := firstNonEmpty(render.SanitizeLine(m.state.Activity, max(1, m.width)), "working") // one line, cut below
+		act := cmp.Or(render.SanitizeLine(m.state.Activity, max(1, m.width)), "working") // one line, cut below
 		if inTranscript {
 			// Enter and alt+enter act on the transcript here, not the composer.
 			parts = append(parts, "● "+act+" — esc cancels")

@@ -9,6 +9,7 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // chatExtras is the chat's state for completions, steering and the queue
@@ -41,7 +42,7 @@ func newChatExtras(c *common, chat string) chatExtras {
 	if fs, ok := c.backend.(featureSource); ok {
 		f = fs.HostFeatures()
 	}
-	in := newTextInput(&c.styles)
+	in := uikit.NewTextInput(&c.styles)
 	in.Prompt = "search › "
 	in.Placeholder = "text in the whole chat (collapsed blocks too)"
 	return chatExtras{
@@ -90,7 +91,7 @@ func (m *chatModel) listKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if chat := m.x.bgl.Update(k, m.ahp.BackgroundWork); chat != "" {
 		m.relayout()
-		return emit(openChildMsg{chat: chat, parent: m.chat})
+		return uikit.Emit(openChildMsg{chat: chat, parent: m.chat})
 	}
 	m.relayout()
 	return nil
@@ -120,7 +121,7 @@ func (m *chatModel) onCompletion(msg tea.Msg) tea.Cmd {
 func (m *chatModel) copyMessage() tea.Cmd {
 	msg := m.messageAt(m.currentItem())
 	if msg == nil {
-		return notice("nothing to copy", false)
+		return uikit.Notice("nothing to copy", false)
 	}
 	md := messageMarkdown(msg)
 	return copyCmd(md, "the message as markdown", m.c.km.Transcript.Export.Help().Key)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // The chat screen's keys that reach past the focused pane, before the chat
@@ -32,7 +33,7 @@ func (m *Model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 		return prepareEditor(c.comp.Expanded())
 	case chord && key.Matches(k, km.Chord.Unqueue):
 		if len(c.state.Queued) == 0 {
-			return notice("no queued message to remove", false)
+			return uikit.Notice("no queued message to remove", false)
 		}
 		return c.unqueue()
 	case chord && key.Matches(k, km.Chord.Cancel):
@@ -40,7 +41,7 @@ func (m *Model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 	// After ctrl+x, any other key acts as usual.
 	case shortcuts && inComposer && key.Matches(k, km.Composer.Unqueue):
 		m.chordX = true
-		return notice("ctrl+x… "+km.Chord.Editor.Help().Key+" $EDITOR · "+km.Chord.Unqueue.Help().Key+" remove last queued", false)
+		return uikit.Notice("ctrl+x… "+km.Chord.Editor.Help().Key+" $EDITOR · "+km.Chord.Unqueue.Help().Key+" remove last queued", false)
 	case shortcuts && inComposer && key.Matches(k, km.Composer.HistorySearch):
 		query := c.comp.Value()
 		if c.comp.browsing() || strings.Contains(query, "\n") {
@@ -58,7 +59,7 @@ func (m *Model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 		if c.state.Current != nil {
 			hint += " · esc again cancels the turn"
 		}
-		return notice(hint, false)
+		return uikit.Notice(hint, false)
 	case shortcuts && key.Matches(k, km.Chat.CycleMode):
 		return m.cycleMode() // session_settings.go
 	case key.Matches(k, km.Chat.NewSession):
@@ -118,7 +119,7 @@ func (m *Model) newSessionLikeThis() tea.Cmd {
 		provider = s.Provider
 	}
 	leave := m.leaveChat()
-	return tea.Batch(leave, emit(newSessionMsg{Provider: provider}))
+	return tea.Batch(leave, uikit.Emit(newSessionMsg{Provider: provider}))
 }
 
 // helpKeyInTranscript reports whether k is the transcript's help key (?)

@@ -183,13 +183,6 @@ func toolCopy(t *ahpwire.ToolCallState) string {
 	return strings.TrimSpace(b.String())
 }
 
-func oneLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
-}
-
 // firstFence returns the body of the first ``` (or ~~~) code fence.
 func firstFence(s string) string {
 	lines := strings.Split(s, "\n")

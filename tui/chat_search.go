@@ -11,6 +11,7 @@ import (
 
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // searchBar is the search input and its results.
@@ -54,7 +55,7 @@ func (s *searchBar) cancel() {
 }
 
 // View renders the bar: input and the match count (or the progress).
-func (s *searchBar) View(st *Styles, width int) []string {
+func (s *searchBar) View(st *uikit.Styles, width int) []string {
 	count := "no matches"
 	switch {
 	case s.running && s.pages > 0:
@@ -70,7 +71,7 @@ func (s *searchBar) View(st *Styles, width int) []string {
 		count = strconv.Itoa(s.cur+1) + "/" + strconv.Itoa(len(s.hits))
 	}
 	if s.failed > 0 {
-		count += " · " + plural(s.failed, "page") + " could not be searched"
+		count += " · " + uikit.Plural(s.failed, "page") + " could not be searched"
 	}
 	if s.paging {
 		count += " · loading older turns…"
@@ -196,13 +197,13 @@ func (m *chatModel) searchFound(msg searchFoundMsg) tea.Cmd {
 func (m *chatModel) stepSearch(dir int) tea.Cmd {
 	s := &m.x.search
 	if s.query == "" {
-		return notice("no search — "+m.c.km.Chat.Search.Help().Key+" searches", false)
+		return uikit.Notice("no search — "+m.c.km.Chat.Search.Help().Key+" searches", false)
 	}
 	if len(s.hits) == 0 {
 		if s.running {
-			return notice("still searching for "+strconv.Quote(s.query), false)
+			return uikit.Notice("still searching for "+strconv.Quote(s.query), false)
 		}
-		return notice("no matches for "+strconv.Quote(s.query), false)
+		return uikit.Notice("no matches for "+strconv.Quote(s.query), false)
 	}
 	s.jump = false
 	s.cur = (s.cur + dir + len(s.hits)) % len(s.hits)
@@ -248,7 +249,7 @@ func (m *chatModel) gotoHit(h searchHit) {
 }
 
 // decorate highlights the search query in the visible transcript lines.
-func (s *searchBar) decorate(view string, st *Styles) string {
+func (s *searchBar) decorate(view string, st *uikit.Styles) string {
 	if s.query == "" || len(s.hits) == 0 {
 		return view
 	}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // Sending from the composer. Enter: Model.Update → handleKey
@@ -50,7 +51,7 @@ func (m *chatModel) afterComposerKey() tea.Cmd {
 // while editing a queued message).
 func (m *chatModel) sendComposer(steer bool) tea.Cmd {
 	if m.x.readOnly {
-		return notice("this chat is read-only (a subagent's chat) — "+m.c.km.Chat.Parent.Help().Key+" goes back", false)
+		return uikit.Notice("this chat is read-only (a subagent's chat) — "+m.c.km.Chat.Parent.Help().Key+" goes back", false)
 	}
 	text := m.comp.Take()
 	if text == "" {
@@ -79,7 +80,7 @@ func (m *chatModel) send(text string, steer bool) tea.Cmd {
 // while a turn runs, else a queued message while a turn runs, else a turn.
 func (m *chatModel) sendMessage(text string, steer bool) tea.Cmd {
 	if m.chat == "" {
-		return notice("no chat open", true)
+		return uikit.Notice("no chat open", true)
 	}
 	if !m.tr.Following() {
 		m.tr.GotoBottom()
@@ -97,7 +98,7 @@ func (m *chatModel) sendMessage(text string, steer bool) tea.Cmd {
 		return m.c.dispatch(m.chat, a, "edit queued message")
 	case steer && m.state.Current != nil:
 		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingSteering, ID: m.c.newID(), Message: msg}
-		return tea.Batch(m.c.dispatch(m.chat, a, "steer"), notice(steeringSentNotice+" — the agent sees it mid-turn", false))
+		return tea.Batch(m.c.dispatch(m.chat, a, "steer"), uikit.Notice(steeringSentNotice+" — the agent sees it mid-turn", false))
 	case m.state.Current != nil:
 		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingQueued, ID: m.c.newID(), Message: msg}
 		return m.c.dispatch(m.chat, a, "queue message")

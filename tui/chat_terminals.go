@@ -8,6 +8,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // viewOptsBase are the render options of the transcript: the global views,
@@ -55,7 +56,7 @@ func (m *chatModel) focusedTerminal() string {
 func (m *chatModel) scrollTerminal(n int) tea.Cmd {
 	uri := m.focusedTerminal()
 	if uri == "" {
-		return notice("no terminal in the focused block — select one with [ or ]", false)
+		return uikit.Notice("no terminal in the focused block — select one with [ or ]", false)
 	}
 	if k, ok := parseSpanID(m.tr.FocusedSpan().ID); ok && !m.expanded[k] {
 		m.expanded[k] = true

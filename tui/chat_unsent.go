@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // unsentMsg is a message of the user that did not reach the chat: the chat
@@ -33,7 +35,7 @@ func (m *chatModel) holdUnsent() tea.Cmd {
 		return nil
 	}
 	m.addUnsent(text, m.loadErr)
-	return notice("not sent: "+m.loadErr+" — "+m.c.km.Chat.NewSession.Help().Key+" resends it in a new session", true)
+	return uikit.Notice("not sent: "+m.loadErr+" — "+m.c.km.Chat.NewSession.Help().Key+" resends it in a new session", true)
 }
 
 // strandOutbox moves the user's sends still waiting for this chat (held,

@@ -7,6 +7,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // wheelLines is how far one mouse wheel step scrolls.
@@ -36,17 +37,17 @@ func (m *chatModel) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case editorReadyMsg:
 		if msg.err != nil {
-			return notice(msg.err.Error(), true)
+			return uikit.Notice(msg.err.Error(), true)
 		}
 		return runEditor(m.c.editor, msg.path)
 	case editorClosedMsg:
 		if msg.err != nil {
-			return tea.Batch(notice("editor: "+msg.err.Error(), true), readEditor(msg.path))
+			return tea.Batch(uikit.Notice("editor: "+msg.err.Error(), true), readEditor(msg.path))
 		}
 		return readEditor(msg.path)
 	case editorResultMsg:
 		if msg.err != nil {
-			return notice(msg.err.Error(), true)
+			return uikit.Notice(msg.err.Error(), true)
 		}
 		m.comp.SetDraft(msg.text)
 		m.relayout()
@@ -57,9 +58,9 @@ func (m *chatModel) Update(msg tea.Msg) tea.Cmd {
 		return m.searchFound(msg) // chat_search.go
 	case exportDoneMsg:
 		if msg.err != nil {
-			return notice(errText(msg.err), true)
+			return uikit.Notice(errText(msg.err), true)
 		}
-		return notice("exported to "+msg.path, false)
+		return uikit.Notice("exported to "+msg.path, false)
 	case turnsFetchedMsg:
 		return m.onTurnsFetched(msg)
 	}
@@ -89,7 +90,7 @@ func (m *chatModel) onTurnsFetched(msg turnsFetchedMsg) tea.Cmd {
 	}
 	m.fetching = false
 	if msg.err != nil {
-		return notice(errText(msg.err), true)
+		return uikit.Notice(errText(msg.err), true)
 	}
 	return nil
 }
@@ -122,20 +123,20 @@ func (m *chatModel) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.Background):
 		return m.openBackground() // background.go
 	case key.Matches(k, km.Settings):
-		return emit(openSettingsMsg{})
+		return uikit.Emit(openSettingsMsg{})
 	case key.Matches(k, km.Artifacts):
-		return emit(openArtifactsMsg{})
+		return uikit.Emit(openArtifactsMsg{})
 	case key.Matches(k, km.Parent):
 		if m.x.parent == "" {
-			return notice("this chat has no parent chat", false)
+			return uikit.Notice("this chat has no parent chat", false)
 		}
-		return emit(openChildMsg{chat: m.x.parent})
+		return uikit.Emit(openChildMsg{chat: m.x.parent})
 	case inTranscript && key.Matches(k, tk.ToggleBlock):
 		if uri := m.focusedTerminal(); uri != "" && key.Matches(k, m.c.km.Terminal.Interact) {
-			return emit(openTerminalMsg{uri: uri})
+			return uikit.Emit(openTerminalMsg{uri: uri})
 		}
 		if chat := m.focusedSubagent(); chat != "" {
-			return emit(openChildMsg{chat: chat, parent: m.chat})
+			return uikit.Emit(openChildMsg{chat: chat, parent: m.chat})
 		}
 		return m.toggleFocused()
 	case inTranscript && key.Matches(k, tk.SearchNext):
@@ -167,21 +168,21 @@ func (m *chatModel) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.CycleThinking):
 		m.thinking = (m.thinking + 1) % 3
 		m.tr.invalidateAll()
-		return notice("thinking view: "+m.thinking.describe(), false)
+		return uikit.Notice("thinking view: "+m.thinking.describe(), false)
 	case key.Matches(k, km.Resume):
 		if t := m.resumableTurn(); t != "" {
 			return m.c.dispatch(m.chat, &ahpwire.ChatTurnResume{TurnID: t}, "resume turn")
 		}
-		return notice("nothing to resume", false)
+		return uikit.Notice("nothing to resume", false)
 	case key.Matches(k, km.Resend):
 		if e, ok := m.firstUncertain(); ok {
 			return resend(m.c.ctx, m.c.backend, m.chat, e.ClientSeq)
 		}
-		return notice("no unconfirmed message to resend", false)
+		return uikit.Notice("no unconfirmed message to resend", false)
 	case key.Matches(k, km.OpenPrompt):
-		return emit(openPromptMsg{})
+		return uikit.Emit(openPromptMsg{})
 	case key.Matches(k, km.Sessions):
-		return emit(backToPickerMsg{})
+		return uikit.Emit(backToPickerMsg{})
 	}
 	if inTranscript {
 		return m.transcriptKey(k)
@@ -236,12 +237,12 @@ func (m *chatModel) transcriptKey(k tea.KeyPressMsg) tea.Cmd {
 		if text := m.focusedText(false); text != "" {
 			return copyCmd(text, "the block", m.c.km.Transcript.Export.Help().Key)
 		}
-		return notice("nothing to copy — select a block with [ or ]", false)
+		return uikit.Notice("nothing to copy — select a block with [ or ]", false)
 	case key.Matches(k, km.CopyCode):
 		if text := m.focusedText(true); text != "" {
 			return copyCmd(text, "code", m.c.km.Transcript.Export.Help().Key)
 		}
-		return notice("the focused block has no code fence", false)
+		return uikit.Notice("the focused block has no code fence", false)
 	default:
 		return nil
 	}

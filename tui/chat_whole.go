@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // wholeAction is what runs once every turn of the chat is loaded.
@@ -30,12 +32,12 @@ func (m *chatModel) wholeChat(action wholeAction) tea.Cmd {
 		return m.runWhole(action)
 	}
 	if m.fetching || m.x.whole.action != wholeNone {
-		return notice("still loading earlier turns — try again in a moment", false)
+		return uikit.Notice("still loading earlier turns — try again in a moment", false)
 	}
 	m.x.whole = wholePager{action: action, pagedFrom: m.cursor}
 	m.fetching = true
 	return tea.Batch(fetchTurns(m.c.ctx, m.c.backend, m.chat, m.cursor),
-		notice("loading the whole chat first…", false))
+		uikit.Notice("loading the whole chat first…", false))
 }
 
 // wholeFetched continues paging after a page arrived; when the host has no
@@ -46,7 +48,7 @@ func (m *chatModel) wholeFetched(msg turnsFetchedMsg) tea.Cmd {
 	action := m.x.whole.action
 	if msg.err != nil {
 		m.x.whole = wholePager{}
-		return notice(fmt.Sprintf("could not load the whole chat: %s", errText(msg.err)), true)
+		return uikit.Notice(fmt.Sprintf("could not load the whole chat: %s", errText(msg.err)), true)
 	}
 	if m.cursor != "" && m.cursor != m.x.whole.pagedFrom {
 		m.fetching, m.x.whole.pagedFrom = true, m.cursor

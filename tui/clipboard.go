@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // clipboardMax caps what one copy puts on the clipboard. The copy travels
@@ -19,7 +21,7 @@ const clipboardMax = 256 << 10
 // the notice says how much was copied and that e exports the whole chat.
 func copyCmd(text, what string, exportKey string) tea.Cmd {
 	if len(text) <= clipboardMax {
-		return tea.Batch(tea.SetClipboard(text), notice(fmt.Sprintf("copied %s (%d bytes)", what, len(text)), false))
+		return tea.Batch(tea.SetClipboard(text), uikit.Notice(fmt.Sprintf("copied %s (%d bytes)", what, len(text)), false))
 	}
 	cut := clipboardMax
 	for cut > 0 && !utf8.RuneStart(text[cut]) {
@@ -27,5 +29,5 @@ func copyCmd(text, what string, exportKey string) tea.Cmd {
 	}
 	msg := fmt.Sprintf("copied the first %d KB of %s (%d KB: terminals drop bigger copies) — %s exports it to a file",
 		cut>>10, what, len(text)>>10, exportKey)
-	return tea.Batch(tea.SetClipboard(text[:cut]), notice(msg, false))
+	return tea.Batch(tea.SetClipboard(text[:cut]), uikit.Notice(msg, false))
 }

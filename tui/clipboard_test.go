@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // TestBigCopyIsCappedAndSaysSo: a 3 MB copy puts at most clipboardMax on
@@ -20,7 +22,7 @@ func TestBigCopyIsCappedAndSaysSo(t *testing.T) {
 	clip := -1
 	for _, c := range batch {
 		switch msg := c().(type) {
-		case noticeMsg:
+		case uikit.NoticeMsg:
 			note = msg.Text
 		default:
 			if v := reflect.ValueOf(msg); v.Kind() == reflect.String {
@@ -39,7 +41,7 @@ func TestBigCopyIsCappedAndSaysSo(t *testing.T) {
 	}
 	small, _ := copyCmd("hi", "the block", "e")().(tea.BatchMsg)
 	for _, c := range small {
-		if n, ok := c().(noticeMsg); ok && n.Text != "copied the block (2 bytes)" {
+		if n, ok := c().(uikit.NoticeMsg); ok && n.Text != "copied the block (2 bytes)" {
 			t.Fatalf("small notice %q", n.Text)
 		}
 	}

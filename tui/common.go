@@ -9,6 +9,7 @@ import (
 
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // Options configure the TUI. Backend is required.
@@ -98,7 +99,7 @@ type common struct {
 	ctx       context.Context
 	backend   Backend
 	km        keymap.KeyMap
-	styles    Styles
+	styles    uikit.Styles
 	rstyles   render.Styles
 	renderer  *render.Renderer
 	now       func() time.Time
@@ -160,7 +161,7 @@ func newCommon(o Options) *common {
 	if o.DemoFault != nil {
 		c.km.Demo.DropConnection.SetEnabled(true)
 	}
-	c.styles = newStyles(c.rstyles)
+	c.styles = uikit.NewStyles(c.rstyles)
 	c.renderer = render.New(c.rstyles)
 	c.ext = newExtChannels(c)
 	return c
@@ -179,6 +180,6 @@ func newUUID() string {
 // setTheme rebuilds the styles for a dark or light background.
 func (c *common) setTheme(dark bool) {
 	c.rstyles = render.StylesFor(dark)
-	c.styles = newStyles(c.rstyles)
+	c.styles = uikit.NewStyles(c.rstyles)
 	c.renderer.SetStyles(c.rstyles)
 }

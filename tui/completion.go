@@ -17,6 +17,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // Composer completions: typing one of the host's trigger characters starts
@@ -234,7 +235,8 @@ func (c *completer) query() string {
 type itemSource []ahpwire.CompletionItem
 
 func (s itemSource) String(i int) string { return s[i].InsertText }
-func (s itemSource) Len() int            { return len(s) }
+
+func (s itemSource) Len() int { return len(s) }
 
 // Update handles a key while the popup is open: it reports whether the key
 // was used, and the item accepted (nil if none).
@@ -298,7 +300,7 @@ func (c *completer) takeAttachments(text string) []ahpwire.MessageAttachment {
 
 // View renders the popup: at most completionRows items with the selected
 // one marked, indented to the token's column (so it sits under the cursor).
-func (c *completer) View(st *Styles, width, indent int) []string {
+func (c *completer) View(st *uikit.Styles, width, indent int) []string {
 	if !c.Open() {
 		return nil
 	}
@@ -310,13 +312,13 @@ func (c *completer) View(st *Styles, width, indent int) []string {
 	var out []string
 	for i := first; i < len(c.shown) && i < first+completionRows; i++ {
 		it := c.items[c.shown[i]]
-		label := oneLine(render.Sanitize(it.InsertText))
+		label := uikit.OneLine(render.Sanitize(it.InsertText))
 		if d := completionDetail(it); d != "" {
 			label += "  " + st.Dialog.Muted.Render(d)
 		}
 		line := "  " + label
 		if i == c.sel {
-			line = st.Dialog.OptionSelected.Render("▸ ") + st.Dialog.OptionSelected.Render(oneLine(render.Sanitize(it.InsertText)))
+			line = st.Dialog.OptionSelected.Render("▸ ") + st.Dialog.OptionSelected.Render(uikit.OneLine(render.Sanitize(it.InsertText)))
 			if d := completionDetail(it); d != "" {
 				line += "  " + st.Dialog.Muted.Render(d)
 			}
@@ -334,9 +336,9 @@ func completionDetail(it ahpwire.CompletionItem) string {
 	a := it.Attachment
 	switch {
 	case a.ModelRepresentation != "":
-		return oneLine(render.Sanitize(a.ModelRepresentation))
+		return uikit.OneLine(render.Sanitize(a.ModelRepresentation))
 	case a.DisplayKind != "":
-		return oneLine(render.Sanitize(a.DisplayKind))
+		return uikit.OneLine(render.Sanitize(a.DisplayKind))
 	}
 	return ""
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // fakeCompleter answers completions from a fixed list, optionally slowly
@@ -72,7 +73,7 @@ func fire(t *testing.T, cmd tea.Cmd) tea.Msg {
 
 func TestCompleterDebouncesFiltersAndAccepts(t *testing.T) {
 	km := keymap.Default()
-	st := newStyles(render.StylesFor(true))
+	st := uikit.NewStyles(render.StylesFor(true))
 	be := &fakeCompleter{items: []ahpwire.CompletionItem{fileItem("main.go"), fileItem("sub/notes.txt"), fileItem("README.md")}}
 	comp := newComposer(km.Composer, &st)
 	c := newCompleter(km.Completion, "ahp-chat:/c", []string{"@", "/"}, be)
@@ -125,7 +126,7 @@ func TestCompleterDebouncesFiltersAndAccepts(t *testing.T) {
 
 func TestCompleterEscStaleAndErrors(t *testing.T) {
 	km := keymap.Default()
-	st := newStyles(render.StylesFor(true))
+	st := uikit.NewStyles(render.StylesFor(true))
 	be := &fakeCompleter{items: []ahpwire.CompletionItem{fileItem("a.go")}}
 	comp := newComposer(km.Composer, &st)
 	c := newCompleter(km.Completion, "ahp-chat:/c", []string{"@"}, be)
@@ -160,7 +161,7 @@ func TestCompleterEscStaleAndErrors(t *testing.T) {
 
 func TestCompleterCancelsSlowRequest(t *testing.T) {
 	km := keymap.Default()
-	st := newStyles(render.StylesFor(true))
+	st := uikit.NewStyles(render.StylesFor(true))
 	be := &fakeCompleter{items: []ahpwire.CompletionItem{fileItem("a.go")}, delay: time.Hour}
 	comp := newComposer(km.Composer, &st)
 	c := newCompleter(km.Completion, "ahp-chat:/c", []string{"@"}, be)
@@ -181,7 +182,7 @@ func TestCompleterCancelsSlowRequest(t *testing.T) {
 
 func TestCompleterEnterOnCompleteTokenSends(t *testing.T) {
 	km := keymap.Default()
-	st := newStyles(render.StylesFor(true))
+	st := uikit.NewStyles(render.StylesFor(true))
 	be := &fakeCompleter{items: []ahpwire.CompletionItem{{InsertText: "/demo tools"}, {InsertText: "/demo tools extra"}}}
 	comp := newComposer(km.Composer, &st)
 	c := newCompleter(km.Completion, "ahp-chat:/c", []string{"@", "/"}, be)

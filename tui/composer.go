@@ -35,7 +35,8 @@ type actionSend struct{ Text string }
 // actionOpenEditor asks the parent to open $EDITOR on the current draft.
 type actionOpenEditor struct{ Draft string }
 
-func (actionSend) isComposerAction()       {}
+func (actionSend) isComposerAction() {}
+
 func (actionOpenEditor) isComposerAction() {}
 
 // composer is the multi-line prompt editor with history and paste chips.
@@ -65,7 +66,7 @@ type histEntry struct {
 // newComposer builds the composer. Text-editing keys of the textarea that
 // collide with our bindings are removed (ctrl+t, ctrl+g, ctrl+n/ctrl+p) and
 // its newline key becomes ours (ctrl+j, shift+enter).
-func newComposer(km keymap.Composer, st *Styles) composer {
+func newComposer(km keymap.Composer, st *uikit.Styles) composer {
 	ta := textarea.New()
 	ta.Placeholder = "Message… (enter send · ctrl+j newline · f1 help)"
 	ta.ShowLineNumbers = false
@@ -105,7 +106,7 @@ func (c *composer) textareaBindings() []key.Binding {
 }
 
 // SetStyles re-colours the editor after a theme change.
-func (c *composer) SetStyles(st *Styles) { uikit.StyleTextarea(&c.ta, st); c.touch() }
+func (c *composer) SetStyles(st *uikit.Styles) { uikit.StyleTextarea(&c.ta, st); c.touch() }
 
 // composerMaxRows is the most rows the composer grows to; a small
 // terminal gives it fewer (SetMaxRows).

@@ -1,7 +1,5 @@
 package tui
 
-// Tests of the composer: paste, newlines, history and key bindings.
-
 import (
 	"strings"
 	"testing"
@@ -12,6 +10,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 func TestComposerLargePasteIntactAndHistory(t *testing.T) {
@@ -79,7 +78,7 @@ func TestNewlineKeysDoNotSend(t *testing.T) {
 func TestComposerBindingsDoNotConflict(t *testing.T) {
 	km := keymap.Default()
 	km.Demo.DropConnection.SetEnabled(true)
-	st := newStyles(render.DarkStyles())
+	st := uikit.NewStyles(render.DarkStyles())
 	c := newComposer(km.Composer, &st)
 	all := append(append(append(c.textareaBindings(), key.Binding(km.Global.Quit), km.Global.Help, km.Demo.DropConnection),
 		bindingsOfChat(km)...), bindingsOfComposer(km)...)

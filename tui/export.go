@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // maxExportToolText bounds the tool input/output quoted in an export.
@@ -33,7 +35,7 @@ func messageMarkdownRefs(m *reducer.Message, read refReader) string {
 		b.WriteString("## Agent\n\n")
 	}
 	for _, a := range m.Attachments {
-		fmt.Fprintf(&b, "- attachment: %s\n", oneLine(render.Sanitize(firstNonEmpty(a.Label, a.URI))))
+		fmt.Fprintf(&b, "- attachment: %s\n", uikit.OneLine(render.Sanitize(cmp.Or(a.Label, a.URI))))
 	}
 	if len(m.Attachments) > 0 {
 		b.WriteString("\n")
@@ -65,14 +67,14 @@ func blockMarkdownRefs(blk *reducer.Block, read refReader) string {
 		if blk.Err == nil {
 			return ""
 		}
-		return "> **Error:** " + oneLine(render.Sanitize(blk.Err.Message))
+		return "> **Error:** " + uikit.OneLine(render.Sanitize(blk.Err.Message))
 	case reducer.KindToolCall:
 		return toolMarkdown(blk.Tool, read)
 	case reducer.KindInputRequest:
 		if blk.Input == nil {
 			return ""
 		}
-		return "> **Question:** " + oneLine(render.Sanitize(blk.Input.Message))
+		return "> **Question:** " + uikit.OneLine(render.Sanitize(blk.Input.Message))
 	}
 	return ""
 }
@@ -86,10 +88,10 @@ func toolMarkdown(t *ahpwire.ToolCallState, read refReader) string {
 		return ""
 	}
 	var b strings.Builder
-	name := oneLine(render.Sanitize(firstNonEmpty(t.DisplayName, t.ToolName)))
+	name := uikit.OneLine(render.Sanitize(cmp.Or(t.DisplayName, t.ToolName)))
 	fmt.Fprintf(&b, "**Tool: %s** (%s)", name, render.ToolOutcome(t))
 	if t.PastTenseMessage != nil && t.PastTenseMessage.Text != "" {
-		b.WriteString(" — " + oneLine(render.Sanitize(t.PastTenseMessage.Text)))
+		b.WriteString(" — " + uikit.OneLine(render.Sanitize(t.PastTenseMessage.Text)))
 	}
 	if t.ToolInput != nil && t.ToolInput.Text != "" {
 		b.WriteString("\n\n" + fence(clipText(render.Sanitize(t.ToolInput.Text), maxExportToolText)))
@@ -105,7 +107,7 @@ func toolMarkdown(t *ahpwire.ToolCallState, read refReader) string {
 			b.WriteString("\n\n" + fence(clipText(render.Sanitize(c.Text), maxExportToolText)))
 		}
 		if c.Type == ahpwire.ContentSubagent {
-			b.WriteString("\n\nSubagent chat: " + oneLine(render.Sanitize(firstNonEmpty(c.Title, c.Resource))))
+			b.WriteString("\n\nSubagent chat: " + uikit.OneLine(render.Sanitize(cmp.Or(c.Title, c.Resource))))
 		}
 	}
 	b.WriteString(res.flush())
@@ -139,7 +141,7 @@ func (r *resourceOutput) add(c ahpwire.ToolResultContent, read refReader) {
 		r.clipped = true
 		return
 	}
-	r.links = append(r.links, "→ "+oneLine(render.Sanitize(c.URI)))
+	r.links = append(r.links, "→ "+uikit.OneLine(render.Sanitize(c.URI)))
 }
 
 // flush writes the gathered run (nothing when there is none) and resets.
@@ -187,7 +189,7 @@ func chatMarkdown(title string, msgs []*reducer.Message) string {
 // chatMarkdownRefs is chatMarkdown with content references resolved by read.
 func chatMarkdownRefs(title string, msgs []*reducer.Message, read refReader) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", oneLine(render.Sanitize(firstNonEmpty(title, "Chat"))))
+	fmt.Fprintf(&b, "# %s\n\n", uikit.OneLine(render.Sanitize(cmp.Or(title, "Chat"))))
 	for _, m := range msgs {
 		if m == nil {
 			continue

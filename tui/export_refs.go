@@ -9,6 +9,7 @@ import (
 
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // refReader returns the text behind a content reference, false when it
@@ -30,7 +31,7 @@ func refMarkdown(blk *reducer.Block, read refReader) string {
 	if blk.Ref.SizeHint != nil {
 		size = fmt.Sprintf(" (%d bytes)", *blk.Ref.SizeHint)
 	}
-	return "→ " + oneLine(render.Sanitize(blk.Ref.URI)) + size
+	return "→ " + uikit.OneLine(render.Sanitize(blk.Ref.URI)) + size
 }
 
 // exportWithRefsCmd writes the chat as markdown in a command: content

@@ -37,7 +37,7 @@ type Model struct {
 	screen        screen
 	picker        picker
 	chat          *chatModel
-	overlays      []overlay
+	overlays      []uikit.Overlay
 	width         int
 	height        int
 	notice        string
@@ -221,7 +221,7 @@ func fitFrame(body, status string, w, h int) string {
 // composeOverlay draws ov centred over body, line by line (only the rows
 // the box covers are rebuilt). Those rows are blanked beside the box: a
 // word cut in half at the box's edge reads as a rendering glitch.
-func (m *Model) composeOverlay(body string, ov overlay) string {
+func (m *Model) composeOverlay(body string, ov uikit.Overlay) string {
 	h := m.bodyHeight()
 	box := strings.Split(ov.View(&m.c.styles, m.width, h), "\n")
 	lines := strings.Split(body, "\n")

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -150,7 +151,7 @@ func (m *Model) notifyStatus(host string, before, after ahpwire.SessionSummary) 
 	here := host == m.here() && m.screen == screenChat && m.chat != nil && m.chat.session == after.Resource
 	title := after.Title
 	if len(m.hosts) > 1 && host != "" { // which host, when there are several
-		title = firstNonEmpty(title, "a session") + " on @" + host
+		title = cmp.Or(title, "a session") + " on @" + host
 	}
 	return m.notify.onStatus(host+" "+after.Resource, title, before.Status, after.Status, here)
 }

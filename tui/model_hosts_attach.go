@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -43,7 +44,7 @@ func (m *Model) syncHosts() {
 		if h.b != nil && h.b == m.c.backend {
 			state += " · attached"
 		}
-		hs = append(hs, hostHeader{name: h.Name, label: firstNonEmpty(h.Name, h.Label), state: state, bad: bad})
+		hs = append(hs, hostHeader{name: h.Name, label: cmp.Or(h.Name, h.Label), state: state, bad: bad})
 	}
 	m.picker.SetHosts(hs)
 }
@@ -106,7 +107,7 @@ func (m *Model) attach(h *hostEntry) tea.Cmd {
 	m.session, m.open, m.screen, m.overlays = nil, nil, screenPicker, nil
 	m.prompted = map[string]bool{}
 	m.c.backend = h.b
-	m.c.host = firstNonEmpty(h.Label, h.Name)
+	m.c.host = cmp.Or(h.Label, h.Name)
 	m.c.ext = newExtChannels(m.c)
 	m.mirror = h.mirror
 	rs, _ := m.mirror.Root()

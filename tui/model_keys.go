@@ -8,6 +8,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // escDebounce is how soon after an overlay closed an esc is taken as a
@@ -113,7 +114,7 @@ func (m *Model) updateOverlay(msg tea.Msg) tea.Cmd {
 	n := len(m.overlays)
 	ov, cmd, res := m.overlays[n-1].Update(msg)
 	m.overlays[n-1] = ov
-	if res == resultClose {
+	if res == uikit.ResultClose {
 		m.overlays = m.overlays[:n-1]
 		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.c.km.Chat.CancelTurn) {
 			m.overlayClosed = m.c.now() // closed by esc: debounce the next esc

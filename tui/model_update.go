@@ -5,6 +5,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // Update is the root's one router: each message type is routed once, to
@@ -137,7 +138,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.chat.Update(msg) // chat_update.go
 
 	// Notices, quitting, the demo.
-	case noticeMsg:
+	case uikit.NoticeMsg:
 		return m.setNotice(msg.Text, msg.IsErr)
 	case noticeExpiredMsg:
 		if msg.id == m.noticeID {

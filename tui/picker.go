@@ -14,6 +14,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // pickerMode is what the picker is choosing.
@@ -88,8 +89,8 @@ type picker struct {
 	moved bool
 }
 
-func newPicker(km keymap.Picker, now func() time.Time, st *Styles) picker {
-	ti := newTextInput(st)
+func newPicker(km keymap.Picker, now func() time.Time, st *uikit.Styles) picker {
+	ti := uikit.NewTextInput(st)
 	ti.Prompt = "filter › "
 	ti.Placeholder = "type to search sessions"
 	ti.Focus()
@@ -194,7 +195,7 @@ func (p *picker) ChooseChat(session string, chats []chatChoice) {
 }
 
 func makeEntry(host string, s ahpwire.SessionSummary) pickerEntry {
-	title := strings.ReplaceAll(render.Sanitize(firstNonEmpty(s.Title, "(untitled)")), "\n", " ")
+	title := strings.ReplaceAll(render.Sanitize(cmp.Or(s.Title, "(untitled)")), "\n", " ")
 	search := title + "  " + s.Provider
 	if len(s.WorkingDirectories) > 0 {
 		search += "  " + displayDir(s.WorkingDirectories[0])
@@ -327,7 +328,7 @@ func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 		p.cursor = min(max(0, len(p.shown)-1), p.cursor+p.rows())
 	case key.Matches(k, p.km.Open):
 		if h, r := p.selected(); r != "" {
-			return p, emit(openSessionMsg{Session: r, Host: p.hostOf(h)})
+			return p, uikit.Emit(openSessionMsg{Session: r, Host: p.hostOf(h)})
 		}
 		if len(p.entries) == 0 {
 			p.note = "no session yet — " + p.km.New.Help().Key + " creates one"
@@ -341,7 +342,7 @@ func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 			}
 			p.note = "the host offers no agents"
 		case 1:
-			return p, emit(newSessionMsg{Provider: p.agents[0].Provider})
+			return p, uikit.Emit(newSessionMsg{Provider: p.agents[0].Provider})
 		default:
 			p.mode, p.agentIx = pickAgent, 0
 		}
@@ -350,10 +351,10 @@ func (p picker) updateList(k tea.KeyPressMsg, msg tea.Msg) (picker, tea.Cmd) {
 			return p, nil
 		}
 		if r := p.selectedResource(); r != "" {
-			return p, emit(disposeRequestMsg{Session: r, Title: p.entries[p.shown[p.cursor].Index].title})
+			return p, uikit.Emit(disposeRequestMsg{Session: r, Title: p.entries[p.shown[p.cursor].Index].title})
 		}
 	case key.Matches(k, p.km.Refresh):
-		return p, emit(refreshSessionsMsg{})
+		return p, uikit.Emit(refreshSessionsMsg{})
 	case key.Matches(k, p.km.ClearFilter):
 		p.clearFilter()
 	default:
@@ -377,7 +378,7 @@ func (p picker) updateAgent(k tea.KeyPressMsg) (picker, tea.Cmd) {
 		p.agentIx = min(len(p.agents)-1, p.agentIx+1)
 	case key.Matches(k, p.km.Open):
 		p.mode = pickSession
-		return p, emit(newSessionMsg{Provider: p.agents[p.agentIx].Provider})
+		return p, uikit.Emit(newSessionMsg{Provider: p.agents[p.agentIx].Provider})
 	case key.Matches(k, p.km.ClearFilter):
 		p.mode = pickSession
 	}
@@ -392,7 +393,7 @@ func (p picker) updateChat(k tea.KeyPressMsg) (picker, tea.Cmd) {
 		p.chatIx = min(len(p.chats)-1, p.chatIx+1)
 	case key.Matches(k, p.km.Open):
 		p.mode = pickSession
-		return p, emit(openChatMsg{Session: p.chatFor, Chat: p.chats[p.chatIx].Resource})
+		return p, uikit.Emit(openChatMsg{Session: p.chatFor, Chat: p.chats[p.chatIx].Resource})
 	case key.Matches(k, p.km.ClearFilter):
 		p.mode = pickSession
 	}

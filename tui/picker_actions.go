@@ -6,6 +6,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // Picker intents of the session features: rename, archive, read state.
@@ -34,17 +35,17 @@ func (p *picker) sessionActionKey(k tea.KeyPressMsg) tea.Cmd {
 	e := p.entries[p.shown[p.cursor].Index]
 	switch {
 	case key.Matches(k, p.km.Rename):
-		return emit(renameRequestMsg{Session: r, Title: e.s.Title})
+		return uikit.Emit(renameRequestMsg{Session: r, Title: e.s.Title})
 	case key.Matches(k, p.km.Archive):
 		arch := !e.s.Status.Has(ahpwire.StatusIsArchived)
 		what := "archive session"
 		if !arch {
 			what = "unarchive session"
 		}
-		return emit(dialog.SessionActionMsg{Session: r, Action: &ahpwire.SessionIsArchivedChanged{IsArchived: arch}, What: what})
+		return uikit.Emit(dialog.SessionActionMsg{Session: r, Action: &ahpwire.SessionIsArchivedChanged{IsArchived: arch}, What: what})
 	default:
 		read := !e.s.Status.Has(ahpwire.StatusIsRead)
-		return emit(dialog.SessionActionMsg{Session: r, Action: &ahpwire.SessionIsReadChanged{IsRead: read}, What: "mark read/unread"})
+		return uikit.Emit(dialog.SessionActionMsg{Session: r, Action: &ahpwire.SessionIsReadChanged{IsRead: read}, What: "mark read/unread"})
 	}
 }
 
@@ -54,7 +55,7 @@ func (p *picker) visible(e pickerEntry) bool {
 }
 
 // markers are the read-state and archive markers of a row.
-func markers(st *Styles, s ahpwire.SessionStatus) string {
+func markers(st *uikit.Styles, s ahpwire.SessionStatus) string {
 	out := ""
 	if !s.Has(ahpwire.StatusIsRead) {
 		out += st.Picker.IconBusy.Render("•") + " "
@@ -65,7 +66,7 @@ func markers(st *Styles, s ahpwire.SessionStatus) string {
 }
 
 // archivedTag is appended to archived rows.
-func archivedTag(st *Styles, s ahpwire.SessionStatus) string {
+func archivedTag(st *uikit.Styles, s ahpwire.SessionStatus) string {
 	if s.Has(ahpwire.StatusIsArchived) {
 		return st.Picker.Meta.Render(" [archived]")
 	}

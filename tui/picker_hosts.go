@@ -8,6 +8,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // The picker as the inbox: with several configured hosts it lists the
@@ -101,17 +102,17 @@ func (p *picker) otherHost() bool {
 
 // groupedLines draws the grouped list in at most rows lines: each host's
 // header, then its sessions; the window keeps the cursor visible.
-func (p *picker) groupedLines(st *Styles, rows int) []string {
+func (p *picker) groupedLines(st *uikit.Styles, rows int) []string {
 	var lines []string
 	cur := -1
 	k := 0
 	for _, h := range p.hosts {
-		head := st.Picker.Item.Bold(true).Render("@"+oneLine(render.Sanitize(h.label))) + "  "
+		head := st.Picker.Item.Bold(true).Render("@"+uikit.OneLine(render.Sanitize(h.label))) + "  "
 		sty := st.Picker.Meta
 		if h.bad {
 			sty = st.Picker.IconError
 		}
-		lines = append(lines, head+sty.Render(oneLine(render.Sanitize(h.state))))
+		lines = append(lines, head+sty.Render(uikit.OneLine(render.Sanitize(h.state))))
 		for ; k < len(p.shown) && p.entries[p.shown[k].Index].host == h.name; k++ {
 			if k == p.cursor {
 				cur = len(lines)

@@ -1,18 +1,19 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
-
-	"charm.land/bubbles/v2/key"
 	"strconv"
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/sahilm/fuzzy"
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // visibleOffset is the first list row shown: the stored offset moved just
@@ -33,7 +34,7 @@ func (p *picker) visibleOffset() int {
 func (p *picker) rows() int { return max(1, p.height-4) }
 
 // hints is the picker's key hint line, generated from the keymap.
-func (p *picker) hints(st *Styles) string {
+func (p *picker) hints(st *uikit.Styles) string {
 	var parts []string
 	for _, b := range []struct {
 		k    key.Binding
@@ -50,13 +51,13 @@ func (p *picker) hints(st *Styles) string {
 }
 
 // View draws the picker (height lines).
-func (p *picker) View(st *Styles) string {
+func (p *picker) View(st *uikit.Styles) string {
 	var lines []string
 	switch p.mode {
 	case pickAgent:
 		lines = append(lines, ansi.Truncate(st.Picker.Title.Render("New session — choose an agent"), p.width, "…"), "")
 		for i, a := range p.agents {
-			lines = append(lines, p.choiceLine(st, i == p.agentIx, render.Sanitize(firstNonEmpty(a.DisplayName, a.Provider)),
+			lines = append(lines, p.choiceLine(st, i == p.agentIx, render.Sanitize(cmp.Or(a.DisplayName, a.Provider)),
 				render.Sanitize(a.Description)))
 		}
 		lines = append(lines, "", st.Picker.Meta.Render("enter create · esc back"))
@@ -64,7 +65,7 @@ func (p *picker) View(st *Styles) string {
 	case pickChat:
 		lines = append(lines, ansi.Truncate(st.Picker.Title.Render("This session has several chats — pick one"), p.width, "…"), "")
 		for i, c := range p.chats {
-			lines = append(lines, p.choiceLine(st, i == p.chatIx, render.Sanitize(firstNonEmpty(c.Title, c.Resource)), ""))
+			lines = append(lines, p.choiceLine(st, i == p.chatIx, render.Sanitize(cmp.Or(c.Title, c.Resource)), ""))
 		}
 		lines = append(lines, "", st.Picker.Meta.Render("enter open · esc back"))
 		return p.pad(lines)
@@ -108,19 +109,19 @@ func (p *picker) View(st *Styles) string {
 	return strings.Join(append(body, p.hints(st)), "\n")
 }
 
-func (p *picker) choiceLine(st *Styles, sel bool, label, desc string) string {
+func (p *picker) choiceLine(st *uikit.Styles, sel bool, label, desc string) string {
 	cur, sty := "  ", st.Picker.Item
 	if sel {
 		cur, sty = "› ", st.Picker.Selected
 	}
-	l := cur + sty.Render(oneLine(label))
+	l := cur + sty.Render(uikit.OneLine(label))
 	if desc != "" {
-		l += st.Picker.Meta.Render("  " + oneLine(desc))
+		l += st.Picker.Meta.Render("  " + uikit.OneLine(desc))
 	}
 	return ansi.Truncate(l, p.width, "…")
 }
 
-func (p *picker) row(st *Styles, m fuzzy.Match, sel bool) string {
+func (p *picker) row(st *uikit.Styles, m fuzzy.Match, sel bool) string {
 	e := p.entries[m.Index]
 	icon, isty := statusIcon(st, e.s.Status)
 	cur, tsty := "  ", st.Picker.Item
@@ -128,9 +129,9 @@ func (p *picker) row(st *Styles, m fuzzy.Match, sel bool) string {
 		cur, tsty = "› ", st.Picker.Selected
 	}
 	title := highlight(e.title, m.MatchedIndexes, tsty, st.Picker.Match)
-	meta := "  " + oneLine(render.Sanitize(e.s.Provider)) + " · " + relTime(p.now(), parseTime(e.s.ModifiedAt))
+	meta := "  " + uikit.OneLine(render.Sanitize(e.s.Provider)) + " · " + relTime(p.now(), parseTime(e.s.ModifiedAt))
 	if len(e.s.WorkingDirectories) > 0 {
-		meta += " · " + oneLine(render.Sanitize(displayDir(e.s.WorkingDirectories[0])))
+		meta += " · " + uikit.OneLine(render.Sanitize(displayDir(e.s.WorkingDirectories[0])))
 	}
 	return ansi.Truncate(cur+markers(st, e.s.Status)+isty.Render(icon)+" "+title+archivedTag(st, e.s.Status)+st.Picker.Meta.Render(meta), p.width, "…")
 }
@@ -183,7 +184,7 @@ func highlight(s string, idx []int, base, match interface{ Render(...string) str
 	return b.String()
 }
 
-func statusIcon(st *Styles, s ahpwire.SessionStatus) (string, interface{ Render(...string) string }) {
+func statusIcon(st *uikit.Styles, s ahpwire.SessionStatus) (string, interface{ Render(...string) string }) {
 	switch {
 	case s.Activity() == ahpwire.StatusInputNeeded:
 		return "?", st.Picker.IconBusy

@@ -11,6 +11,7 @@ import (
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // queueList is the list of queued messages shown above the composer when
@@ -90,13 +91,13 @@ func (q *queueList) Update(msg tea.KeyPressMsg, items []reducer.PendingMessage, 
 }
 
 // View renders the list (numbered, selected one marked) and its key hints.
-func (q *queueList) View(st *Styles, items []reducer.PendingMessage, steering map[string]bool, width int) []string {
+func (q *queueList) View(st *uikit.Styles, items []reducer.PendingMessage, steering map[string]bool, width int) []string {
 	if !q.open || len(items) == 0 {
 		return nil
 	}
 	out := []string{st.Dialog.Label.Render("Queued messages — run in this order after the current turn")}
 	for i, it := range items {
-		text := oneLine(render.Sanitize(render.Head(it.Text, width))) // cut to the width below
+		text := uikit.OneLine(render.Sanitize(render.Head(it.Text, width))) // cut to the width below
 		if steering[it.ID] {
 			text = "steer: " + text
 		}
@@ -117,7 +118,7 @@ func (q *queueList) View(st *Styles, items []reducer.PendingMessage, steering ma
 // openQueue opens the list of queued (and steering) messages (F2).
 func (m *chatModel) openQueue() tea.Cmd {
 	if items, _ := m.pendingItems(); len(items) == 0 {
-		return notice("no queued messages", false)
+		return uikit.Notice("no queued messages", false)
 	}
 	m.x.queue.open, m.x.queue.sel = true, 0
 	m.relayout()
@@ -138,7 +139,7 @@ func (m *chatModel) queueKey(k tea.KeyPressMsg) tea.Cmd {
 		m.x.editing = in.edit.ID
 		m.comp.SetDraft(in.edit.Text)
 		m.relayout()
-		cmd = tea.Batch(cmd, m.setFocus(focusComposer), notice("editing a queued message — enter saves it in place", false))
+		cmd = tea.Batch(cmd, m.setFocus(focusComposer), uikit.Notice("editing a queued message — enter saves it in place", false))
 	}
 	return cmd
 }

@@ -11,11 +11,12 @@ import (
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 func TestQueueListEditsRemovesAndReorders(t *testing.T) {
 	km := keymap.Default()
-	st := newStyles(render.StylesFor(true))
+	st := uikit.NewStyles(render.StylesFor(true))
 	items := []reducer.PendingMessage{{ID: "q1", Text: "first"}, {ID: "q2", Text: "second"}, {ID: "q3", Text: "third"}}
 	q := queueList{km: km.Queue, open: true}
 	q.Update(keyPress("down"), items, nil)
@@ -48,7 +49,7 @@ func TestQueueListEditsRemovesAndReorders(t *testing.T) {
 
 func TestBackgroundWorkListAndOpen(t *testing.T) {
 	km := keymap.Default()
-	st := newStyles(render.StylesFor(true))
+	st := uikit.NewStyles(render.StylesFor(true))
 	ws := []ahpwire.BackgroundWork{{Kind: "shell", ID: "s", Label: "tests\x1b[31m", Command: "go test"},
 		{Kind: "subagent", ID: "a", Label: "survey", Chat: "ahp-chat:/child"}}
 	if s := bgSummary(ws); s != "⚙ 2 running: tests (shell) · survey (subagent)" {

@@ -14,6 +14,7 @@ import (
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // refPage is the host's page size in these tests; the reply is refPages
@@ -253,7 +254,7 @@ func TestLiveSearchMissingPage(t *testing.T) {
 	if loaded == 0 || s.running || s.failed != refPages-loaded || len(s.hits) != loaded {
 		t.Fatalf("connection closed, %d pages loaded: %d hits, %d failed (running %v)", loaded, len(s.hits), s.failed, s.running)
 	}
-	if v := viewText(r.m); !strings.Contains(v, plural(refPages-loaded, "page")+" could not be searched") {
+	if v := viewText(r.m); !strings.Contains(v, uikit.Plural(refPages-loaded, "page")+" could not be searched") {
 		t.Fatalf("the pages not searched are not reported:\n%s", v)
 	}
 }

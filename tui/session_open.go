@@ -7,6 +7,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // Opening sessions and chats: the picker's list, opening a session (on
@@ -68,7 +69,7 @@ func loadFailure(err error) string {
 	if errors.As(err, &re) && (re.Code == ahpwire.CodeSessionNotFound || re.Code == ahpwire.CodeNotFound) {
 		return "this chat is gone from the host (restarted?)"
 	}
-	return "could not load this chat: " + oneLine(render.Sanitize(errText(err)))
+	return "could not load this chat: " + uikit.OneLine(render.Sanitize(errText(err)))
 }
 
 // openChat switches to the chat screen and subscribes to the chat.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // This file holds the session configuration form's requests to the host
@@ -46,7 +47,7 @@ func checkDirCmd(ctx context.Context, be Backend, m dialog.ConfigDirMsg) tea.Cmd
 func resolveConfigCmd(ctx context.Context, be Backend, provider, dir string) tea.Cmd {
 	cb, ok := be.(ConfigBackend)
 	if !ok {
-		return emit(dialog.ConfigResolvedMsg{Provider: provider, Dir: dir, Err: errNoConfig})
+		return uikit.Emit(dialog.ConfigResolvedMsg{Provider: provider, Dir: dir, Err: errNoConfig})
 	}
 	return func() tea.Msg {
 		c, cancel := context.WithTimeout(ctx, configTimeout)
@@ -101,7 +102,7 @@ func valueCmds(ctx context.Context, be Backend, f *dialog.ConfigForm) tea.Cmd {
 func checkConfigCmd(ctx context.Context, be Backend, m dialog.ConfigSubmitMsg) tea.Cmd {
 	cb, ok := be.(ConfigBackend)
 	if !ok {
-		return emit(dialog.ConfigCheckedMsg{Provider: m.Provider, Dir: m.Dir, Values: m.Values})
+		return uikit.Emit(dialog.ConfigCheckedMsg{Provider: m.Provider, Dir: m.Dir, Values: m.Values})
 	}
 	return func() tea.Msg {
 		c, cancel := context.WithTimeout(ctx, configTimeout)

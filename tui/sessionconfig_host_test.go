@@ -11,6 +11,7 @@ import (
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
 	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 func demoSchemaResult() ahpwire.ResolveSessionConfigResult {
@@ -53,7 +54,7 @@ func (f *fakeConfig) SessionConfigCompletions(_ context.Context, p ahpwire.Sessi
 // which may refuse it (the form itself: dialog/sessionconfig_test.go).
 func TestConfigHostResolvesAndChecks(t *testing.T) {
 	km := keymap.Default()
-	st := newStyles(render.StylesFor(true))
+	st := uikit.NewStyles(render.StylesFor(true))
 	be := &fakeConfig{}
 	msg := resolveConfigCmd(context.Background(), be, "demo", "/tmp/w")().(dialog.ConfigResolvedMsg)
 	if msg.Err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // Sign-in, as the root model drives it: the prompt (signin.go) opens from
@@ -124,7 +125,7 @@ type authenticatedMsg struct {
 func authenticateCmd(ctx context.Context, be Backend, m dialog.AuthenticateMsg) tea.Cmd {
 	ab, ok := be.(AuthBackend)
 	if !ok {
-		return emit(authenticatedMsg{name: m.Name, err: errNoSignIn})
+		return uikit.Emit(authenticatedMsg{name: m.Name, err: errNoSignIn})
 	}
 	return func() tea.Msg {
 		return authenticatedMsg{name: m.Name, err: ab.Authenticate(ctx, m.Resource, m.Token)}

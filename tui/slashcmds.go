@@ -11,6 +11,7 @@ import (
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // Client slash commands: the commands Claude Code, Codex and crush users
@@ -86,7 +87,7 @@ func (m *Model) runClientCommand(msg clientCommandMsg) tea.Cmd {
 	case "/new", "/clear":
 		return m.newSessionLikeThis()
 	case "/model":
-		return emit(openSettingsMsg{})
+		return uikit.Emit(openSettingsMsg{})
 	case "/mode":
 		if msg.arg == "" {
 			return m.cycleMode()
@@ -96,14 +97,14 @@ func (m *Model) runClientCommand(msg clientCommandMsg) tea.Cmd {
 		if t := c.resumableTurn(); t != "" {
 			return m.c.dispatch(c.chat, &ahpwire.ChatTurnResume{TurnID: t}, "resume turn")
 		}
-		return emit(backToPickerMsg{})
+		return uikit.Emit(backToPickerMsg{})
 	case "/sessions":
-		return emit(backToPickerMsg{})
+		return uikit.Emit(backToPickerMsg{})
 	case "/rename":
 		if msg.arg != "" {
-			return emit(dialog.SessionActionMsg{Session: c.session, Action: &ahpwire.SessionTitleChanged{Title: msg.arg}, What: "rename session"})
+			return uikit.Emit(dialog.SessionActionMsg{Session: c.session, Action: &ahpwire.SessionTitleChanged{Title: msg.arg}, What: "rename session"})
 		}
-		return emit(renameRequestMsg{Session: c.session, Title: c.title})
+		return uikit.Emit(renameRequestMsg{Session: c.session, Title: c.title})
 	case "/export":
 		return c.wholeChat(wholeExport)
 	case "/copy":
@@ -145,7 +146,7 @@ func (m *Model) quitCmd() tea.Cmd {
 		m.overlays = append(m.overlays, dialog.NewConfirm(m.c.km.Confirm, m.quitQuestion(), quitConfirmedMsg{}))
 		return nil
 	}
-	return emit(quitConfirmedMsg{})
+	return uikit.Emit(quitConfirmedMsg{})
 }
 
 // copyLastReply copies the newest agent reply as markdown (/copy).
@@ -157,7 +158,7 @@ func (m *chatModel) copyLastReply() tea.Cmd {
 			return copyCmd(md, "the last reply as markdown", "/export")
 		}
 	}
-	return notice("no reply to copy yet", false)
+	return uikit.Notice("no reply to copy yet", false)
 }
 
 // clientCommandCmd turns a sent text into a client command, or nil when
@@ -168,7 +169,7 @@ func (m *chatModel) clientCommandCmd(text string) tea.Cmd {
 		return nil
 	}
 	m.x.compl.reset()
-	return tea.Batch(m.c.hist.add(text), emit(cmd))
+	return tea.Batch(m.c.hist.add(text), uikit.Emit(cmd))
 }
 
 // merged is the host's items followed by the client commands that fit the

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // A host that stops answering (its process stopped) keeps the link up
@@ -65,6 +66,6 @@ func (m *Model) onStallTick(msg stallTickMsg) tea.Cmd {
 
 // stalledLabel is the status line's connection label while the host does
 // not answer.
-func stalledLabel(st *Styles, d time.Duration) string {
+func stalledLabel(st *uikit.Styles, d time.Duration) string {
 	return st.Status.Reconnecting.Render(fmt.Sprintf("◌ host not responding for %ds", int(d.Round(time.Second)/time.Second)))
 }

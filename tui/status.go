@@ -10,6 +10,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // statusInfo is everything the status line shows.
@@ -30,7 +31,7 @@ type statusInfo struct {
 
 // connLabel renders the connection state: Connected, Reconnecting n (with
 // the countdown to the next attempt at now), Failed.
-func connLabel(st *Styles, c ahpclient.ConnState, now time.Time) string {
+func connLabel(st *uikit.Styles, c ahpclient.ConnState, now time.Time) string {
 	switch c.Phase {
 	case ahpclient.Connected:
 		return st.Status.Connected.Render("● Connected")
@@ -58,13 +59,13 @@ func connLabel(st *Styles, c ahpclient.ConnState, now time.Time) string {
 // connReason says why the connection is down, in words for people (the
 // client logs the full error).
 func connReason(err error) string {
-	return oneLine(render.Sanitize(errText(err)))
+	return uikit.OneLine(render.Sanitize(errText(err)))
 }
 
 // renderStatus draws the one-line status bar at width. The connection
 // state and the pending count always stay visible: a long connection error
 // is cut first, then the rest of the line.
-func renderStatus(st *Styles, s statusInfo, width int) string {
+func renderStatus(st *uikit.Styles, s statusInfo, width int) string {
 	sep := st.Status.Sep.Render(" │ ")
 	var pending string
 	if s.pending > 0 {
@@ -96,7 +97,7 @@ func renderStatus(st *Styles, s statusInfo, width int) string {
 		rest = append(rest, st.Status.Model.Render(render.SanitizeLine(s.model, width)))
 	}
 	if s.mode != "" {
-		rest = append(rest, st.Status.Model.Render(oneLine(render.Sanitize(s.mode))+" mode"))
+		rest = append(rest, st.Status.Model.Render(uikit.OneLine(render.Sanitize(s.mode))+" mode"))
 	}
 	if s.running > 0 {
 		rest = append(rest, st.Status.Pending.Render(fmt.Sprintf("⚙ %d running", s.running)))
