@@ -118,10 +118,6 @@ type common struct {
 	hist      *promptHistory // the prompt history of every composer (history.go)
 	// ext follows terminals, changesets and content references (sidechannels.go).
 	ext *extChannels
-	// view is the last frame, reused while only streamed text grew (viewcache.go).
-	view frameCache
-	// status is the status line's last drawing (viewcache.go).
-	status statusView
 	// out keeps the attached backend's dispatches in order (dispatch_order.go).
 	out *outbox
 }

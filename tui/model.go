@@ -64,6 +64,7 @@ type Model struct {
 	chordX        bool          // ctrl+x was pressed in the composer (chat_shortcuts.go)
 	quick         bool          // Options.QuickStart, until the first list (quickstart.go)
 	connecting    connecting
+	drawn         *drawn // the last frame and status line, reused while unchanged (viewcache.go)
 	// lastCreate is the last createSession, retried after a sign-in when
 	// the host answered AuthRequired (session_create.go).
 	lastCreate  *createRequest
@@ -78,7 +79,7 @@ func New(o Options) Model {
 	p.reconnectKey = c.km.Global.Reconnect.Help().Key
 	m := Model{
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
-		picker: p, prompted: map[string]bool{},
+		picker: p, prompted: map[string]bool{}, drawn: &drawn{},
 		demoFault: o.DemoFault, noMouse: o.NoMouse, notify: newNotifier(o.Notify), openAtStart: o.OpenSession,
 		hosts: newHosts(o), quick: o.QuickStart && o.OpenSession == "",
 	}

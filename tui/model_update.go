@@ -13,10 +13,10 @@ import (
 // their files); afterUpdate then keeps what depends on the whole screen in
 // line. It performs no I/O: every effect is a tea.Cmd.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m.c.view.reuse = false // viewcache.go
+	m.drawn.view.reuse = false // viewcache.go
 	cmd := m.route(msg)
 	if m.onlyStreamedText(msg) { // nothing moved on screen before the next frame (stream_batch.go)
-		m.c.view.reuse = true // nor is anything drawn anew (viewcache.go)
+		m.drawn.view.reuse = true // nor is anything drawn anew (viewcache.go)
 		return m, cmd
 	}
 	after := m.afterUpdate() // before m is returned: it changes m

@@ -81,14 +81,14 @@ func TestStreamedTextReusesFrame(t *testing.T) {
 	before := viewText(m)
 	nm, _ := m.Update(envelope(5, &ahpwire.ChatDelta{TurnID: "t2", PartID: "t2.m1", Content: " and a streamed tail"}))
 	m = nm.(Model)
-	if !m.c.view.reuse {
+	if !m.drawn.view.reuse {
 		t.Fatal("a streamed delta did not mark the frame reusable")
 	}
-	if got := viewText(m); got != before || m.render() != m.c.view.content {
+	if got := viewText(m); got != before || m.render() != m.drawn.view.content {
 		t.Fatalf("the reused frame differs from a fresh render:\n%s\n--- fresh:\n%s", got, m.render())
 	}
 	m = send(t, m, frameMsg{})
-	if m.c.view.reuse || !strings.Contains(viewText(m), "streamed tail") {
+	if m.drawn.view.reuse || !strings.Contains(viewText(m), "streamed tail") {
 		t.Fatalf("the frame did not draw the new text:\n%s", viewText(m))
 	}
 }

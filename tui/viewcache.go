@@ -7,6 +7,15 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 )
 
+// drawn is what the last View drew, shared by the copies of the value
+// Model (Bubble Tea hands Update's result to View).
+type drawn struct {
+	// view is the last frame, reused while only streamed text grew.
+	view frameCache
+	// status is the status line's last drawing.
+	status statusView
+}
+
 // frameCache keeps the last frame drawn. Bubble Tea calls View after every
 // Update; while a reply streams, most Updates only grow the open block's
 // text, which the transcript lays out at the next frame tick (frameMsg),
@@ -25,7 +34,7 @@ type frameCache struct {
 // frameContent is render, reusing the last frame when the last Update
 // changed nothing on screen.
 func (m *Model) frameContent() string {
-	fc := &m.c.view
+	fc := &m.drawn.view
 	if fc.reuse && fc.valid {
 		return fc.content
 	}
@@ -107,7 +116,7 @@ func (m *Model) statusLine(s statusInfo) string {
 	info.stalled = 0
 	k := statusKey{info: info, theme: m.c.rstyles.Name, width: m.width,
 		stalledWhole: int64(s.stalled.Round(time.Second) / time.Second)}
-	sv := &m.c.status
+	sv := &m.drawn.status
 	if sv.ok && sv.key == k {
 		return sv.out
 	}
