@@ -30,7 +30,10 @@ var allowed = map[string][]string{
 	"reducer":                      {"ahpwire", "ahpstate", "internal/textbuf"},
 	"render":                       {"reducer", "ahpwire"},
 	"keymap":                       {},
-	"tui":                          {"render", "keymap", "reducer", "ahpclient", "ahpwire", "ahpstate", "internal/redact", "resload", "tui/dialog", "tui/uikit"},
+	"tui":                          {"render", "keymap", "reducer", "ahpclient", "ahpwire", "ahpstate", "internal/redact", "resload", "tui/app", "tui/chat", "tui/picker", "tui/dialog", "tui/uikit"},
+	"tui/app":                      {"render", "keymap", "ahpclient", "ahpwire", "ahpstate", "internal/redact", "resload", "tui/dialog", "tui/uikit"},
+	"tui/chat":                     {"render", "keymap", "reducer", "ahpclient", "ahpwire", "tui/app", "tui/uikit"},
+	"tui/picker":                   {"render", "keymap", "ahpwire", "tui/app", "tui/dialog", "tui/uikit"},
 	"tui/dialog":                   {"render", "keymap", "ahpwire", "tui/uikit"},
 	"tui/uikit":                    {"render"},
 	"resload":                      {},
@@ -42,7 +45,7 @@ var allowed = map[string][]string{
 	"internal/filelock":     {},
 	"internal/filecomplete": {},
 	"internal/redact":       {},
-	"cli":                   {"ahpclient", "ahphost", "ahphost/demo", "ahphost/acp", "ahpwire", "ahpstate", "render", "keymap", "tui", "internal/redact", "internal/config", "internal/agents"},
+	"cli":                   {"ahpclient", "ahphost", "ahphost/demo", "ahphost/acp", "ahpwire", "ahpstate", "render", "keymap", "tui", "tui/app", "internal/redact", "internal/config", "internal/agents"},
 	"internal/config":       {},
 	"internal/testkit":      {},
 	"internal/jsonscan":     {},
@@ -63,17 +66,40 @@ var pure = map[string][]string{
 	"reducer":           {"net", "net/http", "os", "os/exec", "github.com/coder/websocket", "math/rand", "math/rand/v2", "crypto/rand", "charm.land/bubbletea/v2", "charm.land/lipgloss/v2"},
 }
 
-// TestTuiLayers holds the table to the tui's layering: nothing but
-// cli imports tui; tui/dialog imports no tui package but the leaf
-// tui/uikit; tui/uikit imports no tui package.
+// tuiLayers is the tui's layering, floor by floor: which tui packages each
+// package may import. Nothing but cli imports tui; the screens (tui/chat,
+// tui/picker) import neither tui nor each other, only what screens share
+// (tui/app) and the leaves below it (tui/dialog, tui/uikit).
+var tuiLayers = map[string][]string{
+	"cli":        {"tui", "tui/app"},
+	"tui":        {"tui/app", "tui/chat", "tui/picker", "tui/dialog", "tui/uikit"},
+	"tui/chat":   {"tui/app", "tui/uikit"},
+	"tui/picker": {"tui/app", "tui/dialog", "tui/uikit"},
+	"tui/app":    {"tui/dialog", "tui/uikit"},
+	"tui/dialog": {"tui/uikit"},
+	"tui/uikit":  {},
+}
+
+// TestTuiLayers holds the table to the tui's layering (tuiLayers).
 func TestTuiLayers(t *testing.T) {
 	for pkg, deps := range allowed {
 		for _, d := range deps {
-			switch {
-			case d == "tui" && pkg != "cli":
-				t.Errorf("%q may import tui: only cli may", pkg)
-			case strings.HasPrefix(d, "tui/") && pkg != "tui" && !(pkg == "tui/dialog" && d == "tui/uikit"):
-				t.Errorf("%q may import %q: only tui (and tui/dialog, the leaf tui/uikit) may", pkg, d)
+			if d != "tui" && !strings.HasPrefix(d, "tui/") {
+				continue
+			}
+			ok := false
+			for _, l := range tuiLayers[pkg] {
+				ok = ok || l == d
+			}
+			if !ok {
+				t.Errorf("%q may import %q: the tui's layers (tuiLayers) forbid it", pkg, d)
+			}
+		}
+	}
+	for _, screen := range []string{"tui/chat", "tui/picker"} {
+		for _, d := range tuiLayers[screen] {
+			if d == "tui" || d == "tui/chat" || d == "tui/picker" {
+				t.Errorf("screen %q may import %q: screens import neither tui nor each other", screen, d)
 			}
 		}
 	}

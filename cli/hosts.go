@@ -11,6 +11,7 @@ import (
 	cfgfile "github.com/ahptui/ahptui/internal/config"
 	"github.com/ahptui/ahptui/internal/redact"
 	"github.com/ahptui/ahptui/tui"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // The UI's inbox: with hosts in the config file, the session picker lists
@@ -56,7 +57,7 @@ func (hs *hostSet) options(cfg config, f *cfgfile.File, dir string, log *slog.Lo
 		case h.URL != "":
 			label += " (" + hostLabel(h.URL) + ")"
 		}
-		out = append(out, tui.HostOption{Name: n, Label: redact.String(label), Connect: func(ctx context.Context) (tui.Backend, error) {
+		out = append(out, tui.HostOption{Name: n, Label: redact.String(label), Connect: func(ctx context.Context) (app.Backend, error) {
 			return hs.dial(ctx, cfg, f, n, dir, log.With("host", n))
 		}})
 	}
@@ -65,7 +66,7 @@ func (hs *hostSet) options(cfg config, f *cfgfile.File, dir string, log *slog.Lo
 
 // dial connects to one configured host (within connectTimeout). Its error
 // is masked: the UI shows it.
-func (hs *hostSet) dial(ctx context.Context, cfg config, f *cfgfile.File, name, dir string, log *slog.Logger) (tui.Backend, error) {
+func (hs *hostSet) dial(ctx context.Context, cfg config, f *cfgfile.File, name, dir string, log *slog.Logger) (app.Backend, error) {
 	t, err := resolveTarget(ctx, cfg, f, name, "")
 	if err != nil {
 		return nil, redact.New(cfg.token).Error(err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // burstText is n bytes shaped like the demo's /demo big reply: numbered
@@ -42,7 +43,7 @@ func BenchmarkKeystrokeDuringBurst(b *testing.B) {
 		for off, seq := 0, uint64(2); off < len(text); off, seq = off+chunk, seq+1 {
 			t0 := time.Now()
 			m = send(b, m, envelope(seq, &ahpwire.ChatDelta{TurnID: "t2", PartID: "t2.m1", Content: text[off:min(off+chunk, len(text))]}))
-			m = send(b, m, frameMsg{})
+			m = send(b, m, app.FrameMsg{})
 			m = keystroke(m, steps)
 			d := time.Since(t0)
 			worst, total, steps = max(worst, d), total+d, steps+1
@@ -68,7 +69,7 @@ func BenchmarkResizeAfterBurst(b *testing.B) {
 		m = send(b, m, envelope(seq, &ahpwire.ChatDelta{TurnID: "t2", PartID: "t2.m1", Content: text[off:min(off+chunk, len(text))]}))
 	}
 	m = send(b, m, envelope(seq, &ahpwire.ChatTurnComplete{TurnID: "t2"}))
-	m = send(b, m, frameMsg{})
+	m = send(b, m, app.FrameMsg{})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		m = send(b, m, teaSize(100+i%2*20, 40))

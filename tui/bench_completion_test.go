@@ -10,6 +10,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/chat"
 )
 
 // slowCompletions answers completions only after a long delay (or when the
@@ -62,7 +63,7 @@ func BenchmarkKeystrokeSlowCompletions(b *testing.B) {
 		m = nm.(Model)
 		if i%4 == 3 {
 			// The debounce fires: the request starts off the Update loop.
-			due := completionDueMsg{chat: m.chat.chat, id: m.chat.x.compl.id}
+			due := chat.CompletionDueMsg{Chat: m.chat.URI, ID: m.chat.Extras.Completer.ID}
 			nm, cmd := m.Update(due)
 			m = nm.(Model)
 			if cmd != nil {
@@ -74,7 +75,7 @@ func BenchmarkKeystrokeSlowCompletions(b *testing.B) {
 		_ = m.View()
 	}
 	b.StopTimer()
-	m.chat.x.compl.reset() // cancels the request in flight
+	m.chat.Extras.Completer.Reset() // cancels the request in flight
 	for _, d := range inflight {
 		select {
 		case <-d:

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // hostile9K is ~9 KB of hostile text (escapes, wide runes, long runs).
@@ -27,7 +29,7 @@ func hostile9K() string {
 func BenchmarkHostileFrame(b *testing.B) {
 	h := hostile9K()
 	m, _ := newTestModel(b, 120, 40)
-	m = send(b, m, openSessionMsg{Session: testSession})
+	m = send(b, m, picker.OpenSessionMsg{Session: testSession})
 	m = send(b, m, snapshotEvent(b, testSession, ahpwire.SessionState{Provider: h, Title: h, Activity: h, Lifecycle: ahpwire.LifecycleReady,
 		WorkingDirectories: []string{h}, DefaultChat: testChat,
 		Chats: []ahpwire.ChatSummary{{Resource: testChat, Title: h, Description: h, Activity: h, WorkingDirectories: []string{h}}}}))
@@ -41,7 +43,7 @@ func BenchmarkHostileFrame(b *testing.B) {
 		n := int64(i)
 		m = send(b, m, envelope(seq, &ahpwire.ChatUsage{TurnID: "t2", Usage: ahpwire.UsageInfo{InputTokens: &n, Model: h}}))
 		seq++
-		m = send(b, m, frameMsg{})
+		m = send(b, m, app.FrameMsg{})
 		_ = m.View()
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
 )
 
 // BenchmarkResizeAfterReply (issue 22): one resize right after a long
@@ -14,7 +17,7 @@ import (
 // used before (nothing of it is cached), height 24 from 40.
 //
 //   - refs-3MB: a 3 MiB reply, which the host keeps as 64 KiB content
-//     references once it ends and the chat adopts (chat_refturns.go); the
+//     references once it ends and the chat adopts (chat/refturns.go); the
 //     window follows its end.
 //   - refs-3MB-top: the same, scrolled to the reply's first page (laid
 //     out with glamour, not plain).
@@ -38,15 +41,15 @@ func BenchmarkResizeAfterReply(b *testing.B) {
 			r.m = send(b, r.m, teaSize(120, 40))
 			r.m = typeText(b, r.m, fmt.Sprintf("/demo stream %d 65536", c.size))
 			r.m = send(b, r.m, keyPress("enter"))
-			byRef := c.size > refAdoptBytes
-			r.pump("the reply's start", func(m Model) bool { return m.chat.state.Current != nil })
+			byRef := c.size > chat.RefAdoptBytes
+			r.pump("the reply's start", func(m Model) bool { return m.chat.State.Current != nil })
 			r.pump("the reply's end", func(m Model) bool {
-				return m.chat.state.Current == nil && (!byRef || lastReplyByRef(m) && m.chat.x.refs.inflight == 0)
+				return m.chat.State.Current == nil && (!byRef || lastReplyByRef(m) && m.chat.Extras.Refs.Inflight == 0)
 			})
-			r.m = send(b, r.m, frameMsg{})
+			r.m = send(b, r.m, app.FrameMsg{})
 			want := fmt.Sprintf("-- end of stream %d bytes --", c.size)
 			if c.top {
-				r.m.chat.tr.GotoTop()
+				r.m.chat.Transcript.GotoTop()
 				want = "# "
 			}
 			settle(b, r, want)
@@ -76,10 +79,10 @@ func BenchmarkResizeAfterReply(b *testing.B) {
 func settle(b *testing.B, r *liveRig, want string) {
 	b.Helper()
 	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(viewText(r.m), want) || r.m.c.ext.loader.Inflight() != 0 {
+	for !strings.Contains(viewText(r.m), want) || r.m.c.Channels.Loader.Inflight() != 0 {
 		if time.Now().After(deadline) {
-			b.Fatalf("%q never showed (%d loads in flight):\n%s", want, r.m.c.ext.loader.Inflight(), viewText(r.m))
+			b.Fatalf("%q never showed (%d loads in flight):\n%s", want, r.m.c.Channels.Loader.Inflight(), viewText(r.m))
 		}
-		r.m = send(b, r.m, frameMsg{})
+		r.m = send(b, r.m, app.FrameMsg{})
 	}
 }

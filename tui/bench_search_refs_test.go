@@ -9,6 +9,8 @@ import (
 
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/chat"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // BenchmarkSearchKeystrokeRefs measures Update for one key typed into the
@@ -36,8 +38,8 @@ func BenchmarkSearchKeystrokeRefs(b *testing.B) {
 		go func(c tea.Cmd) { // the previous key's search, under way
 			defer close(done)
 			for _, msg := range flattenWithin(c) {
-				if f, ok := msg.(searchFoundMsg); ok && f.rest != nil {
-					f.rest.slice()
+				if f, ok := msg.(chat.SearchFoundMsg); ok && f.Rest != nil {
+					f.Rest.Slice()
 				}
 			}
 		}(cmd)
@@ -56,12 +58,12 @@ func BenchmarkSearchKeystrokeRefs(b *testing.B) {
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/key-mean")
 	b.StopTimer()
 
-	m.chat.x.search.query = "zebra crossing"
+	m.chat.Extras.Search.Query = "zebra crossing"
 	var applyWorst, applyTotal time.Duration
 	applies := 0
 	t0 := time.Now()
-	for c := m.chat.runSearch(false); c != nil; {
-		msg, ok := c().(searchFoundMsg)
+	for c := m.chat.RunSearch(false); c != nil; {
+		msg, ok := c().(chat.SearchFoundMsg)
 		if !ok {
 			b.Fatalf("search command gave %T", msg)
 		}
@@ -72,9 +74,9 @@ func BenchmarkSearchKeystrokeRefs(b *testing.B) {
 		c = searchCmdOf(c)
 	}
 	whole := time.Since(t0)
-	s := m.chat.x.search
-	if s.running || s.pagesDone != pages || s.failed != 0 || len(s.hits) != 0 {
-		b.Fatalf("search ended at page %d/%d, %d failed, %d hits (running %v)", s.pagesDone, pages, s.failed, len(s.hits), s.running)
+	s := m.chat.Extras.Search
+	if s.Running || s.PagesDone != pages || s.Failed != 0 || len(s.Hits) != 0 {
+		b.Fatalf("search ended at page %d/%d, %d failed, %d hits (running %v)", s.PagesDone, pages, s.Failed, len(s.Hits), s.Running)
 	}
 	if !strings.Contains(viewText(m), "no matches") {
 		b.Fatalf("bar after the search:\n%s", viewText(m))
@@ -97,9 +99,9 @@ func openBigRefsChat(b *testing.B) (*liveRig, int) {
 	if _, err := r.host.SeedSession("ahp-session:/big", []ahpwire.Turn{turn}); err != nil {
 		b.Fatal(err)
 	}
-	r.m = send(b, r.m, openSessionMsg{Session: "ahp-session:/big"})
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
-	pages := countSearchRefs(r.m.chat.allMessages())
+	r.m = send(b, r.m, picker.OpenSessionMsg{Session: "ahp-session:/big"})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
+	pages := chat.CountSearchRefs(r.m.chat.AllMessages())
 	if pages < 500 {
 		b.Fatalf("the reply came as %d pages", pages)
 	}
@@ -130,7 +132,7 @@ func flattenWithin(cmd tea.Cmd) []tea.Msg {
 // returned (content loads and the like are dropped), or nil.
 func searchCmdOf(cmd tea.Cmd) tea.Cmd {
 	for _, msg := range flattenWithin(cmd) {
-		if f, ok := msg.(searchFoundMsg); ok {
+		if f, ok := msg.(chat.SearchFoundMsg); ok {
 			return func() tea.Msg { return f }
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/chat"
 )
 
 // BenchmarkSearchKeystroke measures Update for one key typed into the
@@ -46,12 +47,12 @@ func BenchmarkSearchKeystroke(b *testing.B) {
 			// Then one whole search, its slices run here as Bubble Tea
 			// would run them: the worst Update applying a slice's hits
 			// (the first one also jumps to the hit), and the whole time.
-			m.chat.x.search.query = c.query
+			m.chat.Extras.Search.Query = c.query
 			var applyWorst time.Duration
 			t0 := time.Now()
 			slices := 0
-			for cmd := m.chat.runSearch(true); cmd != nil; slices++ {
-				msg, ok := cmd().(searchFoundMsg)
+			for cmd := m.chat.RunSearch(true); cmd != nil; slices++ {
+				msg, ok := cmd().(chat.SearchFoundMsg)
 				if !ok {
 					b.Fatalf("search command gave %T", msg)
 				}
@@ -61,8 +62,8 @@ func BenchmarkSearchKeystroke(b *testing.B) {
 				m, cmd = nm.(Model), next
 			}
 			whole := time.Since(t0)
-			if hits := len(m.chat.x.search.hits); (c.name == "match") != (hits == 1) || m.chat.x.search.running {
-				b.Fatalf("search ended with %d hits (running %v)", hits, m.chat.x.search.running)
+			if hits := len(m.chat.Extras.Search.Hits); (c.name == "match") != (hits == 1) || m.chat.Extras.Search.Running {
+				b.Fatalf("search ended with %d hits (running %v)", hits, m.chat.Extras.Search.Running)
 			}
 			b.ReportMetric(float64(applyWorst.Microseconds())/1000, "ms/apply-max")
 			b.ReportMetric(float64(whole.Microseconds())/1000, "ms/search")

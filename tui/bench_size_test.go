@@ -13,6 +13,8 @@ import (
 	"github.com/ahptui/ahptui/ahphost/demo"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/tui/chat"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // bigChat40MB is the state of a chat after two "/demo big 20000001"
@@ -58,7 +60,7 @@ func BenchmarkReopen40MBChat(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				m, _ := newTestModel(b, 120, 40)
-				m = send(b, m, openSessionMsg{Session: testSession})
+				m = send(b, m, picker.OpenSessionMsg{Session: testSession})
 				ss := ahpwire.SessionState{Provider: "demo", Title: "bench", Lifecycle: ahpwire.LifecycleReady, DefaultChat: testChat}
 				m = send(b, m, snapshotEvent(b, testSession, ss))
 				// The snapshot arrives as bytes: decoding it (in the event
@@ -112,16 +114,16 @@ func BenchmarkBigReplyMemory(b *testing.B) {
 		r.m = typeText(b, r.m, "/demo big 32000000")
 		r.m = send(b, r.m, keyPress("enter"))
 		r.pump("big reply", func(m Model) bool {
-			return m.chat.state.Current == nil && strings.Contains(viewText(m), "end of 32000000")
+			return m.chat.State.Current == nil && strings.Contains(viewText(m), "end of 32000000")
 		})
 		// The client then re-reads the finished reply by reference and
-		// drops its inline copy (chat_refturns.go).
+		// drops its inline copy (chat/refturns.go).
 		r.pump("reply by reference", func(m Model) bool {
-			return len(m.chat.x.refs.asked) == 0 || lastReplyByRef(m)
+			return len(m.chat.Extras.Refs.Asked) == 0 || lastReplyByRef(m)
 		})
 		all := heapMB()
-		r.m.chat.tr = transcript{}
-		r.m.c.renderer = nil
+		r.m.chat.Transcript = chat.Transcript{}
+		r.m.c.Renderer = nil
 		noRender := heapMB()
 		r.m = Model{}
 		noClient := heapMB()
@@ -135,7 +137,7 @@ func BenchmarkBigReplyMemory(b *testing.B) {
 // lastReplyByRef reports whether the newest finished assistant message
 // shows its text as content references.
 func lastReplyByRef(m Model) bool {
-	ms := m.chat.state.Messages
+	ms := m.chat.State.Messages
 	if len(ms) == 0 {
 		return false
 	}

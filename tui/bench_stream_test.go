@@ -14,6 +14,7 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // streamFrame is the frame period Bubble Tea's tick gives the chat
@@ -65,9 +66,9 @@ func streamOnce(b *testing.B, c streamCase) {
 	b.StopTimer()
 	r := startLiveRig(b, ahphost.Options{Dir: b.TempDir(), NoToken: true, Pace: time.Millisecond})
 	r.m = send(b, r.m, teaSize(120, 40))
-	r.pump("agents", func(m Model) bool { return len(m.picker.agents) > 0 && m.picker.loaded })
+	r.pump("agents", func(m Model) bool { return len(m.picker.Agents) > 0 && m.picker.Loaded })
 	r.newSession()
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.ready })
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.Ready })
 	prompt := fmt.Sprintf("/demo stream %d", c.size)
 	if c.delta > 0 {
 		prompt += fmt.Sprintf(" %d", c.delta)
@@ -107,9 +108,9 @@ func streamOnce(b *testing.B, c streamCase) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			msg = connEventMsg{ev: ev, b: r.m.c.backend}
+			msg = connEventMsg{ev: ev, b: r.m.c.Backend}
 		} else {
-			msg = waitForBatch(ctx, r.m.c.backend, r.client, next)() // paced as the model re-arms it
+			msg = waitForBatch(ctx, r.m.c.Backend, r.client, next)() // paced as the model re-arms it
 			if bm, ok := msg.(connBatchMsg); ok {
 				next = bm.next
 			}
@@ -123,12 +124,12 @@ func streamOnce(b *testing.B, c streamCase) {
 			started = true
 			costs = append(costs, batchCost{per: d / time.Duration(n), n: n})
 		}
-		if r.m.chat.ticking && time.Since(lastTick) >= streamFrame {
-			ui += step(frameMsg{})
+		if r.m.chat.Ticking && time.Since(lastTick) >= streamFrame {
+			ui += step(app.FrameMsg{})
 			lastTick = time.Now()
 		}
-		if started && r.m.chat.state.Current == nil {
-			ui += step(frameMsg{})
+		if started && r.m.chat.State.Current == nil {
+			ui += step(app.FrameMsg{})
 			if !strings.Contains(viewText(r.m), footer) {
 				b.Fatalf("the reply's last line is not on screen:\n%s", viewText(r.m))
 			}

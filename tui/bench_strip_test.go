@@ -14,7 +14,7 @@ import (
 func BenchmarkFrameQueuedHugeMessage(b *testing.B) {
 	m, _ := newTestModel(b, 100, 30)
 	m = openChat(b, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "working on it"))))
-	m.chat.state.Queued = []reducer.PendingMessage{{ID: "q1", Text: strings.Repeat("héllo wörld ", 1<<20/13)}}
+	m.chat.State.Queued = []reducer.PendingMessage{{ID: "q1", Text: strings.Repeat("héllo wörld ", 1<<20/13)}}
 	if !strings.Contains(viewText(m), "⧗ queued: héllo wörld") {
 		b.Fatalf("the queued message is not shown:\n%s", viewText(m))
 	}

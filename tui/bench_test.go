@@ -10,6 +10,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // benchAnswer is ~5 KB of mixed markdown (a finished assistant reply).
@@ -39,8 +40,8 @@ func benchModel(b *testing.B, turns, w, h int) Model {
 	b.Helper()
 	m, _ := newTestModel(b, w, h)
 	m = openChat(b, m, benchChat(turns))
-	if m.chat == nil || len(m.chat.state.Messages) != 2*turns {
-		b.Fatalf("setup failed: %d messages", len(m.chat.state.Messages))
+	if m.chat == nil || len(m.chat.State.Messages) != 2*turns {
+		b.Fatalf("setup failed: %d messages", len(m.chat.State.Messages))
 	}
 	return m
 }
@@ -122,7 +123,7 @@ func BenchmarkAttachFirstFrame(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				m, _ := newTestModel(b, 120, 40) // fresh renderer: cold caches
-				m = send(b, m, openSessionMsg{Session: testSession})
+				m = send(b, m, picker.OpenSessionMsg{Session: testSession})
 				ss := ahpwire.SessionState{Provider: "demo", Title: "bench", Lifecycle: ahpwire.LifecycleReady, DefaultChat: testChat}
 				m = send(b, m, snapshotEvent(b, testSession, ss))
 				b.StartTimer()

@@ -7,6 +7,8 @@ import (
 
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // openReferencedReply seeds a host (opts) with one finished turn whose
@@ -29,13 +31,13 @@ func openReferencedReply(t *testing.T, opts ahphost.Options, size, inlineMax int
 	if _, err := r.host.SeedSession("ahp-session:/big", []ahpwire.Turn{turn}); err != nil {
 		t.Fatal(err)
 	}
-	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/big"})
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	r.m = send(t, r.m, picker.OpenSessionMsg{Session: "ahp-session:/big"})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
 	// The snapshot's window starts after the large turn; the chat pages it
 	// in through fetchTurns, by reference (issue 21).
-	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.ahp.Turns) > 0 })
+	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.AHP.Turns) > 0 })
 
-	for _, p := range r.m.chat.ahp.Turns[0].ResponseParts {
+	for _, p := range r.m.chat.AHP.Turns[0].ResponseParts {
 		if p.Kind == ahpwire.PartContentRef {
 			refs++
 		} else if p.Kind == ahpwire.PartMarkdown && len(p.Content) > inlineMax {
@@ -50,7 +52,7 @@ func openReferencedReply(t *testing.T, opts ahphost.Options, size, inlineMax int
 		if time.Now().After(deadline) {
 			t.Fatalf("the referenced reply's visible end never showed:\n%s", viewText(r.m))
 		}
-		r.m = send(t, r.m, frameMsg{})
+		r.m = send(t, r.m, app.FrameMsg{})
 	}
 	if v := viewText(r.m); strings.Contains(v, "not loaded") {
 		t.Fatalf("a reference shown as not loaded:\n%s", v)
@@ -72,7 +74,7 @@ func TestLiveBigReplyByReference(t *testing.T) {
 func TestLiveLongReplyLoadsOnlyNearPages(t *testing.T) {
 	const size = 4 << 20
 	r, refs := openReferencedReply(t, ahphost.Options{LargePartBytes: 1 << 20, ResourcePageBytes: 16 << 10}, size, 1<<20, 60*time.Second)
-	if n := len(r.m.c.ext.loader.Texts()); n == 0 || n > 16 {
+	if n := len(r.m.c.Channels.Loader.Texts()); n == 0 || n > 16 {
 		t.Fatalf("%d of %d pages loaded for one screen", n, refs)
 	}
 

@@ -13,6 +13,7 @@ import (
 	"github.com/ahptui/ahptui/ahphost/demo"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // numbered matches a /demo big line as the plain layout shows it: gutter,
@@ -99,7 +100,7 @@ func TestHugeReplyLaysOutOnlyTheWindow(t *testing.T) {
 	text := demo.BigReply(size)
 	m, _ := newTestModel(t, 120, 40)
 	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "/demo big 8000000", text)}, nil))
-	r := m.c.renderer
+	r := m.c.Renderer
 	layouts := func() int { return r.PageLayouts() }
 	steps := []struct {
 		keys  []string
@@ -154,11 +155,11 @@ func TestHugeReplyLaysOutOnlyTheWindow(t *testing.T) {
 		t.Fatalf("the wheel did not scroll up through the text:\n%s", viewText(m))
 	}
 	// Focus the reply and copy it: its start, capped at clipboardMax
-	// (clipboard.go), and its pages show the focus mark once the window is
+	// (app/clipboard.go), and its pages show the focus mark once the window is
 	// back at the end.
 	m = send(t, m, keyPress("["))
-	if got := copied(t, m, "y"); len(got) > clipboardMax || len(got) < clipboardMax-8 || !strings.HasPrefix(text, got) {
-		t.Fatalf("y copied %d bytes, the reply has %d (cap %d)", len(got), len(text), clipboardMax)
+	if got := copied(t, m, "y"); len(got) > app.ClipboardMax || len(got) < app.ClipboardMax-8 || !strings.HasPrefix(text, got) {
+		t.Fatalf("y copied %d bytes, the reply has %d (cap %d)", len(got), len(text), app.ClipboardMax)
 	}
 	m = send(t, m, keyPress("end"))
 	rows := strings.Split(viewText(m), "\n")
@@ -173,7 +174,7 @@ func TestHugeReplyLaysOutOnlyTheWindow(t *testing.T) {
 	}
 	// What stays laid out: the glamour part (the first 256 KiB) in the
 	// transcript and the block cache, and the pages in the page cache.
-	if held, cached := m.chat.tr.held, r.CacheBytes(); held > 1<<20 || cached > 1<<20 {
+	if held, cached := m.chat.Transcript.Held, r.CacheBytes(); held > 1<<20 || cached > 1<<20 {
 		t.Fatalf("the transcript holds %d bytes of lines, the block cache %d", held, cached)
 	}
 	if n := r.PageCacheBytes(); n > render.DefaultPageCacheBytes {
@@ -196,7 +197,7 @@ func TestHugeReplySearchAndResize(t *testing.T) {
 	text := demo.BigReply(size)
 	m, _ := newTestModel(t, 120, 40)
 	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", fmt.Sprintf("/demo big %d", size), text)}, nil))
-	r := m.c.renderer
+	r := m.c.Renderer
 	m = send(t, m, keyPress("ctrl+f"))
 	m = typeText(t, m, fmt.Sprintf("%07d ", target))
 	m = send(t, m, keyPress("esc"))
@@ -234,12 +235,12 @@ func TestHugeReplyLineNear(t *testing.T) {
 	text := demo.BigReply(2_000_000)
 	m, _ := newTestModel(t, 120, 40)
 	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "/demo big 2000000", text)}, nil))
-	item := len(m.chat.tr.items) - 1
+	item := len(m.chat.Transcript.Items) - 1
 	for _, want := range []int{20, 2000, 4000, 12500, 24500} {
 		off := strings.Index(text, fmt.Sprintf("\n%07d ", want))
-		before := m.c.renderer.PageLayouts()
-		sec, line := m.chat.tr.lineNear(item, "lazy dog", float64(off)/float64(len(text)))
-		row := ansi.Strip(m.chat.tr.secLines(item, sec)[line])
+		before := m.c.Renderer.PageLayouts()
+		sec, line := m.chat.Transcript.LineNear(item, "lazy dog", float64(off)/float64(len(text)))
+		row := ansi.Strip(m.chat.Transcript.SecLines(item, sec)[line])
 		if !strings.Contains(row, "lazy dog") {
 			t.Fatalf("line %d of section %d does not show the match: %q", line, sec, row)
 		}
@@ -249,7 +250,7 @@ func TestHugeReplyLineNear(t *testing.T) {
 		sm := numbered.FindStringSubmatch(row)
 		if sm == nil {
 			// A wrapped row: the number is on the row above.
-			sm = numbered.FindStringSubmatch(ansi.Strip(m.chat.tr.secLines(item, sec)[line-1]))
+			sm = numbered.FindStringSubmatch(ansi.Strip(m.chat.Transcript.SecLines(item, sec)[line-1]))
 		}
 		if sm == nil {
 			t.Fatalf("match near line %d found on an unnumbered row %q", want, row)
@@ -258,7 +259,7 @@ func TestHugeReplyLineNear(t *testing.T) {
 		if got < want-130 || got > want+130 {
 			t.Fatalf("match near line %d found at line %d", want, got)
 		}
-		if n := m.c.renderer.PageLayouts() - before; n > 4 {
+		if n := m.c.Renderer.PageLayouts() - before; n > 4 {
 			t.Fatalf("finding it laid out %d pages", n)
 		}
 	}

@@ -32,13 +32,13 @@ func TestChangesViewSaysWhyAChangesetFailed(t *testing.T) {
 // the changes view says so.
 func TestLiveChangesViewSaysWhyAChangesetFailed(t *testing.T) {
 	r := startLiveRig(t, ahphost.Options{Dir: t.TempDir(), NoToken: true, Pace: time.Millisecond, MaxSnapshotBytes: 2500})
-	r.pump("agents", func(m Model) bool { return len(m.picker.agents) > 0 && m.picker.loaded })
+	r.pump("agents", func(m Model) bool { return len(m.picker.Agents) > 0 && m.picker.Loaded })
 	r.newSession()
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.ready })
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.Ready })
 	r.m = typeText(t, r.m, "/demo edit")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("edit turn done", func(m Model) bool {
-		return m.chat.state.Current == nil && len(m.chat.state.Messages) >= 2 && len(m.c.ext.chatSets) == 1
+		return m.chat.State.Current == nil && len(m.chat.State.Messages) >= 2 && len(m.c.Channels.ChatSets) == 1
 	})
 	r.m = send(t, r.m, f6())
 	r.pump("failure shown", func(m Model) bool { return strings.Contains(viewText(m), "message too large") })

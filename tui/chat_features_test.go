@@ -16,6 +16,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // steerBackend is a fake backend with the optional composer, config and
@@ -74,7 +75,7 @@ func TestComposerCompletionAttachesToMessage(t *testing.T) {
 		t.Fatalf("no popup:\n%s", v)
 	}
 	m = send(t, m, keyPress("tab"))
-	if got := m.chat.comp.Value(); got != "look at @docs/guide.md " {
+	if got := m.chat.Composer.Value(); got != "look at @docs/guide.md " {
 		t.Fatalf("composer %q", got)
 	}
 	m = send(t, m, keyPress("enter"))
@@ -109,8 +110,8 @@ func TestSteeringKeyAndQueueEditing(t *testing.T) {
 	}
 	m = send(t, m, envelope(4, &ahpwire.ChatQueuedMessagesReordered{Order: []string{"q2", "q1"}}))
 	m = send(t, m, keyPress("enter")) // edit q1 (the selection moved with it)
-	if m.chat.comp.Value() != "first later" || m.chat.x.editing != "q1" {
-		t.Fatalf("editing %q %q", m.chat.comp.Value(), m.chat.x.editing)
+	if m.chat.Composer.Value() != "first later" || m.chat.Extras.Editing != "q1" {
+		t.Fatalf("editing %q %q", m.chat.Composer.Value(), m.chat.Extras.Editing)
 	}
 	m = typeText(t, m, "!")
 	m = send(t, m, keyPress("enter"))
@@ -145,7 +146,7 @@ func TestSearchFindsCollapsedReasoningAndPagesHistory(t *testing.T) {
 	// The call's end came (in the event stream, after any page it brought)
 	// and no page moved the cursor: paging stops at once, nothing waits.
 	m = send(t, m, fetchedEvent("older", nil))
-	if m.chat.x.search.paging {
+	if m.chat.Extras.Search.Paging {
 		t.Fatal("paging went on after the host had no page for the cursor")
 	}
 	m = typeText(t, m, "needle")
@@ -203,8 +204,8 @@ func TestBackgroundWorkAndSubagentChat(t *testing.T) {
 	m = send(t, m, tea.KeyPressMsg{Code: tea.KeyF3})
 	m = send(t, m, keyPress("down"))
 	m = send(t, m, keyPress("enter"))
-	if m.chat.chat != "ahp-chat:/child" || m.chat.x.parent != testChat {
-		t.Fatalf("opened %q parent %q", m.chat.chat, m.chat.x.parent)
+	if m.chat.URI != "ahp-chat:/child" || m.chat.Extras.Parent != testChat {
+		t.Fatalf("opened %q parent %q", m.chat.URI, m.chat.Extras.Parent)
 	}
 	child := ahpwire.ChatState{Resource: "ahp-chat:/child", Title: "Survey", Interactivity: ahpwire.InteractivityReadOnly, ParentChat: testChat}
 	m = send(t, m, snapshotEvent(t, "ahp-chat:/child", child))
@@ -218,8 +219,8 @@ func TestBackgroundWorkAndSubagentChat(t *testing.T) {
 		t.Fatalf("a read-only chat sent a message (status %q)", statusLine(m))
 	}
 	m = send(t, m, tea.KeyPressMsg{Code: 'p', Mod: tea.ModAlt})
-	if m.chat.chat != testChat {
-		t.Fatalf("alt+p went to %q", m.chat.chat)
+	if m.chat.URI != testChat {
+		t.Fatalf("alt+p went to %q", m.chat.URI)
 	}
 }
 
@@ -230,7 +231,7 @@ func TestStatusLineShowsConfiguredModelAndMode(t *testing.T) {
 	ss := ahpwire.SessionState{Provider: "demo", Title: "cfg", Lifecycle: ahpwire.LifecycleReady, DefaultChat: testChat,
 		Chats:  []ahpwire.ChatSummary{{Resource: testChat, Title: "main"}},
 		Config: &ahpwire.ConfigState{Schema: schema, Values: map[string]json.RawMessage{"model": json.RawMessage(`"m2"`), "mode": json.RawMessage(`"plan"`)}}}
-	m = send(t, m, openSessionMsg{Session: testSession})
+	m = send(t, m, picker.OpenSessionMsg{Session: testSession})
 	m = send(t, m, snapshotEvent(t, testSession, ss))
 	m = send(t, m, snapshotEvent(t, testChat, chatState(nil, nil)))
 	if s := statusLine(m); !strings.Contains(s, "Two") || !strings.Contains(s, "Plan mode") {
@@ -250,7 +251,7 @@ func TestStatusLineShowsConfiguredModelAndMode(t *testing.T) {
 	}
 	m = send(t, m, keyPress("down"))
 	m = send(t, m, keyPress("enter"))
-	fb := m.c.backend.(*steerBackend)
+	fb := m.c.Backend.(*steerBackend)
 	d := fb.lastDispatch(t)
 	if cc, ok := d.action.(*ahpwire.SessionConfigChanged); !ok || d.channel != testSession || len(cc.Config) != 1 || string(cc.Config["model"]) == `"m2"` {
 		t.Fatalf("settings change %+v on %s", d.action, d.channel)
@@ -402,8 +403,8 @@ func TestSteeringListInF2(t *testing.T) {
 	}
 	m = send(t, m, envelope(4, &ahpwire.ChatSteeringMessageRemoved{ID: "s1"}))
 	m = send(t, m, keyPress("enter")) // edit s2
-	if m.chat.comp.Value() != "keep the API" || m.chat.x.editing != "s2" {
-		t.Fatalf("editing %q %q", m.chat.comp.Value(), m.chat.x.editing)
+	if m.chat.Composer.Value() != "keep the API" || m.chat.Extras.Editing != "s2" {
+		t.Fatalf("editing %q %q", m.chat.Composer.Value(), m.chat.Extras.Editing)
 	}
 	m = typeText(t, m, " stable")
 	m = send(t, m, keyPress("enter"))

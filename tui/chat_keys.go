@@ -7,7 +7,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
 	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/picker"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
 
@@ -20,22 +23,22 @@ import (
 // typed while the transcript has focus (they go to the composer instead of
 // vanishing). The open lists and popups keep the shortcuts for themselves.
 
-// chatKey handles those keys, then hands k to the chat (chat_update.go).
+// chatKey handles those keys, then hands k to the chat (chat/update.go).
 func (m *Model) chatKey(k tea.KeyPressMsg) tea.Cmd {
-	c, km := m.chat, &m.c.km
-	inComposer := c.focus == focusComposer
-	shortcuts := !c.x.modal() && !(inComposer && c.x.compl.Open())
+	c, km := m.chat, &m.c.KM
+	inComposer := c.Focus == chat.FocusComposer
+	shortcuts := !c.Extras.Modal() && !(inComposer && c.Extras.Completer.Open())
 	chord := shortcuts && m.chordX // the key after ctrl+x
 	m.chordX = false
-	page := max(1, c.tr.height-1)
+	page := max(1, c.Transcript.Height-1)
 	switch {
 	case chord && key.Matches(k, km.Chord.Editor):
-		return prepareEditor(c.comp.Expanded())
+		return app.PrepareEditor(c.Composer.Expanded())
 	case chord && key.Matches(k, km.Chord.Unqueue):
-		if len(c.state.Queued) == 0 {
+		if len(c.State.Queued) == 0 {
 			return uikit.Notice("no queued message to remove", false)
 		}
-		return c.unqueue()
+		return c.Unqueue()
 	case chord && key.Matches(k, km.Chord.Cancel):
 		return nil
 	// After ctrl+x, any other key acts as usual.
@@ -43,20 +46,20 @@ func (m *Model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 		m.chordX = true
 		return uikit.Notice("ctrl+x… "+km.Chord.Editor.Help().Key+" $EDITOR · "+km.Chord.Unqueue.Help().Key+" remove last queued", false)
 	case shortcuts && inComposer && key.Matches(k, km.Composer.HistorySearch):
-		query := c.comp.Value()
-		if c.comp.browsing() || strings.Contains(query, "\n") {
+		query := c.Composer.Value()
+		if c.Composer.Browsing() || strings.Contains(query, "\n") {
 			query = ""
 		}
-		m.overlays = append(m.overlays, dialog.NewHistorySearch(km.HistorySearch, m.c.hist.entries, query, &m.c.styles))
+		m.overlays = append(m.overlays, dialog.NewHistorySearch(km.HistorySearch, m.c.History.Entries, query, &m.c.Styles))
 		return nil
-	case shortcuts && inComposer && key.Matches(k, km.Composer.Follow) && c.comp.Value() == "":
-		c.tr.GotoBottom()
+	case shortcuts && inComposer && key.Matches(k, km.Composer.Follow) && c.Composer.Value() == "":
+		c.Transcript.GotoBottom()
 		return nil
-	case shortcuts && inComposer && key.Matches(k, km.Chat.CancelTurn) && strings.TrimSpace(c.comp.Value()) != "":
-		c.comp.Take() // kept in the history: ↑ brings it back
-		c.relayout()
+	case shortcuts && inComposer && key.Matches(k, km.Chat.CancelTurn) && strings.TrimSpace(c.Composer.Value()) != "":
+		c.Composer.Take() // kept in the history: ↑ brings it back
+		c.Relayout()
 		hint := "draft cleared — ↑ brings it back"
-		if c.state.Current != nil {
+		if c.State.Current != nil {
 			hint += " · esc again cancels the turn"
 		}
 		return uikit.Notice(hint, false)
@@ -64,21 +67,21 @@ func (m *Model) chatKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.cycleMode() // session_settings.go
 	case key.Matches(k, km.Chat.NewSession):
 		return m.newSessionLikeThis()
-	case inComposer && c.loadErr != "" && key.Matches(k, km.Composer.Send):
+	case inComposer && c.LoadErr != "" && key.Matches(k, km.Composer.Send):
 		// The chat cannot receive it: keep it visibly, never send it into
 		// the void (where it would show "sending" forever).
-		return c.holdUnsent()
+		return c.HoldUnsent()
 	case inComposer && key.Matches(k, km.Composer.ScrollUp):
-		c.tr.ScrollUp(page)
-		return c.maybeFetchOlder()
+		c.Transcript.ScrollUp(page)
+		return c.MaybeFetchOlder()
 	case inComposer && key.Matches(k, km.Composer.ScrollDown):
-		c.tr.ScrollDown(page)
+		c.Transcript.ScrollDown(page)
 		return nil
-	case !inComposer && isTyping(k) && !boundInTranscript(km, k) && !c.x.modal():
-		focus := c.setFocus(focusComposer)
-		return tea.Batch(focus, c.handleKey(k))
+	case !inComposer && isTyping(k) && !boundInTranscript(km, k) && !c.Extras.Modal():
+		focus := c.SetFocus(chat.FocusComposer)
+		return tea.Batch(focus, c.HandleKey(k))
 	}
-	return c.handleKey(k)
+	return c.HandleKey(k)
 }
 
 // isTyping reports whether k types text (no ctrl or alt).
@@ -102,10 +105,10 @@ func boundInTranscript(km *keymap.KeyMap, k tea.KeyPressMsg) bool {
 // they fill the new chat's composer, ready to send.
 func (m *Model) newSessionLikeThis() tea.Cmd {
 	var carry []string
-	if text := m.chat.takeUnsent(); text != "" {
+	if text := m.chat.TakeUnsent(); text != "" {
 		carry = append(carry, text)
 	}
-	if draft := m.chat.comp.Take(); draft != "" {
+	if draft := m.chat.Composer.Take(); draft != "" {
 		carry = append(carry, draft)
 	}
 	if len(carry) > 0 {
@@ -115,16 +118,16 @@ func (m *Model) newSessionLikeThis() tea.Cmd {
 	if m.session != nil {
 		provider = m.session.Provider
 	}
-	if s, ok := m.picker.Session(m.chat.session); ok && provider == "" {
+	if s, ok := m.picker.Session(m.chat.Session); ok && provider == "" {
 		provider = s.Provider
 	}
 	leave := m.leaveChat()
-	return tea.Batch(leave, uikit.Emit(newSessionMsg{Provider: provider}))
+	return tea.Batch(leave, uikit.Emit(picker.NewSessionMsg{Provider: provider}))
 }
 
 // helpKeyInTranscript reports whether k is the transcript's help key (?)
 // while the transcript has focus (in the composer ? is text).
 func (m *Model) helpKeyInTranscript(k tea.KeyPressMsg) bool {
-	return m.screen == screenChat && m.chat != nil && m.chat.focus == focusTranscript &&
-		!m.chat.x.modal() && key.Matches(k, m.c.km.Transcript.Help)
+	return m.screen == screenChat && m.chat != nil && m.chat.Focus == chat.FocusTranscript &&
+		!m.chat.Extras.Modal() && key.Matches(k, m.c.KM.Transcript.Help)
 }

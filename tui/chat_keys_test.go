@@ -1,7 +1,5 @@
 package tui
 
-// Tests of the chat view keys: scrolling, help, thinking, copy, demo faults.
-
 import (
 	"slices"
 	"strings"
@@ -10,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/chat"
 )
 
 func TestHistoryFetchedWhenScrolledToTop(t *testing.T) {
@@ -72,8 +71,8 @@ func TestThinkingCycleAndBlockToggle(t *testing.T) {
 	}
 	m = send(t, m, keyPress("ctrl+t"))
 	m = send(t, m, keyPress("ctrl+t"))
-	if m.chat.thinking != thinkingFull || !strings.Contains(viewText(m), "second thought") {
-		t.Fatalf("full thinking view not shown (mode %v)", m.chat.thinking)
+	if m.chat.Thinking != chat.ThinkingFull || !strings.Contains(viewText(m), "second thought") {
+		t.Fatalf("full thinking view not shown (mode %v)", m.chat.Thinking)
 	}
 	m = send(t, m, keyPress("ctrl+t")) // back to collapsed
 	m = send(t, m, keyPress("tab"))
@@ -125,13 +124,13 @@ func TestMouseWheelScrollsTranscript(t *testing.T) {
 	}
 	m = openChat(t, m, chatState(turns, nil))
 	m = send(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if m.chat.tr.Following() {
+	if m.chat.Transcript.Following() {
 		t.Fatal("wheel up did not scroll away from the bottom")
 	}
 	for range 20 {
 		m = send(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 	}
-	if !m.chat.tr.Following() {
+	if !m.chat.Transcript.Following() {
 		t.Fatal("wheel down to the end did not follow again")
 	}
 }

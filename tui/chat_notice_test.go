@@ -40,8 +40,8 @@ func TestChatGoneFromHostSaysSoAndKeepsDraft(t *testing.T) {
 	if strings.Contains(v, "● working") || strings.Contains(v, "loading chat") {
 		t.Fatalf("a vanished chat still claims to work or load:\n%s", v)
 	}
-	if m.chat.comp.Value() != "my unsent draft" {
-		t.Fatalf("draft lost: %q", m.chat.comp.Value())
+	if m.chat.Composer.Value() != "my unsent draft" {
+		t.Fatalf("draft lost: %q", m.chat.Composer.Value())
 	}
 	// A later snapshot (e.g. the host came back) clears the error.
 	m = send(t, m, snapshotEvent(t, testChat, chatState(nil, nil)))

@@ -11,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 func TestCtrlGAndCtrlXCtrlEOpenTheEditor(t *testing.T) {
@@ -24,12 +26,12 @@ func TestCtrlGAndCtrlXCtrlEOpenTheEditor(t *testing.T) {
 		if cmd == nil {
 			t.Fatalf("%v returned no command", keys)
 		}
-		ready, ok := cmd().(editorReadyMsg)
-		if !ok || ready.err != nil {
+		ready, ok := cmd().(app.EditorReadyMsg)
+		if !ok || ready.Err != nil {
 			t.Fatalf("%v: %#v", keys, ready)
 		}
-		b, _ := os.ReadFile(ready.path)
-		os.Remove(ready.path)
+		b, _ := os.ReadFile(ready.Path)
+		os.Remove(ready.Path)
 		if string(b) != "draft" {
 			t.Fatalf("%v: editor got %q", keys, b)
 		}
@@ -40,15 +42,15 @@ func TestEscClearsDraftAndUpBringsItBack(t *testing.T) {
 	m, fb := runningChat(t)
 	m = typeText(t, m, "half a thought")
 	m = send(t, m, keyPress("esc"))
-	if m.chat.comp.Value() != "" {
-		t.Fatalf("esc left %q", m.chat.comp.Value())
+	if m.chat.Composer.Value() != "" {
+		t.Fatalf("esc left %q", m.chat.Composer.Value())
 	}
 	if len(fb.dispatched) != 0 {
 		t.Fatal("esc on a draft cancelled the turn")
 	}
 	m = send(t, m, keyPress("up"))
-	if m.chat.comp.Value() != "half a thought" {
-		t.Fatalf("↑ gave %q", m.chat.comp.Value())
+	if m.chat.Composer.Value() != "half a thought" {
+		t.Fatalf("↑ gave %q", m.chat.Composer.Value())
 	}
 	// With the composer empty, esc cancels the turn as before.
 	m = send(t, m, keyPress("down"))
@@ -66,11 +68,11 @@ func TestEndInEmptyComposerFollows(t *testing.T) {
 	}
 	m = openChat(t, m, chatState(turns, nil))
 	m = send(t, m, keyPress("pgup"))
-	if m.chat.tr.Following() {
+	if m.chat.Transcript.Following() {
 		t.Fatal("pgup did not leave the bottom")
 	}
 	m = send(t, m, keyPress("end"))
-	if !m.chat.tr.Following() {
+	if !m.chat.Transcript.Following() {
 		t.Fatal("end in the empty composer did not follow")
 	}
 }
@@ -81,7 +83,7 @@ func TestShiftTabCyclesMode(t *testing.T) {
 	ss := ahpwire.SessionState{Provider: "demo", Title: "cfg", Lifecycle: ahpwire.LifecycleReady, DefaultChat: testChat,
 		Chats:  []ahpwire.ChatSummary{{Resource: testChat, Title: "main"}},
 		Config: &ahpwire.ConfigState{Schema: schema, Values: map[string]json.RawMessage{"mode": json.RawMessage(`"agent"`)}}}
-	m = send(t, m, openSessionMsg{Session: testSession})
+	m = send(t, m, picker.OpenSessionMsg{Session: testSession})
 	m = send(t, m, snapshotEvent(t, testSession, ss))
 	m = send(t, m, snapshotEvent(t, testChat, chatState(nil, nil)))
 	_ = send(t, m, keyPress("shift+tab"))
@@ -95,7 +97,7 @@ func TestShiftTabCyclesMode(t *testing.T) {
 func TestQuestionMarkOpensHelpFromTranscript(t *testing.T) {
 	m, _ := idleChat(t)
 	m = typeText(t, m, "?") // in the composer ? is text
-	if len(m.overlays) != 0 || m.chat.comp.Value() != "?" {
+	if len(m.overlays) != 0 || m.chat.Composer.Value() != "?" {
 		t.Fatal("? in the composer was not typed")
 	}
 	m = send(t, m, keyPress("esc"))
@@ -124,7 +126,7 @@ func TestPromptHistoryPersistsPerFileAndSearches(t *testing.T) {
 		m := New(Options{Backend: fb, Host: "h", Dark: true, Editor: "true", HistoryFile: path,
 			Now: func() time.Time { return fixedNow }, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
 		m = send(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
-		m = send(t, m, loadHistory(path)())
+		m = send(t, m, app.LoadHistory(path)())
 		return openChat(t, m, chatState(nil, nil))
 	}
 	m := open()
@@ -142,7 +144,7 @@ func TestPromptHistoryPersistsPerFileAndSearches(t *testing.T) {
 	// A restart: ↑ recalls the last prompt, ctrl+r finds an older one.
 	m = open()
 	m = send(t, m, keyPress("up"))
-	if got := m.chat.comp.Value(); got != "explain the reducer" {
+	if got := m.chat.Composer.Value(); got != "explain the reducer" {
 		t.Fatalf("↑ after restart: %q", got)
 	}
 	m = send(t, m, keyPress("down"))
@@ -152,22 +154,22 @@ func TestPromptHistoryPersistsPerFileAndSearches(t *testing.T) {
 		t.Fatalf("search view:\n%s", viewText(m))
 	}
 	m = send(t, m, keyPress("enter"))
-	if got := m.chat.comp.Value(); got != "fix the flaky test" || len(m.overlays) != 0 {
+	if got := m.chat.Composer.Value(); got != "fix the flaky test" || len(m.overlays) != 0 {
 		t.Fatalf("picked %q (overlays %d)", got, len(m.overlays))
 	}
 }
 
 func TestPromptHistoryIsBounded(t *testing.T) {
-	h := &promptHistory{}
-	for i := range historyMaxEntries + 50 {
-		h.add(strings.Repeat("x", i%7+1) + string(rune('a'+i%26)))
+	h := &app.PromptHistory{}
+	for i := range app.HistoryMaxEntries + 50 {
+		h.Add(strings.Repeat("x", i%7+1) + string(rune('a'+i%26)))
 	}
-	h.add(strings.Repeat("y", historyMaxEntryBytes+1))
-	if len(h.entries) > historyMaxEntries {
-		t.Fatalf("%d entries kept", len(h.entries))
+	h.Add(strings.Repeat("y", app.HistoryMaxEntryBytes+1))
+	if len(h.Entries) > app.HistoryMaxEntries {
+		t.Fatalf("%d entries kept", len(h.Entries))
 	}
-	for _, e := range h.entries {
-		if len(e) > historyMaxEntryBytes {
+	for _, e := range h.Entries {
+		if len(e) > app.HistoryMaxEntryBytes {
 			t.Fatal("an oversized prompt was kept")
 		}
 	}

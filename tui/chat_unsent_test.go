@@ -8,6 +8,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // goneChat is a chat the host no longer has: both subscriptions failed.
@@ -47,7 +48,7 @@ func openCreated(t *testing.T, m Model, fb *fakeBackend) Model {
 	ss := ahpwire.SessionState{Provider: "demo", Lifecycle: ahpwire.LifecycleReady, DefaultChat: "ahp-chat:/c2",
 		Chats: []ahpwire.ChatSummary{{Resource: "ahp-chat:/c2"}}}
 	m = send(t, m, snapshotEvent(t, c.Channel, ss))
-	if m.chat == nil || m.chat.chat != "ahp-chat:/c2" {
+	if m.chat == nil || m.chat.URI != "ahp-chat:/c2" {
 		t.Fatal("the new session's chat did not open")
 	}
 	return m
@@ -72,7 +73,7 @@ func TestSendIntoAGoneChatIsKeptAndResentInANewSession(t *testing.T) {
 	m = typeText(t, m, "and a draft")
 	m = send(t, m, keyPress("ctrl+n"))
 	m = openCreated(t, m, fb)
-	if got := m.chat.comp.Value(); got != "please retry the deploy\n\nand a draft" {
+	if got := m.chat.Composer.Value(); got != "please retry the deploy\n\nand a draft" {
 		t.Fatalf("new chat's draft = %q", got)
 	}
 }
@@ -97,7 +98,7 @@ func TestSendingWhenTheChatIsLostEndsInAVisibleError(t *testing.T) {
 	}
 	m = send(t, m, keyPress("ctrl+n"))
 	m = openCreated(t, m, fb)
-	if got := m.chat.comp.Value(); got != "also update the docs" {
+	if got := m.chat.Composer.Value(); got != "also update the docs" {
 		t.Fatalf("new chat's draft = %q", got)
 	}
 }
@@ -119,7 +120,7 @@ func TestRejectedAndFailedSendsStayVisible(t *testing.T) {
 	// A dispatch that fails at once is kept too.
 	m, _ := idleChat(t)
 	act := &ahpwire.ChatTurnStarted{TurnID: "t9", Message: ahpwire.UserMessage("hello again")}
-	m = send(t, m, dispatchedMsg{channel: testChat, what: "send message", action: act, err: errors.New("ahpclient: dispatch: boom")})
+	m = send(t, m, app.DispatchedMsg{Channel: testChat, What: "send message", Action: act, Err: errors.New("ahpclient: dispatch: boom")})
 	m.notice = ""
 	if v := viewText(m); !strings.Contains(v, "✗ not sent") || !strings.Contains(v, "hello again") {
 		t.Fatalf("the failed dispatch vanished:\n%s", v)

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
 
@@ -14,7 +15,7 @@ import (
 // the clipboard and the notice says so and names the export.
 func TestBigCopyIsCappedAndSaysSo(t *testing.T) {
 	big := strings.Repeat("é", 3<<20/2)
-	batch, ok := copyCmd(big, "the chat as markdown", "e")().(tea.BatchMsg)
+	batch, ok := app.CopyCmd(big, "the chat as markdown", "e")().(tea.BatchMsg)
 	if !ok {
 		t.Fatal("not a batch")
 	}
@@ -33,13 +34,13 @@ func TestBigCopyIsCappedAndSaysSo(t *testing.T) {
 			}
 		}
 	}
-	if clip < 0 || clip > clipboardMax {
-		t.Fatalf("clipboard got %d bytes (cap %d)", clip, clipboardMax)
+	if clip < 0 || clip > app.ClipboardMax {
+		t.Fatalf("clipboard got %d bytes (cap %d)", clip, app.ClipboardMax)
 	}
 	if !strings.Contains(note, "first 255 KB") && !strings.Contains(note, "first 256 KB") || !strings.Contains(note, "e exports") {
 		t.Fatalf("notice %q", note)
 	}
-	small, _ := copyCmd("hi", "the block", "e")().(tea.BatchMsg)
+	small, _ := app.CopyCmd("hi", "the block", "e")().(tea.BatchMsg)
 	for _, c := range small {
 		if n, ok := c().(uikit.NoticeMsg); ok && n.Text != "copied the block (2 bytes)" {
 			t.Fatalf("small notice %q", n.Text)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
 
@@ -17,7 +18,7 @@ type Options struct {
 	// Backend is the AHP client (an *ahpclient.Client in production). It
 	// may be nil when Hosts is set: the picker then opens on every host and
 	// the first one that connects is attached.
-	Backend Backend
+	Backend app.Backend
 	// Hosts are the configured hosts: the picker lists the sessions of
 	// every one, grouped by host, each on its own connection, and choosing
 	// a session of another host attaches to it (model_hosts.go).
@@ -94,72 +95,44 @@ type Options struct {
 	ReleaseMemory func()
 }
 
-// common is shared, read-mostly context handed to every child model.
-type common struct {
-	ctx       context.Context
-	backend   Backend
-	km        keymap.KeyMap
-	styles    uikit.Styles
-	rstyles   render.Styles
-	renderer  *render.Renderer
-	now       func() time.Time
-	newID     func() string
-	log       *slog.Logger
-	host      string
-	editor    string
-	dir       string
-	turns     int
-	frame     time.Duration
-	noticeTTL time.Duration
-	autoTheme bool
-	hostStops bool           // the host stops when the app quits (demo)
-	demoAgent bool           // the host runs the scripted demo agent (quickstart.go)
-	release   func()         // Options.ReleaseMemory
-	hist      *promptHistory // the prompt history of every composer (history.go)
-	// ext follows terminals, changesets and content references (sidechannels.go).
-	ext *extChannels
-	// out keeps the attached backend's dispatches in order (dispatch_order.go).
-	out *outbox
-}
-
-func newCommon(o Options) *common {
-	c := &common{
-		ctx: o.Context, backend: o.Backend, km: keymap.Default(),
-		rstyles: render.StylesFor(o.Dark), now: o.Now, newID: o.NewID, log: o.Logger,
-		host: o.Host, editor: o.Editor, dir: o.WorkingDir, turns: o.HistoryTurns, frame: o.FrameInterval,
-		noticeTTL: o.NoticeTTL, autoTheme: o.AutoTheme, hostStops: o.HostStopsOnQuit, release: o.ReleaseMemory,
+func newCommon(o Options) *app.App {
+	c := &app.App{
+		Ctx: o.Context, Backend: o.Backend, KM: keymap.Default(),
+		RStyles: render.StylesFor(o.Dark), Now: o.Now, NewID: o.NewID, Log: o.Logger,
+		Host: o.Host, Editor: o.Editor, Dir: o.WorkingDir, Turns: o.HistoryTurns, Frame: o.FrameInterval,
+		NoticeTTL: o.NoticeTTL, AutoTheme: o.AutoTheme, HostStops: o.HostStopsOnQuit, Release: o.ReleaseMemory,
 	}
 	if o.KeyMap != nil {
-		c.km = *o.KeyMap
+		c.KM = *o.KeyMap
 	}
-	c.hist = &promptHistory{path: o.HistoryFile}
-	if c.ctx == nil {
-		c.ctx = context.Background()
+	c.History = &app.PromptHistory{Path: o.HistoryFile}
+	if c.Ctx == nil {
+		c.Ctx = context.Background()
 	}
-	if c.now == nil {
-		c.now = time.Now
+	if c.Now == nil {
+		c.Now = time.Now
 	}
-	if c.newID == nil {
-		c.newID = newUUID
+	if c.NewID == nil {
+		c.NewID = newUUID
 	}
-	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
 	}
-	if c.turns <= 0 {
-		c.turns = 50
+	if c.Turns <= 0 {
+		c.Turns = 50
 	}
-	if c.noticeTTL <= 0 {
-		c.noticeTTL = 4 * time.Second
+	if c.NoticeTTL <= 0 {
+		c.NoticeTTL = 4 * time.Second
 	}
-	if c.frame <= 0 {
-		c.frame = 33 * time.Millisecond
+	if c.Frame <= 0 {
+		c.Frame = 33 * time.Millisecond
 	}
 	if o.DemoFault != nil {
-		c.km.Demo.DropConnection.SetEnabled(true)
+		c.KM.Demo.DropConnection.SetEnabled(true)
 	}
-	c.styles = uikit.NewStyles(c.rstyles)
-	c.renderer = render.New(c.rstyles)
-	c.ext = newExtChannels(c)
+	c.Styles = uikit.NewStyles(c.RStyles)
+	c.Renderer = render.New(c.RStyles)
+	c.Channels = app.NewChannels(c)
 	return c
 }
 
@@ -171,11 +144,4 @@ func newUUID() string {
 	b[8] = b[8]&0x3f | 0x80
 	h := hex.EncodeToString(b[:])
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
-
-// setTheme rebuilds the styles for a dark or light background.
-func (c *common) setTheme(dark bool) {
-	c.rstyles = render.StylesFor(dark)
-	c.styles = uikit.NewStyles(c.rstyles)
-	c.renderer.SetStyles(c.rstyles)
 }

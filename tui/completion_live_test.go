@@ -30,43 +30,43 @@ func newLiveRigDir(t *testing.T, files ...string) *liveRig {
 // mid-turn.
 func TestLiveCompletionAndSteering(t *testing.T) {
 	r := newLiveRigDir(t, "notes.md")
-	r.pump("agents", func(m Model) bool { return len(m.picker.agents) > 0 && m.picker.loaded })
+	r.pump("agents", func(m Model) bool { return len(m.picker.Agents) > 0 && m.picker.Loaded })
 	r.newSession()
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.ready })
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.Ready })
 
 	r.m = typeText(t, r.m, "read @not")
-	if !r.m.chat.x.compl.Open() || !strings.Contains(viewText(r.m), "▸ @notes.md") {
+	if !r.m.chat.Extras.Completer.Open() || !strings.Contains(viewText(r.m), "▸ @notes.md") {
 		t.Fatalf("no completion popup:\n%s", viewText(r.m))
 	}
 	r.m = send(t, r.m, keyPress("tab"))
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("user message with attachment", func(m Model) bool {
-		for _, msg := range m.chat.state.Messages {
+		for _, msg := range m.chat.State.Messages {
 			if len(msg.Attachments) == 1 && strings.HasSuffix(msg.Attachments[0].URI, "/notes.md") {
 				return true
 			}
 		}
 		return false
 	})
-	r.pump("answer", func(m Model) bool { return m.chat.state.Current == nil && len(m.chat.state.Messages) >= 2 })
+	r.pump("answer", func(m Model) bool { return m.chat.State.Current == nil && len(m.chat.State.Messages) >= 2 })
 
 	r.m = typeText(t, r.m, "/demo slow 400")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("slow turn", func(m Model) bool {
-		return m.chat.state.Current != nil && strings.Contains(m.chat.state.Current.Text(), "line 3 of 400")
+		return m.chat.State.Current != nil && strings.Contains(m.chat.State.Current.Text(), "line 3 of 400")
 	})
 	r.m = typeText(t, r.m, "look at the tests")
 	r.m = send(t, r.m, altEnter())
 	r.pump("steering reaction", func(m Model) bool {
-		cur := m.chat.state.Current
+		cur := m.chat.State.Current
 		return cur != nil && strings.Contains(cur.Text(), "Steering received:") && strings.Contains(cur.Text(), "look at the tests")
 	})
-	if r.m.chat.ahp.SteeringMessage != nil {
-		t.Fatalf("the steering message was not consumed: %+v", r.m.chat.ahp.SteeringMessage)
+	if r.m.chat.AHP.SteeringMessage != nil {
+		t.Fatalf("the steering message was not consumed: %+v", r.m.chat.AHP.SteeringMessage)
 	}
-	cancelTurn := &ahpwire.ChatTurnCancelled{TurnID: r.m.chat.state.Current.TurnID, Duration: ahpwire.Ptr(int64(1))}
-	if _, err := r.client.Dispatch(context.Background(), r.m.chat.chat, cancelTurn); err != nil {
+	cancelTurn := &ahpwire.ChatTurnCancelled{TurnID: r.m.chat.State.Current.TurnID, Duration: ahpwire.Ptr(int64(1))}
+	if _, err := r.client.Dispatch(context.Background(), r.m.chat.URI, cancelTurn); err != nil {
 		t.Fatal(err)
 	}
-	r.pump("cancelled", func(m Model) bool { return m.chat.state.Current == nil })
+	r.pump("cancelled", func(m Model) bool { return m.chat.State.Current == nil })
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/chat"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
 
@@ -50,12 +51,12 @@ func fileItem(path string) ahpwire.CompletionItem {
 }
 
 // typeInto types s into the composer and lets the completer observe each key.
-func typeInto(t *testing.T, comp *composer, c *completer, s string) tea.Cmd {
+func typeInto(t *testing.T, comp *chat.Composer, c *chat.Completer, s string) tea.Cmd {
 	t.Helper()
 	var last tea.Cmd
 	for _, r := range s {
 		*comp, _, _ = comp.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
-		if cmd := c.observe(comp); cmd != nil {
+		if cmd := c.Observe(comp); cmd != nil {
 			last = cmd
 		}
 	}
@@ -75,32 +76,32 @@ func TestCompleterDebouncesFiltersAndAccepts(t *testing.T) {
 	km := keymap.Default()
 	st := uikit.NewStyles(render.StylesFor(true))
 	be := &fakeCompleter{items: []ahpwire.CompletionItem{fileItem("main.go"), fileItem("sub/notes.txt"), fileItem("README.md")}}
-	comp := newComposer(km.Composer, &st)
-	c := newCompleter(km.Completion, "ahp-chat:/c", []string{"@", "/"}, be)
+	comp := chat.NewComposer(km.Composer, &st)
+	c := chat.NewCompleter(km.Completion, "ahp-chat:/c", []string{"@", "/"}, be)
 	tick1 := typeInto(t, &comp, &c, "é see @")
 	tick2 := typeInto(t, &comp, &c, "n")
 	if be.calls.Load() != 0 {
 		t.Fatal("the host was asked before the debounce")
 	}
 	// The first tick is stale: the token changed since.
-	if cmd := c.due(context.Background(), fire(t, tick1).(completionDueMsg), &comp); cmd != nil {
+	if cmd := c.Due(context.Background(), fire(t, tick1).(chat.CompletionDueMsg), &comp); cmd != nil {
 		t.Fatal("a stale debounce started a request")
 	}
-	req := c.due(context.Background(), fire(t, tick2).(completionDueMsg), &comp)
+	req := c.Due(context.Background(), fire(t, tick2).(chat.CompletionDueMsg), &comp)
 	if req == nil || be.calls.Load() != 0 {
 		t.Fatal("the request must run in the returned command, not in Update")
 	}
-	res := req().(completionResultMsg)
+	res := req().(chat.CompletionResultMsg)
 	if got := be.last.Load(); got != "é see @n|8" {
 		t.Fatalf("asked %v", got)
 	}
-	c.result(res)
-	if !c.Open() || len(c.shown) != 2 {
-		t.Fatalf("shown %v (want main.go and sub/notes.txt for 'n')", c.shown)
+	c.Result(res)
+	if !c.Open() || len(c.Shown) != 2 {
+		t.Fatalf("shown %v (want main.go and sub/notes.txt for 'n')", c.Shown)
 	}
 	typeInto(t, &comp, &c, "ot")
-	if len(c.shown) != 1 || c.items[c.shown[0]].InsertText != "@sub/notes.txt" {
-		t.Fatalf("local filter %v", c.shown)
+	if len(c.Shown) != 1 || c.Items[c.Shown[0]].InsertText != "@sub/notes.txt" {
+		t.Fatalf("local filter %v", c.Shown)
 	}
 	view := ansi.Strip(strings.Join(c.View(&st, 80, 6), "\n"))
 	if !strings.Contains(view, "@sub/notes.txt") || !strings.HasPrefix(view, "      ") {
@@ -110,16 +111,16 @@ func TestCompleterDebouncesFiltersAndAccepts(t *testing.T) {
 	if !used || it == nil {
 		t.Fatal("tab did not accept")
 	}
-	c.accept(&comp, *it)
+	c.Accept(&comp, *it)
 	if comp.Value() != "é see @sub/notes.txt " || c.Open() {
 		t.Fatalf("after accept %q open=%v", comp.Value(), c.Open())
 	}
 	typeInto(t, &comp, &c, "please")
-	atts := c.takeAttachments(comp.Value())
+	atts := c.TakeAttachments(comp.Value())
 	if len(atts) != 1 || atts[0].URI != "file:///w/sub/notes.txt" {
 		t.Fatalf("attachments %+v", atts)
 	}
-	if len(c.takeAttachments(comp.Value())) != 0 {
+	if len(c.TakeAttachments(comp.Value())) != 0 {
 		t.Fatal("attachments sent twice")
 	}
 }
@@ -128,17 +129,17 @@ func TestCompleterEscStaleAndErrors(t *testing.T) {
 	km := keymap.Default()
 	st := uikit.NewStyles(render.StylesFor(true))
 	be := &fakeCompleter{items: []ahpwire.CompletionItem{fileItem("a.go")}}
-	comp := newComposer(km.Composer, &st)
-	c := newCompleter(km.Completion, "ahp-chat:/c", []string{"@"}, be)
+	comp := chat.NewComposer(km.Composer, &st)
+	c := chat.NewCompleter(km.Completion, "ahp-chat:/c", []string{"@"}, be)
 	tick := typeInto(t, &comp, &c, "@")
-	res := c.due(context.Background(), fire(t, tick).(completionDueMsg), &comp)()
+	res := c.Due(context.Background(), fire(t, tick).(chat.CompletionDueMsg), &comp)()
 	typeInto(t, &comp, &c, " ") // leaving the token: the answer is stale
-	c.result(res.(completionResultMsg))
+	c.Result(res.(chat.CompletionResultMsg))
 	if c.Open() {
 		t.Fatal("a stale answer opened the popup")
 	}
 	tick = typeInto(t, &comp, &c, "@")
-	c.result(c.due(context.Background(), fire(t, tick).(completionDueMsg), &comp)().(completionResultMsg))
+	c.Result(c.Due(context.Background(), fire(t, tick).(chat.CompletionDueMsg), &comp)().(chat.CompletionResultMsg))
 	if !c.Open() {
 		t.Fatal("popup not open")
 	}
@@ -148,12 +149,12 @@ func TestCompleterEscStaleAndErrors(t *testing.T) {
 	// An erroring host: no popup.
 	be.err = errors.New("boom")
 	tick = typeInto(t, &comp, &c, " @")
-	c.result(c.due(context.Background(), fire(t, tick).(completionDueMsg), &comp)().(completionResultMsg))
+	c.Result(c.Due(context.Background(), fire(t, tick).(chat.CompletionDueMsg), &comp)().(chat.CompletionResultMsg))
 	if c.Open() || len(c.View(&st, 80, 0)) != 0 {
 		t.Fatal("an error opened the popup")
 	}
 	// Without triggers or without backend support, nothing is scheduled.
-	off := newCompleter(km.Completion, "ahp-chat:/c", nil, be)
+	off := chat.NewCompleter(km.Completion, "ahp-chat:/c", nil, be)
 	if cmd := typeInto(t, &comp, &off, "@x"); cmd != nil {
 		t.Fatal("completions without triggers")
 	}
@@ -163,16 +164,16 @@ func TestCompleterCancelsSlowRequest(t *testing.T) {
 	km := keymap.Default()
 	st := uikit.NewStyles(render.StylesFor(true))
 	be := &fakeCompleter{items: []ahpwire.CompletionItem{fileItem("a.go")}, delay: time.Hour}
-	comp := newComposer(km.Composer, &st)
-	c := newCompleter(km.Completion, "ahp-chat:/c", []string{"@"}, be)
+	comp := chat.NewComposer(km.Composer, &st)
+	c := chat.NewCompleter(km.Completion, "ahp-chat:/c", []string{"@"}, be)
 	tick := typeInto(t, &comp, &c, "@")
-	req := c.due(context.Background(), fire(t, tick).(completionDueMsg), &comp)
+	req := c.Due(context.Background(), fire(t, tick).(chat.CompletionDueMsg), &comp)
 	done := make(chan tea.Msg, 1)
 	go func() { done <- req() }()
 	typeInto(t, &comp, &c, " ") // token gone: the request is cancelled
 	select {
 	case m := <-done:
-		if r := m.(completionResultMsg); !errors.Is(r.err, context.Canceled) {
+		if r := m.(chat.CompletionResultMsg); !errors.Is(r.Err, context.Canceled) {
 			t.Fatalf("result %+v", r)
 		}
 	case <-time.After(5 * time.Second):
@@ -184,10 +185,10 @@ func TestCompleterEnterOnCompleteTokenSends(t *testing.T) {
 	km := keymap.Default()
 	st := uikit.NewStyles(render.StylesFor(true))
 	be := &fakeCompleter{items: []ahpwire.CompletionItem{{InsertText: "/demo tools"}, {InsertText: "/demo tools extra"}}}
-	comp := newComposer(km.Composer, &st)
-	c := newCompleter(km.Completion, "ahp-chat:/c", []string{"@", "/"}, be)
+	comp := chat.NewComposer(km.Composer, &st)
+	c := chat.NewCompleter(km.Completion, "ahp-chat:/c", []string{"@", "/"}, be)
 	tick := typeInto(t, &comp, &c, "/demo tools")
-	c.result(c.due(context.Background(), fire(t, tick).(completionDueMsg), &comp)().(completionResultMsg))
+	c.Result(c.Due(context.Background(), fire(t, tick).(chat.CompletionDueMsg), &comp)().(chat.CompletionResultMsg))
 	if !c.Open() {
 		t.Fatal("popup not open for a command")
 	}
@@ -197,9 +198,9 @@ func TestCompleterEnterOnCompleteTokenSends(t *testing.T) {
 	// Tab still inserts (with the trailing space).
 	tick = typeInto(t, &comp, &c, "x")
 	_ = tick
-	c.token = "/demo to"
-	c.items = be.items
-	c.refilter()
+	c.Token = "/demo to"
+	c.Items = be.items
+	c.Refilter()
 	if used, it := c.Update(keyPress("tab")); !used || it == nil || it.InsertText != "/demo tools" {
 		t.Fatalf("tab %v %+v", used, it)
 	}

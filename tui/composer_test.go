@@ -10,6 +10,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/chat"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
 
@@ -17,7 +18,7 @@ func TestComposerLargePasteIntactAndHistory(t *testing.T) {
 	m, fb := idleChat(t)
 	paste := strings.Repeat("line\twith tab and trailing spaces   \n", 500) + "last line"
 	m = send(t, m, tea.PasteMsg{Content: paste})
-	if v := m.chat.comp.Value(); !strings.Contains(v, "[paste #1: 501 lines") || len(v) > 100 {
+	if v := m.chat.Composer.Value(); !strings.Contains(v, "[paste #1: 501 lines") || len(v) > 100 {
 		t.Fatalf("large paste not shown as a chip: %q", v[:min(len(v), 100)])
 	}
 	m = typeText(t, m, " please review")
@@ -27,21 +28,21 @@ func TestComposerLargePasteIntactAndHistory(t *testing.T) {
 		t.Fatalf("paste not sent intact (len %d, want %d)", len(a.Message.Text), len(paste)+14)
 	}
 	m = send(t, m, keyPress("up"))
-	if !strings.Contains(m.chat.comp.Value(), "[paste #1") {
-		t.Fatalf("history recall: %q", m.chat.comp.Value())
+	if !strings.Contains(m.chat.Composer.Value(), "[paste #1") {
+		t.Fatalf("history recall: %q", m.chat.Composer.Value())
 	}
 	// A recalled draft sends the pasted text again, never the chip.
-	if m.chat.comp.Expanded() != paste+" please review" {
+	if m.chat.Composer.Expanded() != paste+" please review" {
 		t.Fatal("recalled paste chip lost its content")
 	}
 	m = send(t, m, keyPress("down"))
-	if m.chat.comp.Value() != "" {
+	if m.chat.Composer.Value() != "" {
 		t.Fatal("down did not return to the empty draft")
 	}
 	// Small pastes go straight into the editor.
 	m = send(t, m, tea.PasteMsg{Content: "small\npaste"})
-	if m.chat.comp.Value() != "small\npaste" {
-		t.Fatalf("small paste: %q", m.chat.comp.Value())
+	if m.chat.Composer.Value() != "small\npaste" {
+		t.Fatalf("small paste: %q", m.chat.Composer.Value())
 	}
 }
 
@@ -50,7 +51,7 @@ func TestPasteLineBreaksFromTerminal(t *testing.T) {
 	m, fb := idleChat(t)
 	want := strings.Repeat("line\twith tab\n", 100) + "end"
 	m = send(t, m, tea.PasteMsg{Content: strings.ReplaceAll(want, "\n", "\r")})
-	if v := m.chat.comp.Value(); !strings.Contains(v, "101 lines") {
+	if v := m.chat.Composer.Value(); !strings.Contains(v, "101 lines") {
 		t.Fatalf("chip counts the lines wrong: %q", v)
 	}
 	send(t, m, keyPress("enter"))
@@ -59,7 +60,7 @@ func TestPasteLineBreaksFromTerminal(t *testing.T) {
 	}
 	m, _ = idleChat(t)
 	m = send(t, m, tea.PasteMsg{Content: "a\r\nb\rc"})
-	if v := m.chat.comp.Value(); v != "a\nb\nc" {
+	if v := m.chat.Composer.Value(); v != "a\nb\nc" {
 		t.Fatalf("small paste: %q", v)
 	}
 }
@@ -70,8 +71,8 @@ func TestNewlineKeysDoNotSend(t *testing.T) {
 	m = send(t, m, tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
 	m = send(t, m, tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModShift})
 	m = typeText(t, m, "b")
-	if len(fb.dispatched) != 0 || m.chat.comp.Value() != "a\n\nb" {
-		t.Fatalf("newline keys: dispatched %d, value %q", len(fb.dispatched), m.chat.comp.Value())
+	if len(fb.dispatched) != 0 || m.chat.Composer.Value() != "a\n\nb" {
+		t.Fatalf("newline keys: dispatched %d, value %q", len(fb.dispatched), m.chat.Composer.Value())
 	}
 }
 
@@ -79,8 +80,8 @@ func TestComposerBindingsDoNotConflict(t *testing.T) {
 	km := keymap.Default()
 	km.Demo.DropConnection.SetEnabled(true)
 	st := uikit.NewStyles(render.DarkStyles())
-	c := newComposer(km.Composer, &st)
-	all := append(append(append(c.textareaBindings(), key.Binding(km.Global.Quit), km.Global.Help, km.Demo.DropConnection),
+	c := chat.NewComposer(km.Composer, &st)
+	all := append(append(append(c.TextareaBindings(), key.Binding(km.Global.Quit), km.Global.Help, km.Demo.DropConnection),
 		bindingsOfChat(km)...), bindingsOfComposer(km)...)
 	// InsertNewline is our Newline binding; count it once.
 	seen := map[string]string{}

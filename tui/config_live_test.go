@@ -21,7 +21,7 @@ func TestLiveConfigSchemaChangeShowsInSettings(t *testing.T) {
 	r.m = typeText(t, r.m, "/demo config")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("schema changed", func(m Model) bool {
-		return m.chat.state.Current == nil && m.session != nil && m.session.Config != nil &&
+		return m.chat.State.Current == nil && m.session != nil && m.session.Config != nil &&
 			strings.Contains(string(m.session.Config.Schema), "Reasoning effort")
 	})
 	r.m = send(t, r.m, tea.KeyPressMsg{Code: tea.KeyF4})
@@ -32,7 +32,7 @@ func TestLiveConfigSchemaChangeShowsInSettings(t *testing.T) {
 	r.m = typeText(t, r.m, "/demo config reset")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("schema reset", func(m Model) bool {
-		return m.chat.state.Current == nil && len(m.chat.state.Messages) >= 4 &&
+		return m.chat.State.Current == nil && len(m.chat.State.Messages) >= 4 &&
 			!strings.Contains(string(m.session.Config.Schema), "Reasoning effort")
 	})
 }

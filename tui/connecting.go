@@ -13,6 +13,7 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/internal/redact"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // connecting is the start-up state while Options.Connect runs: instead of
@@ -42,7 +43,7 @@ func startConnect(ctx context.Context, connect func(context.Context) error) tea.
 
 // openAtStart opens Options.OpenSession.
 func openAtStart(session string) tea.Cmd {
-	return func() tea.Msg { return openSessionMsg{Session: session} }
+	return func() tea.Msg { return picker.OpenSessionMsg{Session: session} }
 }
 
 func tickConnect() tea.Cmd {
@@ -78,15 +79,15 @@ func (m *Model) onConnect(msg tea.Msg) tea.Cmd {
 
 // connectingView draws the connecting screen (h lines above the status).
 func (m *Model) connectingView(w, h int) string {
-	st := &m.c.styles
-	elapsed := m.c.now().Sub(m.connecting.since).Truncate(time.Second)
+	st := &m.c.Styles
+	elapsed := m.c.Now().Sub(m.connecting.since).Truncate(time.Second)
 	lines := []string{
 		"",
 		"  " + st.Picker.Title.Render("Connecting to "+m.connecting.url),
 		"",
 		"  " + st.Picker.Meta.Render(fmt.Sprintf("waiting for the host to answer… %s", fmtElapsed(elapsed))),
 		"",
-		"  " + st.Picker.Meta.Render(m.c.km.Global.Quit.Help().Key+" quits"),
+		"  " + st.Picker.Meta.Render(m.c.KM.Global.Quit.Help().Key+" quits"),
 	}
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, max(1, w), "…")

@@ -51,7 +51,7 @@ func TestConnectingScreen(t *testing.T) {
 	}
 	// Keys other than quit do nothing yet; quit quits.
 	m = typeText(t, m, "abc")
-	if m.picker.filter.Value() != "" {
+	if m.picker.Filter.Value() != "" {
 		t.Fatal("keys typed while connecting went to the picker")
 	}
 	if _, cmd := m.Update(keyPress("ctrl+c")); cmd == nil || cmd() != tea.Quit() {

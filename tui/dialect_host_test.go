@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // A VS Code-dialect host publishes <provider>:/<id> URIs (issue 21).
@@ -136,8 +137,8 @@ func (r *dialectRig) pump(what string, cond func(Model) bool) {
 // chat's transcript is shown.
 func TestDialectSessionOpens(t *testing.T) {
 	r := newDialectRig(t, false)
-	r.m = send(t, r.m, openSessionMsg{Session: dlSession})
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	r.m = send(t, r.m, picker.OpenSessionMsg{Session: dlSession})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
 	r.pump("transcript", func(m Model) bool { return strings.Contains(viewText(m), "hello from the dialect host") })
 }
 
@@ -146,7 +147,7 @@ func TestDialectSessionOpens(t *testing.T) {
 // what cannot be handled.
 func TestWrongSnapshotSaysSo(t *testing.T) {
 	r := newDialectRig(t, true)
-	r.m = send(t, r.m, openSessionMsg{Session: dlSession})
+	r.m = send(t, r.m, picker.OpenSessionMsg{Session: dlSession})
 	r.pump("notice", func(m Model) bool {
 		return strings.Contains(viewText(m), "cannot open demo:/s-1") && m.open == nil
 	})
@@ -156,8 +157,8 @@ func TestWrongSnapshotSaysSo(t *testing.T) {
 // an unknown kind included, and Enter opens one through resourceRead.
 func TestArtifactsListedAndOpened(t *testing.T) {
 	r := newDialectRig(t, false)
-	r.m = send(t, r.m, openSessionMsg{Session: dlSession})
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	r.m = send(t, r.m, picker.OpenSessionMsg{Session: dlSession})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
 	r.m = send(t, r.m, keyPress("f8"))
 	v := viewText(r.m)
 	if !strings.Contains(v, "Session artifacts") || !strings.Contains(v, "Plan (file)") || !strings.Contains(v, "Future thing (hologram)") {

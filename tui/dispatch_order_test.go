@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // Keys typed into a terminal reach the host in the order they were typed,
@@ -17,13 +18,13 @@ import (
 // "ls" used to arrive as "sl").
 func TestTerminalInputKeepsTypingOrder(t *testing.T) {
 	f := &fakeBackend{}
-	o := newOutbox(context.Background(), f)
+	o := app.NewOutbox(context.Background(), f)
 	const uri = "ahp-terminal:/t1"
 	want := "ls -la && echo typed-in-order\r"
 	var cmds []tea.Cmd
-	cmds = append(cmds, o.send(uri, &ahpwire.TerminalClaimed{}, "claim the terminal"))
+	cmds = append(cmds, o.Send(uri, &ahpwire.TerminalClaimed{}, "claim the terminal"))
 	for _, r := range want {
-		cmds = append(cmds, o.send(uri, &ahpwire.TerminalInput{Data: string(r)}, "type into the terminal"))
+		cmds = append(cmds, o.Send(uri, &ahpwire.TerminalInput{Data: string(r)}, "type into the terminal"))
 	}
 	// Run the commands concurrently, started in a shuffled order.
 	rand.Shuffle(len(cmds), func(i, j int) { cmds[i], cmds[j] = cmds[j], cmds[i] })
@@ -59,22 +60,22 @@ func TestTerminalInputKeepsTypingOrder(t *testing.T) {
 // its claim cannot overtake the release of the viewer before it.
 func TestOutboxIsPerBackend(t *testing.T) {
 	m, _ := newTestModel(t, 80, 24)
-	a, b := m.c.sender(), m.c.sender()
-	if a == nil || b == nil || m.c.out == nil {
+	a, b := m.c.Sender(), m.c.Sender()
+	if a == nil || b == nil || m.c.Out == nil {
 		t.Fatal("no sender with a backend")
 	}
-	first := m.c.out
-	m.c.dispatch("ahp-session:/s", &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
-	if m.c.out != first {
+	first := m.c.Out
+	m.c.Dispatch("ahp-session:/s", &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
+	if m.c.Out != first {
 		t.Fatal("a second dispatch on the same backend got a new outbox")
 	}
-	m.c.backend = &fakeBackend{}
-	m.c.sender()
-	if m.c.out == first {
+	m.c.Backend = &fakeBackend{}
+	m.c.Sender()
+	if m.c.Out == first {
 		t.Fatal("another backend kept the old outbox")
 	}
-	m.c.backend = nil
-	if m.c.sender() != nil {
+	m.c.Backend = nil
+	if m.c.Sender() != nil {
 		t.Fatal("a sender without a backend")
 	}
 }
@@ -85,8 +86,8 @@ func TestSendThenCancelKeepOrder(t *testing.T) {
 	for range 20 {
 		m, f := newTestModel(t, 80, 24)
 		const chat = "ahp-chat:/c"
-		send := m.c.dispatch(chat, &ahpwire.ChatTurnStarted{TurnID: "t1"}, "send message")
-		cancel := m.c.dispatch(chat, &ahpwire.ChatTurnCancelled{TurnID: "t1"}, "cancel turn")
+		send := m.c.Dispatch(chat, &ahpwire.ChatTurnStarted{TurnID: "t1"}, "send message")
+		cancel := m.c.Dispatch(chat, &ahpwire.ChatTurnCancelled{TurnID: "t1"}, "cancel turn")
 		var wg sync.WaitGroup
 		wg.Add(2)
 		go func() { defer wg.Done(); cancel() }()

@@ -3,6 +3,8 @@ package tui
 import (
 	"os"
 	"testing"
+
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 func TestEditorRoundTrip(t *testing.T) {
@@ -12,23 +14,23 @@ func TestEditorRoundTrip(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("ctrl+o returned no command")
 	}
-	ready, ok := cmd().(editorReadyMsg)
-	if !ok || ready.err != nil {
+	ready, ok := cmd().(app.EditorReadyMsg)
+	if !ok || ready.Err != nil {
 		t.Fatalf("prepare editor: %#v", ready)
 	}
-	b, err := os.ReadFile(ready.path)
+	b, err := os.ReadFile(ready.Path)
 	if err != nil || string(b) != "draft" {
 		t.Fatalf("temp file holds %q (%v)", b, err)
 	}
-	if err := os.WriteFile(ready.path, []byte("edited\nin the editor\n"), 0o600); err != nil {
+	if err := os.WriteFile(ready.Path, []byte("edited\nin the editor\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	// The editor exits; the file is read back, removed, and becomes the draft.
-	m = send(t, m, editorClosedMsg{path: ready.path})
-	if got := m.chat.comp.Value(); got != "edited\nin the editor" {
+	m = send(t, m, app.EditorClosedMsg{Path: ready.Path})
+	if got := m.chat.Composer.Value(); got != "edited\nin the editor" {
 		t.Fatalf("draft after editing: %q", got)
 	}
-	if _, err := os.Stat(ready.path); !os.IsNotExist(err) {
+	if _, err := os.Stat(ready.Path); !os.IsNotExist(err) {
 		t.Fatal("temp file not removed")
 	}
 }

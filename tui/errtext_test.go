@@ -14,6 +14,7 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/internal/testkit"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 func TestErrTextMessageTooLarge(t *testing.T) {
@@ -29,12 +30,12 @@ func TestErrTextMessageTooLarge(t *testing.T) {
 		{nil, ""},
 	}
 	for _, c := range cases {
-		if got := errText(c.err); got != c.want {
+		if got := app.ErrText(c.err); got != c.want {
 			t.Errorf("errText(%v) = %q, want %q", c.err, got, c.want)
 		}
 	}
 	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 1_048_576: "1,048,576", -12345: "-12,345"} {
-		if got := groupDigits(n); got != want {
+		if got := app.GroupDigits(n); got != want {
 			t.Errorf("groupDigits(%d) = %q, want %q", n, got, want)
 		}
 	}
@@ -52,7 +53,7 @@ func TestTooLargeDispatchNotice(t *testing.T) {
 	if got := nm.(Model).notice; got != want {
 		t.Fatalf("notice = %q, want %q", got, want)
 	}
-	nm, _ = m.Update(dispatchedMsg{channel: testChat, err: err})
+	nm, _ = m.Update(app.DispatchedMsg{Channel: testChat, Err: err})
 	if got := nm.(Model).notice; !strings.HasPrefix(got, "the host refused: message too large (3,000,000") {
 		t.Fatalf("dispatch error notice = %q", got)
 	}
@@ -81,7 +82,7 @@ func TestErrorsAreWrittenForPeople(t *testing.T) {
 		{errors.New("ahpclient: connect ws://h:1/: websocket: something odd"), "something odd"},
 	}
 	for _, c := range cases {
-		if got := errText(c.err); got != c.want {
+		if got := app.ErrText(c.err); got != c.want {
 			t.Errorf("errText(%v) = %q, want %q", c.err, got, c.want)
 		}
 	}
@@ -89,7 +90,7 @@ func TestErrorsAreWrittenForPeople(t *testing.T) {
 	fb := &fakeBackend{}
 	m := New(Options{Backend: fb, NoticeTTL: 1, FrameInterval: 1, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 20})
-	nm, _ := m.Update(sessionCreatedMsg{err: refused})
+	nm, _ := m.Update(app.SessionCreatedMsg{Err: refused})
 	if v := viewText(nm.(Model)); !strings.Contains(v, "could not create the session: nothing is listening") || strings.Contains(v, "WebSocket") {
 		t.Fatalf("notice:\n%s", v)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 const (
@@ -102,7 +103,7 @@ func inputPart() ahpwire.ResponsePart {
 // openChat drives the model through opening testSession with chat cs.
 func openChat(t testing.TB, m Model, cs ahpwire.ChatState) Model {
 	t.Helper()
-	m = send(t, m, openSessionMsg{Session: testSession})
+	m = send(t, m, picker.OpenSessionMsg{Session: testSession})
 	ss := ahpwire.SessionState{Provider: "demo", Title: "Fix the flaky reconnect test", Lifecycle: ahpwire.LifecycleReady,
 		DefaultChat: testChat, Chats: []ahpwire.ChatSummary{{Resource: testChat, Title: "main"}}}
 	m = send(t, m, snapshotEvent(t, testSession, ss))

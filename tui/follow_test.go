@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // streamTurn streams one turn whose reply is text in n deltas, running the
@@ -18,13 +19,13 @@ func streamTurn(t *testing.T, m Model, seq *uint64, id, text string, n int, betw
 	step := (len(text) + n - 1) / n
 	for off := 0; off < len(text); off += step {
 		m = send(t, m, envelope(next(), &ahpwire.ChatDelta{TurnID: id, PartID: id + ".m1", Content: text[off:min(off+step, len(text))]}))
-		m = send(t, m, frameMsg{})
+		m = send(t, m, app.FrameMsg{})
 		if off == 0 && between != nil {
 			m = between(m)
 		}
 	}
 	m = send(t, m, envelope(next(), &ahpwire.ChatTurnComplete{TurnID: id}))
-	return send(t, m, frameMsg{})
+	return send(t, m, app.FrameMsg{})
 }
 
 // TestFollowTailOfLargeReplies streams several replies larger than

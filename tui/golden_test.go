@@ -151,8 +151,8 @@ func TestFrameFitsTinyTerminals(t *testing.T) {
 			m = send(t, m, tea.PasteMsg{Content: strings.Repeat("0", 30) + "\n\tx"})
 			m = typeText(t, m, "0123456789")
 			checkFrame(t, m, w, h)
-			if h >= 8 && m.chat.comp.Height() > h-3 { // status, hint and one transcript row stay
-				t.Errorf("%dx%d: composer is %d rows, more than the room left", w, h, m.chat.comp.Height())
+			if h >= 8 && m.chat.Composer.Height() > h-3 { // status, hint and one transcript row stay
+				t.Errorf("%dx%d: composer is %d rows, more than the room left", w, h, m.chat.Composer.Height())
 			}
 		}
 	}

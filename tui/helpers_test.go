@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/internal/testkit"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // fakeBackend records calls; Next never yields (tests deliver events).
@@ -164,7 +166,7 @@ func runCmds(t testing.TB, m Model, cmd tea.Cmd, depth int) Model {
 	}
 	late := lateFor(t)
 	msg, ok := runWithinLate(cmd, 200*time.Millisecond, func(msg tea.Msg) {
-		if _, io := msg.(resourceLoadedMsg); io {
+		if _, io := msg.(app.ResourceLoadedMsg); io {
 			late.push(msg) // a slow read (-race, a loaded machine), not a timer
 		}
 	})
@@ -172,7 +174,7 @@ func runCmds(t testing.TB, m Model, cmd tea.Cmd, depth int) Model {
 		return m // a timer (cursor blink, notice expiry): not ours to wait for
 	}
 	switch msg := msg.(type) {
-	case nil, pumpStoppedMsg, tea.QuitMsg, editorReadyMsg:
+	case nil, pumpStoppedMsg, tea.QuitMsg, app.EditorReadyMsg:
 		return m
 	case tea.BatchMsg:
 		for _, c := range msg {
@@ -257,8 +259,12 @@ func (q *lateQueue) take() []tea.Msg {
 }
 
 func isOurMsg(msg tea.Msg) bool {
-	t := fmt.Sprintf("%T", msg) // the root's, its dialogs' and the UI kit's messages
-	return strings.Contains(t, "tui.") || strings.Contains(t, "dialog.") || strings.Contains(t, "uikit.")
+	// the root's, its screens', its dialogs' and the UI kit's messages
+	t := reflect.TypeOf(msg)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t != nil && strings.HasPrefix(t.PkgPath(), "github.com/ahptui/ahptui/tui")
 }
 
 // keyPress builds a key press from a key name (testkit.KeyPress).

@@ -14,7 +14,7 @@ import (
 func TestHintNamesSessionChanges(t *testing.T) {
 	m, _ := newTestModel(t, 140, 30)
 	m = openChat(t, m, chatState(nil, nil))
-	hint := m.c.km.Chat.Changes.Help().Key + " changes"
+	hint := m.c.KM.Chat.Changes.Help().Key + " changes"
 	if v := viewText(m); strings.Contains(v, hint) {
 		t.Fatalf("%q without changesets:\n%s", hint, v)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // hostileStrings is what a hostile host puts in every string field it
@@ -311,7 +312,7 @@ func hostileRun(t *testing.T, h string, w, ht int) {
 	step("help esc", keyPress("esc"))
 
 	// Open a session whose state is hostile, then a hostile chat.
-	step("open", openSessionMsg{Session: testSession})
+	step("open", picker.OpenSessionMsg{Session: testSession})
 	step("session", snapshotEvent(t, testSession, ahpwire.SessionState{Provider: h, Title: h, Activity: h, Lifecycle: ahpwire.LifecycleReady,
 		WorkingDirectories: []string{h}, DefaultChat: testChat, CreationError: &ahpwire.ErrorInfo{ErrorType: h, Message: h},
 		Chats: []ahpwire.ChatSummary{{Resource: testChat, Title: h, Description: h, Activity: h, WorkingDirectories: []string{h}}}}))

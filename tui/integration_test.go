@@ -118,7 +118,7 @@ func lastAssistant(m Model) *reducer.Message {
 	if m.chat == nil {
 		return nil
 	}
-	ms := m.chat.state.Messages
+	ms := m.chat.State.Messages
 	for i := len(ms) - 1; i >= 0; i-- {
 		if ms[i].Role == reducer.RoleAssistant {
 			return ms[i]
@@ -140,9 +140,9 @@ func TestLiveSessionTurnAndReconnect(t *testing.T) {
 
 func liveTurnAndReconnect(t *testing.T, replayLog int) {
 	r := newLiveRig(t, replayLog)
-	r.pump("agents", func(m Model) bool { return len(m.picker.agents) > 0 && m.picker.loaded })
+	r.pump("agents", func(m Model) bool { return len(m.picker.Agents) > 0 && m.picker.Loaded })
 	r.newSession()
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.ready })
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.Ready })
 
 	r.m = typeText(t, r.m, "hello from a live test")
 	r.m = send(t, r.m, keyPress("enter"))
@@ -158,7 +158,7 @@ func liveTurnAndReconnect(t *testing.T, replayLog int) {
 	r.m = typeText(t, r.m, "/demo slow 40")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("slow turn started", func(m Model) bool {
-		return m.chat.state.Current != nil && strings.Contains(m.chat.state.Current.Text(), "line 5 of 40")
+		return m.chat.State.Current != nil && strings.Contains(m.chat.State.Current.Text(), "line 5 of 40")
 	})
 	r.host.DropAll()
 	r.pump("reconnecting", func(m Model) bool { return m.conn.Phase == ahpclient.Reconnecting })
@@ -166,7 +166,7 @@ func liveTurnAndReconnect(t *testing.T, replayLog int) {
 	t.Logf("recovered by %s", r.m.conn.Recovery)
 	r.pump("slow turn finished", func(m Model) bool {
 		a := lastAssistant(m)
-		return m.chat.state.Current == nil && a != nil && strings.Contains(a.Text(), "line 40 of 40")
+		return m.chat.State.Current == nil && a != nil && strings.Contains(a.Text(), "line 40 of 40")
 	})
 	text := lastAssistant(r.m).Text()
 	for _, l := range []string{"line 2 of 40", "line 20 of 40", "line 40 of 40"} {
@@ -178,21 +178,21 @@ func liveTurnAndReconnect(t *testing.T, replayLog int) {
 		t.Fatalf("end of the slow answer not on screen:\n%s", viewText(r.m))
 	}
 	// The earlier turn survived too.
-	if r.m.chat.state.Messages[0].Text() != "hello from a live test" {
-		t.Fatalf("first message changed: %q", r.m.chat.state.Messages[0].Text())
+	if r.m.chat.State.Messages[0].Text() != "hello from a live test" {
+		t.Fatalf("first message changed: %q", r.m.chat.State.Messages[0].Text())
 	}
 }
 
 func TestLiveCancelAndApprove(t *testing.T) {
 	r := newLiveRig(t, 0)
-	r.pump("agents", func(m Model) bool { return len(m.picker.agents) > 0 })
+	r.pump("agents", func(m Model) bool { return len(m.picker.Agents) > 0 })
 	r.newSession()
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.ready })
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.Ready })
 
 	// The UI's clock moves only when the test moves it: the first prompt
 	// opens "just after" the typing, whatever the machine's speed.
 	clock := time.Now()
-	r.m.c.now = func() time.Time { return clock }
+	r.m.c.Now = func() time.Time { return clock }
 	r.m = typeText(t, r.m, "/demo tools")
 	r.m = send(t, r.m, keyPress("enter"))
 	for i := 0; i < 3; i++ {
@@ -219,17 +219,17 @@ func TestLiveCancelAndApprove(t *testing.T) {
 		r.m = send(t, r.m, keyPress("a"))
 		r.pump("prompt closed", func(m Model) bool { return len(m.overlays) == 0 })
 	}
-	r.pump("tools turn done", func(m Model) bool { return m.chat.state.Current == nil && len(m.chat.state.Messages) >= 2 })
+	r.pump("tools turn done", func(m Model) bool { return m.chat.State.Current == nil && len(m.chat.State.Messages) >= 2 })
 	if a := lastAssistant(r.m); a.Status != reducer.StatusComplete {
 		t.Fatalf("tools turn ended %v", a.Status)
 	}
 
 	r.m = typeText(t, r.m, "/demo slow 500")
 	r.m = send(t, r.m, keyPress("enter"))
-	r.pump("slow started", func(m Model) bool { return m.chat.state.Current != nil })
+	r.pump("slow started", func(m Model) bool { return m.chat.State.Current != nil })
 	r.m = send(t, r.m, keyPress("esc"))
 	r.pump("cancelled", func(m Model) bool {
 		a := lastAssistant(m)
-		return m.chat.state.Current == nil && a != nil && a.Status == reducer.StatusCancelled
+		return m.chat.State.Current == nil && a != nil && a.Status == reducer.StatusCancelled
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ahptui/ahptui/ahphost"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // TestLiveExportPagesTheWholeChat: over a real client and host, export of
@@ -52,10 +53,10 @@ func TestLiveSearchFindsHitsAcrossPages(t *testing.T) {
 	r.m = send(t, r.m, keyPress("ctrl+f"))
 	r.m = typeText(t, r.m, "question 0: how")
 	r.pump("the search over every page", func(m Model) bool {
-		s := m.chat.x.search
-		return !s.paging && !s.running && len(s.hits) > 0
+		s := m.chat.Extras.Search
+		return !s.Paging && !s.Running && len(s.Hits) > 0
 	})
-	if n := len(r.m.chat.state.Messages); n < 600 {
+	if n := len(r.m.chat.State.Messages); n < 600 {
 		t.Fatalf("%d messages loaded, want all 300 turns", n)
 	}
 	v := viewText(r.m)
@@ -72,9 +73,9 @@ func openLongChat(t *testing.T, n int) *liveRig {
 	if _, err := r.host.SeedSession("ahp-session:/long", ahphost.SyntheticTurns(n, 400)); err != nil {
 		t.Fatal(err)
 	}
-	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/long"})
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
-	if r.m.chat.cursor == "" {
+	r.m = send(t, r.m, picker.OpenSessionMsg{Session: "ahp-session:/long"})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
+	if r.m.chat.Cursor == "" {
 		t.Fatal("the whole chat came in the first window: nothing to page")
 	}
 	return r

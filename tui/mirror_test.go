@@ -1,8 +1,5 @@
 package tui
 
-// The session state the UI shows comes from the host's ahpstate.Mirror
-// (issue 19's reproductions).
-
 import (
 	"strings"
 	"testing"
@@ -50,7 +47,7 @@ func TestChatAddedTwiceIsOneChat(t *testing.T) {
 	if v := viewText(m); strings.Contains(v, "several chats") {
 		t.Fatalf("a chooser for one chat:\n%s", v)
 	}
-	if m.screen != screenChat || m.chat == nil || m.chat.chat != "ahp-chat:/x" {
+	if m.screen != screenChat || m.chat == nil || m.chat.URI != "ahp-chat:/x" {
 		t.Fatalf("the one chat is not open: screen %v, subscribed %v", m.screen, fb.subscribed)
 	}
 	if m.session == nil || len(m.session.Chats) != 1 || m.session.Chats[0].Title != "final" {
@@ -69,7 +66,7 @@ func TestChatRemovedLeavesTheChooser(t *testing.T) {
 	if v := viewText(m); strings.Contains(v, "several chats") || strings.Contains(v, "yankee") {
 		t.Fatalf("the removed chat is offered:\n%s", v)
 	}
-	if m.screen != screenChat || m.chat == nil || m.chat.chat != "ahp-chat:/x" {
+	if m.screen != screenChat || m.chat == nil || m.chat.URI != "ahp-chat:/x" {
 		t.Fatalf("chat x is not open: screen %v", m.screen)
 	}
 }
@@ -89,7 +86,7 @@ func TestSessionActionsReachTheOpenSession(t *testing.T) {
 		t.Fatalf("chatUpdated did not reach the session: %+v", m.session.Chats)
 	}
 	m = sessionEnvelope(t, m, uri, 6, &ahpwire.SessionTitleChanged{Title: "New title"})
-	if m.chat.title != "New title" || m.session.Title != "New title" {
-		t.Fatalf("title %q / %q", m.chat.title, m.session.Title)
+	if m.chat.Title != "New title" || m.session.Title != "New title" {
+		t.Fatalf("title %q / %q", m.chat.Title, m.session.Title)
 	}
 }

@@ -12,6 +12,9 @@ import (
 	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
+	"github.com/ahptui/ahptui/tui/picker"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
 
@@ -32,11 +35,11 @@ type opening struct {
 // Model is the root Bubble Tea model. It routes messages to the picker, the
 // chat screen and the overlay stack, and turns their intents into commands.
 type Model struct {
-	c             *common
+	c             *app.App
 	conn          ahpclient.ConnState
 	screen        screen
-	picker        picker
-	chat          *chatModel
+	picker        picker.Model
+	chat          *chat.Model
 	overlays      []uikit.Overlay
 	width         int
 	height        int
@@ -61,7 +64,7 @@ type Model struct {
 	hosts         []*hostEntry  // the configured hosts (model_hosts.go); nil: one host
 	hostTicking   bool          // the hosts' countdown tick is running
 	carry         string        // unsent messages for the next chat's composer (ctrl+n)
-	chordX        bool          // ctrl+x was pressed in the composer (chat_shortcuts.go)
+	chordX        bool          // ctrl+x was pressed in the composer (chat_keys.go)
 	quick         bool          // Options.QuickStart, until the first list (quickstart.go)
 	connecting    connecting
 	drawn         *drawn // the last frame and status line, reused while unchanged (viewcache.go)
@@ -74,16 +77,16 @@ type Model struct {
 // New builds the root model. o.Backend must be started (connected) first.
 func New(o Options) Model {
 	c := newCommon(o)
-	p := newPicker(c.km.Picker, c.now, &c.styles)
-	p.helpKey, p.quitKey = c.km.Global.Help.Keys()[0], c.km.Global.Quit.Keys()[0]
-	p.reconnectKey = c.km.Global.Reconnect.Help().Key
+	p := picker.New(c.KM.Picker, c.Now, &c.Styles)
+	p.HelpKey, p.QuitKey = c.KM.Global.Help.Keys()[0], c.KM.Global.Quit.Keys()[0]
+	p.ReconnectKey = c.KM.Global.Reconnect.Help().Key
 	m := Model{
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
 		picker: p, prompted: map[string]bool{}, drawn: &drawn{},
 		demoFault: o.DemoFault, noMouse: o.NoMouse, notify: newNotifier(o.Notify), openAtStart: o.OpenSession,
 		hosts: newHosts(o), quick: o.QuickStart && o.OpenSession == "",
 	}
-	m.picker.here = o.HostName
+	m.picker.Here = o.HostName
 	m.mirror = newMirror()
 	for _, h := range m.hosts {
 		if o.Backend != nil && h.b == o.Backend {
@@ -94,10 +97,10 @@ func New(o Options) Model {
 	if o.Backend == nil {
 		// Opened on the inbox alone: the first host up is attached.
 		m.conn = ahpclient.ConnState{Phase: ahpclient.Connecting}
-		m.picker.loaded = true
+		m.picker.Loaded = true
 	}
 	if o.Connect != nil {
-		m.connecting = connecting{active: true, since: c.now(), url: maskURL(o.URL), connect: o.Connect}
+		m.connecting = connecting{active: true, since: c.Now(), url: maskURL(o.URL), connect: o.Connect}
 		m.conn = ahpclient.ConnState{Phase: ahpclient.Connecting}
 	}
 	return m
@@ -106,18 +109,18 @@ func New(o Options) Model {
 // Init starts the event pump (and asks for the background colour when the
 // theme is automatic).
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.picker.filter.Focus(), m.hostsInit(), loadHistory(m.c.hist.path)}
-	if m.c.backend != nil {
-		cmds = append(cmds, waitForEvent(m.c.ctx, m.c.backend))
+	cmds := []tea.Cmd{m.picker.Filter.Focus(), m.hostsInit(), app.LoadHistory(m.c.History.Path)}
+	if m.c.Backend != nil {
+		cmds = append(cmds, waitForEvent(m.c.Ctx, m.c.Backend))
 	}
-	if m.c.autoTheme {
+	if m.c.AutoTheme {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
 	if s := m.openAtStart; s != "" && !m.connecting.active {
 		cmds = append(cmds, openAtStart(s))
 	}
 	if m.connecting.active {
-		cmds = append(cmds, startConnect(m.c.ctx, m.connecting.connect), tickConnect())
+		cmds = append(cmds, startConnect(m.c.Ctx, m.connecting.connect), tickConnect())
 	}
 	return tea.Batch(cmds...)
 }
@@ -136,13 +139,13 @@ func (m Model) ConnectionFailure() error {
 
 // setTheme switches between dark and light styles.
 func (m *Model) setTheme(dark bool) {
-	m.c.setTheme(dark)
-	m.picker.km = m.c.km.Picker
-	uikit.StyleTextInput(&m.picker.filter, &m.c.styles)
+	m.c.SetTheme(dark)
+	m.picker.KM = m.c.KM.Picker
+	uikit.StyleTextInput(&m.picker.Filter, &m.c.Styles)
 	if m.chat != nil {
-		m.chat.comp.SetStyles(&m.c.styles)
-		m.chat.tr.markerSty = m.c.styles.Chat.Marker
-		m.chat.tr.invalidateAll()
+		m.chat.Composer.SetStyles(&m.c.Styles)
+		m.chat.Transcript.MarkerSty = m.c.Styles.Chat.Marker
+		m.chat.Transcript.InvalidateAll()
 	}
 }
 
@@ -155,8 +158,8 @@ func (m Model) View() tea.View {
 	}
 	v.ReportFocus = m.notify.enabled() // focus decides whether the user is "elsewhere"
 	v.WindowTitle = "ahptui"
-	if m.chat != nil && m.screen == screenChat && m.chat.title != "" {
-		v.WindowTitle = "ahptui — " + windowTitleText(m.chat.title)
+	if m.chat != nil && m.screen == screenChat && m.chat.Title != "" {
+		v.WindowTitle = "ahptui — " + windowTitleText(m.chat.Title)
 	}
 	return v
 }
@@ -182,7 +185,7 @@ func (m Model) render() string {
 	} else if m.screen == screenChat && m.chat != nil {
 		body = m.chat.View(m.session != nil && len(m.session.Changesets) > 0) // the hint line's "f6 changes" (hints.go)
 	} else {
-		body = m.picker.View(&m.c.styles)
+		body = m.picker.View(&m.c.Styles)
 	}
 	if n := len(m.overlays); n > 0 {
 		body = m.composeOverlay(body, m.overlays[n-1])
@@ -224,7 +227,7 @@ func fitFrame(body, status string, w, h int) string {
 // word cut in half at the box's edge reads as a rendering glitch.
 func (m *Model) composeOverlay(body string, ov uikit.Overlay) string {
 	h := m.bodyHeight()
-	box := strings.Split(ov.View(&m.c.styles, m.width, h), "\n")
+	box := strings.Split(ov.View(&m.c.Styles, m.width, h), "\n")
 	lines := strings.Split(body, "\n")
 	for len(lines) < h {
 		lines = append(lines, "")
@@ -245,21 +248,21 @@ func (m *Model) composeOverlay(body string, ov uikit.Overlay) string {
 	return strings.Join(lines[:h], "\n")
 }
 
-func (m *Model) statusInfo() statusInfo {
-	s := statusInfo{conn: m.conn, now: m.c.now(), host: m.c.host, notice: m.notice, noticeEr: m.noticeErr, stalled: m.stalled}
+func (m *Model) statusInfo() app.StatusInfo {
+	s := app.StatusInfo{Conn: m.conn, Now: m.c.Now(), Host: m.c.Host, Notice: m.notice, NoticeErr: m.noticeErr, Stalled: m.stalled}
 	if m.chat != nil && m.screen == screenChat {
-		m.chat.status(&s)
+		m.chat.Status(&s)
 		provider := ""
 		if m.session != nil {
 			provider = m.session.Provider
 		}
-		if s.model == "" && provider != "" {
-			s.model = agentModel(m.picker.agents, provider)
+		if s.Model == "" && provider != "" {
+			s.Model = chat.AgentModel(m.picker.Agents, provider)
 		}
-		if v := modelVendor(m.picker.agents, provider, s.model); v != "" && s.model != "" {
-			s.model += " · " + v // shown next to the model (1.1)
+		if v := chat.ModelVendor(m.picker.Agents, provider, s.Model); v != "" && s.Model != "" {
+			s.Model += " · " + v // shown next to the model (1.1)
 		}
-		statusExtras(&s, m.session, len(m.chat.ahp.BackgroundWork))
+		chat.StatusExtras(&s, m.session, len(m.chat.AHP.BackgroundWork))
 	}
 	return s
 }
@@ -269,9 +272,9 @@ func (m *Model) setNotice(text string, isErr bool) tea.Cmd {
 	m.noticeID++
 	m.notice, m.noticeErr = text, isErr
 	if isErr {
-		m.c.log.Warn("notice", "text", text)
+		m.c.Log.Warn("notice", "text", text)
 	}
-	return expireNotice(m.noticeID, m.c.noticeTTL)
+	return app.ExpireNotice(m.noticeID, m.c.NoticeTTL)
 }
 
 // errNotice shows what failed in words for people ("<what>: <errText>")
@@ -281,8 +284,8 @@ func (m *Model) errNotice(what string, err error) tea.Cmd {
 	if logged == "" {
 		logged = "request failed"
 	}
-	m.c.log.Warn(logged, "err", err)
-	text := errText(err)
+	m.c.Log.Warn(logged, "err", err)
+	text := app.ErrText(err)
 	if what != "" {
 		text = what + ": " + text
 	}

@@ -12,7 +12,39 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
+	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/picker"
 )
+
+// onHistory handles the messages of the prompt history.
+func (m *Model) onHistory(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case app.HistoryLoadedMsg:
+		if msg.Err != nil {
+			m.c.Log.Warn("prompt history", "err", msg.Err)
+		}
+		m.c.History.Loaded(msg.Entries)
+		if m.chat != nil && m.chat.Composer.Value() == "" {
+			m.chat.Composer.SeedHistory(m.c.History)
+		}
+		return nil
+	case app.HistorySavedMsg:
+		if msg.Err != nil {
+			m.c.Log.Warn("prompt history", "err", msg.Err)
+		}
+		return nil
+	case dialog.HistoryPickedMsg:
+		if m.chat == nil {
+			return nil
+		}
+		m.chat.Composer.SetDraft(msg.Text)
+		m.chat.Relayout()
+		return m.chat.SetFocus(chat.FocusComposer)
+	}
+	return nil
+}
 
 // Channel URI schemes.
 const (
@@ -54,32 +86,32 @@ func (m *Model) handleEvent(ev ahpclient.Event) tea.Cmd {
 // onTurnsFetched hands the end of a fetchTurns of the open chat to it, in
 // stream order: its page (chat/turnsLoaded) has been applied already.
 func (m *Model) onTurnsFetched(ev ahpclient.TurnsFetchedEvent) tea.Cmd {
-	if m.chat == nil || m.chat.chat != ev.Channel {
+	if m.chat == nil || m.chat.URI != ev.Channel {
 		return nil
 	}
-	if ev.Cursor == "" { // a re-read of the newest turns (chat_refturns.go): older pages have a cursor
-		m.chat.refsFetched(ev.Err)
+	if ev.Cursor == "" { // a re-read of the newest turns (chat/refturns.go): older pages have a cursor
+		m.chat.RefsFetched(ev.Err)
 		return nil
 	}
 	err := ev.Err
 	if err != nil {
 		err = fmt.Errorf("load older turns: %w", err)
 	}
-	return m.chat.Update(turnsFetchedMsg{channel: ev.Channel, err: err})
+	return m.chat.Update(app.TurnsFetchedMsg{Channel: ev.Channel, Err: err})
 }
 
 func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 	prev := m.conn.Phase
 	m.conn = s
 	if m.chat != nil {
-		m.chat.conn = s
+		m.chat.Conn = s
 	}
-	m.picker.reconnecting = s.Phase == ahpclient.Reconnecting
-	if h := m.hostByBackend(m.c.backend); h != nil {
+	m.picker.Reconnecting = s.Phase == ahpclient.Reconnecting
+	if h := m.hostByBackend(m.c.Backend); h != nil {
 		h.conn = s
 	}
 	m.syncHosts()
-	m.c.log.Info("connection", "state", s.String())
+	m.c.Log.Info("connection", "state", s.String())
 	if s.Phase != ahpclient.Connected {
 		m.stalled = 0
 	}
@@ -87,7 +119,7 @@ func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 	if s.Phase == ahpclient.Connected && prev == ahpclient.Reconnecting {
 		var refs tea.Cmd
 		if m.chat != nil {
-			refs = m.chat.scanRefTurns() // a re-read lost with the link is asked again
+			refs = m.chat.ScanRefTurns() // a re-read lost with the link is asked again
 		}
 		return tea.Batch(tick, refs, m.setNotice("reconnected ("+s.Recovery.String()+")", false))
 	}
@@ -100,15 +132,15 @@ func (m *Model) onNotification(ev ahpclient.NotificationEvent) tea.Cmd {
 		return m.onAuthRequired(ev.Params)
 	case ahpwire.MethodSessionRemoved:
 		var p ahpwire.SessionRemovedParams
-		if json.Unmarshal(ev.Params, &p) == nil && m.chat != nil && m.chat.session == p.Session {
+		if json.Unmarshal(ev.Params, &p) == nil && m.chat != nil && m.chat.Session == p.Session {
 			m.picker.Remove(m.here(), p.Session)
 			cmd := m.leaveChat()
 			return tea.Batch(cmd, m.setNotice("the session was removed", true))
 		}
 	case ahpwire.MethodSessionSummaryChanged:
 		var p ahpwire.SessionSummaryChangedParams
-		if json.Unmarshal(ev.Params, &p) == nil && m.chat != nil && m.chat.session == p.Session && p.Changes.Title != nil {
-			m.chat.title = *p.Changes.Title
+		if json.Unmarshal(ev.Params, &p) == nil && m.chat != nil && m.chat.Session == p.Session && p.Changes.Title != nil {
+			m.chat.Title = *p.Changes.Title
 		}
 	}
 	return m.onRootNotification(m.here(), ev)
@@ -148,7 +180,7 @@ func (m *Model) onRootNotification(host string, ev ahpclient.NotificationEvent) 
 // notifyStatus notifies for a session whose status moved (at most once
 // per session per event, keyed by host and session).
 func (m *Model) notifyStatus(host string, before, after ahpwire.SessionSummary) tea.Cmd {
-	here := host == m.here() && m.screen == screenChat && m.chat != nil && m.chat.session == after.Resource
+	here := host == m.here() && m.screen == screenChat && m.chat != nil && m.chat.Session == after.Resource
 	title := after.Title
 	if len(m.hosts) > 1 && host != "" { // which host, when there are several
 		title = cmp.Or(title, "a session") + " on @" + host
@@ -161,7 +193,7 @@ func (m *Model) notifyStatus(host string, before, after ahpwire.SessionSummary) 
 // host was unreachable) notifies as a live change would.
 func (m *Model) setHostSessions(host string, items []ahpwire.SessionSummary) tea.Cmd {
 	var cmds []tea.Cmd
-	had := m.picker.hostSessions(host)
+	had := m.picker.HostSessions(host)
 	for _, after := range items {
 		if before, ok := had[after.Resource]; ok && before.Status != after.Status {
 			cmds = append(cmds, m.notifyStatus(host, before, after))
@@ -177,9 +209,9 @@ func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 		if ch, err := m.mirror.Load(s); err == nil {
 			_, rs, _ := ch.Root()
 			m.setAgents(rs.Agents)
-			m.c.ext.onRootTerminals(rs.Terminals)
+			m.c.Channels.OnRootTerminals(rs.Terminals)
 		}
-	case isExtChannel(s.Resource):
+	case app.IsSideChannel(s.Resource):
 		return m.onExtSnapshot(s)
 	case m.isSessionURI(s.Resource):
 		m.mirror.Expect(s.Resource, ahpstate.ScopeSession) // whatever its URI's dialect
@@ -190,7 +222,7 @@ func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 		_, ss, _ := ch.Session()
 		return m.onSessionState(s.Resource, ss)
 	case m.isChatURI(s.Resource):
-		if m.chat == nil || m.chat.chat != s.Resource {
+		if m.chat == nil || m.chat.URI != s.Resource {
 			return nil
 		}
 		cs, err := ahpwire.DecodeChatState(s.State)
@@ -199,9 +231,9 @@ func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 		// Not a channel this client subscribed: say so rather than wait
 		// for the opening session forever.
 		uri := m.open.session
-		m.open, m.picker.status = nil, ""
+		m.open, m.picker.Status = nil, ""
 		return tea.Batch(m.setNotice(fmt.Sprintf("cannot open %s: the host sent a snapshot of %s instead", uri, s.Resource), true),
-			unsubscribe(m.c.ctx, m.c.backend, uri))
+			app.Unsubscribe(m.c.Ctx, m.c.Backend, uri))
 	}
 	return nil
 }
@@ -211,30 +243,30 @@ func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 // VS Code dialect publish <provider>:/<id>).
 func (m *Model) isSessionURI(uri string) bool {
 	return strings.HasPrefix(uri, sessionScheme) || (m.open != nil && m.open.session == uri) ||
-		(m.chat != nil && m.chat.session == uri)
+		(m.chat != nil && m.chat.Session == uri)
 }
 
 // isChatURI reports whether uri is a chat channel: an ahp-chat: URI, or
 // the open chat's URI whatever its scheme.
 func (m *Model) isChatURI(uri string) bool {
-	return strings.HasPrefix(uri, chatScheme) || (m.chat != nil && m.chat.chat == uri)
+	return strings.HasPrefix(uri, chatScheme) || (m.chat != nil && m.chat.URI == uri)
 }
 
 // onChatSnapshot applies a decoded chat snapshot to the open chat (the
 // event pump decodes it; see waitForEvent).
 func (m *Model) onChatSnapshot(uri string, cs ahpwire.ChatState, err error) tea.Cmd {
-	if m.chat == nil || m.chat.chat != uri {
+	if m.chat == nil || m.chat.URI != uri {
 		return nil
 	}
 	if err != nil {
 		return m.setNotice("chat state: "+err.Error(), true)
 	}
-	m.chat.applyChatSnapshot(cs)
-	m.c.ext.chatSets = cs.Changesets
+	m.chat.ApplyChatSnapshot(cs)
+	m.c.Channels.ChatSets = cs.Changesets
 	if len(cs.Turns) == 0 && cs.ActiveTurn == nil && cs.TurnsNextCursor != "" {
 		// A window with nothing to show (a host leaves a large reply to
 		// fetchTurns): page the older turns in at once.
-		return tea.Batch(m.syncPrompts(), m.chat.maybeFetchOlder())
+		return tea.Batch(m.syncPrompts(), m.chat.MaybeFetchOlder())
 	}
 	return m.syncPrompts()
 }
@@ -242,12 +274,12 @@ func (m *Model) onChatSnapshot(uri string, cs ahpwire.ChatState, err error) tea.
 // onSessionState records the session's state and, while opening it, picks
 // the chat to show.
 func (m *Model) onSessionState(uri string, ss ahpwire.SessionState) tea.Cmd {
-	if m.chat != nil && m.chat.session == uri {
+	if m.chat != nil && m.chat.Session == uri {
 		m.session = &ss
 		if ss.Title != "" {
-			m.chat.title = ss.Title
+			m.chat.Title = ss.Title
 		}
-		m.chat.setWorkDirs(ss.WorkingDirectories)
+		m.chat.SetWorkDirs(ss.WorkingDirectories)
 		return nil
 	}
 	if m.open == nil || m.open.session != uri {
@@ -263,24 +295,24 @@ func (m *Model) continueOpening() tea.Cmd {
 	ss, uri := m.session, m.open.session
 	switch ss.Lifecycle {
 	case ahpwire.LifecycleCreating:
-		m.picker.status = "waiting for the session to be ready…"
+		m.picker.Status = "waiting for the session to be ready…"
 		return nil
 	case ahpwire.LifecycleFailed, ahpwire.LifecycleCreationFailed:
-		m.open, m.picker.status = nil, ""
+		m.open, m.picker.Status = nil, ""
 		msg := "session failed"
 		if ss.CreationError != nil {
 			msg += ": " + ss.CreationError.Message
 		}
 		m.mirror.Drop(uri)
-		return tea.Batch(m.setNotice(msg, true), unsubscribe(m.c.ctx, m.c.backend, uri))
+		return tea.Batch(m.setNotice(msg, true), app.Unsubscribe(m.c.Ctx, m.c.Backend, uri))
 	}
 	switch {
 	case len(ss.Chats) > 1:
-		var cs []chatChoice
+		var cs []picker.ChatChoice
 		for _, c := range ss.Chats {
-			cs = append(cs, chatChoice{Resource: c.Resource, Title: c.Title})
+			cs = append(cs, picker.ChatChoice{Resource: c.Resource, Title: c.Title})
 		}
-		m.picker.status = ""
+		m.picker.Status = ""
 		m.picker.ChooseChat(uri, cs)
 		return nil
 	case ss.DefaultChat != "":
@@ -288,7 +320,7 @@ func (m *Model) continueOpening() tea.Cmd {
 	case len(ss.Chats) == 1:
 		return m.openChat(uri, ss.Chats[0].Resource)
 	}
-	m.picker.status = "waiting for the session's chat…"
+	m.picker.Status = "waiting for the session's chat…"
 	return nil
 }
 
@@ -303,18 +335,18 @@ func (m *Model) onEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 			}
 		case *ahpwire.RootTerminalsChanged:
 			if ok {
-				m.c.ext.onRootTerminals(rs.Terminals)
+				m.c.Channels.OnRootTerminals(rs.Terminals)
 			}
 		}
-	case isExtChannel(env.Channel):
+	case app.IsSideChannel(env.Channel):
 		return m.onExtEnvelope(env)
 	case m.isSessionURI(env.Channel):
 		return m.onSessionAction(env)
-	case m.chat != nil && env.Channel == m.chat.chat:
+	case m.chat != nil && env.Channel == m.chat.URI:
 		if a, ok := env.Action.(*ahpwire.ChatChangesetsChanged); ok && env.RejectionReason == "" {
-			m.c.ext.chatSets = a.Changesets
+			m.c.Channels.ChatSets = a.Changesets
 		}
-		cmd := m.chat.applyChatEnvelope(env)
+		cmd := m.chat.ApplyChatEnvelope(env)
 		return tea.Batch(cmd, m.syncPrompts())
 	}
 	return nil
@@ -327,7 +359,7 @@ func (m *Model) onEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 func (m *Model) onSessionAction(env ahpwire.ActionEnvelope) tea.Cmd {
 	before, ss, ok := m.mirror.Apply(env).Session()
 	opening := m.open != nil && m.open.session == env.Channel
-	ours := m.chat != nil && m.chat.session == env.Channel
+	ours := m.chat != nil && m.chat.Session == env.Channel
 	if !ok || m.session == nil || (!opening && !ours) {
 		return nil
 	}
@@ -336,29 +368,29 @@ func (m *Model) onSessionAction(env ahpwire.ActionEnvelope) tea.Cmd {
 		return m.continueOpening()
 	}
 	if ss.Title != before.Title {
-		m.chat.title = ss.Title
+		m.chat.Title = ss.Title
 	}
-	m.chat.setWorkDirs(ss.WorkingDirectories)
+	m.chat.SetWorkDirs(ss.WorkingDirectories)
 	if _, read := env.Action.(*ahpwire.SessionIsReadChanged); read && !ss.Status.Has(ahpwire.StatusIsRead) && m.screen == screenChat {
-		return m.c.dispatch(m.chat.session, &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
+		return m.c.Dispatch(m.chat.Session, &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
 	}
 	return nil
 }
 
 func (m *Model) onChannelLost(ch string) tea.Cmd {
-	if isExtChannel(ch) {
-		return m.c.ext.lost(ch)
+	if app.IsSideChannel(ch) {
+		return m.c.Channels.Lost(ch)
 	}
 	if m.chat == nil {
 		return nil
 	}
 	switch ch {
-	case m.chat.chat:
+	case m.chat.URI:
 		// The host could not resume it: subscribe again for a fresh snapshot.
-		m.chat.ready = false
-		return tea.Batch(m.setNotice("chat subscription lost — reloading", true), subscribe(m.c.ctx, m.c.backend, ch, m.c.turns))
-	case m.chat.session:
-		return subscribe(m.c.ctx, m.c.backend, ch, 0)
+		m.chat.Ready = false
+		return tea.Batch(m.setNotice("chat subscription lost — reloading", true), app.Subscribe(m.c.Ctx, m.c.Backend, ch, m.c.Turns))
+	case m.chat.Session:
+		return app.Subscribe(m.c.Ctx, m.c.Backend, ch, 0)
 	}
 	return nil
 }
@@ -366,29 +398,29 @@ func (m *Model) onChannelLost(ch string) tea.Cmd {
 // strandSend keeps a user message the host refused or that failed on
 // screen as unsent (ctrl+n takes it into a new session).
 func (m *Model) strandSend(e ahpclient.OutboxEntry, why string) {
-	if t := sentText(e.Action); t != "" && m.chat != nil && e.Channel == m.chat.chat {
-		m.chat.addUnsent(t, why)
+	if t := chat.SentText(e.Action); t != "" && m.chat != nil && e.Channel == m.chat.URI {
+		m.chat.AddUnsent(t, why)
 	}
 }
 
 func (m *Model) onOutbox(e ahpclient.OutboxEntry) tea.Cmd {
 	if m.chat != nil {
-		m.chat.trackOutbox(e)
+		m.chat.TrackOutbox(e)
 	}
 	switch e.Status {
 	case ahpclient.OutboxRejected:
-		msg := actionLabel(e.Action) + " was rejected by the host"
+		msg := app.ActionLabel(e.Action) + " was rejected by the host"
 		var re *ahpclient.RejectedError
 		if errors.As(e.Err, &re) && re.Reason != "" {
 			msg += ": " + re.Reason
 		}
 		m.strandSend(e, "rejected by the host")
-		m.c.log.Warn("action rejected", "action", e.Action.ActionType(), "err", e.Err)
+		m.c.Log.Warn("action rejected", "action", e.Action.ActionType(), "err", e.Err)
 		return m.setNotice(msg, true)
 	case ahpclient.OutboxFailed:
 		if e.Err != nil && !errors.Is(e.Err, ahpclient.ErrClosed) {
-			m.strandSend(e, errText(e.Err))
-			return m.errNotice(actionLabel(e.Action)+" failed", e.Err)
+			m.strandSend(e, app.ErrText(e.Err))
+			return m.errNotice(app.ActionLabel(e.Action)+" failed", e.Err)
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpstate"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // Many hosts: every configured host has its own connection (its own
@@ -31,13 +32,13 @@ type HostOption struct {
 	// Connect dials the host and returns its started backend (an
 	// *ahpclient.Client in production). It runs as a command; its error
 	// must be token-free.
-	Connect func(ctx context.Context) (Backend, error)
+	Connect func(ctx context.Context) (app.Backend, error)
 }
 
 // hostEntry is one host's connection as the model knows it.
 type hostEntry struct {
 	HostOption
-	b        Backend             // nil until connected
+	b        app.Backend         // nil until connected
 	conn     ahpclient.ConnState // the client's last reported state
 	down     string              // why the last connect failed ("" = it did not)
 	retryAt  time.Time           // the next connect attempt (while down)
@@ -50,7 +51,7 @@ type (
 	// hostConnectedMsg reports one HostOption.Connect.
 	hostConnectedMsg struct {
 		name string
-		b    Backend
+		b    app.Backend
 		err  error
 	}
 	// hostRetryMsg is due when a down host is dialled again; attempt
@@ -104,7 +105,7 @@ func (m *Model) startHosts() {
 			m.hostTicking = true // Init starts the tick
 		}
 	}
-	m.picker.noHost = m.c.backend == nil
+	m.picker.NoHost = m.c.Backend == nil
 	m.syncHosts()
 }
 
@@ -114,7 +115,7 @@ func (m Model) hostsInit() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, h := range m.hosts {
 		if h.dialing {
-			cmds = append(cmds, connectHost(m.c.ctx, h.Name, h.Connect))
+			cmds = append(cmds, connectHost(m.c.Ctx, h.Name, h.Connect))
 		}
 	}
 	if len(cmds) > 0 {
@@ -124,7 +125,7 @@ func (m Model) hostsInit() tea.Cmd {
 }
 
 // connectHost runs one host's Connect.
-func connectHost(ctx context.Context, name string, connect func(context.Context) (Backend, error)) tea.Cmd {
+func connectHost(ctx context.Context, name string, connect func(context.Context) (app.Backend, error)) tea.Cmd {
 	return func() tea.Msg {
 		b, err := connect(ctx)
 		return hostConnectedMsg{name: name, b: b, err: err}
@@ -132,7 +133,7 @@ func connectHost(ctx context.Context, name string, connect func(context.Context)
 }
 
 // closeBackend closes a backend the model gave up on.
-func closeBackend(b Backend) tea.Cmd {
+func closeBackend(b app.Backend) tea.Cmd {
 	c, ok := b.(io.Closer)
 	if !ok {
 		return nil
@@ -149,7 +150,7 @@ func (m *Model) host(name string) *hostEntry {
 	return nil
 }
 
-func (m *Model) hostByBackend(b Backend) *hostEntry {
+func (m *Model) hostByBackend(b app.Backend) *hostEntry {
 	if b == nil {
 		return nil
 	}
@@ -162,7 +163,7 @@ func (m *Model) hostByBackend(b Backend) *hostEntry {
 }
 
 // here is the attached host's name ("" when attached by URL or to none).
-func (m *Model) here() string { return m.picker.here }
+func (m *Model) here() string { return m.picker.Here }
 
 // onHostMsg handles the hosts' own messages.
 func (m *Model) onHostMsg(msg tea.Msg) tea.Cmd {
@@ -176,7 +177,7 @@ func (m *Model) onHostMsg(msg tea.Msg) tea.Cmd {
 		}
 		h.dialing = true
 		m.syncHosts()
-		return connectHost(m.c.ctx, h.Name, h.Connect)
+		return connectHost(m.c.Ctx, h.Name, h.Connect)
 	case hostTickMsg:
 		m.hostTicking = false
 		m.syncHosts()
@@ -197,8 +198,8 @@ func (m *Model) onHostConnected(msg hostConnectedMsg) tea.Cmd {
 		h.attempts++
 		h.down = connReason(msg.err)
 		wait := hostBackoff(h.attempts)
-		h.retryAt = m.c.now().Add(wait)
-		m.c.log.Info("host down", "host", h.Name, "err", msg.err, "retry", wait)
+		h.retryAt = m.c.Now().Add(wait)
+		m.c.Log.Info("host down", "host", h.Name, "err", msg.err, "retry", wait)
 		m.syncHosts()
 		if h.Connect == nil { // attached by URL: nothing to dial it again with
 			h.retryAt = time.Time{}
@@ -210,9 +211,9 @@ func (m *Model) onHostConnected(msg hostConnectedMsg) tea.Cmd {
 	h.b, h.down, h.attempts = msg.b, "", 0
 	h.mirror = newMirror() // a new connection: its snapshots fill it
 	h.conn = ahpclient.ConnState{Phase: ahpclient.Connected}
-	m.c.log.Info("host connected", "host", h.Name)
-	cmds := []tea.Cmd{waitForEvent(m.c.ctx, h.b)}
-	if m.c.backend == nil {
+	m.c.Log.Info("host connected", "host", h.Name)
+	cmds := []tea.Cmd{waitForEvent(m.c.Ctx, h.b)}
+	if m.c.Backend == nil {
 		// Opened without a host: the first one up is attached (new
 		// sessions go there); the list stays the whole inbox.
 		cmds = append(cmds, m.attach(h))
@@ -222,17 +223,17 @@ func (m *Model) onHostConnected(msg hostConnectedMsg) tea.Cmd {
 }
 
 // onWatchEvent applies one event of a host that is not attached.
-func (m *Model) onWatchEvent(b Backend, ev ahpclient.Event) tea.Cmd {
+func (m *Model) onWatchEvent(b app.Backend, ev ahpclient.Event) tea.Cmd {
 	cmd, pump := m.applyWatchEvent(b, ev)
 	if !pump {
 		return cmd
 	}
-	return tea.Batch(cmd, waitForEvent(m.c.ctx, b))
+	return tea.Batch(cmd, waitForEvent(m.c.Ctx, b))
 }
 
 // applyWatchEvent is onWatchEvent without re-arming the pump; pump says
 // whether the backend is still watched (its pump goes on).
-func (m *Model) applyWatchEvent(b Backend, ev ahpclient.Event) (tea.Cmd, bool) {
+func (m *Model) applyWatchEvent(b app.Backend, ev ahpclient.Event) (tea.Cmd, bool) {
 	h := m.hostByBackend(b)
 	if h == nil {
 		if e, ok := ev.(ahpclient.EnvelopeEvent); ok {
@@ -277,7 +278,7 @@ func (m *Model) onWatchState(h *hostEntry, s ahpclient.ConnState) tea.Cmd {
 }
 
 // onWatchStopped handles the end of a watched host's event stream.
-func (m *Model) onWatchStopped(b Backend, err error) tea.Cmd {
+func (m *Model) onWatchStopped(b app.Backend, err error) tea.Cmd {
 	h := m.hostByBackend(b)
 	if h == nil {
 		return nil
@@ -290,8 +291,8 @@ func (m *Model) onWatchStopped(b Backend, err error) tea.Cmd {
 
 // newMirror returns the AHP state the UI keeps of one host connection:
 // the root (agents, terminals) and the opening or open session. The open
-// chat's state is the chat model's (chat_update.go), terminals' and
-// changesets' the ext channels' (sidechannels.go), reduced by ahpstate too.
+// chat's state is the chat model's (chat/update.go), terminals' and
+// changesets' the ext channels' (app/channels.go), reduced by ahpstate too.
 func newMirror() *ahpstate.Mirror {
 	return ahpstate.NewMirror(ahpstate.Reducer{}, ahpstate.ScopeRoot, ahpstate.ScopeSession)
 }

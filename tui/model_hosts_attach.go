@@ -8,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // The hosts' group headers (their states, with countdowns) and switching
@@ -33,18 +35,18 @@ func (m *Model) syncHosts() {
 	if len(m.hosts) == 0 {
 		return
 	}
-	hs := make([]hostHeader, 0, len(m.hosts))
-	now := m.c.now()
+	hs := make([]picker.HostHeader, 0, len(m.hosts))
+	now := m.c.Now()
 	for _, h := range m.hosts {
 		conn := h.conn
-		if h.b != nil && h.b == m.c.backend {
+		if h.b != nil && h.b == m.c.Backend {
 			conn = m.conn
 		}
 		state, bad := hostState(h, conn, now)
-		if h.b != nil && h.b == m.c.backend {
+		if h.b != nil && h.b == m.c.Backend {
 			state += " · attached"
 		}
-		hs = append(hs, hostHeader{name: h.Name, label: cmp.Or(h.Name, h.Label), state: state, bad: bad})
+		hs = append(hs, picker.HostHeader{Name: h.Name, Label: cmp.Or(h.Name, h.Label), State: state, Bad: bad})
 	}
 	m.picker.SetHosts(hs)
 }
@@ -95,28 +97,28 @@ func countdown(d time.Duration) string {
 // line, agents and terminals are h's, and its events drive the UI from now.
 func (m *Model) attach(h *hostEntry) tea.Cmd {
 	var cmds []tea.Cmd
-	old := m.hostByBackend(m.c.backend)
+	old := m.hostByBackend(m.c.Backend)
 	if old != nil {
 		old.conn = m.conn // its AHP state stays in its mirror
 	}
 	if m.chat != nil {
-		m.mirror.Drop(m.chat.session)
-		cmds = append(cmds, unsubscribe(m.c.ctx, m.c.backend, m.chat.chat, m.chat.session))
+		m.mirror.Drop(m.chat.Session)
+		cmds = append(cmds, app.Unsubscribe(m.c.Ctx, m.c.Backend, m.chat.URI, m.chat.Session))
 		m.chat = nil
 	}
 	m.session, m.open, m.screen, m.overlays = nil, nil, screenPicker, nil
 	m.prompted = map[string]bool{}
-	m.c.backend = h.b
-	m.c.host = cmp.Or(h.Label, h.Name)
-	m.c.ext = newExtChannels(m.c)
+	m.c.Backend = h.b
+	m.c.Host = cmp.Or(h.Label, h.Name)
+	m.c.Channels = app.NewChannels(m.c)
 	m.mirror = h.mirror
 	rs, _ := m.mirror.Root()
-	m.c.ext.onRootTerminals(rs.Terminals)
+	m.c.Channels.OnRootTerminals(rs.Terminals)
 	m.conn = h.conn
-	m.picker.here, m.picker.loaded, m.picker.noHost = h.Name, true, false
-	m.picker.status = ""
+	m.picker.Here, m.picker.Loaded, m.picker.NoHost = h.Name, true, false
+	m.picker.Status = ""
 	m.setAgents(rs.Agents)
-	m.picker.reconnecting = m.conn.Phase == ahpclient.Reconnecting
+	m.picker.Reconnecting = m.conn.Phase == ahpclient.Reconnecting
 	if old != nil && old.Connect != nil && (old.conn.Phase == ahpclient.Failed || old.conn.Phase == ahpclient.Closed) {
 		// The host left had given up for good: watched now, it is
 		// closed and dialled again like any watched host that failed.
@@ -128,17 +130,17 @@ func (m *Model) attach(h *hostEntry) tea.Cmd {
 
 // openOnHost opens a session of another configured host: that host is
 // attached first (when it is connected).
-func (m *Model) openOnHost(msg openSessionMsg) tea.Cmd {
+func (m *Model) openOnHost(msg picker.OpenSessionMsg) tea.Cmd {
 	h := m.host(msg.Host)
 	switch {
 	case h == nil:
 		return m.setNotice("@"+msg.Host+" is not a configured host", true)
 	case h.b == nil:
-		st, _ := hostState(h, h.conn, m.c.now())
+		st, _ := hostState(h, h.conn, m.c.Now())
 		return m.setNotice("@"+h.Name+" is "+st, true)
 	}
 	cmd := m.attach(h)
 	m.open = &opening{session: msg.Session}
-	m.picker.status = "opening on @" + h.Name + "…"
-	return tea.Batch(cmd, subscribe(m.c.ctx, m.c.backend, msg.Session, 0))
+	m.picker.Status = "opening on @" + h.Name + "…"
+	return tea.Batch(cmd, app.Subscribe(m.c.Ctx, m.c.Backend, msg.Session, 0))
 }

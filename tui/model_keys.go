@@ -7,6 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
 	"github.com/ahptui/ahptui/tui/dialog"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
@@ -16,16 +18,16 @@ import (
 const escDebounce = 500 * time.Millisecond
 
 // handleKey: global keys first, then the top overlay, then the screen:
-// the chat's keys (chat_shortcuts.go, then chat_update.go) or the picker's.
+// the chat's keys (chat_keys.go, then chat/update.go) or the picker's.
 func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
-	km := &m.c.km
+	km := &m.c.KM
 	if m.typingTerminal() {
 		return m.updateOverlay(k) // every key goes to the terminal, ctrl+c too
 	}
 	switch {
 	case key.Matches(k, km.Global.Quit):
-		if m.chat != nil && m.screen == screenChat && m.chat.state.Current != nil && !m.topIsConfirm() {
-			m.overlays = append(m.overlays, dialog.NewConfirm(km.Confirm, m.quitQuestion(), quitConfirmedMsg{}))
+		if m.chat != nil && m.screen == screenChat && m.chat.State.Current != nil && !m.topIsConfirm() {
+			m.overlays = append(m.overlays, dialog.NewConfirm(km.Confirm, m.quitQuestion(), app.QuitConfirmedMsg{}))
 			return nil
 		}
 		m.quitting = true
@@ -33,9 +35,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.Global.Suspend):
 		return tea.Suspend
 	case key.Matches(k, km.Demo.DropConnection) && m.demoFault != nil:
-		return runHook(m.demoFault)
-	case key.Matches(k, km.Global.Reconnect) && m.conn.Phase == ahpclient.Reconnecting && m.c.backend != nil:
-		return retryNow(m.c.backend)
+		return app.RunHook(m.demoFault)
+	case key.Matches(k, km.Global.Reconnect) && m.conn.Phase == ahpclient.Reconnecting && m.c.Backend != nil:
+		return retryNow(m.c.Backend)
 	}
 	if m.connecting.active {
 		return nil // nothing to act on until connected
@@ -58,16 +60,16 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if key.Matches(k, km.Chat.CancelTurn) && m.screen == screenChat && !m.overlayClosed.IsZero() &&
-		m.c.now().Sub(m.overlayClosed) < escDebounce {
+		m.c.Now().Sub(m.overlayClosed) < escDebounce {
 		// The esc that closed a prompt was pressed twice: the second one
 		// must not cancel the turn behind it.
 		m.overlayClosed = time.Time{}
 		return nil
 	}
 	m.overlayClosed = time.Time{}
-	m.lastTyped = m.c.now()
+	m.lastTyped = m.c.Now()
 	if m.screen == screenChat && m.chat != nil {
-		return m.chatKey(k) // chat_shortcuts.go
+		return m.chatKey(k) // chat_keys.go
 	}
 	return m.updateScreen(k)
 }
@@ -75,7 +77,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 // quitQuestion asks before quitting during a turn, saying what happens to
 // the turn: an embedded host (demo) stops with the app.
 func (m *Model) quitQuestion() string {
-	if m.c.hostStops {
+	if m.c.HostStops {
 		return "A turn is still running. Quit anyway? (the demo host stops, and the turn with it)"
 	}
 	return "A turn is still running. Quit anyway? (it keeps running on the host)"
@@ -95,7 +97,7 @@ func (m *Model) wheelOverlay(w tea.MouseWheelMsg) tea.Cmd {
 	} else if w.Button != tea.MouseWheelDown {
 		return nil
 	}
-	for range wheelLines {
+	for range chat.WheelLines {
 		m.updateOverlay(k)
 	}
 	return nil
@@ -116,8 +118,8 @@ func (m *Model) updateOverlay(msg tea.Msg) tea.Cmd {
 	m.overlays[n-1] = ov
 	if res == uikit.ResultClose {
 		m.overlays = m.overlays[:n-1]
-		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.c.km.Chat.CancelTurn) {
-			m.overlayClosed = m.c.now() // closed by esc: debounce the next esc
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.c.KM.Chat.CancelTurn) {
+			m.overlayClosed = m.c.Now() // closed by esc: debounce the next esc
 		}
 	}
 	return cmd
@@ -135,7 +137,7 @@ func (m *Model) updateScreen(msg tea.Msg) tea.Cmd {
 
 // openSideView opens the changes view or the terminal viewer from the chat.
 func (m *Model) openSideView(k tea.KeyPressMsg) tea.Cmd {
-	if key.Matches(k, m.c.km.Chat.Changes) {
+	if key.Matches(k, m.c.KM.Chat.Changes) {
 		return m.openChanges() // changes_view.go
 	}
 	return m.openTermViewer() // terminals.go

@@ -1,7 +1,5 @@
 package tui
 
-// Tests of the model core: sending, queueing, cancel, resume, outbox, quit, resize, failures.
-
 import (
 	"slices"
 	"strings"
@@ -56,7 +54,7 @@ func TestSendStartsTurnWhenIdle(t *testing.T) {
 	if a.Message.Text != "write a test" || a.Message.Origin.Kind != "user" || a.TurnID == "" || a.StartedAt == "" {
 		t.Fatalf("bad turnStarted: %+v", a)
 	}
-	if m.chat.comp.Value() != "" {
+	if m.chat.Composer.Value() != "" {
 		t.Fatal("composer not cleared after sending")
 	}
 }
@@ -105,8 +103,8 @@ func TestResumeAfterResumableError(t *testing.T) {
 	turn.Error = &ahpwire.ErrorInfo{ErrorType: "overloaded", Message: "model overloaded"}
 	turn.ResponseParts = append(turn.ResponseParts, ahpwire.ErrorPart(*turn.Error, true))
 	m = openChat(t, m, chatState([]ahpwire.Turn{turn}, nil))
-	if m.chat.resumableTurn() != "t1" {
-		t.Fatalf("resumable turn not detected: %q", m.chat.resumableTurn())
+	if m.chat.ResumableTurn() != "t1" {
+		t.Fatalf("resumable turn not detected: %q", m.chat.ResumableTurn())
 	}
 	send(t, m, keyPress("alt+r"))
 	if a, ok := fb.lastDispatch(t).action.(*ahpwire.ChatTurnResume); !ok || a.TurnID != "t1" {

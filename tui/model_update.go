@@ -4,7 +4,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
 	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/picker"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
 
@@ -36,7 +39,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case tea.BackgroundColorMsg:
-		if m.c.autoTheme {
+		if m.c.AutoTheme {
 			m.setTheme(msg.IsDark())
 		}
 		return nil
@@ -74,47 +77,47 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onHostMsg(msg) // model_hosts.go
 
 	// Sessions: list, open, create (with its config form and sign-in), act on.
-	case sessionsListedMsg:
+	case app.SessionsListedMsg:
 		return m.onSessionsListed(msg) // session_open.go
-	case openSessionMsg:
+	case picker.OpenSessionMsg:
 		return m.openSession(msg)
-	case openChatMsg:
+	case picker.OpenChatMsg:
 		return m.openChat(msg.Session, msg.Chat)
-	case subscribedMsg:
+	case app.SubscribedMsg:
 		return m.onSubscribed(msg)
-	case backToPickerMsg:
+	case app.BackToPickerMsg:
 		return m.leaveChat()
-	case refreshSessionsMsg:
-		if m.c.backend == nil {
+	case picker.RefreshSessionsMsg:
+		if m.c.Backend == nil {
 			return nil
 		}
-		return listSessions(m.c.ctx, m.c.backend)
-	case newSessionMsg:
+		return app.ListSessions(m.c.Ctx, m.c.Backend)
+	case picker.NewSessionMsg:
 		return m.onNewSession(msg) // session_create.go
 	case dialog.ConfigAgentMsg, dialog.ConfigResolvedMsg, dialog.ConfigValuesMsg, dialog.ConfigQueryMsg, dialog.ConfigDirMsg,
 		dialog.ConfigDirCheckedMsg, dialog.ConfigSubmitMsg, dialog.ConfigCheckedMsg:
 		return m.onConfigForm(msg)
-	case sessionCreatedMsg:
+	case app.SessionCreatedMsg:
 		return m.onSessionCreated(msg)
 	case dialog.AuthSignInMsg, dialog.AuthenticateMsg, authenticatedMsg:
 		return m.onSignIn(msg) // signin_flow.go
-	case openSettingsMsg, dialog.ConfigChangeMsg:
+	case app.OpenSettingsMsg, dialog.ConfigChangeMsg:
 		return m.onSettings(msg) // session_settings.go
-	case renameRequestMsg, dialog.SessionActionMsg, disposeRequestMsg, disposeConfirmedMsg, sessionDisposedMsg:
+	case picker.RenameRequestMsg, dialog.SessionActionMsg, picker.DisposeRequestMsg, app.DisposeConfirmedMsg, app.SessionDisposedMsg:
 		return m.onSessionRequest(msg) // session_actions.go
-	case dispatchedMsg:
+	case app.DispatchedMsg:
 		return m.onDispatched(msg) // commands.go
 
 	// The open chat's features.
-	case openChildMsg:
+	case chat.OpenChildMsg:
 		return m.openChild(msg) // subagents.go
-	case openArtifactsMsg, dialog.OpenArtifactMsg, artifactReadMsg:
+	case app.OpenArtifactsMsg, dialog.OpenArtifactMsg, artifactReadMsg:
 		return m.onArtifacts(msg) // artifacts.go
-	case openTerminalMsg:
-		return m.openTerminal(msg.uri) // terminals.go
-	case resourceLoadedMsg:
+	case app.OpenTerminalMsg:
+		return m.openTerminal(msg.URI) // terminals.go
+	case app.ResourceLoadedMsg:
 		return m.onResourceLoaded(msg) // visible_sync.go
-	case openPromptMsg:
+	case app.OpenPromptMsg:
 		if !m.openFirstPending(true) {
 			return m.setNotice("nothing is waiting for you", false)
 		}
@@ -127,28 +130,28 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.giveUpAuth(msg)
 	case promptGuardEndedMsg:
 		return nil // redraw: the prompt's keys are live again
-	case historyLoadedMsg, historySavedMsg, dialog.HistoryPickedMsg:
-		return m.onHistory(msg) // history.go
-	case clientCommandMsg:
+	case app.HistoryLoadedMsg, app.HistorySavedMsg, dialog.HistoryPickedMsg:
+		return m.onHistory(msg) // app/prompthistory.go
+	case chat.ClientCommandMsg:
 		return m.runClientCommand(msg) // slashcmds.go
-	case completionDueMsg, completionResultMsg, exportDoneMsg, searchFoundMsg, turnsFetchedMsg:
+	case chat.CompletionDueMsg, chat.CompletionResultMsg, chat.ExportDoneMsg, chat.SearchFoundMsg, app.TurnsFetchedMsg:
 		if m.chat == nil {
 			return nil
 		}
-		return m.chat.Update(msg) // chat_update.go
+		return m.chat.Update(msg) // chat/update.go
 
 	// Notices, quitting, the demo.
 	case uikit.NoticeMsg:
 		return m.setNotice(msg.Text, msg.IsErr)
-	case noticeExpiredMsg:
-		if msg.id == m.noticeID {
+	case app.NoticeExpiredMsg:
+		if msg.ID == m.noticeID {
 			m.notice = ""
 		}
 		return nil
-	case quitConfirmedMsg:
+	case app.QuitConfirmedMsg:
 		m.quitting = true
 		return tea.Quit
-	case demoFaultMsg:
+	case app.DemoFaultMsg:
 		return m.setNotice("demo: connection dropped", false)
 	}
 	return m.updateScreen(msg) // the chat's or picker's own messages
@@ -168,16 +171,16 @@ func (m *Model) afterUpdate() tea.Cmd {
 
 // onConnEvent applies an event of the attached host (or of a watched one).
 func (m *Model) onConnEvent(msg connEventMsg) tea.Cmd {
-	if msg.b != nil && msg.b != m.c.backend {
+	if msg.b != nil && msg.b != m.c.Backend {
 		return m.onWatchEvent(msg.b, msg.ev)
 	}
-	return tea.Batch(m.applyEvent(msg), waitForEvent(m.c.ctx, m.c.backend))
+	return tea.Batch(m.applyEvent(msg), waitForEvent(m.c.Ctx, m.c.Backend))
 }
 
 // applyEvent applies one event of the attached host: a snapshot of the
 // open chat with the state the pump decoded, any other event as it came.
 func (m *Model) applyEvent(msg connEventMsg) tea.Cmd {
-	if se, ok := msg.ev.(ahpclient.SnapshotEvent); ok && msg.chat != nil && m.chat != nil && m.chat.chat == se.Snapshot.Resource {
+	if se, ok := msg.ev.(ahpclient.SnapshotEvent); ok && msg.chat != nil && m.chat != nil && m.chat.URI == se.Snapshot.Resource {
 		return m.onChatSnapshot(se.Snapshot.Resource, msg.chat.state, msg.chat.err)
 	}
 	return m.handleEvent(msg.ev)
@@ -185,7 +188,7 @@ func (m *Model) applyEvent(msg connEventMsg) tea.Cmd {
 
 // onPumpStopped: the attached host's event stream ended (or a watched one's).
 func (m *Model) onPumpStopped(msg pumpStoppedMsg) tea.Cmd {
-	if msg.b != nil && msg.b != m.c.backend {
+	if msg.b != nil && msg.b != m.c.Backend {
 		return m.onWatchStopped(msg.b, msg.err)
 	}
 	if m.quitting {

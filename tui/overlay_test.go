@@ -67,7 +67,7 @@ func TestMouseWheelScrollsHelpNotTheTranscript(t *testing.T) {
 	if viewText(m) == before {
 		t.Fatal("wheel does not scroll the help")
 	}
-	if !m.chat.tr.Following() {
+	if !m.chat.Transcript.Following() {
 		t.Fatal("wheel over the help scrolled the transcript behind it")
 	}
 }

@@ -44,7 +44,7 @@ func TestBigPasteIsFoldedInTheTranscript(t *testing.T) {
 func TestPasteChipCountsLinesLikePeople(t *testing.T) {
 	m, _ := idleChat(t)
 	m = send(t, m, tea.PasteMsg{Content: bigPaste(5000)})
-	if v := m.chat.comp.Value(); !strings.Contains(v, ": 5000 lines,") {
+	if v := m.chat.Composer.Value(); !strings.Contains(v, ": 5000 lines,") {
 		t.Fatalf("chip %q", v)
 	}
 	if render.LineCount("a\nb") != 2 || render.LineCount("a\nb\n") != 2 || render.LineCount("") != 0 {

@@ -1,9 +1,5 @@
 package tui
 
-// The inbox over real WebSockets: two embedded hosts and one that accepts
-// connections but never answers, the model run as Bubble Tea runs it
-// (every command on its own goroutine, results as messages).
-
 import (
 	"context"
 	"strings"
@@ -16,6 +12,7 @@ import (
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/internal/testkit"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // asyncRig runs a model like tea.Program: commands on goroutines, their
@@ -175,13 +172,13 @@ func TestInboxLiveHosts(t *testing.T) {
 		t.Fatal(err)
 	}
 	startTurn(t, other, "first", "hello")
-	var cb Backend
+	var cb app.Backend
 	m := New(Options{
 		Backend: ca, HostName: "a", Host: "a", Dark: true, Context: ctx, Notify: &NotifyOptions{Bell: true, Desktop: "osc9"},
 		FrameInterval: time.Millisecond, NoticeTTL: time.Hour,
 		Hosts: []HostOption{
 			{Name: "a", Label: "a"},
-			{Name: "b", Label: "b", Connect: func(ctx context.Context) (Backend, error) {
+			{Name: "b", Label: "b", Connect: func(ctx context.Context) (app.Backend, error) {
 				c, err := dialLive(t, ctx, ub)
 				if c == nil {
 					return nil, err
@@ -189,7 +186,7 @@ func TestInboxLiveHosts(t *testing.T) {
 				cb = c
 				return c, err
 			}},
-			{Name: "c", Label: "c", Connect: func(ctx context.Context) (Backend, error) {
+			{Name: "c", Label: "c", Connect: func(ctx context.Context) (app.Backend, error) {
 				cctx, stop := context.WithTimeout(ctx, time.Minute)
 				defer stop()
 				c, err := dialLive(t, cctx, uc)
@@ -237,9 +234,9 @@ func TestInboxLiveHosts(t *testing.T) {
 	}
 	// Enter on b's first session: attached to b, the question on screen.
 	p := &r.m.picker
-	for i, mt := range p.shown {
-		if e := p.entries[mt.Index]; e.host == "b" && e.s.Resource == "ahp-session:/second" {
-			p.cursor = i
+	for i, mt := range p.Shown {
+		if e := p.Entries[mt.Index]; e.Host == "b" && e.Summary.Resource == "ahp-session:/second" {
+			p.Cursor = i
 		}
 	}
 	nm, cmd := r.m.Update(keyPress("enter"))
@@ -248,7 +245,7 @@ func TestInboxLiveHosts(t *testing.T) {
 	r.until("the question of b's session", 20*time.Second, func(m Model) bool {
 		return m.screen == screenChat && m.here() == "b" && strings.Contains(viewText(m), "The agent asks")
 	})
-	if r.m.c.backend != cb {
-		t.Fatalf("attached backend %T is not b's connection", r.m.c.backend)
+	if r.m.c.Backend != cb {
+		t.Fatalf("attached backend %T is not b's connection", r.m.c.Backend)
 	}
 }

@@ -1,7 +1,5 @@
 package tui
 
-// Model tests of the picker as the inbox of every configured host.
-
 import (
 	"context"
 	"encoding/json"
@@ -16,6 +14,9 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // hostsRig is a model attached to host "a" (fake backend fa) with hosts
@@ -29,13 +30,13 @@ type hostsRig struct {
 func newHostsRig(t *testing.T, notify *NotifyOptions) *hostsRig {
 	t.Helper()
 	r := &hostsRig{fa: &fakeBackend{}, fb: &fakeBackend{}, now: fixedNow}
-	never := func(ctx context.Context) (Backend, error) { <-ctx.Done(); return nil, ctx.Err() }
+	never := func(ctx context.Context) (app.Backend, error) { <-ctx.Done(); return nil, ctx.Err() }
 	r.m = New(Options{
 		Backend: r.fa, HostName: "a", Host: "a (127.0.0.1:1)", Dark: true, Notify: notify,
 		Now: func() time.Time { return r.now }, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond,
 		Hosts: []HostOption{
 			{Name: "a", Label: "a (127.0.0.1:1)"},
-			{Name: "b", Label: "b (127.0.0.1:2)", Connect: func(context.Context) (Backend, error) { return r.fb, nil }},
+			{Name: "b", Label: "b (127.0.0.1:2)", Connect: func(context.Context) (app.Backend, error) { return r.fb, nil }},
 			{Name: "c", Label: "c (127.0.0.1:3)", Connect: never},
 		},
 	})
@@ -107,7 +108,7 @@ func TestInboxGroupsHosts(t *testing.T) {
 		last = i
 	}
 	golden(t, "grouped-80x24", v)
-	if h, s := r.m.picker.selected(); h != "a" || s != "ahp-session:/a2" {
+	if h, s := r.m.picker.Selected(); h != "a" || s != "ahp-session:/a2" {
 		t.Fatalf("the cursor left the first row before the user moved it: %s %s", h, s)
 	}
 	if !strings.Contains(v, "• ○ Fresh unread") || strings.Contains(v, "• ○ Old idle") || !strings.Contains(v, "? Asks a question") {
@@ -173,20 +174,20 @@ func TestInboxSwitchesHost(t *testing.T) {
 		t.Fatalf("dispose on another host:\n%s", viewText(r.m))
 	}
 	r.m = send(t, r.m, keyPress("enter"))
-	if r.m.c.backend != r.fb || r.m.here() != "b" || r.m.c.host != "b (127.0.0.1:2)" {
-		t.Fatalf("not attached to b: here %q host %q", r.m.here(), r.m.c.host)
+	if r.m.c.Backend != r.fb || r.m.here() != "b" || r.m.c.Host != "b (127.0.0.1:2)" {
+		t.Fatalf("not attached to b: here %q host %q", r.m.here(), r.m.c.Host)
 	}
 	if !slices.Contains(r.fb.subscribed, "ahp-session:/b1") || slices.Contains(r.fa.subscribed, "ahp-session:/b1") {
 		t.Fatalf("subscribed a %v, b %v", r.fa.subscribed, r.fb.subscribed)
 	}
-	if len(r.m.picker.agents) != 1 || r.m.picker.agents[0].Provider != "bee" {
-		t.Fatalf("agents %+v", r.m.picker.agents)
+	if len(r.m.picker.Agents) != 1 || r.m.picker.Agents[0].Provider != "bee" {
+		t.Fatalf("agents %+v", r.m.picker.Agents)
 	}
 	// a is watched now: its events reach the list, not the chat.
 	r.update(t, connEventMsg{b: r.fa, ev: ahpclient.NotificationEvent{Method: ahpwire.MethodSessionAdded,
 		Params: jsonOf(t, ahpwire.SessionAddedParams{Summary: summary("a2", "Another on a", ahpwire.StatusIdle, 0)})}})
-	if v := viewText(r.m); !strings.Contains(r.m.picker.View(&r.m.c.styles), "Another on a") || !strings.Contains(v, "● Connected") {
-		t.Fatalf("watched a:\n%s", r.m.picker.View(&r.m.c.styles))
+	if v := viewText(r.m); !strings.Contains(r.m.picker.View(&r.m.c.Styles), "Another on a") || !strings.Contains(v, "● Connected") {
+		t.Fatalf("watched a:\n%s", r.m.picker.View(&r.m.c.Styles))
 	}
 	if h := r.m.host("a"); h.b != r.fa {
 		t.Fatal("the left host's connection was dropped")
@@ -195,17 +196,17 @@ func TestInboxSwitchesHost(t *testing.T) {
 	// and dials b again.
 	r.update(t, connEventMsg{b: r.fb, ev: ahpclient.ConnStateEvent{State: ahpclient.ConnState{Phase: ahpclient.Failed, Err: ahpclient.ErrConnectionLost}}})
 	// Back to a: a's agents again (kept while b was attached).
-	r.update(t, openSessionMsg{Session: "ahp-session:/a1", Host: "a"})
-	if r.m.c.backend != r.fa || len(r.m.picker.agents) != 1 || r.m.picker.agents[0].Provider != "ay" {
-		t.Fatalf("back on a: agents %+v", r.m.picker.agents)
+	r.update(t, picker.OpenSessionMsg{Session: "ahp-session:/a1", Host: "a"})
+	if r.m.c.Backend != r.fa || len(r.m.picker.Agents) != 1 || r.m.picker.Agents[0].Provider != "ay" {
+		t.Fatalf("back on a: agents %+v", r.m.picker.Agents)
 	}
-	if h := r.m.host("b"); h.b != nil || !strings.Contains(ansi.Strip(r.m.picker.View(&r.m.c.styles)), "@b  down") {
-		t.Fatalf("b failed but still held:\n%s", r.m.picker.View(&r.m.c.styles))
+	if h := r.m.host("b"); h.b != nil || !strings.Contains(ansi.Strip(r.m.picker.View(&r.m.c.Styles)), "@b  down") {
+		t.Fatalf("b failed but still held:\n%s", r.m.picker.View(&r.m.c.Styles))
 	}
 	// A host that is not up cannot be switched to: the user is told why.
 	r.m.picker.SetHostSessions("c", []ahpwire.SessionSummary{summary("c1", "Sea", ahpwire.StatusIdle, 0)})
-	r.update(t, openSessionMsg{Session: "ahp-session:/c1", Host: "c"})
-	if r.m.c.backend != r.fa || !strings.Contains(viewText(r.m), "@c is connecting…") {
+	r.update(t, picker.OpenSessionMsg{Session: "ahp-session:/c1", Host: "c"})
+	if r.m.c.Backend != r.fa || !strings.Contains(viewText(r.m), "@c is connecting…") {
 		t.Fatalf("switched to a host that is not up:\n%s", viewText(r.m))
 	}
 }
@@ -246,7 +247,7 @@ func TestInboxNotifiesAcrossHosts(t *testing.T) {
 		t.Fatalf("the same list again notified: %q", got)
 	}
 	// The session on screen does not notify while focused, does when not.
-	r.m.screen, r.m.chat = screenChat, newChat(r.m.c, r.m.conn, "ahp-session:/s", "ahp-chat:/s", "Same id on a")
+	r.m.screen, r.m.chat = screenChat, chat.New(r.m.c, r.m.conn, "ahp-session:/s", "ahp-chat:/s", "Same id on a")
 	r.update(t, connEventMsg{ev: summaryChanged(t, "s", ahpwire.StatusInProgress)})
 	if got := rawMsgs(r.update(t, connEventMsg{ev: summaryChanged(t, "s", ahpwire.StatusIdle)})); len(got) != 0 {
 		t.Fatalf("the session on screen notified: %q", got)
@@ -264,8 +265,8 @@ func TestInboxNotifiesAcrossHosts(t *testing.T) {
 func TestInboxWithoutAttachedHost(t *testing.T) {
 	fb := &fakeBackend{}
 	m := New(Options{Hosts: []HostOption{
-		{Name: "x", Connect: func(ctx context.Context) (Backend, error) { <-ctx.Done(); return nil, ctx.Err() }},
-		{Name: "y", Connect: func(context.Context) (Backend, error) { return fb, nil }},
+		{Name: "x", Connect: func(ctx context.Context) (app.Backend, error) { <-ctx.Done(); return nil, ctx.Err() }},
+		{Name: "y", Connect: func(context.Context) (app.Backend, error) { return fb, nil }},
 	}, Dark: true, NoticeTTL: time.Hour})
 	m = send(t, m, teaSize(80, 24))
 	m = send(t, m, keyPress("ctrl+n"))
@@ -274,7 +275,7 @@ func TestInboxWithoutAttachedHost(t *testing.T) {
 	}
 	nm, _ := m.Update(hostConnectedMsg{name: "y", b: fb})
 	m = nm.(Model)
-	if m.c.backend != fb || m.here() != "y" || !strings.Contains(viewText(m), "@y  connected · attached") {
+	if m.c.Backend != fb || m.here() != "y" || !strings.Contains(viewText(m), "@y  connected · attached") {
 		t.Fatalf("first host up not attached:\n%s", viewText(m))
 	}
 }
@@ -297,7 +298,7 @@ func TestOpenSessionAtStart(t *testing.T) {
 func TestInboxURLHost(t *testing.T) {
 	fa, fb := &fakeBackend{}, &fakeBackend{}
 	m := New(Options{Backend: fa, Host: "127.0.0.1:9", Dark: true, NoticeTTL: time.Hour, Hosts: []HostOption{
-		{Name: "b", Connect: func(context.Context) (Backend, error) { return fb, nil }},
+		{Name: "b", Connect: func(context.Context) (app.Backend, error) { return fb, nil }},
 	}})
 	m = send(t, m, teaSize(80, 24))
 	nm, _ := m.Update(hostConnectedMsg{name: "b", b: fb})
@@ -307,15 +308,15 @@ func TestInboxURLHost(t *testing.T) {
 	if v := viewText(m); strings.Index(v, "@127.0.0.1:9  connected · attached") > strings.Index(v, "@b  connected") {
 		t.Fatalf("URL host not first:\n%s", v)
 	}
-	nm, _ = m.Update(openSessionMsg{Session: "ahp-session:/b1", Host: "b"})
+	nm, _ = m.Update(picker.OpenSessionMsg{Session: "ahp-session:/b1", Host: "b"})
 	m = nm.(Model)
 	nm, _ = m.Update(connEventMsg{b: fa, ev: ahpclient.ConnStateEvent{State: ahpclient.ConnState{Phase: ahpclient.Failed, Err: ahpclient.ErrConnectionLost}}})
 	m = nm.(Model)
-	if v := viewText(m); !strings.Contains(v, "@127.0.0.1:9  down: the connection to the host was lost") || m.c.backend != fb {
+	if v := viewText(m); !strings.Contains(v, "@127.0.0.1:9  down: the connection to the host was lost") || m.c.Backend != fb {
 		t.Fatalf("URL host after giving up:\n%s", v)
 	}
 	nm, retry := m.Update(hostRetryMsg{name: "", attempt: 1})
-	if retry != nil || nm.(Model).c.backend != fb {
+	if retry != nil || nm.(Model).c.Backend != fb {
 		t.Fatal("a URL host was dialled again")
 	}
 }

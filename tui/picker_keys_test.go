@@ -8,6 +8,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 func TestPickerHintsAndReturnSelectsLeftSession(t *testing.T) {
@@ -21,14 +22,14 @@ func TestPickerHintsAndReturnSelectsLeftSession(t *testing.T) {
 	// Open the third session, go back: the cursor is on it.
 	m = send(t, m, keyPress("down"))
 	m = send(t, m, keyPress("down"))
-	m = send(t, m, openSessionMsg{Session: "ahp-session:/c"})
+	m = send(t, m, picker.OpenSessionMsg{Session: "ahp-session:/c"})
 	ss := ahpwire.SessionState{Provider: "demo", Title: "Benchmark", Lifecycle: ahpwire.LifecycleReady,
 		DefaultChat: testChat, Chats: []ahpwire.ChatSummary{{Resource: testChat}}}
 	m = send(t, m, snapshotEvent(t, "ahp-session:/c", ss))
-	m.picker.cursor = 0 // as if the list had been refreshed meanwhile
+	m.picker.Cursor = 0 // as if the list had been refreshed meanwhile
 	m = send(t, m, keyPress("ctrl+s"))
-	if m.screen != screenPicker || m.picker.selectedResource() != "ahp-session:/c" {
-		t.Fatalf("back in the picker on %q, want the session just left", m.picker.selectedResource())
+	if m.screen != screenPicker || m.picker.SelectedResource() != "ahp-session:/c" {
+		t.Fatalf("back in the picker on %q, want the session just left", m.picker.SelectedResource())
 	}
 }
 
@@ -49,11 +50,11 @@ func TestMouseWheelMovesPickerCursor(t *testing.T) {
 	m, _ := newTestModel(t, 100, 20)
 	m = send(t, m, connEventMsg{ev: ahpclient.SessionsEvent{Result: ahpwire.ListSessionsResult{Items: testSessions()}}})
 	m = send(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelDown})
-	if m.picker.cursor != 1 {
-		t.Fatalf("wheel down: cursor %d", m.picker.cursor)
+	if m.picker.Cursor != 1 {
+		t.Fatalf("wheel down: cursor %d", m.picker.Cursor)
 	}
 	m = send(t, m, tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if m.picker.cursor != 0 {
-		t.Fatalf("wheel up: cursor %d", m.picker.cursor)
+	if m.picker.Cursor != 0 {
+		t.Fatalf("wheel up: cursor %d", m.picker.Cursor)
 	}
 }

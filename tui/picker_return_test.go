@@ -30,7 +30,7 @@ func TestPickerKeepsTheLeftSessionSelected(t *testing.T) {
 	moved[1].Status |= ahpwire.StatusIsRead
 	fb.sessions = moved
 	m = send(t, m, keyPress("ctrl+s"))
-	if _, r := m.picker.selected(); r != "ahp-session:/b" {
+	if _, r := m.picker.Selected(); r != "ahp-session:/b" {
 		t.Fatalf("cursor on %q after coming back", r)
 	}
 }
@@ -50,14 +50,14 @@ func TestPickerCountLeavesArchivedOut(t *testing.T) {
 // TestSteeringSentDoesNotLinger: the notice goes when the turn ends.
 func TestSteeringSentDoesNotLinger(t *testing.T) {
 	m, _ := runningChat(t)
-	m.c.noticeTTL = time.Hour
+	m.c.NoticeTTL = time.Hour
 	m = typeText(t, m, "focus on the tests")
 	m = send(t, m, altEnter())
 	if !strings.Contains(m.notice, "steering sent") {
 		t.Fatalf("notice %q", m.notice)
 	}
 	m = send(t, m, envelope(9, &ahpwire.ChatTurnComplete{TurnID: "t2"}))
-	if m.chat.state.Current != nil {
+	if m.chat.State.Current != nil {
 		t.Fatal("turn still running")
 	}
 	if strings.Contains(viewText(m), "steering sent") {

@@ -1,7 +1,5 @@
 package tui
 
-// Tests of the session picker.
-
 import (
 	"slices"
 	"strings"
@@ -61,7 +59,7 @@ func TestPickerFlows(t *testing.T) {
 	}
 	m = send(t, m, keyPress("down"))
 	m = send(t, m, keyPress("enter"))
-	if m.screen != screenChat || m.chat.chat != "ahp-chat:/y" {
+	if m.screen != screenChat || m.chat.URI != "ahp-chat:/y" {
 		t.Fatalf("chat not opened: screen %v", m.screen)
 	}
 	if fb.subscribed[len(fb.subscribed)-1] != "ahp-chat:/y" {

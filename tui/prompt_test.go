@@ -13,6 +13,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/dialog"
 )
 
@@ -219,7 +220,7 @@ func TestApprovalPromptLoadsEditDiffByReference(t *testing.T) {
 	close(rb.gate)
 	var v string
 	for range 50 { // the fetches finish on their own goroutines
-		m = send(t, m, noticeExpiredMsg{})
+		m = send(t, m, app.NoticeExpiredMsg{})
 		if v = viewText(m); addedLine.MatchString(v) {
 			break
 		}

@@ -22,24 +22,24 @@ func (m *Model) openFirstPending(force bool) bool {
 	if m.chat == nil || m.screen != screenChat {
 		return false
 	}
-	turn := m.chat.state.ActiveTurnID()
-	for _, b := range m.chat.state.PendingApprovals() {
+	turn := m.chat.State.ActiveTurnID()
+	for _, b := range m.chat.State.PendingApprovals() {
 		k := promptKey(b.Tool.ToolCallID, b.Tool.Status)
 		if !force && m.prompted[k] {
 			continue
 		}
 		m.prompted[k] = true
 		if b.Tool.Status == ahpwire.ToolAuthRequired {
-			m.overlays = append(m.overlays, dialog.NewAuthNotice(m.c.km.Auth, turn, b.Tool))
+			m.overlays = append(m.overlays, dialog.NewAuthNotice(m.c.KM.Auth, turn, b.Tool))
 		} else {
 			m.overlays = append(m.overlays, m.newApproval(turn, b.Tool))
 		}
 		return true
 	}
-	for _, b := range m.chat.state.PendingInputs() {
+	for _, b := range m.chat.State.PendingInputs() {
 		if force || !m.prompted[b.Input.ID] {
 			m.prompted[b.Input.ID] = true
-			m.overlays = append(m.overlays, dialog.NewInputForm(m.c.km.Form, turn, b.Input, &m.c.styles))
+			m.overlays = append(m.overlays, dialog.NewInputForm(m.c.KM.Form, turn, b.Input, &m.c.Styles))
 			return true
 		}
 	}
@@ -54,10 +54,10 @@ func (m *Model) syncPrompts() tea.Cmd {
 		return nil
 	}
 	live := map[string]bool{}
-	for _, b := range m.chat.state.PendingApprovals() {
+	for _, b := range m.chat.State.PendingApprovals() {
 		live["t:"+promptKey(b.Tool.ToolCallID, b.Tool.Status)] = true
 	}
-	for _, b := range m.chat.state.PendingInputs() {
+	for _, b := range m.chat.State.PendingInputs() {
 		live["i:"+b.Input.ID] = true
 	}
 	kept := m.overlays[:0]
@@ -105,7 +105,7 @@ type promptGuardEndedMsg struct{}
 // guardPrompt guards the prompt just opened if the user was typing, and
 // schedules the redraw that shows its keys are live.
 func (m *Model) guardPrompt() tea.Cmd {
-	now := m.c.now()
+	now := m.c.Now()
 	if m.lastTyped.IsZero() || now.Sub(m.lastTyped) >= typingRecent {
 		return nil
 	}
@@ -113,17 +113,17 @@ func (m *Model) guardPrompt() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	g.Guard(now.Add(promptGuard), m.c.now)
+	g.Guard(now.Add(promptGuard), m.c.Now)
 	return tea.Tick(promptGuard, func(time.Time) tea.Msg { return promptGuardEndedMsg{} })
 }
 
 // newApproval builds the approval prompt for a tool call of the open chat,
 // rendering its body through the transcript renderer.
 func (m *Model) newApproval(turn string, tc *ahpwire.ToolCallState) *dialog.Approval {
-	p := dialog.NewApproval(m.c.km.Approval, turn, tc, &m.c.styles)
-	ch, r := m.chat, m.c.renderer
+	p := dialog.NewApproval(m.c.KM.Approval, turn, tc, &m.c.Styles)
+	ch, r := m.chat, m.c.Renderer
 	p.SetLive(func(width int) ([]string, *ahpwire.ToolCallState) {
-		msg := ch.state.Current
+		msg := ch.State.Current
 		if msg == nil {
 			return nil, nil
 		}
@@ -131,7 +131,7 @@ func (m *Model) newApproval(turn string, tc *ahpwire.ToolCallState) *dialog.Appr
 			if b.Kind == reducer.KindToolCall && b.Tool != nil && b.Tool.ToolCallID == tc.ToolCallID {
 				// The fetched contents too: an edit's diff is behind content
 				// references (an ACP agent's always is).
-				v := ch.viewOptsBase() // what the transcript draws with (contents, terminals, directories)
+				v := ch.ViewOptsBase() // what the transcript draws with (contents, terminals, directories)
 				v.Thinking, v.Expanded, v.Hints = 0, nil, p.PromptHints()
 				return r.RenderBlock(msg, b, width, v), b.Tool
 			}
@@ -168,7 +168,7 @@ func (m *Model) decideTool(d dialog.ToolDecisionMsg) tea.Cmd {
 	if d.Approved {
 		what = "approve tool"
 	}
-	return m.c.dispatch(m.chat.chat, a, what)
+	return m.c.Dispatch(m.chat.URI, a, what)
 }
 
 // giveUpAuth fails an auth-required tool call (allowed for any client).
@@ -181,7 +181,7 @@ func (m *Model) giveUpAuth(d dialog.AuthGiveUpMsg) tea.Cmd {
 		PastTenseMessage: ahpwire.Plain(d.Name + " was given up: authentication is not available in ahptui"),
 		Error:            &ahpwire.ToolError{Message: dialog.AuthGiveUpMessage, Code: "auth-unavailable"},
 	}}
-	return m.c.dispatch(m.chat.chat, a, "give up tool call")
+	return m.c.Dispatch(m.chat.URI, a, "give up tool call")
 }
 
 // decideInput dispatches the answer to an input request.
@@ -193,5 +193,5 @@ func (m *Model) decideInput(d dialog.InputDecisionMsg) tea.Cmd {
 	if len(d.Answers) > 0 {
 		a.Answers = d.Answers
 	}
-	return m.c.dispatch(m.chat.chat, a, "answer question")
+	return m.c.Dispatch(m.chat.URI, a, "answer question")
 }

@@ -1,13 +1,12 @@
 package tui
 
 import (
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/chat"
 )
 
 // Quick start: every peer (Claude Code, Codex, crush) drops a newcomer into
@@ -20,15 +19,15 @@ import (
 // quickStart creates the first session once, when the attached host's list
 // and agents are known, the list is empty and nothing else is going on.
 func (m *Model) quickStart() tea.Cmd {
-	if !m.quick || m.connecting.active || m.c.backend == nil || m.open != nil || len(m.overlays) > 0 ||
-		m.screen != screenPicker || !m.picker.loaded || len(m.picker.agents) == 0 {
+	if !m.quick || m.connecting.active || m.c.Backend == nil || m.open != nil || len(m.overlays) > 0 ||
+		m.screen != screenPicker || !m.picker.Loaded || len(m.picker.Agents) == 0 {
 		return nil
 	}
 	m.quick = false
-	if len(m.picker.entries) > 0 || m.picker.filter.Value() != "" {
+	if len(m.picker.Entries) > 0 || m.picker.Filter.Value() != "" {
 		return nil
 	}
-	return m.createWith(m.picker.agents[0].Provider, m.c.dir, nil)
+	return m.createWith(m.picker.Agents[0].Provider, m.c.Dir, nil)
 }
 
 // demoProvider is the provider id of the embedded host's scripted demo
@@ -39,33 +38,12 @@ const demoProvider = "demo"
 // whether the demo agent is among them.
 func (m *Model) setAgents(a []ahpwire.AgentInfo) {
 	m.picker.SetAgents(a)
-	m.c.demoAgent = false
+	m.c.DemoAgent = false
 	for _, ag := range a {
 		if ag.Provider == demoProvider {
-			m.c.demoAgent = true
+			m.c.DemoAgent = true
 		}
 	}
-}
-
-// emptyChatView puts what to do into the top lines of an empty chat's
-// transcript: how to send, the demo's own help (/demo help), and the keys
-// to the picker and the new-session form.
-func (m *chatModel) emptyChatView(tv string) string {
-	km := &m.c.km
-	lines := []string{"  No messages yet — type below and press enter."}
-	if m.c.demoAgent {
-		lines = append(lines, "  /demo help lists what the demo can show.")
-	}
-	lines = append(lines, "  "+km.Chat.Sessions.Help().Key+" sessions · "+km.Chat.NewSession.Help().Key+
-		" new session with options · / commands · "+km.Global.Help.Help().Key+" help")
-	rows := strings.Split(tv, "\n")
-	for i, l := range lines {
-		if i >= len(rows) || i >= m.tr.height {
-			break
-		}
-		rows[i] = ansi.Truncate(m.c.styles.Chat.Notice.Render(l), max(1, m.width), "…")
-	}
-	return strings.Join(rows, "\n")
 }
 
 // typeAhead routes a typed key that no screen is ready for yet to where the
@@ -86,16 +64,16 @@ func (m *Model) typeAhead(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		if !ok || !g.Guarded() || m.chat == nil || m.screen != screenChat {
 			return nil, false
 		}
-		now := m.c.now()
+		now := m.c.Now()
 		m.lastTyped = now
-		g.Guard(now.Add(promptGuard), m.c.now)
-		focus := m.chat.setFocus(focusComposer)
-		return tea.Batch(focus, m.chat.handleKey(k),
+		g.Guard(now.Add(promptGuard), m.c.Now)
+		focus := m.chat.SetFocus(chat.FocusComposer)
+		return tea.Batch(focus, m.chat.HandleKey(k),
 			tea.Tick(promptGuard, func(time.Time) tea.Msg { return promptGuardEndedMsg{} })), true
 	}
 	// A session being opened or created, or the new-session form being
 	// prepared ("loading session options…"): the text is for its chat.
-	if m.screen == screenPicker && (m.open != nil || m.picker.status != "") {
+	if m.screen == screenPicker && (m.open != nil || m.picker.Status != "") {
 		m.carry += k.Text
 		return nil, true
 	}

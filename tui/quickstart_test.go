@@ -9,6 +9,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 func quickModel(t *testing.T, w, h int) (Model, *fakeBackend) {
@@ -41,10 +42,10 @@ func TestQuickStartOpensANewChatOnAnEmptyHost(t *testing.T) {
 		if m.screen != screenChat || m.chat == nil {
 			t.Fatalf("no chat opened:\n%s", viewText(m))
 		}
-		if got := m.chat.comp.Value(); got != "hi there" {
+		if got := m.chat.Composer.Value(); got != "hi there" {
 			t.Fatalf("draft %q", got)
 		}
-		m.chat.comp.SetValue("")
+		m.chat.Composer.SetValue("")
 		v := viewText(m)
 		if !strings.Contains(v, "/demo help") || !strings.Contains(v, "ctrl+s sessions") {
 			t.Fatalf("%dx%d: the empty chat's hint:\n%s", size[0], size[1], v)
@@ -73,7 +74,7 @@ func TestTypingIntoAGuardedPromptGoesToTheComposer(t *testing.T) {
 	if len(fb.dispatched) != 0 || len(m.overlays) != 1 {
 		t.Fatalf("typing was taken as a decision: %v", fb.dispatched)
 	}
-	if got := m.chat.comp.Value(); got != "and a" {
+	if got := m.chat.Composer.Value(); got != "and a" {
 		t.Fatalf("the composer has %q, want every key typed", got)
 	}
 }
@@ -82,7 +83,7 @@ func TestTypingIntoAGuardedPromptGoesToTheComposer(t *testing.T) {
 // names the changes view.
 func TestChangesHintAfterEdits(t *testing.T) {
 	m, _ := newTestModel(t, 120, 30)
-	m = send(t, m, openSessionMsg{Session: testSession})
+	m = send(t, m, picker.OpenSessionMsg{Session: testSession})
 	ss := ahpwire.SessionState{Provider: "demo", Title: "edits", Lifecycle: ahpwire.LifecycleReady, DefaultChat: testChat,
 		Chats: []ahpwire.ChatSummary{{Resource: testChat, Title: "main"}}}
 	m = send(t, m, snapshotEvent(t, testSession, ss))
@@ -102,9 +103,9 @@ func TestChangesHintAfterEdits(t *testing.T) {
 func TestTypingWhileTheFormLoadsIsKept(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
 	m = send(t, m, connEventMsg{ev: ahpclient.SessionsEvent{Result: ahpwire.ListSessionsResult{Items: testSessions()}}})
-	m.picker.status = "loading session options…" // ctrl+n asked the host for the form
+	m.picker.Status = "loading session options…" // ctrl+n asked the host for the form
 	m = typeText(t, m, "fix it")
-	if m.picker.filter.Value() != "" || m.carry != "fix it" {
-		t.Fatalf("filter %q carry %q", m.picker.filter.Value(), m.carry)
+	if m.picker.Filter.Value() != "" || m.carry != "fix it" {
+		t.Fatalf("filter %q carry %q", m.picker.Filter.Value(), m.carry)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // The reconnect countdown: while the client waits out a reconnect backoff
@@ -32,7 +33,7 @@ func retryTick(gen int) tea.Cmd {
 }
 
 // retryNow asks the client to end its reconnect backoff now.
-func retryNow(b Backend) tea.Cmd {
+func retryNow(b app.Backend) tea.Cmd {
 	return func() tea.Msg { return retryNowMsg{waiting: b.RetryNow()} }
 }
 

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"testing"
+
+	"github.com/ahptui/ahptui/tui/chat"
 )
 
 // TestLiveLongReplyKeptWhileScrolledUp: a long reply that ends while the
@@ -14,7 +16,7 @@ func TestLiveLongReplyKeptWhileScrolledUp(t *testing.T) {
 	r.m = typeText(t, r.m, "/demo big 3000000")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("the reply streaming", func(m Model) bool {
-		cur := m.chat.state.Current
+		cur := m.chat.State.Current
 		n := 0
 		if cur != nil {
 			for _, b := range cur.Blocks {
@@ -24,11 +26,11 @@ func TestLiveLongReplyKeptWhileScrolledUp(t *testing.T) {
 		return n > 64<<10
 	})
 	r.m = send(t, r.m, keyPress("pgup"))
-	if r.m.chat.tr.Following() {
+	if r.m.chat.Transcript.Following() {
 		t.Fatal("pgup did not stop following the tail")
 	}
 	r.pump("the reply's end and its re-read", func(m Model) bool {
-		return m.chat.state.Current == nil && m.chat.x.refs.asked != nil && m.chat.x.refs.inflight == 0
+		return m.chat.State.Current == nil && m.chat.Extras.Refs.Asked != nil && m.chat.Extras.Refs.Inflight == 0
 	})
 	if lastReplyByRef(r.m) {
 		t.Fatal("the reply was swapped for references while the user was scrolled up")
@@ -41,22 +43,22 @@ func TestLiveLongReplyKeptWhileScrolledUp(t *testing.T) {
 	r.m = send(t, r.m, keyPress("tab")) // to the transcript, where end follows the tail
 	r.m = send(t, r.m, keyPress("end"))
 	r.m = send(t, r.m, keyPress("tab"))
-	if !r.m.chat.tr.Following() {
+	if !r.m.chat.Transcript.Following() {
 		t.Fatal("end did not follow the tail again")
 	}
 	r.m = typeText(t, r.m, "/demo big 10")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("the long reply adopted after the next turn", func(m Model) bool {
-		for _, msg := range m.chat.state.Messages {
+		for _, msg := range m.chat.State.Messages {
 			for _, b := range msg.Blocks {
 				if b.Ref != nil {
-					return m.chat.state.Current == nil && m.chat.x.refs.inflight == 0
+					return m.chat.State.Current == nil && m.chat.Extras.Refs.Inflight == 0
 				}
 			}
 		}
 		return false
 	})
-	if a, _ := inlineBytes(r.m); a > refAdoptBytes {
+	if a, _ := inlineBytes(r.m); a > chat.RefAdoptBytes {
 		t.Fatalf("after adoption %d bytes still inline", a)
 	}
 }

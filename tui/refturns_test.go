@@ -13,17 +13,20 @@ import (
 	"github.com/ahptui/ahptui/ahphost/demo"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // inlineBytes is the text the chat holds inline: AHP state's markdown
 // parts and the transcript's text blocks.
 func inlineBytes(m Model) (ahp, blocks int) {
-	for _, t := range m.chat.ahp.Turns {
+	for _, t := range m.chat.AHP.Turns {
 		for _, p := range t.ResponseParts {
 			ahp += len(p.Content)
 		}
 	}
-	for _, msg := range m.chat.state.Messages {
+	for _, msg := range m.chat.State.Messages {
 		for _, b := range msg.Blocks {
 			blocks += b.TextLen()
 		}
@@ -38,7 +41,7 @@ func bigReplyByRef(t *testing.T, r *liveRig, n string) {
 	r.m = typeText(t, r.m, "/demo big "+n)
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("reply by reference", func(m Model) bool {
-		return m.chat.state.Current == nil && lastReplyByRef(m) && m.chat.x.refs.inflight == 0
+		return m.chat.State.Current == nil && lastReplyByRef(m) && m.chat.Extras.Refs.Inflight == 0
 	})
 }
 
@@ -46,12 +49,12 @@ func bigReplyByRef(t *testing.T, r *liveRig, n string) {
 // references read from the cache or the host) and returns the file.
 func exported(t *testing.T, r *liveRig) string {
 	t.Helper()
-	done, ok := exportWithRefsCmd(context.Background(), liveBackend{r.client}, r.m.c.ext.loader.Texts(), t.TempDir(), "x.md", "big",
-		r.m.chat.allMessages())().(exportDoneMsg)
-	if !ok || done.err != nil {
-		t.Fatalf("export: %v", done.err)
+	done, ok := chat.ExportWithRefsCmd(context.Background(), liveBackend{r.client}, r.m.c.Channels.Loader.Texts(), t.TempDir(), "x.md", "big",
+		r.m.chat.AllMessages())().(chat.ExportDoneMsg)
+	if !ok || done.Err != nil {
+		t.Fatalf("export: %v", done.Err)
 	}
-	data, err := os.ReadFile(done.path)
+	data, err := os.ReadFile(done.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,19 +72,19 @@ func TestLiveLongReplyDropsInlineCopy(t *testing.T) {
 	const n = 3000000
 	r := openLiveChat(t)
 	released := 0
-	r.m.c.release = func() { released++ } // Options.ReleaseMemory
+	r.m.c.Release = func() { released++ } // Options.ReleaseMemory
 	bigReplyByRef(t, r, "3000000")
 	if released != 1 {
 		t.Fatalf("ReleaseMemory ran %d times after the adoption, want 1", released)
 	}
-	if a, b := inlineBytes(r.m); a > refAdoptBytes || b > refAdoptBytes {
+	if a, b := inlineBytes(r.m); a > chat.RefAdoptBytes || b > chat.RefAdoptBytes {
 		t.Fatalf("after adoption %d bytes inline in AHP state, %d in blocks", a, b)
 	}
-	l := r.m.c.ext.loader
-	if l.Inflight() != 0 || l.Used() == 0 || l.Used() > refSeedBytes+64<<10 {
+	l := r.m.c.Channels.Loader
+	if l.Inflight() != 0 || l.Used() == 0 || l.Used() > chat.RefSeedBytes+64<<10 {
 		t.Fatalf("seeded cache: %d in flight, %d bytes", l.Inflight(), l.Used())
 	}
-	r.m = send(t, r.m, frameMsg{})
+	r.m = send(t, r.m, app.FrameMsg{})
 	if v := viewText(r.m); !strings.Contains(v, "end of 3000000") || strings.Contains(v, "loading") {
 		t.Fatalf("the reply's end is not on screen at once after adoption:\n%s", v)
 	}
@@ -95,33 +98,33 @@ func TestLiveLongReplyDropsInlineCopy(t *testing.T) {
 	// copies): the reply's start, never its URIs. y on the last page
 	// copies its text, not its URI.
 	clip := ""
-	for _, msg := range flatten(copyWithRefsCmd(context.Background(), liveBackend{r.client}, l.Texts(), "big", r.m.chat.allMessages())) {
+	for _, msg := range flatten(chat.CopyWithRefsCmd(context.Background(), liveBackend{r.client}, l.Texts(), "big", r.m.chat.AllMessages())) {
 		if strings.Contains(strings.ToLower(fmtType(msg)), "clipboard") {
 			clip = reflect.ValueOf(msg).String()
 		}
 	}
-	if len(clip) > clipboardMax || len(clip) < clipboardMax-8 || !strings.Contains(clip, strings.TrimSpace(reply)[:64<<10]) {
+	if len(clip) > app.ClipboardMax || len(clip) < app.ClipboardMax-8 || !strings.Contains(clip, strings.TrimSpace(reply)[:64<<10]) {
 		t.Fatalf("the chat copied as markdown does not hold the reply's start, capped (%d bytes)", len(clip))
 	}
 	r.m = send(t, r.m, keyPress("tab"))
-	r.m.chat.tr.FocusNext(-1)
+	r.m.chat.Transcript.FocusNext(-1)
 	if y := copied(t, r.m, "y"); !strings.HasSuffix(strings.TrimSpace(y), "-- end of 3000000 bytes --") || len(y) > 64<<10 {
 		t.Fatalf("y on the last page copied %d bytes ending %q", len(y), y[max(0, len(y)-40):])
 	}
-	r.m.chat.tr.ClearFocus()
+	r.m.chat.Transcript.ClearFocus()
 	r.m = send(t, r.m, keyPress("tab"))
 
 	// The start: scroll to the top; the first page loads and shows.
-	r.m.chat.tr.GotoTop()
+	r.m.chat.Transcript.GotoTop()
 	for i := 0; !strings.Contains(viewText(r.m), "A reply of exactly 3000000 bytes"); i++ {
 		if i > 1000 {
 			t.Fatalf("the reply's start never showed:\n%s", viewText(r.m))
 		}
-		r.m = send(t, r.m, frameMsg{})
+		r.m = send(t, r.m, app.FrameMsg{})
 	}
 
 	// A middle page: focus its block; it loads and shows its first line.
-	msg := r.m.chat.state.Messages[len(r.m.chat.state.Messages)-1]
+	msg := r.m.chat.State.Messages[len(r.m.chat.State.Messages)-1]
 	mid := len(msg.Blocks) / 2
 	off := 0
 	for _, b := range msg.Blocks[:mid] {
@@ -130,10 +133,10 @@ func TestLiveLongReplyDropsInlineCopy(t *testing.T) {
 	first := strings.TrimLeft(reply[off:], "\n")[:7] // the page's first line counter
 	r.m = send(t, r.m, keyPress("tab"))
 	for range mid + 2 { // the user message's block, then pages 0 … mid
-		r.m.chat.tr.FocusNext(+1)
+		r.m.chat.Transcript.FocusNext(+1)
 	}
-	if want := spanID(render.KeyOf(msg, msg.Blocks[mid])); r.m.chat.tr.fBlockID != want {
-		t.Fatalf("focused %q, want %q", r.m.chat.tr.fBlockID, want)
+	if want := chat.SpanID(render.KeyOf(msg, msg.Blocks[mid])); r.m.chat.Transcript.FocusBlockID != want {
+		t.Fatalf("focused %q, want %q", r.m.chat.Transcript.FocusBlockID, want)
 	}
 	// Pages loading above the window move the focused block down; keep it
 	// revealed (as a user pressing ] again would) while frames load what
@@ -143,8 +146,8 @@ func TestLiveLongReplyDropsInlineCopy(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("middle page (line %s) never showed:\n%s", first, viewText(r.m))
 		}
-		r.m.chat.tr.revealFocus()
-		r.m = send(t, r.m, frameMsg{})
+		r.m.chat.Transcript.RevealFocus()
+		r.m = send(t, r.m, app.FrameMsg{})
 	}
 }
 
@@ -156,19 +159,19 @@ func TestLiveLongReplyReconnectMidway(t *testing.T) {
 	r.m = typeText(t, r.m, "/demo big 3000000")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("reply streaming", func(m Model) bool {
-		return m.chat.state.Current != nil && len(m.chat.state.Current.Text()) > 0
+		return m.chat.State.Current != nil && len(m.chat.State.Current.Text()) > 0
 	})
 	r.host.DropAll()
 	r.pump("reconnecting", func(m Model) bool { return m.conn.Phase == ahpclient.Reconnecting })
 	r.pump("reconnected", func(m Model) bool { return m.conn.Phase == ahpclient.Connected })
 	t.Logf("recovered by %v", r.m.conn.Recovery)
-	r.pump("reply by reference", func(m Model) bool { return m.chat.state.Current == nil && lastReplyByRef(m) })
+	r.pump("reply by reference", func(m Model) bool { return m.chat.State.Current == nil && lastReplyByRef(m) })
 	if got := exported(t, r); !strings.Contains(got, strings.TrimSpace(demo.BigReply(3000000))) {
 		t.Fatalf("export after the reconnect does not hold the reply byte for byte (%d bytes)", len(got))
 	}
-	for _, tr := range r.m.chat.ahp.Turns {
+	for _, tr := range r.m.chat.AHP.Turns {
 		for _, p := range tr.ResponseParts {
-			if p.Kind == ahpwire.PartMarkdown && len(p.Content) > refAdoptBytes {
+			if p.Kind == ahpwire.PartMarkdown && len(p.Content) > chat.RefAdoptBytes {
 				t.Fatalf("turn %s still holds %d bytes inline", tr.ID, len(p.Content))
 			}
 		}
@@ -184,22 +187,22 @@ func TestLiveLongReplyKeepsOlderTurnsCursor(t *testing.T) {
 	if _, err := r.host.SeedSession("ahp-session:/long", ahphost.SyntheticTurns(120, 200)); err != nil {
 		t.Fatal(err)
 	}
-	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/long"})
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
-	cursor, turns := r.m.chat.cursor, len(r.m.chat.ahp.Turns)
+	r.m = send(t, r.m, picker.OpenSessionMsg{Session: "ahp-session:/long"})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
+	cursor, turns := r.m.chat.Cursor, len(r.m.chat.AHP.Turns)
 	if cursor == "" {
 		t.Fatal("the whole chat came in the first window")
 	}
 	bigReplyByRef(t, r, "2000000")
-	if r.m.chat.cursor != cursor || len(r.m.chat.ahp.Turns) != turns+1 || r.m.chat.x.refs.inflight != 0 {
+	if r.m.chat.Cursor != cursor || len(r.m.chat.AHP.Turns) != turns+1 || r.m.chat.Extras.Refs.Inflight != 0 {
 		t.Fatalf("after the re-read: cursor %q (was %q), %d turns (was %d + 1), %d re-reads in flight",
-			r.m.chat.cursor, cursor, len(r.m.chat.ahp.Turns), turns, r.m.chat.x.refs.inflight)
+			r.m.chat.Cursor, cursor, len(r.m.chat.AHP.Turns), turns, r.m.chat.Extras.Refs.Inflight)
 	}
-	r.m.chat.tr.GotoTop()
-	cmd := r.m.chat.maybeFetchOlder()
+	r.m.chat.Transcript.GotoTop()
+	cmd := r.m.chat.MaybeFetchOlder()
 	if cmd == nil {
 		t.Fatal("no older turns asked for at the top")
 	}
 	cmd()
-	r.pump("older turns", func(m Model) bool { return len(m.chat.ahp.Turns) > turns+1 })
+	r.pump("older turns", func(m Model) bool { return len(m.chat.AHP.Turns) > turns+1 })
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // /demo repl against the real embedded host: Enter on the terminal block
@@ -17,10 +19,10 @@ func TestLiveDemoReplTyping(t *testing.T) {
 	r.pump("shell prompt", func(m Model) bool { return strings.Contains(viewText(m), "Demo shell") && terminalOnScreen(m) != "" })
 	uri := terminalOnScreen(r.m)
 	r.m = send(t, r.m, keyPress("tab"))
-	for i := 0; i < 4 && r.m.chat.focusedTerminal() == ""; i++ {
+	for i := 0; i < 4 && r.m.chat.FocusedTerminal() == ""; i++ {
 		r.m = send(t, r.m, tea.KeyPressMsg{Code: '[', Text: "["})
 	}
-	if r.m.chat.focusedTerminal() != uri {
+	if r.m.chat.FocusedTerminal() != uri {
 		t.Fatalf("could not focus the terminal's tool block:\n%s", viewText(r.m))
 	}
 	r.m = send(t, r.m, keyPress("enter"))
@@ -32,7 +34,7 @@ func TestLiveDemoReplTyping(t *testing.T) {
 	r.pump("answer", func(m Model) bool { return strings.Count(viewText(m), "hello from the tui") >= 2 })
 	r.m = typeText(t, r.m, "exit")
 	r.m = send(t, r.m, keyPress("enter"))
-	r.pump("turn done", func(m Model) bool { return m.chat.state.Current == nil })
+	r.pump("turn done", func(m Model) bool { return m.chat.State.Current == nil })
 }
 
 // /demo repl against the real host: the terminal the user types into takes
@@ -45,7 +47,7 @@ func TestLiveDemoReplUsesViewerWidth(t *testing.T) {
 	r.m = typeText(t, r.m, "/demo repl")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("shell prompt", func(m Model) bool { return strings.Contains(viewText(m), "Demo shell") && terminalOnScreen(m) != "" })
-	r.m = send(t, r.m, openTerminalMsg{uri: terminalOnScreen(r.m)})
+	r.m = send(t, r.m, app.OpenTerminalMsg{URI: terminalOnScreen(r.m)})
 	r.pump("claimed", func(m Model) bool { return strings.Contains(viewText(m), "TYPING") })
 	if v := viewText(r.m); strings.Contains(v, "Claim this") || strings.Contains(v, "type into it ·") {
 		t.Fatalf("the viewer says to claim the terminal being typed into:\n%s", v)
@@ -65,5 +67,5 @@ func TestLiveDemoReplUsesViewerWidth(t *testing.T) {
 	})
 	r.m = typeText(t, r.m, "exit")
 	r.m = send(t, r.m, keyPress("enter"))
-	r.pump("turn done", func(m Model) bool { return m.chat.state.Current == nil })
+	r.pump("turn done", func(m Model) bool { return m.chat.State.Current == nil })
 }

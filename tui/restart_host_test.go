@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // restartingHost serves a chat whose turn is streaming; right after the
@@ -100,10 +101,10 @@ func TestHostRestartMidTurnMarksReplyInterrupted(t *testing.T) {
 	r := &dialectRig{t: t, ctx: ctx, c: c, b: liveBackend{c}}
 	r.m = New(Options{Backend: r.b, Host: "restarting", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Hour})
 	r.m = send(t, r.m, teaSize(100, 30))
-	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/r1"})
-	r.pump("streaming reply", func(m Model) bool { return m.chat != nil && m.chat.ready && m.chat.state.Current != nil })
+	r.m = send(t, r.m, picker.OpenSessionMsg{Session: "ahp-session:/r1"})
+	r.pump("streaming reply", func(m Model) bool { return m.chat != nil && m.chat.Ready && m.chat.State.Current != nil })
 	r.pump("interrupted reply", func(m Model) bool {
 		v := viewText(m)
-		return m.chat.state.Current == nil && strings.Contains(v, "partial reply") && strings.Contains(v, "interrupted")
+		return m.chat.State.Current == nil && strings.Contains(v, "partial reply") && strings.Contains(v, "interrupted")
 	})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // The scripted host speaks raw JSON frames written by hand in AHP 1.0
@@ -171,8 +172,8 @@ func TestScriptedHostTerminalAndChangeset(t *testing.T) {
 	r := &liveRig{t: t, client: c}
 	r.m = New(Options{Backend: liveBackend{c}, Host: "scripted", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
 	r.m = send(t, r.m, teaSize(100, 30))
-	r.m = send(t, r.m, openSessionMsg{Session: shSession})
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	r.m = send(t, r.m, picker.OpenSessionMsg{Session: shSession})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
 	r.pump("terminal done", func(m Model) bool {
 		v := viewText(m)
 		return strings.Contains(v, "✗ npm test  exit 1 · 1.2s") && strings.Contains(v, "1 failing") &&
@@ -189,7 +190,7 @@ func TestScriptedHostTerminalAndChangeset(t *testing.T) {
 	}
 	r.m = send(t, r.m, tea.KeyPressMsg{Code: ' ', Text: " "})
 	r.pump("reviewed", func(m Model) bool {
-		cs := m.c.ext.changesets[shChangeset]
-		return cs != nil && len(cs.state.Files) == 1 && cs.state.Files[0].IsReviewed()
+		cs := m.c.Channels.Changesets[shChangeset]
+		return cs != nil && len(cs.State.Files) == 1 && cs.State.Files[0].IsReviewed()
 	})
 }

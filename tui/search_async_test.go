@@ -11,12 +11,13 @@ import (
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/tui/chat"
 )
 
 // searchResults runs cmd (expanding batches) and returns the search
 // reports among its messages, without feeding anything back; other
 // commands (the cursor's blink) are given up on.
-func searchResults(t *testing.T, cmd tea.Cmd) []searchFoundMsg {
+func searchResults(t *testing.T, cmd tea.Cmd) []chat.SearchFoundMsg {
 	t.Helper()
 	if cmd == nil {
 		return nil
@@ -26,10 +27,10 @@ func searchResults(t *testing.T, cmd tea.Cmd) []searchFoundMsg {
 		return nil
 	}
 	switch msg := msg.(type) {
-	case searchFoundMsg:
-		return []searchFoundMsg{msg}
+	case chat.SearchFoundMsg:
+		return []chat.SearchFoundMsg{msg}
 	case tea.BatchMsg:
-		var out []searchFoundMsg
+		var out []chat.SearchFoundMsg
 		for _, c := range msg {
 			out = append(out, searchResults(t, c)...)
 		}
@@ -68,7 +69,7 @@ func TestSearchRunsOffUpdateAndStreamsHits(t *testing.T) {
 		m, _ = update(m, tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	m, cmd := update(m, tea.KeyPressMsg{Code: 'e', Text: "e"})
-	if len(m.chat.x.search.hits) != 0 || !strings.Contains(viewText(m), "searching… 0 hits") {
+	if len(m.chat.Extras.Search.Hits) != 0 || !strings.Contains(viewText(m), "searching… 0 hits") {
 		t.Fatalf("the key did not return with the search under way:\n%s", viewText(m))
 	}
 	var reports int
@@ -83,7 +84,7 @@ func TestSearchRunsOffUpdateAndStreamsHits(t *testing.T) {
 			break
 		}
 		if reports == 1 {
-			if n := len(m.chat.x.search.hits); n < 1 || n > 2 || !strings.Contains(viewText(m), "1/"+strconv.Itoa(n)+" · searching…") {
+			if n := len(m.chat.Extras.Search.Hits); n < 1 || n > 2 || !strings.Contains(viewText(m), "1/"+strconv.Itoa(n)+" · searching…") {
 				t.Fatalf("after the first slice: %d hits\n%s", n, viewText(m))
 			}
 			if v := viewText(m); !strings.Contains(v, "needle a") {
@@ -94,9 +95,9 @@ func TestSearchRunsOffUpdateAndStreamsHits(t *testing.T) {
 	if reports < 2 {
 		t.Fatalf("9 MB searched in %d slice(s): want hits streamed in several", reports)
 	}
-	s := m.chat.x.search
-	if len(s.hits) != 3 || s.running || !strings.Contains(viewText(m), "1/3 · enter next") {
-		t.Fatalf("search ended with %d hits (running %v):\n%s", len(s.hits), s.running, viewText(m))
+	s := m.chat.Extras.Search
+	if len(s.Hits) != 3 || s.Running || !strings.Contains(viewText(m), "1/3 · enter next") {
+		t.Fatalf("search ended with %d hits (running %v):\n%s", len(s.Hits), s.Running, viewText(m))
 	}
 	m = send(t, m, keyPress("enter"))
 	m = send(t, m, keyPress("enter"))
@@ -114,14 +115,14 @@ func TestSearchDropsStaleResults(t *testing.T) {
 	m = send(t, m, keyPress("ctrl+f"))
 	m, old := update(m, tea.KeyPressMsg{Code: 'n', Text: "n"}) // "n": in every answer
 	stale := searchResults(t, old)
-	if len(stale) != 1 || len(stale[0].hits) == 0 {
+	if len(stale) != 1 || len(stale[0].Hits) == 0 {
 		t.Fatalf("the first query's slice: %+v", stale)
 	}
-	top := m.chat.tr.topItem
+	top := m.chat.Transcript.TopItem
 	m, cmd := update(m, tea.KeyPressMsg{Code: 'q', Text: "q"}) // "nq": nowhere
 	m, _ = update(m, stale[0])
-	if n := len(m.chat.x.search.hits); n != 0 || m.chat.tr.topItem != top {
-		t.Fatalf("a stale result was applied: %d hits, top %d → %d", n, top, m.chat.tr.topItem)
+	if n := len(m.chat.Extras.Search.Hits); n != 0 || m.chat.Transcript.TopItem != top {
+		t.Fatalf("a stale result was applied: %d hits, top %d → %d", n, top, m.chat.Transcript.TopItem)
 	}
 	for _, r := range searchResults(t, cmd) {
 		m, cmd = update(m, r)
@@ -129,29 +130,29 @@ func TestSearchDropsStaleResults(t *testing.T) {
 			m, _ = update(m, r)
 		}
 	}
-	if s := m.chat.x.search; len(s.hits) != 0 || s.running || !strings.Contains(viewText(m), "no matches") {
-		t.Fatalf("the new query's search: %d hits, running %v", len(s.hits), s.running)
+	if s := m.chat.Extras.Search; len(s.Hits) != 0 || s.Running || !strings.Contains(viewText(m), "no matches") {
+		t.Fatalf("the new query's search: %d hits, running %v", len(s.Hits), s.Running)
 	}
 
 	// A search cancelled while its slice runs stops without matching.
 	m, cmd = update(m, tea.KeyPressMsg{Code: tea.KeyBackspace}) // "n" again
-	run := m.chat.x.search.run
+	run := m.chat.Extras.Search.Run
 	m, _ = update(m, keyPress("esc"))
-	if !run.stop.Load() {
+	if !run.Stop.Load() {
 		t.Fatal("closing the search did not cancel it")
 	}
 	for _, r := range searchResults(t, cmd) {
-		if len(r.hits) != 0 || r.rest != nil {
-			t.Fatalf("a cancelled slice went on matching: %d hits, rest %v", len(r.hits), r.rest != nil)
+		if len(r.Hits) != 0 || r.Rest != nil {
+			t.Fatalf("a cancelled slice went on matching: %d hits, rest %v", len(r.Hits), r.Rest != nil)
 		}
 		m, _ = update(m, r)
 	}
-	if n := len(m.chat.x.search.hits); n != 0 {
+	if n := len(m.chat.Extras.Search.Hits); n != 0 {
 		t.Fatalf("a cancelled search applied %d hits", n)
 	}
 	// Reopening runs the query again.
 	m = send(t, m, keyPress("ctrl+f"))
-	if n := len(m.chat.x.search.hits); n != 4 { // both questions and both answers
+	if n := len(m.chat.Extras.Search.Hits); n != 4 { // both questions and both answers
 		t.Fatalf("reopened search found %d hits, want 4", n)
 	}
 }
@@ -159,14 +160,14 @@ func TestSearchDropsStaleResults(t *testing.T) {
 // TestSearchTaskWindowsOverlap: a match straddling two scan windows, or two
 // slices, is found, and one block gives one hit however often it matches.
 func TestSearchTaskWindowsOverlap(t *testing.T) {
-	text := strings.Repeat("x", searchWindow-3) + "NeedLE" + strings.Repeat("y", searchSlice) + "needle needle"
+	text := strings.Repeat("x", chat.SearchWindow-3) + "NeedLE" + strings.Repeat("y", chat.SearchSlice) + "needle needle"
 	msgs := reducer.Project(chatState([]ahpwire.Turn{finishedTurn("t1", "q", text)}, nil)).Messages
 	hits := searchAll(msgs, "needle")
-	if len(hits) != 1 || hits[0].frac <= 0 || hits[0].frac > 0.2 {
+	if len(hits) != 1 || hits[0].Frac <= 0 || hits[0].Frac > 0.2 {
 		t.Fatalf("hits %+v", hits)
 	}
 	hits = searchAll(msgs, "yneedle")
-	if len(hits) != 1 || hits[0].frac < 0.8 {
+	if len(hits) != 1 || hits[0].Frac < 0.8 {
 		t.Fatalf("a match after a slice boundary: %+v", hits)
 	}
 }
@@ -180,21 +181,21 @@ func TestSearchReadsReferences(t *testing.T) {
 		return &reducer.Block{ID: id, Index: i, Kind: reducer.KindContentRef, Ref: &ahpwire.ContentRef{URI: "ahp-res:/big/" + id}}
 	}
 	msgs := []*reducer.Message{{ID: "m1", Blocks: []*reducer.Block{ref("p1", 0), ref("p2", 1), ref("p3", 2)}}}
-	find := func(q string, pages map[string]string) (hits []searchHit, read, failed int) {
-		docs, _ := captureDocs(msgs, 0)
-		task := &searchTask{run: newSearchRun(context.Background()), query: q, docs: docs,
-			read: refSource(nil, pages)}
+	find := func(q string, pages map[string]string) (hits []chat.SearchHit, read, failed int) {
+		docs, _ := chat.CaptureDocs(msgs, 0)
+		task := &chat.SearchTask{Run: chat.NewSearchRun(context.Background()), Query: q, Docs: docs,
+			Read: chat.RefSource(nil, pages)}
 		for {
-			r := task.slice()
-			hits, read, failed = append(hits, r.hits...), read+r.pages, failed+r.failed
-			if r.rest == nil {
+			r := task.Slice()
+			hits, read, failed = append(hits, r.Hits...), read+r.Pages, failed+r.Failed
+			if r.Rest == nil {
 				return
 			}
 		}
 	}
 	pages := map[string]string{"ahp-res:/big/p1": "hay hay nee", "ahp-res:/big/p2": "dle hay Needle", "ahp-res:/big/p3": "hay"}
 	hits, read, failed := find("needle", pages)
-	if len(hits) != 2 || hits[0].block != "p1" || hits[0].ref != "ahp-res:/big/p1" || hits[1].block != "p2" || read != 3 || failed != 0 {
+	if len(hits) != 2 || hits[0].Block != "p1" || hits[0].Ref != "ahp-res:/big/p1" || hits[1].Block != "p2" || read != 3 || failed != 0 {
 		t.Fatalf("hits %+v, %d pages read, %d failed", hits, read, failed)
 	}
 	delete(pages, "ahp-res:/big/p2")

@@ -14,6 +14,9 @@ import (
 	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
+	"github.com/ahptui/ahptui/tui/picker"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
 
@@ -73,19 +76,19 @@ func openPagedReply(t *testing.T) (*liveRig, *countingBackend, *reducer.Message)
 	if _, err := r.host.SeedSession("ahp-session:/paged", []ahpwire.Turn{turn}); err != nil {
 		t.Fatal(err)
 	}
-	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/paged"})
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
+	r.m = send(t, r.m, picker.OpenSessionMsg{Session: "ahp-session:/paged"})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
 	// The snapshot's window starts after the large turn; fetchTurns pages
 	// it in by reference (issue 21).
-	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.ahp.Turns) > 0 })
+	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.AHP.Turns) > 0 })
 	deadline := time.Now().Add(60 * time.Second) // a hang guard (a loaded machine under -race)
 	for !strings.Contains(viewText(r.m), "THEENDMARKER") {
 		if time.Now().After(deadline) {
 			t.Fatalf("the reply's end never showed:\n%s", viewText(r.m))
 		}
-		r.m = send(t, r.m, frameMsg{})
+		r.m = send(t, r.m, app.FrameMsg{})
 	}
-	msg := r.m.chat.state.Messages[len(r.m.chat.state.Messages)-1]
+	msg := r.m.chat.State.Messages[len(r.m.chat.State.Messages)-1]
 	if len(msg.Blocks) != refPages {
 		t.Fatalf("the reply came as %d blocks, want %d pages", len(msg.Blocks), refPages)
 	}
@@ -144,7 +147,7 @@ func searchFor(t *testing.T, m Model, q string, progress *[]string) Model {
 		m, cmd = update(m, tea.KeyPressMsg{Code: r, Text: string(r)})
 		m = drive(t, m, cmd, func(m Model) {
 			if progress != nil {
-				*progress = append(*progress, m.chat.x.search.View(&m.c.styles, 200)[0])
+				*progress = append(*progress, m.chat.Extras.Search.View(&m.c.Styles, 200)[0])
 			}
 		})
 	}
@@ -159,19 +162,19 @@ func searchFor(t *testing.T, m Model, q string, progress *[]string) Model {
 func TestLiveSearchReadsUnloadedPages(t *testing.T) {
 	r, cb, msg := openPagedReply(t)
 	mid := msg.Blocks[refPages/2]
-	if _, ok := r.m.c.ext.loader.Texts()[mid.Ref.URI]; ok {
+	if _, ok := r.m.c.Channels.Loader.Texts()[mid.Ref.URI]; ok {
 		t.Fatal("the middle page is loaded before the search")
 	}
-	before, cached := cb.reads.Load(), len(r.m.c.ext.loader.Texts())
+	before, cached := cb.reads.Load(), len(r.m.c.Channels.Loader.Texts())
 	var progress []string
 	r.m = send(t, r.m, keyPress("ctrl+f"))
-	r.m.chat.x.search.query = "middle_needle"
-	r.m = drive(t, r.m, r.m.chat.runSearch(false), func(m Model) {
-		progress = append(progress, m.chat.x.search.View(&m.c.styles, 200)[0])
+	r.m.chat.Extras.Search.Query = "middle_needle"
+	r.m = drive(t, r.m, r.m.chat.RunSearch(false), func(m Model) {
+		progress = append(progress, m.chat.Extras.Search.View(&m.c.Styles, 200)[0])
 	})
-	s := r.m.chat.x.search
-	if len(s.hits) != 1 || s.hits[0].ref != mid.Ref.URI || s.running || s.failed != 0 || s.pagesDone != refPages {
-		t.Fatalf("hits %+v (running %v, %d pages, %d failed)", s.hits, s.running, s.pagesDone, s.failed)
+	s := r.m.chat.Extras.Search
+	if len(s.Hits) != 1 || s.Hits[0].Ref != mid.Ref.URI || s.Running || s.Failed != 0 || s.PagesDone != refPages {
+		t.Fatalf("hits %+v (running %v, %d pages, %d failed)", s.Hits, s.Running, s.PagesDone, s.Failed)
 	}
 	if n := cb.reads.Load() - before; n < int32(refPages-cached) {
 		t.Fatalf("%d resourceReads for a search of %d pages, %d of them loaded", n, refPages, cached)
@@ -183,7 +186,7 @@ func TestLiveSearchReadsUnloadedPages(t *testing.T) {
 	if !sawPage {
 		t.Fatalf("no page progress shown while searching: %q", progress)
 	}
-	l := r.m.c.ext.loader
+	l := r.m.c.Channels.Loader
 	if _, ok := l.Texts()[mid.Ref.URI]; ok || len(l.Texts()) != cached {
 		t.Fatalf("the search cached pages: %d cached, %d before", len(l.Texts()), cached)
 	}
@@ -202,11 +205,11 @@ func TestLiveSearchReadsUnloadedPages(t *testing.T) {
 	// A match across the end of page 3: found once, in page 3, and shown
 	// with both halves.
 	r.m = send(t, r.m, keyPress("esc"))
-	r.m.chat.x.search.query = ""
+	r.m.chat.Extras.Search.Query = ""
 	r.m = searchFor(t, r.m, "boundarymark", nil)
-	s = r.m.chat.x.search
-	if len(s.hits) != 1 || s.hits[0].ref != msg.Blocks[3].Ref.URI {
-		t.Fatalf("hits of a match across pages: %+v", s.hits)
+	s = r.m.chat.Extras.Search
+	if len(s.Hits) != 1 || s.Hits[0].Ref != msg.Blocks[3].Ref.URI {
+		t.Fatalf("hits of a match across pages: %+v", s.Hits)
 	}
 	if v := viewText(r.m); !strings.Contains(v, "BOUNDA") || !strings.Contains(v, "RYMARK") {
 		t.Fatalf("the match across pages is not shown:\n%s", v)
@@ -223,12 +226,12 @@ func TestLiveSearchMissingPage(t *testing.T) {
 	cb.gone = msg.Blocks[5].Ref.URI
 	cb.mu.Unlock()
 	r.m = searchFor(t, r.m, "filler words", nil)
-	s := r.m.chat.x.search
-	if len(s.hits) != refPages-1 || s.failed != 1 || s.running {
-		t.Fatalf("%d hits (want %d), %d pages failed (running %v)", len(s.hits), refPages-1, s.failed, s.running)
+	s := r.m.chat.Extras.Search
+	if len(s.Hits) != refPages-1 || s.Failed != 1 || s.Running {
+		t.Fatalf("%d hits (want %d), %d pages failed (running %v)", len(s.Hits), refPages-1, s.Failed, s.Running)
 	}
-	for _, h := range s.hits {
-		if h.ref == msg.Blocks[5].Ref.URI {
+	for _, h := range s.Hits {
+		if h.Ref == msg.Blocks[5].Ref.URI {
 			t.Fatalf("a hit in the page that could not be read: %+v", h)
 		}
 	}
@@ -244,15 +247,15 @@ func TestLiveSearchMissingPage(t *testing.T) {
 	}
 	loaded := 0
 	for _, b := range msg.Blocks {
-		if _, ok := r.m.c.ext.loader.Texts()[b.Ref.URI]; ok {
+		if _, ok := r.m.c.Channels.Loader.Texts()[b.Ref.URI]; ok {
 			loaded++
 		}
 	}
-	r.m.chat.x.search.query = ""
+	r.m.chat.Extras.Search.Query = ""
 	r.m = searchFor(t, r.m, "reply", nil)
-	s = r.m.chat.x.search
-	if loaded == 0 || s.running || s.failed != refPages-loaded || len(s.hits) != loaded {
-		t.Fatalf("connection closed, %d pages loaded: %d hits, %d failed (running %v)", loaded, len(s.hits), s.failed, s.running)
+	s = r.m.chat.Extras.Search
+	if loaded == 0 || s.Running || s.Failed != refPages-loaded || len(s.Hits) != loaded {
+		t.Fatalf("connection closed, %d pages loaded: %d hits, %d failed (running %v)", loaded, len(s.Hits), s.Failed, s.Running)
 	}
 	if v := viewText(r.m); !strings.Contains(v, uikit.Plural(refPages-loaded, "page")+" could not be searched") {
 		t.Fatalf("the pages not searched are not reported:\n%s", v)
@@ -264,29 +267,29 @@ func TestLiveSearchMissingPage(t *testing.T) {
 func TestLiveSearchCancelStopsReads(t *testing.T) {
 	r, cb, _ := openPagedReply(t)
 	for _, stop := range []string{"esc", "query"} {
-		r.m.chat.x.search.query = ""
+		r.m.chat.Extras.Search.Query = ""
 		r.m = send(t, r.m, keyPress("ctrl+f"))
 		var cmd tea.Cmd
 		r.m, cmd = update(r.m, tea.KeyPressMsg{Code: 'z', Text: "z"}) // found nowhere: every page is read
 		for range 3 {
 			rs := searchResults(t, cmd)
-			if len(rs) != 1 || rs[0].pages != 1 || rs[0].rest == nil {
+			if len(rs) != 1 || rs[0].Pages != 1 || rs[0].Rest == nil {
 				t.Fatalf("%s: a slice of the search: %+v", stop, rs)
 			}
 			r.m, cmd = update(r.m, rs[0])
 		}
-		if s := r.m.chat.x.search; s.pagesDone != 3 || !strings.Contains(viewText(r.m), "searching… page 3/40 · 0 hits") {
-			t.Fatalf("%s: progress after 3 pages: %d\n%s", stop, s.pagesDone, viewText(r.m))
+		if s := r.m.chat.Extras.Search; s.PagesDone != 3 || !strings.Contains(viewText(r.m), "searching… page 3/40 · 0 hits") {
+			t.Fatalf("%s: progress after 3 pages: %d\n%s", stop, s.PagesDone, viewText(r.m))
 		}
 		reads := cb.reads.Load()
 		if stop == "esc" {
 			r.m, _ = update(r.m, keyPress("esc"))
 		} else {
 			r.m, _ = update(r.m, tea.KeyPressMsg{Code: 'q', Text: "q"})
-			r.m.chat.x.search.cancel() // the new query's search is not run here
+			r.m.chat.Extras.Search.Cancel() // the new query's search is not run here
 		}
 		rs := searchResults(t, cmd) // the old search's next slice
-		if len(rs) != 1 || rs[0].rest != nil || rs[0].pages != 0 || len(rs[0].hits) != 0 {
+		if len(rs) != 1 || rs[0].Rest != nil || rs[0].Pages != 0 || len(rs[0].Hits) != 0 {
 			t.Fatalf("%s: the cancelled search went on: %+v", stop, rs)
 		}
 		if n := cb.reads.Load(); n != reads {
@@ -313,37 +316,37 @@ func TestLiveSearchReadsPagesOnceAfterPaging(t *testing.T) {
 	if _, err := r.host.SeedSession("ahp-session:/both", turns); err != nil {
 		t.Fatal(err)
 	}
-	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/both"})
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
-	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.ahp.Turns) > 0 && !m.chat.fetching })
-	if r.m.chat.cursor == "" {
+	r.m = send(t, r.m, picker.OpenSessionMsg{Session: "ahp-session:/both"})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
+	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.AHP.Turns) > 0 && !m.chat.Fetching })
+	if r.m.chat.Cursor == "" {
 		t.Fatal("the whole chat came in the first window: nothing to page")
 	}
-	msg := r.m.chat.state.Messages[len(r.m.chat.state.Messages)-1]
-	pages := countSearchRefs([]*reducer.Message{msg})
+	msg := r.m.chat.State.Messages[len(r.m.chat.State.Messages)-1]
+	pages := chat.CountSearchRefs([]*reducer.Message{msg})
 	if pages < 5 {
 		t.Fatalf("the reply came as %d pages", pages)
 	}
-	r.m = send(t, r.m, frameMsg{})
+	r.m = send(t, r.m, app.FrameMsg{})
 	loaded := 0
 	for _, b := range msg.Blocks {
-		if _, ok := r.m.c.ext.loader.Texts()[b.Ref.URI]; ok {
+		if _, ok := r.m.c.Channels.Loader.Texts()[b.Ref.URI]; ok {
 			loaded++
 		}
 	}
 	before := cb.reads.Load()
 	r.m = send(t, r.m, keyPress("ctrl+f"))
 	r.m = typeText(t, r.m, "paged-needle")
-	if n := cb.reads.Load() - before; n != 0 || !r.m.chat.x.search.paging {
-		t.Fatalf("%d pages read while older turns are paged in (paging %v)", n, r.m.chat.x.search.paging)
+	if n := cb.reads.Load() - before; n != 0 || !r.m.chat.Extras.Search.Paging {
+		t.Fatalf("%d pages read while older turns are paged in (paging %v)", n, r.m.chat.Extras.Search.Paging)
 	}
 	r.pump("the search over every turn and page", func(m Model) bool {
-		s := m.chat.x.search
-		return !s.paging && !s.running && len(s.hits) > 0
+		s := m.chat.Extras.Search
+		return !s.Paging && !s.Running && len(s.Hits) > 0
 	})
-	s := r.m.chat.x.search
-	if n := cb.reads.Load() - before; len(s.hits) != 1 || s.pagesDone != pages || s.failed != 0 || n < int32(pages-loaded) || n > int32(pages+4) {
-		t.Fatalf("%d hits, %d/%d pages, %d failed, %d reads (%d pages were loaded)", len(s.hits), s.pagesDone, pages, s.failed, n, loaded)
+	s := r.m.chat.Extras.Search
+	if n := cb.reads.Load() - before; len(s.Hits) != 1 || s.PagesDone != pages || s.Failed != 0 || n < int32(pages-loaded) || n > int32(pages+4) {
+		t.Fatalf("%d hits, %d/%d pages, %d failed, %d reads (%d pages were loaded)", len(s.Hits), s.PagesDone, pages, s.Failed, n, loaded)
 	}
 	if !strings.Contains(viewText(r.m), "PAGED-NEEDLE") {
 		t.Fatalf("the hit is not shown:\n%s", viewText(r.m))
@@ -368,18 +371,18 @@ func TestLiveSearchReadsToolOutputPages(t *testing.T) {
 	if _, err := r.host.SeedSession("ahp-session:/tool", []ahpwire.Turn{turn}); err != nil {
 		t.Fatal(err)
 	}
-	r.m = send(t, r.m, openSessionMsg{Session: "ahp-session:/tool"})
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.ready })
-	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.ahp.Turns) > 0 && !m.chat.fetching })
-	msg := r.m.chat.state.Messages[len(r.m.chat.state.Messages)-1]
-	pages := countSearchRefs([]*reducer.Message{msg})
+	r.m = send(t, r.m, picker.OpenSessionMsg{Session: "ahp-session:/tool"})
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
+	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.AHP.Turns) > 0 && !m.chat.Fetching })
+	msg := r.m.chat.State.Messages[len(r.m.chat.State.Messages)-1]
+	pages := chat.CountSearchRefs([]*reducer.Message{msg})
 	if pages < 4 {
 		t.Fatalf("the tool output came as %d pages", pages)
 	}
 	r.m = searchFor(t, r.m, "tool-needle", nil)
-	s := r.m.chat.x.search
-	if len(s.hits) != 1 || s.hits[0].ref == "" || s.pagesDone != pages || s.failed != 0 {
-		t.Fatalf("hits %+v, %d/%d pages, %d failed", s.hits, s.pagesDone, pages, s.failed)
+	s := r.m.chat.Extras.Search
+	if len(s.Hits) != 1 || s.Hits[0].Ref == "" || s.PagesDone != pages || s.Failed != 0 {
+		t.Fatalf("hits %+v, %d/%d pages, %d failed", s.Hits, s.PagesDone, pages, s.Failed)
 	}
 	if v := viewText(r.m); !strings.Contains(v, "TOOL-NEEDLE found here") {
 		t.Fatalf("the hit in the tool's output is not shown:\n%s", v)

@@ -6,29 +6,31 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
-// Session actions from the picker (picker_actions.go): rename, archive,
+// Session actions from the picker (picker/actions.go): rename, archive,
 // read state, dispose.
 
 // onSessionRequest handles the session actions' messages.
 func (m *Model) onSessionRequest(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case renameRequestMsg:
-		m.overlays = append(m.overlays, dialog.NewRename(m.c.km.SignIn, msg.Session, msg.Title, &m.c.styles))
+	case picker.RenameRequestMsg:
+		m.overlays = append(m.overlays, dialog.NewRename(m.c.KM.SignIn, msg.Session, msg.Title, &m.c.Styles))
 	case dialog.SessionActionMsg:
 		return m.sessionAction(msg)
-	case disposeRequestMsg:
-		m.overlays = append(m.overlays, dialog.NewConfirm(m.c.km.Confirm,
-			fmt.Sprintf("Dispose session %q? This deletes it on the host.", msg.Title), disposeConfirmedMsg{session: msg.Session}))
-	case disposeConfirmedMsg:
-		return disposeSession(m.c.ctx, m.c.backend, msg.session)
-	case sessionDisposedMsg:
-		if msg.err != nil {
-			return m.errNotice("could not dispose the session", msg.err)
+	case picker.DisposeRequestMsg:
+		m.overlays = append(m.overlays, dialog.NewConfirm(m.c.KM.Confirm,
+			fmt.Sprintf("Dispose session %q? This deletes it on the host.", msg.Title), app.DisposeConfirmedMsg{Session: msg.Session}))
+	case app.DisposeConfirmedMsg:
+		return app.DisposeSession(m.c.Ctx, m.c.Backend, msg.Session)
+	case app.SessionDisposedMsg:
+		if msg.Err != nil {
+			return m.errNotice("could not dispose the session", msg.Err)
 		}
-		m.picker.Remove(m.here(), msg.session)
+		m.picker.Remove(m.here(), msg.Session)
 		return m.setNotice("session disposed", false)
 	}
 	return nil
@@ -37,18 +39,18 @@ func (m *Model) onSessionRequest(msg tea.Msg) tea.Cmd {
 // sessionAction subscribes to a session (so the echo settles the send)
 // and dispatches a session action on it.
 func (m *Model) sessionAction(msg dialog.SessionActionMsg) tea.Cmd {
-	ctx, b := m.c.ctx, m.c.backend
+	ctx, b := m.c.Ctx, m.c.Backend
 	return func() tea.Msg {
-		c, cancel := reqCtx(ctx)
+		c, cancel := app.ReqCtx(ctx)
 		defer cancel()
 		if _, err := b.Subscribe(c, msg.Session, nil); err != nil {
-			return dispatchedMsg{channel: msg.Session, what: msg.What, err: fmt.Errorf("%s: %w", msg.What, err)}
+			return app.DispatchedMsg{Channel: msg.Session, What: msg.What, Err: fmt.Errorf("%s: %w", msg.What, err)}
 		}
 		seq, err := b.Dispatch(c, msg.Session, msg.Action)
 		if err != nil {
 			err = fmt.Errorf("%s: %w", msg.What, err)
 		}
-		return dispatchedMsg{channel: msg.Session, clientSeq: seq, what: msg.What, err: err}
+		return app.DispatchedMsg{Channel: msg.Session, ClientSeq: seq, What: msg.What, Err: err}
 	}
 }
 
@@ -58,5 +60,5 @@ func (m *Model) markRead(session string) tea.Cmd {
 	if !ok || s.Status.Has(ahpwire.StatusIsRead) {
 		return nil
 	}
-	return m.c.dispatch(session, &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
+	return m.c.Dispatch(session, &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
 }

@@ -147,8 +147,8 @@ func TestSearchFromTranscriptFocusKeepsTypedKeys(t *testing.T) {
 	m = send(t, m, keyPress("tab"))
 	m = send(t, m, keyPress("/"))
 	m = typeText(t, m, "kiwi")
-	if m.chat.comp.Value() != "" || m.chat.x.search.query != "kiwi" || !strings.Contains(viewText(m), "search › kiwi") {
-		t.Fatalf("typed keys went astray: composer %q query %q", m.chat.comp.Value(), m.chat.x.search.query)
+	if m.chat.Composer.Value() != "" || m.chat.Extras.Search.Query != "kiwi" || !strings.Contains(viewText(m), "search › kiwi") {
+		t.Fatalf("typed keys went astray: composer %q query %q", m.chat.Composer.Value(), m.chat.Extras.Search.Query)
 	}
 }
 

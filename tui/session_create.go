@@ -7,36 +7,39 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
 	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // onNewSession prepares a new session: the session config form when the
 // host resolves configurations, else the session at once.
-func (m *Model) onNewSession(msg newSessionMsg) tea.Cmd {
+func (m *Model) onNewSession(msg picker.NewSessionMsg) tea.Cmd {
 	m.retryCreate = false
-	b := m.c.backend
+	b := m.c.Backend
 	if _, ok := b.(ConfigBackend); ok {
-		m.picker.status = "loading session options…"
-		return resolveConfigCmd(m.c.ctx, b, msg.Provider, m.defaultDir())
+		m.picker.Status = "loading session options…"
+		return resolveConfigCmd(m.c.Ctx, b, msg.Provider, m.defaultDir())
 	}
 	if b == nil {
 		return m.setNotice("no host is connected yet", true)
 	}
-	uri := "ahp-session:/" + m.c.newID()
+	uri := "ahp-session:/" + m.c.NewID()
 	m.open = &opening{session: uri, created: true}
-	m.picker.status = "creating session…"
-	return createSession(m.c.ctx, b, uri, msg.Provider, m.c.dir)
+	m.picker.Status = "creating session…"
+	return app.CreateSession(m.c.Ctx, b, uri, msg.Provider, m.c.Dir)
 }
 
 // onConfigForm handles the messages of the new-session form
 // (dialog/sessionconfig.go draws it, sessionconfig_host.go asks the host).
 func (m *Model) onConfigForm(msg tea.Msg) tea.Cmd {
-	b := m.c.backend
+	b := m.c.Backend
 	switch msg := msg.(type) {
 	case dialog.ConfigAgentMsg:
-		return resolveConfigCmd(m.c.ctx, b, msg.Provider, msg.Dir)
+		return resolveConfigCmd(m.c.Ctx, b, msg.Provider, msg.Dir)
 	case dialog.ConfigResolvedMsg:
-		m.picker.status = ""
+		m.picker.Status = ""
 		if f := m.topConfigForm(); f != nil && !f.Settings() {
 			// The form's agent changed: the new agent's form replaces it
 			// (without options when the host has none for it).
@@ -46,34 +49,34 @@ func (m *Model) onConfigForm(msg tea.Msg) tea.Cmd {
 			m.overlays = m.overlays[:len(m.overlays)-1]
 		} else if msg.Err != nil {
 			// No form: create the session as before.
-			m.c.log.Info("no session configuration", "err", msg.Err)
-			return m.createWith(msg.Provider, m.c.dir, nil)
+			m.c.Log.Info("no session configuration", "err", msg.Err)
+			return m.createWith(msg.Provider, m.c.Dir, nil)
 		}
-		f := dialog.NewConfigForm(m.c.km.Form, msg, &m.c.styles)
-		f.WithAgents(m.picker.agents)
+		f := dialog.NewConfigForm(m.c.KM.Form, msg, &m.c.Styles)
+		f.WithAgents(m.picker.Agents)
 		m.overlays = append(m.overlays, f)
-		return valueCmds(m.c.ctx, b, f)
+		return valueCmds(m.c.Ctx, b, f)
 	case dialog.ConfigValuesMsg:
 		if f := m.topConfigForm(); f != nil {
 			f.SetValues(msg)
 		}
 	case dialog.ConfigQueryMsg:
-		return queryValuesCmd(m.c.ctx, b, msg)
+		return queryValuesCmd(m.c.Ctx, b, msg)
 	case dialog.ConfigDirMsg:
-		return checkDirCmd(m.c.ctx, b, msg)
+		return checkDirCmd(m.c.Ctx, b, msg)
 	case dialog.ConfigDirCheckedMsg:
 		if f := m.topConfigForm(); f != nil {
-			f.DirChecked(msg, errText(msg.Err))
+			f.DirChecked(msg, app.ErrText(msg.Err))
 		}
 	case dialog.ConfigSubmitMsg:
-		return checkConfigCmd(m.c.ctx, b, msg)
+		return checkConfigCmd(m.c.Ctx, b, msg)
 	case dialog.ConfigCheckedMsg:
 		f := m.topConfigForm()
 		if f == nil {
 			return nil
 		}
 		if msg.Err != nil {
-			f.Refused(errText(msg.Err))
+			f.Refused(app.ErrText(msg.Err))
 			return nil
 		}
 		m.overlays = m.overlays[:len(m.overlays)-1]
@@ -85,24 +88,24 @@ func (m *Model) onConfigForm(msg tea.Msg) tea.Cmd {
 // onSessionCreated: a session the host wants a sign-in for first opens the
 // sign-in prompt (and is created again once signed in); another failure
 // is a notice; a created session opens with its snapshot.
-func (m *Model) onSessionCreated(msg sessionCreatedMsg) tea.Cmd {
-	if res, ok := authRequiredOf(msg.err); ok {
+func (m *Model) onSessionCreated(msg app.SessionCreatedMsg) tea.Cmd {
+	if res, ok := authRequiredOf(msg.Err); ok {
 		return m.signInToCreate(res) // signin_flow.go
 	}
-	if msg.err != nil {
+	if msg.Err != nil {
 		m.open = nil
-		m.picker.status = ""
-		return m.errNotice("could not create the session", msg.err)
+		m.picker.Status = ""
+		return m.errNotice("could not create the session", msg.Err)
 	}
 	return nil
 }
 
 // defaultDir is the working directory a new session is offered.
 func (m *Model) defaultDir() string {
-	if m.c.dir != "" {
-		return m.c.dir
+	if m.c.Dir != "" {
+		return m.c.Dir
 	}
-	if fs, ok := m.c.backend.(featureSource); ok {
+	if fs, ok := m.c.Backend.(chat.FeatureSource); ok {
 		return dialog.DirPath(fs.HostFeatures().DefaultDirectory)
 	}
 	return ""
@@ -117,24 +120,24 @@ type createRequest struct {
 // createWith creates a session with a working directory and config.
 func (m *Model) createWith(provider, dir string, config map[string]json.RawMessage) tea.Cmd {
 	m.lastCreate = &createRequest{provider: provider, dir: dir, config: config}
-	uri := "ahp-session:/" + m.c.newID()
+	uri := "ahp-session:/" + m.c.NewID()
 	m.open = &opening{session: uri, created: true}
-	m.picker.status = "creating session…"
-	ctx, b := m.c.ctx, m.c.backend
+	m.picker.Status = "creating session…"
+	ctx, b := m.c.Ctx, m.c.Backend
 	return func() tea.Msg {
-		ctx, cancel := reqCtx(ctx)
+		ctx, cancel := app.ReqCtx(ctx)
 		defer cancel()
 		p := ahpwire.CreateSessionParams{Channel: uri, Provider: provider, Config: config}
 		if dir != "" {
 			p.WorkingDirectories = []string{dirURI(dir)}
 		}
 		if err := b.CreateSession(ctx, p); err != nil {
-			return sessionCreatedMsg{session: uri, err: fmt.Errorf("create session: %w", err)}
+			return app.SessionCreatedMsg{Session: uri, Err: fmt.Errorf("create session: %w", err)}
 		}
 		if _, err := b.Subscribe(ctx, uri, nil); err != nil {
-			return sessionCreatedMsg{session: uri, err: fmt.Errorf("subscribe to new session: %w", err)}
+			return app.SessionCreatedMsg{Session: uri, Err: fmt.Errorf("subscribe to new session: %w", err)}
 		}
-		return sessionCreatedMsg{session: uri}
+		return app.SessionCreatedMsg{Session: uri}
 	}
 }
 

@@ -7,6 +7,9 @@ import (
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
+	"github.com/ahptui/ahptui/tui/picker"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
 
@@ -15,52 +18,52 @@ import (
 
 // onSessionsListed shows a host's sessions (asked before a host switch:
 // the other host's list).
-func (m *Model) onSessionsListed(msg sessionsListedMsg) tea.Cmd {
-	if msg.b != nil && msg.b != m.c.backend {
-		if h := m.hostByBackend(msg.b); h != nil && msg.ev.Err == nil {
-			return m.setHostSessions(h.Name, msg.ev.Result.Items)
+func (m *Model) onSessionsListed(msg app.SessionsListedMsg) tea.Cmd {
+	if msg.Backend != nil && msg.Backend != m.c.Backend {
+		if h := m.hostByBackend(msg.Backend); h != nil && msg.Event.Err == nil {
+			return m.setHostSessions(h.Name, msg.Event.Result.Items)
 		}
 		return nil
 	}
-	return m.handleEvent(msg.ev)
+	return m.handleEvent(msg.Event)
 }
 
 // openSession subscribes to a session; its snapshot opens its chat
 // (model_events.go continueOpening).
-func (m *Model) openSession(msg openSessionMsg) tea.Cmd {
+func (m *Model) openSession(msg picker.OpenSessionMsg) tea.Cmd {
 	if msg.Host != "" && msg.Host != m.here() {
 		return m.openOnHost(msg)
 	}
 	m.open = &opening{session: msg.Session}
-	m.picker.status = "opening…"
-	return subscribe(m.c.ctx, m.c.backend, msg.Session, 0)
+	m.picker.Status = "opening…"
+	return app.Subscribe(m.c.Ctx, m.c.Backend, msg.Session, 0)
 }
 
 // onSubscribed: a failed subscription of the session or chat being opened
 // (or on screen) says why; a terminal's or changeset's goes to the side
 // channels (visible_sync.go).
-func (m *Model) onSubscribed(msg subscribedMsg) tea.Cmd {
-	if isExtChannel(msg.channel) {
+func (m *Model) onSubscribed(msg app.SubscribedMsg) tea.Cmd {
+	if app.IsSideChannel(msg.Channel) {
 		return m.onSideChannelSubscribed(msg)
 	}
-	if msg.err == nil {
+	if msg.Err == nil {
 		return nil
 	}
-	if m.open != nil && m.open.session == msg.channel {
+	if m.open != nil && m.open.session == msg.Channel {
 		m.open = nil
-		m.picker.status = ""
+		m.picker.Status = ""
 	}
-	if m.chat != nil && (msg.channel == m.chat.chat || msg.channel == m.chat.session) {
+	if m.chat != nil && (msg.Channel == m.chat.URI || msg.Channel == m.chat.Session) {
 		// The chat stays on screen (with the user's draft); the hint
 		// line says why it is stale and how to leave.
-		m.chat.loadErr = loadFailure(msg.err)
-		m.chat.strandOutbox(m.chat.loadErr)
-		m.chat.interruptReply("the host no longer has this chat (it restarted?): interrupted")
-		m.chat.ready = m.chat.ready && msg.channel == m.chat.session
-		m.c.log.Warn("chat reload failed", "channel", msg.channel, "err", msg.err)
-		return m.setNotice(m.chat.loadErr, true)
+		m.chat.LoadErr = loadFailure(msg.Err)
+		m.chat.StrandOutbox(m.chat.LoadErr)
+		m.chat.InterruptReply("the host no longer has this chat (it restarted?): interrupted")
+		m.chat.Ready = m.chat.Ready && msg.Channel == m.chat.Session
+		m.c.Log.Warn("chat reload failed", "channel", msg.Channel, "err", msg.Err)
+		return m.setNotice(m.chat.LoadErr, true)
 	}
-	return m.errNotice("could not open it", msg.err)
+	return m.errNotice("could not open it", msg.Err)
 }
 
 // loadFailure explains a failed chat or session subscription.
@@ -69,11 +72,11 @@ func loadFailure(err error) string {
 	if errors.As(err, &re) && (re.Code == ahpwire.CodeSessionNotFound || re.Code == ahpwire.CodeNotFound) {
 		return "this chat is gone from the host (restarted?)"
 	}
-	return "could not load this chat: " + uikit.OneLine(render.Sanitize(errText(err)))
+	return "could not load this chat: " + uikit.OneLine(render.Sanitize(app.ErrText(err)))
 }
 
 // openChat switches to the chat screen and subscribes to the chat.
-func (m *Model) openChat(session, chat string) tea.Cmd {
+func (m *Model) openChat(session, chatURI string) tea.Cmd {
 	title := ""
 	if s, ok := m.picker.Session(session); ok {
 		title = s.Title
@@ -82,22 +85,22 @@ func (m *Model) openChat(session, chat string) tea.Cmd {
 		title = m.session.Title
 	}
 	m.open = nil
-	m.picker.status = ""
-	m.chat = newChat(m.c, m.conn, session, chat, title)
+	m.picker.Status = ""
+	m.chat = chat.New(m.c, m.conn, session, chatURI, title)
 	if s, ok := m.picker.Session(session); ok {
-		m.chat.workDirs = s.WorkingDirectories
+		m.chat.WorkDirs = s.WorkingDirectories
 	}
 	if m.session != nil && len(m.session.WorkingDirectories) > 0 {
-		m.chat.workDirs = m.session.WorkingDirectories
+		m.chat.WorkDirs = m.session.WorkingDirectories
 	}
 	if m.carry != "" {
-		m.chat.comp.SetValue(m.carry)
+		m.chat.Composer.SetValue(m.carry)
 		m.carry = ""
 	}
 	m.chat.SetSize(m.width, m.bodyHeight())
 	m.screen = screenChat
 	m.prompted = map[string]bool{}
-	return tea.Batch(subscribe(m.c.ctx, m.c.backend, chat, m.c.turns), m.chat.comp.Focus(), m.markRead(session))
+	return tea.Batch(app.Subscribe(m.c.Ctx, m.c.Backend, chatURI, m.c.Turns), m.chat.Composer.Focus(), m.markRead(session))
 }
 
 // leaveChat returns to the picker and drops the chat's subscriptions.
@@ -106,11 +109,11 @@ func (m *Model) leaveChat() tea.Cmd {
 		m.screen = screenPicker
 		return nil
 	}
-	cmd := unsubscribe(m.c.ctx, m.c.backend, m.chat.chat, m.chat.session)
-	m.mirror.Drop(m.chat.session)
-	m.picker.clearFilter() // the list comes back whole, not as it was filtered
-	m.picker.Select(m.chat.session)
+	cmd := app.Unsubscribe(m.c.Ctx, m.c.Backend, m.chat.URI, m.chat.Session)
+	m.mirror.Drop(m.chat.Session)
+	m.picker.ClearFilter() // the list comes back whole, not as it was filtered
+	m.picker.Select(m.chat.Session)
 	m.chat, m.session, m.screen = nil, nil, screenPicker
 	m.overlays = nil
-	return tea.Batch(cmd, listSessions(m.c.ctx, m.c.backend), m.picker.filter.Focus())
+	return tea.Batch(cmd, app.ListSessions(m.c.Ctx, m.c.Backend), m.picker.Filter.Focus())
 }

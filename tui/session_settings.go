@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/dialog"
 )
 
@@ -14,22 +15,19 @@ import (
 // (dialog/sessionconfig.go draws it) and the mode key (shift+tab, /mode),
 // both as session/configChanged.
 
-// openSettingsMsg asks the root for the session settings form.
-type openSettingsMsg struct{}
-
 // onSettings opens the settings form, or dispatches what it changed.
 func (m *Model) onSettings(msg tea.Msg) tea.Cmd {
 	if m.session == nil || m.chat == nil {
 		return nil
 	}
 	switch msg := msg.(type) {
-	case openSettingsMsg:
-		f := dialog.NewSettingsForm(m.c.km.Form, m.session.Config, &m.c.styles)
+	case app.OpenSettingsMsg:
+		f := dialog.NewSettingsForm(m.c.KM.Form, m.session.Config, &m.c.Styles)
 		if f == nil {
 			return m.setNotice("this session has no settings that can change", false)
 		}
 		m.overlays = append(m.overlays, f)
-		return valueCmds(m.c.ctx, m.c.backend, f)
+		return valueCmds(m.c.Ctx, m.c.Backend, f)
 	case dialog.ConfigChangeMsg:
 		if m.session.Config == nil {
 			return nil
@@ -43,7 +41,7 @@ func (m *Model) onSettings(msg tea.Msg) tea.Cmd {
 		if len(changed) == 0 {
 			return nil
 		}
-		return m.c.dispatch(m.chat.session, &ahpwire.SessionConfigChanged{Config: changed}, "change session settings")
+		return m.c.Dispatch(m.chat.Session, &ahpwire.SessionConfigChanged{Config: changed}, "change session settings")
 	}
 	return nil
 }
@@ -100,6 +98,6 @@ func (m *Model) setMode(name string, p ahpwire.SessionConfigPropertySchema, i in
 		label = p.EnumLabels[i]
 	}
 	a := &ahpwire.SessionConfigChanged{Config: map[string]json.RawMessage{name: v}}
-	return tea.Batch(m.c.dispatch(m.chat.session, a, "change the session mode"),
+	return tea.Batch(m.c.Dispatch(m.chat.Session, a, "change the session mode"),
 		m.setNotice("mode: "+label, false))
 }

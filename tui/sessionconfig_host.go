@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/dialog"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
@@ -30,7 +31,7 @@ type ConfigBackend interface {
 const configTimeout = 10 * time.Second
 
 // checkDirCmd re-resolves the session configuration for dir.
-func checkDirCmd(ctx context.Context, be Backend, m dialog.ConfigDirMsg) tea.Cmd {
+func checkDirCmd(ctx context.Context, be app.Backend, m dialog.ConfigDirMsg) tea.Cmd {
 	cb, ok := be.(ConfigBackend)
 	if !ok || m.Dir == "" {
 		return nil
@@ -44,7 +45,7 @@ func checkDirCmd(ctx context.Context, be Backend, m dialog.ConfigDirMsg) tea.Cmd
 }
 
 // resolveConfigCmd asks the host for the schema of a new session.
-func resolveConfigCmd(ctx context.Context, be Backend, provider, dir string) tea.Cmd {
+func resolveConfigCmd(ctx context.Context, be app.Backend, provider, dir string) tea.Cmd {
 	cb, ok := be.(ConfigBackend)
 	if !ok {
 		return uikit.Emit(dialog.ConfigResolvedMsg{Provider: provider, Dir: dir, Err: errNoConfig})
@@ -71,7 +72,7 @@ func dirURI(dir string) string {
 }
 
 // queryValuesCmd asks the host for the values of one property.
-func queryValuesCmd(ctx context.Context, be Backend, m dialog.ConfigQueryMsg) tea.Cmd {
+func queryValuesCmd(ctx context.Context, be app.Backend, m dialog.ConfigQueryMsg) tea.Cmd {
 	cb, ok := be.(ConfigBackend)
 	if !ok {
 		return nil
@@ -86,7 +87,7 @@ func queryValuesCmd(ctx context.Context, be Backend, m dialog.ConfigQueryMsg) te
 }
 
 // valueCmds asks the host for the values of every dynamic property of f.
-func valueCmds(ctx context.Context, be Backend, f *dialog.ConfigForm) tea.Cmd {
+func valueCmds(ctx context.Context, be app.Backend, f *dialog.ConfigForm) tea.Cmd {
 	if _, ok := be.(ConfigBackend); !ok {
 		return nil
 	}
@@ -99,7 +100,7 @@ func valueCmds(ctx context.Context, be Backend, f *dialog.ConfigForm) tea.Cmd {
 
 // checkConfigCmd re-resolves the filled form with the host (the host
 // checks the working directory) and returns its verdict.
-func checkConfigCmd(ctx context.Context, be Backend, m dialog.ConfigSubmitMsg) tea.Cmd {
+func checkConfigCmd(ctx context.Context, be app.Backend, m dialog.ConfigSubmitMsg) tea.Cmd {
 	cb, ok := be.(ConfigBackend)
 	if !ok {
 		return uikit.Emit(dialog.ConfigCheckedMsg{Provider: m.Provider, Dir: m.Dir, Values: m.Values})

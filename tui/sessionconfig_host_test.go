@@ -10,6 +10,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/dialog"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
@@ -91,7 +92,7 @@ func TestConfigHostChecksADirectory(t *testing.T) {
 	dm := dialog.ConfigDirMsg{Provider: "demo", Dir: "/wx"}
 	be.dirErr = errors.New("working directory /wx does not exist")
 	bad := checkDirCmd(context.Background(), be, dm)().(dialog.ConfigDirCheckedMsg)
-	if bad.Dir != "/wx" || bad.Err == nil || errText(bad.Err) != "working directory /wx does not exist" {
+	if bad.Dir != "/wx" || bad.Err == nil || app.ErrText(bad.Err) != "working directory /wx does not exist" {
 		t.Fatalf("refusal %+v", bad)
 	}
 	be.dirErr = nil

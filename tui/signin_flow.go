@@ -8,11 +8,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/dialog"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
 
-// Sign-in, as the root model drives it: the prompt (signin.go) opens from
+// Sign-in, as the root model drives it: the prompt (dialog/signin.go) opens from
 // a tool call's notice (dialog.AuthSignInMsg), from an auth/required notification
 // (onAuthRequired), or when createSession answers AuthRequired; a
 // successful sign-in retries that createSession.
@@ -25,14 +26,14 @@ func (m *Model) onSignIn(msg tea.Msg) tea.Cmd {
 		if known := m.resourceMeta(res.Resource); known.ResourceName != "" || len(known.AuthorizationServers) > 0 {
 			res = known // the agent's declaration is the fuller one
 		}
-		m.overlays = append(m.overlays, dialog.NewSignIn(m.c.km.SignIn, res, &m.c.styles))
+		m.overlays = append(m.overlays, dialog.NewSignIn(m.c.KM.SignIn, res, &m.c.Styles))
 		return nil
 	case dialog.AuthenticateMsg:
-		return tea.Batch(authenticateCmd(m.c.ctx, m.c.backend, msg), m.setNotice("signing in to "+msg.Name+"…", false))
+		return tea.Batch(authenticateCmd(m.c.Ctx, m.c.Backend, msg), m.setNotice("signing in to "+msg.Name+"…", false))
 	case authenticatedMsg:
 		if msg.err != nil {
 			m.retryCreate = false
-			return m.setNotice("sign-in to "+msg.name+" failed: "+errText(msg.err), true)
+			return m.setNotice("sign-in to "+msg.name+" failed: "+app.ErrText(msg.err), true)
 		}
 		cmd := m.setNotice("signed in to "+msg.name, false)
 		if m.retryCreate && m.lastCreate != nil {
@@ -49,7 +50,7 @@ func (m *Model) onSignIn(msg tea.Msg) tea.Cmd {
 // signInToCreate opens the sign-in prompt for the first resource of a
 // createSession that answered AuthRequired.
 func (m *Model) signInToCreate(res []ahpwire.ProtectedResourceMetadata) tea.Cmd {
-	m.open, m.picker.status = nil, ""
+	m.open, m.picker.Status = nil, ""
 	meta := ahpwire.ProtectedResourceMetadata{}
 	if len(res) > 0 {
 		meta = res[0]
@@ -58,7 +59,7 @@ func (m *Model) signInToCreate(res []ahpwire.ProtectedResourceMetadata) tea.Cmd 
 		meta = known
 	}
 	m.retryCreate = true
-	m.overlays = append(m.overlays, dialog.NewSignIn(m.c.km.SignIn, meta, &m.c.styles))
+	m.overlays = append(m.overlays, dialog.NewSignIn(m.c.KM.SignIn, meta, &m.c.Styles))
 	return m.setNotice("the host wants you to sign in to "+dialog.ResourceName(meta)+" first", false)
 }
 
@@ -80,7 +81,7 @@ func authRequiredOf(err error) (res []ahpwire.ProtectedResourceMetadata, ok bool
 
 // resourceMeta finds a protected resource's metadata among the agents.
 func (m *Model) resourceMeta(resource string) ahpwire.ProtectedResourceMetadata {
-	for _, a := range m.picker.agents {
+	for _, a := range m.picker.Agents {
 		for _, r := range a.ProtectedResources {
 			if r.Resource == resource {
 				return r
@@ -103,9 +104,9 @@ func (m *Model) onAuthRequired(raw json.RawMessage) tea.Cmd {
 			sp.Add(p.Resource) // another way to sign in to the same agent, or another resource
 			return nil
 		}
-		return m.setNotice("sign-in needed for "+name+" — "+m.c.km.Auth.SignIn.Help().Key+" in the prompt signs in", false)
+		return m.setNotice("sign-in needed for "+name+" — "+m.c.KM.Auth.SignIn.Help().Key+" in the prompt signs in", false)
 	}
-	m.overlays = append(m.overlays, dialog.NewSignIn(m.c.km.SignIn, p.Resource, &m.c.styles))
+	m.overlays = append(m.overlays, dialog.NewSignIn(m.c.KM.SignIn, p.Resource, &m.c.Styles))
 	return nil
 }
 
@@ -122,7 +123,7 @@ type authenticatedMsg struct {
 }
 
 // authenticateCmd sends the token off the Update loop.
-func authenticateCmd(ctx context.Context, be Backend, m dialog.AuthenticateMsg) tea.Cmd {
+func authenticateCmd(ctx context.Context, be app.Backend, m dialog.AuthenticateMsg) tea.Cmd {
 	ab, ok := be.(AuthBackend)
 	if !ok {
 		return uikit.Emit(authenticatedMsg{name: m.Name, err: errNoSignIn})

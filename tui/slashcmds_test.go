@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/chat"
 	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // slashChat opens a chat whose session has a model and a mode setting.
@@ -18,7 +20,7 @@ func slashChat(t *testing.T) (Model, *fakeBackend) {
 	ss := ahpwire.SessionState{Provider: "demo", Title: "cfg", Lifecycle: ahpwire.LifecycleReady, DefaultChat: testChat,
 		Chats:  []ahpwire.ChatSummary{{Resource: testChat, Title: "main"}},
 		Config: &ahpwire.ConfigState{Schema: schema, Values: map[string]json.RawMessage{"model": json.RawMessage(`"m1"`), "mode": json.RawMessage(`"agent"`)}}}
-	m = send(t, m, openSessionMsg{Session: testSession})
+	m = send(t, m, picker.OpenSessionMsg{Session: testSession})
 	m = send(t, m, snapshotEvent(t, testSession, ss))
 	m = send(t, m, snapshotEvent(t, testChat, chatState([]ahpwire.Turn{finishedTurn("t1", "hello", "Hi **there**")}, nil)))
 	return m, fb
@@ -46,8 +48,8 @@ func TestSlashModelOpensSettingsNotAPrompt(t *testing.T) {
 	if !strings.Contains(viewText(m), "Session settings") {
 		t.Fatalf("/model did not open the settings:\n%s", viewText(m))
 	}
-	if m.chat.comp.Value() != "" {
-		t.Fatalf("composer kept %q", m.chat.comp.Value())
+	if m.chat.Composer.Value() != "" {
+		t.Fatalf("composer kept %q", m.chat.Composer.Value())
 	}
 }
 
@@ -80,14 +82,14 @@ func TestSlashHelpAndExit(t *testing.T) {
 }
 
 func TestParseClientCommandYieldsToHost(t *testing.T) {
-	if c, ok := parseClientCommand("  /rename  New title ", nil); !ok || c.name != "/rename" || c.arg != "New title" {
+	if c, ok := chat.ParseClientCommand("  /rename  New title ", nil); !ok || c.Name != "/rename" || c.Arg != "New title" {
 		t.Fatalf("parse: %+v %v", c, ok)
 	}
-	if _, ok := parseClientCommand("/model", []string{"/model"}); ok {
+	if _, ok := chat.ParseClientCommand("/model", []string{"/model"}); ok {
 		t.Fatal("a host's /model must win")
 	}
 	for _, s := range []string{"/demo help", "/modelx", "tell me about /model", "/new\nmore"} {
-		if _, ok := parseClientCommand(s, nil); ok {
+		if _, ok := chat.ParseClientCommand(s, nil); ok {
 			t.Errorf("%q taken as a client command", s)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
 
@@ -28,11 +29,11 @@ type unresponsive interface {
 // stallTickMsg carries one reading of the host's silence (0: answering).
 type stallTickMsg struct {
 	d time.Duration
-	b Backend
+	b app.Backend
 }
 
 // stallTick reads b's responsiveness after stallInterval.
-func stallTick(b Backend) tea.Cmd {
+func stallTick(b app.Backend) tea.Cmd {
 	u, ok := b.(unresponsive)
 	if !ok {
 		return nil
@@ -42,17 +43,17 @@ func stallTick(b Backend) tea.Cmd {
 
 // syncStallTick starts the reading chain while connected.
 func (m *Model) syncStallTick() tea.Cmd {
-	if m.conn.Phase != ahpclient.Connected || m.stallTicking || m.c.backend == nil {
+	if m.conn.Phase != ahpclient.Connected || m.stallTicking || m.c.Backend == nil {
 		return nil
 	}
-	cmd := stallTick(m.c.backend)
+	cmd := stallTick(m.c.Backend)
 	m.stallTicking = cmd != nil
 	return cmd
 }
 
 // onStallTick records a reading and keeps the chain going while connected.
 func (m *Model) onStallTick(msg stallTickMsg) tea.Cmd {
-	if msg.b != m.c.backend {
+	if msg.b != m.c.Backend {
 		return nil
 	}
 	m.stallTicking = false

@@ -10,24 +10,9 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
-
-// statusInfo is everything the status line shows.
-type statusInfo struct {
-	conn     ahpclient.ConnState
-	now      time.Time // for the reconnect countdown
-	host     string
-	title    string
-	model    string
-	usage    string
-	pending  int
-	mode     string // the session's mode (config), "" if none
-	running  int    // background work (shells, subagents) running
-	notice   string
-	noticeEr bool
-	stalled  time.Duration // an overdue host's silence while connected (stall.go)
-}
 
 // connLabel renders the connection state: Connected, Reconnecting n (with
 // the countdown to the next attempt at now), Failed.
@@ -59,54 +44,54 @@ func connLabel(st *uikit.Styles, c ahpclient.ConnState, now time.Time) string {
 // connReason says why the connection is down, in words for people (the
 // client logs the full error).
 func connReason(err error) string {
-	return uikit.OneLine(render.Sanitize(errText(err)))
+	return uikit.OneLine(render.Sanitize(app.ErrText(err)))
 }
 
 // renderStatus draws the one-line status bar at width. The connection
 // state and the pending count always stay visible: a long connection error
 // is cut first, then the rest of the line.
-func renderStatus(st *uikit.Styles, s statusInfo, width int) string {
+func renderStatus(st *uikit.Styles, s app.StatusInfo, width int) string {
 	sep := st.Status.Sep.Render(" │ ")
 	var pending string
-	if s.pending > 0 {
-		pending = sep + st.Status.Pending.Render(fmt.Sprintf("⚠ %d waiting for you (ctrl+p)", s.pending))
+	if s.Pending > 0 {
+		pending = sep + st.Status.Pending.Render(fmt.Sprintf("⚠ %d waiting for you (ctrl+p)", s.Pending))
 		if lipgloss.Width(pending) > width/2 {
-			pending = sep + st.Status.Pending.Render(fmt.Sprintf("⚠ %d (ctrl+p)", s.pending))
+			pending = sep + st.Status.Pending.Render(fmt.Sprintf("⚠ %d (ctrl+p)", s.Pending))
 		}
 	}
-	conn := connLabel(st, s.conn, s.now)
-	if s.conn.Phase == ahpclient.Connected && s.stalled > 0 {
-		conn = stalledLabel(st, s.stalled)
+	conn := connLabel(st, s.Conn, s.Now)
+	if s.Conn.Phase == ahpclient.Connected && s.Stalled > 0 {
+		conn = stalledLabel(st, s.Stalled)
 	}
 	ell := st.Status.Bar.Render("…")
 	if room := width - lipgloss.Width(pending); lipgloss.Width(conn) > room {
 		conn = ansi.Truncate(conn, max(1, room), ell)
 	}
 	var rest []string
-	if s.notice != "" {
+	if s.Notice != "" {
 		sty := st.Status.Notice
-		if s.noticeEr {
+		if s.NoticeErr {
 			sty = st.Status.Failed
 		}
-		rest = append(rest, sty.Render(render.SanitizeLine(s.notice, width)))
+		rest = append(rest, sty.Render(render.SanitizeLine(s.Notice, width)))
 	}
-	if s.title != "" {
-		rest = append(rest, st.Status.Title.Render(render.SanitizeLine(s.title, width)))
+	if s.Title != "" {
+		rest = append(rest, st.Status.Title.Render(render.SanitizeLine(s.Title, width)))
 	}
-	if s.model != "" {
-		rest = append(rest, st.Status.Model.Render(render.SanitizeLine(s.model, width)))
+	if s.Model != "" {
+		rest = append(rest, st.Status.Model.Render(render.SanitizeLine(s.Model, width)))
 	}
-	if s.mode != "" {
-		rest = append(rest, st.Status.Model.Render(uikit.OneLine(render.Sanitize(s.mode))+" mode"))
+	if s.Mode != "" {
+		rest = append(rest, st.Status.Model.Render(uikit.OneLine(render.Sanitize(s.Mode))+" mode"))
 	}
-	if s.running > 0 {
-		rest = append(rest, st.Status.Pending.Render(fmt.Sprintf("⚙ %d running", s.running)))
+	if s.Running > 0 {
+		rest = append(rest, st.Status.Pending.Render(fmt.Sprintf("⚙ %d running", s.Running)))
 	}
-	if s.usage != "" {
-		rest = append(rest, st.Status.Usage.Render(s.usage))
+	if s.Usage != "" {
+		rest = append(rest, st.Status.Usage.Render(s.Usage))
 	}
-	if s.host != "" {
-		rest = append(rest, st.Status.Host.Render(s.host))
+	if s.Host != "" {
+		rest = append(rest, st.Status.Host.Render(s.Host))
 	}
 	line := conn + pending
 	if len(rest) > 0 {
@@ -117,17 +102,4 @@ func renderStatus(st *uikit.Styles, s statusInfo, width int) string {
 		line += st.Status.Bar.Render(strings.Repeat(" ", width-w))
 	}
 	return line
-}
-
-// formatTokens renders a token count compactly (950, 12.3k, 1.2M).
-func formatTokens(n int64) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 10_000:
-		return fmt.Sprintf("%.0fk", float64(n)/1e3)
-	case n >= 1_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
 }

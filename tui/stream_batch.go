@@ -2,13 +2,76 @@ package tui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
 )
+
+// waitForEvent blocks on the next client event. The root re-arms it after
+// handling each connEventMsg, so exactly one is outstanding. A chat
+// snapshot is decoded here, off the UI goroutine: its size is the chat's
+// (tens of MB from a host that sends long replies inline), and Update then
+// only projects the decoded state.
+func waitForEvent(ctx context.Context, b app.Backend) tea.Cmd {
+	return waitForEventAfter(ctx, b, time.Time{})
+}
+
+// waitForEventAfter is waitForEvent taking nothing before notBefore (a
+// batch's pumpPace, stream_batch.go).
+func waitForEventAfter(ctx context.Context, b app.Backend, notBefore time.Time) tea.Cmd {
+	if bb, ok := b.(batchBackend); ok {
+		return waitForBatch(ctx, b, bb, notBefore) // stream_batch.go
+	}
+	return func() tea.Msg {
+		ev, err := b.Next(ctx)
+		if err != nil {
+			return pumpStoppedMsg{err: err, b: b}
+		}
+		return eventMsg(ev, b)
+	}
+}
+
+// eventMsg wraps a client event for Update, decoding a chat snapshot's
+// state (it runs in the event pump's command).
+func eventMsg(ev ahpclient.Event, b app.Backend) connEventMsg {
+	msg := connEventMsg{ev: ev, b: b}
+	if se, ok := ev.(ahpclient.SnapshotEvent); ok && mayBeChat(se.Snapshot.Resource) {
+		cs, err := ahpwire.DecodeChatState(se.Snapshot.State)
+		msg.chat = &decodedChat{state: cs, err: err}
+	}
+	return msg
+}
+
+// mayBeChat reports whether a snapshot of uri may be a chat's: an ahp-chat:
+// URI, or one of another dialect (<provider>:/…) that only the model can
+// place; root, session and terminal/changeset URIs are not.
+func mayBeChat(uri string) bool {
+	return strings.HasPrefix(uri, chatScheme) || !(uri == rootChannel || strings.HasPrefix(uri, sessionScheme) || app.IsSideChannel(uri))
+}
+
+// connEventMsg carries one event from the client's ordered stream.
+type connEventMsg struct {
+	ev   ahpclient.Event
+	b    app.Backend  // the backend it came from (nil: the attached one)
+	chat *decodedChat // a chat snapshot's state, decoded by the pump
+}
+
+// decodedChat is a chat snapshot's state decoded off the UI goroutine.
+type decodedChat struct {
+	state ahpwire.ChatState
+	err   error
+}
+
+// pumpStoppedMsg reports that the event stream ended (client closed).
+type pumpStoppedMsg struct {
+	err error
+	b   app.Backend // the backend whose stream ended (nil: the attached one)
+}
 
 // maxBatch bounds how many queued events one Update applies: a model
 // streams tens of thousands of small deltas, and those that arrived
@@ -40,7 +103,7 @@ type batchBackend interface {
 // were queued together when the pump woke.
 type connBatchMsg struct {
 	evs []connEventMsg
-	b   Backend
+	b   app.Backend
 	// next is when the pump may take again: pumpPace after this take
 	// began (zero after a full batch).
 	next time.Time
@@ -49,7 +112,7 @@ type connBatchMsg struct {
 // waitForBatch is waitForEvent for a backend that batches: one message for
 // one event (as before), a connBatchMsg for several. It takes nothing
 // before notBefore.
-func waitForBatch(ctx context.Context, b Backend, bb batchBackend, notBefore time.Time) tea.Cmd {
+func waitForBatch(ctx context.Context, b app.Backend, bb batchBackend, notBefore time.Time) tea.Cmd {
 	return func() tea.Msg {
 		if !pace(ctx, notBefore) {
 			return pumpStoppedMsg{err: ctx.Err(), b: b}
@@ -103,7 +166,7 @@ func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
 			cmds = append(cmds, c)
 		}
 	}
-	if msg.b != nil && msg.b != m.c.backend {
+	if msg.b != nil && msg.b != m.c.Backend {
 		pump := true
 		for _, e := range msg.evs {
 			c, ok := m.applyWatchEvent(msg.b, e.ev)
@@ -111,7 +174,7 @@ func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
 			pump = pump && ok
 		}
 		if pump {
-			add(waitForEventAfter(m.c.ctx, msg.b, msg.next))
+			add(waitForEventAfter(m.c.Ctx, msg.b, msg.next))
 		}
 		return tea.Batch(cmds...)
 	}
@@ -120,7 +183,7 @@ func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
 	var run textRun // consecutive deltas of one part, applied as one
 	flush := func() {
 		if env, ok := run.take(); ok {
-			add(m.chat.applyChatEnvelope(env))
+			add(m.chat.ApplyChatEnvelope(env))
 		}
 	}
 	for _, e := range msg.evs {
@@ -128,7 +191,7 @@ func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
 			if !run.add(ev.Envelope) {
 				flush()
 				if !run.add(ev.Envelope) { // not mergeable (_meta): as it came
-					add(m.chat.applyChatEnvelope(ev.Envelope))
+					add(m.chat.ApplyChatEnvelope(ev.Envelope))
 				}
 			}
 			streamed = true
@@ -148,7 +211,7 @@ func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
 	if streamed {
 		add(m.syncPrompts())
 	}
-	add(waitForEventAfter(m.c.ctx, m.c.backend, msg.next))
+	add(waitForEventAfter(m.c.Ctx, m.c.Backend, msg.next))
 	return tea.Batch(cmds...)
 }
 
@@ -156,7 +219,7 @@ func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
 // reasoning: it only grows a block, so it needs none of onEnvelope's
 // bookkeeping besides the chat's own.
 func (m *Model) isStreamedText(env ahpwire.ActionEnvelope) bool {
-	if m.chat == nil || env.Channel != m.chat.chat || env.RejectionReason != "" {
+	if m.chat == nil || env.Channel != m.chat.URI || env.RejectionReason != "" {
 		return false
 	}
 	switch env.Action.(type) {
@@ -177,9 +240,9 @@ func (m *Model) onlyStreamedText(msg tea.Msg) bool {
 	}
 	switch msg := msg.(type) {
 	case connEventMsg:
-		return (msg.b == nil || msg.b == m.c.backend) && isText(msg.ev)
+		return (msg.b == nil || msg.b == m.c.Backend) && isText(msg.ev)
 	case connBatchMsg:
-		if msg.b != nil && msg.b != m.c.backend {
+		if msg.b != nil && msg.b != m.c.Backend {
 			return false
 		}
 		for _, e := range msg.evs {

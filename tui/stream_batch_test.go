@@ -7,6 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // streamEvents are a streamed answer's envelopes: small deltas, a tool
@@ -40,7 +42,7 @@ func TestBatchAppliesLikeSingleEvents(t *testing.T) {
 		single = send(t, single, e)
 	}
 	batched = send(t, batched, connBatchMsg{evs: evs})
-	single, batched = send(t, single, frameMsg{}), send(t, batched, frameMsg{})
+	single, batched = send(t, single, app.FrameMsg{}), send(t, batched, app.FrameMsg{})
 	if got, want := viewText(batched), viewText(single); got != want {
 		t.Fatalf("batched screen differs:\n%s\n--- one by one:\n%s", got, want)
 	}
@@ -64,7 +66,7 @@ func TestOnlyStreamedText(t *testing.T) {
 		{evs[0], true},
 		{connBatchMsg{evs: evs}, false},
 		{envelope(99, &ahpwire.ChatTurnComplete{TurnID: "t2"}), false},
-		{frameMsg{}, false},
+		{app.FrameMsg{}, false},
 	} {
 		if got := m.onlyStreamedText(c.msg); got != c.want {
 			t.Errorf("%T: onlyStreamedText %v, want %v", c.msg, got, c.want)
@@ -87,7 +89,7 @@ func TestStreamedTextReusesFrame(t *testing.T) {
 	if got := viewText(m); got != before || m.render() != m.drawn.view.content {
 		t.Fatalf("the reused frame differs from a fresh render:\n%s\n--- fresh:\n%s", got, m.render())
 	}
-	m = send(t, m, frameMsg{})
+	m = send(t, m, app.FrameMsg{})
 	if m.drawn.view.reuse || !strings.Contains(viewText(m), "streamed tail") {
 		t.Fatalf("the frame did not draw the new text:\n%s", viewText(m))
 	}
@@ -126,7 +128,7 @@ func TestBatchMergesDeltasLosslessly(t *testing.T) {
 	batched = send(t, batched, connBatchMsg{evs: evs})
 	parts := func(m Model) []string {
 		var out []string
-		for _, p := range m.chat.ahp.ActiveTurn.ResponseParts {
+		for _, p := range m.chat.AHP.ActiveTurn.ResponseParts {
 			out = append(out, p.Content)
 		}
 		return out
@@ -135,7 +137,7 @@ func TestBatchMergesDeltasLosslessly(t *testing.T) {
 		want != "one two three seven eight nine |four five six ten eleven twelve " {
 		t.Fatalf("batched parts %q, one by one %q", got, want)
 	}
-	single, batched = send(t, single, frameMsg{}), send(t, batched, frameMsg{})
+	single, batched = send(t, single, app.FrameMsg{}), send(t, batched, app.FrameMsg{})
 	if got, want := viewText(batched), viewText(single); got != want {
 		t.Fatalf("batched screen differs:\n%s\n--- one by one:\n%s", got, want)
 	}
@@ -150,7 +152,7 @@ func TestBatchOpensDialectSession(t *testing.T) {
 		DefaultChat: chat, Chats: []ahpwire.ChatSummary{{Resource: chat, Title: "main"}}}
 	for _, batched := range []bool{false, true} {
 		m, _ := newTestModel(t, 100, 30)
-		m = send(t, m, openSessionMsg{Session: session})
+		m = send(t, m, picker.OpenSessionMsg{Session: session})
 		snap := snapshotEvent(t, session, ss).ev
 		ev := eventMsg(snap, nil)
 		if ev.chat == nil {
@@ -161,7 +163,7 @@ func TestBatchOpensDialectSession(t *testing.T) {
 		} else {
 			m = send(t, m, ev)
 		}
-		if m.screen != screenChat || m.chat == nil || m.chat.session != session {
+		if m.screen != screenChat || m.chat == nil || m.chat.Session != session {
 			t.Fatalf("batched=%v: session not opened (screen %v)", batched, m.screen)
 		}
 	}

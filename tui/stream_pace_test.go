@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // pacedBackend hands over n queued events per NextBatch and records when
 // it was asked.
 type pacedBackend struct {
-	Backend
+	app.Backend
 	n     int
 	asked []time.Time
 }

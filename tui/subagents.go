@@ -3,44 +3,23 @@ package tui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
 )
 
-// Subagents: a tool call that runs a subagent shows its chat as a block;
-// enter on it (or the background list, background.go) opens that chat,
-// and the parent key goes back.
-
-// openChildMsg asks the root to open another chat of the session (a
-// subagent's, or back to the parent); parent is set on the new chat.
-type openChildMsg struct {
-	chat   string
-	parent string
-}
+// Subagents: chat/subagents.go finds the focused one; the root opens its
+// chat here.
 
 // openChild opens another chat of the session (a subagent's, or the
 // parent) in place of the open one.
-func (m *Model) openChild(msg openChildMsg) tea.Cmd {
+func (m *Model) openChild(msg chat.OpenChildMsg) tea.Cmd {
 	if m.chat == nil {
 		return nil
 	}
-	session, old := m.chat.session, m.chat.chat
-	cmd := m.openChat(session, msg.chat)
-	if msg.parent != "" {
-		m.chat.x.parent = msg.parent
+	session, old := m.chat.Session, m.chat.URI
+	cmd := m.openChat(session, msg.Chat)
+	if msg.Parent != "" {
+		m.chat.Extras.Parent = msg.Parent
 	}
-	return tea.Batch(unsubscribe(m.c.ctx, m.c.backend, old), cmd)
-}
-
-// focusedSubagent is the chat of the focused tool block's subagent ("" none).
-func (m *chatModel) focusedSubagent() string {
-	b := m.focusedBlock()
-	if b == nil || b.Tool == nil {
-		return ""
-	}
-	for _, c := range b.Tool.Content {
-		if c.Type == ahpwire.ContentSubagent && c.Resource != "" {
-			return c.Resource
-		}
-	}
-	return ""
+	return tea.Batch(app.Unsubscribe(m.c.Ctx, m.c.Backend, old), cmd)
 }

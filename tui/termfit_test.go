@@ -7,12 +7,13 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // claimTyped focuses typedTerm's block and presses Enter (claim and type).
 func claimTyped(t *testing.T, m Model) Model {
 	t.Helper()
-	m = send(t, m, openTerminalMsg{uri: typedTerm})
+	m = send(t, m, app.OpenTerminalMsg{URI: typedTerm})
 	if !m.typingTerminal() {
 		t.Fatalf("not typing:\n%s", viewText(m))
 	}

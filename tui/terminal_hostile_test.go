@@ -65,7 +65,7 @@ func terminalChat(t testing.TB, w, h int) Model {
 		Content:   []ahpwire.ToolResultContent{{Type: ahpwire.ContentTerminal, Resource: hostileTerm, Title: "bash", IsPty: &pty}},
 	}}
 	m = openChat(t, m, chatState(nil, activeTurn(tool)))
-	if m.c.ext.terms[hostileTerm] == nil {
+	if m.c.Channels.Terms[hostileTerm] == nil {
 		t.Fatalf("the on-screen terminal was not followed")
 	}
 	st := ahpwire.TerminalState{Title: "bash", Cols: ahpwire.Ptr[int64](100), Rows: ahpwire.Ptr[int64](30),
@@ -111,7 +111,7 @@ func TestHostileTerminalStreamLeavesFramesClean(t *testing.T) {
 	}
 	// The composer still takes a key and shows it.
 	m = send(t, m, tea.KeyPressMsg{Code: 'z', Text: "z"})
-	if !strings.Contains(viewText(m), "z") || m.chat.comp.Value() != "z" {
+	if !strings.Contains(viewText(m), "z") || m.chat.Composer.Value() != "z" {
 		t.Fatal("keystroke not echoed after the stream")
 	}
 }

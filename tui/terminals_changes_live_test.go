@@ -10,25 +10,28 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
 	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 func f6() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF6} }
+
 func f7() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF7} }
 
 // openLiveChat starts a live rig on a new session's chat.
 func openLiveChat(t testing.TB) *liveRig {
 	r := newLiveRig(t, 0)
-	r.pump("agents", func(m Model) bool { return len(m.picker.agents) > 0 && m.picker.loaded })
+	r.pump("agents", func(m Model) bool { return len(m.picker.Agents) > 0 && m.picker.Loaded })
 	r.newSession()
-	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.ready })
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.Ready })
 	return r
 }
 
 // terminalOnScreen returns the terminal channel the chat follows, if any.
 func terminalOnScreen(m Model) string {
-	for uri, t := range m.c.ext.terms {
-		if t.ready {
+	for uri, t := range m.c.Channels.Terms {
+		if t.Ready {
 			return uri
 		}
 	}
@@ -62,25 +65,25 @@ func TestLiveTerminalStreamsIntoTranscript(t *testing.T) {
 	if strings.Contains(r.m.View().Content, "\x1b]") || strings.Contains(r.m.View().Content, "\x1b[?") {
 		t.Fatalf("raw host sequences in the view")
 	}
-	r.pump("turn done", func(m Model) bool { return m.chat.state.Current == nil })
+	r.pump("turn done", func(m Model) bool { return m.chat.State.Current == nil })
 	// Focus the tool block: { expands it and scrolls its terminal back, }
 	// scrolls forward again, y copies the terminal's text.
 	r.m = send(t, r.m, keyPress("tab"))
-	for i := 0; i < 4 && r.m.chat.focusedTerminal() == ""; i++ {
+	for i := 0; i < 4 && r.m.chat.FocusedTerminal() == ""; i++ {
 		r.m = send(t, r.m, tea.KeyPressMsg{Code: '[', Text: "["})
 	}
-	if r.m.chat.focusedTerminal() != uri {
+	if r.m.chat.FocusedTerminal() != uri {
 		t.Fatalf("could not focus the terminal's tool block:\n%s", viewText(r.m))
 	}
 	r.m = send(t, r.m, tea.KeyPressMsg{Code: '{', Text: "{"})
-	if v := viewText(r.m); !strings.Contains(v, "later lines") || r.m.c.ext.scroll[uri] != termStep {
-		t.Fatalf("terminal not scrolled (scroll %d, notice %q, lines %d, focus %v):\n%s", r.m.c.ext.scroll[uri], r.m.notice, r.m.c.ext.terms[uri].lt.LineCount(), r.m.chat.focus, v)
+	if v := viewText(r.m); !strings.Contains(v, "later lines") || r.m.c.Channels.Scroll[uri] != chat.TermStep {
+		t.Fatalf("terminal not scrolled (scroll %d, notice %q, lines %d, focus %v):\n%s", r.m.c.Channels.Scroll[uri], r.m.notice, r.m.c.Channels.Terms[uri].Live.LineCount(), r.m.chat.Focus, v)
 	}
 	r.m = send(t, r.m, tea.KeyPressMsg{Code: '}', Text: "}"})
-	if r.m.c.ext.scroll[uri] != 0 {
-		t.Fatalf("scroll %d after }", r.m.c.ext.scroll[uri])
+	if r.m.c.Channels.Scroll[uri] != 0 {
+		t.Fatalf("scroll %d after }", r.m.c.Channels.Scroll[uri])
 	}
-	if text := r.m.chat.terminalCopy(); !strings.Contains(text, "--- FAIL: TestDiff") || strings.ContainsAny(text, "\x1b\r") {
+	if text := r.m.chat.TerminalCopy(); !strings.Contains(text, "--- FAIL: TestDiff") || strings.ContainsAny(text, "\x1b\r") {
 		t.Fatalf("copied text %q", text[max(0, len(text)-200):])
 	}
 	r.m = send(t, r.m, tea.KeyPressMsg{Code: 'y', Text: "y"})
@@ -94,8 +97,8 @@ func TestLiveTerminalStreamsIntoTranscript(t *testing.T) {
 	r.m = send(t, r.m, keyPress("esc"))
 	// Back to the picker: nothing is on screen any more.
 	r.m = send(t, r.m, keyPress("ctrl+s"))
-	if len(r.m.c.ext.terms) != 0 {
-		t.Fatalf("terminals still followed after leaving the chat: %d", len(r.m.c.ext.terms))
+	if len(r.m.c.Channels.Terms) != 0 {
+		t.Fatalf("terminals still followed after leaving the chat: %d", len(r.m.c.Channels.Terms))
 	}
 }
 
@@ -107,7 +110,7 @@ func TestLiveChangesViewDiffAndReview(t *testing.T) {
 	r.m = typeText(t, r.m, "/demo edit")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("edit turn done", func(m Model) bool {
-		return m.chat.state.Current == nil && len(m.chat.state.Messages) >= 2 && len(m.c.ext.chatSets) == 1
+		return m.chat.State.Current == nil && len(m.chat.State.Messages) >= 2 && len(m.c.Channels.ChatSets) == 1
 	})
 	r.m = send(t, r.m, f6())
 	r.pump("changes listed", func(m Model) bool { return strings.Contains(viewText(m), "Changes  5 files") })
@@ -129,12 +132,12 @@ func TestLiveChangesViewDiffAndReview(t *testing.T) {
 	if !strings.Contains(viewText(r.m), "[✓] M cmd/app/main.go") {
 		t.Fatalf("review not shown in the list:\n%s", viewText(r.m))
 	}
-	cs := r.m.c.ext.chatSets[0].URITemplate
-	if st := r.m.c.ext.changesets[cs].state; !st.Files[0].IsReviewed() {
+	cs := r.m.c.Channels.ChatSets[0].URITemplate
+	if st := r.m.c.Channels.Changesets[cs].State; !st.Files[0].IsReviewed() {
 		t.Fatalf("state not reviewed: %+v", st.Files[0])
 	}
 	r.m = send(t, r.m, keyPress("esc"))
-	if len(r.m.overlays) != 0 || r.m.c.ext.changesets[cs] != nil || slices.Contains(r.client.Subscriptions(), cs) {
+	if len(r.m.overlays) != 0 || r.m.c.Channels.Changesets[cs] != nil || slices.Contains(r.client.Subscriptions(), cs) {
 		t.Fatal("closing the changes view did not release the changeset")
 	}
 	_ = ahpwire.ChangesetScheme
@@ -144,13 +147,13 @@ func TestLiveChangesViewDiffAndReview(t *testing.T) {
 // is on screen; its fresh snapshot replaces the old state.
 func TestExtChannelLostResubscribes(t *testing.T) {
 	m := terminalChat(t, 100, 30)
-	fb := m.c.backend.(*fakeBackend)
+	fb := m.c.Backend.(*fakeBackend)
 	before := len(fb.subscribed)
 	m = send(t, m, connEventMsg{ev: ahpclient.ChannelLostEvent{Channel: hostileTerm}})
 	if len(fb.subscribed) != before+1 || fb.subscribed[len(fb.subscribed)-1] != hostileTerm {
 		t.Fatalf("not resubscribed: %v", fb.subscribed[before:])
 	}
-	if m.c.ext.terms[hostileTerm].ready {
+	if m.c.Channels.Terms[hostileTerm].Ready {
 		t.Fatal("a lost terminal still counts as ready")
 	}
 	st := ahpwire.TerminalState{Title: "bash", Content: []ahpwire.TerminalContentPart{{Type: ahpwire.TerminalPartUnclassified, Value: "fresh\r\n"}}}
@@ -168,7 +171,7 @@ func TestLiveTerminalPlainText(t *testing.T) {
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("terminal finished", func(m Model) bool { return strings.Contains(viewText(m), "$ sh (no pty)  exit 1") })
 	uri := terminalOnScreen(r.m)
-	lt := r.m.c.ext.terms[uri].lt
+	lt := r.m.c.Channels.Terms[uri].Live
 	if lt.Pty() {
 		t.Fatal("an isPty:false terminal is emulated")
 	}
@@ -182,7 +185,7 @@ func TestLiveTerminalPlainText(t *testing.T) {
 // preview, raises no notice and is not retried on every frame.
 func TestExtTerminalGoneKeepsPreview(t *testing.T) {
 	m, fb := newTestModel(t, 100, 30)
-	fb.subErr = map[string]error{hostileTerm: errString("channel not found")}
+	fb.subErr = map[string]error{hostileTerm: app.ErrString("channel not found")}
 	exit := 2
 	tool := ahpwire.ResponsePart{Kind: ahpwire.PartToolCall, ToolCall: &ahpwire.ToolCallState{
 		Status: ahpwire.ToolCompleted, ToolCallID: "tc1", ToolName: "bash", DisplayName: "Run", Success: ahpwire.Ptr(false),
@@ -232,11 +235,11 @@ func TestTermViewerCyclesRootTerminals(t *testing.T) {
 		t.Fatalf("terminal a not shown:\n%s", viewText(m))
 	}
 	m = send(t, m, keyPress("tab"))
-	if !slices.Contains(fb.subscribed, "ahp-terminal:/b") || m.c.ext.terms["ahp-terminal:/a"] != nil {
-		t.Fatalf("tab: subscribed %v, a still followed: %v", fb.subscribed, m.c.ext.terms["ahp-terminal:/a"] != nil)
+	if !slices.Contains(fb.subscribed, "ahp-terminal:/b") || m.c.Channels.Terms["ahp-terminal:/a"] != nil {
+		t.Fatalf("tab: subscribed %v, a still followed: %v", fb.subscribed, m.c.Channels.Terms["ahp-terminal:/a"] != nil)
 	}
 	m = send(t, m, keyPress("esc"))
-	if len(m.overlays) != 0 || len(m.c.ext.terms) != 0 {
-		t.Fatalf("esc: %d overlays, %d terminals followed", len(m.overlays), len(m.c.ext.terms))
+	if len(m.overlays) != 0 || len(m.c.Channels.Terms) != 0 {
+		t.Fatalf("esc: %d overlays, %d terminals followed", len(m.overlays), len(m.c.Channels.Terms))
 	}
 }

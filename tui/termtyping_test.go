@@ -9,6 +9,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/dialog"
 )
 
@@ -61,10 +62,10 @@ func dispatchedSince(fb *fakeBackend, n int) []ahpwire.Action {
 func TestEnterOnTerminalBlockClaimsAndTypes(t *testing.T) {
 	m, fb := typingChat(t)
 	m = send(t, m, keyPress("tab"))
-	for i := 0; i < 4 && m.chat.focusedTerminal() == ""; i++ {
+	for i := 0; i < 4 && m.chat.FocusedTerminal() == ""; i++ {
 		m = send(t, m, tea.KeyPressMsg{Code: '[', Text: "["})
 	}
-	if m.chat.focusedTerminal() != typedTerm {
+	if m.chat.FocusedTerminal() != typedTerm {
 		t.Fatalf("terminal block not focused:\n%s", viewText(m))
 	}
 	n := len(fb.dispatched)
@@ -157,7 +158,7 @@ func TestTerminalExitedIsNotClaimed(t *testing.T) {
 	m, fb := typingChat(t)
 	code := int64(0)
 	m = send(t, m, termEnv(9, &ahpwire.TerminalExited{ExitCode: &code}, ""))
-	m = send(t, m, openTerminalMsg{uri: typedTerm})
+	m = send(t, m, app.OpenTerminalMsg{URI: typedTerm})
 	if m.typingTerminal() {
 		t.Fatal("typing into an exited terminal")
 	}
@@ -198,18 +199,18 @@ func TestKeyBytes(t *testing.T) {
 func TestTranscriptHintNamesEnterOnATerminal(t *testing.T) {
 	m, _ := typingChat(t)
 	m = send(t, m, keyPress("tab"))
-	for i := 0; i < 4 && m.chat.focusedTerminal() == ""; i++ {
+	for i := 0; i < 4 && m.chat.FocusedTerminal() == ""; i++ {
 		m = send(t, m, tea.KeyPressMsg{Code: '[', Text: "["})
 	}
-	hint := m.chat.hintLine(false)
+	hint := m.chat.HintLine(false)
 	if !strings.Contains(hint, "transcript: enter type into the terminal") || strings.Contains(hint, "queues") {
 		t.Fatalf("hint on a focused terminal block: %q", hint)
 	}
 	m = send(t, m, tea.KeyPressMsg{Code: '[', Text: "["}) // the prompt above it
-	if m.chat.focusedTerminal() != "" {
+	if m.chat.FocusedTerminal() != "" {
 		t.Fatal("[ did not move off the terminal block")
 	}
-	if hint := m.chat.hintLine(false); !strings.Contains(hint, "transcript: enter expand") {
+	if hint := m.chat.HintLine(false); !strings.Contains(hint, "transcript: enter expand") {
 		t.Fatalf("hint on another block: %q", hint)
 	}
 }

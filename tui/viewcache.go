@@ -1,10 +1,10 @@
 package tui
 
 import (
-	"sync/atomic"
 	"time"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 // drawn is what the last View drew, shared by the copies of the value
@@ -42,50 +42,6 @@ func (m *Model) frameContent() string {
 	return fc.content
 }
 
-// composerView keeps the composer's last drawing. The textarea redraws its
-// text, cursor and placeholder on every View; the frame ticks of a stream,
-// timers and host events do not touch it, so the drawing is reused while
-// its inputs are the same: the text, cursor, focus, size and placeholder,
-// and gen, which every composer Update and style change renews (the
-// cursor's blink and the textarea's scroll move only there).
-type composerView struct {
-	key composerKey
-	out string
-	ok  bool
-}
-
-// composerKey is what the composer's drawing depends on.
-type composerKey struct {
-	gen         uint64
-	value       string
-	line, col   int
-	focused     bool
-	w, h        int
-	placeholder string
-}
-
-// composerGens numbers composer changes process-wide, so that two copies of
-// a composer changed differently never share a number.
-var composerGens atomic.Uint64
-
-// touch marks a change of the composer its drawing cannot see otherwise.
-func (c *composer) touch() { c.gen = composerGens.Add(1) }
-
-// View draws the composer (textarea), reusing the last drawing when its
-// inputs did not change.
-func (c *composer) View() string {
-	if c.vc == nil {
-		return c.ta.View()
-	}
-	k := composerKey{gen: c.gen, value: c.ta.Value(), line: c.ta.Line(), col: c.ta.Column(), focused: c.ta.Focused(),
-		w: c.ta.Width(), h: c.ta.Height(), placeholder: c.ta.Placeholder}
-	if c.vc.ok && c.vc.key == k {
-		return c.vc.out
-	}
-	c.vc.key, c.vc.out, c.vc.ok = k, c.ta.View(), true
-	return c.vc.out
-}
-
 // statusView keeps the status line's last drawing while connected (the
 // other phases show a countdown that moves with the clock).
 type statusView struct {
@@ -99,7 +55,7 @@ type statusView struct {
 // key) but the clock and the link error, which only the other phases show,
 // and the theme and width.
 type statusKey struct {
-	info         statusInfo
+	info         app.StatusInfo
 	theme        string
 	width        int
 	stalledWhole int64 // the silence in whole seconds, as shown
@@ -107,19 +63,19 @@ type statusKey struct {
 
 // statusLine draws the status line for s, reusing the last drawing when
 // nothing it shows changed.
-func (m *Model) statusLine(s statusInfo) string {
-	if s.conn.Phase != ahpclient.Connected {
-		return renderStatus(&m.c.styles, s, m.width)
+func (m *Model) statusLine(s app.StatusInfo) string {
+	if s.Conn.Phase != ahpclient.Connected {
+		return renderStatus(&m.c.Styles, s, m.width)
 	}
 	info := s
-	info.now, info.conn.Err, info.conn.NextRetry = time.Time{}, nil, time.Time{}
-	info.stalled = 0
-	k := statusKey{info: info, theme: m.c.rstyles.Name, width: m.width,
-		stalledWhole: int64(s.stalled.Round(time.Second) / time.Second)}
+	info.Now, info.Conn.Err, info.Conn.NextRetry = time.Time{}, nil, time.Time{}
+	info.Stalled = 0
+	k := statusKey{info: info, theme: m.c.RStyles.Name, width: m.width,
+		stalledWhole: int64(s.Stalled.Round(time.Second) / time.Second)}
 	sv := &m.drawn.status
 	if sv.ok && sv.key == k {
 		return sv.out
 	}
-	sv.key, sv.out, sv.ok = k, renderStatus(&m.c.styles, s, m.width), true
+	sv.key, sv.out, sv.ok = k, renderStatus(&m.c.Styles, s, m.width), true
 	return sv.out
 }

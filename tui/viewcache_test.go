@@ -17,10 +17,10 @@ func TestComposerViewReuseMatchesFresh(t *testing.T) {
 	m = openChat(t, m, chatState(nil, nil))
 	check := func(what string) {
 		t.Helper()
-		if got, want := m.chat.comp.View(), m.chat.comp.ta.View(); got != want {
+		if got, want := m.chat.Composer.View(), m.chat.Composer.Ta.View(); got != want {
 			t.Fatalf("%s: reused composer drawing differs:\n%q\n--- fresh:\n%q", what, got, want)
 		}
-		if got := m.chat.comp.View(); got != m.chat.comp.ta.View() {
+		if got := m.chat.Composer.View(); got != m.chat.Composer.Ta.View() {
 			t.Fatalf("%s: second View differs", what)
 		}
 	}
@@ -37,10 +37,10 @@ func TestComposerViewReuseMatchesFresh(t *testing.T) {
 	check("blurred")
 	m = send(t, m, keyPress("tab"))
 	check("focused")
-	m.chat.comp.ta.SetValue("set from outside")
+	m.chat.Composer.Ta.SetValue("set from outside")
 	check("set from outside")
-	m.chat.comp.ta.Placeholder = "another placeholder"
-	m.chat.comp.ta.Reset()
+	m.chat.Composer.Ta.Placeholder = "another placeholder"
+	m.chat.Composer.Ta.Reset()
 	check("placeholder changed")
 	m = send(t, m, envelope(3, &ahpwire.ChatTurnStarted{TurnID: "t9", Message: ahpwire.UserMessage("hi")}))
 	check("host event")
@@ -54,7 +54,7 @@ func TestStatusLineReuseMatchesFresh(t *testing.T) {
 	check := func(what string) {
 		t.Helper()
 		s := m.statusInfo()
-		if got, want := m.statusLine(s), renderStatus(&m.c.styles, s, m.width); got != want {
+		if got, want := m.statusLine(s), renderStatus(&m.c.Styles, s, m.width); got != want {
 			t.Fatalf("%s: reused status line differs:\n%q\n--- fresh:\n%q", what, got, want)
 		}
 	}

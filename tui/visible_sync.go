@@ -5,13 +5,15 @@ import (
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
 	"github.com/ahptui/ahptui/tui/dialog"
 )
 
 // onResourceLoaded re-renders the visible messages once a content
 // reference they show has loaded.
-func (m *Model) onResourceLoaded(msg resourceLoadedMsg) tea.Cmd {
-	if m.c.ext.loader.Done(msg.res) {
+func (m *Model) onResourceLoaded(msg app.ResourceLoadedMsg) tea.Cmd {
+	if m.c.Channels.Loader.Done(msg.Res) {
 		m.refreshExt()
 	}
 	return nil
@@ -19,9 +21,9 @@ func (m *Model) onResourceLoaded(msg resourceLoadedMsg) tea.Cmd {
 
 // onSideChannelSubscribed: a terminal the host no longer has keeps its
 // result preview; a changeset shows why it is missing. No notice either way.
-func (m *Model) onSideChannelSubscribed(msg subscribedMsg) tea.Cmd {
-	if msg.err != nil {
-		m.c.ext.subscribeFailed(msg.channel, msg.err)
+func (m *Model) onSideChannelSubscribed(msg app.SubscribedMsg) tea.Cmd {
+	if msg.Err != nil {
+		m.c.Channels.SubscribeFailed(msg.Channel, msg.Err)
 		m.refreshExt()
 	}
 	return nil
@@ -31,23 +33,23 @@ func (m *Model) onSideChannelSubscribed(msg subscribedMsg) tea.Cmd {
 // unsubscribes from those that left it) and loads the content references
 // the visible messages and the open changes view need.
 func (m *Model) syncExt() tea.Cmd {
-	x := m.c.ext
+	x := m.c.Channels
 	want := map[string]bool{}
 	var uris []string
 	sizes := map[string]int64{}
 	if m.chat != nil && m.screen == screenChat {
-		first, last := m.chat.tr.visibleItems()
-		v := m.chat.viewOptsBase()
-		near := nearKeys(m.chat.tr.nearSpans())
+		first, last := m.chat.Transcript.VisibleItems()
+		v := m.chat.ViewOptsBase()
+		near := chat.NearKeys(m.chat.Transcript.NearSpans())
 		for i := max(0, first-1); i <= last+1; i++ {
-			msg := m.chat.messageAt(i)
+			msg := m.chat.MessageAt(i)
 			if msg == nil {
 				continue
 			}
 			for uri, pty := range render.TerminalRefs(msg) {
 				want[uri] = pty
 			}
-			msg = nearPart(msg, near)
+			msg = chat.NearPart(msg, near)
 			if need := render.NeededResources(msg, v); len(need) > 0 {
 				uris = append(uris, need...)
 				for u, n := range render.RefSizes(msg) {
@@ -70,7 +72,7 @@ func (m *Model) syncExt() tea.Cmd {
 		}
 		return -1
 	}
-	return tea.Batch(x.follow(want), x.load(uris, hint))
+	return tea.Batch(x.Follow(want), x.Load(uris, hint))
 }
 
 // refreshExt re-renders the visible messages after a terminal, changeset
@@ -79,24 +81,24 @@ func (m *Model) refreshExt() {
 	if m.chat == nil {
 		return
 	}
-	first, last := m.chat.tr.visibleItems()
+	first, last := m.chat.Transcript.VisibleItems()
 	for i := first; i <= last; i++ {
-		m.chat.tr.invalidate(i)
+		m.chat.Transcript.Invalidate(i)
 	}
-	m.chat.tr.layout()
-	m.chat.settleSearch() // a search hit in a page that just loaded
+	m.chat.Transcript.Layout()
+	m.chat.SettleSearch() // a search hit in a page that just loaded
 }
 
 // onExtSnapshot applies a terminal or changeset snapshot.
 func (m *Model) onExtSnapshot(s ahpwire.Snapshot) tea.Cmd {
-	m.c.ext.onSnapshot(s)
+	m.c.Channels.OnSnapshot(s)
 	m.refreshExt()
 	return nil
 }
 
 // onExtEnvelope applies a terminal or changeset action.
 func (m *Model) onExtEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
-	m.c.ext.onEnvelope(env)
+	m.c.Channels.OnEnvelope(env)
 	m.refreshExt()
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/picker"
 )
 
 // TestEditNamedRelativeToWorkingDirectory: a file edit in the transcript
@@ -12,7 +13,7 @@ import (
 // Code does), and follows the directory when the session's changes.
 func TestEditNamedRelativeToWorkingDirectory(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
-	m = send(t, m, openSessionMsg{Session: testSession})
+	m = send(t, m, picker.OpenSessionMsg{Session: testSession})
 	ss := ahpwire.SessionState{Provider: "demo", Title: "edits", Lifecycle: ahpwire.LifecycleReady,
 		DefaultChat: testChat, Chats: []ahpwire.ChatSummary{{Resource: testChat, Title: "main"}},
 		WorkingDirectories: []string{"file:///home/me/proj"}}

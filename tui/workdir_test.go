@@ -6,6 +6,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/app"
 )
 
 func TestDisplayDir(t *testing.T) {
@@ -18,7 +19,7 @@ func TestDisplayDir(t *testing.T) {
 		"vscode-remote://h/x":       "vscode-remote://h/x",
 		"":                          "",
 	} {
-		if got := displayDir(in); got != want {
+		if got := app.DisplayDir(in); got != want {
 			t.Errorf("displayDir(%q) = %q, want %q", in, got, want)
 		}
 	}

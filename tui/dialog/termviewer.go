@@ -162,7 +162,7 @@ func (v *TermViewer) View(st *uikit.Styles, width, height int) string {
 		status = fmt.Sprintf("exit %d", *info.ExitCode)
 	}
 	var lines []string
-	dropped := "" // hints.go
+	dropped := "" // tui/hints.go
 	wide := false // lines wider than the viewer
 	t := v.src.LiveTerminal(v.uri)
 	if t == nil {

@@ -1,0 +1,46 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/ahptui/ahptui/keymap"
+	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/uikit"
+)
+
+// App is shared, read-mostly context handed to every child model.
+type App struct {
+	Ctx       context.Context
+	Backend   Backend
+	KM        keymap.KeyMap
+	Styles    uikit.Styles
+	RStyles   render.Styles
+	Renderer  *render.Renderer
+	Now       func() time.Time
+	NewID     func() string
+	Log       *slog.Logger
+	Host      string
+	Editor    string
+	Dir       string
+	Turns     int
+	Frame     time.Duration
+	NoticeTTL time.Duration
+	AutoTheme bool
+	HostStops bool           // the host stops when the app quits (demo)
+	DemoAgent bool           // the host runs the scripted demo agent (tui/quickstart.go)
+	Release   func()         // Options.ReleaseMemory
+	History   *PromptHistory // the prompt history of every composer (prompthistory.go)
+	// Channels follows terminals, changesets and content references (channels.go).
+	Channels *Channels
+	// Out keeps the attached backend's dispatches in order (outbox.go).
+	Out *Outbox
+}
+
+// SetTheme rebuilds the styles for a dark or light background.
+func (c *App) SetTheme(dark bool) {
+	c.RStyles = render.StylesFor(dark)
+	c.Styles = uikit.NewStyles(c.RStyles)
+	c.Renderer.SetStyles(c.RStyles)
+}
