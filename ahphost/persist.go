@@ -55,6 +55,8 @@ type persister struct {
 	retry    *time.Timer     // the commit after a failure's pause
 
 	wake chan struct{} // capacity 1
+	// budget is the size budget's bookkeeping (commit goroutine only).
+	budget budgetState
 
 	// durable is the highest serverSeq connections may write; sigMu
 	// guards sig, closed and replaced at every advance.
@@ -344,6 +346,9 @@ func (h *Host) commitOnce() {
 	}
 	h.mu.Unlock()
 	p.advance(b.Seq)
+	if err == nil {
+		h.checkBudget(b.Bytes())
+	}
 }
 
 // commitFailed reports a failed commit and arranges for its channels to be

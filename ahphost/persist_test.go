@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -219,4 +220,83 @@ func TestDurableInterruptedTurn(t *testing.T) {
 	w2.notify("dispatchAction", map[string]any{"channel": chat, "clientSeq": 1,
 		"action": map[string]any{"type": "chat/turnResume", "turnId": "t1"}})
 	w2.action("resumed turn completes", func(e envelope) bool { return e.Channel == chat && e.typ() == "chat/turnComplete" })
+}
+
+// TestDurableBudgetDropsArchivedFirst: over its budget, the database drops
+// the turns of the oldest archived session (its chat says so), keeps the
+// others whole, and the drop survives a restart.
+func TestDurableBudgetDropsArchivedFirst(t *testing.T) {
+	state := t.TempDir()
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	now := func() time.Time { // every size check is due
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(time.Minute)
+		return clock
+	}
+	h, u := startDurable(t, state, Options{StateBudget: 600 << 10, Now: now})
+	old, err := h.SeedSession("ahp-session:/old", SyntheticTurns(100, 3<<10))
+	must(t, err)
+	kept, err := h.SeedSession("ahp-session:/kept", SyntheticTurns(100, 3<<10))
+	must(t, err)
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	w.call("subscribe", map[string]any{"channel": "ahp-session:/old"})
+	w.notify("dispatchAction", map[string]any{"channel": "ahp-session:/old", "clientSeq": 1,
+		"action": map[string]any{"type": "session/isArchivedChanged", "isArchived": true}})
+	w.action("archived", func(e envelope) bool { return e.typ() == "session/isArchivedChanged" })
+	waitUntil(t, "the archived session's turns dropped", func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if h.st.persist.db.Size() < 600<<10 { // the first commit may already be under budget
+			return len(h.st.chats[old].state.Turns) == 1
+		}
+		h.st.persist.kick()
+		return false
+	})
+	st := readChat(t, w, old, 10)
+	if len(st.Turns) != 1 || !strings.Contains(st.Turns[0].ResponseParts[0].Content, "size budget") {
+		t.Fatalf("archived chat after the drop: %+v", st.Turns)
+	}
+	if n := len(readChat(t, w, kept, 200).Turns); n != 100 {
+		t.Fatalf("the session that is not archived lost turns: %d left", n)
+	}
+	w.close()
+	must(t, h.Close())
+	_, u2 := startDurable(t, state, Options{StateBudget: 600 << 10})
+	w2 := dial(t, u2, nil)
+	w2.initialize("c2", nil, nil)
+	if st := readChat(t, w2, old, 10); len(st.Turns) != 1 {
+		t.Fatalf("after restart the dropped chat has %d turns", len(st.Turns))
+	}
+}
+
+// TestDurableDisposeDeletes: disposeSession removes the session from the
+// database (a restart does not bring it back).
+func TestDurableDisposeDeletes(t *testing.T) {
+	state := t.TempDir()
+	h, u := startDurable(t, state, Options{})
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	chat := w.createSession("ahp-session:/gone")
+	rawChat(t, w, chat)
+	runTurn(t, w, chat, "t1", "hello", 1)
+	w.createSession("ahp-session:/stays")
+	w.call("disposeSession", map[string]any{"channel": "ahp-session:/gone"})
+	w.close()
+	must(t, h.Close())
+	h2, _ := startDurable(t, state, Options{})
+	h2.mu.Lock()
+	defer h2.mu.Unlock()
+	if h2.st.sessions["ahp-session:/gone"] != nil || h2.st.chats[chat] != nil || h2.st.sessions["ahp-session:/stays"] == nil {
+		t.Fatalf("after restart: sessions %v", h2.st.sessions)
+	}
+	st, err := h2.st.persist.db.Load()
+	must(t, err)
+	for _, ch := range st.Channels {
+		if strings.Contains(ch.URI, "gone") {
+			t.Fatalf("disposed channel %s still stored", ch.URI)
+		}
+	}
 }
