@@ -235,6 +235,7 @@ func (b *Bridge) pumpStderr(r io.Reader, t *tail) {
 			line = b.auth.mask(line)
 			t.add(line)
 			b.log.Info("agent stderr", "line", line)
+			b.stderrLine(line) // retry.go
 		}
 		if err != nil {
 			return

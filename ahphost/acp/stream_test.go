@@ -175,3 +175,38 @@ func TestWarmUpSessionIsTheFirstSession(t *testing.T) {
 		t.Fatalf("%q %q", markdown(turn), errText(turn))
 	}
 }
+
+// A retry the agent reports on its stderr (its model API failing) is the
+// turn's activity line until the agent's next output.
+func TestRetryShownAsActivity(t *testing.T) {
+	e := newEnv(t, opts{})
+	session, chat := e.newSession(e.c, "retry")
+	k2 := e.dial() // records every envelope (it never re-subscribes)
+	if got := e.open(k2, session); got != chat {
+		t.Fatalf("opened %s", got)
+	}
+	e.prompt(e.c, chat, "t1", "retrying")
+	var seen []string
+	e.eventually("the turn's end on the second client", func() bool {
+		seen = seen[:0]
+		for _, en := range k2.actions(chat) {
+			switch a := en.Action.(type) {
+			case *ahpwire.ChatActivityChanged:
+				seen = append(seen, "activity:"+a.Activity)
+			case *ahpwire.ChatResponsePart:
+				seen = append(seen, "text")
+			case *ahpwire.ChatTurnComplete:
+				seen = append(seen, "complete")
+				return true
+			}
+		}
+		return false
+	})
+	want := "activity:agent: Attempt 1 failed with status 429. Retrying with backoff...,activity:,text,complete"
+	if strings.Join(seen, ",") != want {
+		t.Fatalf("actions %q, want %q", strings.Join(seen, ","), want)
+	}
+	if st := e.chatState(e.c, chat); st.Activity != "" {
+		t.Fatalf("activity left %q", st.Activity)
+	}
+}

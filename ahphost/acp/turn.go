@@ -38,6 +38,7 @@ type turnMap struct {
 	// agent; followUps counts the prompts that told them (followup.go).
 	denials   []string
 	followUps int
+	activity  bool // an activity line is shown (retry.go)
 }
 
 // Run runs one turn as an ACP prompt (see the package doc for the mapping).
@@ -123,6 +124,9 @@ func (b *Bridge) prompt(ctx context.Context, p *proc, s *session, tm *turnMap, p
 	case a := <-ch:
 		return a.res, a.err, false
 	case <-ctx.Done():
+		tm.mu.Lock()
+		tm.clearActivityLocked() // retry.go
+		tm.mu.Unlock()
 		tm.finish() // no emit after the host's cancellation
 		_ = p.conn.Cancel(context.WithoutCancel(ctx), sdk.CancelNotification{SessionId: sdk.SessionId(s.acpID)})
 		tm.cancelWaiters()
@@ -215,6 +219,7 @@ func (tm *turnMap) fail(ctx context.Context, err error) error {
 func (tm *turnMap) endWithError(kind, msg string) {
 	tm.mu.Lock()
 	defer tm.mu.Unlock()
+	tm.clearActivityLocked()
 	tm.closeToolsLocked(false)
 	part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: kind, Message: msg}, false)
 	tm.emitLocked(&ahpwire.ChatError{TurnID: tm.t.TurnID, Duration: tm.duration(), Part: &part})
@@ -238,12 +243,14 @@ func (tm *turnMap) stop(ctx context.Context, res sdk.PromptResponse) error {
 		tm.endWithError("maxTurnRequests", "The agent stopped: it reached its maximum number of model requests for one turn (stop reason: max_turn_requests).")
 	case sdk.StopReasonCancelled:
 		tm.mu.Lock()
+		tm.clearActivityLocked()
 		tm.closeToolsLocked(false)
 		tm.emitLocked(&ahpwire.ChatTurnCancelled{TurnID: tm.t.TurnID, Duration: tm.duration()})
 		tm.done = true
 		tm.mu.Unlock()
 	default:
 		tm.mu.Lock()
+		tm.clearActivityLocked()
 		tm.closeToolsLocked(true)
 		tm.emitLocked(&ahpwire.ChatTurnComplete{TurnID: tm.t.TurnID, Duration: tm.duration()})
 		tm.done = true

@@ -79,6 +79,7 @@ func (tm *turnMap) stream(s string, cur, other *string, kind string,
 	}
 	tm.mu.Lock()
 	defer tm.mu.Unlock()
+	tm.clearActivityLocked() // retry.go
 	*other = ""
 	if *cur == "" {
 		tm.parts++

@@ -28,5 +28,9 @@
 //	                  (for performance measurements)
 //	slow …            text streamed one word every 100 ms for a minute
 //	                  (for cancellation)
+//	overloaded N …    the first N requests with this prompt answer 529
+//	                  overloaded_error (retry-after: 1), later ones echo it
+//	                  (an agent's retries)
+//	down …            every request answers 529 (an agent giving up)
 //	anything else     one short text answer echoing the prompt
 package mockanthropic

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -41,6 +43,7 @@ type Server struct {
 	tools int // tool_use ids given
 	log   []Logged
 	tap   func(Logged)
+	fails map[string]int // "overloaded N …" prompts: failures answered so far
 	http  *http.Server
 	ln    net.Listener
 }
@@ -116,6 +119,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
+		if s.failing(req.Prompt()) {
+			s.record(Logged{Method: r.Method, Path: r.URL.Path, Prompt: req.Prompt(), Stream: req.Stream, Reply: "overloaded"})
+			w.Header().Set("retry-after", "1")
+			writeJSON(w, 529, apiError("overloaded_error", "Overloaded (the mock's scripted failure)"))
+			return
+		}
 		rep := Script(req)
 		for i := range rep.Blocks {
 			if rep.Blocks[i].Type == "tool_use" && rep.Blocks[i].ID == "" {
@@ -139,6 +148,32 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.record(Logged{Method: r.Method, Path: r.URL.Path})
 		writeJSON(w, http.StatusNotFound, apiError("not_found_error", "the mock does not serve "+r.Method+" "+r.URL.Path))
 	}
+}
+
+// failing reports whether a request with this prompt gets a scripted
+// failure: "down …" always; "overloaded N …" the first N times.
+func (s *Server) failing(prompt string) bool {
+	if strings.HasPrefix(prompt, "down") {
+		return true
+	}
+	rest, ok := strings.CutPrefix(prompt, "overloaded ")
+	if !ok {
+		return false
+	}
+	n, err := strconv.Atoi(strings.Fields(rest + " x")[0])
+	if err != nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fails == nil {
+		s.fails = map[string]int{}
+	}
+	if s.fails[prompt] >= n {
+		return false
+	}
+	s.fails[prompt]++
+	return true
 }
 
 // decode reads a messages request, answering 400 on a bad body.

@@ -265,3 +265,27 @@ func TestListenLoopbackOnly(t *testing.T) {
 		t.Fatal("listened on a non-loopback address")
 	}
 }
+
+// TestScriptedFailures: "overloaded N" fails N times with 529, then answers;
+// "down" always fails.
+func TestScriptedFailures(t *testing.T) {
+	_, u := start(t)
+	status := func(prompt string) int {
+		resp, err := http.Post(u+"/v1/messages", "application/json", strings.NewReader(`{"messages":[{"role":"user","content":"`+prompt+`"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	var got []int
+	for i := 0; i < 3; i++ {
+		got = append(got, status("overloaded 2 please"))
+	}
+	if got[0] != 529 || got[1] != 529 || got[2] != 200 {
+		t.Fatalf("overloaded 2: %v", got)
+	}
+	if status("down now") != 529 || status("down now") != 529 {
+		t.Fatal("down answered")
+	}
+}

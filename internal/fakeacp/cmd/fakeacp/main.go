@@ -24,6 +24,7 @@
 //	interactive terminal/create `read line` (waits for typed input), then prints the pty's size
 //	fail        a tool call that fails
 //	refuse      stop reason refusal; maxtokens: max_tokens
+//	retrying    a retry report on stderr, 500 ms, then text
 //	crash       writes two stderr lines and exits 3
 //	slow        100 chunks 50 ms apart (cancel stops it)
 //	hang        never answers until cancelled
@@ -402,6 +403,14 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 	case "maxtokens":
 		r.say("Out of tokens")
 		return sdk.StopReasonMaxTokens, nil
+	case "retrying": // a retry report on stderr (as Gemini CLI's), then the answer
+		fmt.Fprintln(os.Stderr, "Attempt 1 failed with status 429. Retrying with backoff...")
+		select {
+		case <-r.ctx.Done():
+			return sdk.StopReasonCancelled, nil
+		case <-time.After(500 * time.Millisecond): // the host reads stderr and stdout apart
+		}
+		r.say("Answered after a retry.")
 	case "crash":
 		fmt.Fprintln(os.Stderr, "fatal: fake crash line 1")
 		fmt.Fprintln(os.Stderr, "fatal: fake crash line 2 token=sk-ant-secret")
