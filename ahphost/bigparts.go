@@ -11,6 +11,12 @@ import (
 // part or text tool output is stored as resources (Options.LargePartBytes).
 const DefaultLargePartBytes = 1 << 20
 
+// DefaultPagedPartBytes is LargePartBytes's default with PagedStreams: the
+// size up to which a markdown part streams inline (bigstream.go), small
+// enough that a turn holding such a part, JSON-escaped, still fits a 1 MiB
+// message.
+const DefaultPagedPartBytes = 256 << 10
+
 // DefaultResourcePageBytes is the size of one stored page of a large part
 // (Options.ResourcePageBytes): each page is one contentRef part, so every
 // resourceRead answer stays small enough for a peer that does not segment.
@@ -68,6 +74,25 @@ func turnIsLarge(t ahpwire.Turn, limit int64) bool {
 			return true
 		case p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && hasLargeText(p.ToolCall, limit):
 			return true
+		case isPagedPart(p):
+			return true
+		}
+	}
+	return false
+}
+
+// isPagedPart reports a contentRef part, or a tool call with a resource
+// block, that holds a page of a long text the host stored while the turn
+// streamed (bigstream.go).
+func isPagedPart(p ahpwire.ResponsePart) bool {
+	if p.Kind == ahpwire.PartContentRef && p.Ref != nil {
+		return strings.HasPrefix(p.Ref.URI, largePartURIPrefix)
+	}
+	if p.Kind == ahpwire.PartToolCall && p.ToolCall != nil {
+		for _, c := range p.ToolCall.Content {
+			if c.Type == ahpwire.ContentResource && strings.HasPrefix(c.URI, largePartURIPrefix) {
+				return true
+			}
 		}
 	}
 	return false
@@ -123,19 +148,26 @@ func hasLargeText(tc *ahpwire.ToolCallState, limit int64) bool {
 // itself is not modified (actions and seeds share it).
 func refToolOutput(s *store, tc *ahpwire.ToolCallState, base string, limit, page int64) *ahpwire.ToolCallState {
 	cp := *tc
-	cp.Content = nil
-	for i, c := range tc.Content {
+	cp.Content = refTextBlocks(s, tc.Content, base, limit, page)
+	return &cp
+}
+
+// refTextBlocks returns a copy of content whose text blocks larger than
+// limit are resource blocks, one per page, stored under base.
+func refTextBlocks(s *store, content []ahpwire.ToolResultContent, base string, limit, page int64) []ahpwire.ToolResultContent {
+	var out []ahpwire.ToolResultContent
+	for i, c := range content {
 		if c.Type != ahpwire.ContentText || int64(len(c.Text)) <= limit {
-			cp.Content = append(cp.Content, c)
+			out = append(out, c)
 			continue
 		}
 		for k, text := range pages(c.Text, page) {
 			ref := s.storePage(base+"/out"+strconv.Itoa(i)+"/"+strconv.Itoa(k), "text/plain", text)
-			cp.Content = append(cp.Content, ahpwire.ToolResultContent{Type: ahpwire.ContentResource,
+			out = append(out, ahpwire.ToolResultContent{Type: ahpwire.ContentResource,
 				URI: ref.URI, SizeHint: ref.SizeHint, ContentType: ref.ContentType})
 		}
 	}
-	return &cp
+	return out
 }
 
 // storePage keeps one page as a resource and returns its reference.

@@ -15,6 +15,9 @@ type chatEntry struct {
 	// lastLarge is 1 + the index of the newest finished turn holding a
 	// large part (0: none); snapshots start after it (bigparts.go).
 	lastLarge int
+	// spill is the streaming part whose text continues as pages
+	// (bigstream.go); nil when none.
+	spill *spilledPart
 }
 
 // addChat creates a chat in a session and announces it with

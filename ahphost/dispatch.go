@@ -85,6 +85,10 @@ func (s *store) dispatchChat(ce *chatEntry, a ahpwire.Action, raw []byte, origin
 		return reason
 	}
 	s.noteTurnID(ce, a)
+	switch a.(type) {
+	case *ahpwire.ChatTurnCancelled, *ahpwire.ChatTruncated:
+		s.flushSpill(ce) // the reply so far, before the turn ends
+	}
 	ce.state = reduceChat(ce.state, a)
 	s.emitRaw(ce.uri, a, raw, origin, "")
 	s.refLargeParts(ce)

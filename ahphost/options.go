@@ -103,10 +103,20 @@ type Options struct {
 	// answers below the peer's own limit (chat snapshots are then windowed
 	// sooner; tests and memory-tight deployments). 0 = the peer's limit.
 	MaxSnapshotBytes int64
-	// LargePartBytes is the size above which a finished turn's markdown
-	// part or text tool output is kept as resources and sent as contentRef
-	// parts (resourceRead serves them); 0 = DefaultLargePartBytes, < 0 never.
+	// LargePartBytes is the size up to which a streaming markdown part
+	// grows inline: what the agent streams past it continues as contentRef
+	// parts of ResourcePageBytes, and text tool output above it becomes
+	// resource blocks, all through actions every subscriber sees
+	// (resourceRead serves the pages; bigstream.go); 0 =
+	// DefaultLargePartBytes, < 0 never.
 	LargePartBytes int64
+	// PagedStreams turns on the paging of streaming replies and tool
+	// output described at LargePartBytes (bigstream.go): a big reply is
+	// then the same parts for every client of the chat. Off, a reply
+	// streams inline and only fetchTurns serves it by reference (the
+	// issue 21 behaviour, which the TUI's tests of re-reading a long reply
+	// still build on). The CLI's hosts turn it on.
+	PagedStreams bool
 	// ResourcePageBytes is the size of each such resource (one contentRef
 	// per page); 0 = DefaultResourcePageBytes.
 	ResourcePageBytes int64
@@ -251,6 +261,9 @@ func (o Options) withDefaults() (Options, error) {
 	unsetToDefault(&o.ReassemblyBudget, 4*o.MaxMessageBytes)
 	if o.LargePartBytes == 0 {
 		o.LargePartBytes = DefaultLargePartBytes
+		if o.PagedStreams {
+			o.LargePartBytes = DefaultPagedPartBytes
+		}
 	}
 	unsetToDefault(&o.ResourcePageBytes, DefaultResourcePageBytes)
 	if o.Logger == nil {

@@ -89,7 +89,7 @@ func (h *Host) agentEmit(chat string, run *turnRun, a ahpwire.Action) {
 		h.log.Debug("dropping action of an inactive turn", "chat", chat, "type", a.ActionType())
 		return
 	}
-	s.applyServerChat(ce, a)
+	s.agentChatAction(ce, a) // bigstream.go
 	s.afterAgentAction(ce, a)
 }
 
@@ -129,6 +129,7 @@ func (h *Host) runDone(chat string, run *turnRun, err error) {
 		}
 	}
 	h.log.Warn("agent ended without finishing its turn", "chat", chat, "err", err)
+	s.flushSpill(ce)
 	part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: "agentFailed", Message: msg}, false)
 	s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.durationSince(at.StartedAt)), Part: &part})
 }
