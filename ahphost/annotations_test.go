@@ -90,3 +90,36 @@ func TestAnnotationsChannelOverTheWire(t *testing.T) {
 		t.Fatalf("subscribe to a disposed session's annotations: code %d", code)
 	}
 }
+
+// TestDurableRestartKeepsAnnotations: a session's annotations are kept with
+// it in the state database: after a restart on the same state directory
+// the annotations channel shows them and takes new actions.
+func TestDurableRestartKeepsAnnotations(t *testing.T) {
+	state := t.TempDir()
+	h1, u := startDurable(t, state, Options{})
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	sess := "ahp-session:/keepnotes"
+	w.createSession(sess)
+	ch := ahpwire.AnnotationsURI(sess)
+	subscribeAnnotations(t, w, ch)
+	w.notify("dispatchAction", map[string]any{"channel": ch, "clientSeq": 1, "action": json.RawMessage(
+		`{"type":"annotations/set","annotation":{"id":"n1","resource":"file:///w/a.go","resolved":false,"entries":[{"id":"n1/0","text":"keep me"}]}}`)})
+	w.actionOfType(ch, ahpwire.ActionAnnotationsSet)
+	before, _ := subscribeAnnotations(t, w, ch)
+	w.close()
+	must(t, h1.Close())
+
+	_, u2 := startDurable(t, state, Options{})
+	w2 := dial(t, u2, nil)
+	w2.initialize("c2", nil, nil)
+	after, _ := subscribeAnnotations(t, w2, ch)
+	if !reflect.DeepEqual(after, before) || len(after.Annotations) != 1 {
+		t.Fatalf("annotations across the restart:\nbefore %+v\nafter  %+v", before, after)
+	}
+	w2.notify("dispatchAction", map[string]any{"channel": ch, "clientSeq": 1, "action": json.RawMessage(
+		`{"type":"annotations/entrySet","annotationId":"n1","entry":{"id":"n1/1","text":"kept"}}`)})
+	if e := w2.actionOfType(ch, ahpwire.ActionAnnotationsEntrySet); e.RejectionReason != "" {
+		t.Fatalf("restored annotation refused an entry: %s", e.RejectionReason)
+	}
+}
