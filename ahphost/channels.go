@@ -27,6 +27,7 @@ type extChannels struct {
 	inputs     map[string]func(string)         // interactive terminals' input (terminput.go)
 	resizes    map[string]func(cols, rows int) // interactive terminals' size (termresize.go)
 	watches    map[string]*watchEntry          // resource watches (watches.go)
+	retained   termRetention                   // exited terminals' output (termretain.go)
 }
 
 // changesetEntry is one changeset channel.
@@ -120,6 +121,9 @@ func (s *store) applyTerminal(uri string, a ahpwire.Action, origin *ahpwire.Acti
 	}
 	*t = ahpstate.ReduceTerminal(*t, a)
 	s.emit(uri, a, origin, "")
+	if _, ok := a.(*ahpwire.TerminalExited); ok {
+		s.retainExited(uri)
+	}
 	switch a.(type) {
 	case *ahpwire.TerminalExited, *ahpwire.TerminalTitleChanged, *ahpwire.TerminalClaimed:
 		s.publishTerminals()

@@ -36,6 +36,9 @@ const (
 	// DefaultMaxSubscriptions caps the distinct channels one connection
 	// may subscribe to (initialize, reconnect and subscribe).
 	DefaultMaxSubscriptions = 256
+	// DefaultTerminalRetainBytes bounds the output the host keeps of
+	// terminals whose command exited, all together (termretain.go).
+	DefaultTerminalRetainBytes = 64 << 20
 	// DefaultReplayLogBytes bounds the bytes of the envelopes kept for
 	// replay; older envelopes leave the log and a client that missed them
 	// reconnects with snapshots.
@@ -153,6 +156,10 @@ type Options struct {
 	// MaxSubscriptions caps a connection's distinct subscriptions;
 	// 0 = DefaultMaxSubscriptions.
 	MaxSubscriptions int
+	// TerminalRetainBytes bounds the output kept of exited terminals, all
+	// together: past it the oldest exited terminal's output is dropped
+	// (its channel says so); 0 = DefaultTerminalRetainBytes.
+	TerminalRetainBytes int64
 	// WatchGrace is how long a resource watch nobody is subscribed to is
 	// kept before it is released; 0 = WatchGrace (watches.go).
 	WatchGrace time.Duration
@@ -249,6 +256,7 @@ func (o Options) withDefaults() (Options, error) {
 	unsetToDefault(&o.MaxPendingReadBytes, DefaultMaxPendingReadBytes)
 	unsetToDefault(&o.MaxSubscriptions, DefaultMaxSubscriptions)
 	unsetToDefault(&o.WatchGrace, WatchGrace)
+	unsetToDefault(&o.TerminalRetainBytes, DefaultTerminalRetainBytes)
 	unsetToDefault(&o.ReplayLogBytes, DefaultReplayLogBytes)
 	if o.KeepAlive == 0 {
 		o.KeepAlive = DefaultKeepAlive

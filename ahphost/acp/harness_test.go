@@ -95,6 +95,7 @@ type opts struct {
 	timeout  time.Duration
 	maxBytes int64
 	command  string // instead of the fake agent
+	retain   int64  // the host's TerminalRetainBytes
 	args     []string
 }
 
@@ -126,7 +127,7 @@ func newEnv(t *testing.T, o opts) *env {
 		t.Fatal(err)
 	}
 	e.b = b
-	h, err := ahphost.New(ahphost.Options{NoToken: true, Dir: e.dir, Agent: b})
+	h, err := ahphost.New(ahphost.Options{NoToken: true, Dir: e.dir, Agent: b, TerminalRetainBytes: o.retain})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@
 package acp
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -149,5 +150,71 @@ func TestAgentExitWhileAChildHoldsStderr(t *testing.T) {
 	}
 	if d := time.Since(start); d > 15*time.Second {
 		t.Fatalf("recovery took %v", d)
+	}
+}
+
+// termURIs returns the terminal channels of a turn's tool calls.
+func termURIs(turn ahpwire.Turn) []string {
+	var out []string
+	for _, tc := range toolCalls(turn.ResponseParts) {
+		for _, c := range tc.Content {
+			if c.Type == ahpwire.ContentTerminal {
+				out = append(out, c.Resource)
+			}
+		}
+	}
+	return out
+}
+
+// Finished terminals' output is bounded host-wide: the oldest exited
+// terminals' output is dropped (their channels say so), the newest kept.
+func TestFinishedTerminalsOutputBounded(t *testing.T) {
+	const retain = 1 << 20
+	e := newEnv(t, opts{retain: retain})
+	_, chat := e.newSession(e.c, "terms")
+	turn := e.run(e.c, chat, "t1", "terms 8 256")
+	if md := markdown(turn); md != "terms: ok 8 failed 0" {
+		t.Fatalf("answer %q %q", md, errText(turn))
+	}
+	uris := termURIs(turn)
+	if len(uris) != 8 {
+		t.Fatalf("terminals %v", uris)
+	}
+	total := 0
+	for i, uri := range uris {
+		snap, err := e.c.c.Subscribe(e.ctx, uri, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st ahpwire.TerminalState
+		if err := json.Unmarshal(snap.State, &st); err != nil {
+			t.Fatal(err)
+		}
+		var text strings.Builder
+		for _, p := range st.Content {
+			text.WriteString(p.Text())
+		}
+		total += text.Len()
+		switch {
+		case i == 0 && !strings.Contains(text.String(), "[output dropped: the host keeps"):
+			t.Fatalf("the oldest terminal kept its output (%d bytes)", text.Len())
+		case i == len(uris)-1 && !strings.Contains(text.String(), "end-of-tt-7"):
+			t.Fatalf("the newest terminal lost its output: %.200q", text.String())
+		}
+	}
+	if total > retain+8*1024 {
+		t.Fatalf("%d bytes of finished terminals kept, bound %d", total, retain)
+	}
+}
+
+// A session makes at most maxSessionTerminals terminals in all.
+func TestSessionTerminalsBounded(t *testing.T) {
+	prev := maxSessionTerminals
+	maxSessionTerminals = 3
+	defer func() { maxSessionTerminals = prev }()
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "many")
+	if md := markdown(e.run(e.c, chat, "t1", "terms 5 1")); md != "terms: ok 3 failed 2" {
+		t.Fatalf("answer %q", md)
 	}
 }

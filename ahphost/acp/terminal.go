@@ -37,6 +37,10 @@ type terminal struct {
 // maxTerminals bounds the live terminals of one session.
 const maxTerminals = 16
 
+// maxSessionTerminals bounds the terminals one session makes in all (each
+// is a channel the host keeps with the session); a var for tests.
+var maxSessionTerminals = 1024
+
 // terminal returns the session's terminal with an ACP terminal id.
 func (s *session) terminal(id string) *terminal {
 	s.mu.Lock()
@@ -70,6 +74,10 @@ func (c *client) CreateTerminal(ctx context.Context, p sdk.CreateTerminalRequest
 	if len(s.terms) >= maxTerminals {
 		s.mu.Unlock()
 		return sdk.CreateTerminalResponse{}, sdk.NewInvalidRequest(map[string]any{"error": "too many terminals; release some"})
+	}
+	if s.termSeq >= maxSessionTerminals {
+		s.mu.Unlock()
+		return sdk.CreateTerminalResponse{}, sdk.NewInvalidRequest(map[string]any{"error": fmt.Sprintf("this session made %d terminals, the most it may; start a new session", maxSessionTerminals)})
 	}
 	s.termSeq++
 	id := fmt.Sprintf("term-%d", s.termSeq)

@@ -27,6 +27,8 @@ import (
 //	daemon          starts a `sleep` in a session of its own holding the
 //	                agent's stderr, says its pid and exits at once
 //	stderrflood N   writes N MiB to stderr as fast as it can
+//	terms N K       runs N terminals one after the other, each printing K
+//	                KiB, and releases each; says "terms: ok X failed Y"
 //	spawn           starts a `sleep` in a session of its own (outside the
 //	                agent's process group) and says its pid
 
@@ -97,6 +99,20 @@ func (r *run) hostile(word, arg string) (handled bool, stop sdk.StopReason, err 
 			time.Sleep(100 * time.Millisecond) // (the chunk reaches the host)
 			os.Exit(0)
 		}
+	case "terms":
+		k := 0
+		if len(args) > 1 {
+			k, _ = strconv.Atoi(args[1])
+		}
+		ok, failed := 0, 0
+		for i := 0; i < n && r.ctx.Err() == nil; i++ {
+			if r.printTerminal(fmt.Sprintf("tt-%d", i), k) {
+				ok++
+			} else {
+				failed++
+			}
+		}
+		r.say(fmt.Sprintf("terms: ok %d failed %d", ok, failed))
 	case "stderrflood":
 		line := []byte(strings.Repeat("e", 1023) + "\n")
 		for i := 0; i < n<<10; i++ {
@@ -128,4 +144,20 @@ func (r *run) concurrentReads(n int, p string) (ok, failed int) {
 	}
 	wg.Wait()
 	return int(oks.Load()), int(fails.Load())
+}
+
+// printTerminal runs a terminal printing k KiB under the tool call id,
+// waits for it and releases it.
+func (r *run) printTerminal(id string, k int) bool {
+	t, err := r.f.conn.CreateTerminal(r.ctx, sdk.CreateTerminalRequest{SessionId: r.id, Command: "sh",
+		Args: []string{"-c", fmt.Sprintf("head -c %d /dev/zero | tr '\\0' x; echo; echo end-of-%s", k<<10, id)}})
+	if err != nil {
+		return false
+	}
+	r.send(sdk.StartToolCall(sdk.ToolCallId(id), "Print", sdk.WithStartKind(sdk.ToolKindExecute), sdk.WithStartStatus(sdk.ToolCallStatusInProgress),
+		sdk.WithStartContent([]sdk.ToolCallContent{sdk.ToolTerminalRef(t.TerminalId)})))
+	_, err = r.f.conn.WaitForTerminalExit(r.ctx, sdk.WaitForTerminalExitRequest{SessionId: r.id, TerminalId: t.TerminalId})
+	_, _ = r.f.conn.ReleaseTerminal(r.ctx, sdk.ReleaseTerminalRequest{SessionId: r.id, TerminalId: t.TerminalId})
+	r.send(sdk.UpdateToolCall(sdk.ToolCallId(id), sdk.WithUpdateStatus(sdk.ToolCallStatusCompleted)))
+	return err == nil
 }
