@@ -83,7 +83,8 @@ func TestSSHBootstrapFreshUser(t *testing.T) {
 	// 3. Quit and reattach: the next client finds the same host and both
 	// sessions.
 	code, out, errs = s.runBin(t, v1, "", env, "sessions", "@box")
-	if code != exitOK || len(regexp.MustCompile(`ahp-session:/\S+`).FindAllString(out, -1)) != 2 || errs != "" {
+	before := regexp.MustCompile(`ahp-session:/\S+`).FindAllString(out, -1)
+	if code != exitOK || len(before) != 2 || errs != "" {
 		t.Fatalf("reattach: %d %q %q", code, out, errs)
 	}
 
@@ -106,6 +107,12 @@ func TestSSHBootstrapFreshUser(t *testing.T) {
 		t.Fatalf("installed after the upgrade: %v", got)
 	}
 	checkInstalled(t, r, installed[0], v1) // the old binary was left as it was
+	code, out, _ = s.runBin(t, v2, "", env, "sessions", "@box")
+	for _, id := range before { // the restarted host keeps its sessions (its state database)
+		if code != exitOK || !strings.Contains(out, id) {
+			t.Fatalf("session %s lost in the upgrade: %d %q", id, code, out)
+		}
+	}
 
 	// 5. Stop.
 	code, out, errs = s.runBin(t, v2, "", env, "ssh", "sshtest", "--stop")
