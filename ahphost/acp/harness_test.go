@@ -97,6 +97,8 @@ type opts struct {
 	command  string // instead of the fake agent
 	retain   int64  // the host's TerminalRetainBytes
 	args     []string
+	// hostState, when set, makes the host durable with its database there.
+	hostState string
 }
 
 // newEnv starts a host with a bridge to the fake agent and one client.
@@ -127,7 +129,8 @@ func newEnv(t *testing.T, o opts) *env {
 		t.Fatal(err)
 	}
 	e.b = b
-	h, err := ahphost.New(ahphost.Options{NoToken: true, Dir: e.dir, Agent: b, TerminalRetainBytes: o.retain})
+	h, err := ahphost.New(ahphost.Options{NoToken: true, Dir: e.dir, Agent: b, TerminalRetainBytes: o.retain,
+		Durable: o.hostState != "", StateDir: o.hostState})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -148,7 +148,7 @@ func (b *Bridge) OpenSession(ctx context.Context, uri string, restore func([]ahp
 		b.log.Warn("opening a stored session", "session", uri, "err", err)
 		return
 	}
-	turns, _, err := b.ensureACP(ctx, p, s, "")
+	turns, _, err := b.ensureACP(ctx, p, s, "", true)
 	if err != nil {
 		b.log.Info("stored session not resumed", "session", uri, "err", err)
 		return

@@ -133,7 +133,10 @@ var errEnded = errors.New("this session ended when the host restarted, and the a
 // ensureACP makes sure s has a live ACP session on p: session/new for a
 // new session; session/resume or session/load for a stale one (a fresh
 // session/new with notice set when the agent offers neither after a crash).
-func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText string) (replayed []ahpwire.Turn, notice string, err error) {
+// history is set when the caller wants the agent's replay of a restored
+// session (OpenSession); a prompt does not (a durable host has the history
+// in its database, issue 28), so it prefers session/resume.
+func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText string, history bool) (replayed []ahpwire.Turn, notice string, err error) {
 	s.openMu.Lock() // one open at a time (a client's open and a prompt may race)
 	defer s.openMu.Unlock()
 	b.mu.Lock()
@@ -141,7 +144,7 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText s
 	// A restored chat shows nothing until session/load replays its
 	// history; session/resume (preferred otherwise: no replay to map)
 	// would leave it empty although the agent remembers it.
-	wantHistory := s.restored && !s.replayed
+	wantHistory := history && s.restored && !s.replayed
 	b.mu.Unlock()
 	if live {
 		return nil, "", nil

@@ -67,7 +67,7 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	if err != nil {
 		return tm.fail(ctx, err)
 	}
-	_, notice, err := b.ensureACP(ctx, p, s, t.Text)
+	_, notice, err := b.ensureACP(ctx, p, s, t.Text, false)
 	if err != nil {
 		return tm.fail(ctx, b.authFailure(t, err))
 	}
