@@ -10,19 +10,26 @@ import (
 // Channel kinds a Mirror keeps besides ScopeRoot, ScopeSession and
 // ScopeChat (see MirrorKind).
 const (
-	KindTerminal  = "terminal"
-	KindChangeset = "changeset"
+	KindTerminal      = "terminal"
+	KindChangeset     = "changeset"
+	KindAnnotations   = "annotations"   // ahp-session:/<uuid>/annotations
+	KindResourceWatch = "resourceWatch" // ahp-resource-watch:/<id>
 )
 
 // MirrorKind returns the kind of channel a URI names: ScopeRoot,
-// ScopeSession, ScopeChat, KindTerminal, KindChangeset, or "" for any
-// other scheme.
+// ScopeSession, ScopeChat, KindTerminal, KindChangeset, KindAnnotations,
+// KindResourceWatch, or "" for any other scheme.
 func MirrorKind(uri string) string {
 	switch {
 	case strings.HasPrefix(uri, ahpwire.TerminalScheme):
 		return KindTerminal
 	case strings.HasPrefix(uri, ahpwire.ChangesetScheme):
 		return KindChangeset
+	case strings.HasPrefix(uri, ahpwire.ResourceWatchScheme):
+		return KindResourceWatch
+	}
+	if _, ok := ahpwire.AnnotationsSession(uri); ok {
+		return KindAnnotations
 	}
 	return ChannelKind(uri)
 }
@@ -47,6 +54,8 @@ type Mirror struct {
 	cs    map[string]ahpwire.ChatState
 	ts    map[string]ahpwire.TerminalState
 	sets  map[string]ahpwire.ChangesetState
+	anns  map[string]ahpwire.AnnotationsState
+	rws   map[string]ahpwire.ResourceWatchState
 	named map[string]string // kinds given by Expect (URIs of another dialect)
 }
 
@@ -55,7 +64,8 @@ type Mirror struct {
 // snapshots and envelopes of other kinds are reported as not Known.
 func NewMirror(r Reducer, kinds ...string) *Mirror {
 	m := &Mirror{r: r, ss: map[string]ahpwire.SessionState{}, cs: map[string]ahpwire.ChatState{},
-		ts: map[string]ahpwire.TerminalState{}, sets: map[string]ahpwire.ChangesetState{}}
+		ts: map[string]ahpwire.TerminalState{}, sets: map[string]ahpwire.ChangesetState{},
+		anns: map[string]ahpwire.AnnotationsState{}, rws: map[string]ahpwire.ResourceWatchState{}}
 	if len(kinds) > 0 {
 		m.kinds = map[string]bool{}
 		for _, k := range kinds {
@@ -93,6 +103,12 @@ func (c Change) Root() (before, after ahpwire.RootState, ok bool) { return pair[
 // Terminal returns a terminal channel's states before and after the change.
 func (c Change) Terminal() (before, after ahpwire.TerminalState, ok bool) {
 	return pair[ahpwire.TerminalState](c)
+}
+
+// Annotations returns an annotations channel's states before and after the
+// change.
+func (c Change) Annotations() (before, after ahpwire.AnnotationsState, ok bool) {
+	return pair[ahpwire.AnnotationsState](c)
 }
 
 // Changeset returns a changeset channel's states before and after the change.
@@ -160,6 +176,10 @@ func (m *Mirror) Load(s ahpwire.Snapshot) (Change, error) {
 		err = loadInto(m.ts, &ch, s.State, ahpwire.DecodeTerminalState)
 	case KindChangeset:
 		err = loadInto(m.sets, &ch, s.State, ahpwire.DecodeChangesetState)
+	case KindAnnotations:
+		err = loadInto(m.anns, &ch, s.State, ahpwire.DecodeAnnotationsState)
+	case KindResourceWatch:
+		err = loadInto(m.rws, &ch, s.State, ahpwire.DecodeResourceWatchState)
 	}
 	if err != nil {
 		return m.current(ch.Channel), fmt.Errorf("ahpstate: snapshot of %s: %w", s.Resource, err)
@@ -202,6 +222,10 @@ func (m *Mirror) Apply(env ahpwire.ActionEnvelope) Change {
 		ch.After = reduceIn(m.ts, env.Channel, a, ReduceTerminal)
 	case KindChangeset:
 		ch.After = reduceIn(m.sets, env.Channel, a, ReduceChangeset)
+	case KindAnnotations:
+		ch.After = reduceIn(m.anns, env.Channel, a, ReduceAnnotations)
+	case KindResourceWatch:
+		ch.After = reduceIn(m.rws, env.Channel, a, ReduceResourceWatch)
 	}
 	return ch
 }
@@ -231,6 +255,10 @@ func (m *Mirror) current(uri string) Change {
 		st, ch.Known = lookup(m.ts, uri)
 	case KindChangeset:
 		st, ch.Known = lookup(m.sets, uri)
+	case KindAnnotations:
+		st, ch.Known = lookup(m.anns, uri)
+	case KindResourceWatch:
+		st, ch.Known = lookup(m.rws, uri)
 	}
 	if ch.Known {
 		ch.Before, ch.After = st, st
@@ -258,6 +286,10 @@ func (m *Mirror) Drop(uri string) {
 		delete(m.ts, uri)
 	case KindChangeset:
 		delete(m.sets, uri)
+	case KindAnnotations:
+		delete(m.anns, uri)
+	case KindResourceWatch:
+		delete(m.rws, uri)
 	}
 }
 
@@ -287,5 +319,19 @@ func (m *Mirror) Terminal(uri string) (ahpwire.TerminalState, bool) {
 // Changeset returns a changeset's state, and whether the Mirror holds it.
 func (m *Mirror) Changeset(uri string) (ahpwire.ChangesetState, bool) {
 	st, ok := m.sets[uri]
+	return st, ok
+}
+
+// Annotations returns an annotations channel's state, and whether the
+// Mirror holds it.
+func (m *Mirror) Annotations(uri string) (ahpwire.AnnotationsState, bool) {
+	st, ok := m.anns[uri]
+	return st, ok
+}
+
+// ResourceWatch returns a resource-watch channel's state, and whether the
+// Mirror holds it.
+func (m *Mirror) ResourceWatch(uri string) (ahpwire.ResourceWatchState, bool) {
+	st, ok := m.rws[uri]
 	return st, ok
 }

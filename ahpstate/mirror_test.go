@@ -10,11 +10,13 @@ import (
 
 // fixtureChannels names a channel of each reducer kind of the fixtures.
 var fixtureChannels = map[string]string{
-	"chat":      "ahp-chat:/fx",
-	"session":   "ahp-session:/fx",
-	"root":      ahpwire.RootURI,
-	"terminal":  ahpwire.TerminalScheme + "/fx",
-	"changeset": ahpwire.ChangesetScheme + "/fx",
+	"chat":          "ahp-chat:/fx",
+	"session":       "ahp-session:/fx",
+	"root":          ahpwire.RootURI,
+	"terminal":      ahpwire.TerminalScheme + "/fx",
+	"changeset":     ahpwire.ChangesetScheme + "/fx",
+	"annotations":   ahpwire.AnnotationsURI("ahp-session:/fx"),
+	"resourceWatch": ahpwire.ResourceWatchScheme + "/fx",
 }
 
 // TestMirrorFixtures runs every reducer fixture of both sets whose kind the
@@ -25,11 +27,13 @@ var fixtureChannels = map[string]string{
 func TestMirrorFixtures(t *testing.T) {
 	r := Reducer{Now: pinnedClock}
 	reduce := map[string]func(json.RawMessage, []ahpwire.Action) (any, error){
-		"chat":      reduceAll(ahpwire.DecodeChatState, r.Chat),
-		"session":   reduceAll(ahpwire.DecodeSessionState, r.Session),
-		"root":      reduceAll(ahpwire.DecodeRootState, r.Root),
-		"terminal":  reduceAll(ahpwire.DecodeTerminalState, ReduceTerminal),
-		"changeset": reduceAll(ahpwire.DecodeChangesetState, ReduceChangeset),
+		"chat":          reduceAll(ahpwire.DecodeChatState, r.Chat),
+		"session":       reduceAll(ahpwire.DecodeSessionState, r.Session),
+		"root":          reduceAll(ahpwire.DecodeRootState, r.Root),
+		"terminal":      reduceAll(ahpwire.DecodeTerminalState, ReduceTerminal),
+		"changeset":     reduceAll(ahpwire.DecodeChangesetState, ReduceChangeset),
+		"annotations":   reduceAll(ahpwire.DecodeAnnotationsState, ReduceAnnotations),
+		"resourceWatch": reduceAll(ahpwire.DecodeResourceWatchState, ReduceResourceWatch),
 	}
 	ran := map[string]int{}
 	fixtures := append(ahpfixtures.Reducers(t), ahpfixtures.Reducers08(t)...)
