@@ -54,6 +54,7 @@ type Model struct {
 	noMouse       bool
 	quitting      bool
 	lastTyped     time.Time     // last key typed into the screen (not an overlay)
+	typedAhead    bool          // a key went to the composer since a guarded prompt opened (quickstart.go)
 	overlayClosed time.Time     // when the last overlay closed (esc debounce)
 	retryTicking  bool          // the reconnect countdown tick is running
 	retryGen      int           // generation of the countdown tick chain

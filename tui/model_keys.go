@@ -75,10 +75,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // quitQuestion asks before quitting during a turn, saying what happens to
-// the turn: an embedded host (demo) stops with the app.
+// the turn: a host in this process (the demo, or `ahptui --agent`'s) stops
+// with the app.
 func (m *Model) quitQuestion() string {
 	if m.c.HostStops {
-		return "A turn is still running. Quit anyway? (the demo host stops, and the turn with it)"
+		return "A turn is still running. Quit anyway? (this ahptui's own host stops, and the turn with it)"
 	}
 	return "A turn is still running. Quit anyway? (it keeps running on the host)"
 }

@@ -114,6 +114,7 @@ func (m *Model) guardPrompt() tea.Cmd {
 		return nil
 	}
 	g.Guard(now.Add(promptGuard), m.c.Now)
+	m.typedAhead = false
 	return tea.Tick(promptGuard, func(time.Time) tea.Msg { return promptGuardEndedMsg{} })
 }
 

@@ -1,12 +1,17 @@
 package tui
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/tui/chat"
+	"github.com/ahptui/ahptui/tui/dialog"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 // Quick start: every peer (Claude Code, Codex, crush) drops a newcomer into
@@ -64,6 +69,14 @@ func (m *Model) typeAhead(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		if !ok || !g.Guarded() || m.chat == nil || m.screen != screenChat {
 			return nil, false
 		}
+		if _, approval := g.(*dialog.Approval); approval && !m.typedAhead && m.decisionKey(k) && !m.midWord() {
+			// The first key after the prompt appeared, a decision key,
+			// and no word it would continue: meant for the prompt, not
+			// the draft (where it went out with the next message).
+			// Dropped, and said.
+			return uikit.Notice(fmt.Sprintf("%q not typed: the approval prompt had just appeared (decision keys are off for a moment)", k.Text), false), true
+		}
+		m.typedAhead = true
 		now := m.c.Now()
 		m.lastTyped = now
 		g.Guard(now.Add(promptGuard), m.c.Now)
@@ -78,4 +91,17 @@ func (m *Model) typeAhead(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	return nil, false
+}
+
+// decisionKey reports whether k decides an approval prompt (a, d, r, 1-9…).
+func (m *Model) decisionKey(k tea.KeyPressMsg) bool {
+	km := &m.c.KM.Approval
+	return key.Matches(k, km.Approve, km.Deny, km.DenyReason, km.Option)
+}
+
+// midWord reports whether the composer's draft ends inside a word (a key
+// typed now continues it).
+func (m *Model) midWord() bool {
+	v := m.chat.Composer.Value()
+	return v != "" && !strings.ContainsAny(v[len(v)-1:], " \t\n")
 }

@@ -79,6 +79,39 @@ func TestTypingIntoAGuardedPromptGoesToTheComposer(t *testing.T) {
 	}
 }
 
+// A decision key pressed as the first key after an approval prompt
+// appeared while the draft holds no word it would continue (the message
+// was just sent) is meant for the prompt: it is not typed into the draft
+// (it went out with the next message), and the status line says so.
+func TestDecisionKeyDuringGuardNotTyped(t *testing.T) {
+	now := fixedNow
+	fb := &fakeBackend{}
+	m := New(Options{Backend: fb, Host: "h", Dark: true, Now: func() time.Time { return now },
+		NewID: func() string { return "id" }, FrameInterval: time.Nanosecond, NoticeTTL: time.Hour})
+	m = send(t, m, teaSize(100, 30))
+	m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "working"))))
+	m = typeText(t, m, "go") // then sent: the draft is empty again
+	m.chat.Composer.SetValue("")
+	now = now.Add(200 * time.Millisecond)
+	m = send(t, m, envelope(4, &ahpwire.ChatToolCallStart{TurnID: "t2", ToolCallID: "tc1", ToolName: "run_command", DisplayName: "Run command"}))
+	m = send(t, m, envelope(5, &ahpwire.ChatToolCallReady{TurnID: "t2", ToolCallID: "tc1",
+		InvocationMessage: ahpwire.Plain("Run `ls`"), ToolInput: ahpwire.InlineInput(`{"command":"ls"}`)}))
+	m = send(t, m, keyPress("a"))
+	if len(fb.dispatched) != 0 || len(m.overlays) != 1 {
+		t.Fatalf("a key during the guard decided: %v", fb.dispatched)
+	}
+	if got := m.chat.Composer.Value(); got != "" {
+		t.Fatalf("the decision key went into the draft: %q", got)
+	}
+	if !strings.Contains(statusLine(m), `"a" not typed`) {
+		t.Fatalf("not said: %q", statusLine(m))
+	}
+	m = typeText(t, m, "ok")
+	if got := m.chat.Composer.Value(); got != "ok" {
+		t.Fatalf("typing on goes to the draft: %q", got)
+	}
+}
+
 // TestChangesHintAfterEdits: once the session lists changes, the hint line
 // names the changes view.
 func TestChangesHintAfterEdits(t *testing.T) {

@@ -82,7 +82,7 @@ func renderStatus(st *uikit.Styles, s app.StatusInfo, width int) string {
 		rest = append(rest, st.Status.Model.Render(render.SanitizeLine(s.Model, width)))
 	}
 	if s.Mode != "" {
-		rest = append(rest, st.Status.Model.Render(uikit.OneLine(render.Sanitize(s.Mode))+" mode"))
+		rest = append(rest, st.Status.Model.Render(modeLabel(uikit.OneLine(render.Sanitize(s.Mode)))))
 	}
 	if s.Running > 0 {
 		rest = append(rest, st.Status.Pending.Render(fmt.Sprintf("⚙ %d running", s.Running)))
@@ -102,4 +102,13 @@ func renderStatus(st *uikit.Styles, s app.StatusInfo, width int) string {
 		line += st.Status.Bar.Render(strings.Repeat(" ", width-w))
 	}
 	return line
+}
+
+// modeLabel names a session mode: "Plan mode" for "Plan", as it is for a
+// mode named "Plan Mode" (Claude Code's), never "Plan Mode mode".
+func modeLabel(mode string) string {
+	if strings.HasSuffix(strings.ToLower(mode), "mode") {
+		return mode
+	}
+	return mode + " mode"
 }

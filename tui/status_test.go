@@ -9,6 +9,9 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 func TestStatusKeepsPendingVisibleWithLongError(t *testing.T) {
@@ -67,5 +70,20 @@ func TestStatusBarBackgroundHasNoHoles(t *testing.T) {
 		if text != "" && !strings.Contains(params, "48;") {
 			t.Fatalf("segment %d %q of the status bar has no background: %q", i, text, bar)
 		}
+	}
+}
+
+// A mode whose name already says "mode" (Claude Code's "Plan Mode") is not
+// shown as "Plan Mode mode"; others get the word.
+func TestStatusModeLabel(t *testing.T) {
+	for mode, want := range map[string]string{"Plan Mode": "Plan Mode", "Manual": "Manual mode", "auto mode": "auto mode"} {
+		if got := modeLabel(mode); got != want {
+			t.Errorf("modeLabel(%q) = %q, want %q", mode, got, want)
+		}
+	}
+	st := uikit.NewStyles(render.StylesFor(true))
+	line := ansi.Strip(renderStatus(&st, app.StatusInfo{Mode: "Plan Mode"}, 120))
+	if !strings.Contains(line, "Plan Mode") || strings.Contains(line, "Mode mode") {
+		t.Fatalf("status %q", line)
 	}
 }
