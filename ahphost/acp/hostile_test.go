@@ -218,3 +218,19 @@ func TestSessionTerminalsBounded(t *testing.T) {
 		t.Fatalf("answer %q", md)
 	}
 }
+
+// An agent flooding its stderr is logged at a bounded rate, with a note
+// of what was not logged; the crash report still has its last lines.
+func TestStderrFloodRateLimited(t *testing.T) {
+	e := newEnv(t, opts{})
+	_, chat := e.newSession(e.c, "stderr")
+	if md := markdown(e.run(e.c, chat, "t1", "stderrflood 16")); md != "flooded stderr" {
+		t.Fatalf("answer %q", md)
+	}
+	e.eventually("the note of lines not logged", func() bool {
+		return strings.Contains(e.logs.String(), "agent stderr lines not logged")
+	})
+	if n := strings.Count(e.logs.String(), "msg=\"agent stderr\""); n > 2000 || n < stderrBurst {
+		t.Fatalf("%d of %d stderr lines logged", n, 16<<10)
+	}
+}

@@ -22,6 +22,7 @@ type proc struct {
 	legacy *legacyRPC // session models beside the SDK (models.go)
 	init   sdk.InitializeResponse
 	stderr *tail
+	mask   func(string) string // hides sign-in secrets in stderr lines
 	// exited is closed once the process was reaped; err is its exit error.
 	exited chan struct{}
 	err    error
@@ -77,6 +78,9 @@ func (p *proc) exitReport() string {
 		b.WriteString("the agent closed its connection")
 	}
 	if lines := p.stderr.lines(); len(lines) > 0 {
+		for i, l := range lines {
+			lines[i] = p.mask(l)
+		}
 		b.WriteString("; its last output:\n")
 		b.WriteString(strings.Join(lines, "\n"))
 	}
@@ -172,7 +176,7 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 		return nil, fmt.Errorf("cannot start the agent %q (%s): %w", b.cfg.Name, b.cfg.Command, err)
 	}
 	b.log.Info("agent started", "pid", cmd.Process.Pid, "command", b.cfg.Command)
-	p := &proc{cmd: cmd, stderr: newTail(stderrLines), exited: make(chan struct{}), dead: make(chan struct{})}
+	p := &proc{cmd: cmd, stderr: newTail(stderrLines), exited: make(chan struct{}), dead: make(chan struct{}), mask: b.auth.mask}
 	pumped := make(chan struct{})
 	b.wg.Add(2)
 	go func() {
@@ -225,19 +229,21 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	return p, nil
 }
 
-// pumpStderr logs the agent's stderr line by line (masked, each line
-// bounded) and keeps the last lines for crash reports.
+// pumpStderr keeps the agent's last stderr lines for crash reports and
+// logs them, each bounded, at a bounded rate and up to a bounded total
+// (stderrlog.go): an agent writing 70 MB a second to stderr does not fill
+// the log nor keep a core busy masking it.
 func (b *Bridge) pumpStderr(r io.Reader, t *tail) {
 	br := bufio.NewReaderSize(r, 4096)
+	lim := newStderrLimiter(time.Now())
 	for {
 		line, err := readBoundedLine(br, maxStderrLine)
 		if line != "" {
-			line = b.auth.mask(line)
-			t.add(line)
-			b.log.Info("agent stderr", "line", line)
-			b.stderrLine(line) // retry.go
+			t.add(line) // masked when reported
+			b.logStderr(lim, line)
 		}
 		if err != nil {
+			lim.flush(b.log)
 			return
 		}
 	}

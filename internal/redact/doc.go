@@ -14,6 +14,7 @@
 //   - command-line flags --token X, --token=X, -token X;
 //   - environment assignments such as AHPTUI_TOKEN=X and key/value pairs
 //     token=X, "token":"X";
+//   - bare API keys: sk-ant-…, sk-proj-…, sk-… (20 or more key characters);
 //   - any literal secret given to New (and its percent-encoded form).
 //
 // Masking is idempotent: masking masked text changes nothing.

@@ -28,6 +28,9 @@ var patterns = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)((?:^|[\s"'])--?token(?:=|\s+))[^\s"']+`),
 	// AHPTUI_TOKEN=X, token: X, "token":"X", connectionToken=X.
 	regexp.MustCompile(`(?i)((?:^|[^a-z0-9])[a-z_]*token"?\s*[:=]\s*"?)[^\s"'&#,;}\]]+`),
+	// Bare API keys: sk-ant-… (Anthropic), sk-… and sk-proj-… (OpenAI),
+	// 20 or more key characters after the prefix (the prefix is kept).
+	regexp.MustCompile(`((?:^|[^A-Za-z0-9_\-])sk-(?:ant-)?)[A-Za-z0-9_\-]{20,}`),
 	// URL userinfo password: scheme://user:SECRET@host.
 	regexp.MustCompile(`(?i)([a-z][a-z0-9+.\-]*://[^/\s:@"'<>]*:)[^@/\s"'<>]+@`),
 }

@@ -129,3 +129,18 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// TestBareAPIKeys: API keys standing alone (an agent's stderr, an error)
+// are masked; their prefix stays, short sk- words do not match.
+func TestBareAPIKeys(t *testing.T) {
+	for in, want := range map[string]string{
+		"using key sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWx-yz_0123":     "using key sk-ant-***",
+		"OPENAI=sk-proj-0123456789abcdefghijKLMNOP done":              "OPENAI=sk-*** done",
+		"key:sk-0123456789abcdefghij0123456789abcdefghij0123":         "key:sk-***",
+		"the sk-learn package and desk-top-tools-for-everyone-really": "the sk-learn package and desk-top-tools-for-everyone-really",
+	} {
+		if got := String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
