@@ -3,6 +3,7 @@ package ahphost
 import (
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -62,6 +63,8 @@ func (s *store) watchEvent(we *watchEntry, ev fsnotify.Event) {
 		if we.state.Recursive {
 			if st, err := os.Lstat(ev.Name); err == nil && st.IsDir() && we.add(ev.Name) == nil {
 				we.addTree(ev.Name)
+				// What was made in it before it was watched is new too.
+				s.addedUnder(we, ev.Name)
 			}
 		}
 	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
@@ -81,6 +84,32 @@ func (s *store) watchEvent(we *watchEntry, ev fsnotify.Event) {
 		we.pending[uri] = kind // added then written stays added
 	}
 	s.scheduleFlush(we)
+}
+
+// addedUnder records everything below a directory that just appeared as
+// added (within the batch bound).
+func (s *store) addedUnder(we *watchEntry, dir string) {
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return nil
+		}
+		if len(we.order) >= MaxWatchBatch {
+			we.overflow = true
+			return filepath.SkipAll
+		}
+		if d.IsDir() && we.excluded(p) {
+			return filepath.SkipDir
+		}
+		if !we.selected(p) {
+			return nil
+		}
+		uri := fileURI(p)
+		if _, seen := we.pending[uri]; !seen {
+			we.order = append(we.order, uri)
+			we.pending[uri] = ahpwire.ResourceAdded
+		}
+		return nil
+	})
 }
 
 // scheduleFlush sends the pending changes after WatchFlushDelay (editors

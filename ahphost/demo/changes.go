@@ -167,6 +167,7 @@ func (r *run) edit() error {
 			}
 		}
 	}
+	r.commentOnEdit() // review.go
 	if err := r.streamMarkdown(editSummary(files)); err != nil {
 		return err
 	}

@@ -40,6 +40,7 @@ const (
 	scriptRepl
 	scriptConfig
 	scriptURL
+	scriptTouch
 	scriptUnknown
 )
 
@@ -84,6 +85,8 @@ func parseCommand(text string) command {
 		return parseShell(args)
 	case "edit":
 		return command{script: scriptEdit}
+	case "touch":
+		return command{script: scriptTouch}
 	case "artifacts":
 		return parseSwitch(scriptArtifacts, "clear", args)
 	case "repl":

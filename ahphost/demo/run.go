@@ -71,6 +71,8 @@ func (r *run) script() error {
 		return r.shell()
 	case scriptEdit:
 		return r.edit()
+	case scriptTouch:
+		return r.touch()
 	case scriptArtifacts:
 		return r.artifacts()
 	case scriptRepl:
@@ -79,6 +81,9 @@ func (r *run) script() error {
 		return r.config()
 	case scriptURL:
 		return r.answerOnly(urlText(r.connect, r.t.Session))
+	}
+	if ids := ahpwire.ReviewPromptIDs(r.t.Text); len(ids) > 0 {
+		return r.review(ids) // review.go
 	}
 	return r.plain()
 }
