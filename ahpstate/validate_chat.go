@@ -6,6 +6,24 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
+// Bounds of a chat's pending messages (the lists are copied per change).
+const (
+	// MaxSteeringMessages caps a chat's steering messages (AHP 1.1).
+	MaxSteeringMessages = 64
+	// MaxQueuedMessages caps a chat's queued messages.
+	MaxQueuedMessages = 256
+)
+
+// hasSteering reports whether the chat holds steering message id.
+func hasSteering(s ahpwire.ChatState, id string) bool {
+	for _, m := range s.SteeringMessages {
+		if m.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
 // ValidateChatAction checks a client-dispatched action against the current
 // chat state. clientID is the dispatching client's id (used for
 // client-contributed tools). It returns nil to accept or a *Rejection.
@@ -97,6 +115,9 @@ func ValidateChatAction(s ahpwire.ChatState, a ahpwire.Action, clientID string) 
 		if a.ID == "" {
 			return reject("pending message has no id")
 		}
+		if a.Kind == ahpwire.PendingQueued && len(s.QueuedMessages) >= MaxQueuedMessages && !hasPending(s, a.Kind, a.ID) {
+			return reject("the chat already queues %d messages, the most it may; remove some first", MaxQueuedMessages)
+		}
 		return validateUserMessage(a.Message)
 	case *ahpwire.ChatPendingMessageRemoved:
 		if !hasPending(s, a.Kind, a.ID) {
@@ -106,14 +127,14 @@ func ValidateChatAction(s ahpwire.ChatState, a ahpwire.Action, clientID string) 
 		if a.SteeringMessage.ID == "" {
 			return reject("steering message has no id")
 		}
+		if len(s.SteeringMessages) >= MaxSteeringMessages && !hasSteering(s, a.SteeringMessage.ID) {
+			return reject("the chat already holds %d steering messages, the most it may; remove some first", MaxSteeringMessages)
+		}
 		return validateUserMessage(a.SteeringMessage.Message)
 	case *ahpwire.ChatSteeringMessageRemoved:
-		for _, m := range s.SteeringMessages {
-			if m.ID == a.ID {
-				return nil
-			}
+		if !hasSteering(s, a.ID) {
+			return reject("no steering message %q", a.ID)
 		}
-		return reject("no steering message %q", a.ID)
 	case *ahpwire.ChatDraftChanged:
 		if a.Draft != nil && a.Draft.Origin.Kind != ahpwire.MessageKindUser {
 			return reject("a client may only draft user messages")

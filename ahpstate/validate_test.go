@@ -121,3 +121,32 @@ func TestValidateSessionAndRootActions(t *testing.T) {
 		t.Error("root/agentsChanged from a client accepted")
 	}
 }
+
+// TestPendingListsCapped: the steering and queued lists stop growing at
+// their caps (each change copies the list: 32,000 sets cost 32 s), while
+// replacing or removing an entry still works.
+func TestPendingListsCapped(t *testing.T) {
+	s := apply(idleChat(), started("t1"))
+	for i := 0; i < MaxSteeringMessages; i++ {
+		a := &ahpwire.ChatSteeringMessageSet{SteeringMessage: ahpwire.PendingMessage{ID: "s" + strings.Repeat("x", i), Message: ahpwire.UserMessage("x")}}
+		if err := ValidateChatAction(s, a, "me"); err != nil {
+			t.Fatalf("steering %d: %v", i, err)
+		}
+		s = apply(s, a)
+	}
+	over := &ahpwire.ChatSteeringMessageSet{SteeringMessage: ahpwire.PendingMessage{ID: "over", Message: ahpwire.UserMessage("x")}}
+	if err := ValidateChatAction(s, over, "me"); err == nil || !strings.Contains(err.Error(), "steering messages") {
+		t.Fatalf("steering over the cap: %v", err)
+	}
+	same := &ahpwire.ChatSteeringMessageSet{SteeringMessage: ahpwire.PendingMessage{ID: "s", Message: ahpwire.UserMessage("y")}}
+	if err := ValidateChatAction(s, same, "me"); err != nil {
+		t.Fatalf("replacing a steering message at the cap: %v", err)
+	}
+	for i := 0; i < MaxQueuedMessages; i++ {
+		s = apply(s, &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingQueued, ID: "q" + strings.Repeat("x", i), Message: ahpwire.UserMessage("x")})
+	}
+	q := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingQueued, ID: "over", Message: ahpwire.UserMessage("x")}
+	if err := ValidateChatAction(s, q, "me"); err == nil || !strings.Contains(err.Error(), "queues") {
+		t.Fatalf("queued over the cap: %v", err)
+	}
+}
