@@ -38,6 +38,9 @@ type session struct {
 	files    map[string]*changedFile
 	terms    map[string]*terminal
 	termSeq  int
+	// prompting is closed when the agent answered the session's last
+	// session/prompt (ACP runs one prompt per session at a time).
+	prompting chan struct{}
 	// shellNotes are the "!" commands run since the last prompt, with
 	// their output, for the next one (shell.go).
 	shellNotes []string
@@ -64,6 +67,38 @@ func (s *session) setTurn(t *turnMap) {
 	s.mu.Lock()
 	s.turn = t
 	s.mu.Unlock()
+}
+
+// waitPrompt waits until the agent answered the session's previous
+// prompt (a cancelled turn ends on the host's side before the agent
+// answers), at most cancelGrace: a prompt sent meanwhile would take the
+// cancelled one's late updates and could be cancelled by its cancel.
+func (s *session) waitPrompt(ctx context.Context) error {
+	s.mu.Lock()
+	ch := s.prompting
+	s.mu.Unlock()
+	if ch == nil {
+		return nil
+	}
+	t := time.NewTimer(cancelGrace)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+// promptStarted notes a session/prompt in flight; the returned func marks
+// it answered.
+func (s *session) promptStarted() func() {
+	ch := make(chan struct{})
+	s.mu.Lock()
+	s.prompting = ch
+	s.mu.Unlock()
+	return func() { close(ch) }
 }
 
 // clearTurn forgets t unless a newer turn replaced it (the host starts the

@@ -55,6 +55,9 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	}
 	tm := &turnMap{b: b, s: s, t: t, tools: map[string]*toolMap{}, waiters: map[string]chan *ahpwire.ChatToolCallConfirmed{},
 		toolSeen: make(chan struct{})}
+	if err := s.waitPrompt(ctx); err != nil {
+		return err
+	}
 	s.setTurn(tm)
 	defer func() {
 		tm.finish()
@@ -114,9 +117,11 @@ func (b *Bridge) prompt(ctx context.Context, p *proc, s *session, tm *turnMap, p
 		err error
 	}
 	ch := make(chan answer, 1)
+	answered := s.promptStarted()
 	b.wg.Add(1)
 	go func() {
 		defer b.wg.Done()
+		defer answered()
 		res, err := p.conn.Prompt(b.ctx, sdk.PromptRequest{SessionId: sdk.SessionId(s.acpID), Prompt: prompt})
 		ch <- answer{res, err}
 	}()
