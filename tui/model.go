@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -162,6 +163,9 @@ func (m Model) View() tea.View {
 	if m.chat != nil && m.screen == screenChat && m.chat.Title != "" {
 		v.WindowTitle = "ahptui — " + windowTitleText(m.chat.Title)
 	}
+	if n := m.picker.Needing(); n > 0 { // the sessions, on every host, that need the user
+		v.WindowTitle = capTitle(fmt.Sprintf("(%d) %s", n, v.WindowTitle))
+	}
 	return v
 }
 
@@ -172,6 +176,16 @@ func (m Model) View() tea.View {
 // neither end the OSC early, smuggle in a sequence, reorder text nor grow
 // the OSC without bound.
 func windowTitleText(s string) string { return render.SanitizeLine(s, render.MaxTitleColumns) }
+
+// capTitle keeps a window title within the cap of a chat's title (the
+// count in front takes from it).
+func capTitle(t string) string {
+	limit := render.MaxTitleColumns + len("ahptui — ")
+	if r := []rune(t); len(r) > limit {
+		return string(r[:limit-1]) + "…"
+	}
+	return t
+}
 
 // bodyHeight is the height above the status line.
 func (m *Model) bodyHeight() int { return max(1, m.height-1) }

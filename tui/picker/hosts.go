@@ -66,6 +66,10 @@ func needRank(s ahpwire.SessionSummary) int {
 	return 1
 }
 
+// Needing counts the sessions, of every host, that need the user (the
+// window title shows it).
+func (p *Model) Needing() int { return p.needing() }
+
 // needing counts the listed sessions, of every host, that need the user.
 func (p *Model) needing() int {
 	n := 0
@@ -101,38 +105,49 @@ func (p *Model) otherHost() bool {
 }
 
 // groupedLines draws the grouped list in at most rows lines: each host's
-// header, then its sessions; the window keeps the cursor visible.
+// header, then its sessions; the window keeps the cursor visible. Only the
+// lines in the window are rendered (the inbox may list thousands).
 func (p *Model) groupedLines(st *uikit.Styles, rows int) []string {
-	var lines []string
-	cur := -1
-	k := 0
-	for _, h := range p.hosts {
+	// The layout first: a header is -1-i (host i), a session its index in
+	// p.Shown.
+	layout := make([]int, 0, len(p.Shown)+len(p.hosts))
+	cur, k := -1, 0
+	for i, h := range p.hosts {
+		layout = append(layout, -1-i)
+		for ; k < len(p.Shown) && p.Entries[p.Shown[k].Index].Host == h.Name; k++ {
+			if k == p.Cursor {
+				cur = len(layout)
+			}
+			layout = append(layout, k)
+		}
+	}
+	for ; k < len(p.Shown); k++ { // a host no longer configured
+		if k == p.Cursor {
+			cur = len(layout)
+		}
+		layout = append(layout, k)
+	}
+	off := 0
+	if len(layout) > rows {
+		if cur >= rows {
+			off = cur - rows + 1
+		}
+		off = min(off, len(layout)-rows)
+		layout = layout[off : off+rows]
+	}
+	lines := make([]string, 0, len(layout))
+	for _, l := range layout {
+		if l >= 0 {
+			lines = append(lines, p.row(st, p.Shown[l], l == p.Cursor))
+			continue
+		}
+		h := p.hosts[-1-l]
 		head := st.Picker.Item.Bold(true).Render("@"+uikit.OneLine(render.Sanitize(h.Label))) + "  "
 		sty := st.Picker.Meta
 		if h.Bad {
 			sty = st.Picker.IconError
 		}
 		lines = append(lines, head+sty.Render(uikit.OneLine(render.Sanitize(h.State))))
-		for ; k < len(p.Shown) && p.Entries[p.Shown[k].Index].Host == h.Name; k++ {
-			if k == p.Cursor {
-				cur = len(lines)
-			}
-			lines = append(lines, p.row(st, p.Shown[k], k == p.Cursor))
-		}
 	}
-	for ; k < len(p.Shown); k++ { // a host no longer configured
-		if k == p.Cursor {
-			cur = len(lines)
-		}
-		lines = append(lines, p.row(st, p.Shown[k], k == p.Cursor))
-	}
-	if len(lines) <= rows {
-		return lines
-	}
-	off := 0
-	if cur >= rows {
-		off = cur - rows + 1
-	}
-	off = min(off, len(lines)-rows)
-	return lines[off : off+rows]
+	return lines
 }
