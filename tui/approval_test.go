@@ -76,3 +76,23 @@ func TestResultConfirmation(t *testing.T) {
 		t.Fatalf("want result denial, got %#v", fb.lastDispatch(t).action)
 	}
 }
+
+// An agent that reuses a tool call id in a later turn (fakeacp's t-1; the
+// id is the agent's) gets its approval prompt opened there too: prompts
+// open by themselves once per turn, not once per id.
+func TestApprovalOpensAgainForReusedIDInNextTurn(t *testing.T) {
+	m, fb := runningChat(t, pendingTool())
+	if len(m.overlays) != 1 {
+		t.Fatalf("first prompt: %d overlays", len(m.overlays))
+	}
+	m = send(t, m, keyPress("d"))
+	fb.lastDispatch(t)
+	m = send(t, m, envelope(10, &ahpwire.ChatToolCallConfirmed{TurnID: "t2", ToolCallID: "tc1", Reason: ahpwire.CancelDenied}))
+	m = send(t, m, envelope(11, &ahpwire.ChatTurnComplete{TurnID: "t2"}))
+	m = send(t, m, envelope(12, &ahpwire.ChatTurnStarted{TurnID: "t3", Message: ahpwire.UserMessage("again")}))
+	m = send(t, m, envelope(13, &ahpwire.ChatToolCallStart{TurnID: "t3", ToolCallID: "tc1", ToolName: "run_command", DisplayName: "Run command"}))
+	m = send(t, m, envelope(14, &ahpwire.ChatToolCallReady{TurnID: "t3", ToolCallID: "tc1", InvocationMessage: ahpwire.Plain("Run `ls`")}))
+	if len(m.overlays) != 1 {
+		t.Fatalf("the next turn's prompt for the same id did not open (%d overlays):\n%s", len(m.overlays), viewText(m))
+	}
+}

@@ -24,7 +24,8 @@ func (m *Model) openFirstPending(force bool) bool {
 	}
 	turn := m.chat.State.ActiveTurnID()
 	for _, b := range m.chat.State.PendingApprovals() {
-		k := promptKey(b.Tool.ToolCallID, b.Tool.Status)
+		// Per turn: an agent may reuse a tool call id in a later turn.
+		k := turn + "/" + promptKey(b.Tool.ToolCallID, b.Tool.Status)
 		if !force && m.prompted[k] {
 			continue
 		}

@@ -184,7 +184,10 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText s
 	if live {
 		return nil, "", nil
 	}
-	rctx, cancel := context.WithTimeout(ctx, b.cfg.RequestTimeout)
+	// Opening a session is an agent's slowest request (Claude Code's
+	// adapter starts Claude Code and asks for its sign-in first: over 30 s
+	// on a loaded machine): three times the bound of the others.
+	rctx, cancel := context.WithTimeout(ctx, 3*b.cfg.RequestTimeout)
 	defer cancel()
 	caps := p.init.AgentCapabilities
 	if s.acpID != "" {
@@ -277,6 +280,10 @@ func (b *Bridge) requestError(method string, err error, p *proc) error {
 	default:
 	}
 	var re *sdk.RequestError
+	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &re) && strings.Contains(fmt.Sprint(re.Data), context.DeadlineExceeded.Error())) {
+		// The SDK reports the bridge's own deadline as an internal error.
+		return fmt.Errorf("%s: the agent did not answer in time (it may still be starting: try again)", method)
+	}
 	if errors.As(err, &re) {
 		msg := re.Message
 		if re.Data != nil {
