@@ -8,12 +8,15 @@ import (
 	"path/filepath"
 
 	"github.com/ahptui/ahptui/internal/redact"
+	"github.com/ahptui/ahptui/internal/safefile"
 )
 
-// stateDir returns $XDG_STATE_HOME/ahptui, or ~/.local/state/ahptui.
+// stateDir returns $XDG_STATE_HOME/ahptui, or ~/.local/state/ahptui;
+// a directory there owned by another user or writable by others is
+// refused (internal/safefile).
 func stateDir(getenv func(string) string) (string, error) {
 	if d := getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "ahptui"), nil
+		return checkedStateDir(filepath.Join(d, "ahptui"))
 	}
 	home := getenv("HOME")
 	if home == "" {
@@ -23,7 +26,15 @@ func stateDir(getenv func(string) string) (string, error) {
 		}
 		home = h
 	}
-	return filepath.Join(home, ".local", "state", "ahptui"), nil
+	return checkedStateDir(filepath.Join(home, ".local", "state", "ahptui"))
+}
+
+// checkedStateDir returns dir unless another user could change it.
+func checkedStateDir(dir string) (string, error) {
+	if err := safefile.CheckDir(dir); err != nil {
+		return "", fmt.Errorf("state directory: %w", err)
+	}
+	return dir, nil
 }
 
 // logPathFor is the log file cfg writes to ("" if it cannot be known).
@@ -66,7 +77,7 @@ func openLog(path string, secrets ...string) (*slog.Logger, *logFile, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, nil, fmt.Errorf("create log dir: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := safefile.OpenAppend(path, 0o600) // never through a link placed there
 	if err != nil {
 		return nil, nil, fmt.Errorf("open log: %w", err)
 	}

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/safefile"
 )
 
 // `ahptui serve --detach` starts the host as a daemon: a child serve in a
@@ -47,7 +49,7 @@ func detachServe(args []string, configFile string, std stdio) int {
 	if st, err := os.Stat(logPath); err == nil && st.Size() > serveLogMax {
 		_ = os.Rename(logPath, logPath+".1")
 	}
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	logf, err := safefile.OpenAppend(logPath, 0o600)
 	if err != nil {
 		fmt.Fprintln(std.err, "ahptui: serve --detach: the log:", err)
 		return exitError

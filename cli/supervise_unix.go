@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/term"
+
+	"github.com/ahptui/ahptui/internal/safefile"
 )
 
 // childEnv marks the UI process started by supervise; its value is the
@@ -186,7 +188,7 @@ func saveCrash(report []byte, logPath string) {
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
 		return
 	}
-	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := safefile.OpenAppend(logPath, 0o600)
 	if err != nil {
 		return
 	}

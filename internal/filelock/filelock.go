@@ -8,6 +8,8 @@ package filelock
 import (
 	"errors"
 	"os"
+
+	"github.com/ahptui/ahptui/internal/safefile"
 )
 
 // ErrBusy is TryLock's answer when another holder has the lock: another
@@ -37,5 +39,5 @@ func (l *Lock) Close() error {
 
 // open opens (creating) the lock file.
 func open(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600) //nolint:wrapcheck // callers wrap
+	return safefile.OpenLockFile(path, 0o600) //nolint:wrapcheck // callers wrap
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/internal/redact"
+	"github.com/ahptui/ahptui/internal/safefile"
 )
 
 // Prompt history: what the user sent, across sessions and restarts, like a
@@ -88,17 +90,20 @@ func LoadHistory(path string) tea.Cmd {
 	}
 }
 
+// historyTailBytes bounds what is read of the history file: its tail
+// holds the newest entries (a file grown to 1 GB is not read whole).
+const historyTailBytes = 4 << 20
+
 func readHistory(path string) ([]string, error) {
-	f, err := os.Open(path)
+	b, err := safefile.ReadTail(path, historyTailBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("prompt history: %w", err)
 	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 0, 64<<10), 4*HistoryMaxEntryBytes)
 	for sc.Scan() {
 		var l historyLine
@@ -116,17 +121,16 @@ func readHistory(path string) ([]string, error) {
 }
 
 // appendHistory appends text to the file, or rewrites the file with the
-// newest entries (all) when it has grown past twice the bound.
+// newest entries (all) when it has grown past twice their size (the size
+// alone decides: nothing reads the file to count its lines).
 func appendHistory(path, text string, all []string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("prompt history: %w", err)
 	}
-	if st, err := os.Stat(path); err == nil && st.Size() > int64(2*HistoryMaxEntries*256) {
-		if n, _ := countLines(path); n >= 2*HistoryMaxEntries {
-			return rewriteHistory(path, all)
-		}
+	if st, err := os.Lstat(path); err == nil && st.Size() > 2*historyBytes(all)+64<<10 {
+		return rewriteHistory(path, all)
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := safefile.OpenAppend(path, 0o600) // never through a link placed there
 	if err != nil {
 		return fmt.Errorf("prompt history: %w", err)
 	}
@@ -141,15 +145,17 @@ func appendHistory(path, text string, all []string) error {
 	return nil
 }
 
-func countLines(path string) (int, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, fmt.Errorf("prompt history: %w", err)
+// historyBytes is the size of entries as history lines.
+func historyBytes(entries []string) int64 {
+	var n int64
+	for _, e := range entries {
+		n += int64(len(e)) + 12 // {"text":""}\n
 	}
-	return strings.Count(string(b), "\n"), nil
+	return n
 }
 
-// rewriteHistory replaces the file with entries (atomically).
+// rewriteHistory replaces the file with entries (atomically, a new file
+// renamed over it: a link placed at the path is replaced, not followed).
 func rewriteHistory(path string, entries []string) error {
 	var b strings.Builder
 	for _, e := range entries {
@@ -157,11 +163,7 @@ func rewriteHistory(path string, entries []string) error {
 		b.Write(j)
 		b.WriteByte('\n')
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o600); err != nil {
-		return fmt.Errorf("prompt history: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := safefile.WriteFile(path, []byte(b.String()), 0o600); err != nil {
 		return fmt.Errorf("prompt history: %w", err)
 	}
 	return nil
