@@ -76,15 +76,13 @@ func (c *conn) dispatchAction(p *ahpwire.DispatchActionParams, raw []byte, missi
 // echoed and acted upon, a rejected one is echoed with the returned reason.
 // h.mu is held.
 func (s *store) dispatchChat(ce *chatEntry, a ahpwire.Action, raw []byte, origin *ahpwire.ActionOrigin) string {
+	// Turn ids are scoped by their chat (every URI made for a turn names
+	// its chat): the same id in two chats is two turns.
 	reason := validateChat(ce.state, a, origin.ClientID)
-	if reason == "" {
-		reason = s.turnIDTaken(ce, a)
-	}
 	if reason != "" {
 		s.emitRaw(ce.uri, a, raw, origin, reason)
 		return reason
 	}
-	s.noteTurnID(ce, a)
 	switch a.(type) {
 	case *ahpwire.ChatTurnCancelled, *ahpwire.ChatTruncated:
 		s.flushSpill(ce) // the reply so far, before the turn ends

@@ -42,8 +42,6 @@ type store struct {
 	extra extraState
 	// ext holds terminal and changeset channels and resources (channels.go).
 	ext extChannels
-	// turnChats is the chat of every client-started turn id (turnids.go).
-	turnChats turnIDs
 	// persist writes the state to the database (nil: not durable).
 	persist *persister
 }

@@ -234,3 +234,15 @@ func TestStderrFloodRateLimited(t *testing.T) {
 		t.Fatalf("%d of %d stderr lines logged", n, 16<<10)
 	}
 }
+
+// A client that numbers turns per chat (t1 in every session) gets every
+// turn answered: turn ids are scoped by chat.
+func TestTurnIDsPerChat(t *testing.T) {
+	e := newEnv(t, opts{})
+	for _, id := range []string{"one", "two"} {
+		_, chat := e.newSession(e.c, id)
+		if turn := e.run(e.c, chat, "t1", "text"); markdown(turn) != "Hello from the fake agent." {
+			t.Fatalf("chat %s turn t1: %q %q", id, markdown(turn), errText(turn))
+		}
+	}
+}
