@@ -24,6 +24,9 @@ type Request struct {
 	// System is the system prompt (a string or text blocks); the mock
 	// reads the working directory from it (see WorkDir).
 	System json.RawMessage `json:"system"`
+	// Answered, when set, reports whether the mock already answered the
+	// result of tool_use id (the server remembers; see turn).
+	Answered func(id string) bool `json:"-"`
 }
 
 // Message is one conversation message; Content is a string or an array
@@ -88,9 +91,10 @@ func (r *Request) Prompt() string {
 	return p
 }
 
-// turn reads the last user message: the user's words when it has words
-// after its tool results, else the tool_result answering the tool_use that
-// ends the assistant message before it, else the user's words. (Claude Code merges a new prompt into the user message that
+// turn reads the last user message: the tool_result answering the
+// tool_use that ends the assistant message before it (unless that result
+// was answered already and words follow: a new prompt), else the user's
+// words. (Claude Code merges a new prompt into the user message that
 // carries the previous turn's tool results, results first: only the
 // assistant's side tells a result to answer from a new prompt.)
 func (r *Request) turn() (string, *inBlock) {
@@ -108,11 +112,13 @@ func (r *Request) turn() (string, *inBlock) {
 	if tu := r.pendingToolUse(last); tu != nil {
 		for i := range blocks {
 			if blocks[i].Type == "tool_result" && blocks[i].ToolUseID == tu.ID {
-				// Words after the results are a new prompt: the current
-				// adapter (0.101) also gathers an assistant message's text
-				// before its tool_use blocks, so the finished turn seems
-				// to end with a tool_use.
-				if p := promptOf(blocks[i+1:]); p != "" {
+				// The current adapter (0.101) gathers an assistant
+				// message's texts before its tool_use blocks and a user
+				// message's texts after its tool results, so a finished
+				// turn seems to end with a tool_use, and the prompt that
+				// asked for a tool comes after the tool's result. Words
+				// after a result the mock already answered are a new prompt.
+				if p := promptOf(blocks[i+1:]); p != "" && r.Answered != nil && r.Answered(tu.ID) {
 					return p, nil
 				}
 				return "", &blocks[i]

@@ -44,6 +44,8 @@ type Server struct {
 	log   []Logged
 	tap   func(Logged)
 	fails map[string]int // "overloaded N …" prompts: failures answered so far
+	// answered holds the tool_use ids whose result the mock answered.
+	answered map[string]bool
 	http  *http.Server
 	ln    net.Listener
 }
@@ -125,7 +127,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 529, apiError("overloaded_error", "Overloaded (the mock's scripted failure)"))
 			return
 		}
+		req.Answered = s.wasAnswered
 		rep := Script(req)
+		if _, res := req.turn(); res != nil && len(req.Tools) > 0 {
+			s.mu.Lock()
+			if s.answered == nil {
+				s.answered = map[string]bool{}
+			}
+			s.answered[res.ToolUseID] = true
+			s.mu.Unlock()
+		}
 		for i := range rep.Blocks {
 			if rep.Blocks[i].Type == "tool_use" && rep.Blocks[i].ID == "" {
 				s.mu.Lock()
@@ -148,6 +159,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.record(Logged{Method: r.Method, Path: r.URL.Path})
 		writeJSON(w, http.StatusNotFound, apiError("not_found_error", "the mock does not serve "+r.Method+" "+r.URL.Path))
 	}
+}
+
+// wasAnswered reports whether the result of tool_use id was answered.
+func (s *Server) wasAnswered(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.answered[id]
 }
 
 // failing reports whether a request with this prompt gets a scripted

@@ -160,8 +160,17 @@ func TestBashToolRoundTrip(t *testing.T) {
 	if strings.Join(kinds, ",") != "text,tool_use" || stop != "tool_use" {
 		t.Fatalf("merged prompt: %v %s", kinds, stop)
 	}
-	// The current adapter (0.101) gathers the finished turn's texts before
-	// its tool_use: words after the results are still a new prompt.
+	// The current adapter (0.101) gathers a message's texts before its
+	// tool_use blocks (assistant) and after its tool results (user): the
+	// prompt that asked for the tool follows its result (answered as a
+	// result), and words after a result the mock answered already are a
+	// new prompt.
+	_, texts, _ = summary(t, post(t, context.Background(), u, `{"stream":true,"tools":[{"name":"Bash"}],"messages":[
+		{"role":"assistant","content":[{"type":"text","text":"I will"},{"type":"tool_use","id":"t9","name":"Bash","input":{}}]},
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"t9","is_error":true,"content":"User refused permission"},{"type":"text","text":"bash: touch made.txt"}]}]}`))
+	if texts[0] != "The command did not run: User refused permission" {
+		t.Fatalf("a result with the old prompt after it: %q", texts)
+	}
 	kinds, _, stop = summary(t, post(t, context.Background(), u, `{"stream":true,"tools":[{"name":"Bash"}],"messages":[
 		{"role":"user","content":"bash: touch made.txt"},
 		{"role":"assistant","content":[{"type":"text","text":"I will"},{"type":"text","text":"The command ran."},{"type":"tool_use","id":"t1","name":"Bash","input":{}}]},
