@@ -225,8 +225,22 @@ RC=$?
 set -e
 [ "$RC" = 130 ] || { show cancel; fail "cancel: exit $RC, want 130"; }
 grep -q 'word590 ' "$WORK/cancel.out" && fail "the answer ran to its end: not cancelled"
-run_exec after "hello again"
-[ "$RC" = 0 ] && grep -q 'You said: hello again' "$WORK/after.out" || { show after; fail "no answer after the cancel"; }
+# In the same session: the old adapter (0.23.1) ended this prompt at once,
+# empty, and every later answer landed under the following prompt.
+CSID=$(sed -n 's/^ahptui: session //p' "$WORK/cancel.err" | head -n1)
+[ -n "$CSID" ] || { RC=?; show cancel; fail "exec printed no session id"; }
+run_exec after --session "$CSID" "hello again"
+[ "$RC" = 0 ] && grep -q 'You said: hello again' "$WORK/after.out" || { show after; fail "no answer after the cancel, in the same session"; }
+run_exec after2 --session "$CSID" "and once more"
+[ "$RC" = 0 ] && grep -q 'You said: and once more' "$WORK/after2.out" || { show after2; fail "the answer after that is not its own"; }
+
+step "exec: !cmd runs in a shell on the host (nothing to the agent), and goes with the next prompt"
+run_exec shell "!echo shell-ran > shell.txt; echo printed-by-the-shell"
+[ "$RC" = 0 ] && [ -e "$WORK/proj/shell.txt" ] || { show shell; fail "!cmd did not run in the session's directory"; }
+SSID=$(sed -n 's/^ahptui: session //p' "$WORK/shell.err" | head -n1)
+run_exec aftershell --session "$SSID" "hello after the shell"
+[ "$RC" = 0 ] || { show aftershell; fail "no answer after !cmd"; }
+grep -rlq 'printed-by-the-shell' "$WORK/requests" || fail "the shell's output did not reach the model with the next prompt"
 
 # attach_tui: ahptui attached to the host in a new tmux session (120x40).
 attach_tui() {
@@ -266,6 +280,7 @@ keys Enter
 wait_for '│ .*touch tui-approved\.txt'
 wait_for '│ .*Allow'
 wait_gone 'you were typing'
+wait_for 'd/n deny'
 keys a
 wait_for 'The command ran\.'
 wait_for 'tab transcript'
@@ -275,12 +290,29 @@ step "TUI: reject one (d)"
 type_text 'bash: touch tui-denied.txt'
 keys Enter
 wait_for '│ .*touch tui-denied\.txt'
-wait_for '│ .*Reject'
+wait_for '│ +\[[0-9]\] No'
 wait_gone 'you were typing'
+wait_for 'd/n deny'
 keys d
 wait_for 'The command did not run'
 wait_for 'tab transcript'
 [ ! -e "$WORK/proj/tui-denied.txt" ] || fail "tui-denied.txt was created"
+
+step "TUI: deny with a reason (r): the reason reaches the model"
+type_text 'bash: touch tui-reason.txt'
+keys Enter
+wait_for '│ .*touch tui-reason\.txt'
+wait_for '│ +\[[0-9]\] No'
+wait_gone 'you were typing'
+wait_for 'd/n deny'
+keys r
+wait_for 'why\?'
+type_text 'use printf instead'
+keys Enter
+wait_for 'Sent to the agent'
+wait_for 'tab transcript'
+[ ! -e "$WORK/proj/tui-reason.txt" ] || fail "tui-reason.txt was created"
+grep -rlq "The user's reason: use printf instead" "$WORK/requests" || fail "the reason did not reach the model"
 
 step "TUI: approve an edit: the prompt shows its diff, then the transcript does"
 printf '[server]\nport = 8080\ndebug = false\n' >"$WORK/proj/tui-edit.txt"
@@ -290,6 +322,7 @@ wait_for '│ .*Edit tui-edit\.txt'
 wait_for '│ +-port = 8080'
 wait_for '│ +\+port = 9090'
 wait_gone 'you were typing'
+wait_for 'd/n deny'
 keys a
 wait_for 'The edit was made\.'
 wait_for '^ +-port = 8080'
@@ -309,6 +342,7 @@ type_text 'edit: tui-edit.txt debug = false => debug = true'
 keys Enter
 wait_for '│ +\+debug = true'
 wait_gone 'you were typing'
+wait_for 'd/n deny'
 keys d
 wait_for 'The edit was not made'
 wait_for 'Edit tui-edit\.txt — denied'

@@ -46,8 +46,8 @@ type Server struct {
 	fails map[string]int // "overloaded N …" prompts: failures answered so far
 	// answered holds the tool_use ids whose result the mock answered.
 	answered map[string]bool
-	http  *http.Server
-	ln    net.Listener
+	http     *http.Server
+	ln       net.Listener
 }
 
 // New returns a server; tap, when not nil, sees every request as it is
