@@ -280,3 +280,20 @@ func TestRichPlainAndLine(t *testing.T) {
 		t.Errorf("RichLine does not style the code span: %q", l)
 	}
 }
+
+// A tool whose invocation message is its title (Gemini's replace, Codex's
+// exec, Claude Code's Bash through its adapter) shows it once.
+func TestToolPillNoRepeatedTitle(t *testing.T) {
+	r := New(DarkStyles())
+	tc := baseTool(ahpwire.ToolPendingConfirmation)
+	tc.DisplayName = "touch m1.txt"
+	tc.InvocationMessage = rich("touch m1.txt")
+	l := ansi.Strip(r.toolPill(&tc, blockTimes{}, 100, ViewOpts{}))
+	if strings.Count(l, "touch m1.txt") != 1 || !strings.Contains(l, "waiting for approval") {
+		t.Fatalf("pill %q", l)
+	}
+	tc.InvocationMessage = rich("Run `ls`")
+	if l := ansi.Strip(r.toolPill(&tc, blockTimes{}, 100, ViewOpts{})); !strings.Contains(l, "Run ls") {
+		t.Fatalf("a different message is shown: %q", l)
+	}
+}

@@ -191,13 +191,18 @@ func (r *Renderer) toolPill(tc *ahpwire.ToolCallState, t blockTimes, width int, 
 	b.WriteString(gutter)
 	b.WriteString(ist.Render(icon))
 	b.WriteByte(' ')
+	full := name
 	name = truncatePlain(name, max(avail, 1))
 	b.WriteString(st.Name.Render(name))
 	rest := avail - ansi.StringWidth(name)
 
 	dur := toolDuration(tc, t, v.Now)
 	state := toolState(tc)
-	summary := richSpans(toolSummary(tc), true)
+	sum := toolSummary(tc)
+	if strings.TrimSpace(sum.Text) == full {
+		sum = ahpwire.StringOrMarkdown{} // the name says it already (Gemini's replace, Codex's exec, Claude Code's Bash)
+	}
+	summary := richSpans(sum, true)
 	tailW := 0 // state and duration with their separators
 	if state != "" {
 		tailW += 2 + ansi.StringWidth(state)
