@@ -3,6 +3,7 @@
 package acp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -244,5 +245,44 @@ func TestTurnIDsPerChat(t *testing.T) {
 		if turn := e.run(e.c, chat, "t1", "text"); markdown(turn) != "Hello from the fake agent." {
 			t.Fatalf("chat %s turn t1: %q %q", id, markdown(turn), errText(turn))
 		}
+	}
+}
+
+// A host killed with SIGKILL leaves nothing of its agent behind: the
+// agent dies with it (parent-death signal) and so does what the agent
+// started in its process group (the group's sentinel).
+func TestAgentChildrenDieWithKilledHost(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, cmd := serveAgents(t, dir, "fake")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	e := &env{t: t, url: u, dir: dir, ctx: ctx, cancel: cancel, logs: &logBuf{}}
+	k := e.dial()
+	chat := e.sessionOf(k, "fake", "kids")
+	e.prompt(k, chat, "t1", "children")
+	if ok, err := k.turnEnded(ctx, chat, "t1"); !ok || err != nil {
+		t.Fatalf("turn: %v %v", ok, err)
+	}
+	md := markdown(e.chatState(k, chat).Turns[0])
+	pid, err := strconv.Atoi(strings.TrimPrefix(md, "child pid "))
+	if err != nil {
+		t.Fatalf("answer %q", md)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	if !alive(pid) {
+		t.Fatal("the agent's child is not running")
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the agent's child %d outlived the killed host", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -13,3 +13,6 @@ func killGroup(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+// guardGroup does nothing on Windows (no process groups here).
+func guardGroup(int) (func(), error) { return func() {}, nil }

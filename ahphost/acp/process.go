@@ -176,6 +176,11 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 		return nil, fmt.Errorf("cannot start the agent %q (%s): %w", b.cfg.Name, b.cfg.Command, err)
 	}
 	b.log.Info("agent started", "pid", cmd.Process.Pid, "command", b.cfg.Command)
+	disarm, gerr := guardGroup(cmd.Process.Pid) // proc_unix.go
+	if gerr != nil {
+		b.log.Warn("cannot guard the agent's process group; its children may outlive a killed host", "err", gerr)
+		disarm = func() {}
+	}
 	p := &proc{cmd: cmd, stderr: newTail(stderrLines), exited: make(chan struct{}), dead: make(chan struct{}), mask: b.auth.mask}
 	pumped := make(chan struct{})
 	b.wg.Add(2)
@@ -188,6 +193,11 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	go func() {
 		defer b.wg.Done()
 		p.err = cmd.Wait()
+		// What the agent left in its group (`cmd &`) goes with it: nothing
+		// would ever reap or stop it (the pgid is not reused while any
+		// member lives).
+		killGroup(cmd)
+		disarm()
 		// What the agent wrote before it exited is read; a child holding
 		// the pipe does not keep the pump (nor the reaping) waiting.
 		_ = stderr.SetReadDeadline(time.Now().Add(stderrGrace))
