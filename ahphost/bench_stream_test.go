@@ -30,12 +30,13 @@ func BenchmarkHostStreamDeltas(b *testing.B) {
 		{"delta=60", 1 << 20, "/demo stream 1m 60"},
 		{"delta=4096", 4 << 20, "/demo stream 4m 4096"},
 	} {
-		b.Run(c.name, func(b *testing.B) { benchStream(b, c.size, c.prompt) })
+		b.Run(c.name, func(b *testing.B) { benchStream(b, Options{}, c.size, c.prompt) })
 	}
 }
 
-func benchStream(b *testing.B, size int, prompt string) {
-	_, u := startHost(b, Options{NoToken: true})
+func benchStream(b *testing.B, opts Options, size int, prompt string) {
+	opts.NoToken = true
+	_, u := startHost(b, opts)
 	owner := dial(b, u, nil)
 	owner.initialize("owner", nil, nil)
 	chat := owner.createSession("ahp-session:/bench")

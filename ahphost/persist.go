@@ -34,9 +34,16 @@ import (
 // DefaultStateBudget bounds the state database (Options.StateBudget).
 const DefaultStateBudget = 16 << 30
 
-// minSnapTail is the log a channel gathers before it is snapshotted again
-// (at least its last snapshot's size, so writing stays linear).
-const minSnapTail = 256 << 10
+// When a channel is snapshotted again: once its log since the last
+// snapshot is larger than minSnapTail and a share of that snapshot's size
+// (twice it while the chat is idle, four times while a turn streams, whose
+// deltas would otherwise make it re-encode a growing reply over and over).
+// Writing stays linear in what was streamed, and a restart replays at most
+// about four times a channel's state.
+const (
+	minSnapTail    = 256 << 10
+	streamSnapTail = 4 << 20
+)
 
 // failRetry is the least time between two commits after one failed.
 const failRetry = time.Second
@@ -204,7 +211,7 @@ func (s *store) take() (b *durable.Batch, jobs []snapJob, gen uint64) {
 	s.ext.resources.gen++
 	for uri := range p.dirty {
 		cp := p.chans[uri]
-		if cp == nil || !(cp.reSnap || cp.tail > max(minSnapTail, cp.snap)) {
+		if cp == nil || !(cp.reSnap || cp.tail > s.snapTail(uri, cp.snap)) {
 			continue
 		}
 		st, meta, ok := s.persistState(uri)
@@ -240,6 +247,15 @@ func (s *store) requeue(b *durable.Batch) {
 		}
 	}
 	b.Resources(func(uri, ct string, data []byte) { p.batch.PutResource(uri, ct, data) })
+}
+
+// snapTail is the log that makes channel uri, last snapshotted at snap
+// bytes, due for a new snapshot. h.mu is held.
+func (s *store) snapTail(uri string, snap int64) int64 {
+	if ce := s.chats[uri]; ce != nil && ce.state.ActiveTurn != nil {
+		return max(streamSnapTail, 4*snap)
+	}
+	return max(minSnapTail, 2*snap)
 }
 
 // persistState returns a channel's state and meta to snapshot.

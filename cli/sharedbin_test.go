@@ -22,7 +22,7 @@ var sharedBin struct {
 
 // sharedBinary returns the path of the ahptui binary built once per test
 // process (removed by TestMain). Callers must not move or change it.
-func sharedBinary(t *testing.T) string {
+func sharedBinary(t testing.TB) string {
 	t.Helper()
 	buildSharedBinary()
 	if sharedBin.err != nil {

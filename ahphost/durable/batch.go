@@ -26,10 +26,11 @@ const (
 // op is one write of a Batch.
 type op struct {
 	kind opKind
-	key  string // channel URI or resource URI
-	seq  uint64 // first serverSeq (log), snapshot serverSeq (snap)
-	data []byte // envelopes (log), state (snap), content (resource)
-	meta []byte // channel meta (snap), content type (resource)
+	key  string   // channel URI or resource URI
+	seq  uint64   // first serverSeq (log), snapshot serverSeq (snap)
+	data []byte   // state (snap), content (resource)
+	envs [][]byte // envelopes (log), joined by Commit
+	meta []byte   // channel meta (snap), content type (resource)
 }
 
 // Batch collects the writes of one commit, in order. It is not safe for
@@ -56,8 +57,7 @@ func (b *Batch) Append(channel string, seq uint64, env []byte) {
 		b.open[channel] = i
 	}
 	o := &b.ops[i]
-	o.data = binary.AppendUvarint(o.data, uint64(len(env)))
-	o.data = append(o.data, env...)
+	o.envs = append(o.envs, env) // joined by Commit, outside the host's lock
 	b.bytes += int64(len(env)) + 2
 }
 
@@ -81,6 +81,9 @@ func (b *Batch) supersede(channel string) {
 	for i := range b.ops {
 		if o := &b.ops[i]; o.key == channel && (o.kind == opLog || o.kind == opSnap) {
 			b.bytes -= int64(len(o.data) + len(o.meta))
+			for _, e := range o.envs {
+				b.bytes -= int64(len(e)) + 2
+			}
 			*o = op{}
 		}
 	}
@@ -159,6 +162,20 @@ func (d *DB) Commit(b *Batch) (err error) {
 	return nil
 }
 
+// joinEnvs is a log value: each envelope after its length (uvarint).
+func joinEnvs(envs [][]byte) []byte {
+	n := 0
+	for _, e := range envs {
+		n += len(e) + binary.MaxVarintLen32
+	}
+	v := make([]byte, 0, n)
+	for _, e := range envs {
+		v = binary.AppendUvarint(v, uint64(len(e)))
+		v = append(v, e...)
+	}
+	return v
+}
+
 // applyOp writes one operation.
 func applyOp(chans, res *bolt.Bucket, o *op) error {
 	switch o.kind {
@@ -171,7 +188,7 @@ func applyOp(chans, res *bolt.Bucket, o *op) error {
 		if err != nil {
 			return err
 		}
-		return lb.Put(u64(o.seq), o.data)
+		return lb.Put(u64(o.seq), joinEnvs(o.envs))
 	case opSnap:
 		cb, err := chans.CreateBucketIfNotExists([]byte(o.key))
 		if err != nil {
