@@ -202,3 +202,35 @@ func TestEditDiffSpansTheFile(t *testing.T) {
 	e.decide(chat, "t2", false, "reject")
 	e.finished(e.c, chat, "t2")
 }
+
+// A finished edit's diff under a path relative to the project (Claude
+// Code's adapter 0.101; ACP wants absolute paths) still shows the whole
+// file, so its hunk has the file's line numbers (the transcript said
+// "@@ -1,6" where the approval prompt said "@@ -6,6").
+func TestRelativeDiffPathIsTheSessionFile(t *testing.T) {
+	e := newEnv(t, opts{})
+	hello := filepath.Join(e.dir, "hello.txt")
+	if err := os.WriteFile(hello, []byte("a\nb\nc\nd\nfirst line\ne\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, chat := e.newSession(e.c, "relative")
+	e.prompt(e.c, chat, "t1", "selfedit relative")
+	e.decide(chat, "t1", true, "allow")
+	turn := e.finished(e.c, chat, "t1")
+	var last *ahpwire.ToolResultContent
+	for i, c := range toolCalls(turn.ResponseParts)[0].Content {
+		if c.Type == ahpwire.ContentFileEdit {
+			last = &toolCalls(turn.ResponseParts)[0].Content[i]
+		}
+	}
+	if last == nil || last.Before == nil || last.Before.URI != fileURI(hello) {
+		t.Fatalf("the last diff: %+v", last)
+	}
+	r, err := e.c.c.ResourceRead(e.ctx, last.Before.Content.URI, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(r.Data) != "a\nb\nc\nd\nfirst line\ne\n" {
+		t.Fatalf("the diff's before is %q, not the whole file", r.Data)
+	}
+}

@@ -93,6 +93,7 @@ func (tm *turnMap) upsertLocked(id string, title *string, kind *sdk.ToolKind, ra
 		tc.input = in
 	}
 	if content != nil || locs != nil {
+		content = absDiffs(content, tm.s.dir)
 		tc.content = tm.toolContent(tc, content, locs)
 		tc.notePaths(content)
 	}
@@ -297,4 +298,28 @@ func unfence(s string) string {
 		}
 	}
 	return body
+}
+
+// absDiffs returns content with relative diff paths made absolute in dir:
+// ACP wants absolute paths, but Claude Code's adapter (0.101) reports a
+// finished edit's diff relative to the project, and the whole file (for the
+// hunk's line numbers) is found only by an absolute path (the transcript
+// said "@@ -1,6" where the approval prompt said "@@ -6,6").
+func absDiffs(content []sdk.ToolCallContent, dir string) []sdk.ToolCallContent {
+	var out []sdk.ToolCallContent
+	for i, c := range content {
+		if c.Diff == nil || c.Diff.Path == "" || filepath.IsAbs(c.Diff.Path) {
+			continue
+		}
+		if out == nil {
+			out = append([]sdk.ToolCallContent(nil), content...)
+		}
+		d := *c.Diff
+		d.Path = filepath.Join(dir, filepath.FromSlash(d.Path))
+		out[i].Diff = &d
+	}
+	if out == nil {
+		return content
+	}
+	return out
 }

@@ -15,7 +15,9 @@ import (
 // is "nometa" or "askonly" (which shows the diff only in the permission
 // request). "selfedit late" asks nothing and writes the file before
 // it announces the call (an auto-accepted edit that overtook its
-// tool_call). "selfwrite NAME" creates NAME the same way (Write).
+// tool_call); "selfedit relative" ends with the diff again under a path
+// relative to the project (Claude Code's adapter 0.101 does). "selfwrite
+// NAME" creates NAME the same way (Write).
 func (r *run) selfEdit(word, arg string) (sdk.StopReason, error) {
 	id := sdk.ToolCallId("t-self")
 	var p, oldSnip, newSnip, title string
@@ -82,9 +84,14 @@ func (r *run) writeSelf(id sdk.ToolCallId, p string, content func(string) string
 		return sdk.StopReasonEndTurn, nil
 	}
 	written()
-	if arg != "nometa" && arg != "askonly" {
+	if arg != "nometa" && arg != "askonly" && arg != "relative" {
 		r.send(sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{ToolCallId: id, Meta: map[string]any{
 			"claudeCode": map[string]any{"toolName": "Edit", "toolResponse": map[string]any{"filePath": p, "originalFile": original}}}}})
+	}
+	if arg == "relative" {
+		old := "first"
+		r.send(sdk.UpdateToolCall(id, sdk.WithUpdateContent([]sdk.ToolCallContent{{Diff: &sdk.ToolCallContentDiff{
+			Path: "hello.txt", OldText: &old, NewText: "FIRST", Type: "diff"}}})))
 	}
 	r.send(sdk.UpdateToolCall(id, sdk.WithUpdateStatus(sdk.ToolCallStatusCompleted)))
 	r.say("edited")
