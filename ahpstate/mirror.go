@@ -139,8 +139,9 @@ func (m *Mirror) Expect(uri, kind string) {
 	m.named[uri] = kind
 }
 
-// kindOf is the kind of uri: as Expect named it, else by its scheme.
-func (m *Mirror) kindOf(uri string) string {
+// KindOf is the kind of uri: as Expect named it, else by its scheme
+// (MirrorKind).
+func (m *Mirror) KindOf(uri string) string {
 	if k, ok := m.named[uri]; ok {
 		return k
 	}
@@ -154,51 +155,89 @@ func (m *Mirror) keeps(k string) bool { return k != "" && (m.kinds == nil || m.k
 // ignored (Known false); one whose state does not decode leaves the
 // channel as it was and returns the error.
 func (m *Mirror) Load(s ahpwire.Snapshot) (Change, error) {
-	ch := Change{Channel: s.Resource, Kind: m.kindOf(s.Resource)}
+	kind := m.KindOf(s.Resource)
+	if !m.keeps(kind) {
+		return Change{Channel: s.Resource, Kind: kind}, nil
+	}
+	st, err := DecodeState(kind, s.State)
+	if err != nil {
+		return m.current(s.Resource), fmt.Errorf("ahpstate: snapshot of %s: %w", s.Resource, err)
+	}
+	return m.LoadState(s.Resource, st)
+}
+
+// DecodeState decodes a snapshot's state for a channel of kind (a
+// MirrorKind value): an ahpwire.RootState, SessionState, ChatState,
+// TerminalState (bounded as its actions are, BoundTerminal),
+// ChangesetState, AnnotationsState or ResourceWatchState. A client decodes a large snapshot with it off its UI
+// goroutine and hands the state to LoadState.
+func DecodeState(kind string, raw []byte) (any, error) {
+	switch kind {
+	case ScopeRoot:
+		return ahpwire.DecodeRootState(raw)
+	case ScopeSession:
+		return ahpwire.DecodeSessionState(raw)
+	case ScopeChat:
+		return ahpwire.DecodeChatState(raw)
+	case KindTerminal:
+		st, err := ahpwire.DecodeTerminalState(raw)
+		return BoundTerminal(st), err
+	case KindChangeset:
+		return ahpwire.DecodeChangesetState(raw)
+	case KindAnnotations:
+		return ahpwire.DecodeAnnotationsState(raw)
+	case KindResourceWatch:
+		return ahpwire.DecodeResourceWatchState(raw)
+	}
+	return nil, fmt.Errorf("no state for channel kind %q", kind)
+}
+
+// LoadState replaces a channel's state with st, a decoded snapshot state
+// (DecodeState's) of the channel's kind, or the client's own form of the
+// same state (a chat whose long replies it holds by reference, as the host
+// does). A state of another kind than the channel's is refused; a kind the
+// Mirror does not keep is ignored (Known false).
+func (m *Mirror) LoadState(uri string, st any) (Change, error) {
+	ch := Change{Channel: uri, Kind: m.KindOf(uri)}
 	if !m.keeps(ch.Kind) {
 		return ch, nil
 	}
-	var err error
-	switch ch.Kind {
-	case ScopeRoot:
-		var st ahpwire.RootState
-		if st, err = ahpwire.DecodeRootState(s.State); err == nil {
+	ok := false
+	switch st := st.(type) {
+	case ahpwire.RootState:
+		if ok = ch.Kind == ScopeRoot; ok {
 			if m.root != nil {
 				ch.Before = *m.root
 			}
 			m.root, ch.After = &st, st
 		}
-	case ScopeSession:
-		err = loadInto(m.ss, &ch, s.State, ahpwire.DecodeSessionState)
-	case ScopeChat:
-		err = loadInto(m.cs, &ch, s.State, ahpwire.DecodeChatState)
-	case KindTerminal:
-		err = loadInto(m.ts, &ch, s.State, ahpwire.DecodeTerminalState)
-	case KindChangeset:
-		err = loadInto(m.sets, &ch, s.State, ahpwire.DecodeChangesetState)
-	case KindAnnotations:
-		err = loadInto(m.anns, &ch, s.State, ahpwire.DecodeAnnotationsState)
-	case KindResourceWatch:
-		err = loadInto(m.rws, &ch, s.State, ahpwire.DecodeResourceWatchState)
+	case ahpwire.SessionState:
+		ok = ch.Kind == ScopeSession && loadInto(m.ss, &ch, st)
+	case ahpwire.ChatState:
+		ok = ch.Kind == ScopeChat && loadInto(m.cs, &ch, st)
+	case ahpwire.TerminalState:
+		ok = ch.Kind == KindTerminal && loadInto(m.ts, &ch, st)
+	case ahpwire.ChangesetState:
+		ok = ch.Kind == KindChangeset && loadInto(m.sets, &ch, st)
+	case ahpwire.AnnotationsState:
+		ok = ch.Kind == KindAnnotations && loadInto(m.anns, &ch, st)
+	case ahpwire.ResourceWatchState:
+		ok = ch.Kind == KindResourceWatch && loadInto(m.rws, &ch, st)
 	}
-	if err != nil {
-		return m.current(ch.Channel), fmt.Errorf("ahpstate: snapshot of %s: %w", s.Resource, err)
+	if !ok {
+		return m.current(uri), fmt.Errorf("ahpstate: a %T is no state of %s channel %s", st, ch.Kind, uri)
 	}
 	ch.Known = true
 	return ch, nil
 }
 
-// loadInto decodes raw into states[ch.Channel], recording before and after.
-func loadInto[S any](states map[string]S, ch *Change, raw []byte, decode func([]byte) (S, error)) error {
-	st, err := decode(raw)
-	if err != nil {
-		return err //nolint:wrapcheck // Load wraps it
-	}
+// loadInto puts st into states[ch.Channel], recording before and after.
+func loadInto[S any](states map[string]S, ch *Change, st S) bool {
 	if old, ok := states[ch.Channel]; ok {
 		ch.Before = old
 	}
 	states[ch.Channel], ch.After = st, st
-	return nil
+	return true
 }
 
 // Apply applies an action envelope to its channel's state with the
@@ -240,7 +279,7 @@ func reduceIn[S any](states map[string]S, uri string, a ahpwire.Action, reduce f
 // current returns a Change that changes nothing: the channel's state as
 // both Before and After (Known false when the Mirror does not hold it).
 func (m *Mirror) current(uri string) Change {
-	ch := Change{Channel: uri, Kind: m.kindOf(uri)}
+	ch := Change{Channel: uri, Kind: m.KindOf(uri)}
 	var st any
 	switch ch.Kind {
 	case ScopeRoot:
@@ -275,7 +314,7 @@ func lookup[S any](states map[string]S, uri string) (any, bool) {
 // Drop forgets a channel (unsubscribed or lost); its envelopes are ignored
 // until a snapshot loads it again.
 func (m *Mirror) Drop(uri string) {
-	switch m.kindOf(uri) {
+	switch m.KindOf(uri) {
 	case ScopeRoot:
 		m.root = nil
 	case ScopeSession:

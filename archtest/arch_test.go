@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 	"keymap":                       {},
 	"tui":                          {"render", "keymap", "reducer", "ahpclient", "ahpwire", "ahpstate", "internal/redact", "resload", "tui/app", "tui/chat", "tui/picker", "tui/dialog", "tui/uikit"},
 	"tui/app":                      {"render", "keymap", "ahpclient", "ahpwire", "ahpstate", "internal/redact", "internal/safefile", "resload", "tui/dialog", "tui/uikit"},
-	"tui/chat":                     {"render", "keymap", "reducer", "ahpclient", "ahpwire", "tui/app", "tui/uikit"},
+	"tui/chat":                     {"render", "keymap", "reducer", "ahpclient", "ahpwire", "ahpstate", "tui/app", "tui/uikit"},
 	"tui/picker":                   {"render", "keymap", "ahpwire", "tui/app", "tui/dialog", "tui/uikit"},
 	"tui/dialog":                   {"render", "keymap", "ahpwire", "tui/uikit"},
 	"tui/uikit":                    {"render"},

@@ -28,13 +28,20 @@ func Apply(cs ahpwire.ChatState, s State, env ahpwire.ActionEnvelope) (ahpwire.C
 // ApplyAction applies a bare AHP action (no envelope, as in the
 // conformance fixtures); see Apply.
 func ApplyAction(cs ahpwire.ChatState, s State, a ahpwire.Action) (ahpwire.ChatState, State, []Action) {
-	cs = ahpstate.LiftLegacyInputs(cs) // as Project reads it
 	next := cs
 	if ahpstate.ActionScope(a) == ahpstate.ScopeChat {
-		next = ahpstate.ReduceChat(cs, a)
+		next = ahpstate.ReduceChat(ahpstate.LiftLegacyInputs(cs), a)
 	}
-	acts := Derive(a, cs, next)
-	return next, ReduceAll(s, acts...), acts
+	s, acts := Follow(s, a, cs, next)
+	return next, s, acts
+}
+
+// Follow moves the transcript s along one change of AHP's chat state that
+// action a made, from before to after (a client's ahpstate.Mirror applied
+// it; see Derive), and returns the derived actions too.
+func Follow(s State, a ahpwire.Action, before, after ahpwire.ChatState) (State, []Action) {
+	acts := Derive(a, ahpstate.LiftLegacyInputs(before), ahpstate.LiftLegacyInputs(after))
+	return ReduceAll(s, acts...), acts
 }
 
 // Derive returns the lifecycle actions that carry a transcript projected
@@ -193,4 +200,30 @@ func pendingChanged(b, a *ahpwire.ChatState) bool {
 // a slice it changes).
 func sameSlice[T any](a, b []T) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// SessionEnded reads from a session's state whether it ended for its chat
+// chatURI: a failed session (lifecycle failed or creationFailed) and one
+// that no longer lists the chat end it (SessionEnd, for SESSION_END). A
+// session that lists no chat at all (a host of another dialect names only
+// its default chat, or none) has not removed this one.
+func SessionEnded(ss ahpwire.SessionState, chatURI string) (SessionEnd, bool) {
+	switch ss.Lifecycle {
+	case ahpwire.LifecycleFailed, ahpwire.LifecycleCreationFailed:
+		end := SessionEnd{Reason: "session failed", Failed: true}
+		if e := ss.CreationError; e != nil {
+			info := errorInfo(*e, false)
+			end.Error = &info
+		}
+		return end, true
+	}
+	if len(ss.Chats) == 0 || chatURI == "" || chatURI == ss.DefaultChat {
+		return SessionEnd{}, false
+	}
+	for _, c := range ss.Chats {
+		if c.Resource == chatURI {
+			return SessionEnd{}, false
+		}
+	}
+	return SessionEnd{Reason: "chat removed"}, true
 }

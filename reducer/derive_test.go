@@ -258,3 +258,30 @@ func TestApplyToolDeltaCostDoesNotGrow(t *testing.T) {
 		t.Errorf("bytes per tool delta grow with the input: %.0f → %.0f (limit %.0f)", sb, bb, limit)
 	}
 }
+
+func TestSessionEnded(t *testing.T) {
+	const chat = "ahp-chat:/s1/c1"
+	ready := ahpwire.SessionState{Lifecycle: ahpwire.LifecycleReady, Chats: []ahpwire.ChatSummary{{Resource: chat}}}
+	if _, ended := SessionEnded(ready, chat); ended {
+		t.Fatal("a ready session that lists the chat ended it")
+	}
+	other := ready
+	other.Chats = []ahpwire.ChatSummary{{Resource: "ahp-chat:/s1/c2"}}
+	if end, ended := SessionEnded(other, chat); !ended || end.Failed || end.Reason != "chat removed" {
+		t.Fatalf("a session without the chat: %+v %v", end, ended)
+	}
+	if _, ended := SessionEnded(ahpwire.SessionState{Lifecycle: ahpwire.LifecycleReady, DefaultChat: chat}, chat); ended {
+		t.Fatal("a session that lists no chats (another dialect) ended its default chat")
+	}
+	failed := ready
+	failed.Lifecycle = ahpwire.LifecycleCreationFailed
+	failed.CreationError = &ahpwire.ErrorInfo{ErrorType: "agent", Message: "agent exited"}
+	end, ended := SessionEnded(failed, chat)
+	if !ended || !end.Failed || end.Error == nil || end.Error.Message != "agent exited" {
+		t.Fatalf("a failed session: %+v %v", end, ended)
+	}
+	s := Reduce(State{}, end)
+	if !s.Ended || !s.Failed || s.EndReason != "session failed" {
+		t.Fatalf("SESSION_END not reduced: %+v", s)
+	}
+}

@@ -35,12 +35,13 @@ func readArtifact(ctx context.Context, b app.Backend, a ahpwire.SessionArtifact)
 
 // onArtifacts handles the artifact messages of the root model.
 func (m *Model) onArtifacts(msg tea.Msg) tea.Cmd {
+	ss := m.sessionState()
 	switch msg := msg.(type) {
 	case app.OpenArtifactsMsg:
-		if m.session == nil || len(m.session.Artifacts) == 0 {
+		if ss == nil || len(ss.Artifacts) == 0 {
 			return m.setNotice("this session has no artifacts", false)
 		}
-		m.overlays = append(m.overlays, dialog.NewArtifactList(m.c.KM.Background, m.session.Artifacts))
+		m.overlays = append(m.overlays, dialog.NewArtifactList(m.c.KM.Background, ss.Artifacts))
 		return nil
 	case dialog.OpenArtifactMsg:
 		return readArtifact(m.c.Ctx, m.c.Backend, msg.Art)

@@ -16,7 +16,7 @@ func TestLiveDemoArtifactsListedAndOpened(t *testing.T) {
 	r.m = typeText(t, r.m, "/demo artifacts")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("artifacts listed", func(m Model) bool {
-		return m.chat.State.Current == nil && m.session != nil && len(m.session.Artifacts) == 4
+		return m.chat.State.Current == nil && m.sessionState() != nil && len(m.sessionState().Artifacts) == 4
 	})
 	r.m = send(t, r.m, tea.KeyPressMsg{Code: tea.KeyF8})
 	view := viewText(r.m)
@@ -36,6 +36,6 @@ func TestLiveDemoArtifactsListedAndOpened(t *testing.T) {
 	r.m = typeText(t, r.m, "/demo artifacts clear")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("artifacts cleared", func(m Model) bool {
-		return m.chat.State.Current == nil && m.session != nil && len(m.session.Artifacts) == 0 && len(m.chat.State.Messages) >= 4
+		return m.chat.State.Current == nil && m.sessionState() != nil && len(m.sessionState().Artifacts) == 0 && len(m.chat.State.Messages) >= 4
 	})
 }

@@ -35,9 +35,9 @@ func openReferencedReply(t *testing.T, opts ahphost.Options, size, inlineMax int
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
 	// The snapshot's window starts after the large turn; the chat pages it
 	// in through fetchTurns, by reference (issue 21).
-	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.AHP.Turns) > 0 })
+	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.AHP().Turns) > 0 })
 
-	for _, p := range r.m.chat.AHP.Turns[0].ResponseParts {
+	for _, p := range r.m.chat.AHP().Turns[0].ResponseParts {
 		if p.Kind == ahpwire.PartContentRef {
 			refs++
 		} else if p.Kind == ahpwire.PartMarkdown && len(p.Content) > inlineMax {

@@ -26,11 +26,13 @@ func (m *Model) openChangesOn(sets []ahpwire.Changeset) tea.Cmd {
 
 // changesets is the catalogue of the chat, else of its session.
 func (m *Model) changesets() []ahpwire.Changeset {
-	if cs := m.c.Channels.ChatSets; len(cs) > 0 {
-		return cs
+	if m.chat != nil {
+		if cs := m.chat.AHP().Changesets; len(cs) > 0 {
+			return cs
+		}
 	}
-	if m.session != nil {
-		return m.session.Changesets
+	if ss := m.sessionState(); ss != nil {
+		return ss.Changesets
 	}
 	return nil
 }

@@ -38,7 +38,7 @@ func TestLiveChangesViewSaysWhyAChangesetFailed(t *testing.T) {
 	r.m = typeText(t, r.m, "/demo edit")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("edit turn done", func(m Model) bool {
-		return m.chat.State.Current == nil && len(m.chat.State.Messages) >= 2 && len(m.c.Channels.ChatSets) == 1
+		return m.chat.State.Current == nil && len(m.chat.State.Messages) >= 2 && len(m.chat.AHP().Changesets) == 1
 	})
 	r.m = send(t, r.m, f6())
 	r.pump("failure shown", func(m Model) bool { return strings.Contains(viewText(m), "message too large") })

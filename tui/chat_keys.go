@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -104,6 +105,7 @@ func boundInTranscript(km *keymap.KeyMap, k tea.KeyPressMsg) bool {
 // there). Messages that did not reach the chat, and the draft, go along:
 // they fill the new chat's composer, ready to send.
 func (m *Model) newSessionLikeThis() tea.Cmd {
+	ss := m.sessionState()
 	var carry []string
 	if text := m.chat.TakeUnsent(); text != "" {
 		carry = append(carry, text)
@@ -114,9 +116,9 @@ func (m *Model) newSessionLikeThis() tea.Cmd {
 	if len(carry) > 0 {
 		m.carry = strings.Join(carry, "\n\n")
 	}
-	provider := ""
-	if m.session != nil {
-		provider = m.session.Provider
+	provider := m.chat.Agent
+	if ss != nil {
+		provider = cmp.Or(ss.Provider, provider)
 	}
 	if s, ok := m.picker.Session(m.chat.Session); ok && provider == "" {
 		provider = s.Provider

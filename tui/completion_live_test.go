@@ -61,8 +61,8 @@ func TestLiveCompletionAndSteering(t *testing.T) {
 		cur := m.chat.State.Current
 		return cur != nil && strings.Contains(cur.Text(), "Steering received:") && strings.Contains(cur.Text(), "look at the tests")
 	})
-	if r.m.chat.AHP.SteeringMessage != nil {
-		t.Fatalf("the steering message was not consumed: %+v", r.m.chat.AHP.SteeringMessage)
+	if r.m.chat.AHP().SteeringMessage != nil {
+		t.Fatalf("the steering message was not consumed: %+v", r.m.chat.AHP().SteeringMessage)
 	}
 	cancelTurn := &ahpwire.ChatTurnCancelled{TurnID: r.m.chat.State.Current.TurnID, Duration: ahpwire.Ptr(int64(1))}
 	if _, err := r.client.Dispatch(context.Background(), r.m.chat.URI, cancelTurn); err != nil {

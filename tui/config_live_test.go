@@ -21,8 +21,8 @@ func TestLiveConfigSchemaChangeShowsInSettings(t *testing.T) {
 	r.m = typeText(t, r.m, "/demo config")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("schema changed", func(m Model) bool {
-		return m.chat.State.Current == nil && m.session != nil && m.session.Config != nil &&
-			strings.Contains(string(m.session.Config.Schema), "Reasoning effort")
+		return m.chat.State.Current == nil && m.sessionState() != nil && m.sessionState().Config != nil &&
+			strings.Contains(string(m.sessionState().Config.Schema), "Reasoning effort")
 	})
 	r.m = send(t, r.m, tea.KeyPressMsg{Code: tea.KeyF4})
 	if v := viewText(r.m); !strings.Contains(v, "Reasoning effort") {
@@ -33,6 +33,6 @@ func TestLiveConfigSchemaChangeShowsInSettings(t *testing.T) {
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("schema reset", func(m Model) bool {
 		return m.chat.State.Current == nil && len(m.chat.State.Messages) >= 4 &&
-			!strings.Contains(string(m.session.Config.Schema), "Reasoning effort")
+			!strings.Contains(string(m.sessionState().Config.Schema), "Reasoning effort")
 	})
 }

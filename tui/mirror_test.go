@@ -50,8 +50,8 @@ func TestChatAddedTwiceIsOneChat(t *testing.T) {
 	if m.screen != screenChat || m.chat == nil || m.chat.URI != "ahp-chat:/x" {
 		t.Fatalf("the one chat is not open: screen %v, subscribed %v", m.screen, fb.subscribed)
 	}
-	if m.session == nil || len(m.session.Chats) != 1 || m.session.Chats[0].Title != "final" {
-		t.Fatalf("session chats %+v", m.session)
+	if m.sessionState() == nil || len(m.sessionState().Chats) != 1 || m.sessionState().Chats[0].Title != "final" {
+		t.Fatalf("session chats %+v", m.sessionState())
 	}
 }
 
@@ -82,11 +82,11 @@ func TestSessionActionsReachTheOpenSession(t *testing.T) {
 		t.Fatal("chat not open")
 	}
 	m = sessionEnvelope(t, m, uri, 5, &ahpwire.SessionChatUpdated{Chat: "ahp-chat:/x", Changes: ahpwire.PartialChatSummary{Title: ahpwire.Ptr("renamed")}})
-	if m.session.Chats[0].Title != "renamed" {
-		t.Fatalf("chatUpdated did not reach the session: %+v", m.session.Chats)
+	if m.sessionState().Chats[0].Title != "renamed" {
+		t.Fatalf("chatUpdated did not reach the session: %+v", m.sessionState().Chats)
 	}
 	m = sessionEnvelope(t, m, uri, 6, &ahpwire.SessionTitleChanged{Title: "New title"})
-	if m.chat.Title != "New title" || m.session.Title != "New title" {
-		t.Fatalf("title %q / %q", m.chat.Title, m.session.Title)
+	if m.chat.Title != "New title" || m.sessionState().Title != "New title" {
+		t.Fatalf("title %q / %q", m.chat.Title, m.sessionState().Title)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/ahpclient"
-	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
 	"github.com/ahptui/ahptui/tui/app"
@@ -48,9 +47,7 @@ type Model struct {
 	noticeErr     bool
 	noticeID      int
 	open          *opening
-	session       *ahpwire.SessionState // state of the chat's session (from mirror)
-	mirror        *ahpstate.Mirror      // the attached host's AHP state (its hostEntry's)
-	prompted      map[string]bool       // pending items already prompted once
+	prompted      map[string]bool // pending items already prompted once
 	demoFault     func()
 	noMouse       bool
 	quitting      bool
@@ -89,10 +86,10 @@ func New(o Options) Model {
 		hosts: newHosts(o), quick: o.QuickStart && o.OpenSession == "",
 	}
 	m.picker.Here = o.HostName
-	m.mirror = newMirror()
+	m.c.Mirror = newMirror()
 	for _, h := range m.hosts {
 		if o.Backend != nil && h.b == o.Backend {
-			h.mirror = m.mirror
+			h.mirror = m.c.Mirror
 		}
 	}
 	m.startHosts()
@@ -187,10 +184,27 @@ func capTitle(t string) string {
 	return t
 }
 
+// sessionState is the opening or open session's state: the attached
+// host's Mirror's (nil until its snapshot came).
+func (m *Model) sessionState() *ahpwire.SessionState {
+	uri := ""
+	switch {
+	case m.open != nil:
+		uri = m.open.session
+	case m.chat != nil:
+		uri = m.chat.Session
+	}
+	if ss, ok := m.c.Mirror.Session(uri); ok && uri != "" {
+		return &ss
+	}
+	return nil
+}
+
 // bodyHeight is the height above the status line.
 func (m *Model) bodyHeight() int { return max(1, m.height-1) }
 
 func (m Model) render() string {
+	ss := m.sessionState()
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
@@ -198,7 +212,7 @@ func (m Model) render() string {
 	if m.connecting.active {
 		body = m.connectingView(m.width, m.bodyHeight())
 	} else if m.screen == screenChat && m.chat != nil {
-		body = m.chat.View(m.session != nil && len(m.session.Changesets) > 0) // the hint line's "f6 changes" (hints.go)
+		body = m.chat.View(ss != nil && len(ss.Changesets) > 0) // the hint line's "f6 changes" (hints.go)
 	} else {
 		body = m.picker.View(&m.c.Styles)
 	}
@@ -264,12 +278,13 @@ func (m *Model) composeOverlay(body string, ov uikit.Overlay) string {
 }
 
 func (m *Model) statusInfo() app.StatusInfo {
+	ss := m.sessionState()
 	s := app.StatusInfo{Conn: m.conn, Now: m.c.Now(), Host: m.c.Host, Notice: m.notice, NoticeErr: m.noticeErr, Stalled: m.stalled}
 	if m.chat != nil && m.screen == screenChat {
 		m.chat.Status(&s)
 		provider := ""
-		if m.session != nil {
-			provider = m.session.Provider
+		if ss != nil {
+			provider = ss.Provider
 		}
 		if s.Model == "" && provider != "" {
 			s.Model = chat.AgentModel(m.picker.Agents, provider)
@@ -277,7 +292,7 @@ func (m *Model) statusInfo() app.StatusInfo {
 		if v := chat.ModelVendor(m.picker.Agents, provider, s.Model); v != "" && s.Model != "" {
 			s.Model += " · " + v // shown next to the model (1.1)
 		}
-		chat.StatusExtras(&s, m.session, len(m.chat.AHP.BackgroundWork))
+		chat.StatusExtras(&s, ss, len(m.chat.AHP().BackgroundWork))
 	}
 	return s
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/chat"
 	"github.com/ahptui/ahptui/tui/dialog"
@@ -67,13 +68,13 @@ func (m *Model) handleEvent(ev ahpclient.Event) tea.Cmd {
 	case ahpclient.NotificationEvent:
 		return m.onNotification(ev)
 	case ahpclient.SnapshotEvent:
-		return m.onSnapshot(ev.Snapshot)
+		return m.onSnapshot(ev.Snapshot, nil)
 	case ahpclient.EnvelopeEvent:
 		cmd := m.onEnvelope(ev.Envelope)
 		ev.Ack()
 		return cmd
 	case ahpclient.ChannelLostEvent:
-		m.mirror.Drop(ev.Channel)
+		m.c.Mirror.Drop(ev.Channel)
 		return m.onChannelLost(ev.Channel)
 	case ahpclient.OutboxEvent:
 		return m.onOutbox(ev.Entry)
@@ -133,9 +134,13 @@ func (m *Model) onNotification(ev ahpclient.NotificationEvent) tea.Cmd {
 	case ahpwire.MethodSessionRemoved:
 		var p ahpwire.SessionRemovedParams
 		if json.Unmarshal(ev.Params, &p) == nil && m.chat != nil && m.chat.Session == p.Session {
+			// The transcript stays, ended (SESSION_END); the channels go.
 			m.picker.Remove(m.here(), p.Session)
-			cmd := m.leaveChat()
-			return tea.Batch(cmd, m.setNotice("the session was removed", true))
+			m.chat.EndSession(reducer.SessionEnd{Reason: "session removed"})
+			m.c.Mirror.Drop(m.chat.URI)
+			m.c.Mirror.Drop(m.chat.Session)
+			return tea.Batch(app.Unsubscribe(m.c.Ctx, m.c.Backend, m.chat.URI, m.chat.Session),
+				m.setNotice("the session was removed", true), m.syncPrompts())
 		}
 	case ahpwire.MethodSessionSummaryChanged:
 		var p ahpwire.SessionSummaryChangedParams
@@ -203,30 +208,43 @@ func (m *Model) setHostSessions(host string, items []ahpwire.SessionSummary) tea
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
+func (m *Model) onSnapshot(s ahpwire.Snapshot, d *decodedState) tea.Cmd {
+	uri := s.Resource
 	switch {
-	case s.Resource == rootChannel:
-		if ch, err := m.mirror.Load(s); err == nil {
+	case uri == rootChannel:
+		if ch, err := m.loadSnapshot(s, d); err == nil {
 			_, rs, _ := ch.Root()
 			m.setAgents(rs.Agents)
-			m.c.Channels.OnRootTerminals(rs.Terminals)
 		}
-	case app.IsSideChannel(s.Resource):
-		return m.onExtSnapshot(s)
-	case m.isSessionURI(s.Resource):
-		m.mirror.Expect(s.Resource, ahpstate.ScopeSession) // whatever its URI's dialect
-		ch, err := m.mirror.Load(s)
+	case app.IsSideChannel(uri):
+		if !m.c.Channels.Subscribed(uri) {
+			return nil // one this client no longer follows
+		}
+		ch, err := m.loadSnapshot(s, d)
+		if err != nil {
+			m.c.Log.Warn("side channel snapshot", "channel", uri, "err", err)
+			return nil
+		}
+		m.c.Channels.OnSnapshot(ch)
+		m.refreshExt()
+	case m.isSessionURI(uri):
+		m.c.Mirror.Expect(uri, ahpstate.ScopeSession) // whatever its URI's dialect
+		ch, err := m.loadSnapshot(s, d)
 		if err != nil {
 			return m.setNotice("session state: "+err.Error(), true)
 		}
 		_, ss, _ := ch.Session()
-		return m.onSessionState(s.Resource, ss)
-	case m.isChatURI(s.Resource):
-		if m.chat == nil || m.chat.URI != s.Resource {
+		return m.onSessionState(uri, ss)
+	case m.isChatURI(uri):
+		if m.chat == nil || m.chat.URI != uri {
 			return nil
 		}
-		cs, err := ahpwire.DecodeChatState(s.State)
-		return m.onChatSnapshot(s.Resource, cs, err)
+		m.c.Mirror.Expect(uri, ahpstate.ScopeChat) // whatever its URI's dialect
+		ch, err := m.loadSnapshot(s, d)
+		if err != nil {
+			return m.setNotice("chat state: "+err.Error(), true)
+		}
+		return m.onChatSnapshot(ch)
 	case m.open != nil:
 		// Not a channel this client subscribed: say so rather than wait
 		// for the opening session forever.
@@ -238,11 +256,24 @@ func (m *Model) onSnapshot(s ahpwire.Snapshot) tea.Cmd {
 	return nil
 }
 
+// loadSnapshot loads a snapshot into the attached host's Mirror: with the
+// state the event pump decoded off the UI goroutine when it decoded it as
+// the kind the Mirror holds the channel as, else decoding it here.
+func (m *Model) loadSnapshot(s ahpwire.Snapshot, d *decodedState) (ahpstate.Change, error) {
+	if d == nil || d.kind != m.c.Mirror.KindOf(s.Resource) {
+		return m.c.Mirror.Load(s)
+	}
+	if d.err != nil {
+		return ahpstate.Change{}, fmt.Errorf("snapshot of %s: %w", s.Resource, d.err)
+	}
+	return m.c.Mirror.LoadState(s.Resource, d.state)
+}
+
 // isSessionURI reports whether uri is a session channel: an ahp-session:
 // URI, or whatever URI this client subscribed as a session (hosts of the
 // VS Code dialect publish <provider>:/<id>).
 func (m *Model) isSessionURI(uri string) bool {
-	return strings.HasPrefix(uri, sessionScheme) || (m.open != nil && m.open.session == uri) ||
+	return ahpstate.MirrorKind(uri) == ahpstate.ScopeSession || (m.open != nil && m.open.session == uri) ||
 		(m.chat != nil && m.chat.Session == uri)
 }
 
@@ -252,17 +283,13 @@ func (m *Model) isChatURI(uri string) bool {
 	return strings.HasPrefix(uri, chatScheme) || (m.chat != nil && m.chat.URI == uri)
 }
 
-// onChatSnapshot applies a decoded chat snapshot to the open chat (the
-// event pump decodes it; see waitForEvent).
-func (m *Model) onChatSnapshot(uri string, cs ahpwire.ChatState, err error) tea.Cmd {
-	if m.chat == nil || m.chat.URI != uri {
+// onChatSnapshot hands the open chat the snapshot the Mirror loaded.
+func (m *Model) onChatSnapshot(ch ahpstate.Change) tea.Cmd {
+	_, cs, ok := ch.Chat()
+	if m.chat == nil || !ok {
 		return nil
 	}
-	if err != nil {
-		return m.setNotice("chat state: "+err.Error(), true)
-	}
-	m.chat.ApplyChatSnapshot(cs)
-	m.c.Channels.ChatSets = cs.Changesets
+	m.chat.OnSnapshot(ch)
 	if len(cs.Turns) == 0 && cs.ActiveTurn == nil && cs.TurnsNextCursor != "" {
 		// A window with nothing to show (a host leaves a large reply to
 		// fetchTurns): page the older turns in at once.
@@ -275,24 +302,27 @@ func (m *Model) onChatSnapshot(uri string, cs ahpwire.ChatState, err error) tea.
 // the chat to show.
 func (m *Model) onSessionState(uri string, ss ahpwire.SessionState) tea.Cmd {
 	if m.chat != nil && m.chat.Session == uri {
-		m.session = &ss
+		m.chat.OnSession(nil, ss)
 		if ss.Title != "" {
 			m.chat.Title = ss.Title
 		}
 		m.chat.SetWorkDirs(ss.WorkingDirectories)
+		m.chat.Agent = cmp.Or(ss.Provider, m.chat.Agent)
 		return nil
 	}
 	if m.open == nil || m.open.session != uri {
 		return nil
 	}
-	m.session = &ss
 	return m.continueOpening()
 }
 
 // continueOpening moves an opening session forward once it is ready and
 // has a chat.
 func (m *Model) continueOpening() tea.Cmd {
-	ss, uri := m.session, m.open.session
+	ss, uri := m.sessionState(), m.open.session
+	if ss == nil {
+		return nil
+	}
 	switch ss.Lifecycle {
 	case ahpwire.LifecycleCreating:
 		m.picker.Status = "waiting for the session to be ready…"
@@ -303,7 +333,7 @@ func (m *Model) continueOpening() tea.Cmd {
 		if ss.CreationError != nil {
 			msg += ": " + ss.CreationError.Message
 		}
-		m.mirror.Drop(uri)
+		m.c.Mirror.Drop(uri)
 		return tea.Batch(m.setNotice(msg, true), app.Unsubscribe(m.c.Ctx, m.c.Backend, uri))
 	}
 	switch {
@@ -325,28 +355,24 @@ func (m *Model) continueOpening() tea.Cmd {
 }
 
 func (m *Model) onEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
+	if m.chat != nil && m.chat.ClaimsEnvelope(env) {
+		return m.chat.AdoptEnvelope(env) // a re-read of long replies, not a change (chat/refturns.go)
+	}
+	ch := m.c.Mirror.Apply(env)
 	switch {
 	case env.Channel == rootChannel:
-		_, rs, ok := m.mirror.Apply(env).Root()
-		switch env.Action.(type) { // what to show again
-		case *ahpwire.RootAgentsChanged:
-			if ok {
-				m.setAgents(rs.Agents)
-			}
-		case *ahpwire.RootTerminalsChanged:
-			if ok {
-				m.c.Channels.OnRootTerminals(rs.Terminals)
+		if _, rs, ok := ch.Root(); ok {
+			if _, agents := env.Action.(*ahpwire.RootAgentsChanged); agents {
+				m.setAgents(rs.Agents) // what to show again
 			}
 		}
 	case app.IsSideChannel(env.Channel):
-		return m.onExtEnvelope(env)
+		m.c.Channels.OnEnvelope(env, ch)
+		m.refreshExt()
 	case m.isSessionURI(env.Channel):
-		return m.onSessionAction(env)
+		return m.onSessionAction(env, ch)
 	case m.chat != nil && env.Channel == m.chat.URI:
-		if a, ok := env.Action.(*ahpwire.ChatChangesetsChanged); ok && env.RejectionReason == "" {
-			m.c.Channels.ChatSets = a.Changesets
-		}
-		cmd := m.chat.ApplyChatEnvelope(env)
+		cmd := m.chat.OnEnvelope(env, ch)
 		return tea.Batch(cmd, m.syncPrompts())
 	}
 	return nil
@@ -356,21 +382,22 @@ func (m *Model) onEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 // shows the opening or open session's new state. A session the host marks
 // unread while the user has it open is marked read again: the user is
 // looking at it.
-func (m *Model) onSessionAction(env ahpwire.ActionEnvelope) tea.Cmd {
-	before, ss, ok := m.mirror.Apply(env).Session()
+func (m *Model) onSessionAction(env ahpwire.ActionEnvelope, ch ahpstate.Change) tea.Cmd {
+	before, ss, ok := ch.Session()
 	opening := m.open != nil && m.open.session == env.Channel
 	ours := m.chat != nil && m.chat.Session == env.Channel
-	if !ok || m.session == nil || (!opening && !ours) {
+	if !ok || (!opening && !ours) {
 		return nil
 	}
-	m.session = &ss
 	if opening {
 		return m.continueOpening()
 	}
+	m.chat.OnSession(env.Action, ss)
 	if ss.Title != before.Title {
 		m.chat.Title = ss.Title
 	}
 	m.chat.SetWorkDirs(ss.WorkingDirectories)
+	m.chat.Agent = cmp.Or(ss.Provider, m.chat.Agent)
 	if _, read := env.Action.(*ahpwire.SessionIsReadChanged); read && !ss.Status.Has(ahpwire.StatusIsRead) && m.screen == screenChat {
 		return m.c.Dispatch(m.chat.Session, &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
 	}

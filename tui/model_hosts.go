@@ -44,7 +44,7 @@ type hostEntry struct {
 	retryAt  time.Time           // the next connect attempt (while down)
 	attempts int                 // failed connects in a row
 	dialing  bool                // a Connect is under way
-	mirror   *ahpstate.Mirror    // the host's AHP state (root, the open session)
+	mirror   *ahpstate.Mirror    // the host's AHP state (every channel subscribed on it)
 }
 
 type (
@@ -223,8 +223,8 @@ func (m *Model) onHostConnected(msg hostConnectedMsg) tea.Cmd {
 }
 
 // onWatchEvent applies one event of a host that is not attached.
-func (m *Model) onWatchEvent(b app.Backend, ev ahpclient.Event) tea.Cmd {
-	cmd, pump := m.applyWatchEvent(b, ev)
+func (m *Model) onWatchEvent(b app.Backend, msg connEventMsg) tea.Cmd {
+	cmd, pump := m.applyWatchEvent(b, msg)
 	if !pump {
 		return cmd
 	}
@@ -233,7 +233,8 @@ func (m *Model) onWatchEvent(b app.Backend, ev ahpclient.Event) tea.Cmd {
 
 // applyWatchEvent is onWatchEvent without re-arming the pump; pump says
 // whether the backend is still watched (its pump goes on).
-func (m *Model) applyWatchEvent(b app.Backend, ev ahpclient.Event) (tea.Cmd, bool) {
+func (m *Model) applyWatchEvent(b app.Backend, msg connEventMsg) (tea.Cmd, bool) {
+	ev := msg.ev
 	h := m.hostByBackend(b)
 	if h == nil {
 		if e, ok := ev.(ahpclient.EnvelopeEvent); ok {
@@ -252,7 +253,12 @@ func (m *Model) applyWatchEvent(b app.Backend, ev ahpclient.Event) (tea.Cmd, boo
 	case ahpclient.NotificationEvent:
 		cmd = m.onRootNotification(h.Name, ev)
 	case ahpclient.SnapshotEvent:
-		_, _ = h.mirror.Load(ev.Snapshot) // a bad root snapshot leaves the last good one
+		// A bad root snapshot leaves the last good one.
+		if d := msg.decoded; d != nil && d.err == nil && d.kind == h.mirror.KindOf(ev.Snapshot.Resource) {
+			_, _ = h.mirror.LoadState(ev.Snapshot.Resource, d.state) // decoded by the pump
+		} else {
+			_, _ = h.mirror.Load(ev.Snapshot)
+		}
 	case ahpclient.EnvelopeEvent:
 		h.mirror.Apply(ev.Envelope)
 		ev.Ack()
@@ -290,9 +296,9 @@ func (m *Model) onWatchStopped(b app.Backend, err error) tea.Cmd {
 }
 
 // newMirror returns the AHP state the UI keeps of one host connection:
-// the root (agents, terminals) and the opening or open session. The open
-// chat's state is the chat model's (chat/update.go), terminals' and
-// changesets' the ext channels' (app/channels.go), reduced by ahpstate too.
+// every channel it subscribes (the root, the opening or open session, the
+// open chat, the terminals and changesets on screen). The screens read it
+// (App.Mirror); nothing else holds AHP state.
 func newMirror() *ahpstate.Mirror {
-	return ahpstate.NewMirror(ahpstate.Reducer{}, ahpstate.ScopeRoot, ahpstate.ScopeSession)
+	return ahpstate.NewMirror(ahpstate.Reducer{})
 }

@@ -102,18 +102,18 @@ func (m *Model) attach(h *hostEntry) tea.Cmd {
 		old.conn = m.conn // its AHP state stays in its mirror
 	}
 	if m.chat != nil {
-		m.mirror.Drop(m.chat.Session)
+		m.c.Mirror.Drop(m.chat.Session)
+		m.c.Mirror.Drop(m.chat.URI)
 		cmds = append(cmds, app.Unsubscribe(m.c.Ctx, m.c.Backend, m.chat.URI, m.chat.Session))
 		m.chat = nil
 	}
-	m.session, m.open, m.screen, m.overlays = nil, nil, screenPicker, nil
+	m.open, m.screen, m.overlays = nil, screenPicker, nil
 	m.prompted = map[string]bool{}
 	m.c.Backend = h.b
 	m.c.Host = cmp.Or(h.Label, h.Name)
 	m.c.Channels = app.NewChannels(m.c)
-	m.mirror = h.mirror
-	rs, _ := m.mirror.Root()
-	m.c.Channels.OnRootTerminals(rs.Terminals)
+	m.c.Mirror = h.mirror
+	rs, _ := m.c.Mirror.Root()
 	m.conn = h.conn
 	m.picker.Here, m.picker.Loaded, m.picker.NoHost = h.Name, true, false
 	m.picker.Status = ""

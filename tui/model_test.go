@@ -9,6 +9,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/tui/uikit"
 )
 
 func idleChat(t *testing.T) (Model, *fakeBackend) {
@@ -96,19 +97,83 @@ func TestEscCancelsRunningTurn(t *testing.T) {
 	}
 }
 
+// failedTurn is turn id ended by an error part (AHP 0.6: no Turn.error).
+func failedTurn(id string, resumable bool) ahpwire.Turn {
+	turn := finishedTurn(id, "go", "partial")
+	turn.State = ahpwire.TurnError
+	turn.ResponseParts = append(turn.ResponseParts, ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: "overloaded", Message: "model overloaded"}, resumable))
+	return turn
+}
+
 func TestResumeAfterResumableError(t *testing.T) {
 	m, fb := newTestModel(t, 100, 30)
-	turn := finishedTurn("t1", "go", "partial")
-	turn.State = ahpwire.TurnError
-	turn.Error = &ahpwire.ErrorInfo{ErrorType: "overloaded", Message: "model overloaded"}
-	turn.ResponseParts = append(turn.ResponseParts, ahpwire.ErrorPart(*turn.Error, true))
-	m = openChat(t, m, chatState([]ahpwire.Turn{turn}, nil))
+	m = openChat(t, m, chatState([]ahpwire.Turn{failedTurn("t1", true)}, nil))
 	if m.chat.ResumableTurn() != "t1" {
 		t.Fatalf("resumable turn not detected: %q", m.chat.ResumableTurn())
+	}
+	if !strings.Contains(viewText(m), "turn failed") {
+		t.Fatalf("the hint line does not offer the resume:\n%s", viewText(m))
 	}
 	send(t, m, keyPress("alt+r"))
 	if a, ok := fb.lastDispatch(t).action.(*ahpwire.ChatTurnResume); !ok || a.TurnID != "t1" {
 		t.Fatalf("want turnResume t1, got %#v", fb.lastDispatch(t).action)
+	}
+}
+
+// TestNoResumeOfferedTheHostRefuses: "may I resume" is AHP's rule
+// (ahpstate.Resumable, which the host checks chat/turnResume against): a
+// turn that failed resumably, was resumed and then failed for good is not
+// resumable, though its transcript still shows the first, resumable
+// error; nor is a turn a 0.5-era host ended with Turn.error.
+func TestNoResumeOfferedTheHostRefuses(t *testing.T) {
+	m, fb := newTestModel(t, 100, 30)
+	m = openChat(t, m, chatState([]ahpwire.Turn{failedTurn("t1", true)}, nil))
+	m = send(t, m, envelope(5, &ahpwire.ChatTurnResume{TurnID: "t1"}))
+	fatal := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: "auth", Message: "key revoked"}, false)
+	m = send(t, m, envelope(6, &ahpwire.ChatError{TurnID: "t1", Duration: ahpwire.Ptr(int64(10)), Part: &fatal}))
+	if m.chat.State.Current != nil {
+		t.Fatal("the resumed turn did not end")
+	}
+	if got := m.chat.ResumableTurn(); got != "" {
+		t.Fatalf("a turn that failed for good is offered for resuming: %q", got)
+	}
+	if v := viewText(m); strings.Contains(v, "turn failed") || !strings.Contains(v, "key revoked") {
+		t.Fatalf("the screen offers a resume, or hides the error:\n%s", v)
+	}
+	n := len(fb.dispatched)
+	send(t, m, keyPress("alt+r"))
+	if len(fb.dispatched) != n {
+		t.Fatalf("alt+r dispatched %#v", fb.lastDispatch(t).action)
+	}
+
+	legacy := failedTurn("t1", true)
+	legacy.Error = &ahpwire.ErrorInfo{ErrorType: "overloaded", Message: "model overloaded"}
+	m, _ = newTestModel(t, 100, 30)
+	m = openChat(t, m, chatState([]ahpwire.Turn{legacy}, nil))
+	if got := m.chat.ResumableTurn(); got != "" {
+		t.Fatalf("a turn ended by a 0.5-era Turn.error is offered for resuming: %q", got)
+	}
+}
+
+// TestDispatchAsksAHPsRules: an action AHP's rules refuse in the state the
+// Mirror holds never leaves (whoever dispatches it: a key, a dialog's
+// Sender); the user is told why.
+func TestDispatchAsksAHPsRules(t *testing.T) {
+	m, fb := newTestModel(t, 100, 30)
+	m = openChat(t, m, chatState([]ahpwire.Turn{failedTurn("t1", false)}, nil))
+	n := len(fb.dispatched)
+	for _, d := range []func(string, ahpwire.Action, string) tea.Cmd{m.c.Dispatch, m.c.Sender()} {
+		msg := d(testChat, &ahpwire.ChatTurnResume{TurnID: "t1"}, "resume turn")()
+		if nm, ok := msg.(uikit.NoticeMsg); !ok || !nm.IsErr || !strings.HasPrefix(nm.Text, "cannot resume turn: ") {
+			t.Fatalf("got %#v, want a notice why the resume was not sent", msg)
+		}
+		if len(fb.dispatched) != n {
+			t.Fatalf("a resume AHP refuses was dispatched: %#v", fb.lastDispatch(t).action)
+		}
+	}
+	m = runCmds(t, m, m.c.Dispatch(testChat, &ahpwire.ChatTruncated{TurnID: "t1"}, "truncate"), 0)
+	if len(fb.dispatched) != n+1 {
+		t.Fatal("an action AHP allows was not dispatched")
 	}
 }
 

@@ -172,16 +172,16 @@ func (m *Model) afterUpdate() tea.Cmd {
 // onConnEvent applies an event of the attached host (or of a watched one).
 func (m *Model) onConnEvent(msg connEventMsg) tea.Cmd {
 	if msg.b != nil && msg.b != m.c.Backend {
-		return m.onWatchEvent(msg.b, msg.ev)
+		return m.onWatchEvent(msg.b, msg)
 	}
 	return tea.Batch(m.applyEvent(msg), waitForEvent(m.c.Ctx, m.c.Backend))
 }
 
-// applyEvent applies one event of the attached host: a snapshot of the
-// open chat with the state the pump decoded, any other event as it came.
+// applyEvent applies one event of the attached host: a snapshot with the
+// state the pump decoded, any other event as it came.
 func (m *Model) applyEvent(msg connEventMsg) tea.Cmd {
-	if se, ok := msg.ev.(ahpclient.SnapshotEvent); ok && msg.chat != nil && m.chat != nil && m.chat.URI == se.Snapshot.Resource {
-		return m.onChatSnapshot(se.Snapshot.Resource, msg.chat.state, msg.chat.err)
+	if se, ok := msg.ev.(ahpclient.SnapshotEvent); ok {
+		return m.onSnapshot(se.Snapshot, msg.decoded)
 	}
 	return m.handleEvent(msg.ev)
 }

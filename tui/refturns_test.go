@@ -21,7 +21,7 @@ import (
 // inlineBytes is the text the chat holds inline: AHP state's markdown
 // parts and the transcript's text blocks.
 func inlineBytes(m Model) (ahp, blocks int) {
-	for _, t := range m.chat.AHP.Turns {
+	for _, t := range m.chat.AHP().Turns {
 		for _, p := range t.ResponseParts {
 			ahp += len(p.Content)
 		}
@@ -169,7 +169,7 @@ func TestLiveLongReplyReconnectMidway(t *testing.T) {
 	if got := exported(t, r); !strings.Contains(got, strings.TrimSpace(demo.BigReply(3000000))) {
 		t.Fatalf("export after the reconnect does not hold the reply byte for byte (%d bytes)", len(got))
 	}
-	for _, tr := range r.m.chat.AHP.Turns {
+	for _, tr := range r.m.chat.AHP().Turns {
 		for _, p := range tr.ResponseParts {
 			if p.Kind == ahpwire.PartMarkdown && len(p.Content) > chat.RefAdoptBytes {
 				t.Fatalf("turn %s still holds %d bytes inline", tr.ID, len(p.Content))
@@ -189,14 +189,14 @@ func TestLiveLongReplyKeepsOlderTurnsCursor(t *testing.T) {
 	}
 	r.m = send(t, r.m, picker.OpenSessionMsg{Session: "ahp-session:/long"})
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
-	cursor, turns := r.m.chat.Cursor, len(r.m.chat.AHP.Turns)
+	cursor, turns := r.m.chat.Cursor, len(r.m.chat.AHP().Turns)
 	if cursor == "" {
 		t.Fatal("the whole chat came in the first window")
 	}
 	bigReplyByRef(t, r, "2000000")
-	if r.m.chat.Cursor != cursor || len(r.m.chat.AHP.Turns) != turns+1 || r.m.chat.Extras.Refs.Inflight != 0 {
+	if r.m.chat.Cursor != cursor || len(r.m.chat.AHP().Turns) != turns+1 || r.m.chat.Extras.Refs.Inflight != 0 {
 		t.Fatalf("after the re-read: cursor %q (was %q), %d turns (was %d + 1), %d re-reads in flight",
-			r.m.chat.Cursor, cursor, len(r.m.chat.AHP.Turns), turns, r.m.chat.Extras.Refs.Inflight)
+			r.m.chat.Cursor, cursor, len(r.m.chat.AHP().Turns), turns, r.m.chat.Extras.Refs.Inflight)
 	}
 	r.m.chat.Transcript.GotoTop()
 	cmd := r.m.chat.MaybeFetchOlder()
@@ -204,5 +204,5 @@ func TestLiveLongReplyKeepsOlderTurnsCursor(t *testing.T) {
 		t.Fatal("no older turns asked for at the top")
 	}
 	cmd()
-	r.pump("older turns", func(m Model) bool { return len(m.chat.AHP.Turns) > turns+1 })
+	r.pump("older turns", func(m Model) bool { return len(m.chat.AHP().Turns) > turns+1 })
 }

@@ -190,7 +190,7 @@ func TestScriptedHostTerminalAndChangeset(t *testing.T) {
 	}
 	r.m = send(t, r.m, tea.KeyPressMsg{Code: ' ', Text: " "})
 	r.pump("reviewed", func(m Model) bool {
-		cs := m.c.Channels.Changesets[shChangeset]
-		return cs != nil && len(cs.State.Files) == 1 && cs.State.Files[0].IsReviewed()
+		st, held := m.c.Mirror.Changeset(shChangeset)
+		return m.c.Channels.Changesets[shChangeset] != nil && held && len(st.Files) == 1 && st.Files[0].IsReviewed()
 	})
 }

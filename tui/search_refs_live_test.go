@@ -80,7 +80,7 @@ func openPagedReply(t *testing.T) (*liveRig, *countingBackend, *reducer.Message)
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
 	// The snapshot's window starts after the large turn; fetchTurns pages
 	// it in by reference (issue 21).
-	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.AHP.Turns) > 0 })
+	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.AHP().Turns) > 0 })
 	deadline := time.Now().Add(60 * time.Second) // a hang guard (a loaded machine under -race)
 	for !strings.Contains(viewText(r.m), "THEENDMARKER") {
 		if time.Now().After(deadline) {
@@ -318,7 +318,7 @@ func TestLiveSearchReadsPagesOnceAfterPaging(t *testing.T) {
 	}
 	r.m = send(t, r.m, picker.OpenSessionMsg{Session: "ahp-session:/both"})
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
-	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.AHP.Turns) > 0 && !m.chat.Fetching })
+	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.AHP().Turns) > 0 && !m.chat.Fetching })
 	if r.m.chat.Cursor == "" {
 		t.Fatal("the whole chat came in the first window: nothing to page")
 	}
@@ -373,7 +373,7 @@ func TestLiveSearchReadsToolOutputPages(t *testing.T) {
 	}
 	r.m = send(t, r.m, picker.OpenSessionMsg{Session: "ahp-session:/tool"})
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })
-	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.AHP.Turns) > 0 && !m.chat.Fetching })
+	r.pump("large turn paged in", func(m Model) bool { return len(m.chat.AHP().Turns) > 0 && !m.chat.Fetching })
 	msg := r.m.chat.State.Messages[len(r.m.chat.State.Messages)-1]
 	pages := chat.CountSearchRefs([]*reducer.Message{msg})
 	if pages < 4 {

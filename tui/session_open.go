@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"errors"
 
 	tea "charm.land/bubbletea/v2"
@@ -77,12 +78,13 @@ func loadFailure(err error) string {
 
 // openChat switches to the chat screen and subscribes to the chat.
 func (m *Model) openChat(session, chatURI string) tea.Cmd {
+	ss := m.sessionState()
 	title := ""
 	if s, ok := m.picker.Session(session); ok {
 		title = s.Title
 	}
-	if m.session != nil && m.session.Title != "" {
-		title = m.session.Title
+	if ss != nil && ss.Title != "" {
+		title = ss.Title
 	}
 	m.open = nil
 	m.picker.Status = ""
@@ -90,8 +92,14 @@ func (m *Model) openChat(session, chatURI string) tea.Cmd {
 	if s, ok := m.picker.Session(session); ok {
 		m.chat.WorkDirs = s.WorkingDirectories
 	}
-	if m.session != nil && len(m.session.WorkingDirectories) > 0 {
-		m.chat.WorkDirs = m.session.WorkingDirectories
+	if s, ok := m.picker.Session(session); ok {
+		m.chat.Agent = s.Provider
+	}
+	if ss != nil && len(ss.WorkingDirectories) > 0 {
+		m.chat.WorkDirs = ss.WorkingDirectories
+	}
+	if ss != nil {
+		m.chat.Agent = cmp.Or(ss.Provider, m.chat.Agent)
 	}
 	if m.carry != "" {
 		m.chat.Composer.SetValue(m.carry)
@@ -110,10 +118,11 @@ func (m *Model) leaveChat() tea.Cmd {
 		return nil
 	}
 	cmd := app.Unsubscribe(m.c.Ctx, m.c.Backend, m.chat.URI, m.chat.Session)
-	m.mirror.Drop(m.chat.Session)
+	m.c.Mirror.Drop(m.chat.Session)
+	m.c.Mirror.Drop(m.chat.URI)
 	m.picker.ClearFilter() // the list comes back whole, not as it was filtered
 	m.picker.Select(m.chat.Session)
-	m.chat, m.session, m.screen = nil, nil, screenPicker
+	m.chat, m.screen = nil, screenPicker
 	m.overlays = nil
 	return tea.Batch(cmd, app.ListSessions(m.c.Ctx, m.c.Backend), m.picker.Filter.Focus())
 }

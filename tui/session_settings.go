@@ -17,24 +17,25 @@ import (
 
 // onSettings opens the settings form, or dispatches what it changed.
 func (m *Model) onSettings(msg tea.Msg) tea.Cmd {
-	if m.session == nil || m.chat == nil {
+	ss := m.sessionState()
+	if ss == nil || m.chat == nil {
 		return nil
 	}
 	switch msg := msg.(type) {
 	case app.OpenSettingsMsg:
-		f := dialog.NewSettingsForm(m.c.KM.Form, m.session.Config, &m.c.Styles)
+		f := dialog.NewSettingsForm(m.c.KM.Form, ss.Config, &m.c.Styles)
 		if f == nil {
 			return m.setNotice("this session has no settings that can change", false)
 		}
 		m.overlays = append(m.overlays, f)
 		return valueCmds(m.c.Ctx, m.c.Backend, f)
 	case dialog.ConfigChangeMsg:
-		if m.session.Config == nil {
+		if ss.Config == nil {
 			return nil
 		}
 		changed := map[string]json.RawMessage{}
 		for k, v := range msg.Values {
-			if string(m.session.Config.Values[k]) != string(v) {
+			if string(ss.Config.Values[k]) != string(v) {
 				changed[k] = v
 			}
 		}
@@ -73,14 +74,15 @@ func modeProperty(cfg *ahpwire.ConfigState) (string, ahpwire.SessionConfigProper
 // cycleMode switches the session to the next value of its mode setting
 // (shift+tab, /mode).
 func (m *Model) cycleMode() tea.Cmd {
-	if m.session == nil || m.chat == nil {
+	ss := m.sessionState()
+	if ss == nil || m.chat == nil {
 		return nil
 	}
-	name, p, ok := modeProperty(m.session.Config)
+	name, p, ok := modeProperty(ss.Config)
 	if !ok {
 		return m.setNotice("this session has no mode to switch", false)
 	}
-	cur := string(m.session.Config.Values[name])
+	cur := string(ss.Config.Values[name])
 	next := 0
 	for i, v := range p.Enum {
 		if string(v) == cur {

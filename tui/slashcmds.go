@@ -61,10 +61,11 @@ func (m *Model) runClientCommand(msg chat.ClientCommandMsg) tea.Cmd {
 
 // pickMode sets the mode whose value or label starts with name.
 func (m *Model) pickMode(name string) tea.Cmd {
-	if m.session == nil {
+	ss := m.sessionState()
+	if ss == nil {
 		return nil
 	}
-	prop, p, ok := modeProperty(m.session.Config)
+	prop, p, ok := modeProperty(ss.Config)
 	if !ok {
 		return m.setNotice("this session has no mode to switch", false)
 	}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/tui/app"
 )
@@ -36,13 +37,21 @@ func waitForEventAfter(ctx context.Context, b app.Backend, notBefore time.Time) 
 	}
 }
 
-// eventMsg wraps a client event for Update, decoding a chat snapshot's
-// state (it runs in the event pump's command).
+// eventMsg wraps a client event for Update, decoding a snapshot's state
+// (it runs in the event pump's command, off the UI goroutine: a chat's
+// snapshot may be tens of MB). A URI of another dialect (<provider>:/…)
+// is decoded as a chat's, which only the model can confirm.
 func eventMsg(ev ahpclient.Event, b app.Backend) connEventMsg {
 	msg := connEventMsg{ev: ev, b: b}
-	if se, ok := ev.(ahpclient.SnapshotEvent); ok && mayBeChat(se.Snapshot.Resource) {
-		cs, err := ahpwire.DecodeChatState(se.Snapshot.State)
-		msg.chat = &decodedChat{state: cs, err: err}
+	if se, ok := ev.(ahpclient.SnapshotEvent); ok {
+		kind := ahpstate.MirrorKind(se.Snapshot.Resource)
+		if kind == "" && mayBeChat(se.Snapshot.Resource) {
+			kind = ahpstate.ScopeChat
+		}
+		if kind != "" {
+			st, err := ahpstate.DecodeState(kind, se.Snapshot.State)
+			msg.decoded = &decodedState{kind: kind, state: st, err: err}
+		}
 	}
 	return msg
 }
@@ -56,14 +65,16 @@ func mayBeChat(uri string) bool {
 
 // connEventMsg carries one event from the client's ordered stream.
 type connEventMsg struct {
-	ev   ahpclient.Event
-	b    app.Backend  // the backend it came from (nil: the attached one)
-	chat *decodedChat // a chat snapshot's state, decoded by the pump
+	ev      ahpclient.Event
+	b       app.Backend   // the backend it came from (nil: the attached one)
+	decoded *decodedState // a snapshot's state, decoded by the pump
 }
 
-// decodedChat is a chat snapshot's state decoded off the UI goroutine.
-type decodedChat struct {
-	state ahpwire.ChatState
+// decodedState is a snapshot's state decoded off the UI goroutine as a
+// channel of kind (an ahpstate.MirrorKind value).
+type decodedState struct {
+	kind  string
+	state any
 	err   error
 }
 
@@ -169,7 +180,7 @@ func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
 	if msg.b != nil && msg.b != m.c.Backend {
 		pump := true
 		for _, e := range msg.evs {
-			c, ok := m.applyWatchEvent(msg.b, e.ev)
+			c, ok := m.applyWatchEvent(msg.b, e)
 			add(c)
 			pump = pump && ok
 		}
@@ -183,7 +194,7 @@ func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
 	var run textRun // consecutive deltas of one part, applied as one
 	flush := func() {
 		if env, ok := run.take(); ok {
-			add(m.chat.ApplyChatEnvelope(env))
+			add(m.chat.OnEnvelope(env, m.c.Mirror.Apply(env)))
 		}
 	}
 	for _, e := range msg.evs {
@@ -191,7 +202,7 @@ func (m *Model) onBatch(msg connBatchMsg) tea.Cmd {
 			if !run.add(ev.Envelope) {
 				flush()
 				if !run.add(ev.Envelope) { // not mergeable (_meta): as it came
-					add(m.chat.ApplyChatEnvelope(ev.Envelope))
+					add(m.chat.OnEnvelope(ev.Envelope, m.c.Mirror.Apply(ev.Envelope)))
 				}
 			}
 			streamed = true

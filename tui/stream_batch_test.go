@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/picker"
@@ -128,7 +129,7 @@ func TestBatchMergesDeltasLosslessly(t *testing.T) {
 	batched = send(t, batched, connBatchMsg{evs: evs})
 	parts := func(m Model) []string {
 		var out []string
-		for _, p := range m.chat.AHP.ActiveTurn.ResponseParts {
+		for _, p := range m.chat.AHP().ActiveTurn.ResponseParts {
 			out = append(out, p.Content)
 		}
 		return out
@@ -155,7 +156,7 @@ func TestBatchOpensDialectSession(t *testing.T) {
 		m = send(t, m, picker.OpenSessionMsg{Session: session})
 		snap := snapshotEvent(t, session, ss).ev
 		ev := eventMsg(snap, nil)
-		if ev.chat == nil {
+		if ev.decoded == nil || ev.decoded.kind != ahpstate.ScopeChat {
 			t.Fatal("the pump did not decode the dialect snapshot as a possible chat's: the test no longer covers the batch's chat path")
 		}
 		if batched {

@@ -3,7 +3,6 @@ package tui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/dialog"
 )
 
@@ -11,18 +10,6 @@ import (
 // (f7, every root terminal) or on a tool block's terminal (enter claims it
 // for typing); it reads and pins them through the side channels
 // (app/channels.go), which implement dialog.TermSource.
-
-// clientIDer is implemented by backends that know their AHP clientId
-// (*ahpclient.Client does): a terminal claim names it.
-type clientIDer interface{ ClientID() string }
-
-// clientIDOf is b's clientId ("" when it has none).
-func clientIDOf(b app.Backend) string {
-	if c, ok := b.(clientIDer); ok {
-		return c.ClientID()
-	}
-	return ""
-}
 
 // typingTerminal reports whether the top overlay is a terminal the user
 // types into: it then gets every key, ctrl+c included.
@@ -37,7 +24,7 @@ func (m *Model) typingTerminal() bool {
 // openTerminal opens the viewer on uri and claims it.
 func (m *Model) openTerminal(uri string) tea.Cmd {
 	v, cmd := dialog.NewTermViewerOn(m.c.Channels, m.c.KM.Terminal, uri)
-	v.Wire(m.c.KM.TermInput, m.c.Sender(), clientIDOf(m.c.Backend))
+	v.Wire(m.c.KM.TermInput, m.c.Sender(), m.c.ClientID())
 	v.Fit(m.width, m.bodyHeight())
 	m.overlays = append(m.overlays, v)
 	return tea.Batch(cmd, v.Claim())
@@ -47,7 +34,7 @@ func (m *Model) openTerminal(uri string) tea.Cmd {
 func (m *Model) openTermViewer() tea.Cmd {
 	km := &m.c.KM
 	v, cmd := dialog.NewTermViewer(m.c.Channels, km.Terminal)
-	v.Wire(km.TermInput, m.c.Sender(), clientIDOf(m.c.Backend))
+	v.Wire(km.TermInput, m.c.Sender(), m.c.ClientID())
 	v.Fit(m.width, m.bodyHeight())
 	m.overlays = append(m.overlays, v)
 	return cmd

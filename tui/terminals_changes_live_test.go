@@ -110,7 +110,7 @@ func TestLiveChangesViewDiffAndReview(t *testing.T) {
 	r.m = typeText(t, r.m, "/demo edit")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("edit turn done", func(m Model) bool {
-		return m.chat.State.Current == nil && len(m.chat.State.Messages) >= 2 && len(m.c.Channels.ChatSets) == 1
+		return m.chat.State.Current == nil && len(m.chat.State.Messages) >= 2 && len(m.chat.AHP().Changesets) == 1
 	})
 	r.m = send(t, r.m, f6())
 	r.pump("changes listed", func(m Model) bool { return strings.Contains(viewText(m), "Changes  5 files") })
@@ -132,8 +132,8 @@ func TestLiveChangesViewDiffAndReview(t *testing.T) {
 	if !strings.Contains(viewText(r.m), "[✓] M cmd/app/main.go") {
 		t.Fatalf("review not shown in the list:\n%s", viewText(r.m))
 	}
-	cs := r.m.c.Channels.ChatSets[0].URITemplate
-	if st := r.m.c.Channels.Changesets[cs].State; !st.Files[0].IsReviewed() {
+	cs := r.m.chat.AHP().Changesets[0].URITemplate
+	if st, _ := r.m.c.Mirror.Changeset(cs); !st.Files[0].IsReviewed() {
 		t.Fatalf("state not reviewed: %+v", st.Files[0])
 	}
 	r.m = send(t, r.m, keyPress("esc"))

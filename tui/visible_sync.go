@@ -3,7 +3,6 @@ package tui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
 	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/chat"
@@ -87,18 +86,4 @@ func (m *Model) refreshExt() {
 	}
 	m.chat.Transcript.Layout()
 	m.chat.SettleSearch() // a search hit in a page that just loaded
-}
-
-// onExtSnapshot applies a terminal or changeset snapshot.
-func (m *Model) onExtSnapshot(s ahpwire.Snapshot) tea.Cmd {
-	m.c.Channels.OnSnapshot(s)
-	m.refreshExt()
-	return nil
-}
-
-// onExtEnvelope applies a terminal or changeset action.
-func (m *Model) onExtEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
-	m.c.Channels.OnEnvelope(env)
-	m.refreshExt()
-	return nil
 }

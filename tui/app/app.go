@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
 	"github.com/ahptui/ahptui/tui/uikit"
@@ -32,6 +33,11 @@ type App struct {
 	DemoAgent bool           // the host runs the scripted demo agent (tui/quickstart.go)
 	Release   func()         // Options.ReleaseMemory
 	History   *PromptHistory // the prompt history of every composer (prompthistory.go)
+	// Mirror is the attached host's AHP state: every channel this client
+	// subscribes (root, sessions, chats, terminals, changesets), loaded from
+	// snapshots and moved by envelopes in stream order (the root model feeds
+	// it; the screens read it). It is the hostEntry's, replaced on attach.
+	Mirror *ahpstate.Mirror
 	// Channels follows terminals, changesets and content references (channels.go).
 	Channels *Channels
 	// Out keeps the attached backend's dispatches in order (outbox.go).

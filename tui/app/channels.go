@@ -14,14 +14,16 @@ import (
 	"github.com/ahptui/ahptui/resload"
 )
 
-// Changeset is uri's subscription (dialog.ChangeSource): its state, whether
-// its snapshot arrived, why it failed; ok is false when not subscribed.
+// Changeset is uri's subscription (dialog.ChangeSource): its state (the
+// Mirror's), whether its snapshot arrived, why it failed; ok is false when
+// not subscribed.
 func (x *Channels) Changeset(uri string) (st ahpwire.ChangesetState, ready bool, failed string, ok bool) {
 	cs := x.Changesets[uri]
 	if cs == nil {
 		return ahpwire.ChangesetState{}, false, "", false
 	}
-	return cs.State, cs.ready, cs.err, true
+	st, _ = x.c.Mirror.Changeset(uri)
+	return st, cs.ready, cs.err, true
 }
 
 // AddViewOpts adds the live terminals, fetched contents and loading states.
@@ -45,30 +47,31 @@ type ResourceLoadedMsg struct{ Res resload.Result }
 
 // termSub is one subscribed terminal channel.
 type termSub struct {
+	// Live is the terminal's emulator: a view of the Mirror's terminal
+	// state, moved with each state the Mirror reduces (it keeps the
+	// screen grid the state's output draws).
 	Live  *render.LiveTerminal
 	pty   bool
 	Ready bool // the snapshot arrived
 }
 
-// csSub is one subscribed changeset channel.
+// csSub is one subscribed changeset channel (its state is the Mirror's).
 type csSub struct {
-	State ahpwire.ChangesetState
 	ready bool
 	err   string // why the subscription failed ("" = fine)
 }
 
 // Channels is the client side of terminals, changesets and content
-// references: which terminal/changeset channels are subscribed (those on
-// screen, or pinned by an open view), their reduced states, the root's
-// terminal catalogue, and the one resource loader. It is owned by the root
-// model and used from Update only.
+// references, and only its bookkeeping: which terminal/changeset channels
+// are subscribed (those on screen, or pinned by an open view), whether
+// their snapshots arrived, the live terminals' emulators and scroll, and
+// the one resource loader. Their states are the Mirror's (App.Mirror). It
+// is owned by the root model and used from Update only.
 type Channels struct {
 	c          *App
 	Terms      map[string]*termSub
 	Changesets map[string]*csSub
 	pinned     map[string]int // channels an open view keeps subscribed
-	rootTerms  []ahpwire.TerminalInfo
-	ChatSets   []ahpwire.Changeset // the open chat's changeset catalogue
 	Loader     *resload.Loader
 	Scroll     map[string]int // expanded terminals' scroll, by URI
 	// rejected is why the host refused this client's last terminal
@@ -127,43 +130,36 @@ func (x *Channels) ViewOpts(v *render.ViewOpts) {
 	v.Loading = x.Loader.Loading()
 }
 
-// OnSnapshot applies a terminal or changeset snapshot.
-func (x *Channels) OnSnapshot(s ahpwire.Snapshot) {
-	switch {
-	case strings.HasPrefix(s.Resource, terminalScheme):
-		t := x.Terms[s.Resource]
-		if t == nil {
+// Subscribed reports whether uri is a terminal or changeset channel this
+// client follows (a snapshot of another is not kept).
+func (x *Channels) Subscribed(uri string) bool {
+	return x.Terms[uri] != nil || x.Changesets[uri] != nil
+}
+
+// OnSnapshot takes a terminal or changeset snapshot the Mirror loaded (ch).
+func (x *Channels) OnSnapshot(ch ahpstate.Change) {
+	if t := x.Terms[ch.Channel]; t != nil {
+		_, st, ok := ch.Terminal()
+		if !ok {
 			return
 		}
-		st, err := ahpwire.DecodeTerminalState(s.State)
-		if err != nil {
-			x.c.Log.Warn("terminal snapshot", "channel", s.Resource, "err", err)
-			return
-		}
-		st = ahpstate.BoundTerminal(st) // title and output caps, as for actions
 		if t.Live == nil {
 			t.Live = render.NewLiveTerminal(st, t.pty)
 		} else {
 			t.Live.Reset(st)
 		}
 		t.Ready = true
-	case strings.HasPrefix(s.Resource, changesetScheme):
-		cs := x.Changesets[s.Resource]
-		if cs == nil {
-			return
-		}
-		st, err := ahpwire.DecodeChangesetState(s.State)
-		if err != nil {
-			x.c.Log.Warn("changeset snapshot", "channel", s.Resource, "err", err)
-			return
-		}
-		cs.State, cs.ready = st, true
+		return
+	}
+	if cs := x.Changesets[ch.Channel]; cs != nil {
+		cs.ready = ch.Known
 	}
 }
 
-// OnEnvelope applies a terminal or changeset action (rejected echoes are
-// not applied).
-func (x *Channels) OnEnvelope(env ahpwire.ActionEnvelope) {
+// OnEnvelope takes a terminal or changeset envelope the Mirror applied
+// (ch): the live terminal shows the reduced state; a claim the host
+// rejected is kept for the terminal viewer.
+func (x *Channels) OnEnvelope(env ahpwire.ActionEnvelope, ch ahpstate.Change) {
 	if env.RejectionReason != "" {
 		if _, ok := env.Action.(*ahpwire.TerminalClaimed); ok {
 			if x.rejected == nil {
@@ -174,21 +170,8 @@ func (x *Channels) OnEnvelope(env ahpwire.ActionEnvelope) {
 		return
 	}
 	if t := x.Terms[env.Channel]; t != nil && t.Ready {
-		t.Live.Apply(ahpstate.ReduceTerminal(t.Live.State(), env.Action), env.Action)
-		return
-	}
-	if cs := x.Changesets[env.Channel]; cs != nil && cs.ready {
-		cs.State = ahpstate.ReduceChangeset(cs.State, env.Action)
-	}
-}
-
-// OnRootTerminals replaces the root terminal catalogue.
-func (x *Channels) OnRootTerminals(raw []json.RawMessage) {
-	x.rootTerms = x.rootTerms[:0]
-	for _, r := range raw {
-		var ti ahpwire.TerminalInfo
-		if json.Unmarshal(r, &ti) == nil && strings.HasPrefix(ti.Resource, terminalScheme) {
-			x.rootTerms = append(x.rootTerms, ti)
+		if _, st, ok := ch.Terminal(); ok {
+			t.Live.Apply(st, env.Action)
 		}
 	}
 }
@@ -209,6 +192,7 @@ func (x *Channels) Follow(want map[string]bool) tea.Cmd {
 		if _, ok := want[uri]; !ok && x.pinned[uri] == 0 {
 			delete(x.Terms, uri)
 			delete(x.Scroll, uri)
+			x.c.Mirror.Drop(uri)
 			drop = append(drop, uri)
 		}
 	}
@@ -245,6 +229,7 @@ func (x *Channels) Unpin(uri string) tea.Cmd {
 	delete(x.pinned, uri)
 	if strings.HasPrefix(uri, changesetScheme) {
 		delete(x.Changesets, uri)
+		x.c.Mirror.Drop(uri)
 		return Unsubscribe(x.c.Ctx, x.c.Backend, uri)
 	}
 	return nil // terminals are dropped by the next follow when not on screen
@@ -288,8 +273,19 @@ func (x *Channels) Load(uris []string, hint func(string) int64) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// RootTerminals is the host's terminal catalogue (dialog.TermSource).
-func (x *Channels) RootTerminals() []ahpwire.TerminalInfo { return x.rootTerms }
+// RootTerminals is the host's terminal catalogue (dialog.TermSource), read
+// from the Mirror's root state.
+func (x *Channels) RootTerminals() []ahpwire.TerminalInfo {
+	rs, _ := x.c.Mirror.Root()
+	var out []ahpwire.TerminalInfo
+	for _, r := range rs.Terminals {
+		var ti ahpwire.TerminalInfo
+		if json.Unmarshal(r, &ti) == nil && strings.HasPrefix(ti.Resource, terminalScheme) {
+			out = append(out, ti)
+		}
+	}
+	return out
+}
 
 // LiveTerminal is uri's emulator once its snapshot arrived.
 func (x *Channels) LiveTerminal(uri string) *render.LiveTerminal {

@@ -56,18 +56,23 @@ func (o *Outbox) Send(channel string, a ahpwire.Action, what string) tea.Cmd {
 }
 
 // Dispatch sends a on channel through the attached backend, after every
-// action dispatched before it.
+// action dispatched before it, when AHP's rules allow it in the state the
+// Mirror holds (MayDispatch, mayi.go); else it says why not.
 func (c *App) Dispatch(channel string, a ahpwire.Action, what string) tea.Cmd {
+	if err := c.MayDispatch(channel, a); err != nil {
+		return refused(what, err)
+	}
 	return c.outboxFor().Send(channel, a, what)
 }
 
 // Sender is the attached backend's ordered sender for dialogs (nil without
-// a backend).
+// a backend): Dispatch.
 func (c *App) Sender() dialog.Sender {
 	if c.Backend == nil {
 		return nil
 	}
-	return c.outboxFor().Send
+	c.outboxFor() // the backend's, made now: a viewer's claim follows what was sent before it
+	return c.Dispatch
 }
 
 // outboxFor is the attached backend's outbox: one per backend, kept across

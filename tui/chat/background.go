@@ -93,7 +93,7 @@ func (l *BackgroundList) View(st *uikit.Styles, ws []ahpwire.BackgroundWork, wid
 
 // openBackground opens the list of background work and subagents.
 func (m *Model) openBackground() tea.Cmd {
-	if len(m.AHP.BackgroundWork) == 0 {
+	if len(m.AHP().BackgroundWork) == 0 {
 		return uikit.Notice("no background work is running", false)
 	}
 	m.Extras.bgl.Open, m.Extras.bgl.sel = true, 0

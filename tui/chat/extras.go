@@ -90,7 +90,7 @@ func (m *Model) listKey(k tea.KeyPressMsg) tea.Cmd {
 	case m.Extras.queue.Open:
 		return m.queueKey(k) // queue.go
 	}
-	if chat := m.Extras.bgl.Update(k, m.AHP.BackgroundWork); chat != "" {
+	if chat := m.Extras.bgl.Update(k, m.AHP().BackgroundWork); chat != "" {
 		m.Relayout()
 		return uikit.Emit(OpenChildMsg{Chat: chat, Parent: m.URI})
 	}
@@ -156,10 +156,10 @@ func (m *Model) extraLines() []string {
 		items, steering := m.pendingItems()
 		return m.Extras.queue.View(st, items, steering, m.width)
 	case m.Extras.bgl.Open:
-		return m.Extras.bgl.View(st, m.AHP.BackgroundWork, m.width)
+		return m.Extras.bgl.View(st, m.AHP().BackgroundWork, m.width)
 	}
 	var out []string
-	if s := BackgroundSummary(m.AHP.BackgroundWork); s != "" {
+	if s := BackgroundSummary(m.AHP().BackgroundWork); s != "" {
 		out = append(out, ansi.Truncate(st.Chat.Queue.Render(s+" — "+m.c.KM.Chat.Background.Help().Key+" list"), max(1, m.width), "…"))
 	}
 	if m.Extras.Parent != "" {

@@ -4,7 +4,7 @@ package chat
 // its session: sessionChanges) has changed files: after an edit nothing
 // else points to it.
 func (m *Model) changesHint(sessionChanges bool) string {
-	if m.c.Channels == nil || len(m.c.Channels.ChatSets) == 0 && !sessionChanges {
+	if len(m.AHP().Changesets) == 0 && !sessionChanges {
 		return ""
 	}
 	return m.c.KM.Chat.Changes.Help().Key + " changes"

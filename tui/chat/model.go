@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
@@ -34,13 +35,17 @@ type Model struct {
 	WorkDirs []string
 	URI      string
 	Title    string
+	// Agent is the session's agent (provider) as last seen: a new session
+	// "like this" takes it even when the session is gone.
+	Agent string
 	// turnModel is the model the newest turn (or draft) selected, "" if
 	// none did (see llm.go).
 	turnModel  string
 	State      reducer.State
-	Ready      bool        // the chat snapshot arrived
-	LoadErr    string      // why the chat could not be (re)loaded; "" = fine
-	unsent     []unsentMsg // user messages that did not reach this chat
+	Ready      bool                // the chat snapshot arrived
+	LoadErr    string              // why the chat could not be (re)loaded, or why its session ended; "" = fine
+	ended      *reducer.SessionEnd // the session ended for this chat (ended.go)
+	unsent     []unsentMsg         // user messages that did not reach this chat
 	Transcript Transcript
 	Composer   Composer
 	Focus      Pane
@@ -55,9 +60,18 @@ type Model struct {
 	height     int
 	Conn       ahpclient.ConnState // a copy of the root's, updated by it
 	Extras     Extras              // completions, steering, queue, search, subagents (extras.go)
-	// AHP is AHP's state of the chat, kept with package ahpstate's reducer
-	// (through reducer.Apply); state is the transcript derived from it.
-	AHP ahpwire.ChatState
+}
+
+// AHP is AHP's state of the chat: the attached host's Mirror's (App.Mirror),
+// the zero state until the chat's snapshot arrived. State is the
+// transcript derived from it (reducer.Follow over the Mirror's before and
+// after states).
+func (m *Model) AHP() ahpwire.ChatState {
+	if m.c.Mirror == nil {
+		return ahpwire.ChatState{}
+	}
+	cs, _ := m.c.Mirror.Chat(m.URI)
+	return cs
 }
 
 // New builds the chat screen. It is used through a pointer: the
@@ -228,20 +242,16 @@ func (m *Model) firstUncertain() (ahpclient.OutboxEntry, bool) {
 	return ahpclient.OutboxEntry{}, false
 }
 
-// ResumableTurn returns the turn id of a last message that ended in a
-// resumable error.
+// ResumableTurn returns the id of the chat's last turn when AHP lets it
+// be resumed (ahpstate.Resumable, the rule the host validates
+// chat/turnResume against), "" otherwise.
 func (m *Model) ResumableTurn() string {
-	if m.State.Current != nil || len(m.State.Messages) == 0 {
+	cs := m.AHP()
+	if cs.ActiveTurn != nil || len(cs.Turns) == 0 {
 		return ""
 	}
-	last := m.State.Messages[len(m.State.Messages)-1]
-	if last.Status != reducer.StatusError {
-		return ""
-	}
-	for _, b := range last.Blocks {
-		if b.Kind == reducer.KindError && b.Err.Resumable {
-			return last.TurnID
-		}
+	if id := cs.Turns[len(cs.Turns)-1].ID; ahpstate.Resumable(cs, id) {
+		return id
 	}
 	return ""
 }

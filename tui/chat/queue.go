@@ -147,12 +147,12 @@ func (m *Model) queueKey(k tea.KeyPressMsg) tea.Cmd {
 // pendingItems lists what F2 shows: the chat's steering message list
 // (AHP 1.1; marked in steering) and then its queued messages.
 func (m *Model) pendingItems() ([]reducer.PendingMessage, map[string]bool) {
-	if len(m.AHP.SteeringMessages) == 0 {
+	if len(m.AHP().SteeringMessages) == 0 {
 		return m.State.Queued, nil
 	}
-	steering := make(map[string]bool, len(m.AHP.SteeringMessages))
-	items := make([]reducer.PendingMessage, 0, len(m.AHP.SteeringMessages)+len(m.State.Queued))
-	for _, s := range m.AHP.SteeringMessages {
+	steering := make(map[string]bool, len(m.AHP().SteeringMessages))
+	items := make([]reducer.PendingMessage, 0, len(m.AHP().SteeringMessages)+len(m.State.Queued))
+	for _, s := range m.AHP().SteeringMessages {
 		steering[s.ID] = true
 		items = append(items, reducer.PendingMessage{ID: s.ID, Text: s.Message.Text})
 	}
@@ -161,7 +161,7 @@ func (m *Model) pendingItems() ([]reducer.PendingMessage, map[string]bool) {
 
 // isSteeringEntry reports whether id is an entry of the steering list.
 func (m *Model) isSteeringEntry(id string) bool {
-	for _, s := range m.AHP.SteeringMessages {
+	for _, s := range m.AHP().SteeringMessages {
 		if s.ID == id {
 			return true
 		}

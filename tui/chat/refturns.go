@@ -74,7 +74,7 @@ func (m *Model) ScanRefTurns() tea.Cmd {
 		return nil
 	}
 	ask := false
-	for _, t := range m.AHP.Turns {
+	for _, t := range m.AHP().Turns {
 		if !bigInline(t) || m.Extras.Refs.Asked[t.ID] {
 			continue
 		}
@@ -133,8 +133,8 @@ func (m *Model) claimsRefPage(tl *ahpwire.ChatTurnsLoaded) bool {
 	if m.Extras.Refs.Inflight == 0 || len(tl.Turns) == 0 {
 		return false
 	}
-	have := make(map[string]bool, len(m.AHP.Turns))
-	for _, t := range m.AHP.Turns {
+	have := make(map[string]bool, len(m.AHP().Turns))
+	for _, t := range m.AHP().Turns {
 		have[t.ID] = true
 	}
 	for _, t := range tl.Turns {
@@ -159,12 +159,16 @@ func (m *Model) adoptRefPage(tl *ahpwire.ChatTurnsLoaded) tea.Cmd {
 			delete(m.Extras.Refs.Asked, t.ID)
 			continue
 		}
-		cs, st, pages, ok := reducer.AdoptRefTurn(m.AHP, m.State, t)
+		cs, st, pages, ok := reducer.AdoptRefTurn(m.AHP(), m.State, t)
 		if !ok {
 			continue // inline at the host too (or changed): keep ours, do not ask again
 		}
+		if _, err := m.c.Mirror.LoadState(m.URI, cs); err != nil {
+			m.c.Log.Warn("adopt a long reply by reference", "err", err)
+			continue
+		}
 		m.seedRefPages(pages)
-		m.AHP, m.State, adopted = cs, st, true
+		m.State, adopted = st, true
 	}
 	if !adopted {
 		return nil

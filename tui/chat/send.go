@@ -90,6 +90,7 @@ func (m *Model) sendMessage(text string, steer bool) tea.Cmd {
 	msg.Attachments = m.Extras.Completer.TakeAttachments(text)
 	editing := m.Extras.Editing
 	m.Extras.Editing = ""
+	running := m.AHP().ActiveTurn != nil // AHP's state, not the transcript's
 	switch {
 	case editing != "" && m.isSteeringEntry(editing): // 1.1 steering list
 		a := &ahpwire.ChatSteeringMessageSet{SteeringMessage: ahpwire.PendingMessage{ID: editing, Message: msg}}
@@ -97,10 +98,10 @@ func (m *Model) sendMessage(text string, steer bool) tea.Cmd {
 	case editing != "" && m.isQueued(editing):
 		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingQueued, ID: editing, Message: msg}
 		return m.c.Dispatch(m.URI, a, "edit queued message")
-	case steer && m.State.Current != nil:
+	case steer && running:
 		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingSteering, ID: m.c.NewID(), Message: msg}
 		return tea.Batch(m.c.Dispatch(m.URI, a, "steer"), uikit.Notice(SteeringSentNotice+" — the agent sees it mid-turn", false))
-	case m.State.Current != nil:
+	case running:
 		a := &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingQueued, ID: m.c.NewID(), Message: msg}
 		return m.c.Dispatch(m.URI, a, "queue message")
 	}

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/ahptui/ahptui/render"
@@ -292,15 +293,29 @@ func (m *Model) markDirty() tea.Cmd {
 	return app.FrameTick(m.c.Frame)
 }
 
-// ApplyChatEnvelope applies one chat envelope to AHP's state of the chat
-// and to the transcript derived from it.
-func (m *Model) ApplyChatEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
-	if tl, ok := env.Action.(*ahpwire.ChatTurnsLoaded); ok && env.RejectionReason == "" && m.claimsRefPage(tl) {
-		return m.adoptRefPage(tl) // a re-read of long replies (refturns.go)
-	}
+// ClaimsEnvelope reports an envelope of the chat that is not a change of
+// it: the answer to a re-read of long replies (refturns.go), which
+// AdoptEnvelope takes instead of the Mirror.
+func (m *Model) ClaimsEnvelope(env ahpwire.ActionEnvelope) bool {
+	tl, ok := env.Action.(*ahpwire.ChatTurnsLoaded)
+	return ok && env.RejectionReason == "" && env.Channel == m.URI && m.claimsRefPage(tl)
+}
+
+// AdoptEnvelope takes an envelope ClaimsEnvelope claimed.
+func (m *Model) AdoptEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
+	return m.adoptRefPage(env.Action.(*ahpwire.ChatTurnsLoaded))
+}
+
+// OnEnvelope moves the transcript along one envelope of the chat that the
+// Mirror applied (ch: the chat's state before and after it).
+func (m *Model) OnEnvelope(env ahpwire.ActionEnvelope, ch ahpstate.Change) tea.Cmd {
 	m.noteTurnModel(env)
+	before, after, ok := ch.Chat()
+	if !ok {
+		return nil // the chat's snapshot has not come yet
+	}
 	var acts []reducer.Action
-	m.AHP, m.State, acts = reducer.Apply(m.AHP, m.State, env)
+	m.State, acts = reducer.Follow(m.State, env.Action, before, after)
 	m.afterExtrasEnvelope(env)
 	if tl, ok := env.Action.(*ahpwire.ChatTurnsLoaded); ok && env.RejectionReason == "" {
 		// The page arrived (perhaps with nothing new): fetching is over.
@@ -312,9 +327,13 @@ func (m *Model) ApplyChatEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 	return tea.Batch(m.markDirty(), m.askRefTurns(acts))
 }
 
-// ApplyChatSnapshot replaces the state from a chat snapshot (subscribe or
-// reconnect); the transcript is rebuilt at once, rendering only what shows.
-func (m *Model) ApplyChatSnapshot(cs ahpwire.ChatState) {
+// OnSnapshot rebuilds the transcript from a chat snapshot the Mirror
+// loaded (ch; on subscribe or reconnect), rendering only what shows.
+func (m *Model) OnSnapshot(ch ahpstate.Change) {
+	_, cs, ok := ch.Chat()
+	if !ok {
+		return
+	}
 	// A reply the host no longer has (it restarted mid-turn) stays
 	// visible, marked interrupted.
 	const gone = "the host no longer has this reply (it restarted?): interrupted"
@@ -323,8 +342,12 @@ func (m *Model) ApplyChatSnapshot(cs ahpwire.ChatState) {
 	} else {
 		m.State = reducer.KeepInterrupted(m.State, reducer.Project(cs), gone)
 	}
-	m.AHP = cs
-	m.Ready, m.LoadErr = true, ""
+	m.Ready = true
+	if m.ended != nil {
+		m.State = reducer.Reduce(m.State, *m.ended) // the session stays ended (ended.go)
+	} else {
+		m.LoadErr = ""
+	}
 	m.onExtrasSnapshot(cs)
 	m.Cursor = cs.TurnsNextCursor
 	if cs.Title != "" && m.Title == "" {
