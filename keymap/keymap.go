@@ -13,6 +13,7 @@ type KeyMap struct {
 	Auth       Auth
 	Form       Form
 	Confirm    Confirm
+	Peek       Peek
 	Help       HelpOverlay
 	Demo       Demo
 	Completion Completion
@@ -51,6 +52,11 @@ type Picker struct {
 	Archive        key.Binding
 	ShowArchived   key.Binding
 	ToggleRead     key.Binding
+	// The inbox (picker/inbox.go): the next session that needs the user,
+	// and a look at the selected one (its last lines, its approval or
+	// question, answered without opening the chat).
+	NextNeeding key.Binding
+	Peek        key.Binding
 }
 
 // Chat bindings work in the chat screen whichever pane has focus.
@@ -145,6 +151,12 @@ type Form struct {
 	Later     key.Binding // close the form; the request stays open (ctrl+p reopens)
 }
 
+// Peek bindings work in the inbox's peek at a session (tui/dialog/peek.go).
+type Peek struct {
+	Open  key.Binding // open the session's chat
+	Close key.Binding
+}
+
 // Confirm bindings work in yes/no dialogs (dispose, quit while running).
 type Confirm struct {
 	Yes key.Binding
@@ -177,6 +189,10 @@ func Default() KeyMap {
 			Help:      b(k("f1", "ctrl+g"), "f1/ctrl+g", "help"),
 			Reconnect: b(k("f5"), "f5", "reconnect now (while reconnecting)"),
 		},
+		Peek: Peek{
+			Open:  b(k("enter"), "enter", "open the chat"),
+			Close: b(k("esc", "q", "ctrl+p"), "esc", "close"),
+		},
 		Picker: Picker{
 			Up:          b(k("up"), "↑", "up"),
 			Down:        b(k("down"), "↓", "down"),
@@ -189,6 +205,8 @@ func Default() KeyMap {
 			ClearFilter: b(k("esc"), "esc", "clear filter"),
 			AgentPrev:   b(k("left"), "←", "previous agent"),
 			AgentNext:   b(k("right"), "→", "next agent"),
+			NextNeeding: b(k("tab"), "tab", "next session that needs you"),
+			Peek:        b(k("ctrl+p"), "ctrl+p", "peek: last lines, approve/deny, answer"),
 		},
 		Chat: Chat{
 			CancelTurn:    b(k("esc"), "esc", "cancel turn"),

@@ -41,6 +41,7 @@ type Model struct {
 	picker        picker.Model
 	chat          *chat.Model
 	overlays      []uikit.Overlay
+	inbox         *inboxPrompt // the session a peek from the inbox shows (inbox.go)
 	width         int
 	height        int
 	notice        string

@@ -87,6 +87,12 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onSubscribed(msg)
 	case app.BackToPickerMsg:
 		return m.leaveChat()
+	case picker.PeekMsg:
+		return m.onPeek(msg) // inbox.go
+	case peekLoadedMsg:
+		return m.onPeekLoaded(msg)
+	case inboxDoneMsg:
+		return m.onInboxDone(msg)
 	case picker.RefreshSessionsMsg:
 		if m.c.Backend == nil {
 			return nil

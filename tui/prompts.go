@@ -145,7 +145,7 @@ func (m *Model) newApproval(turn string, tc *ahpwire.ToolCallState) *dialog.Appr
 
 // decideTool dispatches an approval decision.
 func (m *Model) decideTool(d dialog.ToolDecisionMsg) tea.Cmd {
-	if m.chat == nil {
+	if !m.inboxTool(d) && m.chat == nil {
 		return nil
 	}
 	var a ahpwire.Action
@@ -170,6 +170,9 @@ func (m *Model) decideTool(d dialog.ToolDecisionMsg) tea.Cmd {
 	if d.Approved {
 		what = "approve tool"
 	}
+	if m.inboxTool(d) { // decided from the inbox (inbox.go)
+		return m.sendInbox(a, what)
+	}
 	return m.c.Dispatch(m.chat.URI, a, what)
 }
 
@@ -188,12 +191,15 @@ func (m *Model) giveUpAuth(d dialog.AuthGiveUpMsg) tea.Cmd {
 
 // decideInput dispatches the answer to an input request.
 func (m *Model) decideInput(d dialog.InputDecisionMsg) tea.Cmd {
-	if m.chat == nil {
+	if !m.inboxInput(d) && m.chat == nil {
 		return nil
 	}
 	a := &ahpwire.ChatInputCompleted{RequestID: d.RequestID, Response: d.Response}
 	if len(d.Answers) > 0 {
 		a.Answers = d.Answers
+	}
+	if m.inboxInput(d) { // answered from the inbox (inbox.go)
+		return m.sendInbox(a, "answer question")
 	}
 	return m.c.Dispatch(m.chat.URI, a, "answer question")
 }

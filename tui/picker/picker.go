@@ -356,6 +356,12 @@ func (p Model) updateList(k tea.KeyPressMsg, msg tea.Msg) (Model, tea.Cmd) {
 		if r := p.SelectedResource(); r != "" {
 			return p, uikit.Emit(DisposeRequestMsg{Session: r, Title: p.Entries[p.Shown[p.Cursor].Index].title})
 		}
+	case key.Matches(k, p.KM.NextNeeding):
+		p.nextNeeding() // inbox.go
+	case key.Matches(k, p.KM.Peek):
+		if h, r := p.Selected(); r != "" {
+			return p, uikit.Emit(PeekMsg{Session: r, Host: p.hostOf(h)})
+		}
 	case key.Matches(k, p.KM.Refresh):
 		return p, uikit.Emit(RefreshSessionsMsg{})
 	case key.Matches(k, p.KM.ClearFilter):

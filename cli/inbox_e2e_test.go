@@ -1,0 +1,113 @@
+//go:build !windows
+
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// pendingTools lists the tool calls of the host's sessions that wait for a
+// decision (read over a client of its own).
+func pendingTools(t *testing.T, u string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	c, err := ahpclient.New(ahpclient.Options{URL: u, StateDir: t.TempDir()})
+	must(t, err)
+	defer c.Close()
+	must(t, c.Start(ctx))
+	res, err := c.ListSessions(ctx, 100, "")
+	must(t, err)
+	var out []string
+	for _, s := range res.Items {
+		if s.DefaultChat == "" {
+			continue
+		}
+		snap, err := c.Subscribe(ctx, s.DefaultChat, nil)
+		must(t, err)
+		st, err := ahpwire.DecodeChatState(snap.State)
+		must(t, err)
+		if st.ActiveTurn == nil {
+			continue
+		}
+		for _, p := range st.ActiveTurn.ResponseParts {
+			if p.ToolCall != nil && p.ToolCall.Status == ahpwire.ToolPendingConfirmation {
+				out = append(out, p.ToolCall.ToolCallID)
+			}
+		}
+	}
+	return out
+}
+
+// TestInboxApprovesOnAnotherHost: `ahptui @a` in a real terminal with a
+// chat on host a open; a session on host b waits for an approval. From the
+// inbox (ctrl+s), tab jumps to that session, ctrl+p shows it with its
+// approval, and "a" approves it over host b's connection: the tool call on
+// b is no longer waiting, and the UI is still attached to a.
+func TestInboxApprovesOnAnotherHost(t *testing.T) {
+	if f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err == nil {
+		f.Close()
+		t.Skip("this test process has a controlling terminal (exec would ask there)")
+	}
+	ua, _ := startTestHost(t)
+	ub, _ := startTestHost(t)
+	conf := t.TempDir()
+	path := filepath.Join(conf, "ahptui", "config.toml")
+	must(t, os.MkdirAll(filepath.Dir(path), 0o700))
+	must(t, os.WriteFile(path, []byte("[hosts.a]\nurl = \""+strings.Split(ua, "?")[0]+"\"\ntoken_env = \"HOST_TOKEN\"\n"+
+		"[hosts.b]\nurl = \""+strings.Split(ub, "?")[0]+"\"\ntoken_env = \"HOST_TOKEN\"\n"), 0o600))
+	t.Setenv("XDG_CONFIG_HOME", conf)
+	t.Setenv("HOST_TOKEN", execToken)
+	if code, _, errs := runIn(t, "", "exec", "@b", "/demo tools"); code != execNeedsInput {
+		t.Fatalf("an approval on b: %d %q", code, errs)
+	}
+	before := pendingTools(t, ub)
+	if len(before) != 1 {
+		t.Fatalf("want one tool call waiting on b, got %v", before)
+	}
+	bin := sharedBinary(t)
+	p := startPane(t, []string{"XDG_CONFIG_HOME=" + conf, "HOST_TOKEN=" + execToken}, bin+" @a")
+	// A new chat on a: quick start opens one when a's empty list comes
+	// first; else the picker shows and ctrl+n creates it.
+	if !strings.Contains(p.waitFor(`No messages yet|@b  connected`), "No messages yet") {
+		p.tmux("send-keys", "-t", "e2e", "C-n")
+		p.waitFor(`enter create`)
+		p.tmux("send-keys", "-t", "e2e", "Enter")
+		p.waitFor(`No messages yet`)
+	}
+	p.tmux("send-keys", "-t", "e2e", "-l", "hello from a")
+	p.tmux("send-keys", "-t", "e2e", "Enter")
+	p.waitFor(`(?s)hello from a.*Message…`)
+	p.tmux("send-keys", "-t", "e2e", "C-s")
+	p.waitFor(`1 need you`)
+	p.tmux("send-keys", "-t", "e2e", "Tab")
+	p.tmux("send-keys", "-t", "e2e", "C-p")
+	p.waitFor(`(?s)Approval needed.*a/y approve`)
+	p.tmux("send-keys", "-t", "e2e", "a")
+	p.waitFor(`approve tool on @b: sent`)
+	deadline := time.Now().Add(testTimeout)
+	for {
+		still := false
+		for _, id := range pendingTools(t, ub) {
+			still = still || id == before[0]
+		}
+		if !still {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the approval did not reach host b:\n%s", p.screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if s := p.screen(); !strings.Contains(s, "a (127.0.0.1") {
+		t.Fatalf("the UI left host a:\n%s", s)
+	}
+}
