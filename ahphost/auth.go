@@ -7,39 +7,84 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
-// tokenChecker compares presented connection tokens in constant time.
+// tokenChecker compares presented connection tokens in constant time: the
+// connection token (full access) and the optional watch token (read-only
+// connections, Options.WatchToken).
 type tokenChecker struct {
 	disabled bool
 	digest   [sha256.Size]byte
+	watch    *[sha256.Size]byte // nil: no watch token
 }
 
-func newTokenChecker(token string, disabled bool) tokenChecker {
-	return tokenChecker{disabled: disabled, digest: sha256.Sum256([]byte(token))}
-}
-
-// allowed reports whether r carries the token as the `tkn` query parameter
-// or as `Authorization: Bearer <token>`. Both candidates are hashed so the
-// comparison time does not depend on the token's length or content.
-func (t tokenChecker) allowed(r *http.Request) bool {
-	if t.disabled {
-		return true
+func newTokenChecker(token, watchToken string, disabled bool) tokenChecker {
+	t := tokenChecker{disabled: disabled, digest: sha256.Sum256([]byte(token))}
+	if watchToken != "" {
+		d := sha256.Sum256([]byte(watchToken))
+		t.watch = &d
 	}
-	ok := 0
+	return t
+}
+
+// allowed reports whether r carries a token as the `tkn` query parameter
+// or as `Authorization: Bearer <token>`, and whether it is the watch token
+// (readOnly). The candidates are hashed so the comparison time does not
+// depend on the token's length or content.
+func (t tokenChecker) allowed(r *http.Request) (ok, readOnly bool) {
+	var cands [][sha256.Size]byte
 	if q, present := r.URL.Query()["tkn"]; present && len(q) > 0 {
-		d := sha256.Sum256([]byte(q[0]))
-		ok |= subtle.ConstantTimeCompare(d[:], t.digest[:])
+		cands = append(cands, sha256.Sum256([]byte(q[0])))
 	}
 	if h := r.Header.Get("Authorization"); h != "" {
 		scheme, cred, found := strings.Cut(h, " ")
 		if found && strings.EqualFold(scheme, "Bearer") {
-			d := sha256.Sum256([]byte(strings.TrimSpace(cred)))
-			ok |= subtle.ConstantTimeCompare(d[:], t.digest[:])
+			cands = append(cands, sha256.Sum256([]byte(strings.TrimSpace(cred))))
 		}
 	}
-	return ok == 1
+	full, watch := 0, 0
+	for _, d := range cands {
+		full |= subtle.ConstantTimeCompare(d[:], t.digest[:])
+		if t.watch != nil {
+			watch |= subtle.ConstantTimeCompare(d[:], t.watch[:])
+		}
+	}
+	switch {
+	case t.disabled || full == 1:
+		return true, false
+	case watch == 1:
+		return true, true
+	}
+	return false, false
 }
+
+// Who may do what. A connection made with the connection token may do
+// everything a client can. One made with the watch token (serve
+// --watch-token) may watch: initialize, reconnect, ping, subscribe and
+// unsubscribe, list sessions, fetch turns, read resources, watch
+// resources and ask for completions and session-config choices; it may
+// not create or dispose sessions or chats, sign in, or dispatch any
+// action (a turn, a cancel, an approval, terminal input or a claim, a
+// truncation, a review: every dispatched action is rejected with a
+// rejectionReason, so the client is answered).
+
+// watchMethods are the requests a read-only connection may make.
+var watchMethods = map[string]bool{
+	ahpwire.MethodPing: true, ahpwire.MethodInitialize: true, ahpwire.MethodReconnect: true,
+	ahpwire.MethodSubscribe: true, ahpwire.MethodListSessions: true, ahpwire.MethodFetchTurns: true,
+	ahpwire.MethodResourceRead: true, ahpwire.MethodCreateResourceWatch: true,
+	ahpwire.MethodCompletions: true, ahpwire.MethodResolveSessionConfig: true, ahpwire.MethodSessionConfigCompletions: true,
+}
+
+// errWatchOnly refuses a request of a read-only connection.
+func errWatchOnly(method string) *rpcError {
+	return &rpcError{code: ahpwire.CodePermissionDenied, msg: truncate(method, 64) + ": this connection's token may only watch (the watch token); use the connection token"}
+}
+
+// watchOnlyReason rejects every action a read-only connection dispatches.
+const watchOnlyReason = "this connection's token may only watch (the watch token): actions need the connection token"
 
 // hostChecker guards against DNS rebinding when the host runs without a
 // connection token: a browser page on an attacker's domain that resolves to

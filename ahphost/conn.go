@@ -22,6 +22,9 @@ type conn struct {
 	cancel context.CancelFunc
 	q      *outQueue
 	eof    *eofWatch // sees the stream's end under coder/websocket (nil: not watched); read by readLoop only
+	// readOnly marks a connection made with the watch token (auth.go); set
+	// before its read loop starts.
+	readOnly bool
 
 	// recvCap is the client's advertised chunking capability (nil = none).
 	// It is set by initialize/reconnect before their response is queued.

@@ -37,6 +37,10 @@ func (c *conn) dispatchAction(p *ahpwire.DispatchActionParams, raw []byte, missi
 		reject(missing)
 		return
 	}
+	if c.readOnly {
+		reject(watchOnlyReason) // auth.go
+		return
+	}
 	switch kindOf(p.Channel) {
 	case chanRoot:
 		if reason := validateRoot(s.root, a, c.clientID); reason != "" {

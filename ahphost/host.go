@@ -71,7 +71,7 @@ func New(opts Options) (*Host, error) {
 	h := &Host{
 		opts:     o,
 		log:      redact.Logger(o.Logger, redact.New(o.Token)), // no log line carries the token
-		tokens:   newTokenChecker(o.Token, o.NoToken),
+		tokens:   newTokenChecker(o.Token, o.WatchToken, o.NoToken),
 		hosts:    newHostChecker(o.NoToken, o.AllowedHosts),
 		splitter: segment.NewSplitter(o.Random),
 		reasmBud: segment.NewBudget(o.ReassemblyBudget),
@@ -287,7 +287,8 @@ func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "forbidden host", http.StatusForbidden)
 		return
 	}
-	if !h.tokens.allowed(r) {
+	tokenOK, readOnly := h.tokens.allowed(r)
+	if !tokenOK {
 		h.warnRejected("rejected connection: missing or wrong token", "remote", r.RemoteAddr)
 		w.Header().Set("Connection", "close")
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
@@ -317,6 +318,7 @@ func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.eof = eof
+	c.readOnly = readOnly
 	h.log.Info("client connected", "conn", c.id, "remote", r.RemoteAddr)
 	c.readLoop()
 	h.removeConn(c)

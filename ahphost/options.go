@@ -68,6 +68,10 @@ type Options struct {
 	Dir string
 	// Token is the connection token; "" means a random one unless NoToken.
 	Token string
+	// WatchToken, when set, is a second token whose connections may only
+	// watch: subscribe and read, never dispatch or create (auth.go says who
+	// may do what; serve --watch-token).
+	WatchToken string
 	// NoToken disables the connection token (--without-connection-token).
 	// The Host header is then checked against DNS rebinding: IP literals,
 	// localhost, the bound host name and AllowedHosts are accepted.
@@ -246,6 +250,10 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("ahphost: Faults.SilentAfter %v without Faults.SilentFor", o.Faults.SilentAfter)
 	case o.NoToken && o.Token != "":
 		return o, fmt.Errorf("ahphost: a token and NoToken are mutually exclusive")
+	case o.NoToken && o.WatchToken != "":
+		return o, fmt.Errorf("ahphost: a watch token needs a connection token (without one every client may do everything)")
+	case o.WatchToken != "" && o.WatchToken == o.Token:
+		return o, fmt.Errorf("ahphost: the watch token must differ from the connection token")
 	}
 	if o.ReplayLog == 0 {
 		o.ReplayLog = DefaultReplayLog

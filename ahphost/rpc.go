@@ -180,6 +180,8 @@ func (c *conn) request(m *ahpwire.Message) {
 		rerr = &rpcError{code: ahpwire.CodeMethodNotFound, msg: "method not found: " + truncate(m.Method, 64)}
 	case !c.ready && !preInit[m.Method]:
 		rerr = &rpcError{code: ahpwire.CodeInvalidRequest, msg: "connection not initialized: send initialize or reconnect first"}
+	case c.readOnly && !watchMethods[m.Method]:
+		rerr = errWatchOnly(m.Method) // auth.go
 	default:
 		before := h.st.seq
 		res, after, rerr = fn(c, m)

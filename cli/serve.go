@@ -29,7 +29,7 @@ const defaultServeAddr = "127.0.0.1:0"
 const defaultServePace = 20 * time.Millisecond
 
 // serveUsage is the usage line of `ahptui serve`.
-const serveUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T | --without-connection-token [--allow-host NAME]] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--state-dir DIR | --ephemeral] [--state-budget SIZE] [--log-level LEVEL] [--exit-with-stdin] [--detach]"
+const serveUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T [--watch-token W] | --without-connection-token [--allow-host NAME]] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--state-dir DIR | --ephemeral] [--state-budget SIZE] [--log-level LEVEL] [--exit-with-stdin] [--detach]"
 
 // serveConfig is the parsed `ahptui serve` command line.
 type serveConfig struct {
@@ -79,6 +79,9 @@ func parseServeFlags(args []string) (serveConfig, error) {
 	if cfg.Options.NoToken && cfg.Options.Token != "" {
 		return cfg, errors.New("serve: --token and --without-connection-token are mutually exclusive")
 	}
+	if cfg.Options.NoToken && cfg.Options.WatchToken != "" {
+		return cfg, errors.New("serve: --watch-token needs a connection token (without one every client may do everything)")
+	}
 	var err error
 	if cfg.Options.MaxFrameBytes, err = parseSize("--max-frame", maxFrame); err != nil {
 		return cfg, err
@@ -112,6 +115,7 @@ func serveFlags(cfg *serveConfig, maxFrame, relayCap, level *string) *flag.FlagS
 	fs.StringVar(&cfg.Addr, "addr", defaultServeAddr, "listen address")
 	fs.StringVar(&cfg.Options.Token, "token", "", "connection token (default: random)")
 	fs.BoolVar(&cfg.Options.NoToken, "without-connection-token", false, "accept connections without a token")
+	fs.StringVar(&cfg.Options.WatchToken, "watch-token", "", "a second token whose clients may only watch: subscribe and read, never dispatch or create")
 	fs.StringVar(&cfg.Options.Dir, "dir", "", "working directory for the demo agent's read-only tools")
 	fs.Func("allow-host", "without a token, also accept this Host header name (repeatable; DNS-rebinding guard)", func(s string) error { cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, s); return nil })
 	fs.StringVar(maxFrame, "max-frame", "", "receive ceiling per frame in bytes (default 16m)")
