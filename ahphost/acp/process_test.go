@@ -32,6 +32,36 @@ func TestCancel(t *testing.T) {
 	}
 }
 
+// An adapter that ends the prompt after a cancel at once, empty (the old
+// Claude Code adapter) is not passed over in silence: that turn ends with
+// an error that says so; the next prompt runs normally, and a prompt after
+// a cancel that the agent answers is not touched.
+func TestEmptyPromptAfterCancelIsShown(t *testing.T) {
+	e := newEnv(t, opts{env: []string{"FAKEACP_EMPTY_AFTER_CANCEL=1"}})
+	_, chat := e.newSession(e.c, "broken")
+	cancel := func(id string) {
+		e.prompt(e.c, chat, id, "slow")
+		e.eventually("the agent answering", func() bool {
+			st := e.chatState(e.c, chat)
+			return st.ActiveTurn != nil && st.ActiveTurn.ID == id && len(st.ActiveTurn.ResponseParts) > 0
+		})
+		if _, err := e.c.c.Dispatch(e.ctx, chat, &ahpwire.ChatTurnCancelled{TurnID: id, Duration: ahpwire.Ptr[int64](0)}); err != nil {
+			t.Fatal(err)
+		}
+		if turn := e.finished(e.c, chat, id); turn.State != ahpwire.TurnCancelled {
+			t.Fatalf("state %q", turn.State)
+		}
+	}
+	cancel("t1")
+	turn := e.run(e.c, chat, "t2", "text")
+	if turn.State != ahpwire.TurnError || !strings.Contains(errText(turn), "ended this prompt at once with no answer, right after the last one was cancelled") {
+		t.Fatalf("empty turn after a cancel: %q %q %q", turn.State, markdown(turn), errText(turn))
+	}
+	if turn := e.run(e.c, chat, "t3", "text"); markdown(turn) != "Hello from the fake agent." || turn.State != ahpwire.TurnComplete {
+		t.Fatalf("next: %q %q", markdown(turn), errText(turn))
+	}
+}
+
 // A crash ends the turn with the agent's last stderr lines (masked), and
 // the next prompt restarts the agent in a fresh session with a notice.
 func TestCrashShowsStderrAndRestarts(t *testing.T) {

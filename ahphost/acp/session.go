@@ -45,6 +45,7 @@ type session struct {
 	// their output, for the next one (shell.go).
 	shellNotes []string
 	fileIndex  *filecomplete.Index // the directory's files for "@" (mention.go)
+	cancelled  bool                // the last prompt was cancelled (emptyturn.go)
 }
 
 // changedFile is one file the agent wrote through fs/write_text_file or

@@ -87,10 +87,23 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	if notes := s.takeShellNotes(); notes != "" {
 		prompt = append([]sdk.ContentBlock{sdk.TextBlock(notes)}, prompt...)
 	}
+	first, sent := true, b.cfg.Now()
 	for {
 		res, err, done := b.prompt(ctx, p, s, tm, prompt)
 		if done {
 			return err
+		}
+		// (Read when the answer came: the host starts the next turn as
+		// soon as it ended the cancelled one, before the agent answered
+		// the cancelled prompt.)
+		afterCancel := first && s.wasCancelled()
+		first = false
+		if err == nil && res.StopReason == sdk.StopReasonCancelled {
+			s.markCancelled(true)
+		}
+		if err == nil && afterCancel && res.StopReason == sdk.StopReasonEndTurn && b.cfg.Now().Sub(sent) < emptyTurnWindow && tm.silent() {
+			tm.endWithError("emptyAfterCancel", emptyAfterCancel) // emptyturn.go
+			return nil
 		}
 		if err != nil {
 			return tm.fail(ctx, b.authFailure(t, b.requestError("session/prompt", err, p)))
@@ -129,6 +142,7 @@ func (b *Bridge) prompt(ctx context.Context, p *proc, s *session, tm *turnMap, p
 	case a := <-ch:
 		return a.res, a.err, false
 	case <-ctx.Done():
+		s.markCancelled(true) // emptyturn.go
 		tm.mu.Lock()
 		tm.clearActivityLocked() // retry.go
 		tm.mu.Unlock()

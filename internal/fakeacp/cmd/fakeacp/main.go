@@ -50,6 +50,8 @@
 // refuses session/new with no auth method at all;
 // FAKEACP_LOAD=1 advertises loadSession (sessions are kept in
 // FAKEACP_STATE, a directory) and replays their turns on load;
+// FAKEACP_EMPTY_AFTER_CANCEL=1 ends the prompt after a cancelled one at
+// once, empty (the old Claude Code adapter's bug);
 // FAKEACP_DELETE=1 advertises session/delete (it removes the session's
 // FAKEACP_STATE files); FAKEACP_MODELS=1 announces session models (models.go);
 // FAKEACP_RESUME=1 advertises session/resume too (no replay), as Claude
@@ -86,6 +88,9 @@ type sess struct {
 	cwd    string
 	mode   string
 	cancel context.CancelFunc
+	// broken: a prompt was cancelled and FAKEACP_EMPTY_AFTER_CANCEL=1
+	// makes the next one end at once, empty (the old Claude adapter's bug).
+	broken bool
 }
 
 func main() {
@@ -255,6 +260,11 @@ func (f *fake) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRespo
 		f.mu.Unlock()
 		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": "unknown session"})
 	}
+	if s.broken {
+		s.broken = false
+		f.mu.Unlock()
+		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	s.cancel = cancel
 	f.mu.Unlock()
@@ -269,6 +279,11 @@ func (f *fake) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRespo
 	r := &run{f: f, s: s, id: p.SessionId, ctx: ctx, prompt: p}
 	stop, err := r.script(strings.Fields(last)) // the last text block: the user's (the host may put its notes first)
 	if ctx.Err() != nil {
+		if os.Getenv("FAKEACP_EMPTY_AFTER_CANCEL") == "1" {
+			f.mu.Lock()
+			s.broken = true
+			f.mu.Unlock()
+		}
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
 	if err != nil {
