@@ -274,6 +274,16 @@ keys Enter
 wait_for 'Hello from the mock. You said: hello from tmux'
 wait_for 'tab transcript'
 
+step "TUI: @ completes a file of the session's directory; it reaches the model as a resource link"
+printf 'mentioned\n' >"$WORK/proj/mention-me.md"
+type_text 'look at @mention'
+wait_for '@mention-me\.md +document'
+keys Tab
+keys Enter
+wait_for 'mention-me\.md \(file://'
+wait_for 'tab transcript'
+grep -rlqF '[@mention-me.md](file://' "$WORK/requests" || fail "the mention did not reach the model as a link"
+
 step "TUI: approve a Bash command with the agent's own option (a)"
 type_text 'bash: touch tui-approved.txt'
 keys Enter
@@ -315,7 +325,7 @@ wait_for 'tab transcript'
 grep -rlq "The user's reason: use printf instead" "$WORK/requests" || fail "the reason did not reach the model"
 
 step "TUI: approve an edit: the prompt shows its diff, then the transcript does"
-printf '[server]\nport = 8080\ndebug = false\n' >"$WORK/proj/tui-edit.txt"
+printf 'a\nb\nc\nd\n[server]\nport = 8080\ndebug = false\n' >"$WORK/proj/tui-edit.txt"
 type_text 'edit: tui-edit.txt port = 8080 => port = 9090'
 keys Enter
 wait_for '│ .*Edit tui-edit\.txt'
@@ -327,6 +337,7 @@ keys a
 wait_for 'The edit was made\.'
 wait_for '^ +-port = 8080'
 wait_for '^ +\+port = 9090'
+wait_for '^ +@@ -3,5 \+3,5 @@' # the file's line numbers, as the prompt had them
 wait_for 'tab transcript'
 grep -q 'port = 9090' "$WORK/proj/tui-edit.txt" || fail "tui-edit.txt was not edited: $(cat "$WORK/proj/tui-edit.txt")"
 
