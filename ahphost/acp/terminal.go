@@ -183,6 +183,12 @@ func (c *client) TerminalOutput(ctx context.Context, p sdk.TerminalOutputRequest
 	st := t.status()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	// The answer waits in the queue to the agent like a file read's
+	// (limits.go): an agent asking for 16 MiB of output hundreds of times
+	// without reading its stdin is refused, not queued.
+	if _, ok := c.b.limits.reserve(ctx, int64(len(t.out))); !ok {
+		return sdk.TerminalOutputResponse{}, errQueueFull(int64(len(t.out)), c.b.limits.maxQueue)
+	}
 	return sdk.TerminalOutputResponse{Output: strings.ToValidUTF8(string(t.out), "\uFFFD"), Truncated: t.truncated, ExitStatus: st}, nil
 }
 
