@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/internal/testkit"
+	"github.com/ahptui/ahptui/internal/tmuxctl"
 )
 
 // durableRig is a real `ahptui serve` on a fixed address and state
@@ -103,7 +104,7 @@ func (r *durableRig) run(args ...string) string {
 
 func (r *durableRig) tmuxCmd(args ...string) *exec.Cmd {
 	c := exec.Command("tmux", append([]string{"-L", r.tmux}, args...)...)
-	c.Env = append(os.Environ(), "TMUX=")
+	c.Env = tmuxctl.PrivateEnv(os.Environ(), "")
 	return c
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/internal/testkit"
+	"github.com/ahptui/ahptui/internal/tmuxctl"
 )
 
 // TestE2ETmux runs scripts/e2e-tmux.sh: the whole app in a real terminal
@@ -39,7 +40,7 @@ func TestE2ETmux(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "../scripts/e2e-tmux.sh")
-	cmd.Env = append(os.Environ(), "AHPTUI_BIN="+bin, "E2E_TIMEOUT=40", "E2E_WORKDIR="+work)
+	cmd.Env = append(tmuxctl.PrivateEnv(os.Environ(), ""), "AHPTUI_BIN="+bin, "E2E_TIMEOUT=40", "E2E_WORKDIR="+work)
 	// Own process group, killed as a whole on timeout; WaitDelay bounds the
 	// wait for pipes that a stray grandchild might still hold open.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -74,7 +75,7 @@ func TestE2ETmux(t *testing.T) {
 // tmuxIn runs tmux against the script's private server in work/tmux.
 func tmuxIn(work string, args ...string) *exec.Cmd {
 	c := exec.Command("tmux", args...)
-	c.Env = append(os.Environ(), "TMUX_TMPDIR="+filepath.Join(work, "tmux"))
+	c.Env = tmuxctl.PrivateEnv(os.Environ(), filepath.Join(work, "tmux"))
 	return c
 }
 

@@ -22,6 +22,10 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$(dirname "$0")/lib/tmux-screen.sh" # e2e_workdir, snap, screen, wait_for, wait_gone, keys, type_text, step, fail
 e2e_workdir e2e
 export TMUX_TMPDIR="$WORK/tmux"
+# tmux prefers the server named by $TMUX (the one this may run inside) to
+# TMUX_TMPDIR: unset, every tmux command below (kill-server included)
+# reaches only this run's private server.
+unset TMUX TMUX_PANE
 mkdir -p "$TMUX_TMPDIR" "$WORK/proj" "$WORK/state"
 S=e2e
 TIMEOUT=${E2E_TIMEOUT:-20}

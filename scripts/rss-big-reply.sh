@@ -20,6 +20,10 @@ N=${1:-32000000}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ahptui-rss.XXXXXX")
 export TMUX_TMPDIR="$WORK/tmux"
+# tmux prefers the server named by $TMUX (the one this may run inside) to
+# TMUX_TMPDIR: unset, every tmux command below (kill-server included)
+# reaches only this run's private server.
+unset TMUX TMUX_PANE
 mkdir -p "$TMUX_TMPDIR" "$WORK/proj" "$WORK/state"
 S=rss
 cleanup() { tmux kill-server 2>/dev/null || true; rm -rf "$WORK"; }

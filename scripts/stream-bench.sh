@@ -58,6 +58,10 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ahptui-stream.XXXXXX")
 export TMUX_TMPDIR="$WORK/tmux"
+# tmux prefers the server named by $TMUX (the one this may run inside) to
+# TMUX_TMPDIR: unset, every tmux command below (kill-server included)
+# reaches only this run's private server.
+unset TMUX TMUX_PANE
 mkdir -p "$TMUX_TMPDIR" "$WORK/proj" "$WORK/state" "$WORK/home"
 S=stream
 SIZES=${SIZES:-"3m 200k"}

@@ -11,10 +11,39 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
 )
+
+// PrivateEnv is env for a tmux command that must reach only the private
+// server under tmpdir (its TMUX_TMPDIR; "" keeps env's): TMUX and
+// TMUX_PANE are dropped, because tmux prefers the server named by $TMUX
+// (the one a caller runs inside) to TMUX_TMPDIR, and a test's
+// `tmux kill-server` would end the user's own tmux.
+func PrivateEnv(env []string, tmpdir string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "TMUX" || k == "TMUX_PANE" || (k == "TMUX_TMPDIR" && tmpdir != "") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	if tmpdir != "" {
+		out = append(out, "TMUX_TMPDIR="+tmpdir)
+	}
+	return out
+}
+
+// Command is `tmux args...` on the private server of this process's
+// TMUX_TMPDIR, never the one it may run inside (PrivateEnv).
+func Command(args ...string) *exec.Cmd {
+	cmd := exec.Command("tmux", args...)
+	cmd.Env = PrivateEnv(os.Environ(), "")
+	return cmd
+}
 
 // Client is one control-mode client attached to a tmux session.
 type Client struct {
@@ -34,10 +63,10 @@ type block struct {
 }
 
 // Attach starts `tmux -C attach-session -t target` (with the environment
-// of this process, so TMUX_TMPDIR selects the server) and waits for its
-// greeting.
+// of this process but TMUX, so TMUX_TMPDIR selects the server: Command)
+// and waits for its greeting.
 func Attach(target string) (*Client, error) {
-	cmd := exec.Command("tmux", "-C", "attach-session", "-t", target)
+	cmd := Command("-C", "attach-session", "-t", target)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("tmux control stdin: %w", err)

@@ -16,10 +16,10 @@ func startSession(t *testing.T, cmd string) {
 		t.Skip("tmux not installed")
 	}
 	t.Setenv("TMUX_TMPDIR", t.TempDir())
-	if out, err := exec.Command("tmux", "new-session", "-d", "-s", "p", "-x", "100", "-y", "30", cmd).CombinedOutput(); err != nil {
+	if out, err := Command("new-session", "-d", "-s", "p", "-x", "100", "-y", "30", cmd).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
-	t.Cleanup(func() { _ = exec.Command("tmux", "kill-server").Run() })
+	t.Cleanup(func() { _ = Command("kill-server").Run() })
 }
 
 // TestTypeAndCapture: keys sent through the control client reach the
@@ -96,5 +96,17 @@ func TestAttachMissingSession(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "can't find session") {
 		t.Fatalf("err = %v, want tmux's reason", err)
+	}
+}
+
+// TestPrivateEnvLeavesTheCallersTmux: the environment of every tmux
+// command names only the private server, whatever tmux the test runs in.
+func TestPrivateEnvLeavesTheCallersTmux(t *testing.T) {
+	env := PrivateEnv([]string{"HOME=/h", "TMUX=/tmp/tmux-0/default,1,0", "TMUX_PANE=%1", "TMUX_TMPDIR=/old"}, "/priv")
+	if got := strings.Join(env, " "); got != "HOME=/h TMUX_TMPDIR=/priv" {
+		t.Fatalf("env %q", got)
+	}
+	if got := strings.Join(PrivateEnv([]string{"TMUX=x", "TMUX_TMPDIR=/keep"}, ""), " "); got != "TMUX_TMPDIR=/keep" {
+		t.Fatalf("env %q", got)
 	}
 }

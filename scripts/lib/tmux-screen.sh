@@ -5,6 +5,10 @@
 # often a wait looks (seconds).
 POLL=${POLL:-0.1}
 
+# The tmux commands of a script reach only its private server (under its
+# TMUX_TMPDIR), never the one it may run inside: tmux prefers $TMUX.
+unset TMUX TMUX_PANE
+
 # e2e_workdir NAME sets WORK and KEEP_WORK: $E2E_WORKDIR, kept after the
 # run (KEEP_WORK=1), or a new ahptui-NAME.XXXXXX under $TMPDIR that the
 # caller's cleanup removes (KEEP_WORK empty).
