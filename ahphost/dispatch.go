@@ -1,6 +1,7 @@
 package ahphost
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/ahptui/ahptui/ahpwire"
@@ -113,11 +114,34 @@ func (s *store) chatSideEffects(ce *chatEntry, a ahpwire.Action) {
 			select {
 			case ce.run.client <- a:
 			default:
-				s.h.log.Warn("agent not reading client actions; dropped", "chat", ce.uri, "type", a.ActionType())
+				s.stalledAgent(ce, a)
+				return
 			}
 		}
 	}
 	s.afterChatChange(ce)
+}
+
+// stalledAgent ends the turn of an agent that has not read the last
+// clientBuffer actions it was sent, when one more does not fit: the action
+// was validated, reduced and echoed, so dropping it would leave its client
+// waiting on it for ever (an approval the agent never hears of). The turn
+// fails visibly instead (a resumable chat/error: a resume starts the agent
+// afresh, with the chat as it is) and the agent is stopped. h.mu is held.
+func (s *store) stalledAgent(ce *chatEntry, a ahpwire.Action) {
+	run := ce.run
+	s.h.log.Warn("agent not reading client actions; turn stopped", "chat", ce.uri, "type", a.ActionType(), "unread", len(run.client))
+	ce.run = nil // runDone of this run changes nothing now
+	run.cancel()
+	at := ce.state.ActiveTurn
+	if at == nil || at.ID != run.turnID {
+		s.afterChatChange(ce)
+		return
+	}
+	s.flushSpill(ce)
+	msg := fmt.Sprintf("the agent stopped reading what this chat sent it (%d actions unread, the last %s); the turn was stopped", len(run.client), a.ActionType())
+	part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: "agentNotReading", Message: msg}, true)
+	s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.durationSince(at.StartedAt)), Part: &part})
 }
 
 // maybeTitleSession names a still-untitled session after its first message.

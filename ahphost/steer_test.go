@@ -3,6 +3,7 @@ package ahphost
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -440,5 +441,34 @@ func TestCreateSessionRequiresSignInThenRetry(t *testing.T) {
 	w.call("authenticate", map[string]any{"channel": "ahp-root://", "resource": "https://demo-api.ahptui.invalid", "token": ""})
 	if code, _ := w.callErr("createSession", map[string]any{"channel": "ahp-session:/y"}); code != -32007 {
 		t.Fatalf("after sign-out: code %d", code)
+	}
+}
+
+// TestForwardToAStalledAgentFailsTheTurn: an agent that reads none of the
+// client actions it is sent is never handed one fewer than the host
+// accepted: when its buffer is full the turn fails visibly (a resumable
+// chat/error naming why), the agent is stopped, and every accepted action
+// was echoed as accepted.
+func TestForwardToAStalledAgentFailsTheTurn(t *testing.T) {
+	w, chat, _ := steerHost(t, Options{Agent: idleAgent{}})
+	w.sendMessage(chat, "t1", "hello", 1)
+	w.actionOfType(chat, "chat/turnStarted")
+	for i := range clientBuffer + 1 {
+		w.notify("dispatchAction", map[string]any{"channel": chat, "clientSeq": 2 + i, "action": map[string]any{
+			"type": "chat/pendingMessageSet", "kind": "steering", "id": "s1",
+			"message": map[string]any{"text": fmt.Sprintf("note %d", i), "origin": map[string]any{"kind": "user"}}}})
+	}
+	accepted := 0
+	e := w.action("the turn's failure", func(e envelope) bool {
+		if e.Channel == chat && e.typ() == "chat/pendingMessageSet" && e.Origin != nil && e.RejectionReason == "" {
+			accepted++
+		}
+		return e.Channel == chat && e.typ() == "chat/error"
+	})
+	if accepted != clientBuffer+1 {
+		t.Fatalf("%d steering messages accepted before the failure, want %d", accepted, clientBuffer+1)
+	}
+	if s := string(e.Action); !strings.Contains(s, "agentNotReading") || !strings.Contains(s, "stopped reading") || !strings.Contains(s, `"resumable":true`) {
+		t.Fatalf("the failure does not say why, or cannot be resumed: %s", s)
 	}
 }
