@@ -74,3 +74,18 @@ func TestAgentConfigChangesReachClients(t *testing.T) {
 		return s.applied["effort"] == "high"
 	})
 }
+
+// A session created before the agent ever told its configuration gets it
+// with its first turn: its mode is known (and shown) from then on.
+func TestFirstSessionLearnsItsMode(t *testing.T) {
+	e := newEnv(t, opts{})
+	session, chat := e.newSession(e.c, "first")
+	if cfg := e.sessionConfig(session); cfg != nil && len(cfg.Values) > 0 {
+		t.Fatalf("config before the agent ran: %+v", cfg)
+	}
+	e.run(e.c, chat, "t1", "text")
+	e.eventually("the session's mode", func() bool {
+		cfg := e.sessionConfig(session)
+		return cfg != nil && string(cfg.Values["mode"]) == `"ask"`
+	})
+}

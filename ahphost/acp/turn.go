@@ -77,6 +77,13 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	if notice != "" {
 		tm.text(notice)
 	}
+	if len(t.Config) == 0 {
+		// A session created before the agent told its configuration
+		// (the first of `ahptui --agent claude`): the session gets it now,
+		// so the chat shows the mode the agent runs in (Claude Code's
+		// "auto" approves commands by itself) from the first turn.
+		b.reportConfig(s, tm) // configreport.go
+	}
 	if cmd := shellCommand(t.Text); cmd != "" && len(t.Attachments) == 0 {
 		return b.runShell(ctx, tm, cmd) // shell.go
 	}
