@@ -88,6 +88,7 @@ func TestInboxApprovesOnAnotherHost(t *testing.T) {
 	p.waitFor(`(?s)hello from a.*Message…`)
 	p.tmux("send-keys", "-t", "e2e", "C-s")
 	p.waitFor(`1 need you`)
+	p.waitFor(`/demo tools  demo · needs approval`) // read from b's chat: an approval, not a question
 	p.tmux("send-keys", "-t", "e2e", "Tab")
 	p.tmux("send-keys", "-t", "e2e", "C-p")
 	p.waitFor(`(?s)Approval needed.*a/y approve`)

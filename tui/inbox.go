@@ -74,6 +74,11 @@ func (m *Model) onPeek(msg picker.PeekMsg) tea.Cmd {
 	if chat == "" && len(sum.Chats) > 0 {
 		chat = sum.Chats[0].Resource
 	}
+	if chat == "" && msg.Host == "" {
+		// Reading the session channel on the attached host would look like
+		// opening it.
+		return m.setNotice("open the session to see it: its chat is not known yet", false)
+	}
 	ctx, session := m.c.Ctx, msg.Session
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, peekTimeout)

@@ -41,7 +41,8 @@ type Model struct {
 	picker        picker.Model
 	chat          *chat.Model
 	overlays      []uikit.Overlay
-	inbox         *inboxPrompt // the session a peek from the inbox shows (inbox.go)
+	inbox         *inboxPrompt                // the session a peek from the inbox shows (inbox.go)
+	probing       map[picker.HostSession]bool // chats read for what they wait for (inbox_waiting.go)
 	width         int
 	height        int
 	notice        string

@@ -93,6 +93,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onPeekLoaded(msg)
 	case inboxDoneMsg:
 		return m.onInboxDone(msg)
+	case waitingProbedMsg:
+		return m.onWaitingProbed(msg) // inbox_waiting.go
 	case picker.RefreshSessionsMsg:
 		if m.c.Backend == nil {
 			return nil
@@ -171,8 +173,8 @@ func (m *Model) afterUpdate() tea.Cmd {
 	if m.quick {
 		cmd = m.quickStart() // quickstart.go
 	}
-	m.dropStaleNotices()               // hints.go
-	return tea.Batch(cmd, m.syncExt()) // visible_sync.go
+	m.dropStaleNotices()                                 // hints.go
+	return tea.Batch(cmd, m.syncExt(), m.probeWaiting()) // visible_sync.go, inbox_waiting.go
 }
 
 // onConnEvent applies an event of the attached host (or of a watched one).

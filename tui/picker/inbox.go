@@ -5,6 +5,8 @@ package picker
 // selected session (its last lines, and its pending approval or question,
 // answered from there without opening the chat).
 
+import "github.com/ahptui/ahptui/ahpwire"
+
 // PeekMsg asks the root for a peek at a session; Host names the configured
 // host it lives on ("" = the attached host).
 type PeekMsg struct{ Session, Host string }
@@ -21,4 +23,59 @@ func (p *Model) nextNeeding() {
 		}
 	}
 	p.note = "no session needs you"
+}
+
+// What a session that needs the user waits for (SetWaiting), learnt by
+// the root from its chat: a tool call's approval or a question.
+const (
+	WaitApproval = "approval"
+	WaitQuestion = "question"
+)
+
+// HostSession names one session of one host.
+type HostSession struct{ Host, Session string }
+
+// SetWaiting records what a session waits for (the row says it).
+func (p *Model) SetWaiting(host, session, kind string) {
+	if p.waiting == nil {
+		p.waiting = map[HostSession]string{}
+	}
+	p.waiting[HostSession{host, session}] = kind
+}
+
+// Unprobed lists the sessions that need an answer and whose kind is not
+// known yet; it forgets the kind of those that moved on.
+func (p *Model) Unprobed() []HostSession {
+	var out []HostSession
+	for _, e := range p.Entries {
+		k := HostSession{e.Host, e.Summary.Resource}
+		_, known := p.waiting[k]
+		switch asks := e.Summary.Status.Activity() == ahpwire.StatusInputNeeded; {
+		case asks && !known:
+			out = append(out, k)
+		case !asks && known:
+			delete(p.waiting, k)
+		}
+	}
+	return out
+}
+
+// stateWord names a row's state: needs approval, needs input (needs you
+// until the root learnt which), working, error, done.
+func (p *Model) stateWord(e pickerEntry) string {
+	switch e.Summary.Status.Activity() {
+	case ahpwire.StatusInputNeeded:
+		switch p.waiting[HostSession{e.Host, e.Summary.Resource}] {
+		case WaitApproval:
+			return "needs approval"
+		case WaitQuestion:
+			return "needs input"
+		}
+		return "needs you"
+	case ahpwire.StatusInProgress:
+		return "working"
+	case ahpwire.StatusError:
+		return "error"
+	}
+	return "done"
 }

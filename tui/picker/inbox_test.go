@@ -1,9 +1,12 @@
 package picker
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/internal/testkit"
@@ -52,13 +55,26 @@ func TestNextNeedingCyclesAcrossHosts(t *testing.T) {
 	if msg, ok := cmd().(PeekMsg); !ok || msg != (PeekMsg{Session: "ahp-session:/b2", Host: "b"}) {
 		t.Fatalf("ctrl+p: %#v", cmd())
 	}
+	st := uikit.NewStyles(render.DarkStyles())
+	if u := p.Unprobed(); len(u) != 1 || u[0] != (HostSession{"b", "ahp-session:/b2"}) {
+		t.Fatalf("Unprobed() = %v", u)
+	}
+	view := ansi.Strip(p.View(&st))
+	for title, state := range map[string]string{"asks on b": "needs you", "running on b": "working", "failed on a": "error", "idle on a": "done"} {
+		if !regexp.MustCompile(regexp.QuoteMeta(title) + ` [^·]*· ` + state + ` · `).MatchString(view) {
+			t.Fatalf("%q is not %q in the rows:\n%s", title, state, view)
+		}
+	}
+	p.SetWaiting("b", "ahp-session:/b2", WaitApproval)
+	if view := p.View(&st); !strings.Contains(view, "needs approval") || len(p.Unprobed()) != 0 {
+		t.Fatalf("the kind is not shown or still unprobed:\n%s", view)
+	}
 	if p.Needing() != 2 {
 		t.Fatalf("Needing() = %d, want 2", p.Needing())
 	}
 	p.SetHostSessions("b", nil)
 	p.SetHostSessions("a", []ahpwire.SessionSummary{{Resource: "ahp-session:/a1", Status: ahpwire.StatusIdle}})
 	p, _ = p.Update(testkit.KeyPress("tab"))
-	st := uikit.NewStyles(render.DarkStyles())
 	if !strings.Contains(p.View(&st), "no session needs you") {
 		t.Fatal("tab with nothing needing the user said nothing")
 	}

@@ -84,6 +84,8 @@ type Model struct {
 	Here   string
 	hosts  []HostHeader
 	NoHost bool // no host is attached yet (opened on the inbox alone)
+	// waiting is what the sessions that need the user wait for (inbox.go).
+	waiting map[HostSession]string
 	// moved is set once the user moved the cursor: until then, grouped, it
 	// stays on the first row while hosts' lists arrive (else it follows its
 	// session).

@@ -130,7 +130,7 @@ func (p *Model) row(st *uikit.Styles, m fuzzy.Match, sel bool) string {
 		cur, tsty = "› ", st.Picker.Selected
 	}
 	title := highlight(e.title, m.MatchedIndexes, tsty, st.Picker.Match)
-	meta := "  " + uikit.OneLine(render.Sanitize(e.Summary.Provider)) + " · " + relTime(p.now(), parseTime(e.Summary.ModifiedAt))
+	meta := "  " + uikit.OneLine(render.Sanitize(e.Summary.Provider)) + " · " + p.stateWord(e) + " · " + relTime(p.now(), parseTime(e.Summary.ModifiedAt))
 	if len(e.Summary.WorkingDirectories) > 0 {
 		meta += " · " + uikit.OneLine(render.Sanitize(app.DisplayDir(e.Summary.WorkingDirectories[0])))
 	}
