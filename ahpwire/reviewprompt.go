@@ -33,8 +33,12 @@ func ReviewPrompt(list []Annotation) string {
 }
 
 // AnnotationPlace names where an annotation is anchored: the resource's
-// base name and its lines (1-based), e.g. "main.go:10-12".
+// base name and its lines (1-based), e.g. "main.go:10-12"; one anchored to
+// a chat (a comment on a reply, not on a file) is "the reply".
 func AnnotationPlace(a Annotation) string {
+	if strings.HasPrefix(a.Resource, ChatScheme) {
+		return "the reply"
+	}
 	name := path.Base(strings.TrimSuffix(a.Resource, "/"))
 	if name == "." || name == "/" || name == "" {
 		name = a.Resource

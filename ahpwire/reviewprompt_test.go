@@ -28,7 +28,10 @@ func TestReviewPrompt(t *testing.T) {
 	if ReviewPromptIDs("- [a] not a review prompt") != nil || ReviewPrompt(list[1:2]) != "" {
 		t.Fatal("a prompt without the header or open comments")
 	}
-	if !strings.HasPrefix(AnnotationPlace(Annotation{Resource: "ahp-chat:/c"}), "c") {
-		t.Fatal(AnnotationPlace(Annotation{Resource: "ahp-chat:/c"}))
+	if p := AnnotationPlace(Annotation{Resource: "ahp-chat:/c"}); p != "the reply" {
+		t.Fatal(p)
+	}
+	if !strings.HasPrefix(AnnotationPlace(Annotation{Resource: "file:///w/"}), "w") {
+		t.Fatal(AnnotationPlace(Annotation{Resource: "file:///w/"}))
 	}
 }

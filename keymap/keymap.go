@@ -27,6 +27,8 @@ type KeyMap struct {
 	Chord      Chord // keymap/shortcuts.go
 	// HistorySearch is the prompt history search (keymap/shortcuts.go).
 	HistorySearch HistorySearch
+	// Notes write review comments (keymap/notes.go).
+	Notes Notes
 }
 
 // Global bindings work on every screen.
@@ -287,5 +289,6 @@ func Default() KeyMap {
 	listDefaults(&km)
 	channelDefaults(&km)
 	shortcutDefaults(&km)
+	notesDefaults(&km)
 	return km
 }

@@ -177,6 +177,7 @@ func (r *Renderer) renderMessage(m *reducer.Message, width int, v ViewOpts) Rend
 		b.lines(r.attachments(m, width))
 	}
 	if m.Role == reducer.RoleAssistant {
+		add(r.noteLines(m, width, v)) // notes.go
 		add(r.footer(m, width, v))
 	}
 	return b.done()

@@ -122,6 +122,11 @@ type Styles struct {
 	// Notice is a system notification; Usage the token usage line; Muted
 	// any secondary text.
 	Notice, Usage, Muted lipgloss.Style
+	// Note styles review comments under a reply: the thread's Label
+	// (place), its Open and Resolved state, an entry's Author and Text.
+	Note struct {
+		Label, Open, Resolved, Author, Text lipgloss.Style
+	}
 }
 
 // DarkStyles returns the styles for a dark terminal background.
@@ -206,6 +211,12 @@ func buildStyles(name string, p Palette, md ansi.StyleConfig, chromaTheme string
 	s.Notice = fg(p.Info).Italic(true)
 	s.Usage = fg(p.Faint)
 	s.Muted = fg(p.Muted)
+
+	s.Note.Label = fg(p.Accent).Bold(true)
+	s.Note.Open = fg(p.Warn)
+	s.Note.Resolved = fg(p.OK)
+	s.Note.Author = fg(p.Muted).Bold(true)
+	s.Note.Text = fg(p.Text)
 	return s
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/reducer"
 )
 
@@ -80,6 +81,9 @@ type ViewOpts struct {
 	// WorkDirs are the session's working directories (file: URIs): a
 	// file edit under one is named by its path relative to it.
 	WorkDirs []string
+	// Notes are the session's review comments by the turn they are
+	// anchored to, drawn under that turn's reply (notes.go).
+	Notes map[string][]ahpwire.Annotation
 }
 
 // dirsFingerprint is what WorkDirs adds to a cache key: the file edits'
@@ -161,6 +165,7 @@ func viewFingerprint(m *reducer.Message, v ViewOpts, seed maphash.Seed) string {
 	b.WriteString(strconv.Itoa(v.tailLines()))
 	b.WriteString(v.hintsFingerprint())
 	b.WriteString(v.dirsFingerprint())
+	b.WriteString(v.notesFingerprint(m))
 	var idx []int
 	for k, on := range v.Expanded {
 		if on && k.MessageID == m.ID {

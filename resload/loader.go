@@ -189,6 +189,30 @@ func (l *Loader) Seed(uri, text, contentType string) bool {
 	return true
 }
 
+// Forget drops what the loader holds of uri (its cached text, a fetch in
+// flight, a failure): the next Want fetches it again, as for content that
+// changed on the host (a watched file). Unknown URIs are ignored.
+func (l *Loader) Forget(uri string) {
+	_, inflight := l.inflight[uri]
+	_, failed := l.failed[uri]
+	e := l.entries[uri]
+	if !inflight && !failed && e == nil {
+		return
+	}
+	if p, ok := l.inflight[uri]; ok {
+		p.cancel()
+		delete(l.inflight, uri)
+	}
+	delete(l.failed, uri)
+	if e != nil {
+		l.lru.Remove(e.el)
+		delete(l.entries, uri)
+		l.used -= int64(len(e.text))
+	}
+	l.rebuildTexts()
+	l.rebuildLoading()
+}
+
 // Retry forgets a failure so the next Want fetches the URI again.
 func (l *Loader) Retry(uri string) {
 	if _, ok := l.failed[uri]; ok {

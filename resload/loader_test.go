@@ -143,3 +143,27 @@ func TestLoaderSeedServesWithoutReading(t *testing.T) {
 		t.Fatalf("after seeding past the budget: keys %v used %d", keys(l.Texts()), l.Used())
 	}
 }
+
+// TestLoaderForgetReloads: a forgotten URI (its content changed on the
+// host) is fetched again and shows the new content; forgetting an unknown
+// URI changes nothing.
+func TestLoaderForgetReloads(t *testing.T) {
+	var reads atomic.Int32
+	data := map[string]string{"f": "old"}
+	l := New(1<<20, fakeReader(data, &reads))
+	run(l, l.Want([]string{"f"}, nil))
+	texts := l.Texts()
+	l.Forget("unknown")
+	if l.Texts()["f"] != "old" || len(l.Texts()) != len(texts) {
+		t.Fatal("forgetting an unknown URI changed the cache")
+	}
+	data["f"] = "new"
+	l.Forget("f")
+	if _, ok := l.Texts()["f"]; ok || l.Used() != 0 {
+		t.Fatalf("forgotten text still cached (%d bytes used)", l.Used())
+	}
+	run(l, l.Want([]string{"f"}, nil))
+	if l.Texts()["f"] != "new" || reads.Load() != 2 {
+		t.Fatalf("after Forget: %q, %d reads", l.Texts()["f"], reads.Load())
+	}
+}

@@ -20,8 +20,9 @@ func (m *Model) openChanges() tea.Cmd {
 // openChangesOn opens the changes view on the catalogue sets.
 func (m *Model) openChangesOn(sets []ahpwire.Changeset) tea.Cmd {
 	o, cmd := dialog.NewChanges(m.c.Channels, m.c.Dispatch, m.c.Renderer, m.c.KM.Changes, sets)
+	watch := m.changesNotes(o) // notes_changes.go
 	m.overlays = append(m.overlays, o)
-	return cmd
+	return tea.Batch(cmd, watch)
 }
 
 // changesets is the catalogue of the chat, else of its session.

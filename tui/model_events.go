@@ -227,6 +227,7 @@ func (m *Model) onSnapshot(s ahpwire.Snapshot, d *decodedState) tea.Cmd {
 		}
 		m.c.Channels.OnSnapshot(ch)
 		m.refreshExt()
+		m.notesMoved(uri) // notes.go
 	case m.isSessionURI(uri):
 		m.c.Mirror.Expect(uri, ahpstate.ScopeSession) // whatever its URI's dialect
 		ch, err := m.loadSnapshot(s, d)
@@ -369,6 +370,7 @@ func (m *Model) onEnvelope(env ahpwire.ActionEnvelope) tea.Cmd {
 	case app.IsSideChannel(env.Channel):
 		m.c.Channels.OnEnvelope(env, ch)
 		m.refreshExt()
+		m.notesMoved(env.Channel) // notes.go
 	case m.isSessionURI(env.Channel):
 		return m.onSessionAction(env, ch)
 	case m.chat != nil && env.Channel == m.chat.URI:

@@ -51,6 +51,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.screen == screenChat && m.chat != nil && key.Matches(k, km.Chat.Changes, km.Chat.Terminals) {
 		return m.openSideView(k) // changes_view.go, terminals.go
 	}
+	if m.screen == screenChat && m.chat != nil {
+		if cmd, ok := m.noteKey(k); ok { // notes.go
+			return cmd
+		}
+	}
 	if key.Matches(k, km.Global.Help) || m.helpKeyInTranscript(k) {
 		var first []string
 		if m.screen == screenPicker {

@@ -125,6 +125,10 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.openTerminal(msg.URI) // terminals.go
 	case app.ResourceLoadedMsg:
 		return m.onResourceLoaded(msg) // visible_sync.go
+	case commentOnFileMsg:
+		return m.onCommentOnFile(msg) // notes_changes.go
+	case app.WatchCreatedMsg:
+		return m.c.Channels.OnWatchCreated(msg) // the changes view's watch (notes_changes.go)
 	case app.OpenPromptMsg:
 		if !m.openFirstPending(true) {
 			return m.setNotice("nothing is waiting for you", false)

@@ -62,7 +62,8 @@ func TestPickerFlows(t *testing.T) {
 	if m.screen != screenChat || m.chat.URI != "ahp-chat:/y" {
 		t.Fatalf("chat not opened: screen %v", m.screen)
 	}
-	if fb.subscribed[len(fb.subscribed)-1] != "ahp-chat:/y" {
+	// The chat, then the session's review comments (its annotations channel).
+	if n := len(fb.subscribed); n < 2 || fb.subscribed[n-2] != "ahp-chat:/y" || fb.subscribed[n-1] != "ahp-session:/id-1/annotations" {
 		t.Fatalf("subscriptions %v", fb.subscribed)
 	}
 	// ctrl+s goes back to the picker.

@@ -108,7 +108,8 @@ func (m *Model) openChat(session, chatURI string) tea.Cmd {
 	m.chat.SetSize(m.width, m.bodyHeight())
 	m.screen = screenChat
 	m.prompted = map[string]bool{}
-	return tea.Batch(app.Subscribe(m.c.Ctx, m.c.Backend, chatURI, m.c.Turns), m.chat.Composer.Focus(), m.markRead(session))
+	return tea.Batch(app.Subscribe(m.c.Ctx, m.c.Backend, chatURI, m.c.Turns), m.chat.Composer.Focus(), m.markRead(session),
+		m.c.Channels.FollowNotes(session)) // the session's review comments (notes.go)
 }
 
 // leaveChat returns to the picker and drops the chat's subscriptions.
@@ -117,7 +118,8 @@ func (m *Model) leaveChat() tea.Cmd {
 		m.screen = screenPicker
 		return nil
 	}
-	cmd := app.Unsubscribe(m.c.Ctx, m.c.Backend, m.chat.URI, m.chat.Session)
+	cmd := tea.Batch(app.Unsubscribe(m.c.Ctx, m.c.Backend, m.chat.URI, m.chat.Session),
+		m.c.Channels.FollowNotes(""), m.c.Channels.StopWatch()) // notes.go
 	m.c.Mirror.Drop(m.chat.Session)
 	m.c.Mirror.Drop(m.chat.URI)
 	m.picker.ClearFilter() // the list comes back whole, not as it was filtered

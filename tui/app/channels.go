@@ -77,6 +77,10 @@ type Channels struct {
 	// rejected is why the host refused this client's last terminal
 	// claim, by URI (shown by the terminal viewer).
 	rejected map[string]string
+	// Notes is the open session's annotations channel, Watch the changes
+	// view's resource watch (notes.go); nil when none.
+	Notes *Notes
+	Watch *Watch
 }
 
 // NewChannels makes the side channels of c's backend (with the one
@@ -110,9 +114,11 @@ type ErrString string
 // Error is the text.
 func (e ErrString) Error() string { return string(e) }
 
-// IsSideChannel reports terminal and changeset channels.
+// IsSideChannel reports terminal, changeset, annotations and
+// resource-watch channels.
 func IsSideChannel(uri string) bool {
-	return strings.HasPrefix(uri, terminalScheme) || strings.HasPrefix(uri, changesetScheme)
+	return strings.HasPrefix(uri, terminalScheme) || strings.HasPrefix(uri, changesetScheme) ||
+		isNotesURI(uri) || isWatchURI(uri)
 }
 
 // ViewOpts adds the live terminals, fetched contents and loading states.
@@ -128,16 +134,21 @@ func (x *Channels) ViewOpts(v *render.ViewOpts) {
 	v.TermScroll = x.Scroll
 	v.Resources = x.Loader.Texts()
 	v.Loading = x.Loader.Loading()
+	v.Notes = x.notesByTurn()
 }
 
 // Subscribed reports whether uri is a terminal or changeset channel this
 // client follows (a snapshot of another is not kept).
 func (x *Channels) Subscribed(uri string) bool {
-	return x.Terms[uri] != nil || x.Changesets[uri] != nil
+	return x.Terms[uri] != nil || x.Changesets[uri] != nil || x.notesOrWatch(uri)
 }
 
 // OnSnapshot takes a terminal or changeset snapshot the Mirror loaded (ch).
 func (x *Channels) OnSnapshot(ch ahpstate.Change) {
+	if x.notesOrWatch(ch.Channel) {
+		x.onNotes(ch) // notes.go
+		return
+	}
 	if t := x.Terms[ch.Channel]; t != nil {
 		_, st, ok := ch.Terminal()
 		if !ok {
@@ -167,6 +178,11 @@ func (x *Channels) OnEnvelope(env ahpwire.ActionEnvelope, ch ahpstate.Change) {
 			}
 			x.rejected[env.Channel] = env.RejectionReason
 		}
+		return
+	}
+	if x.notesOrWatch(env.Channel) {
+		x.onNotes(ch) // notes.go
+		x.onWatchEnvelope(env)
 		return
 	}
 	if t := x.Terms[env.Channel]; t != nil && t.Ready {
@@ -246,6 +262,13 @@ func (x *Channels) Lost(uri string) tea.Cmd {
 	if cs := x.Changesets[uri]; cs != nil {
 		cs.ready = false
 		return Subscribe(x.c.Ctx, x.c.Backend, uri, 0)
+	}
+	if x.Notes != nil && x.Notes.URI == uri {
+		x.Notes.Ready = false
+		return Subscribe(x.c.Ctx, x.c.Backend, uri, 0)
+	}
+	if x.Watch != nil && x.Watch.URI == uri { // released by the host: make another
+		return x.StartWatch(x.Watch.Root)
 	}
 	return nil
 }

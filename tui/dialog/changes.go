@@ -48,6 +48,7 @@ type Changes struct {
 	// stats caches computed +/− counts of files without host stats, by
 	// the pair of content URIs (computing a diff per frame would not do).
 	stats map[[2]string][2]int64
+	notes ChangesNotes // review comments and the directory watch (changes_notes.go)
 }
 
 // changesRow is one file of the list.
@@ -133,6 +134,9 @@ func (o *Changes) ResourceSizes() map[string]int64 {
 // close releases the subscriptions.
 func (o *Changes) close() tea.Cmd {
 	var cmds []tea.Cmd
+	if o.notes.Close != nil {
+		cmds = append(cmds, o.notes.Close())
+	}
 	for _, s := range o.sets {
 		cmds = append(cmds, o.src.Unpin(s.URITemplate))
 	}
@@ -161,6 +165,8 @@ func (o *Changes) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
 			d.scroll = max(0, d.scroll-max(1, o.page-1))
 		case key.Matches(k, o.km.Review):
 			return o, o.toggleReview(d.row), uikit.ResultNone
+		case o.notes.Comment != nil && key.Matches(k, o.notes.Key):
+			return o, o.notes.Comment(fileOf(d.row)), uikit.ResultNone
 		}
 		return o, nil, uikit.ResultNone
 	}
@@ -182,6 +188,10 @@ func (o *Changes) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
 	case key.Matches(k, o.km.Review):
 		if o.cursor < len(rows) {
 			return o, o.toggleReview(rows[o.cursor]), uikit.ResultNone
+		}
+	case o.notes.Comment != nil && key.Matches(k, o.notes.Key):
+		if o.cursor < len(rows) {
+			return o, o.notes.Comment(fileOf(rows[o.cursor])), uikit.ResultNone
 		}
 	}
 	return o, nil, uikit.ResultNone
@@ -244,7 +254,7 @@ func (o *Changes) listView(st *uikit.Styles, inner, avail int) (string, []string
 				msg = "Could not load " + uikit.OneLine(render.Sanitize(s.Label)) + ": " + failed
 			}
 		}
-		return title, []string{st.Dialog.Muted.Render(msg)}
+		return title, o.withStatus(st, []string{st.Dialog.Muted.Render(msg)}, avail)
 	}
 	o.cursor = min(o.cursor, len(rows)-1)
 	if o.cursor < o.scroll {
@@ -272,7 +282,8 @@ func (o *Changes) listView(st *uikit.Styles, inner, avail int) (string, []string
 			counts = fmt.Sprintf("+%d −%d", a, d)
 		}
 		kind := map[string]string{"created": "A", "deleted": "D", "renamed": "R", "modified": "M"}[r.file.Edit.Kind()]
-		line := fmt.Sprintf("%s %s %s  %s", box, kind, uikit.OneLine(render.Sanitize(strings.TrimPrefix(displayPath(e.Path()), root))), counts)
+		line := fmt.Sprintf("%s %s %s  %s%s", box, kind, uikit.OneLine(render.Sanitize(strings.TrimPrefix(displayPath(e.Path()), root))), counts,
+			o.notesMark(fileOf(r)))
 		if i == o.cursor {
 			line = st.Dialog.OptionSelected.Render("› " + line)
 		} else {
@@ -280,7 +291,7 @@ func (o *Changes) listView(st *uikit.Styles, inner, avail int) (string, []string
 		}
 		body = append(body, line)
 	}
-	return title, body
+	return title, o.withStatus(st, body, avail)
 }
 
 func (o *Changes) diffView(st *uikit.Styles, inner, avail int) (string, []string) {
