@@ -32,6 +32,11 @@ var releaseName = regexp.MustCompile(`^ahptui_([0-9][0-9A-Za-z.+-]*)_[a-z0-9]+_[
 
 // releasePayload reads the ahptui binary for goos/goarch from the archive.
 func releasePayload(archive, goos, goarch string) (payload, error) {
+	if rest, ok := strings.CutPrefix(archive, "~/"); ok { // as written in the config file
+		if home, err := os.UserHomeDir(); err == nil {
+			archive = filepath.Join(home, rest)
+		}
+	}
 	raw, err := os.ReadFile(archive)
 	if err != nil {
 		return payload{}, fmt.Errorf("release archive: %w", err)
