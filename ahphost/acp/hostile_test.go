@@ -223,6 +223,9 @@ func TestSessionTerminalsBounded(t *testing.T) {
 // An agent flooding its stderr is logged at a bounded rate, with a note
 // of what was not logged; the crash report still has its last lines.
 func TestStderrFloodRateLimited(t *testing.T) {
+	if raceEnabled {
+		t.Skip("under -race the host reads stderr slower than the logging rate: nothing to limit (TestStderrLimiter covers the bounds)")
+	}
 	e := newEnv(t, opts{})
 	_, chat := e.newSession(e.c, "stderr")
 	if md := markdown(e.run(e.c, chat, "t1", "stderrflood 16")); md != "flooded stderr" {
@@ -284,5 +287,34 @@ func TestAgentChildrenDieWithKilledHost(t *testing.T) {
 			t.Fatalf("the agent's child %d outlived the killed host", pid)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The stderr limiter: a burst, then the rate; the byte budget ends
+// logging for good; what is not logged is counted.
+func TestStderrLimiter(t *testing.T) {
+	now := time.Unix(0, 0)
+	l := newStderrLimiter(now)
+	logged := 0
+	for i := 0; i < 1000; i++ { // 1000 lines in 1 s
+		if l.allow(now.Add(time.Duration(i)*time.Millisecond), 100) {
+			logged++
+		}
+	}
+	if want := stderrBurst + stderrLinesPerSecond; logged < stderrBurst || logged > want {
+		t.Fatalf("%d of 1000 lines in 1 s logged, want %d..%d", logged, stderrBurst, want)
+	}
+	if l.dropped != 1000-logged {
+		t.Fatalf("dropped %d, want %d", l.dropped, 1000-logged)
+	}
+	big := newStderrLimiter(now)
+	total := 0
+	for i := 0; i < 100000; i++ { // slow enough for the rate: the bytes bound
+		if big.allow(now.Add(time.Duration(i)*time.Second), maxStderrLine) {
+			total += maxStderrLine
+		}
+	}
+	if total > maxStderrLogBytes {
+		t.Fatalf("%d bytes logged, over %d", total, maxStderrLogBytes)
 	}
 }
