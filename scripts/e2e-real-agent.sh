@@ -387,8 +387,10 @@ step "restart the host: a session reopens with its history (session/load's repla
 start_serve
 attach_tui
 wait_for '● Connected'
-wait_for 'hello from tmux' # the picker: the host kept its sessions
-type_text 'hello from tmux'
+# The picker: the host kept its sessions, the TUI's (used last) first. (Its
+# title is the agent's: Claude Code titles it again, here after the denial's
+# reason, which the mock echoes.)
+wait_for '^› +○ .*claude · '
 keys Enter
 # Its last turns, as the agent replayed them (the chat opens at its end).
 wait_for 'think in tmux'

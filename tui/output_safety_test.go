@@ -7,9 +7,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/chat"
 )
 
 // copied runs the key and returns what it put on the clipboard.
@@ -35,7 +38,7 @@ func unsafeOutput(s string) string {
 	}
 	for _, r := range s {
 		switch {
-		case r == '\n':
+		case r == '\n', r == '\t': // (copies keep tabs byte for byte)
 		case r < 0x20 || r == 0x7f:
 			return "C0 control " + strconvQuote(r)
 		case r >= 0x80 && r <= 0x9f:
@@ -89,5 +92,50 @@ func TestWindowTitleIsSanitisedAndCapped(t *testing.T) {
 	}
 	if last := viewText(m)[strings.LastIndex(viewText(m), "\n")+1:]; !strings.Contains(last, "evil[U+202E]") {
 		t.Fatalf("status line does not show the title: %q", last)
+	}
+}
+
+// clip sends key and returns the updated model and what went to the
+// clipboard ("" when nothing did).
+func clip(t *testing.T, m Model, msg tea.Msg) (Model, string) {
+	t.Helper()
+	nm, cmd := m.Update(msg)
+	for _, c := range flatten(cmd) {
+		if strings.Contains(strings.ToLower(fmtType(c)), "clipboard") {
+			if v := reflect.ValueOf(c); v.Kind() == reflect.String {
+				return nm.(Model), v.String()
+			}
+		}
+	}
+	return nm.(Model), ""
+}
+
+// TestCopyCodeBlocks: Y copies the focused reply's code blocks in turn,
+// /copy N the last reply's Nth, /copy the whole reply; tabs are copied
+// byte for byte (the screen shows them as spaces).
+func TestCopyCodeBlocks(t *testing.T) {
+	answer := "Two blocks:\n\n```go\nfunc f() {\n\treturn\n}\n```\n\nand\n\n~~~sh\nls\t-la\n~~~\n"
+	m, _ := newTestModel(t, 100, 30)
+	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "hello", answer)}, nil))
+	m = send(t, m, keyPress("tab"))
+	m = send(t, m, keyPress("["))
+	var got []string
+	for i := 0; i < 3; i++ {
+		var s string
+		m, s = clip(t, m, keyPress("Y"))
+		got = append(got, s)
+	}
+	if got[0] != "func f() {\n\treturn\n}" || got[1] != "ls\t-la" || got[2] != got[0] {
+		t.Fatalf("Y copied %q", got)
+	}
+	if _, s := clip(t, m, keyPress("y")); !strings.Contains(s, "\treturn") {
+		t.Fatalf("y lost the tab: %q", s)
+	}
+	_, s := clip(t, m, chat.ClientCommandMsg{Name: "/copy", Arg: "2"})
+	if s != "ls\t-la" {
+		t.Fatalf("/copy 2 copied %q", s)
+	}
+	if _, s := clip(t, m, chat.ClientCommandMsg{Name: "/copy"}); !strings.Contains(s, "## Agent") || !strings.Contains(s, "\treturn") {
+		t.Fatalf("/copy copied %q", s)
 	}
 }

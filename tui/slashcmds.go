@@ -49,7 +49,7 @@ func (m *Model) runClientCommand(msg chat.ClientCommandMsg) tea.Cmd {
 	case "/export":
 		return c.WholeChat(chat.WholeExport)
 	case "/copy":
-		return c.CopyLastReply()
+		return c.CopyReply(msg.Arg)
 	case "/help":
 		m.overlays = append(m.overlays, dialog.NewHelp(m.c.KM, slashHelpGroup()))
 		return nil

@@ -21,7 +21,8 @@ import (
 const maxExportToolText = 4000
 
 // messageMarkdown renders one message as markdown. All server text goes
-// through render.Sanitize (no escape sequences or control characters).
+// through render.Sanitize (no escape sequences or control characters;
+// tabs kept as they are, copycode.go).
 func messageMarkdown(m *reducer.Message) string { return messageMarkdownRefs(m, nil) }
 
 // messageMarkdownRefs is messageMarkdown with content references resolved
@@ -56,9 +57,9 @@ func blockMarkdownRefs(blk *reducer.Block, read refReader) string {
 	case reducer.KindContentRef:
 		return refMarkdown(blk, read)
 	case reducer.KindText, reducer.KindSystemNotification:
-		return strings.TrimSpace(render.Sanitize(blk.Text()))
+		return strings.TrimSpace(copySanitize(blk.Text()))
 	case reducer.KindThinking:
-		t := strings.TrimSpace(render.Sanitize(blk.Text()))
+		t := strings.TrimSpace(copySanitize(blk.Text()))
 		if t == "" {
 			return ""
 		}

@@ -60,6 +60,10 @@ type Model struct {
 	height     int
 	Conn       ahpclient.ConnState // a copy of the root's, updated by it
 	Extras     Extras              // completions, steering, queue, search, subagents (extras.go)
+	// codeFor is the focused block Y copied code of; codeNext its next
+	// code block (copycode.go).
+	codeFor  string
+	codeNext int
 }
 
 // AHP is AHP's state of the chat: the attached host's Mirror's (App.Mirror),

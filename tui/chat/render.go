@@ -145,7 +145,7 @@ func (m *Model) focusedBlock() *reducer.Block {
 // screen shows — never ESC, C0/C1 or bidi controls, which could run when
 // pasted into a shell (a hidden "\x1b[201~" ends a bracketed paste).
 func copyText(b *reducer.Block) string {
-	return render.Sanitize(rawCopyText(b))
+	return copySanitize(rawCopyText(b)) // tabs kept (copycode.go)
 }
 
 // rawCopyText is the server text y copies for a block.
@@ -181,25 +181,4 @@ func toolCopy(t *ahpwire.ToolCallState) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
-}
-
-// firstFence returns the body of the first ``` (or ~~~) code fence.
-func firstFence(s string) string {
-	lines := strings.Split(s, "\n")
-	start := -1
-	var fence string
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if start < 0 && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
-			start, fence = i, t[:3]
-			continue
-		}
-		if start >= 0 && strings.HasPrefix(t, fence) {
-			return strings.Join(lines[start+1:i], "\n")
-		}
-	}
-	if start >= 0 {
-		return strings.Join(lines[start+1:], "\n")
-	}
-	return ""
 }

@@ -7,8 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpwire"
-	"github.com/ahptui/ahptui/reducer"
-	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/uikit"
 )
 
@@ -33,7 +31,7 @@ var ClientCommands = []clientCommand{
 	{"/sessions", "ahptui: the session picker"},
 	{"/rename", "ahptui: rename this session"},
 	{"/export", "ahptui: write the chat to a markdown file here"},
-	{"/copy", "ahptui: copy the last reply (markdown)"},
+	{"/copy", "ahptui: copy the last reply (markdown); /copy N its Nth code block"},
 	{"/help", "ahptui: every key binding"},
 	{"/exit", "ahptui: quit"},
 	{"/quit", "ahptui: quit"},
@@ -73,18 +71,6 @@ func ParseClientCommand(text string, hostCmds []string) (ClientCommandMsg, bool)
 		}
 	}
 	return ClientCommandMsg{}, false
-}
-
-// CopyLastReply copies the newest agent reply as markdown (/copy).
-func (m *Model) CopyLastReply() tea.Cmd {
-	msgs := m.AllMessages()
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i] != nil && msgs[i].Role != reducer.RoleUser {
-			md := messageMarkdown(msgs[i])
-			return app.CopyCmd(md, "the last reply as markdown", "/export")
-		}
-	}
-	return uikit.Notice("no reply to copy yet", false)
 }
 
 // clientCommandCmd turns a sent text into a client command, or nil when

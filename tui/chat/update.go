@@ -237,15 +237,12 @@ func (m *Model) transcriptKey(k tea.KeyPressMsg) tea.Cmd {
 		if text := m.TerminalCopy(); text != "" {
 			return app.CopyCmd(text, "terminal text", m.c.KM.Transcript.Export.Help().Key)
 		}
-		if text := m.focusedText(false); text != "" {
+		if text := m.focusedText(); text != "" {
 			return app.CopyCmd(text, "the block", m.c.KM.Transcript.Export.Help().Key)
 		}
 		return uikit.Notice("nothing to copy — select a block with [ or ]", false)
 	case key.Matches(k, km.CopyCode):
-		if text := m.focusedText(true); text != "" {
-			return app.CopyCmd(text, "code", m.c.KM.Transcript.Export.Help().Key)
-		}
-		return uikit.Notice("the focused block has no code fence", false)
+		return m.copyFocusedCode() // copycode.go
 	default:
 		return nil
 	}
@@ -375,7 +372,7 @@ func (m *Model) InterruptReply(reason string) {
 }
 
 // focusedText is the focused block's text (or its first code fence).
-func (m *Model) focusedText(code bool) string {
+func (m *Model) focusedText() string {
 	b := m.focusedBlock()
 	if b == nil {
 		return ""
@@ -385,9 +382,6 @@ func (m *Model) focusedText(code bool) string {
 		if t, ok := m.c.Channels.Loader.Texts()[b.Ref.URI]; ok {
 			text = render.Sanitize(t) // the page's text once loaded, not its URI
 		}
-	}
-	if code {
-		return firstFence(text)
 	}
 	return text
 }
