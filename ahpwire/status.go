@@ -19,6 +19,23 @@ const (
 // Activity returns the activity bits (mask 31).
 func (s SessionStatus) Activity() SessionStatus { return s & StatusActivityMask }
 
+// ActivityName names the activity in one word: "needs-input", "error",
+// "running", "idle", or "unknown" for bits AHP does not define. It is the
+// one word every output (the sessions table, its JSON) uses.
+func (s SessionStatus) ActivityName() string {
+	switch s.Activity() {
+	case StatusInputNeeded:
+		return "needs-input"
+	case StatusError:
+		return "error"
+	case StatusInProgress:
+		return "running"
+	case StatusIdle:
+		return "idle"
+	}
+	return "unknown"
+}
+
 // WithActivity replaces the activity bits with a, keeping all other bits.
 func (s SessionStatus) WithActivity(a SessionStatus) SessionStatus {
 	return (s &^ StatusActivityMask) | (a & StatusActivityMask)

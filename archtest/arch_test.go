@@ -28,7 +28,7 @@ var allowed = map[string][]string{
 	"internal/fakeacp":             {},
 	"internal/fakeacp/cmd/fakeacp": {},
 	"reducer":                      {"ahpwire", "ahpstate", "internal/textbuf"},
-	"render":                       {"reducer", "ahpwire"},
+	"render":                       {"reducer", "ahpwire", "internal/bytesize"},
 	"keymap":                       {},
 	"tui":                          {"render", "keymap", "reducer", "ahpclient", "ahpwire", "ahpstate", "internal/redact", "resload", "tui/app", "tui/chat", "tui/picker", "tui/dialog", "tui/uikit"},
 	"tui/app":                      {"render", "keymap", "ahpclient", "ahpwire", "ahpstate", "internal/redact", "internal/safefile", "resload", "tui/dialog", "tui/uikit"},
@@ -36,7 +36,8 @@ var allowed = map[string][]string{
 	"tui/picker":                   {"render", "keymap", "ahpwire", "tui/app", "tui/dialog", "tui/uikit"},
 	"tui/dialog":                   {"render", "keymap", "ahpwire", "tui/uikit"},
 	"tui/uikit":                    {"render"},
-	"resload":                      {},
+	"resload":                      {"internal/bytesize"},
+	"internal/bytesize":            {},
 	"archtest":                     {},
 
 	"internal/ahpfixtures":  {},

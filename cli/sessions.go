@@ -102,7 +102,7 @@ func runSessions(cfg config, std stdio) int {
 		// The full URI: hosts of other dialects publish <provider>:/<id>,
 		// and exec --session and export take it back unchanged.
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", sanitizeLine(s.Resource),
-			statusWord(s.Status), sanitizeLine(fmt.Sprint(s.ModifiedAt)), sanitizeLine(s.Title))
+			s.Status.ActivityName(), sanitizeLine(fmt.Sprint(s.ModifiedAt)), sanitizeLine(s.Title))
 	}
 	_ = tw.Flush()
 	return exitOK
@@ -260,19 +260,4 @@ func chatMarkdown(st ahpwire.ChatState) string {
 		}
 	}
 	return b.String()
-}
-
-// statusWord names a session status for people.
-func statusWord(st ahpwire.SessionStatus) string {
-	switch st.Activity() {
-	case ahpwire.StatusInputNeeded:
-		return "needs you"
-	case ahpwire.StatusError:
-		return "error"
-	case ahpwire.StatusInProgress:
-		return "running"
-	case ahpwire.StatusIdle:
-		return "idle"
-	}
-	return fmt.Sprint(uint32(st))
 }

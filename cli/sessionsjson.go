@@ -24,26 +24,11 @@ func sessionJSON(s ahpwire.SessionSummary) (json.RawMessage, error) {
 		b, _ := json.Marshal(v)
 		obj[k] = b
 	}
-	put("status", statusName(s.Status))
+	put("status", s.Status.ActivityName())
 	put("read", s.Status.Has(ahpwire.StatusIsRead))
 	put("archived", s.Status.Has(ahpwire.StatusIsArchived))
 	put("statusBits", uint32(s.Status))
 	return json.Marshal(obj) //nolint:wrapcheck // as above
-}
-
-// statusName is the activity of a status as one word.
-func statusName(st ahpwire.SessionStatus) string {
-	switch st.Activity() {
-	case ahpwire.StatusInputNeeded:
-		return "needs-input"
-	case ahpwire.StatusError:
-		return "error"
-	case ahpwire.StatusInProgress:
-		return "running"
-	case ahpwire.StatusIdle:
-		return "idle"
-	}
-	return "unknown"
 }
 
 // writeSessionsJSON writes one JSON object per line.

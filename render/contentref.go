@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/bytesize"
 	"github.com/ahptui/ahptui/reducer"
 )
 
@@ -88,7 +89,7 @@ func (r *Renderer) refContent(ref *ahpwire.ContentRef, text string, width int) [
 		}
 		out := r.md.Lines("ref\x00"+ref.URI, src, true, width)
 		if more > 0 {
-			out = append(out, gutter+r.styles.Muted.Render(truncatePlain("… "+fmtBytes(int64(more))+" more not shown", width-len(gutter))))
+			out = append(out, gutter+r.styles.Muted.Render(truncatePlain("… "+bytesize.Format(int64(more))+" more not shown", width-len(gutter))))
 		}
 		return out
 	case refDiff:

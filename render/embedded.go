@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/bytesize"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -31,7 +32,7 @@ func (r *Renderer) embedded(c ahpwire.ToolResultContent, name string, width int)
 		return textBlock(label+" (invalid base64"+metaSuffix(mime)+")", width, r.styles.Muted, detailIndent)
 	}
 	if !isTextResource(mime, data) {
-		return textBlock(label+" (binary, "+fmtBytes(total)+metaSuffix(mime)+")", width, r.styles.Muted, detailIndent)
+		return textBlock(label+" (binary, "+bytesize.Format(total)+metaSuffix(mime)+")", width, r.styles.Muted, detailIndent)
 	}
 	out := r.section(label+" ("+refMeta(mime, total)+")", width)
 	if len(data) == 0 {
@@ -44,7 +45,7 @@ func (r *Renderer) embedded(c ahpwire.ToolResultContent, name string, width int)
 	case int64(len(data)) < total:
 		// Cut at the decode limit (and maybe before it): say how much is left.
 		rest := total - int64(len(shown))
-		out = append(out, detailIndent+"  "+r.styles.Muted.Render(truncatePlain("… "+fmtBytes(rest)+" more not shown", width-len(detailIndent)-2)))
+		out = append(out, detailIndent+"  "+r.styles.Muted.Render(truncatePlain("… "+bytesize.Format(rest)+" more not shown", width-len(detailIndent)-2)))
 	case moreLines > 0:
 		out = append(out, r.omitted(moreLines, "more", width))
 	}

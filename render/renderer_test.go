@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/bytesize"
 	"github.com/ahptui/ahptui/internal/testkit"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/charmbracelet/x/ansi"
@@ -348,7 +349,7 @@ func TestFmtHelpers(t *testing.T) {
 	if fmtCount(1234567) != "1,234,567" || fmtCount(12) != "12" || fmtCount(-1000) != "-1,000" {
 		t.Error("fmtCount")
 	}
-	if fmtBytes(512) != "512 B" || fmtBytes(2048) != "2.0 KB" || fmtBytes(3<<20) != "3.0 MB" {
+	if bytesize.Format(512) != "512 B" || bytesize.Format(2048) != "2.0 KB" || bytesize.Format(3<<20) != "3.0 MB" {
 		t.Error("fmtBytes")
 	}
 }

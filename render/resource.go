@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ahptui/ahptui/internal/bytesize"
 )
 
 // resource returns the text behind a content URI: fetched content from
@@ -76,7 +78,7 @@ func displayURI(uri string) string {
 		if mime = oneLine(mime); mime == "" {
 			mime = "text/plain"
 		}
-		return "data: URI (" + mime + ", " + fmtBytes(size) + ")"
+		return "data: URI (" + mime + ", " + bytesize.Format(size) + ")"
 	}
 	s := oneLine(uri)
 	if utf8.RuneCountInString(s) <= maxURIDisplay {

@@ -9,6 +9,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/bytesize"
 	"github.com/ahptui/ahptui/reducer"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -357,7 +358,7 @@ func (r *Renderer) notLoaded(ref *ahpwire.ContentRef, width int, v ViewOpts) []s
 	}
 	s := "‹not loaded: " + displayURI(ref.URI)
 	if n := sizeOf(ref.SizeHint); n >= 0 {
-		s += ", " + fmtBytes(n)
+		s += ", " + bytesize.Format(n)
 	}
 	s += "›"
 	return textBlock(s, width, r.styles.Muted, detailIndent+"  ")

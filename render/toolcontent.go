@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/bytesize"
 )
 
 // toolContent renders one item of tool output; name labels an embedded
@@ -232,19 +233,7 @@ func refMeta(contentType string, size int64) string {
 		parts = append(parts, oneLine(contentType))
 	}
 	if size >= 0 {
-		parts = append(parts, fmtBytes(size))
+		parts = append(parts, bytesize.Format(size))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// fmtBytes formats a byte count ("512 B", "4.0 KB", "1.2 MB").
-func fmtBytes(n int64) string {
-	switch {
-	case n < 1024:
-		return strconv.FormatInt(n, 10) + " B"
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KB", float64(n)/1024)
-	default:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	}
 }

@@ -14,8 +14,9 @@ import (
 	"container/list"
 	"context"
 	"fmt"
-	"strconv"
 	"unicode/utf8"
+
+	"github.com/ahptui/ahptui/internal/bytesize"
 )
 
 // Content is what a Reader returns for one URI.
@@ -146,7 +147,7 @@ func (l *Loader) Done(r Result) bool {
 		l.failed[r.URI] = "could not load: " + r.Err.Error()
 		return true
 	case !utf8.Valid(r.Content.Data):
-		l.failed[r.URI] = fmt.Sprintf("binary content (%s, %s) not shown", orUnknown(r.Content.ContentType), formatBytes(int64(len(r.Content.Data))))
+		l.failed[r.URI] = fmt.Sprintf("binary content (%s, %s) not shown", orUnknown(r.Content.ContentType), bytesize.Format(int64(len(r.Content.Data))))
 		return true
 	}
 	e := &entry{uri: r.URI, text: string(r.Content.Data), ct: r.Content.ContentType}
@@ -260,7 +261,7 @@ func (l *Loader) rebuildLoading() {
 	m := make(map[string]string, len(l.inflight)+len(l.failed))
 	for u, p := range l.inflight {
 		if p.hint >= 0 {
-			m[u] = "loading " + formatBytes(p.hint)
+			m[u] = "loading " + bytesize.Format(p.hint)
 		} else {
 			m[u] = "loading"
 		}
@@ -276,18 +277,4 @@ func orUnknown(s string) string {
 		return "unknown type"
 	}
 	return s
-}
-
-// formatBytes formats a byte count ("512 B", "4.0 KB", "1.2 MB") as
-// render's fmtBytes does; resload imports none of our packages (and render
-// must not import resload), so the two short copies stay apart.
-func formatBytes(n int64) string {
-	switch {
-	case n < 1024:
-		return strconv.FormatInt(n, 10) + " B"
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KB", float64(n)/1024)
-	default:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	}
 }
