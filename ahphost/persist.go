@@ -35,14 +35,15 @@ import (
 const DefaultStateBudget = 16 << 30
 
 // When a channel is snapshotted again: once its log since the last
-// snapshot is larger than minSnapTail and a share of that snapshot's size
-// (twice it while the chat is idle, four times while a turn streams, whose
-// deltas would otherwise make it re-encode a growing reply over and over).
-// Writing stays linear in what was streamed, and a restart replays at most
-// about four times a channel's state.
+// snapshot is larger than minSnapTail and a multiple of that snapshot's
+// size (four times it while the chat is idle, eight times while a turn
+// streams, whose deltas would otherwise make it re-encode a growing reply
+// over and over; a delta's envelope is 3–5 times its text). Encoding
+// snapshots costs at most a quarter of what was logged, and a restart
+// replays at most about eight times a channel's state.
 const (
-	minSnapTail    = 256 << 10
-	streamSnapTail = 4 << 20
+	minSnapTail    = 1 << 20
+	streamSnapTail = 16 << 20
 )
 
 // failRetry is the least time between two commits after one failed.
@@ -78,6 +79,7 @@ type chanPersist struct {
 	snap    int64 // size of the last snapshot
 	hasSnap bool  // a snapshot is on disk or queued
 	reSnap  bool  // snapshot at the next take (created or changed without an action)
+	text    textRun
 }
 
 func newPersister(db *durable.DB) *persister {
@@ -111,23 +113,90 @@ func (p *persister) record(uri string) *chanPersist {
 	return cp
 }
 
-// logged records an envelope stamped for channel. h.mu is held.
-func (s *store) persistLogged(channel string, seq uint64, env []byte) {
+// persistLogged records action a, stamped seq for channel as env. h.mu
+// is held.
+func (s *store) persistLogged(channel string, seq uint64, a ahpwire.Action, env []byte) {
 	p := s.persist
 	if p == nil {
 		return
 	}
 	if persistable(channel) {
 		cp := p.record(channel)
-		if !cp.hasSnap {
+		switch {
+		case !cp.hasSnap:
 			cp.reSnap = true
-		} else {
+		case cp.text.add(a, seq):
+			cp.tail += int64(cp.text.last)
+		default:
+			s.flushText(channel, cp)
 			p.batch.Append(channel, seq, env)
 			cp.tail += int64(len(env))
 		}
 		p.dirty[channel] = true
 	}
 	p.kick()
+}
+
+// textRun is a run of streamed text deltas (chat/delta or chat/reasoning)
+// of one part, logged as one action: reducing the joined text is reducing
+// the deltas one by one (ahpstate appends them), so a reply streamed in
+// 20–60-byte deltas costs its text in the database, not an envelope per
+// delta. Any other action of the channel ends the run.
+type textRun struct {
+	reasoning      bool
+	turnID, partID string
+	text           []byte
+	seq            uint64 // of the last delta
+	last           int    // bytes the last add took
+}
+
+// add joins a's text to the run when a continues it (or starts one when
+// the run is empty); false when a is not a delta of the run's part.
+func (r *textRun) add(a ahpwire.Action, seq uint64) bool {
+	var turn, part, text string
+	var reasoning bool
+	switch d := a.(type) {
+	case *ahpwire.ChatDelta:
+		if len(d.Meta) > 0 {
+			return false
+		}
+		turn, part, text = d.TurnID, d.PartID, d.Content
+	case *ahpwire.ChatReasoning:
+		if len(d.Meta) > 0 {
+			return false
+		}
+		turn, part, text, reasoning = d.TurnID, d.PartID, d.Content, true
+	default:
+		return false
+	}
+	if r.seq != 0 && (r.reasoning != reasoning || r.turnID != turn || r.partID != part) {
+		return false
+	}
+	r.reasoning, r.turnID, r.partID, r.seq, r.last = reasoning, turn, part, seq, len(text)
+	r.text = append(r.text, text...)
+	return true
+}
+
+// flushText logs channel's text run as one action. h.mu is held.
+func (s *store) flushText(channel string, cp *chanPersist) {
+	r := &cp.text
+	if r.seq == 0 {
+		return
+	}
+	var a ahpwire.Action = &ahpwire.ChatDelta{TurnID: r.turnID, PartID: r.partID, Content: string(r.text)}
+	if r.reasoning {
+		a = &ahpwire.ChatReasoning{TurnID: r.turnID, PartID: r.partID, Content: string(r.text)}
+	}
+	env, _, err := envelopeFrame(channel, r.seq, a, nil, nil, "")
+	if err != nil {
+		s.h.log.Error("cannot encode streamed text for the state database", "channel", truncate(channel, 200), "err", err)
+	} else {
+		s.persist.batch.Append(channel, r.seq, env)
+	}
+	*r = textRun{text: r.text[:0]}
+	if cap(r.text) > 64<<10 {
+		r.text = nil
+	}
 }
 
 // persistSeq records that the serverSeq advanced without a stored action
@@ -203,6 +272,11 @@ type snapJob struct {
 // gen is the resource generation the batch stores. h.mu is held.
 func (s *store) take() (b *durable.Batch, jobs []snapJob, gen uint64) {
 	p := s.persist
+	for uri := range p.dirty {
+		if cp := p.chans[uri]; cp != nil {
+			s.flushText(uri, cp)
+		}
+	}
 	b = p.batch
 	b.Seq = s.seq
 	p.batch = &durable.Batch{}
@@ -230,6 +304,11 @@ func (s *store) take() (b *durable.Batch, jobs []snapJob, gen uint64) {
 // queued. h.mu is held.
 func (s *store) dropPending() {
 	p := s.persist
+	for uri := range p.dirty {
+		if cp := p.chans[uri]; cp != nil {
+			s.flushText(uri, cp)
+		}
+	}
 	b := p.batch
 	p.batch = &durable.Batch{}
 	p.wanted = false
@@ -253,9 +332,9 @@ func (s *store) requeue(b *durable.Batch) {
 // bytes, due for a new snapshot. h.mu is held.
 func (s *store) snapTail(uri string, snap int64) int64 {
 	if ce := s.chats[uri]; ce != nil && ce.state.ActiveTurn != nil {
-		return max(streamSnapTail, 4*snap)
+		return max(streamSnapTail, 8*snap)
 	}
-	return max(minSnapTail, 2*snap)
+	return max(minSnapTail, 4*snap)
 }
 
 // persistState returns a channel's state and meta to snapshot.

@@ -147,7 +147,7 @@ func (s *store) emitRaw(channel string, a ahpwire.Action, raw json.RawMessage, o
 	}
 	if rejection == "" {
 		s.appendLog(logEntry{seq: s.seq, channel: channel, env: env})
-		s.persistLogged(channel, s.seq, env)
+		s.persistLogged(channel, s.seq, a, env)
 	} else {
 		s.evictedUpTo = s.seq
 		s.persistSeq()

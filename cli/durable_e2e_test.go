@@ -212,3 +212,39 @@ func TestServeRestartLosesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestServeRefusesHeldOrDamagedState: a second `serve` on a state
+// directory in use exits naming the running one (pid, address) and
+// --state-dir; on a damaged database it exits saying so, leaving the file
+// as it was.
+func TestServeRefusesHeldOrDamagedState(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real processes")
+	}
+	r := newDurableRig(t)
+	r.start()
+	second := exec.Command(r.bin, "serve", "--addr", "127.0.0.1:0", "--state-dir", r.state, "--dir", r.proj)
+	second.Env = r.env
+	out, err := second.CombinedOutput()
+	msg := string(out)
+	if err == nil || !strings.Contains(msg, fmt.Sprintf("pid %d", r.cmd.Process.Pid)) || !strings.Contains(msg, r.addr) ||
+		!strings.Contains(msg, "--state-dir") {
+		t.Fatalf("second host on a held state directory: %v\n%s", err, msg)
+	}
+	r.stop(syscall.SIGTERM)
+
+	path := filepath.Join(r.state, "state.db")
+	damaged := []byte(strings.Repeat("not a database ", 1000))
+	if err := os.WriteFile(path, damaged, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	third := exec.Command(r.bin, "serve", "--addr", "127.0.0.1:0", "--state-dir", r.state, "--dir", r.proj)
+	third.Env = r.env
+	out, err = third.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "is damaged") || !strings.Contains(string(out), path) {
+		t.Fatalf("serve on a damaged database: %v\n%s", err, out)
+	}
+	if now, _ := os.ReadFile(path); string(now) != string(damaged) {
+		t.Fatal("the damaged database was changed")
+	}
+}

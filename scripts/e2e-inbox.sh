@@ -65,7 +65,7 @@ fits() {
 serve() {
 	local name=$1 out="$WORK/$1.out"
 	: >"$out"
-	"$BIN" serve --dir "$WORK/proj" --pace 2ms >"$out" 2>"$WORK/$1.err" &
+	"$BIN" serve --dir "$WORK/proj" --state-dir "$WORK/$1-state" --pace 2ms >"$out" 2>"$WORK/$1.err" & # one state directory per host
 	PIDS+=($!)
 	local deadline=$((SECONDS + TIMEOUT))
 	until [ -s "$out" ]; do

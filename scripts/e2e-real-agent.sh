@@ -383,7 +383,7 @@ step "quit; stop the host: no agent process is left"
 quit_tui
 stop_serve
 
-step "restart the host: a session reopens with its history (session/load's replay)"
+step "restart the host: a session reopens with its whole history (the host's database, issue 28)"
 start_serve
 attach_tui
 wait_for '● Connected'
@@ -392,10 +392,18 @@ wait_for '● Connected'
 # reason, which the mock echoes.)
 wait_for '^› +○ .*claude · '
 keys Enter
-# Its last turns, as the agent replayed them (the chat opens at its end).
+# Its last turns as they were shown, not as the agent would replay them
+# (the chat opens at its end): the cancelled turn is still cancelled.
 wait_for 'think in tmux'
 wait_for 'the answer is 42'
 wait_for 'slow in tmux'
+wait_for 'Cancelled'
+
+step "after the restart the changes view still lists the edit (its changeset was kept)"
+keys M-e
+wait_for 'M .*tui-edit\.txt +\+1 −1'
+keys Escape
+wait_gone 'Changes +1 file'
 quit_tui
 stop_serve
 echo "PASS"

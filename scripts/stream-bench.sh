@@ -43,6 +43,9 @@
 #                                              several clients, interleaved in each round
 #   CLIENTS="old=/tmp/ahptui-old,/tmp/ahptui-old new=./ahptui,./ahptui" scripts/stream-bench.sh
 #                                              NAME=CLIENT,HOST: each with its own host binary
+#   PERSIST=0 scripts/stream-bench.sh          the host keeps nothing on disk (serve --ephemeral;
+#                                              by default a new host writes every delta to its
+#                                              state database first, issue 28)
 #   DUMP=1 scripts/stream-bench.sh             print the last screen of each run
 #   PROFILE=DIR scripts/stream-bench.sh        CPU profile of each client run into
 #                                              DIR/CLIENT-SIZE-rROUND.prof (go tool pprof)
@@ -73,6 +76,7 @@ AGENT=${AGENT:-demo}
 # it (the demo's 3 MB reply lasts about a second now).
 if [ "$AGENT" = demo ]; then ECHO_X=${ECHO_X:-2}; else ECHO_X=${ECHO_X:-1}; fi
 HOSTPID= MOCK_PID=
+PERSIST=${PERSIST:-1}
 
 cleanup() {
 	tmux kill-server 2>/dev/null || true
@@ -93,6 +97,8 @@ trap cleanup EXIT
 POLL=0.01
 BIN=$(ahptui_bin)
 HOST_BIN=${HOST_BIN:-$BIN} # the host (needs /demo stream); BIN is the client measured
+persist_flag=
+[ "$PERSIST" = 0 ] && persist_flag=--ephemeral
 PROBE=$(echoprobe_bin)
 TCK=$(getconf CLK_TCK)
 
@@ -128,7 +134,7 @@ start_client() {
 	local hprof=()
 	HOSTS=$((${HOSTS:-0} + 1))
 	[ -z "${HOST_PROFILE:-}" ] || hprof=(env "AHPTUI_CPUPROFILE=$HOST_PROFILE/host-$RUN-$HOSTS.prof")
-	HOME="$WORK/home" setsid "${hprof[@]}" "$HOST_BIN" serve --addr 127.0.0.1:0 --without-connection-token --pace 0 --log-level error "${agent[@]}" >"$WORK/host.out" 2>"$WORK/host.err" &
+	HOME="$WORK/home" setsid "${hprof[@]}" "$HOST_BIN" serve --addr 127.0.0.1:0 --without-connection-token --pace 0 --log-level error "${agent[@]}" ${persist_flag:+"$persist_flag"} >"$WORK/host.out" 2>"$WORK/host.err" &
 	HOSTPID=$!
 	local url=""
 	for _ in $(seq 100); do

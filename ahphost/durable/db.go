@@ -113,7 +113,11 @@ func openBolt(path string) (b *bolt.DB, err error) {
 			err = fmt.Errorf("%v", r)
 		}
 	}()
-	return bolt.Open(path, 0o600, &bolt.Options{Timeout: 200 * time.Millisecond, FreelistType: bolt.FreelistMapType})
+	// The freelist is not written at every commit (it is rebuilt by a scan
+	// at open), and the map starts large enough for most hosts: both take
+	// work off each commit of a streaming reply.
+	return bolt.Open(path, 0o600, &bolt.Options{Timeout: 200 * time.Millisecond, FreelistType: bolt.FreelistMapType,
+		NoFreelistSync: true, InitialMmapSize: 64 << 20})
 }
 
 // init creates the top buckets of a new file and checks an existing one.
