@@ -221,6 +221,8 @@ func serveMainWith(ctx context.Context, args []string, std stdio, configFile str
 	if cfg.Detach {
 		return detachServe(args, configFile, std)
 	}
+	detached := lookupEnv(detachedEnv) == "1" // started by serve --detach (servedetach.go)
+	_ = os.Unsetenv(detachedEnv)              // not for the agents' children
 	if cfg.ExitWithStdin && std.in != nil {
 		// When the SSH link of `ssh --start` drops, stdout and stderr are
 		// gone too: the shutdown's first log line would kill the process
@@ -278,7 +280,8 @@ func serveMainWith(ctx context.Context, args []string, std stdio, configFile str
 		return exitError
 	}
 	gate.open()
-	st := serveState{URL: u, Addr: hostOfURL(u), Token: h.Token(), PID: os.Getpid(), Version: version, Agents: cfg.AgentArgs, Bin: executablePath()}
+	st := serveState{URL: u, Addr: hostOfURL(u), Token: h.Token(), PID: os.Getpid(), Version: version, Agents: cfg.AgentArgs, Bin: executablePath(),
+		Detached: detached}
 	if remove, err := writeServeState(st); err != nil {
 		log.Warn("cannot write the serve state file (ahptui ssh will not find this host)", "err", err)
 	} else {

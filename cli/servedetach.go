@@ -31,6 +31,9 @@ const serveLogName = "serve.log"
 // when a detached host starts.
 const serveLogMax = 8 << 20
 
+// detachedEnv marks the detached child (its state file says so).
+const detachedEnv = "AHPTUI_SERVE_DETACHED"
+
 // detachReadyTimeout bounds the wait for the detached host's state file.
 const detachReadyTimeout = 30 * time.Second
 
@@ -67,6 +70,7 @@ func detachServe(args []string, configFile string, std stdio) int {
 	child = append(append(child, "serve"), withoutDetach(args)...)
 	fmt.Fprintf(logf, "--- %s: ahptui %s starting detached\n", time.Now().Format(time.RFC3339), version)
 	cmd := exec.Command(exe, child...)
+	cmd.Env = append(os.Environ(), detachedEnv+"=1")
 	cmd.Stderr = logf // stdin and stdout: /dev/null
 	cmd.SysProcAttr = detachAttr()
 	if err := cmd.Start(); err != nil {

@@ -29,6 +29,9 @@ type serveState struct {
 	Agents []string `json:"agents,omitempty"`
 	// Bin is the serving program's path.
 	Bin string `json:"bin,omitempty"`
+	// Detached is set for a host started by `serve --detach` (as `ahptui
+	// ssh` starts them): only those are restarted by `ahptui ssh`.
+	Detached bool `json:"detached,omitempty"`
 }
 
 // writeServeState writes the state file atomically with mode 0600 and

@@ -196,7 +196,13 @@ func openSSH(ctx context.Context, o sshOpts, log *slog.Logger) (*sshLink, error)
 			}
 			l.note(note)
 			if l.host, err = startRemoteServe(ctx, bin, base, dest, rbin, o.agents); err != nil {
-				return nil, err
+				// Another client may have started one meanwhile (the state
+				// directory takes one host): attach to it.
+				if p2, derr := discover(ctx, bin, base, dest); derr == nil && p2.serve != nil {
+					l.host, _ = p2.found()
+				} else {
+					return nil, err
+				}
 			}
 			log.Info("ssh: started a detached host", "dest", o.dest, "bin", rbin)
 		}

@@ -56,3 +56,22 @@ func TestSSHAddAgent(t *testing.T) {
 		t.Fatalf("idle host not restarted with the agent: %d %q %+v", code, errs, st)
 	}
 }
+
+// TestSSHLeavesAHandRunHost: a host someone runs by hand there (not
+// detached by ahptui ssh) is never restarted: asking for another agent
+// attaches to it as it is and says so.
+func TestSSHLeavesAHandRunHost(t *testing.T) {
+	t.Parallel() // its own sshd, port and directories; ahptui runs as a child (sshpar_test.go)
+	s := startSSHD(t)
+	bin := sharedBinary(t)
+	s.serveBin(t, bin)
+	state := filepath.Join(s.remoteState, "ahptui", serveStateName)
+	before := readState(t, state)
+	if before.Detached {
+		t.Fatal("a serve run by hand says it is detached")
+	}
+	code, _, errs := s.runBin(t, bin, "agents = [\"other=/bin/true\"]\n", nil, "sessions", "@box")
+	if code != exitOK || readState(t, state).PID != before.PID || !strings.Contains(errs, "not started by ahptui ssh, so it was left running") {
+		t.Fatalf("a hand-run host: %d %q", code, errs)
+	}
+}

@@ -14,9 +14,10 @@ import (
 // A host `ahptui ssh` finds running may be older than this ahptui, or
 // serve fewer agents than --agent asks for. A running host cannot change
 // either, so it is restarted — on this version, with every agent it served
-// plus the new ones — but only when none of its sessions is at work (a
-// turn running or waiting for the user): a busy host is left alone, and
-// the user is told how to do it later.
+// plus the new ones — but only when it was started detached (by `ahptui
+// ssh`, not by someone in a terminal there) and none of its sessions is at
+// work (a turn running or waiting for the user): any other is left alone,
+// and the user is told how to do it later.
 
 // sshCall is how to run commands on one SSH destination.
 type sshCall struct {
@@ -40,6 +41,11 @@ func (l *sshLink) refresh(ctx context.Context, c sshCall, o sshOpts, st serveSta
 	why := fmt.Sprintf("runs ahptui %s (this is %s)", st.Version, version)
 	if !upgrade {
 		why = "serves " + agentList(st.Agents) + ", not " + strings.Join(agentNames(missing), ", ")
+	}
+	if !st.Detached { // someone runs it by hand: not ours to restart
+		l.note(fmt.Sprintf("the host on %s %s; it was not started by ahptui ssh, so it was left running "+
+			"(restart it there%s)", o.dest, why, restartGain(upgrade, missing)))
+		return
 	}
 	busy, err := hostBusy(ctx, l.url, l.host.token)
 	if err != nil || busy > 0 {
