@@ -44,6 +44,23 @@ func splitDiffLines(s string) []string {
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
 
+// maxDiffInputBytes bounds the contents (both sides together) the UI diffs
+// line by line: a changed file of 10⁶ hunks froze the UI for 12.9 s. Past
+// it the edit reads as the whole file removed and re-added (as when the
+// diff's search bound is reached), and the view says the diff is too
+// large instead of laying it out.
+const maxDiffInputBytes = 4 << 20
+
+// maxDiffInputLines bounds the lines (both sides together) likewise: each
+// becomes a styled row of the view.
+const maxDiffInputLines = 200_000
+
+// tooLargeToDiff reports whether before and after exceed the input bounds.
+func tooLargeToDiff(before, after string) bool {
+	return len(before)+len(after) > maxDiffInputBytes ||
+		strings.Count(before, "\n")+strings.Count(after, "\n") > maxDiffInputLines
+}
+
 // unifiedDiff returns the hunks of a unified diff of before and after
 // ("@@ -l,n +l,n @@" headers and " ", "-", "+" lines), with ctx lines of
 // context. Identical inputs give no lines.

@@ -9,6 +9,9 @@ import (
 // diffCounts returns the added and removed line counts of the diff of
 // before and after (used when the host sent contents without stats).
 func diffCounts(before, after string) (added, removed int64) {
+	if tooLargeToDiff(before, after) { // a whole replacement, counted without splitting
+		return int64(countLines(after)), int64(countLines(before))
+	}
 	for _, l := range unifiedDiff(Sanitize(before), Sanitize(after), 0) {
 		switch {
 		case strings.HasPrefix(l, "@@"):
@@ -64,4 +67,13 @@ func DiffStats(e *ahpwire.FileEdit, v ViewOpts) (added, removed int64) {
 		return -1, -1
 	}
 	return diffCounts(before, after)
+}
+
+// countLines counts the lines of s (a last line without a newline too).
+func countLines(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
 }

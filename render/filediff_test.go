@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -62,5 +63,43 @@ func TestFileDiffShowsWhatThePreviewCuts(t *testing.T) {
 	full, preview := r.FileDiff(e, 80, v), r.fileEdit(e, 80, v)
 	if len(full) < 2*maxHeadLines+200 || len(preview) >= len(full) || !strings.Contains(ansi.Strip(preview[len(preview)-1]), "more diff") {
 		t.Fatalf("full %d lines, preview %d lines ending %q", len(full), len(preview), ansi.Strip(preview[len(preview)-1]))
+	}
+}
+
+// A changed file of 10⁶ hunks is shown at once (the UI froze 12.9 s laying
+// its diff out): past the input bound the view says the diff is too large
+// and the counts are those of a whole replacement. A file under the bound
+// with a hunk every 8 lines still lays out within the 1.2 s ceiling.
+func TestFileDiffMillionHunksBounded(t *testing.T) {
+	hunky := func(hunks int) (string, string) {
+		var a, b strings.Builder
+		for i := 0; i < hunks; i++ {
+			a.WriteString("s\ns\ns\ns\ns\ns\ns\no\n")
+			b.WriteString("s\ns\ns\ns\ns\ns\ns\nn\n")
+		}
+		return a.String(), b.String()
+	}
+	r := New(DarkStyles())
+	for _, c := range []struct {
+		hunks   int
+		tooBig  bool
+		ceiling time.Duration
+	}{{1_000_000, true, 1200 * time.Millisecond}, {maxDiffInputLines / 16, false, 1200 * time.Millisecond}} {
+		before, after := hunky(c.hunks)
+		e, v := sideEdit(before, after)
+		unlock := lockThread()
+		t0 := threadCPU() // this thread's CPU: the machine is shared
+		a, d := DiffStats(e, v)
+		lines := r.FileDiff(e, 100, v)
+		took := threadCPU() - t0
+		unlock()
+		big := strings.Contains(ansi.Strip(strings.Join(lines, "\n")), "too large to show")
+		t.Logf("%d hunks: +%d −%d, %d rows in %v", c.hunks, a, d, len(lines), took)
+		if big != c.tooBig || a < int64(c.hunks) || d < int64(c.hunks) {
+			t.Fatalf("%d hunks: too large %v, +%d −%d", c.hunks, big, a, d)
+		}
+		if took > c.ceiling {
+			t.Fatalf("%d hunks took %v (ceiling %v)", c.hunks, took, c.ceiling)
+		}
 	}
 }

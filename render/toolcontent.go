@@ -171,6 +171,11 @@ func (r *Renderer) diffLines(before, after string, width, limit int) []string {
 	st := r.styles.Diff
 	inner := max(width-len(detailIndent)-2, 1)
 	var out []string
+	if tooLargeToDiff(before, after) {
+		note := fmt.Sprintf("(the diff is too large to show here: %d lines before, %d after, %d MiB; open the file in an editor)",
+			countLines(before), countLines(after), (len(before)+len(after))>>20)
+		return []string{detailIndent + "  " + st.Hunk.Render(truncatePlain(note, inner))}
+	}
 	diff := unifiedDiff(Sanitize(before), Sanitize(after), diffContext)
 	if limit == 0 {
 		limit = 2 * maxHeadLines
