@@ -48,11 +48,11 @@ func (l *BackgroundList) Update(msg tea.KeyPressMsg, ws []ahpwire.BackgroundWork
 		return ""
 	}
 	l.sel = min(l.sel, len(ws)-1)
+	if sel, moved := (uikit.ListKeys{Up: l.KM.Up, Down: l.KM.Down}).Move(msg, l.sel, len(ws), 0); moved {
+		l.sel = sel
+		return ""
+	}
 	switch {
-	case key.Matches(msg, l.KM.Up):
-		l.sel = max(0, l.sel-1)
-	case key.Matches(msg, l.KM.Down):
-		l.sel = min(len(ws)-1, l.sel+1)
 	case key.Matches(msg, l.KM.Open):
 		if w := ws[l.sel]; w.Kind == "subagent" && w.Chat != "" {
 			l.Open = false

@@ -61,11 +61,11 @@ func (q *QueueList) Update(msg tea.KeyPressMsg, items []reducer.PendingMessage, 
 		q.Sel = j
 		return queueIntent{Action: &ahpwire.ChatQueuedMessagesReordered{Order: order}}
 	}
+	if sel, moved := (uikit.ListKeys{Up: q.KM.Up, Down: q.KM.Down}).Move(msg, q.Sel, len(items), 0); moved {
+		q.Sel = sel
+		return queueIntent{}
+	}
 	switch {
-	case key.Matches(msg, q.KM.Up):
-		q.Sel = max(0, q.Sel-1)
-	case key.Matches(msg, q.KM.Down):
-		q.Sel = min(len(items)-1, q.Sel+1)
 	case key.Matches(msg, q.KM.MoveUp):
 		return move(-1)
 	case key.Matches(msg, q.KM.MoveDown):

@@ -35,11 +35,11 @@ func (l *ArtifactList) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result
 	if !ok {
 		return l, nil, uikit.ResultNone
 	}
+	if sel, moved := (uikit.ListKeys{Up: l.km.Up, Down: l.km.Down}).Move(k, l.sel, len(l.arts), 0); moved {
+		l.sel = sel
+		return l, nil, uikit.ResultNone
+	}
 	switch {
-	case key.Matches(k, l.km.Up):
-		l.sel = max(0, l.sel-1)
-	case key.Matches(k, l.km.Down):
-		l.sel = min(len(l.arts)-1, l.sel+1)
 	case key.Matches(k, l.km.Open):
 		a := l.arts[l.sel]
 		if a.URI == "" {

@@ -170,17 +170,13 @@ func (o *Changes) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) {
 		}
 		return o, nil, uikit.ResultNone
 	}
+	if cur, moved := (uikit.ListKeys{Up: o.km.Up, Down: o.km.Down, PageUp: o.km.PageUp, PageDown: o.km.PageDown}).Move(k, o.cursor, len(rows), o.page); moved {
+		o.cursor = cur
+		return o, nil, uikit.ResultNone
+	}
 	switch {
 	case key.Matches(k, o.km.Close):
 		return o, o.close(), uikit.ResultClose
-	case key.Matches(k, o.km.Down):
-		o.cursor = min(o.cursor+1, max(0, len(rows)-1))
-	case key.Matches(k, o.km.Up):
-		o.cursor = max(0, o.cursor-1)
-	case key.Matches(k, o.km.PageDown):
-		o.cursor = min(o.cursor+max(1, o.page-1), max(0, len(rows)-1))
-	case key.Matches(k, o.km.PageUp):
-		o.cursor = max(0, o.cursor-max(1, o.page-1))
 	case key.Matches(k, o.km.Open):
 		if o.cursor < len(rows) {
 			o.diff = &diffPane{row: rows[o.cursor]}
