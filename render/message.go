@@ -309,24 +309,10 @@ func (r *Renderer) blockFingerprint(k BlockKey, b *reducer.Block, v ViewOpts) st
 		sb.WriteString(v.dirsFingerprint())
 	}
 	if b.Kind == reducer.KindThinking {
-		sb.WriteByte(byte('0' + v.Thinking))
-		sb.WriteString(strconv.Itoa(v.tailLines()))
+		v.writeThinking(&sb)
 	}
 	sb.WriteString(termFingerprint(b, v))
-	for _, u := range blockURIs(b) {
-		if s, ok := v.Loading[u]; ok {
-			sb.WriteString(",l")
-			sb.WriteString(s)
-		}
-		// Only fetched content can change under a URI; a data: URI carries
-		// its content and is covered by the block's revision.
-		if s, ok := v.Resources[u]; ok {
-			sb.WriteString(",")
-			sb.WriteString(strconv.Itoa(len(s)))
-			sb.WriteString(":")
-			sb.WriteString(strconv.FormatUint(hashString(r.md.seed, s), 36))
-		}
-	}
+	v.writeResources(&sb, blockURIs(b), r.md.seed)
 	return sb.String()
 }
 

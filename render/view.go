@@ -161,8 +161,7 @@ func (r Rendered) SpanOf(k BlockKey) (Span, bool) {
 // message m (not Now), for the finished-message cache.
 func viewFingerprint(m *reducer.Message, v ViewOpts, seed maphash.Seed) string {
 	var b strings.Builder
-	b.WriteByte(byte('0' + v.Thinking))
-	b.WriteString(strconv.Itoa(v.tailLines()))
+	v.writeThinking(&b)
 	b.WriteString(v.hintsFingerprint())
 	b.WriteString(v.dirsFingerprint())
 	b.WriteString(v.notesFingerprint(m))
@@ -184,17 +183,35 @@ func viewFingerprint(m *reducer.Message, v ViewOpts, seed maphash.Seed) string {
 	for _, blk := range m.Blocks {
 		b.WriteString(termFingerprint(blk, v))
 	}
-	for _, u := range resourceURIs(m) {
+	v.writeResources(&b, resourceURIs(m), seed)
+	return b.String()
+}
+
+// The pieces of a cache key that the finished-message cache
+// (viewFingerprint) and the block cache (Renderer.blockFingerprint) share,
+// written once so that the two keys cannot drift apart.
+
+// writeThinking adds how thinking blocks are shown.
+func (v ViewOpts) writeThinking(b *strings.Builder) {
+	b.WriteByte(byte('0' + v.Thinking))
+	b.WriteString(strconv.Itoa(v.tailLines()))
+}
+
+// writeResources adds what the loader holds of uris: a loading state, or
+// the fetched text's length and hash. Only fetched content can change
+// under a URI; a data: URI carries its content and is covered by the
+// block's revision.
+func (v ViewOpts) writeResources(b *strings.Builder, uris []string, seed maphash.Seed) {
+	for _, u := range uris {
 		if s, ok := v.Loading[u]; ok {
 			b.WriteString(",l")
 			b.WriteString(s)
 		}
-		// Only fetched content can change under a URI; a data: URI carries
-		// its content and is covered by the block's revision.
 		if s, ok := v.Resources[u]; ok {
 			b.WriteString(",r")
-			b.WriteString(strconv.FormatUint(maphash.String(seed, s), 36))
+			b.WriteString(strconv.Itoa(len(s)))
+			b.WriteString(":")
+			b.WriteString(strconv.FormatUint(hashString(seed, s), 36))
 		}
 	}
-	return b.String()
 }
