@@ -170,6 +170,10 @@ func TestInboxOpensAtScale(t *testing.T) {
 	f := inboxFleet(t)
 	r, took, stop := openInbox(t, f)
 	defer stop()
+	if raceEnabled { // every session was listed; the race detector's pace says nothing of the budget
+		t.Logf("race detector on: open %v, budgets not checked", took)
+		return
+	}
 	if took > time.Second {
 		t.Fatalf("the inbox took %v to list 20 hosts × 50 sessions, want ≤ 1 s", took)
 	}
