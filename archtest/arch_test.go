@@ -55,6 +55,8 @@ var allowed = map[string][]string{
 
 	"internal/mockanthropic":                   {},
 	"internal/mockanthropic/cmd/mockanthropic": {"internal/mockanthropic"},
+	"internal/mockgemini":                      {},
+	"internal/mockgemini/cmd/mockgemini":       {"internal/mockgemini"},
 	"internal/tmuxctl":                         {},
 	"internal/tmuxctl/cmd/echoprobe":           {"internal/tmuxctl"},
 }

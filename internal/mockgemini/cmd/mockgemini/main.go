@@ -1,0 +1,46 @@
+// Command mockgemini serves the scripted Gemini API mock (package
+// internal/mockgemini) on loopback for scripts: it prints its base URL on
+// the first line of stdout (or to -url-file), one line per request after
+// it, and runs until SIGINT or SIGTERM.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/ahptui/ahptui/internal/mockgemini"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:0", "loopback address to listen on")
+	urlFile := flag.String("url-file", "", "also write the base URL to this file")
+	dump := flag.String("dump", "", "write every request body into this directory")
+	flag.Parse()
+	srv := mockgemini.New(func(method, path, prompt, reply string) {
+		fmt.Printf("%s %s reply=%s prompt=%q\n", method, path, reply, prompt)
+	})
+	srv.Dump = *dump
+	u, err := srv.Listen(*addr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println(u)
+	if *urlFile != "" {
+		err := os.WriteFile(*urlFile+".tmp", []byte(u+"\n"), 0o600)
+		if err == nil {
+			err = os.Rename(*urlFile+".tmp", *urlFile)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mockgemini: write url file:", err)
+			os.Exit(1)
+		}
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	<-sig
+	_ = srv.Close()
+}
