@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/wseof"
 	"github.com/ahptui/ahptui/segment"
 )
 
@@ -97,7 +98,7 @@ func (c *Client) hostCapability() *segment.ChunkingCapability {
 // dial opens the WebSocket with the token as query parameter and bearer
 // header, and sets the read limit to the receive ceiling. The returned
 // eofWatch sees the end of the stream under it.
-func (c *Client) dial(ctx context.Context) (*websocket.Conn, *eofWatch, error) {
+func (c *Client) dial(ctx context.Context) (*websocket.Conn, *wseof.Watch, error) {
 	h := http.Header{}
 	for k, v := range c.cfg.Header {
 		h[k] = append([]string(nil), v...)
@@ -105,7 +106,7 @@ func (c *Client) dial(ctx context.Context) (*websocket.Conn, *eofWatch, error) {
 	if c.cfg.Token != "" {
 		h.Set("Authorization", "Bearer "+c.cfg.Token)
 	}
-	eof := &eofWatch{}
+	eof := &wseof.Watch{}
 	ws, resp, err := websocket.Dial(ctx, c.cfg.dialURL(), &websocket.DialOptions{HTTPClient: watchedClient(c.cfg.HTTPClient, eof), HTTPHeader: h})
 	if err != nil {
 		status := 0
@@ -385,8 +386,7 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 			}
 			for _, ch := range subs {
 				if !got[ch] {
-					c.seq.drop(ch)
-					c.emit(ChannelLostEvent{Channel: ch}, dataEventNoWait)
+					c.lose(ch)
 				}
 			}
 		case res.Type == ahpwire.ReconnectReplay:
@@ -394,22 +394,9 @@ func (c *Client) reconnect(ctx context.Context, k *conn) (Recovery, error) {
 			missing := make(map[string]bool, len(res.Missing))
 			for _, ch := range res.Missing {
 				missing[ch] = true
-				c.seq.drop(ch)
-				c.emit(ChannelLostEvent{Channel: ch}, dataEventNoWait)
+				c.lose(ch)
 			}
-			for i := range res.Actions {
-				p := &res.Actions[i]
-				if missing[p.Channel] {
-					continue
-				}
-				env, err := p.header()
-				if err != nil {
-					// Its serverSeq advances nothing (see onActionParams).
-					c.log.Warn("replayed action envelope ignored", "serverSeq", p.ServerSeq, "err", err)
-					continue
-				}
-				c.onEnvelope(env, p.Action, replayedEnvelope)
-			}
+			c.replayed(res.Actions, func(ch string) bool { return !missing[ch] })
 		default:
 			hookErr = fmt.Errorf("%w: type %.40q", errReconnectUnusable, res.Type)
 		}

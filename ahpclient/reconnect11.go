@@ -49,10 +49,6 @@ func (t *seqTracker) cursors(subs []string) []ahpwire.ChannelReplayCursor {
 func (c *Client) recoverChannels(chans []channelRecoveryWire, subs []string) Recovery {
 	rec := RecoveryReplay
 	seen := make(map[string]bool, len(chans))
-	lost := func(ch string) {
-		c.seq.drop(ch)
-		c.emit(ChannelLostEvent{Channel: ch}, dataEventNoWait)
-	}
 	for _, r := range chans {
 		if seen[r.Channel] {
 			continue
@@ -60,22 +56,16 @@ func (c *Client) recoverChannels(chans []channelRecoveryWire, subs []string) Rec
 		seen[r.Channel] = true
 		switch r.Kind {
 		case ahpwire.RecoveryKindReplay:
-			for i := range r.Actions {
-				p := &r.Actions[i]
-				if p.Channel != r.Channel {
-					c.log.Warn("replayed envelope of another channel ignored", "channel", r.Channel, "serverSeq", p.ServerSeq)
-					continue
+			c.replayed(r.Actions, func(ch string) bool {
+				if ch != r.Channel {
+					c.log.Warn("replayed envelope of another channel ignored", "channel", r.Channel, "envelopeChannel", ch)
+					return false
 				}
-				env, err := p.header()
-				if err != nil {
-					c.log.Warn("replayed action envelope ignored", "serverSeq", p.ServerSeq, "err", err)
-					continue
-				}
-				c.onEnvelope(env, p.Action, replayedEnvelope)
-			}
+				return true
+			})
 		case ahpwire.RecoveryKindSnapshot:
 			if r.Snapshot == nil {
-				lost(r.Channel)
+				c.lose(r.Channel)
 				continue
 			}
 			rec = RecoverySnapshot
@@ -85,14 +75,41 @@ func (c *Client) recoverChannels(chans []channelRecoveryWire, subs []string) Rec
 			c.emit(SnapshotEvent{Snapshot: s, Reason: SnapshotReconnect}, dataEventNoWait)
 		default: // "missing", or a kind this client does not know
 			rec = RecoverySnapshot
-			lost(r.Channel)
+			c.lose(r.Channel)
 		}
 	}
 	for _, ch := range subs {
 		if !seen[ch] {
 			rec = RecoverySnapshot
-			lost(ch)
+			c.lose(ch)
 		}
 	}
 	return rec
+}
+
+// replayed hands a reconnect's replayed envelopes to the stream in order,
+// as both dialects replay them (1.0's one list, 1.1's per channel): those
+// keep refuses (a missing channel's, another channel's) are skipped, and so
+// is one whose header does not decode, with a WARN (its serverSeq advances
+// nothing: see onActionParams).
+func (c *Client) replayed(actions []envelopeParams, keep func(channel string) bool) {
+	for i := range actions {
+		p := &actions[i]
+		if !keep(p.Channel) {
+			continue
+		}
+		env, err := p.header()
+		if err != nil {
+			c.log.Warn("replayed action envelope ignored", "serverSeq", p.ServerSeq, "err", err)
+			continue
+		}
+		c.onEnvelope(env, p.Action, replayedEnvelope)
+	}
+}
+
+// lose gives up on a channel the host could not recover: its sequence is
+// forgotten and the consumer told (ChannelLostEvent).
+func (c *Client) lose(ch string) {
+	c.seq.drop(ch)
+	c.emit(ChannelLostEvent{Channel: ch}, dataEventNoWait)
 }
