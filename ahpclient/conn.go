@@ -11,6 +11,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/wseof"
 	"github.com/ahptui/ahptui/segment"
 )
 
@@ -46,7 +47,7 @@ type conn struct {
 
 	busy atomic.Bool // the reader is processing a frame (not waiting for one)
 
-	eof *eofWatch // sees the transport's end under coder/websocket (nil: not watched)
+	eof *wseof.Watch // sees the transport's end under coder/websocket (nil: not watched)
 
 	done chan struct{} // closed when the connection has failed
 }
@@ -88,7 +89,7 @@ const (
 
 // newConn wraps an open WebSocket (eof watching the stream under it, or
 // nil) and starts its reader.
-func newConn(cl *Client, ws *websocket.Conn, eof *eofWatch) *conn {
+func newConn(cl *Client, ws *websocket.Conn, eof *wseof.Watch) *conn {
 	ctx, cancel := context.WithCancel(cl.ctx)
 	k := &conn{
 		cl:      cl,

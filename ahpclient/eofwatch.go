@@ -3,25 +3,16 @@ package ahpclient
 import (
 	"io"
 	"net/http"
-	"sync/atomic"
+
+	"github.com/ahptui/ahptui/internal/wseof"
 )
 
-// eofWatch records that the byte stream under one WebSocket connection
-// ended (the peer closed or half-closed it, or the read failed). The read
-// loop asks it after each message: coder/websocket v1.8.15 (the newest
-// release; read.go, msgReader.Read) reports such an end between fragments
-// as the end of the message, so a message read while the stream ended may
-// be cut off (see conn.readLoop).
-type eofWatch struct {
-	ended atomic.Bool
-}
-
-// seen reports whether the stream has ended.
-func (w *eofWatch) seen() bool { return w.ended.Load() }
+// The read loop asks a wseof.Watch after each message whether the stream
+// under the WebSocket ended (see conn.readLoop and package wseof).
 
 // watchedClient returns a copy of hc (nil: http.DefaultClient) whose
 // transport hands coder/websocket the upgraded connection through w.
-func watchedClient(hc *http.Client, w *eofWatch) *http.Client {
+func watchedClient(hc *http.Client, w *wseof.Watch) *http.Client {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
@@ -38,7 +29,7 @@ func watchedClient(hc *http.Client, w *eofWatch) *http.Client {
 // stream coder/websocket reads the connection from.
 type watchTransport struct {
 	base http.RoundTripper
-	w    *eofWatch
+	w    *wseof.Watch
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -48,22 +39,7 @@ func (t watchTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	if rwc, ok := resp.Body.(io.ReadWriteCloser); ok {
-		resp.Body = &watchedBody{ReadWriteCloser: rwc, w: t.w}
+		resp.Body = t.w.Body(rwc)
 	}
 	return resp, nil
-}
-
-// watchedBody is the upgraded connection; a failed or ended read marks w.
-type watchedBody struct {
-	io.ReadWriteCloser
-	w *eofWatch
-}
-
-// Read implements io.Reader.
-func (b *watchedBody) Read(p []byte) (int, error) {
-	n, err := b.ReadWriteCloser.Read(p)
-	if err != nil {
-		b.w.ended.Store(true)
-	}
-	return n, err
 }

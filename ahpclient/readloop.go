@@ -37,7 +37,7 @@ func (k *conn) readLoop() {
 			k.fail(k.classifyReadErr(err))
 			return
 		}
-		if k.eof != nil && k.eof.seen() {
+		if k.eof != nil && k.eof.Seen() {
 			// coder/websocket v1.8.15 (read.go) ends a message at the
 			// peer's EOF as if it were complete when the EOF falls between
 			// fragments or before a frame's payload: what was read may be

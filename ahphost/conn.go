@@ -9,6 +9,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/ahptui/ahptui/internal/wseof"
 	"github.com/ahptui/ahptui/segment"
 )
 
@@ -21,7 +22,7 @@ type conn struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	q      *outQueue
-	eof    *eofWatch // sees the stream's end under coder/websocket (nil: not watched); read by readLoop only
+	eof    *wseof.Watch // sees the stream's end under coder/websocket (nil: not watched); read by readLoop only
 	// readOnly marks a connection made with the watch token (auth.go); set
 	// before its read loop starts.
 	readOnly bool

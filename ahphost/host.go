@@ -16,6 +16,7 @@ import (
 
 	"github.com/ahptui/ahptui/ahphost/durable"
 	"github.com/ahptui/ahptui/internal/redact"
+	"github.com/ahptui/ahptui/internal/wseof"
 	"github.com/ahptui/ahptui/segment"
 )
 
@@ -305,7 +306,7 @@ func (h *Host) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.wg.Done()
-	eof, cork := &eofWatch{}, &corkConn{timeout: h.opts.WriteTimeout}
+	eof, cork := &wseof.Watch{}, &corkConn{timeout: h.opts.WriteTimeout}
 	ws, err := websocket.Accept(watchedWriter{ResponseWriter: w, w: eof, cork: cork}, r, nil)
 	if err != nil {
 		h.warnRejected("rejected connection: websocket upgrade failed", "remote", r.RemoteAddr, "err", err)

@@ -67,7 +67,7 @@ func (c *conn) readMessage() (typ websocket.MessageType, data []byte, charge int
 		n, rerr := r.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
 		if rerr == io.EOF {
-			if c.eof.seen() {
+			if c.eof.Seen() {
 				release()
 				return 0, nil, 0, errCutMessage
 			}

@@ -19,8 +19,8 @@ var allowed = map[string][]string{
 	"segment":                      {"internal/jsonscan"},
 	"ahpwire":                      {"internal/textbuf", "internal/jsonscan"},
 	"ahpstate":                     {"ahpwire"},
-	"ahpclient":                    {"segment", "ahpwire", "internal/fifo", "internal/jsonscan", "internal/redact", "internal/filelock"},
-	"ahphost":                      {"segment", "ahpwire", "ahpstate", "ahphost/agent", "ahphost/durable", "internal/fifo", "internal/jsonscan", "internal/redact"},
+	"ahpclient":                    {"segment", "ahpwire", "internal/fifo", "internal/jsonscan", "internal/redact", "internal/filelock", "internal/wseof"},
+	"ahphost":                      {"segment", "ahpwire", "ahpstate", "ahphost/agent", "ahphost/durable", "internal/fifo", "internal/jsonscan", "internal/redact", "internal/wseof"},
 	"ahphost/durable":              {},
 	"ahphost/demo":                 {"ahpwire", "ahphost/agent"},
 	"ahphost/agent":                {"ahpwire"},
@@ -38,6 +38,7 @@ var allowed = map[string][]string{
 	"tui/uikit":                    {"render"},
 	"resload":                      {"internal/bytesize"},
 	"internal/bytesize":            {},
+	"internal/wseof":               {},
 	"archtest":                     {},
 
 	"internal/ahpfixtures":  {},
