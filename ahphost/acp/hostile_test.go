@@ -318,3 +318,30 @@ func TestStderrLimiter(t *testing.T) {
 		t.Fatalf("%d bytes logged, over %d", total, maxStderrLogBytes)
 	}
 }
+
+// An agent that stops reading its stdin while the host answers it is
+// taken for dead after stdinWriteTimeout and killed: its turn ends, the
+// next turn starts a new agent (nothing stays queued to it for ever).
+func TestAgentNotReadingStdinIsStopped(t *testing.T) {
+	prev := stdinWriteTimeout
+	stdinWriteTimeout = 500 * time.Millisecond
+	defer func() { stdinWriteTimeout = prev }()
+	e := newEnv(t, opts{})
+	if err := os.WriteFile(filepath.Join(e.dir, "big.txt"), []byte(strings.Repeat("x", 1<<20)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, chat := e.newSession(e.c, "stall")
+	start := time.Now()
+	if turn := e.run(e.c, chat, "t1", "readflood 3 big.txt"); turn.State != ahpwire.TurnError {
+		t.Fatalf("the stalled agent's turn: %q %q", turn.State, markdown(turn))
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Fatalf("the stalled agent was stopped after %v", d)
+	}
+	if !strings.Contains(e.logs.String(), "has not read its input for too long") {
+		t.Fatal("no log line says why the agent was stopped")
+	}
+	if turn := e.run(e.c, chat, "t2", "text"); !strings.HasSuffix(markdown(turn), "Hello from the fake agent.") {
+		t.Fatalf("after the stall: %q %q", markdown(turn), errText(turn))
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
@@ -150,27 +151,32 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	cmd.Dir = b.cfg.Dir
 	cmd.Env = append(append(os.Environ(), b.cfg.Env...), b.auth.environ()...)
 	setGroup(cmd)
-	stdin, err := cmd.StdinPipe()
+	// The bridge owns the stdin pipe too: its writes have a deadline
+	// (stdinWriter), which exec's pipe does not offer.
+	stdinR, stdin, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("acp: %s: stdin: %w", b.cfg.Name, err)
 	}
+	cmd.Stdin = stdinR
 	stdout, stopStdout, closeStdout, err := agentStdoutPipe(cmd) // pipe_linux.go
 	if err != nil {
+		_, _ = stdinR.Close(), stdin.Close()
 		return nil, fmt.Errorf("acp: %s: %w", b.cfg.Name, err)
 	}
 	// The bridge owns the stderr pipe (not exec's): the process is reaped
 	// when it exits, though a child of it may hold the pipe for days.
 	stderr, stderrW, err := os.Pipe()
 	if err != nil {
+		_, _ = stdinR.Close(), stdin.Close()
 		stopStdout()
 		closeStdout()
 		return nil, fmt.Errorf("acp: %s: stderr: %w", b.cfg.Name, err)
 	}
 	cmd.Stderr = stderrW
 	err = cmd.Start()
-	_ = stderrW.Close()
+	_, _ = stderrW.Close(), stdinR.Close()
 	if err != nil {
-		_ = stderr.Close()
+		_, _ = stderr.Close(), stdin.Close()
 		stopStdout()
 		closeStdout()
 		return nil, fmt.Errorf("cannot start the agent %q (%s): %w", b.cfg.Name, b.cfg.Command, err)
@@ -198,6 +204,7 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 		// member lives).
 		killGroup(cmd)
 		disarm()
+		_ = stdin.Close() // (as exec's own pipe was closed by Wait)
 		// What the agent wrote before it exited is read; a child holding
 		// the pipe does not keep the pump (nor the reaping) waiting.
 		_ = stderr.SetReadDeadline(time.Now().Add(stderrGrace))
@@ -210,7 +217,7 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	// hold its first read until the logger is in place (a data race when
 	// the agent exits at once otherwise).
 	gate := make(chan struct{})
-	p.conn, p.legacy = b.connect(stdinWriter{stdin, p}, stdout, gate)
+	p.conn, p.legacy = b.connect(stdinWriter{stdin, p, b.log}, stdout, gate)
 	go func() { // the SDK reads no more
 		<-p.conn.Done()
 		closeStdout()
@@ -266,16 +273,28 @@ const maxStderrLine = 1024
 // exited (a child of it may hold the pipe open).
 const stderrGrace = 500 * time.Millisecond
 
-// stdinWriter is the agent's stdin: a failed write means the agent is
-// gone, whoever still holds its other pipes.
+// stdinWriteTimeout bounds one write to the agent's stdin: an agent that
+// reads nothing of it for so long is taken for dead (and killed) rather
+// than leaving the host's answers and requests to it queued without end.
+// A var for tests.
+var stdinWriteTimeout = time.Minute
+
+// stdinWriter is the agent's stdin: a failed write (or one the agent did
+// not take within stdinWriteTimeout) means the agent is gone, whoever
+// still holds its other pipes.
 type stdinWriter struct {
-	w io.Writer
-	p *proc
+	w   *os.File
+	p   *proc
+	log *slog.Logger
 }
 
 func (s stdinWriter) Write(b []byte) (int, error) {
+	_ = s.w.SetWriteDeadline(time.Now().Add(stdinWriteTimeout))
 	n, err := s.w.Write(b)
 	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			s.log.Warn("the agent has not read its input for too long; stopping it", "waited", stdinWriteTimeout)
+		}
 		s.p.stdinDied(err)
 	}
 	return n, err //nolint:wrapcheck // the pipe's own error, as io.Writer passes it on
