@@ -15,6 +15,10 @@ import (
 // maxIndex bounds the sessions kept in the index (oldest dropped first).
 const maxIndex = 500
 
+// maxIndexBytes bounds the index file read at start: maxIndex records of
+// bounded fields (URIs, ids, a directory and a title) stay far below it.
+const maxIndexBytes = 16 << 20
+
 // indexLockWait bounds the wait for another process's save; past it the
 // change stays pending and goes with the next save.
 const indexLockWait = 5 * time.Second
@@ -96,6 +100,12 @@ func readIndex(path string) (map[string]indexRecord, fs.FileInfo, error) {
 	info, err := f.Stat() // the file read, even if renamed over meanwhile
 	if err != nil {
 		return recs, nil, fmt.Errorf("acp: session index: %w", err)
+	}
+	if info.Size() > maxIndexBytes {
+		// Not an index this package wrote (maxIndex records): decoding it
+		// would take the host's memory (a 1.17 GB one killed it at start).
+		return recs, nil, fmt.Errorf("acp: session index %s is %d bytes, more than the %d an index of %d sessions can take; ignored",
+			path, info.Size(), int64(maxIndexBytes), maxIndex)
 	}
 	var list []indexRecord
 	if err := json.NewDecoder(f).Decode(&list); err != nil {

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -149,5 +150,32 @@ func TestIndexAcrossProcesses(t *testing.T) {
 	}
 	if got := mustOpen(t, dir).list(); len(got) != 180 {
 		t.Fatalf("%d records of 180", len(got))
+	}
+}
+
+// A session index far larger than any this package writes is not decoded
+// (a 1.17 GB one took the host's memory at start): openIndex says so and
+// starts empty.
+func TestIndexHugeFileIgnored(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("[")
+	title := strings.Repeat("t", 1000)
+	for i := 0; b.Len() <= maxIndexBytes; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"uri":"ahp-session:/%d","acpSessionId":"%d","dir":"/w","title":%q,"createdAt":"2026-01-01T00:00:00.000Z"}`, i, i, title)
+	}
+	b.WriteString("]")
+	if err := os.WriteFile(filepath.Join(dir, "acp-agent.json"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := openIndex(dir, "agent")
+	if err == nil || !strings.Contains(err.Error(), "ignored") {
+		t.Fatalf("openIndex of a %d-byte index: %v", b.Len(), err)
+	}
+	if len(ix.list()) != 0 {
+		t.Fatalf("records from a huge file: %d", len(ix.list()))
 	}
 }
