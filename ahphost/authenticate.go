@@ -33,11 +33,7 @@ func (s *store) protectedResource(uri string) (ahpwire.ProtectedResourceMetadata
 
 // authenticate records a token for a protected resource (an empty token
 // signs out) and resumes the tool calls waiting for it.
-func (c *conn) authenticate(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.AuthenticateParams
-	if e := decode(m, &p); e != nil {
-		return nil, nil, e
-	}
+func (c *conn) authenticate(p *ahpwire.AuthenticateParams) (any, func(), *rpcError) {
 	s := c.h.st
 	if _, ok := s.protectedResource(p.Resource); !ok {
 		return nil, nil, errInvalidParams("unknown protected resource: " + truncate(p.Resource, 128))

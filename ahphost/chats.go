@@ -68,11 +68,7 @@ func (s *store) removeChat(uri string) {
 }
 
 // createChat adds a chat at the client-chosen URI to a session.
-func (c *conn) createChat(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.CreateChatParams
-	if e := decode(m, &p); e != nil {
-		return nil, nil, e
-	}
+func (c *conn) createChat(p *ahpwire.CreateChatParams) (any, func(), *rpcError) {
 	s := c.h.st
 	se, e := s.sessionOf(p.Channel)
 	switch {
@@ -101,11 +97,7 @@ func (c *conn) createChat(m *ahpwire.Message) (any, func(), *rpcError) {
 }
 
 // disposeChat removes a chat from its session.
-func (c *conn) disposeChat(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.ChannelParams
-	if e := decode(m, &p); e != nil {
-		return nil, nil, e
-	}
+func (c *conn) disposeChat(p *ahpwire.ChannelParams) (any, func(), *rpcError) {
 	s := c.h.st
 	ce, e := s.chatOf(p.Channel)
 	if e != nil {

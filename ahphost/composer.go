@@ -20,10 +20,10 @@ var completionTriggers = []string{"@", "/"}
 const maxCompletionText = 64 << 10
 
 func init() {
-	handlers[ahpwire.MethodCompletions] = (*conn).completions
-	handlers[ahpwire.MethodResolveSessionConfig] = (*conn).resolveSessionConfig
-	handlers[ahpwire.MethodSessionConfigCompletions] = (*conn).sessionConfigCompletions
-	handlers[ahpwire.MethodAuthenticate] = (*conn).authenticate
+	handlers[ahpwire.MethodCompletions] = withParams((*conn).completions)
+	handlers[ahpwire.MethodResolveSessionConfig] = withParams((*conn).resolveSessionConfig)
+	handlers[ahpwire.MethodSessionConfigCompletions] = withParams((*conn).sessionConfigCompletions)
+	handlers[ahpwire.MethodAuthenticate] = withParams((*conn).authenticate)
 }
 
 // composerFeatures fills the initialize result's completion fields when
@@ -38,11 +38,7 @@ func (h *Host) composerFeatures(res *ahpwire.InitializeResult) {
 }
 
 // completions answers `completions` on a chat channel.
-func (c *conn) completions(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.CompletionsParams
-	if e := decode(m, &p); e != nil {
-		return nil, nil, e
-	}
+func (c *conn) completions(p *ahpwire.CompletionsParams) (any, func(), *rpcError) {
 	ce, e := c.h.st.chatOf(p.Channel)
 	if e != nil {
 		return nil, nil, e
@@ -67,11 +63,7 @@ func (c *conn) completions(m *ahpwire.Message) (any, func(), *rpcError) {
 }
 
 // resolveSessionConfig answers `resolveSessionConfig`.
-func (c *conn) resolveSessionConfig(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.ResolveSessionConfigParams
-	if e := decode(m, &p); e != nil {
-		return nil, nil, e
-	}
+func (c *conn) resolveSessionConfig(p *ahpwire.ResolveSessionConfigParams) (any, func(), *rpcError) {
 	if e := c.h.st.checkProvider(p.Provider); e != nil {
 		return nil, nil, e
 	}
@@ -79,7 +71,7 @@ func (c *conn) resolveSessionConfig(m *ahpwire.Message) (any, func(), *rpcError)
 	if !ok {
 		return ahpwire.ResolveSessionConfigResult{Schema: ahpwire.SessionConfigSchema{Type: "object"}}, nil, nil
 	}
-	res, err := cfg.ResolveConfig(p)
+	res, err := cfg.ResolveConfig(*p)
 	if err != nil {
 		return nil, nil, errInvalidParams(err.Error())
 	}
@@ -87,11 +79,7 @@ func (c *conn) resolveSessionConfig(m *ahpwire.Message) (any, func(), *rpcError)
 }
 
 // sessionConfigCompletions answers `sessionConfigCompletions`.
-func (c *conn) sessionConfigCompletions(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.SessionConfigCompletionsParams
-	if e := decode(m, &p); e != nil {
-		return nil, nil, e
-	}
+func (c *conn) sessionConfigCompletions(p *ahpwire.SessionConfigCompletionsParams) (any, func(), *rpcError) {
 	if e := c.h.st.checkProvider(p.Provider); e != nil {
 		return nil, nil, e
 	}
@@ -99,7 +87,7 @@ func (c *conn) sessionConfigCompletions(m *ahpwire.Message) (any, func(), *rpcEr
 	if !ok {
 		return nil, nil, errInvalidParams("this host has no session configuration")
 	}
-	items, err := cfg.ConfigCompletions(p)
+	items, err := cfg.ConfigCompletions(*p)
 	if err != nil {
 		return nil, nil, errInvalidParams(err.Error())
 	}

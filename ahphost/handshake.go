@@ -68,11 +68,7 @@ func parseSemver(v string) (maj, minor, patch int, ok bool) {
 
 // initialize negotiates the version and capabilities and returns the
 // initial snapshots.
-func (c *conn) initialize(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.InitializeParams
-	if e := decode(m, &p); e != nil {
-		return nil, nil, e
-	}
+func (c *conn) initialize(p *ahpwire.InitializeParams) (any, func(), *rpcError) {
 	if c.ready {
 		return nil, nil, &rpcError{code: ahpwire.CodeInvalidRequest, msg: "connection already initialized"}
 	}
@@ -170,11 +166,7 @@ func (h *Host) uniqueSubscriptions(uris []string) ([]string, *rpcError) {
 }
 
 // reconnect resumes a known client's subscriptions on a new connection.
-func (c *conn) reconnect(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.ReconnectParams
-	if e := decode(m, &p); e != nil {
-		return nil, nil, e
-	}
+func (c *conn) reconnect(p *ahpwire.ReconnectParams) (any, func(), *rpcError) {
 	if c.ready {
 		return nil, nil, &rpcError{code: ahpwire.CodeInvalidRequest, msg: "connection already initialized"}
 	}

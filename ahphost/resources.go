@@ -164,7 +164,7 @@ func (s *store) putResource(uri, contentType string, data []byte) {
 }
 
 func init() {
-	handlers[ahpwire.MethodResourceRead] = (*conn).resourceRead
+	handlers[ahpwire.MethodResourceRead] = withParams((*conn).resourceRead)
 }
 
 // resourceRead answers a resourceRead: the stored content, as UTF-8 text
@@ -172,11 +172,7 @@ func init() {
 // base64. Unknown URIs are NotFound; only the root channel is accepted.
 // A result too large for the client becomes a MessageTooLarge error in the
 // writer, like any other response; the result is built there (deferred).
-func (c *conn) resourceRead(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.ResourceReadParams
-	if e := decode(m, &p); e != nil {
-		return nil, nil, e
-	}
+func (c *conn) resourceRead(p *ahpwire.ResourceReadParams) (any, func(), *rpcError) {
 	switch {
 	case p.Channel != "" && p.Channel != ahpwire.RootURI:
 		return nil, nil, errInvalidParams("resourceRead must target " + ahpwire.RootURI)

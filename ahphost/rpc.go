@@ -45,6 +45,20 @@ func (s *store) chatOf(uri string) (*chatEntry, *rpcError) {
 // the lock.
 type handlerFunc func(c *conn, m *ahpwire.Message) (result any, after func(), err *rpcError)
 
+// withParams adapts a handler of decoded params to a handlerFunc: every
+// handler's one prologue, the params decoded (bounded, their required
+// fields checked: decode) before it runs, an invalid-params error without
+// it.
+func withParams[P any](f func(c *conn, p *P) (any, func(), *rpcError)) handlerFunc {
+	return func(c *conn, m *ahpwire.Message) (any, func(), *rpcError) {
+		var p P
+		if e := decode(m, &p); e != nil {
+			return nil, nil, e
+		}
+		return f(c, &p)
+	}
+}
+
 // MaxRequestParamsBytes bounds the params of a request (commands carry
 // URIs, cursors and short messages; bulk content travels in dispatchAction).
 const MaxRequestParamsBytes = 4 << 20
@@ -53,15 +67,15 @@ const MaxRequestParamsBytes = 4 << 20
 // are also allowed before the connection is initialized.
 var handlers = map[string]handlerFunc{
 	ahpwire.MethodPing:           (*conn).ping,
-	ahpwire.MethodInitialize:     (*conn).initialize,
-	ahpwire.MethodReconnect:      (*conn).reconnect,
-	ahpwire.MethodSubscribe:      (*conn).subscribe,
+	ahpwire.MethodInitialize:     withParams((*conn).initialize),
+	ahpwire.MethodReconnect:      withParams((*conn).reconnect),
+	ahpwire.MethodSubscribe:      withParams((*conn).subscribe),
 	ahpwire.MethodListSessions:   (*conn).listSessions,
-	ahpwire.MethodCreateSession:  (*conn).createSession,
-	ahpwire.MethodDisposeSession: (*conn).disposeSession,
-	ahpwire.MethodCreateChat:     (*conn).createChat,
-	ahpwire.MethodDisposeChat:    (*conn).disposeChat,
-	ahpwire.MethodFetchTurns:     (*conn).fetchTurns,
+	ahpwire.MethodCreateSession:  withParams((*conn).createSession),
+	ahpwire.MethodDisposeSession: withParams((*conn).disposeSession),
+	ahpwire.MethodCreateChat:     withParams((*conn).createChat),
+	ahpwire.MethodDisposeChat:    withParams((*conn).disposeChat),
+	ahpwire.MethodFetchTurns:     withParams((*conn).fetchTurns),
 }
 
 // preInit lists the methods allowed before initialize/reconnect.

@@ -87,11 +87,7 @@ func aggregateStatus(st *ahpwire.SessionState) ahpwire.SessionStatus {
 
 // createSession creates a session at the client-chosen URI; it becomes
 // ready with a default chat right after the (null) response.
-func (c *conn) createSession(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.CreateSessionParams
-	if e := decode(m, &p); e != nil {
-		return nil, nil, e
-	}
+func (c *conn) createSession(p *ahpwire.CreateSessionParams) (any, func(), *rpcError) {
 	s := c.h.st
 	if kindOf(p.Channel) != chanSession || len(p.Channel) > 512 {
 		return nil, nil, errInvalidParams("channel must be an ahp-session:/<id> URI")
@@ -113,7 +109,7 @@ func (c *conn) createSession(m *ahpwire.Message) (any, func(), *rpcError) {
 	if len(wd) == 0 {
 		wd = []string{fileURI(c.h.opts.Dir)}
 	}
-	cfg, e := s.sessionConfig(p)
+	cfg, e := s.sessionConfig(*p)
 	if e != nil {
 		return nil, nil, e
 	}
@@ -190,11 +186,7 @@ func (s *store) applySession(se *sessionEntry, a ahpwire.Action, origin *ahpwire
 }
 
 // disposeSession removes a session and all of its chats.
-func (c *conn) disposeSession(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.ChannelParams
-	if e := decode(m, &p); e != nil {
-		return nil, nil, e
-	}
+func (c *conn) disposeSession(p *ahpwire.ChannelParams) (any, func(), *rpcError) {
 	s := c.h.st
 	se, e := s.sessionOf(p.Channel)
 	if e != nil {

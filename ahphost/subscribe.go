@@ -56,11 +56,7 @@ func windowChat(st ahpwire.ChatState, n int) ahpwire.ChatState {
 }
 
 // subscribe returns a channel's snapshot and starts delivering its actions.
-func (c *conn) subscribe(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.SubscribeParams
-	if e := decode(m, &p); e != nil {
-		return nil, nil, e
-	}
+func (c *conn) subscribe(p *ahpwire.SubscribeParams) (any, func(), *rpcError) {
 	s := c.h.st
 	var sub subscription
 	if p.View != nil && p.View.Turns != nil {
@@ -117,11 +113,7 @@ func (c *conn) subscribe(m *ahpwire.Message) (any, func(), *rpcError) {
 // fetchTurns loads a page of older turns: the host sends chat/turnsLoaded
 // to the requesting connection only (other subscribers hold other windows),
 // then answers {}.
-func (c *conn) fetchTurns(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.FetchTurnsParams
-	if e := decode(m, &p); e != nil {
-		return nil, nil, e
-	}
+func (c *conn) fetchTurns(p *ahpwire.FetchTurnsParams) (any, func(), *rpcError) {
 	s := c.h.st
 	ce, e := s.chatOf(p.Channel)
 	if e != nil {

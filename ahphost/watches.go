@@ -49,16 +49,12 @@ type watchEntry struct {
 }
 
 func init() {
-	handlers[ahpwire.MethodCreateResourceWatch] = (*conn).createResourceWatch
+	handlers[ahpwire.MethodCreateResourceWatch] = withParams((*conn).createResourceWatch)
 }
 
 // createResourceWatch starts watching a file or directory inside a
 // session's working directories and answers the channel to subscribe to.
-func (c *conn) createResourceWatch(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.CreateResourceWatchParams
-	if e := decode(m, &p); e != nil {
-		return nil, nil, e
-	}
+func (c *conn) createResourceWatch(p *ahpwire.CreateResourceWatchParams) (any, func(), *rpcError) {
 	if p.Channel != "" && p.Channel != ahpwire.RootURI {
 		return nil, nil, errInvalidParams("createResourceWatch must target " + ahpwire.RootURI)
 	}
