@@ -58,6 +58,8 @@ var allowed = map[string][]string{
 	"internal/mockanthropic/cmd/mockanthropic": {"internal/mockanthropic"},
 	"internal/mockgemini":                      {},
 	"internal/mockgemini/cmd/mockgemini":       {"internal/mockgemini"},
+	"internal/mockopenai":                      {},
+	"internal/mockopenai/cmd/mockopenai":       {"internal/mockopenai"},
 	"internal/tmuxctl":                         {},
 	"internal/tmuxctl/cmd/echoprobe":           {"internal/tmuxctl"},
 }
