@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# End-to-end test with more real ACP agents, through `ahptui exec`:
+#
+#   scripts/e2e-exec-agent.sh gemini     Gemini CLI (`gemini --acp`, @google/gemini-cli
+#                                        pinned) against internal/mockgemini
+#   scripts/e2e-exec-agent.sh opencode   opencode (`opencode acp`, opencode-ai pinned)
+#                                        against internal/mockopenai (chat completions),
+#                                        permissions set to ask
+#
+# each behind `ahptui serve --agent`, on loopback: no network but npm's
+# registry (opencode also fetches its openai-compatible provider package
+# from it once), no account. Runs beside e2e-real-agent.sh (Claude Code) in
+# CI. AHPTUI_BIN=/path/to/ahptui uses a built binary; E2E_WORKDIR=DIR works
+# there and keeps it (mock.log, serve.err, requests/).
+#
+# The agent is npm-installed once into $AHPTUI_CI_CACHE (default
+# ~/.cache/ahptui-ci). Checks: an answer, approved shell commands that
+# create files (opencode reports a call in_progress before it asks: every
+# approval must reach the user), a denied one that does nothing (exit 4),
+# an approved edit that changes the file, a cancel (exit 130) and then two
+# prompts in the same session answered in order, `!cmd` run on the host
+# and its output in the next prompt. Skips (exit 0) only when npm is not
+# installed.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+AGENT=${1:?usage: e2e-exec-agent.sh gemini|opencode}
+case "$AGENT" in
+gemini) PKG=@google/gemini-cli VERSION=0.61.0 MOCK=mockgemini ;;
+opencode) PKG=opencode-ai VERSION=1.18.33 MOCK=mockopenai ;;
+*)
+	echo "e2e-exec-agent: unknown agent $AGENT (gemini, opencode)" >&2
+	exit 2
+	;;
+esac
+
+if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
+	echo "e2e-exec-agent: SKIP: npm/node not installed (the test needs $PKG@$VERSION from npm)"
+	exit 0
+fi
+CACHE=${AHPTUI_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ahptui-ci}
+GDIR="$CACHE/$AGENT-$VERSION"
+installed_version() { node -p "require('$GDIR/node_modules/$PKG/package.json').version" 2>/dev/null || true; }
+if [ "$(installed_version)" != "$VERSION" ]; then
+	echo "e2e-exec-agent: installing $PKG@$VERSION into $GDIR (once)"
+	mkdir -p "$GDIR"
+	npm install --prefix "$GDIR" --no-audit --no-fund --loglevel=error "$PKG@$VERSION" >&2
+	[ "$(installed_version)" = "$VERSION" ] || { echo "e2e-exec-agent: npm did not install $VERSION" >&2; exit 1; }
+fi
+
+. "$(dirname "$0")/lib/tmux-screen.sh" # e2e_workdir, step, fail, ahptui_bin
+e2e_workdir "$AGENT"
+mkdir -p "$WORK/proj" "$WORK/state" "$WORK/home" "$WORK/requests"
+MOCK_PID= SERVE_PID=
+cleanup() {
+	[ -n "$SERVE_PID" ] && kill -- "-$SERVE_PID" 2>/dev/null || true
+	[ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null || true
+	[ -n "$KEEP_WORK" ] || rm -rf "$WORK"
+}
+trap cleanup EXIT
+if command -v go >/dev/null 2>&1; then
+	GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE) GOPATH=$(go env GOPATH)
+	export GOCACHE GOMODCACHE GOPATH
+fi
+
+step "start $MOCK on loopback"
+(cd "$ROOT" && go build -o "$WORK/$MOCK" "./internal/$MOCK/cmd/$MOCK")
+"$WORK/$MOCK" -url-file "$WORK/mock.url" -dump "$WORK/requests" >"$WORK/mock.log" 2>&1 &
+MOCK_PID=$!
+for _ in $(seq 100); do [ -s "$WORK/mock.url" ] && break; sleep 0.1; done
+MOCK_URL=$(cat "$WORK/mock.url")
+[ -n "$MOCK_URL" ] || fail "the mock did not start"
+
+# The agent inherits this environment from the host: a HOME of its own
+# with the agent's settings pointing at the mock.
+export HOME="$WORK/home" XDG_STATE_HOME="$WORK/state"
+case "$AGENT" in
+gemini)
+	mkdir -p "$WORK/home/.gemini"
+	echo '{"security":{"auth":{"selectedType":"gemini-api-key"}}}' >"$WORK/home/.gemini/settings.json"
+	export GOOGLE_GEMINI_BASE_URL="$MOCK_URL" GEMINI_API_KEY=dummy GEMINI_CLI_NO_RELAUNCH=true
+	AGENT_CMD="node '$GDIR/node_modules/$PKG/bundle/gemini.js' --acp"
+	;;
+opencode)
+	mkdir -p "$WORK/home/.config/opencode" "$CACHE/opencode-cache"
+	cat >"$WORK/home/.config/opencode/opencode.json" <<JSON
+{"provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
+  "options": {"baseURL": "$MOCK_URL/v1", "apiKey": "dummy"},
+  "models": {"mock-model": {"name": "Mock model", "tool_call": true}}}},
+ "model": "mock/mock-model", "small_model": "mock/mock-model",
+ "permission": {"bash": "ask", "edit": "ask"}}
+JSON
+	# Its provider package, fetched from npm once, is kept in the CI cache.
+	export XDG_CACHE_HOME="$CACHE/opencode-cache" OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_MODELS_FETCH=1 \
+		OPENCODE_DISABLE_DEFAULT_PLUGINS=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1
+	AGENT_CMD="'$GDIR/node_modules/opencode-linux-x64/bin/opencode' acp"
+	;;
+esac
+
+BIN=$(ahptui_bin)
+step "serve --agent $AGENT on loopback"
+TOKEN=e2e-$AGENT-$$
+setsid "$BIN" serve --addr 127.0.0.1:0 --token "$TOKEN" --dir "$WORK/proj" --pace 0 \
+	--agent "$AGENT=$AGENT_CMD" >"$WORK/serve.out" 2>"$WORK/serve.err" &
+SERVE_PID=$!
+for _ in $(seq 200); do [ -s "$WORK/serve.out" ] && break; sleep 0.1; done
+URL=$(head -n1 "$WORK/serve.out")
+[ -n "$URL" ] || { cat "$WORK/serve.err" >&2; fail "serve printed no URL"; }
+
+run_exec() {
+	local name=$1
+	shift
+	set +e
+	"$BIN" exec "$URL" --agent "$AGENT" --cwd "$WORK/proj" --timeout "${EXEC_TIMEOUT:-120s}" "$@" \
+		>"$WORK/$name.out" 2>"$WORK/$name.err" </dev/null
+	RC=$?
+	set -e
+}
+show() { echo "--- $1: exit $RC; stdout:" >&2; cat "$WORK/$1.out" >&2; echo "--- stderr:" >&2; cat "$WORK/$1.err" >&2; }
+sid() { sed -n 's/^ahptui: session //p' "$WORK/$1.err" | head -n1; }
+
+step "exec: an answer"
+run_exec answer "hello agent"
+[ "$RC" = 0 ] && grep -q 'Hello from the mock. You said: hello agent' "$WORK/answer.out" || { show answer; fail "no answer"; }
+
+step "exec: approved shell commands create files in the working directory (each approval reaches the user)"
+for i in 1 2; do
+	run_exec "approved$i" --approve always "bash: touch approved$i.txt"
+	[ "$RC" = 0 ] && grep -q 'The command ran.' "$WORK/approved$i.out" && [ -e "$WORK/proj/approved$i.txt" ] &&
+		grep -q 'approval for .*: approved' "$WORK/approved$i.err" || { show "approved$i"; fail "approved command $i"; }
+done
+
+step "exec: a denied one does not (exit 4)"
+run_exec denied --approve never "bash: touch denied.txt"
+[ "$RC" = 4 ] && [ ! -e "$WORK/proj/denied.txt" ] || { show denied; fail "denied command: exit $RC, want 4, nothing done"; }
+
+step "exec: an approved edit (replace) changes the file"
+printf 'a\nb\nc\nport = 1\nd\n' >"$WORK/proj/conf.txt"
+run_exec edited --approve always "edit: conf.txt port = 1 => port = 2"
+[ "$RC" = 0 ] && grep -q 'The edit was made' "$WORK/edited.out" && grep -q 'port = 2' "$WORK/proj/conf.txt" ||
+	{ show edited; fail "approved edit: $(cat "$WORK/proj/conf.txt")"; }
+
+step "exec: cancel (exit 130), then two prompts in the same session, each answered"
+"$BIN" exec "$URL" --agent "$AGENT" --cwd "$WORK/proj" --timeout 120s "slow please" >"$WORK/cancel.out" 2>"$WORK/cancel.err" </dev/null &
+EXEC_PID=$!
+for _ in $(seq 900); do grep -q 'word3 ' "$WORK/cancel.out" 2>/dev/null && break; sleep 0.1; done
+grep -q 'word3 ' "$WORK/cancel.out" || { RC=running; show cancel; fail "the slow answer did not stream"; }
+kill -INT "$EXEC_PID"
+set +e
+wait "$EXEC_PID"
+RC=$?
+set -e
+[ "$RC" = 130 ] || { show cancel; fail "cancel: exit $RC, want 130"; }
+CSID=$(sid cancel)
+run_exec after --session "$CSID" "hello again"
+[ "$RC" = 0 ] && grep -q 'You said: hello again' "$WORK/after.out" || { show after; fail "no answer after the cancel"; }
+run_exec after2 --session "$CSID" "and once more"
+[ "$RC" = 0 ] && grep -q 'You said: and once more' "$WORK/after2.out" || { show after2; fail "the next answer is not its own"; }
+
+step "exec: !cmd runs on the host, and its output goes with the next prompt"
+run_exec shell --session "$CSID" "!echo printed-by-the-shell > shell.txt; echo printed-by-the-shell"
+[ "$RC" = 0 ] && [ -e "$WORK/proj/shell.txt" ] || { show shell; fail "!cmd"; }
+run_exec aftershell --session "$CSID" "hello after the shell"
+[ "$RC" = 0 ] && grep -rlq 'printed-by-the-shell' "$WORK/requests" || { show aftershell; fail "the shell's output did not reach the model"; }
+
+kill -TERM "$SERVE_PID"
+for _ in $(seq 100); do kill -0 "$SERVE_PID" 2>/dev/null || break; sleep 0.1; done
+SERVE_PID=
+echo "PASS"
