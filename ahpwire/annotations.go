@@ -70,15 +70,9 @@ type Annotation struct {
 	Resolved bool              `json:"resolved"`
 	Entries  []AnnotationEntry `json:"entries"`
 	Meta     Meta              `json:"_meta,omitempty"`
-}
-
-// MarshalJSON writes the annotation with entries always an array.
-func (a Annotation) MarshalJSON() ([]byte, error) {
-	type plain Annotation
-	if a.Entries == nil {
-		a.Entries = []AnnotationEntry{}
-	}
-	return json.Marshal(plain(a))
+	// Extra holds the members this package does not model
+	// (annotations_extra.go).
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // Turn returns the turn the annotation is anchored to (TurnID, else the
@@ -103,6 +97,8 @@ type AnnotationEntry struct {
 	ID   string           `json:"id"`
 	Text StringOrMarkdown `json:"text"`
 	Meta Meta             `json:"_meta,omitempty"`
+	// Extra holds the members this package does not model.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // Author returns the entry's `_meta.author` ("user", "agent", …; "" when
