@@ -221,6 +221,10 @@ func serveMainWith(ctx context.Context, args []string, std stdio, configFile str
 	if cfg.Detach {
 		return detachServe(args, configFile, std)
 	}
+	if err := configWatchToken(&cfg, configFile); err != nil {
+		fmt.Fprintln(stderr, "ahptui: serve:", redact.String(err.Error()))
+		return exitUsage
+	}
 	detached := lookupEnv(detachedEnv) == "1" // started by serve --detach (servedetach.go)
 	_ = os.Unsetenv(detachedEnv)              // not for the agents' children
 	if cfg.ExitWithStdin && std.in != nil {

@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -31,6 +32,8 @@ type File struct {
 	Hosts map[string]Host `toml:"hosts"`
 	// Agents are the named ACP agents `ahptui serve --agent NAME` runs.
 	Agents map[string]Agent `toml:"agents"`
+	// Serve configures `ahptui serve`.
+	Serve Serve `toml:"serve"`
 
 	// Path is the file this was read from ("" when there is none).
 	Path string `toml:"-"`
@@ -79,6 +82,36 @@ type Host struct {
 	// TokenParam names the URL query parameter the host reads its token
 	// from ("" = "tkn"; pi-ahp reads "token").
 	TokenParam string `toml:"token_param"`
+}
+
+// Serve configures the host `ahptui serve` runs; its flags win.
+type Serve struct {
+	// WatchTokenEnv names an environment variable holding the watch token
+	// (`serve --watch-token`: its clients may only subscribe and read).
+	WatchTokenEnv string `toml:"watch_token_env"`
+	// WatchTokenCmd is a shell command printing the watch token.
+	WatchTokenCmd string `toml:"watch_token_cmd"`
+	// WatchToken is the watch token in clear; refused unless
+	// AllowPlaintextToken.
+	WatchToken string `toml:"watch_token"`
+	// AllowPlaintextToken accepts WatchToken (the file then must be private).
+	AllowPlaintextToken bool `toml:"allow_plaintext_token"`
+}
+
+// ResolveWatchToken returns the watch token from watch_token_env,
+// watch_token_cmd or watch_token, "" when none is set. Errors never contain
+// the token or the command's output.
+func (s Serve) ResolveWatchToken(ctx context.Context, getenv func(string) string) (string, error) {
+	t, err := s.asHost().ResolveToken(ctx, getenv)
+	if err != nil {
+		return "", fmt.Errorf("serve.watch_%w", err)
+	}
+	return t, nil
+}
+
+// asHost is s's token sources as a host's (one resolution for both).
+func (s Serve) asHost() Host {
+	return Host{TokenEnv: s.WatchTokenEnv, TokenCmd: s.WatchTokenCmd, Token: s.WatchToken, AllowPlaintextToken: s.AllowPlaintextToken}
 }
 
 // Agent is one named ACP agent: the program the host starts and speaks

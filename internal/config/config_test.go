@@ -90,6 +90,8 @@ func TestParseErrors(t *testing.T) {
 		"two token sources":  {"[hosts.a]\nurl = \"ws://h/\"\ntoken_env = \"A\"\ntoken_cmd = \"b\"\n", "c.toml:1: key hosts.a: set one of"},
 		"bad env name":       {"[hosts.a]\nurl = \"ws://h/\"\ntoken_env = \"$A\"\n", "c.toml:3: key hosts.a.token_env"},
 		"bad token_param":    {"[hosts.a]\nurl = \"ws://h/\"\ntoken_param = \"a b\"\n", "c.toml:3: key hosts.a.token_param"},
+		"two watch sources":  {"[serve]\nwatch_token_env = \"A\"\nwatch_token_cmd = \"b\"\n", "c.toml:1: key serve: set one of"},
+		"watch in clear":     {"[serve]\nwatch_token = \"s3cr3t\"\n", "c.toml:2: key serve.watch_token: tokens are not stored in clear"},
 		"dotted unknown key": {"hosts.a.url = \"ws://h/\"\nhosts.a.bogus = 1\n", "c.toml:2: key hosts.a.bogus: unknown key"},
 	}
 	for name, tc := range cases {

@@ -71,7 +71,29 @@ func (f *File) validate(path string, doc []byte) Errors {
 	for _, name := range f.AgentNames() {
 		f.Agents[name].validate(v, name)
 	}
+	f.Serve.validate(v)
 	return v.errs
+}
+
+// validate checks the [serve] table: one watch token source at most, a
+// valid variable name, no token in clear unless allowed.
+func (s Serve) validate(v *validator) {
+	n := 0
+	for _, t := range []string{s.WatchTokenEnv, s.WatchTokenCmd, s.WatchToken} {
+		if t != "" {
+			n++
+		}
+	}
+	if n > 1 {
+		v.add("serve", "set one of watch_token_env, watch_token_cmd and watch_token")
+	}
+	if s.WatchTokenEnv != "" && !envName.MatchString(s.WatchTokenEnv) {
+		v.add("serve.watch_token_env", "%q is not an environment variable name", s.WatchTokenEnv)
+	}
+	if s.WatchToken != "" && !s.AllowPlaintextToken {
+		v.add("serve.watch_token", "tokens are not stored in clear: use watch_token_env or watch_token_cmd "+
+			"(or set allow_plaintext_token to true in [serve])")
+	}
 }
 
 // validate checks one host.
