@@ -40,5 +40,6 @@ func BenchmarkToolCalls10k(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(acts)), "ns/action")
 }
+
 // benchToolCalls is the number of tool calls in BenchmarkToolCalls10k.
 const benchToolCalls = 10_000
