@@ -66,9 +66,9 @@ func TestE2EAgentTmux(t *testing.T) {
 	keys("2")
 	waitFor("chosen: always")
 	keys("tool", "Enter")
-	waitFor("ctrl+p approve or deny")
+	waitFor("waiting for approval")
 	if !strings.Contains(screen(), "1-4 choose option") {
-		keys("C-p") // the approval prompt opens by itself once; ctrl+p reopens it
+		keys("C-p") // the approval prompt opens by itself once a turn; ctrl+p reopens it
 	}
 	waitFor("1-4 choose option")
 	keys("d")
