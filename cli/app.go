@@ -29,7 +29,7 @@ const demoOutage = 2 * time.Second
 func runServe(cfg config, std stdio) int {
 	ctx, stop := signal.NotifyContext(context.Background(), append([]os.Signal{os.Interrupt}, termSignals...)...)
 	defer stop()
-	return serveMainWith(ctx, cfg.subArgs, std, cfg.configFile)
+	return serveRun(ctx, cfg.subArgs, std, cfg.configFile, true)
 }
 
 // session is what runDemo/runAttach set up before the UI starts.

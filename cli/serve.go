@@ -207,6 +207,13 @@ func serveMainIn(ctx context.Context, args []string, std stdio) int {
 // serveMainWith is serveMainIn with the global --config file ("" = the
 // default path), where `--agent NAME` finds its [agents.NAME] table.
 func serveMainWith(ctx context.Context, args []string, std stdio, configFile string) int {
+	return serveRun(ctx, args, std, configFile, false)
+}
+
+// serveRun is serveMainWith; ownProcess is true when serve is the whole
+// process (`ahptui serve`, not a test calling it): only then does it become
+// the subreaper of what its agents start (subreaper_linux.go).
+func serveRun(ctx context.Context, args []string, std stdio, configFile string, ownProcess bool) int {
 	stdout, stderr := std.out, std.err
 	cfg, err := parseServeFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -260,6 +267,10 @@ func serveMainWith(ctx context.Context, args []string, std stdio, configFile str
 	// at exit).
 	cfg.Options.StateDir = cfg.StateDir
 	cfg.Options.Durable = !cfg.Ephemeral && cfg.StateDir != ""
+	if ownProcess {
+		// Deferred before the agents' and the host's Close: runs after them.
+		defer startSubreaper(log)()
+	}
 	closeAgents, err := wireServeAgents(&cfg, configFile, log)
 	if err != nil {
 		gate.open()
