@@ -107,7 +107,7 @@ func TestRepeatedOversizeStopsWithActionableError(t *testing.T) {
 
 func TestBigReplyThroughRelayWithChunking(t *testing.T) {
 	const size = 3 << 20
-	_, url := startHost(t, ahphost.Options{NoToken: true, RelayFrameCap: 1000000})
+	_, url := startHost(t, ahphost.Options{NoToken: true, RelayFrameCap: 1000000, InlineStreams: true}) // one message above the cap
 	o := testOptions(t, url)
 	o.MaxFrameBytes = 900000
 	o.PingTimeout, o.DialTimeout = 10*time.Second, 60*time.Second

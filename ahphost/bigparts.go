@@ -11,7 +11,7 @@ import (
 // part or text tool output is stored as resources (Options.LargePartBytes).
 const DefaultLargePartBytes = 1 << 20
 
-// DefaultPagedPartBytes is LargePartBytes's default with PagedStreams: the
+// DefaultPagedPartBytes is LargePartBytes's default (paged streams): the
 // size up to which a markdown part streams inline (bigstream.go), small
 // enough that a turn holding such a part, JSON-escaped, still fits a 1 MiB
 // message.

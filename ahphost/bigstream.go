@@ -35,7 +35,7 @@ type spilledPart struct {
 // other action first sends the pages still pending, then large tool output
 // and large responsePart markdown are referenced. h.mu is held.
 func (s *store) agentChatAction(ce *chatEntry, a ahpwire.Action) {
-	if !s.h.opts.PagedStreams {
+	if s.h.opts.InlineStreams {
 		s.applyServerChat(ce, a)
 		return
 	}

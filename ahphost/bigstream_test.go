@@ -54,7 +54,7 @@ func textOf(t *testing.T, w *wsClient, tr ahpwire.Turn) (md, tool string) {
 // hold equal chats; the inline head ends after a blank line; the pages
 // give the text and the output back.
 func TestPagedStreamMixedTurn(t *testing.T) {
-	h, u := startHost(t, Options{NoToken: true, PagedStreams: true, LargePartBytes: 4000, ResourcePageBytes: 1500})
+	h, u := startHost(t, Options{NoToken: true, LargePartBytes: 4000, ResourcePageBytes: 1500})
 	live := dial(t, u, nil)
 	live.initialize("live", nil, nil)
 	chat := live.createSession("ahp-session:/mixed")
@@ -108,7 +108,7 @@ func TestPagedStreamMixedTurn(t *testing.T) {
 // reply mid-stream gets the text held back for the next page as a last
 // page before the turn ends (nothing the agent sent is lost).
 func TestPagedStreamCancelKeepsTheReplySoFar(t *testing.T) {
-	h, u := startHost(t, Options{NoToken: true, PagedStreams: true, LargePartBytes: 1000, ResourcePageBytes: 1000})
+	h, u := startHost(t, Options{NoToken: true, LargePartBytes: 1000, ResourcePageBytes: 1000})
 	w := dial(t, u, nil)
 	w.initialize("c", nil, nil)
 	chat := w.createSession("ahp-session:/cancel")

@@ -60,7 +60,7 @@ func pageIn(t *testing.T, w *wsClient, chat string, st ahpwire.ChatState) ahpwir
 // back through resourceRead.
 func TestLiveAndPagedClientsHoldTheSameBigTurn(t *testing.T) {
 	const size = 3000000
-	_, u := startHost(t, Options{NoToken: true, PagedStreams: true})
+	_, u := startHost(t, Options{NoToken: true})
 	live := dial(t, u, nil)
 	live.initialize("live", []string{ahpwire.RootURI}, nil)
 	chat := live.createSession("ahp-session:/big3")
@@ -112,7 +112,7 @@ func TestLiveAndPagedClientsHoldTheSameBigTurn(t *testing.T) {
 // (its turns are the mirror's newest turns, turnsNextCursor leads to the
 // rest), and the large turn, paged in, is the mirror's.
 func TestLargeReplyMirrorAgreesWithSnapshot(t *testing.T) {
-	_, u := startHost(t, Options{NoToken: true, LargePartBytes: 64 << 10, ResourcePageBytes: 16 << 10, PagedStreams: true})
+	_, u := startHost(t, Options{NoToken: true, LargePartBytes: 64 << 10, ResourcePageBytes: 16 << 10})
 	w := dial(t, u, nil)
 	w.initialize("mirror", []string{"ahp-root://"}, nil)
 	chat := w.createSession("ahp-session:/m1")

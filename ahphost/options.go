@@ -117,13 +117,13 @@ type Options struct {
 	// (resourceRead serves the pages; bigstream.go); 0 =
 	// DefaultLargePartBytes, < 0 never.
 	LargePartBytes int64
-	// PagedStreams turns on the paging of streaming replies and tool
-	// output described at LargePartBytes (bigstream.go): a big reply is
-	// then the same parts for every client of the chat. Off, a reply
+	// InlineStreams turns off the paging of streaming replies and tool
+	// output described at LargePartBytes (bigstream.go), which makes a big
+	// reply the same parts for every client of the chat. On, a reply
 	// streams inline and only fetchTurns serves it by reference (the
-	// issue 21 behaviour, which the TUI's tests of re-reading a long reply
-	// still build on). The CLI's hosts turn it on.
-	PagedStreams bool
+	// issue 21 behaviour: live and paged mirrors of one chat then differ);
+	// kept for the tests of re-reading a long reply that build on it.
+	InlineStreams bool
 	// ResourcePageBytes is the size of each such resource (one contentRef
 	// per page); 0 = DefaultResourcePageBytes.
 	ResourcePageBytes int64
@@ -277,7 +277,7 @@ func (o Options) withDefaults() (Options, error) {
 	unsetToDefault(&o.ReassemblyBudget, 4*o.MaxMessageBytes)
 	if o.LargePartBytes == 0 {
 		o.LargePartBytes = DefaultLargePartBytes
-		if o.PagedStreams {
+		if !o.InlineStreams {
 			o.LargePartBytes = DefaultPagedPartBytes
 		}
 	}

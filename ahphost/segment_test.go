@@ -52,7 +52,8 @@ func (w *wsClient) sendSegmented(msg []byte, limit int64) int {
 
 func TestSegmentingBothDirections(t *testing.T) {
 	const limit = 64 * kib
-	_, u := startHost(t, Options{NoToken: true, MaxFrameBytes: limit})
+	// Inline streams: the big reply must travel as one message above the limit.
+	_, u := startHost(t, Options{NoToken: true, MaxFrameBytes: limit, InlineStreams: true})
 	w := chunkingClient(t, u, "c1", limit)
 	chat := w.createSession("ahp-session:/s1")
 	readChat(t, w, chat, 0)

@@ -94,9 +94,8 @@ func runDemo(cfg config, std stdio) int {
 		Faults:        ahphost.Faults{DropAfterFrames: dropAfter},
 		ReleaseMemory: debug.FreeOSMemory, // after a long reply was stored as pages (docs/benchmarks/rounds-2026-11.md, issue 12)
 		// Sessions are kept per user (hoststate.go); AHPTUI_EPHEMERAL=1 keeps nothing.
-		Durable:      lookupEnv("AHPTUI_EPHEMERAL") == "",
-		StateDir:     embeddedStateDir(dir, cfg.agentArgs),
-		PagedStreams: true, // a big reply is the same parts live and paged (issue 31)
+		Durable:  lookupEnv("AHPTUI_EPHEMERAL") == "",
+		StateDir: embeddedStateDir(dir, cfg.agentArgs),
 	}
 	h, err := ahphost.New(opts)
 	if err != nil && ahphost.IsStateLocked(err) {

@@ -59,7 +59,6 @@ type serveConfig struct {
 // SilentAfter). --help returns flag.ErrHelp.
 func parseServeFlags(args []string) (serveConfig, error) {
 	cfg := serveConfig{Addr: defaultServeAddr}
-	cfg.Options.PagedStreams = true // a big reply is the same parts live and paged (issue 31)
 	var maxFrame, relayCap, level string
 	fs := serveFlags(&cfg, &maxFrame, &relayCap, &level)
 	if err := fs.Parse(args); err != nil {

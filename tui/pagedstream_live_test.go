@@ -11,13 +11,13 @@ import (
 )
 
 // TestLivePagedStreamShowsTheWholeReply (issue 31): with a host that pages
-// a long reply while it streams (PagedStreams, as the CLI's hosts do), the
+// a long reply while it streams (the default: every host pages), the
 // chat holds the turn as the host does — an inline head and content
 // references — shows the reply's end at once, and an export gives the
 // reply back byte for byte.
 func TestLivePagedStreamShowsTheWholeReply(t *testing.T) {
 	const n = 3000000
-	r := startLiveRig(t, ahphost.Options{Dir: t.TempDir(), NoToken: true, Pace: time.Millisecond, PagedStreams: true})
+	r := startLiveRig(t, ahphost.Options{Dir: t.TempDir(), NoToken: true, Pace: time.Millisecond})
 	r.pump("agents", func(m Model) bool { return len(m.picker.Agents) > 0 && m.picker.Loaded })
 	r.newSession()
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.Ready })

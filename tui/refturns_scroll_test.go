@@ -12,7 +12,7 @@ import (
 // reader; it is asked for again, and adopted, after a later turn ends
 // while the view follows the tail.
 func TestLiveLongReplyKeptWhileScrolledUp(t *testing.T) {
-	r := openLiveChat(t)
+	r := openInlineLiveChat(t)
 	r.m = typeText(t, r.m, "/demo big 3000000")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("the reply streaming", func(m Model) bool {

@@ -70,7 +70,7 @@ func exported(t *testing.T, r *liveRig) string {
 // runs once.
 func TestLiveLongReplyDropsInlineCopy(t *testing.T) {
 	const n = 3000000
-	r := openLiveChat(t)
+	r := openInlineLiveChat(t)
 	released := 0
 	r.m.c.Release = func() { released++ } // Options.ReleaseMemory
 	bigReplyByRef(t, r, "3000000")
@@ -155,7 +155,7 @@ func TestLiveLongReplyDropsInlineCopy(t *testing.T) {
 // 3 MB reply; after the reconnect the reply completes, is adopted by
 // reference, and exports byte for byte.
 func TestLiveLongReplyReconnectMidway(t *testing.T) {
-	r := openLiveChat(t)
+	r := openInlineLiveChat(t)
 	r.m = typeText(t, r.m, "/demo big 3000000")
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("reply streaming", func(m Model) bool {

@@ -5,10 +5,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ahptui/ahptui/ahpclient"
+	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/chat"
@@ -21,7 +23,19 @@ func f7() tea.KeyPressMsg { return tea.KeyPressMsg{Code: tea.KeyF7} }
 
 // openLiveChat starts a live rig on a new session's chat.
 func openLiveChat(t testing.TB) *liveRig {
-	r := newLiveRig(t, 0)
+	return openChatOn(t, newLiveRig(t, 0))
+}
+
+// openInlineLiveChat is openLiveChat on a host that streams a big reply
+// inline (ahphost.Options.InlineStreams), as hosts other than ahptui's do:
+// the client then re-reads the finished turn by reference itself.
+func openInlineLiveChat(t testing.TB) *liveRig {
+	return openChatOn(t, startLiveRig(t, ahphost.Options{Dir: t.TempDir(), NoToken: true, Pace: time.Millisecond, InlineStreams: true}))
+}
+
+// openChatOn opens a new chat on r's host once its agents are listed.
+func openChatOn(t testing.TB, r *liveRig) *liveRig {
+	t.Helper()
 	r.pump("agents", func(m Model) bool { return len(m.picker.Agents) > 0 && m.picker.Loaded })
 	r.newSession()
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.Ready })
