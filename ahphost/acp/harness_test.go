@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -56,7 +57,7 @@ type env struct {
 	c       *client2
 	ctx     context.Context
 	cancel  context.CancelFunc
-	clients int
+	clients atomic.Int32 // dial may run on the soak's goroutines
 }
 
 // client2 is a test AHP client that records every action envelope.
@@ -147,8 +148,8 @@ func newEnv(t *testing.T, o opts) *env {
 // dial connects one more client that records envelopes.
 func (e *env) dial() *client2 {
 	e.t.Helper()
-	e.clients++
-	c, err := ahpclient.New(ahpclient.Options{URL: e.url, StateDir: e.t.TempDir(), ClientID: fmt.Sprintf("test-client-%d", e.clients)})
+	n := e.clients.Add(1)
+	c, err := ahpclient.New(ahpclient.Options{URL: e.url, StateDir: e.t.TempDir(), ClientID: fmt.Sprintf("test-client-%d", n)})
 	if err != nil {
 		e.t.Fatal(err)
 	}

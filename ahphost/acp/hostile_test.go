@@ -325,7 +325,9 @@ func TestStderrLimiter(t *testing.T) {
 func TestAgentNotReadingStdinIsStopped(t *testing.T) {
 	prev := stdinWriteTimeout
 	stdinWriteTimeout = 500 * time.Millisecond
-	defer func() { stdinWriteTimeout = prev }()
+	// Restored after the host and its agents are closed (cleanups run last
+	// to first): a deferred restore raced with the agent's writes.
+	t.Cleanup(func() { stdinWriteTimeout = prev })
 	e := newEnv(t, opts{})
 	if err := os.WriteFile(filepath.Join(e.dir, "big.txt"), []byte(strings.Repeat("x", 1<<20)), 0o644); err != nil {
 		t.Fatal(err)
