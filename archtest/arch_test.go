@@ -48,7 +48,7 @@ var allowed = map[string][]string{
 	"internal/safefile":     {},
 	"internal/filecomplete": {},
 	"internal/redact":       {},
-	"cli":                   {"ahpclient", "ahphost", "ahphost/demo", "ahphost/acp", "ahpwire", "ahpstate", "render", "keymap", "tui", "tui/app", "internal/redact", "internal/safefile", "internal/config", "internal/agents"},
+	"cli":                   {"ahpclient", "ahphost", "ahphost/demo", "ahphost/acp", "ahpwire", "ahpstate", "reducer", "render", "keymap", "tui", "tui/app", "internal/redact", "internal/safefile", "internal/config", "internal/agents"},
 	"internal/config":       {},
 	"internal/testkit":      {},
 	"internal/jsonscan":     {},

@@ -12,6 +12,7 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/reducer"
 )
 
 // turnRun is one `ahptui exec` turn.
@@ -86,10 +87,11 @@ func (r *turnRun) cancelTurn() {
 func (r *turnRun) elapsed() int64 { return time.Since(r.started).Milliseconds() }
 
 // onEvent handles one event; done reports the end of the turn. What the
-// turn did is read from the chat's state in the driver's mirror, before
-// and after the event (ahpstate's reducer applied it), never from the raw
-// action.
+// turn did is what reducer.Derive finds between the chat's states in the
+// driver's mirror before and after the event (ahpstate's reducer applied
+// it), never the raw action; exec only presents it (turnshow.go).
 func (r *turnRun) onEvent(ctx context.Context, ev ahpclient.Event, ch ahpstate.Change) (int, bool) {
+	var action ahpwire.Action // nil for a snapshot: Derive catches up
 	switch e := ev.(type) {
 	case ahpclient.ChannelLostEvent:
 		if e.Channel == r.chat {
@@ -108,6 +110,7 @@ func (r *turnRun) onEvent(ctx context.Context, ev ahpclient.Event, ch ahpstate.C
 		if e.Envelope.Channel == r.chat && e.Envelope.RejectionReason != "" && e.Own {
 			return r.fail(ctx, fmt.Errorf("the host rejected %s: %s", e.Envelope.Action.ActionType(), e.Envelope.RejectionReason)), true
 		}
+		action = e.Envelope.Action
 	}
 	if ch.Channel != r.chat {
 		return 0, false
@@ -116,97 +119,7 @@ func (r *turnRun) onEvent(ctx context.Context, ev ahpclient.Event, ch ahpstate.C
 	if !ok {
 		return 0, false
 	}
-	return r.onTurn(ctx, turnOf(before, r.turnID), turnOf(after, r.turnID))
-}
-
-// turnView is one turn in a chat state: its parts, usage, and how it
-// ended (nil while it runs or when the state does not hold it).
-type turnView struct {
-	parts []ahpwire.ResponsePart
-	usage *ahpwire.UsageInfo
-	ended *ahpwire.Turn
-}
-
-// turnOf finds turn id in cs (the active turn, or an ended one).
-func turnOf(cs ahpwire.ChatState, id string) turnView {
-	if t := cs.ActiveTurn; t != nil && t.ID == id {
-		return turnView{parts: t.ResponseParts, usage: t.Usage}
-	}
-	for i := len(cs.Turns) - 1; i >= 0; i-- {
-		if t := cs.Turns[i]; t.ID == id {
-			return turnView{parts: t.ResponseParts, usage: t.Usage, ended: &t}
-		}
-	}
-	return turnView{}
-}
-
-// partKey identifies a response part across states (tool calls and input
-// requests by their own ids).
-func partKey(p ahpwire.ResponsePart) string {
-	switch {
-	case p.ToolCall != nil:
-		return "tool " + p.ToolCall.ToolCallID
-	case p.Request != nil:
-		return "input " + p.Request.ID
-	}
-	return p.Kind + " " + p.ID
-}
-
-// onTurn reports what changed in the turn between two states, in part
-// order, and its end.
-func (r *turnRun) onTurn(ctx context.Context, was, now turnView) (int, bool) {
-	if now.usage != nil {
-		r.usage = now.usage
-	}
-	old := make(map[string]ahpwire.ResponsePart, len(was.parts))
-	for _, p := range was.parts {
-		old[partKey(p)] = p
-	}
-	for _, p := range now.parts {
-		prev, had := old[partKey(p)]
-		if code, done := r.onPart(ctx, prev, had, p); done {
-			return code, true
-		}
-	}
-	if t := now.ended; t != nil && was.ended == nil {
-		return r.onEnd(t), true
-	}
-	return 0, false
-}
-
-// onPart prints what is new in one part (text that grew, a tool call that
-// moved on, a question) and answers approvals as --approve says.
-func (r *turnRun) onPart(ctx context.Context, prev ahpwire.ResponsePart, had bool, p ahpwire.ResponsePart) (int, bool) {
-	switch p.Kind {
-	case ahpwire.PartMarkdown, ahpwire.PartReasoning:
-		add := p.Content
-		if had && strings.HasPrefix(p.Content, prev.Content) {
-			add = p.Content[len(prev.Content):]
-		}
-		switch {
-		case add == "":
-		case p.Kind == ahpwire.PartMarkdown:
-			r.out.text(p.ID, add)
-		default:
-			r.out.event("reasoning", "partId", p.ID, "text", add)
-		}
-	case ahpwire.PartInputRequest:
-		if !had && p.Request != nil {
-			r.out.input(*p.Request)
-			printErr(r.std.err, "ahptui: exec: the host needs input (%s); answer it in the UI: ahptui, then open the session\n",
-				firstNonEmpty(p.Request.Message, "a question"))
-			return execNeedsInput, true
-		}
-	case ahpwire.PartToolCall:
-		if p.ToolCall != nil {
-			var was *ahpwire.ToolCallState
-			if had {
-				was = prev.ToolCall
-			}
-			return r.onTool(ctx, was, *p.ToolCall)
-		}
-	}
-	return 0, false
+	return r.show(ctx, turnStates{before, after}, reducer.Derive(action, before, after))
 }
 
 // interrupted ends a turn whose reply stopped for good without an end
@@ -229,29 +142,6 @@ func holdsTurn(cs ahpwire.ChatState, id string) bool {
 		}
 	}
 	return false
-}
-
-// onTool reports a tool call's move from was (nil: new) to tc.
-func (r *turnRun) onTool(ctx context.Context, was *ahpwire.ToolCallState, tc ahpwire.ToolCallState) (int, bool) {
-	id := tc.ToolCallID
-	if was == nil {
-		r.tools[id] = tc.DisplayName
-		r.out.tool(id, tc.DisplayName, "started", nil)
-	} else if was.Status == tc.Status {
-		return 0, false
-	}
-	name := firstNonEmpty(r.tools[id], id)
-	switch tc.Status {
-	case ahpwire.ToolRunning:
-		if was != nil && was.Status != ahpwire.ToolPendingConfirmation { // confirmed by the host, not by us
-			r.out.tool(id, name, "running", nil)
-		}
-	case ahpwire.ToolPendingConfirmation:
-		return r.onReady(ctx, name, tc)
-	case ahpwire.ToolCompleted, ahpwire.ToolPendingResultConfirmation:
-		return r.onComplete(ctx, name, tc)
-	}
-	return 0, false
 }
 
 // onEnd reports the end of the turn and returns exec's exit code.

@@ -63,6 +63,10 @@ func Follow(s State, a ahpwire.Action, before, after ahpwire.ChatState) (State, 
 //	                              BlockUpdate (tool call or input request changed),
 //	                              UsageChanged
 //	pending/steering messages   → PendingChanged;  activity → ActivityChanged
+//	nil (a snapshot replaced the state, as after a reconnect)
+//	                            → what happened meanwhile: MessageStart for a turn
+//	                              that started, the end of one that ended, or the
+//	                              active turn's block changes
 func Derive(a ahpwire.Action, before, after ahpwire.ChatState) []Action {
 	switch a := a.(type) {
 	case *ahpwire.SessionCreationFailed:
@@ -90,6 +94,11 @@ func Derive(a ahpwire.Action, before, after ahpwire.ChatState) []Action {
 func deriveTurns(out []Action, a ahpwire.Action, before, after *ahpwire.ChatState) []Action {
 	bt, at := before.ActiveTurn, after.ActiveTurn
 	nb, na := len(before.Turns), len(after.Turns)
+	if a == nil {
+		if out, done := catchUp(out, before, after); done {
+			return out
+		}
+	}
 	switch a := a.(type) {
 	case *ahpwire.ChatTruncated:
 		if bt == at && nb == na {
@@ -131,6 +140,25 @@ func deriveTurns(out []Action, a ahpwire.Action, before, after *ahpwire.ChatStat
 		out = append(out, UsageChanged{MessageID: at.ID, Usage: usage(*at.Usage)})
 	}
 	return out
+}
+
+// catchUp appends the actions for a turn that started or ended while a
+// snapshot replaced the state; done is false when the active turn stayed
+// (its changes are derived as any action's).
+func catchUp(out []Action, before, after *ahpwire.ChatState) ([]Action, bool) {
+	bt, at := before.ActiveTurn, after.ActiveTurn
+	switch {
+	case bt == nil && at != nil:
+		return startTurn(out, at), true
+	case bt != nil && at == nil:
+		for i := len(after.Turns) - 1; i >= 0; i-- {
+			if after.Turns[i].ID == bt.ID {
+				return endTurn(out, bt, &after.Turns[i]), true
+			}
+		}
+		return out, true
+	}
+	return out, false
 }
 
 // startTurn appends the actions that show a new active turn.
