@@ -161,8 +161,10 @@ func keyTime(r *inboxRig, key string) time.Duration {
 	return time.Since(start)
 }
 
-// TestInboxOpensAtScale: 20 hosts × 50 sessions (3 hosts silent) are
-// listed within 1 s, and a key on the loaded list answers within 50 ms.
+// TestInboxOpensAtScale: 20 hosts × 50 sessions, 3 hosts silent: every
+// live host's sessions are listed (the silent ones hold nothing up) and
+// the loaded list takes keys. The budgets (≤ 1 s to list, ≤ 50 ms a key)
+// are BenchmarkInboxOpen20x50's: a timed test fails on a loaded machine.
 func TestInboxOpensAtScale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("20 hosts")
@@ -170,21 +172,14 @@ func TestInboxOpensAtScale(t *testing.T) {
 	f := inboxFleet(t)
 	r, took, stop := openInbox(t, f)
 	defer stop()
-	if raceEnabled { // every session was listed; the race detector's pace says nothing of the budget
-		t.Logf("race detector on: open %v, budgets not checked", took)
-		return
-	}
-	if took > time.Second {
-		t.Fatalf("the inbox took %v to list 20 hosts × 50 sessions, want ≤ 1 s", took)
-	}
-	worst := time.Duration(0)
 	for _, k := range []string{"down", "down", "up", "pgdown", "end", "home"} {
-		worst = max(worst, keyTime(r, k))
+		keyTime(r, k)
 	}
-	if worst > 50*time.Millisecond {
-		t.Fatalf("a key on the loaded inbox took %v, want ≤ 50 ms", worst)
+	want := fmt.Sprintf("Sessions  %d", (inboxBenchHosts-inboxBenchSilent)*inboxBenchSessions)
+	if v := ansi.Strip(r.m.View().Content); !strings.Contains(v, want) {
+		t.Fatalf("after the keys the inbox lost its sessions (%q):\n%s", want, v)
 	}
-	t.Logf("open %v, worst key %v", took, worst)
+	t.Logf("open %v", took)
 }
 
 // BenchmarkInboxOpen20x50 measures opening the inbox over 20 hosts × 50

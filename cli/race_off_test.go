@@ -1,6 +1,0 @@
-//go:build !race
-
-package cli
-
-// raceEnabled reports whether the test binary runs with the race detector.
-const raceEnabled = false
