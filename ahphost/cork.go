@@ -38,7 +38,7 @@ const corkBytes = 64 << 10
 type corkConn struct {
 	net.Conn
 	mu      sync.Mutex
-	corked  bool
+	corked  atomic.Bool // read under mu by Write; set by the writer without it (once per frame)
 	buf     []byte
 	timeout time.Duration // bounds every write that reaches the socket (0: none)
 	timer   *time.Timer   // closes the socket when a write outlasts timeout
@@ -72,7 +72,7 @@ func (c *corkConn) write(b []byte) (int, error) {
 func (c *corkConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.corked && len(c.buf)+len(p) <= corkBytes {
+	if c.corked.Load() && len(c.buf)+len(p) <= corkBytes {
 		c.buf = append(c.buf, p...)
 		return len(p), nil
 	}
@@ -93,9 +93,7 @@ func (c *corkConn) setCork(on bool) {
 	if c == nil {
 		return
 	}
-	c.mu.Lock()
-	c.corked = on
-	c.mu.Unlock()
+	c.corked.Store(on)
 }
 
 // flush writes what the cork holds, giving up after the timeout (a client

@@ -2,6 +2,7 @@ package ahphost
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -12,6 +13,14 @@ type faultState struct {
 	dropAtSeq uint64
 	firedSeq  uint64
 	delay     time.Duration
+	// armed is set while any of the faults above is armed, so the writer's
+	// per-frame checks take no lock when none is (faults are for tests).
+	armed atomic.Bool
+}
+
+// rearm updates armed after a change (f.mu held).
+func (f *faultState) rearm() {
+	f.armed.Store(f.delay != 0 || f.dropAfter != 0 || f.dropAtSeq != 0)
 }
 
 // DropAll closes every open connection abruptly, without a close frame, as
@@ -52,6 +61,7 @@ func (h *Host) GoSilent(d time.Duration) {
 func (h *Host) SetFrameDelay(d time.Duration) {
 	h.faults.mu.Lock()
 	h.faults.delay = d
+	h.faults.rearm()
 	h.faults.mu.Unlock()
 }
 
@@ -60,6 +70,7 @@ func (h *Host) SetFrameDelay(d time.Duration) {
 func (h *Host) DropAfterFrames(n int) {
 	h.faults.mu.Lock()
 	h.faults.dropAfter = int64(n)
+	h.faults.rearm()
 	h.faults.mu.Unlock()
 	h.mu.Lock()
 	for c := range h.conns {
@@ -76,10 +87,14 @@ func (h *Host) DropAtServerSeq(seq uint64) {
 	h.faults.mu.Lock()
 	h.faults.dropAtSeq = seq
 	h.faults.firedSeq = 0
+	h.faults.rearm()
 	h.faults.mu.Unlock()
 }
 
 func (h *Host) frameDelay() time.Duration {
+	if !h.faults.armed.Load() {
+		return 0
+	}
 	h.faults.mu.Lock()
 	defer h.faults.mu.Unlock()
 	return h.faults.delay
@@ -87,6 +102,9 @@ func (h *Host) frameDelay() time.Duration {
 
 // dropAfter reports whether c has reached the DropAfterFrames budget.
 func (h *Host) dropAfter(c *conn) bool {
+	if !h.faults.armed.Load() {
+		return false
+	}
 	h.faults.mu.Lock()
 	n := h.faults.dropAfter
 	h.faults.mu.Unlock()
@@ -96,6 +114,9 @@ func (h *Host) dropAfter(c *conn) bool {
 // dropAtSeq reports whether the envelope with serverSeq seq must not be
 // written because the DropAtServerSeq fault fires.
 func (h *Host) dropAtSeq(seq uint64) bool {
+	if !h.faults.armed.Load() {
+		return false
+	}
 	h.faults.mu.Lock()
 	defer h.faults.mu.Unlock()
 	f := &h.faults

@@ -83,6 +83,7 @@ func New(opts Options) (*Host, error) {
 	h.faults.dropAfter = int64(o.Faults.DropAfterFrames)
 	h.faults.dropAtSeq = o.Faults.DropAtServerSeq
 	h.faults.delay = o.Faults.FrameDelay
+	h.faults.rearm()
 	agents, err := agentsOf(o)
 	if err != nil {
 		return nil, err

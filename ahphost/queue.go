@@ -3,6 +3,7 @@ package ahphost
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ahptui/ahptui/internal/fifo"
 )
@@ -73,7 +74,10 @@ type outQueue struct {
 	// urgent counts the queued urgent messages, so popUrgent (called for
 	// every segment of a message in flight) scans only when there is one.
 	urgent int
-	ready  chan struct{} // capacity 1: signals "something was pushed"
+	// n mirrors items.Len() (written under mu), so pending, asked once
+	// per frame, takes no lock.
+	n     atomic.Int64
+	ready chan struct{} // capacity 1: signals "something was pushed"
 }
 
 func newOutQueue(limit int64) *outQueue {
@@ -102,6 +106,7 @@ func (q *outQueue) push(m outMsg) pushResult {
 		return queueFull
 	}
 	q.items.Push(m)
+	q.n.Store(int64(q.items.Len()))
 	q.bytes += m.cost()
 	if m.urgent {
 		q.urgent++
@@ -119,9 +124,7 @@ func (q *outQueue) len() int { return q.items.Len() }
 // pending reports whether a message is queued (the writer corks its write
 // when more follow, cork.go).
 func (q *outQueue) pending() bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.items.Len() > 0
+	return q.n.Load() > 0
 }
 
 // popLocked removes the head; q.mu must be held and the queue non-empty.
@@ -140,6 +143,7 @@ func (q *outQueue) removeLocked(i int) outMsg {
 
 // forget takes a removed message off the byte budget and urgent count.
 func (q *outQueue) forget(m *outMsg) {
+	q.n.Store(int64(q.items.Len()))
 	q.bytes -= m.cost()
 	if m.urgent {
 		q.urgent--
@@ -213,6 +217,7 @@ func (q *outQueue) close() {
 	q.mu.Lock()
 	q.closed = true
 	q.items.Clear()
+	q.n.Store(0)
 	q.bytes = 0
 	q.urgent = 0
 	q.mu.Unlock()
