@@ -110,66 +110,45 @@ func errQueueFull(n, max int64) error {
 // session/update takes a slot of the bridge's limits first.
 type gatedClient struct{ *client }
 
-func (g gatedClient) ReadTextFile(ctx context.Context, p sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
+// gated runs one agent request in a slot of the bridge's limits, or
+// answers errBusy at once when none is free.
+func gated[Req, Resp any](g gatedClient, ctx context.Context, p Req, f func(context.Context, Req) (Resp, error)) (Resp, error) {
 	if !g.b.limits.enter() {
-		return sdk.ReadTextFileResponse{}, errBusy
+		var zero Resp
+		return zero, errBusy
 	}
 	defer g.b.limits.leave()
-	return g.client.ReadTextFile(ctx, p)
+	return f(ctx, p)
+}
+
+func (g gatedClient) ReadTextFile(ctx context.Context, p sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
+	return gated(g, ctx, p, g.client.ReadTextFile)
 }
 
 func (g gatedClient) WriteTextFile(ctx context.Context, p sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
-	if !g.b.limits.enter() {
-		return sdk.WriteTextFileResponse{}, errBusy
-	}
-	defer g.b.limits.leave()
-	return g.client.WriteTextFile(ctx, p)
+	return gated(g, ctx, p, g.client.WriteTextFile)
 }
 
 func (g gatedClient) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
-	if !g.b.limits.enter() {
-		return sdk.RequestPermissionResponse{}, errBusy
-	}
-	defer g.b.limits.leave()
-	return g.client.RequestPermission(ctx, p)
+	return gated(g, ctx, p, g.client.RequestPermission)
 }
 
 func (g gatedClient) CreateTerminal(ctx context.Context, p sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {
-	if !g.b.limits.enter() {
-		return sdk.CreateTerminalResponse{}, errBusy
-	}
-	defer g.b.limits.leave()
-	return g.client.CreateTerminal(ctx, p)
+	return gated(g, ctx, p, g.client.CreateTerminal)
 }
 
 func (g gatedClient) KillTerminal(ctx context.Context, p sdk.KillTerminalRequest) (sdk.KillTerminalResponse, error) {
-	if !g.b.limits.enter() {
-		return sdk.KillTerminalResponse{}, errBusy
-	}
-	defer g.b.limits.leave()
-	return g.client.KillTerminal(ctx, p)
+	return gated(g, ctx, p, g.client.KillTerminal)
 }
 
 func (g gatedClient) TerminalOutput(ctx context.Context, p sdk.TerminalOutputRequest) (sdk.TerminalOutputResponse, error) {
-	if !g.b.limits.enter() {
-		return sdk.TerminalOutputResponse{}, errBusy
-	}
-	defer g.b.limits.leave()
-	return g.client.TerminalOutput(ctx, p)
+	return gated(g, ctx, p, g.client.TerminalOutput)
 }
 
 func (g gatedClient) ReleaseTerminal(ctx context.Context, p sdk.ReleaseTerminalRequest) (sdk.ReleaseTerminalResponse, error) {
-	if !g.b.limits.enter() {
-		return sdk.ReleaseTerminalResponse{}, errBusy
-	}
-	defer g.b.limits.leave()
-	return g.client.ReleaseTerminal(ctx, p)
+	return gated(g, ctx, p, g.client.ReleaseTerminal)
 }
 
 func (g gatedClient) WaitForTerminalExit(ctx context.Context, p sdk.WaitForTerminalExitRequest) (sdk.WaitForTerminalExitResponse, error) {
-	if !g.b.limits.enter() {
-		return sdk.WaitForTerminalExitResponse{}, errBusy
-	}
-	defer g.b.limits.leave()
-	return g.client.WaitForTerminalExit(ctx, p)
+	return gated(g, ctx, p, g.client.WaitForTerminalExit)
 }
