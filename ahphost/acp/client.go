@@ -13,6 +13,14 @@ import (
 type client struct {
 	b      *Bridge
 	legacy *legacyRPC // session models beside the SDK (models.go)
+	elicit elicitScopes
+}
+
+// peek looks at a line the SDK reads next (reader.go): answers to the
+// legacy requests, the scope of elicitation requests.
+func (c *client) peek(line []byte) {
+	c.legacy.peek(line)
+	c.elicit.peek(line)
 }
 
 // errNoSession answers requests for an unknown session.

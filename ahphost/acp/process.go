@@ -229,8 +229,9 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	res, err := p.conn.Initialize(ictx, sdk.InitializeRequest{
 		ProtocolVersion: sdk.ProtocolVersionNumber,
 		ClientCapabilities: sdk.ClientCapabilities{
-			Fs:       sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
-			Terminal: terminalsSupported,
+			Fs:          sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
+			Terminal:    terminalsSupported,
+			Elicitation: elicitationCapabilities, // elicit.go
 		},
 		ClientInfo: &sdk.Implementation{Name: "ahptui", Version: "1"},
 	})

@@ -142,7 +142,7 @@ func (ar *agentReader) next() bool {
 			if chunk || bytes.Contains(line, updateMarker) {
 				return true
 			}
-			ar.c.legacy.peek(line)
+			ar.c.peek(line)
 			ar.out1 += nl + 1
 			ar.start += nl + 1
 			continue
@@ -173,7 +173,7 @@ func (ar *agentReader) next() bool {
 			}
 			_ = ar.c.SessionUpdate(ar.c.b.ctx, *n)
 		default:
-			ar.c.legacy.peek(line)
+			ar.c.peek(line)
 			ar.handOut(nl + 1)
 		}
 	}

@@ -31,7 +31,9 @@ type turnMap struct {
 	tools    map[string]*toolMap
 	planID   string
 	waiters  map[string]chan *ahpwire.ChatToolCallConfirmed
-	changes  bool // the changeset was announced in this chat
+	inputs   map[string]*inputWait // elicitations waiting (elicit.go)
+	asked    int                   // elicitations asked in the turn
+	changes  bool                  // the changeset was announced in this chat
 	lastUsed *ahpwire.UsageInfo
 	toolSeen chan struct{} // closed (and replaced) when a tool call is announced
 	// denials are the reasons of denied tool calls not yet told to the
@@ -181,6 +183,9 @@ func (tm *turnMap) readClient(ctx context.Context) (stop func()) {
 					tm.cancelWaiters()
 					return
 				}
+				if tm.clientInput(a) { // elicit.go
+					continue
+				}
 				if c, ok := a.(*ahpwire.ChatToolCallConfirmed); ok && c.TurnID == tm.t.TurnID {
 					tm.mu.Lock()
 					w := tm.waiters[c.ToolCallID]
@@ -208,6 +213,7 @@ func (tm *turnMap) cancelWaiters() {
 		close(w)
 		delete(tm.waiters, id)
 	}
+	tm.cancelInputsLocked()
 }
 
 // finish stops further emits.

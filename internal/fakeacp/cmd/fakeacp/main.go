@@ -39,6 +39,8 @@
 //	Permission  (the bridge's follow-up telling a denial's reason) says
 //	            "Reason received: " and the rest of the text
 //	sessions    says how many session/new the agent answered ("sessions: N")
+//	ask         a form elicitation (AskUserQuestion's shape) and what came
+//	            back; "ask url" a URL elicitation (elicit.go)
 //
 // and the hostile scripts of hostile.go (fifo, readflood, race, daemon,
 // stderrflood, spawn).
@@ -97,10 +99,10 @@ func main() {
 	f := &fake{sess: map[string]*sess{}, out: os.Stdout}
 	f.initAuth()
 	if modelsOn() {
-		out := &stdoutWriter{w: os.Stdout}
+		out := &stdoutWriter{w: scopeWriter{os.Stdout}}
 		f.conn = sdk.NewAgentSideConnection(f, out, modelStdin(stallReader{os.Stdin}, out))
 	} else {
-		f.conn = sdk.NewAgentSideConnection(f, os.Stdout, stallReader{os.Stdin})
+		f.conn = sdk.NewAgentSideConnection(f, scopeWriter{os.Stdout}, stallReader{os.Stdin})
 	}
 	<-f.conn.Done()
 }
@@ -109,6 +111,7 @@ func (f *fake) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.Ini
 	if os.Getenv("FAKEACP_HANG_INIT") == "1" {
 		select {}
 	}
+	noteElicitation(p.ClientCapabilities) // elicit.go
 	res := sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AuthMethods: []sdk.AuthMethod{}}
 	res.AgentCapabilities.LoadSession = os.Getenv("FAKEACP_LOAD") == "1"
 	if os.Getenv("FAKEACP_RESUME") == "1" {
@@ -339,6 +342,8 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 	switch word {
 	case "whoami":
 		r.say(r.f.whoami())
+	case "ask": // a form (or "ask url": a URL) elicitation (elicit.go)
+		return r.ask(arg)
 	case "Permission": // the bridge's follow-up after a denial with a reason
 		r.say("Reason received: " + arg)
 	case "sessions":
