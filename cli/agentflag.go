@@ -112,7 +112,7 @@ func acpAgents(args []string, configFile, stateDir string, log *slog.Logger) ([]
 		seen[ac.Name] = true
 		b, err := acp.New(acp.Config{
 			Name: ac.Name, Title: ac.Title, Command: ac.Command, Args: ac.Args, Env: ac.Env,
-			StateDir: stateDir, Logger: log.With("component", "acp"),
+			StateDir: stateDir, Logger: log.With("component", "acp"), Shim: agentShim,
 		})
 		if err != nil {
 			closeAll()

@@ -3,11 +3,23 @@ package cli
 import (
 	"fmt"
 	"os"
+
+	"github.com/ahptui/ahptui/ahphost/acp"
 )
+
+// agentShim is the program that starts agents under the shim: this one,
+// when it runs as the ahptui command (Main); "" in tests that run the CLI
+// in their own process, whose agents are started directly.
+var agentShim string
 
 // Main runs the ahptui command line with the process's standard streams
 // and returns the exit code for os.Exit.
 func Main(args []string) int {
+	// Re-executed as an agent's shim (ahphost/acp/shim.go): nothing else.
+	if code, ok := acp.RunShim(os.Args); ok {
+		return code
+	}
+	agentShim = executablePath() // this program starts the agents under the shim
 	std := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}
 	armCrashPipe()
 	if cfg, err := parseArgs(args, lookupEnv); err == nil && (cfg.cmd == cmdDemo && !cfg.printURL || cfg.cmd == cmdAttach || cfg.cmd == cmdSSH) {

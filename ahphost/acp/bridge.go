@@ -60,6 +60,11 @@ type Config struct {
 	MaxFileBytes int64
 	// Now is the clock of turn durations; nil = time.Now.
 	Now func() time.Time
+	// Shim is the absolute path of the program that starts the agent
+	// under the agent shim (shim.go): this program, whose main calls
+	// RunShim first. "" = the agent is started directly (and on systems
+	// other than Linux), its setsid'd children then outlive a killed host.
+	Shim string
 }
 
 // Bridge is one ACP agent behind the host (an agent.Agent).

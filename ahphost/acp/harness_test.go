@@ -26,6 +26,9 @@ var fakeBin string
 var helperMain func() bool
 
 func TestMain(m *testing.M) {
+	if code, ok := RunShim(os.Args); ok { // (opts.shim: this binary is the shim)
+		os.Exit(code)
+	}
 	if helperMain != nil && helperMain() {
 		return
 	}
@@ -100,6 +103,21 @@ type opts struct {
 	args     []string
 	// hostState, when set, makes the host durable with its database there.
 	hostState string
+	// shim starts the agent under the shim (shim.go), the test binary
+	// playing ahptui.
+	shim bool
+}
+
+// shimFor is the shim of Config.Shim: the test binary, when asked for.
+func shimFor(t *testing.T, want bool) string {
+	if !want {
+		return ""
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return self
 }
 
 // newEnv starts a host with a bridge to the fake agent and one client.
@@ -124,7 +142,7 @@ func newEnv(t *testing.T, o opts) *env {
 	}
 	b, err := New(Config{
 		Name: "fake", Title: "Fake agent", Command: command, Args: o.args, Env: o.env, Dir: e.dir, StateDir: e.state,
-		Logger: slogTo(e.logs), RequestTimeout: o.timeout, MaxFileBytes: o.maxBytes,
+		Logger: slogTo(e.logs), RequestTimeout: o.timeout, MaxFileBytes: o.maxBytes, Shim: shimFor(t, o.shim),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 // proc is one running agent process and its ACP connection.
 type proc struct {
 	cmd    *exec.Cmd
+	shim   *agentShim // the agent's shim, nil when started directly (shim.go)
 	conn   *sdk.ClientSideConnection
 	legacy *legacyRPC // session models beside the SDK (models.go)
 	init   sdk.InitializeResponse
@@ -61,6 +62,10 @@ func (p *proc) kill() {
 	select {
 	case <-p.exited:
 	default:
+		if p.shim != nil {
+			p.shim.kill() // (the agent and all below it)
+			return
+		}
 		killGroup(p.cmd)
 	}
 }
@@ -173,21 +178,40 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 		return nil, fmt.Errorf("acp: %s: stderr: %w", b.cfg.Name, err)
 	}
 	cmd.Stderr = stderrW
-	err = cmd.Start()
+	shim, err := underShim(cmd, b.cfg.Shim) // shim_linux.go
+	if err == nil {
+		err = cmd.Start()
+	}
 	_, _ = stderrW.Close(), stdinR.Close()
+	pid := 0
+	if err == nil {
+		pid = cmd.Process.Pid
+		if shim != nil {
+			if pid, err = shim.started(b.cfg.RequestTimeout); err != nil {
+				_ = cmd.Process.Kill() // (it started no agent)
+				_ = cmd.Wait()
+			}
+		}
+	}
 	if err != nil {
 		_, _ = stderr.Close(), stdin.Close()
 		stopStdout()
 		closeStdout()
+		if shim != nil {
+			shim.abandon()
+		}
 		return nil, fmt.Errorf("cannot start the agent %q (%s): %w", b.cfg.Name, b.cfg.Command, err)
 	}
-	b.log.Info("agent started", "pid", cmd.Process.Pid, "command", b.cfg.Command)
-	disarm, gerr := guardGroup(cmd.Process.Pid) // proc_unix.go
-	if gerr != nil {
+	b.log.Info("agent started", "pid", pid, "command", b.cfg.Command, "shim", shim != nil)
+	disarm := func() {}
+	if shim != nil {
+		disarm = shim.release // (the shim stops what the agent leaves)
+	} else if d, gerr := guardGroup(pid); gerr != nil { // proc_unix.go
 		b.log.Warn("cannot guard the agent's process group; its children may outlive a killed host", "err", gerr)
-		disarm = func() {}
+	} else {
+		disarm = d
 	}
-	p := &proc{cmd: cmd, stderr: newTail(stderrLines), exited: make(chan struct{}), dead: make(chan struct{}), mask: b.auth.mask}
+	p := &proc{cmd: cmd, shim: shim, stderr: newTail(stderrLines), exited: make(chan struct{}), dead: make(chan struct{}), mask: b.auth.mask}
 	pumped := make(chan struct{})
 	b.wg.Add(2)
 	go func() {
@@ -210,7 +234,7 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 		_ = stderr.SetReadDeadline(time.Now().Add(stderrGrace))
 		<-pumped
 		stopStdout() // the SDK reads what is left, then the end
-		b.log.Info("agent exited", "pid", cmd.Process.Pid, "err", p.err)
+		b.log.Info("agent exited", "pid", pid, "err", p.err)
 		close(p.exited)
 	}()
 	// The SDK starts reading at once but sets its logger unsynchronised:
