@@ -23,6 +23,7 @@ type Client struct {
 	log      *slog.Logger
 	q        *eventQueue
 	seq      *seqTracker
+	refs     subRefs // holds per subscribed channel (subrefs.go)
 	ob       *outbox
 	splitter *segment.Splitter
 

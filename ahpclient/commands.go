@@ -101,6 +101,11 @@ func (c *Client) listSessions(ctx context.Context, k *conn, limit int, cursor st
 // from the stream. The subscription is resumed automatically after
 // reconnects. If ctx ends before the answer, the subscription may still
 // complete and its SnapshotEvent still arrives.
+//
+// Subscriptions are counted (subrefs.go): subscribing a channel that is
+// already subscribed asks the host for a fresh snapshot and takes another
+// hold, and the channel stays subscribed until every successful Subscribe
+// has had its Unsubscribe. A Subscribe that fails takes no hold.
 func (c *Client) Subscribe(ctx context.Context, channel string, view *ahpwire.SubscribeView) (ahpwire.Snapshot, error) {
 	if channel == "" {
 		return ahpwire.Snapshot{}, errors.New("ahpclient: subscribe: empty channel")
@@ -137,14 +142,17 @@ func (c *Client) Subscribe(ctx context.Context, channel string, view *ahpwire.Su
 		}
 		c.flushBuffered(buffered)
 	}
+	c.refs.hold(channel)
 	c.seq.beginSubscribe(channel)
 	if err := c.requestOn(ctx, k, ahpwire.MethodSubscribe, p, nil, hook, byApp); err != nil {
+		c.refs.release(channel)
 		if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 			c.seq.abortSubscribe(channel)
 		}
 		return ahpwire.Snapshot{}, err
 	}
 	if hookErr != nil {
+		c.refs.release(channel)
 		return ahpwire.Snapshot{}, hookErr
 	}
 	if res.Snapshot == nil {
@@ -153,9 +161,13 @@ func (c *Client) Subscribe(ctx context.Context, channel string, view *ahpwire.Su
 	return *res.Snapshot, nil
 }
 
-// Unsubscribe drops channel: locally at once (later envelopes are
-// ignored) and on the host when connected.
+// Unsubscribe gives back one hold on channel (see Subscribe); the last
+// one drops it: locally at once (later envelopes are ignored) and on the
+// host when connected.
 func (c *Client) Unsubscribe(ctx context.Context, channel string) error {
+	if c.refs.release(channel) > 0 {
+		return nil // another Subscribe still holds it
+	}
 	c.seq.drop(channel)
 	k, err := c.liveConn()
 	if err != nil {

@@ -297,6 +297,7 @@ func (c *Client) initializeWith(ctx context.Context, k *conn, subs, prev []strin
 		}
 		for _, ch := range prev {
 			if !got[ch] && ch != ahpwire.RootURI {
+				c.refs.forget(ch)
 				c.emit(ChannelLostEvent{Channel: ch}, dataEventNoWait)
 			}
 		}

@@ -111,5 +111,6 @@ func (c *Client) replayed(actions []envelopeParams, keep func(channel string) bo
 // forgotten and the consumer told (ChannelLostEvent).
 func (c *Client) lose(ch string) {
 	c.seq.drop(ch)
+	c.refs.forget(ch)
 	c.emit(ChannelLostEvent{Channel: ch}, dataEventNoWait)
 }

@@ -37,14 +37,19 @@ func (m *Model) onSessionRequest(msg tea.Msg) tea.Cmd {
 }
 
 // sessionAction subscribes to a session (so the echo settles the send)
-// and dispatches a session action on it.
+// and dispatches a session action on it. The open (or opening) session is
+// subscribed already: another subscription would be one more hold that
+// leaving the chat does not give back (ahpclient counts them).
 func (m *Model) sessionAction(msg dialog.SessionActionMsg) tea.Cmd {
 	ctx, b := m.c.Ctx, m.c.Backend
+	held := (m.chat != nil && m.chat.Session == msg.Session) || (m.open != nil && m.open.session == msg.Session)
 	return func() tea.Msg {
 		c, cancel := app.ReqCtx(ctx)
 		defer cancel()
-		if _, err := b.Subscribe(c, msg.Session, nil); err != nil {
-			return app.DispatchedMsg{Channel: msg.Session, What: msg.What, Err: fmt.Errorf("%s: %w", msg.What, err)}
+		if !held {
+			if _, err := b.Subscribe(c, msg.Session, nil); err != nil {
+				return app.DispatchedMsg{Channel: msg.Session, What: msg.What, Err: fmt.Errorf("%s: %w", msg.What, err)}
+			}
 		}
 		seq, err := b.Dispatch(c, msg.Session, msg.Action)
 		if err != nil {

@@ -35,6 +35,9 @@ func (m *Model) openSession(msg picker.OpenSessionMsg) tea.Cmd {
 	if msg.Host != "" && msg.Host != m.here() {
 		return m.openOnHost(msg)
 	}
+	if m.open != nil && m.open.session == msg.Session {
+		return nil // already opening: one subscription (ahpclient counts them)
+	}
 	m.open = &opening{session: msg.Session}
 	m.picker.Status = "opening…"
 	return app.Subscribe(m.c.Ctx, m.c.Backend, msg.Session, 0)

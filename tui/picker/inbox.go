@@ -43,6 +43,12 @@ func (p *Model) SetWaiting(host, session, kind string) {
 	p.waiting[HostSession{host, session}] = kind
 }
 
+// Waiting is what a session waits for as far as the root learnt it
+// (WaitApproval, WaitQuestion; "" when not known).
+func (p *Model) Waiting(host, session string) string {
+	return p.waiting[HostSession{host, session}]
+}
+
 // Unprobed lists the sessions that need an answer and whose kind is not
 // known yet; it forgets the kind of those that moved on.
 func (p *Model) Unprobed() []HostSession {
