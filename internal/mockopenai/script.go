@@ -125,13 +125,18 @@ func Script(r *Request) Reply {
 		return Reply{Text: "I will change " + m[1] + ".", Call: &ToolCall{Name: "edit", Args: map[string]any{"filePath": file, "oldString": m[2], "newString": m[3]}}}
 	}
 	if strings.HasPrefix(prompt, "slow") {
-		var b strings.Builder
-		for i := 0; i < 600; i++ {
-			fmt.Fprintf(&b, "word%d ", i)
-		}
-		return Reply{Text: b.String(), Delay: 100 * time.Millisecond}
+		return slowReply()
 	}
 	return Reply{Text: "Hello from the mock. You said: " + prompt}
+}
+
+// slowReply is one word every 100 ms for a minute (for cancellation).
+func slowReply() Reply {
+	var b strings.Builder
+	for i := 0; i < 600; i++ {
+		fmt.Fprintf(&b, "word%d ", i)
+	}
+	return Reply{Text: b.String(), Delay: 100 * time.Millisecond}
 }
 
 // lastCallName is the tool the last assistant message called.

@@ -65,41 +65,71 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// ServeHTTP answers POST …/chat/completions and GET …/models.
+// ServeHTTP answers POST …/chat/completions, POST …/responses and GET
+// …/models.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
 		writeJSON(w, 200, map[string]any{"object": "list", "data": []any{map[string]any{"id": "mock-model", "object": "model"}}})
-		return
-	case r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions"):
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
+		s.chat(w, r)
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses"):
+		s.responses(w, r)
+	default:
 		s.record(r.URL.Path, "", "404")
 		writeJSON(w, 404, apiError("the mock does not serve "+r.Method+" "+r.URL.Path))
-		return
 	}
+}
+
+// decode reads a request body into v (and dumps it), answering 400 when
+// it is too large or not JSON.
+func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-	var req Request
 	if err == nil && len(body) <= maxBody {
-		err = json.Unmarshal(body, &req)
+		err = json.Unmarshal(body, v)
 	}
 	if err != nil || len(body) > maxBody {
 		writeJSON(w, 400, apiError("bad request body"))
-		return
+		return false
 	}
 	s.dump(body)
+	return true
+}
+
+// refused answers a scripted failure for prompt, if it has one.
+func (s *Server) refused(w http.ResponseWriter, path, prompt string) bool {
+	code := s.failing(prompt)
+	if code == 0 {
+		return false
+	}
+	s.record(path, prompt, strconv.Itoa(code))
+	w.Header().Set("retry-after", "1")
+	writeJSON(w, code, apiError("scripted failure: overloaded"))
+	return true
+}
+
+// callID numbers a tool call ("mock_0001", …).
+func (s *Server) callID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls++
+	return fmt.Sprintf("mock_%04d", s.calls)
+}
+
+// chat answers a chat completions request.
+func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+	var req Request
+	if !s.decode(w, r, &req) {
+		return
+	}
 	prompt, _, _ := req.prompt()
-	if code := s.failing(prompt); code != 0 {
-		s.record(r.URL.Path, prompt, strconv.Itoa(code))
-		w.Header().Set("retry-after", "1")
-		writeJSON(w, code, apiError("scripted failure: overloaded"))
+	if s.refused(w, r.URL.Path, prompt) {
 		return
 	}
 	rep := Script(&req)
 	callID := ""
 	if rep.Call != nil {
-		s.mu.Lock()
-		s.calls++
-		callID = fmt.Sprintf("call_mock_%04d", s.calls)
-		s.mu.Unlock()
+		callID = "call_" + s.callID()
 		s.record(r.URL.Path, prompt, "call:"+rep.Call.Name)
 	} else {
 		s.record(r.URL.Path, prompt, "text")
@@ -121,6 +151,34 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, 200, map[string]any{"id": "chatcmpl-mock", "object": "chat.completion", "created": 0, "model": model,
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}, "usage": usage()})
+}
+
+// responses answers a Responses API request.
+func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
+	var req ResponsesRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	prompt, _, _ := req.prompt()
+	if s.refused(w, r.URL.Path, prompt) {
+		return
+	}
+	rep, call := ScriptResponses(&req)
+	if call != nil {
+		s.record(r.URL.Path, prompt, "call:"+call.Name)
+	} else {
+		s.record(r.URL.Path, prompt, "text")
+	}
+	model := req.Model
+	if model == "" {
+		model = "mock-model"
+	}
+	id := s.callID()
+	if req.Stream {
+		streamResponses(r.Context(), w, model, id, rep, call)
+		return
+	}
+	writeJSON(w, 200, responseObject(model, id, "completed", responseItems(rep, call, id)))
 }
 
 func usage() map[string]any {
