@@ -6,6 +6,11 @@
 #   scripts/e2e-exec-agent.sh opencode   opencode (`opencode acp`, opencode-ai pinned)
 #                                        against internal/mockopenai (chat completions),
 #                                        permissions set to ask
+#   scripts/e2e-exec-agent.sh codex      Codex through its ACP adapter
+#                                        (@agentclientprotocol/codex-acp pinned, with the
+#                                        native codex it ships) against internal/mockopenai
+#                                        (Responses API), a private CODEX_HOME, the
+#                                        read-only mode (asks before commands and edits)
 #
 # each behind `ahptui serve --agent`, on loopback: no network but npm's
 # registry (opencode also fetches its openai-compatible provider package
@@ -24,12 +29,13 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-AGENT=${1:?usage: e2e-exec-agent.sh gemini|opencode}
+AGENT=${1:?usage: e2e-exec-agent.sh gemini|opencode|codex}
 case "$AGENT" in
 gemini) PKG=@google/gemini-cli VERSION=0.61.0 MOCK=mockgemini ;;
 opencode) PKG=opencode-ai VERSION=1.18.33 MOCK=mockopenai ;;
+codex) PKG=@agentclientprotocol/codex-acp VERSION=2.6.0 MOCK=mockopenai ;;
 *)
-	echo "e2e-exec-agent: unknown agent $AGENT (gemini, opencode)" >&2
+	echo "e2e-exec-agent: unknown agent $AGENT (gemini, opencode, codex)" >&2
 	exit 2
 	;;
 esac
@@ -94,6 +100,25 @@ JSON
 	export XDG_CACHE_HOME="$CACHE/opencode-cache" OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_MODELS_FETCH=1 \
 		OPENCODE_DISABLE_DEFAULT_PLUGINS=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1
 	AGENT_CMD="'$GDIR/node_modules/opencode-linux-x64/bin/opencode' acp"
+	;;
+codex)
+	# A CODEX_HOME of its own: the mock as the model provider (Responses
+	# API), a model codex knows (its tools: exec_command, apply_patch).
+	# codex 0.166 refuses approval_policy = "untrusted"; the adapter's
+	# read-only mode asks before every command and edit instead.
+	mkdir -p "$WORK/codex-home"
+	cat >"$WORK/codex-home/config.toml" <<TOML
+model = "gpt-5.5"
+model_provider = "mock"
+
+[model_providers.mock]
+name = "Mock"
+base_url = "$MOCK_URL/v1"
+env_key = "OPENAI_API_KEY"
+wire_api = "responses"
+TOML
+	export CODEX_HOME="$WORK/codex-home" OPENAI_API_KEY=dummy INITIAL_AGENT_MODE=read-only
+	AGENT_CMD="node '$GDIR/node_modules/$PKG/dist/index.js'"
 	;;
 esac
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ahptui/ahptui/ahpwire"
@@ -232,5 +233,39 @@ func TestRelativeDiffPathIsTheSessionFile(t *testing.T) {
 	}
 	if string(r.Data) != "a\nb\nc\nd\nfirst line\ne\n" {
 		t.Fatalf("the diff's before is %q, not the whole file", r.Data)
+	}
+}
+
+// Codex's apply_patch: the call comes in_progress with the whole file's
+// diff, then a permission request that names only the file (locations, no
+// content). The request's locations must not replace the diff: the
+// pending confirmation shows it, the transcript keeps it after the
+// approval, and the edit joins the changeset.
+func TestPatchDiffSurvivesItsPermissionRequest(t *testing.T) {
+	e := newEnv(t, opts{})
+	hello := filepath.Join(e.dir, "hello.txt")
+	if err := os.WriteFile(hello, []byte("first line\nsecond line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, chat := e.newSession(e.c, "patch")
+	e.prompt(e.c, chat, "t1", "selfedit patch")
+	tc := e.pendingTool(e.c, chat)
+	if tc.Edits == nil || len(tc.Edits.Items) != 1 || tc.Edits.Items[0].After == nil {
+		t.Fatalf("the pending confirmation shows no diff: %+v", tc)
+	}
+	if r, err := e.c.c.ResourceRead(e.ctx, tc.Edits.Items[0].After.Content.URI, ""); err != nil || string(r.Data) != "FIRST line\nsecond line\n" {
+		t.Fatalf("the proposed side: %q %v", r.Data, err)
+	}
+	e.decide(chat, "t1", true, "allow")
+	turn := e.finished(e.c, chat, "t1")
+	var kinds []string
+	for _, c := range toolCalls(turn.ResponseParts)[0].Content {
+		kinds = append(kinds, string(c.Type))
+	}
+	if strings.Join(kinds, ",") != string(ahpwire.ContentFileEdit)+","+string(ahpwire.ContentText) {
+		t.Fatalf("the finished call's content: %v, want its diff and its locations", kinds)
+	}
+	if cs := e.changeset(chat); cs["hello.txt"] != [2]string{"first line\nsecond line\n", "FIRST line\nsecond line\n"} {
+		t.Fatalf("changeset: %q", cs)
 	}
 }

@@ -20,8 +20,14 @@ type toolMap struct {
 	ready   bool // toolCallReady sent (running or pending confirmation)
 	pending bool // waiting for a permission answer
 	done    bool // completed or cancelled on the AHP side
-	content []ahpwire.ToolResultContent
-	diffs   int
+	content []ahpwire.ToolResultContent // body, then where
+	// body is the agent's content, mapped; where its locations
+	// ("Locations: …", or nil). An update replaces each only when it
+	// carries it: Codex's permission request names the file (locations)
+	// of an apply_patch whose diff came before (content).
+	body  []ahpwire.ToolResultContent
+	where *ahpwire.ToolResultContent
+	diffs int
 	// The files its diff content names and their content before it ran;
 	// succeeded and recorded: completed, and its changes taken into the
 	// session's changeset (edits.go).
@@ -92,10 +98,19 @@ func (tm *turnMap) upsertLocked(id string, title *string, kind *sdk.ToolKind, ra
 	if in := rawJSON(raw); in != "" {
 		tc.input = in
 	}
-	if content != nil || locs != nil {
+	if content != nil {
 		content = absDiffs(content, tm.s.dir)
-		tc.content = tm.toolContent(tc, content, locs)
+		tc.body = tm.toolContent(tc, content)
 		tc.notePaths(content)
+	}
+	if locs != nil {
+		tc.where = tm.locations(locs)
+	}
+	if content != nil || locs != nil {
+		tc.content = append([]ahpwire.ToolResultContent(nil), tc.body...)
+		if tc.where != nil {
+			tc.content = append(tc.content, *tc.where)
+		}
 	}
 	var s sdk.ToolCallStatus
 	if status != nil {
@@ -171,8 +186,8 @@ func (tm *turnMap) closeToolsLocked(ok bool) {
 	}
 }
 
-// toolContent maps ACP tool call content and locations.
-func (tm *turnMap) toolContent(tc *toolMap, content []sdk.ToolCallContent, locs []sdk.ToolCallLocation) []ahpwire.ToolResultContent {
+// toolContent maps ACP tool call content.
+func (tm *turnMap) toolContent(tc *toolMap, content []sdk.ToolCallContent) []ahpwire.ToolResultContent {
 	var out []ahpwire.ToolResultContent
 	for _, c := range content {
 		switch {
@@ -187,18 +202,25 @@ func (tm *turnMap) toolContent(tc *toolMap, content []sdk.ToolCallContent, locs 
 			}
 		}
 	}
-	if len(locs) > 0 {
-		var l []string
-		for _, loc := range locs {
-			p := tm.rel(loc.Path)
-			if loc.Line != nil {
-				p += fmt.Sprintf(":%d", *loc.Line)
-			}
-			l = append(l, p)
-		}
-		out = append(out, ahpwire.TextContent("Locations: "+strings.Join(l, ", ")))
-	}
 	return out
+}
+
+// locations maps ACP tool call locations to a "Locations: …" line (nil
+// when there are none).
+func (tm *turnMap) locations(locs []sdk.ToolCallLocation) *ahpwire.ToolResultContent {
+	if len(locs) == 0 {
+		return nil
+	}
+	var l []string
+	for _, loc := range locs {
+		p := tm.rel(loc.Path)
+		if loc.Line != nil {
+			p += fmt.Sprintf(":%d", *loc.Line)
+		}
+		l = append(l, p)
+	}
+	c := ahpwire.TextContent("Locations: " + strings.Join(l, ", "))
+	return &c
 }
 
 // rel shows path relative to the session's directory when it is inside.

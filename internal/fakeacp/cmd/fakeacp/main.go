@@ -16,7 +16,9 @@
 //	selfedit    asks to edit hello.txt, then writes it itself (Claude
 //	            Code's Edit); "selfedit nometa" without the tool response,
 //	            "selfedit late" unasked, written before it is announced,
-//	            "selfedit askonly" the diff in the permission request only
+//	            "selfedit askonly" the diff in the permission request only,
+//	            "selfedit patch" as Codex's apply_patch (in_progress with the
+//	            diff, then a request naming only the file)
 //	selfwrite N the same, creating N (selfedit.go)
 //	read P      fs/read_text_file P and says what came back
 //	write P     fs/write_text_file P and says what came back

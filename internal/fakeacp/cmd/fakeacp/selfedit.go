@@ -16,7 +16,10 @@ import (
 // request). "selfedit late" asks nothing and writes the file before
 // it announces the call (an auto-accepted edit that overtook its
 // tool_call); "selfedit relative" ends with the diff again under a path
-// relative to the project (Claude Code's adapter 0.101 does). "selfwrite
+// relative to the project (Claude Code's adapter 0.101 does); "selfedit
+// patch" is Codex's apply_patch: the call in_progress with the whole
+// file's diff, then a permission request that names only the file (its
+// locations, no content). "selfwrite
 // NAME" creates NAME the same way (Write).
 func (r *run) selfEdit(word, arg string) (sdk.StopReason, error) {
 	id := sdk.ToolCallId("t-self")
@@ -42,15 +45,24 @@ func (r *run) selfEdit(word, arg string) (sdk.StopReason, error) {
 			r.send(sdk.StartToolCall(id, title, sdk.WithStartKind(kind), sdk.WithStartStatus(sdk.ToolCallStatusInProgress), sdk.WithStartContent(diff)))
 		})
 	}
-	if arg == "askonly" { // the diff only in the permission request
+	ask := sdk.ToolCallUpdate{ToolCallId: id, Title: &title, Kind: &kind, Content: diff}
+	switch arg {
+	case "askonly": // the diff only in the permission request
 		r.send(sdk.StartToolCall(id, title, sdk.WithStartKind(kind), sdk.WithStartStatus(sdk.ToolCallStatusPending)))
-	} else {
+	case "patch": // the whole file's diff in_progress, a request naming only the file
+		before, _ := os.ReadFile(p)
+		whole := string(before)
+		diff = []sdk.ToolCallContent{{Diff: &sdk.ToolCallContentDiff{Path: p, OldText: &whole, NewText: content(whole), Type: "diff"}}}
+		r.send(sdk.StartToolCall(id, "Editing files", sdk.WithStartKind(kind), sdk.WithStartStatus(sdk.ToolCallStatusInProgress), sdk.WithStartContent(diff)))
+		pending, edit := sdk.ToolCallStatusPending, "Edit files"
+		ask = sdk.ToolCallUpdate{ToolCallId: id, Title: &edit, Kind: &kind, Status: &pending, Locations: []sdk.ToolCallLocation{{Path: p}}}
+	default:
 		r.send(sdk.StartToolCall(id, title, sdk.WithStartKind(kind), sdk.WithStartStatus(sdk.ToolCallStatusPending),
 			sdk.WithStartContent(diff), sdk.WithStartLocations([]sdk.ToolCallLocation{{Path: p}})))
 	}
 	res, err := r.f.conn.RequestPermission(r.ctx, sdk.RequestPermissionRequest{
 		SessionId: r.id,
-		ToolCall:  sdk.ToolCallUpdate{ToolCallId: id, Title: &title, Kind: &kind, Content: diff},
+		ToolCall:  ask,
 		Options: []sdk.PermissionOption{
 			{OptionId: "allow", Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce},
 			{OptionId: "reject", Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce},
@@ -84,7 +96,7 @@ func (r *run) writeSelf(id sdk.ToolCallId, p string, content func(string) string
 		return sdk.StopReasonEndTurn, nil
 	}
 	written()
-	if arg != "nometa" && arg != "askonly" && arg != "relative" {
+	if arg != "nometa" && arg != "askonly" && arg != "relative" && arg != "patch" {
 		r.send(sdk.SessionUpdate{ToolCallUpdate: &sdk.SessionToolCallUpdate{ToolCallId: id, Meta: map[string]any{
 			"claudeCode": map[string]any{"toolName": "Edit", "toolResponse": map[string]any{"filePath": p, "originalFile": original}}}}})
 	}
