@@ -20,9 +20,10 @@
 #
 # The agent is npm-installed once into $AHPTUI_CI_CACHE (default
 # ~/.cache/ahptui-ci). Checks: an answer, approved shell commands that
-# create files (opencode reports a call in_progress before it asks: every
-# approval must reach the user), a denied one that does nothing (exit 4),
-# an approved edit that changes the file, a cancel (exit 130) and then two
+# create files (opencode and Codex report a call in_progress before they
+# ask: every approval must reach the user), a denied one that does nothing
+# (exit 4), an approved edit that changes the file and whose diff the
+# session keeps (`ahptui export --format json`), a cancel (exit 130) and then two
 # prompts in the same session answered in order, `!cmd` run on the host
 # and its output in the next prompt. Skips (exit 0) only when npm is not
 # installed.
@@ -159,11 +160,14 @@ step "exec: a denied one does not (exit 4)"
 run_exec denied --approve never "bash: touch denied.txt"
 [ "$RC" = 4 ] && [ ! -e "$WORK/proj/denied.txt" ] || { show denied; fail "denied command: exit $RC, want 4, nothing done"; }
 
-step "exec: an approved edit (replace) changes the file"
+step "exec: an approved edit changes the file, and the session keeps its diff"
 printf 'a\nb\nc\nport = 1\nd\n' >"$WORK/proj/conf.txt"
 run_exec edited --approve always "edit: conf.txt port = 1 => port = 2"
 [ "$RC" = 0 ] && grep -q 'The edit was made' "$WORK/edited.out" && grep -q 'port = 2' "$WORK/proj/conf.txt" ||
 	{ show edited; fail "approved edit: $(cat "$WORK/proj/conf.txt")"; }
+"$BIN" export "$URL" "$(sid edited)" --format json | tr -d ' \n' >"$WORK/edited.json"
+grep -q '"type":"fileEdit"' "$WORK/edited.json" && grep -q '"diff":{"added":1,"removed":1}' "$WORK/edited.json" ||
+	{ show edited; fail "the edit's tool call has no diff (+1 -1): $(head -c 2000 "$WORK/edited.json")"; }
 
 step "exec: cancel (exit 130), then two prompts in the same session, each answered"
 "$BIN" exec "$URL" --agent "$AGENT" --cwd "$WORK/proj" --timeout 120s "slow please" >"$WORK/cancel.out" 2>"$WORK/cancel.err" </dev/null &

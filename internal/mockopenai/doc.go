@@ -25,5 +25,8 @@
 //	slow …            one word every 100 ms for a minute
 //	overloaded N …    the first N requests with this prompt answer 429,
 //	                  later ones echo it; down … always 503
+//	… {"title" …      (Responses: a request for the chat's title, as
+//	                  codex-acp sends) {"title": "Mock: " and the first
+//	                  words of the prompt's last line}
 //	anything else     "Hello from the mock. You said: " and the prompt
 package mockopenai

@@ -155,6 +155,11 @@ func ScriptResponses(r *ResponsesRequest) (Reply, *RCall) {
 	if strings.HasPrefix(prompt, "slow") {
 		return slowReply(), nil
 	}
+	if strings.Contains(prompt, `{"title"`) { // the adapter's request for the chat's title
+		words := strings.Fields(prompt[strings.LastIndexByte(prompt, '\n')+1:])
+		title, _ := json.Marshal(map[string]string{"title": "Mock: " + strings.Join(words[:min(len(words), 4)], " ")})
+		return Reply{Text: string(title)}, nil
+	}
 	return Reply{Text: "Hello from the mock. You said: " + prompt}, nil
 }
 

@@ -88,6 +88,10 @@ func TestResponsesScripts(t *testing.T) {
 	if types[0] != "response.created" || types[len(types)-1] != "response.completed" {
 		t.Fatalf("events %v", types)
 	}
+	title := "Return exactly one JSON object and nothing else: {\"title\": \"your title here\"}\n\nUser's first message:\nbash: touch a file now"
+	if text, _, _, _ := respond(t, u, `{"stream":true,"input":[`+user(title)+`]}`); text != `{"title":"Mock: bash: touch a file"}` {
+		t.Fatalf("title %q", text)
+	}
 	_, call, args, _ := respond(t, u, `{`+codexTools+`,"input":[`+ctx+`,`+user("bash: touch x")+`]}`)
 	var a map[string]any
 	if err := json.Unmarshal([]byte(args), &a); err != nil || call != "function_call:exec_command" || a["cmd"] != "touch x" ||
