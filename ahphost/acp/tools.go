@@ -17,9 +17,9 @@ type toolMap struct {
 	title   string
 	kind    string
 	input   string
-	ready   bool // toolCallReady sent (running or pending confirmation)
-	pending bool // waiting for a permission answer
-	done    bool // completed or cancelled on the AHP side
+	ready   bool                        // toolCallReady sent (running or pending confirmation)
+	pending bool                        // waiting for a permission answer
+	done    bool                        // completed or cancelled on the AHP side
 	content []ahpwire.ToolResultContent // body, then where
 	// body is the agent's content, mapped; where its locations
 	// ("Locations: …", or nil). An update replaces each only when it
