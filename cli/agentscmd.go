@@ -94,6 +94,9 @@ func agentRows(f *cfgfile.File, look func(agents.Spec) (string, error), node fun
 				r.extra = append(r.extra, n)
 			}
 		}
+		if e.Tested != "" {
+			r.extra = append(r.extra, "tested with ahptui: "+e.Tested)
+		}
 		if e.Note != "" {
 			r.extra = append(r.extra, "note: "+e.Note)
 		}

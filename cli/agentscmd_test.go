@@ -52,6 +52,8 @@ func TestAgentsCommand(t *testing.T) {
 		"found: " + filepath.Join(bin, "claude-agent-acp"),
 		"needs Node ≥ 22: found Node v20.20.2 (" + filepath.Join(bin, "node") + "); put Node 22 or newer first in PATH",
 		"install: npm install -g @agentclientprotocol/codex-acp",
+		"tested with ahptui: @agentclientprotocol/codex-acp@2.6.0",
+		"installs and runs the native codex binary",
 		"fix [agents.broken] in " + cfgPath,
 		"GitHub Copilot CLI (config)",
 		"install: npm install -g @github/copilot",

@@ -16,6 +16,9 @@ type Entry struct {
 	// NodeMin is the oldest Node major version the agent runs on (0: not
 	// a Node program); `ahptui agents` says when the Node found is older.
 	NodeMin int
+	// Tested is the package and exact version ahptui's end-to-end tests
+	// run ("" when none runs it).
+	Tested string
 }
 
 // catalog is the built-in list, in the order `ahptui agents` shows it.
@@ -28,12 +31,18 @@ var catalog = []Entry{
 			"\"auto\" mode (a classifier approves commands) unless ~/.claude/settings.json sets " +
 			"permissions.defaultMode (or choose the mode in the session, or exec --mode default)",
 		NodeMin: 22,
+		Tested:  "@agentclientprotocol/claude-agent-acp@0.101.0",
 	},
 	{
 		Name: "codex", Title: "Codex",
 		Commands: [][]string{{"codex-acp"}, {"npx", "-y", "@agentclientprotocol/codex-acp"}},
 		Install:  "npm install -g @agentclientprotocol/codex-acp",
-		Note:     "needs OPENAI_API_KEY or a `codex login`; @zed-industries/codex-acp 0.16.0 works too",
+		Note: "installs and runs the native codex binary (@openai/codex 0.166 for adapter 2.6.0); needs OPENAI_API_KEY " +
+			"(or CODEX_API_KEY) or a ChatGPT sign-in (codex-acp login); starts in its Auto review mode (a model reviews " +
+			"commands, edits in the directory go unasked): its Read-only mode asks before every command and edit " +
+			"(INITIAL_AGENT_MODE=read-only, or exec --mode read-only); @zed-industries/codex-acp 0.16.0 works too",
+		NodeMin: 20,
+		Tested:  "@agentclientprotocol/codex-acp@2.6.0",
 	},
 	{
 		Name: "gemini", Title: "Gemini CLI",
@@ -41,6 +50,7 @@ var catalog = []Entry{
 		Install:  "npm install -g @google/gemini-cli",
 		Note:     "needs GEMINI_API_KEY or a Google sign-in; older versions: --agent gemini='gemini --experimental-acp'",
 		NodeMin:  20,
+		Tested:   "@google/gemini-cli@0.61.0",
 	},
 	{
 		Name: "copilot", Title: "GitHub Copilot CLI",
@@ -54,6 +64,7 @@ var catalog = []Entry{
 		Commands: [][]string{{"opencode", "acp"}},
 		Install:  "npm install -g opencode-ai",
 		Note:     "asks before commands and edits only with \"permission\": {\"bash\": \"ask\", \"edit\": \"ask\"} in ~/.config/opencode/opencode.json",
+		Tested:   "opencode-ai@1.18.33",
 	},
 	{
 		Name: "goose", Title: "goose",
