@@ -42,6 +42,15 @@ func sectionLines(secs []Section) []string {
 	return out
 }
 
+// plainLines is lines without their SGR sequences.
+func plainLines(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = sgrRe.ReplaceAllString(l, "")
+	}
+	return out
+}
+
 // A long text's completed blocks come as group pages that, laid out, equal
 // the eager layout, at several widths, streamed and finished; Size covers
 // the source and Contains finds text in it.
@@ -76,7 +85,13 @@ func TestLazyGroupsLayOutLikeWhole(t *testing.T) {
 			if size < len(text)*9/10 {
 				t.Fatalf("group pages cover %d of %d bytes", size, len(text))
 			}
-			if got := sectionLines(secs); !slices.Equal(got, want) {
+			// Compared without colours: chroma gives each lexer rule a
+			// 250 ms wall-clock match timeout (chroma.go), so on a machine
+			// loaded enough to stall the test that long (under -race at
+			// load 14 it did) one of the two renders may highlight a code
+			// block differently; the layout (lines, wrapping, text) is
+			// what this test is about, and it does not depend on that.
+			if got := sectionLines(secs); !slices.Equal(plainLines(got), plainLines(want)) {
 				t.Fatalf("width %d done %v: lazy layout differs (%d vs %d lines)", width, done, len(got), len(want))
 			}
 			if !secs[3].Page.Contains("SECTION") || secs[3].Page.Contains("no such words") {
