@@ -14,7 +14,8 @@ import (
 // TestE2EAgentTmux runs `ahptui --agent fake=FAKEACP` in a real terminal
 // (tmux, 120x40) against the scripted ACP agent: the embedded host opens a
 // new chat in the current directory; an approval picks the agent's option
-// by number, a denial with d, F6 shows the agent's edit, and quitting
+// by number, a denial with d, F6 shows the agent's edit, the agent's
+// question (elicitation) is a form the user declines, and quitting
 // leaves no agent process behind. Skipped when tmux is not installed.
 func TestE2EAgentTmux(t *testing.T) {
 	t.Parallel() // waits on its own tmux server (TMUX_TMPDIR), HOME, state dir and port
@@ -88,6 +89,14 @@ func TestE2EAgentTmux(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(proj, "hello.txt")); string(b) != "first line\nhello from the fake agent\n" {
 		t.Fatalf("hello.txt = %q", b)
 	}
+	// The agent's question (ACP elicitation) is a form in the chat;
+	// declining it (ctrl+d twice) reaches the agent.
+	keys("ask", "Enter")
+	waitFor("Which colour should the button be?")
+	keys("C-d")
+	waitFor("again to decline")
+	keys("C-d")
+	waitFor("declined")
 	keys("C-c")
 	deadline := time.Now().Add(15 * time.Second)
 	for {

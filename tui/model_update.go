@@ -109,6 +109,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onSessionCreated(msg)
 	case dialog.AuthSignInMsg, dialog.AuthenticateMsg, authenticatedMsg:
 		return m.onSignIn(msg) // signin_flow.go
+	case signedOutMsg:
+		return m.onSignedOut(msg) // signout.go
 	case app.OpenSettingsMsg, dialog.ConfigChangeMsg:
 		return m.onSettings(msg) // session_settings.go
 	case picker.RenameRequestMsg, dialog.SessionActionMsg, picker.DisposeRequestMsg, app.DisposeConfirmedMsg, app.SessionDisposedMsg:

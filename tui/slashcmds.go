@@ -50,6 +50,10 @@ func (m *Model) runClientCommand(msg chat.ClientCommandMsg) tea.Cmd {
 		return c.WholeChat(chat.WholeExport)
 	case "/copy":
 		return c.CopyReply(msg.Arg)
+	case "/login":
+		return m.login() // signout.go
+	case "/logout":
+		return m.logout()
 	case "/help":
 		m.overlays = append(m.overlays, dialog.NewHelp(m.c.KM, slashHelpGroup()))
 		return nil

@@ -232,7 +232,7 @@ func (b *Bridge) Authenticate(ctx context.Context, resource, token string) error
 			return err
 		}
 	} else if token == "" {
-		return nil // nothing to sign out of: the agent keeps its own login
+		return b.logout(ctx, p) // the agent's own login
 	}
 	if _, err := p.conn.Authenticate(ctx, sdk.AuthenticateRequest{MethodId: id}); err != nil {
 		var re *sdk.RequestError
@@ -243,6 +243,19 @@ func (b *Bridge) Authenticate(ctx context.Context, resource, token string) error
 		return fmt.Errorf("the agent refused the sign-in: %w", b.requestError("authenticate", err, p))
 	}
 	b.log.Info("authenticated", "method", id)
+	return nil
+}
+
+// logout ends the agent's own login (an agent method's sign-in) with ACP's
+// logout, when the agent offers it; else it says the agent keeps it.
+func (b *Bridge) logout(ctx context.Context, p *proc) error {
+	if p.init.AgentCapabilities.Auth.Logout == nil {
+		return fmt.Errorf("%s keeps its own sign-in and offers no sign-out to the host; sign out with its own command", b.cfg.Name)
+	}
+	if _, err := p.conn.Logout(ctx, sdk.LogoutRequest{}); err != nil {
+		return fmt.Errorf("the agent refused the sign-out: %w", b.requestError("logout", err, p))
+	}
+	b.log.Info("signed out", "agent", b.cfg.Name)
 	return nil
 }
 

@@ -111,6 +111,14 @@ func TestAuthFlowAgentMethod(t *testing.T) {
 	if strings.Contains(e.logs.String(), token) {
 		t.Fatal("the token reached the log")
 	}
+	// An empty token signs out: the agent offers ACP's logout, the host
+	// calls it, and the agent is signed out.
+	if err := e.c.c.Authenticate(e.ctx, loginRes, ""); err != nil {
+		t.Fatalf("sign-out: %v", err)
+	}
+	if got := markdown(e.run(e.c, chat, "t3", "whoami")); !strings.Contains(got, "Not signed in.") {
+		t.Fatalf("after sign-out: %q (error %q)", got, errText(e.finished(e.c, chat, "t3")))
+	}
 }
 
 // An env_var method: the token becomes the variable's value on a restart;

@@ -32,6 +32,8 @@ var ClientCommands = []clientCommand{
 	{"/rename", "ahptui: rename this session"},
 	{"/export", "ahptui: write the chat to a markdown file here"},
 	{"/copy", "ahptui: copy the last reply (markdown); /copy N its Nth code block"},
+	{"/login", "ahptui: sign the agent in (a token for what it declares)"},
+	{"/logout", "ahptui: sign the agent out on the host"},
 	{"/help", "ahptui: every key binding"},
 	{"/exit", "ahptui: quit"},
 	{"/quit", "ahptui: quit"},

@@ -124,6 +124,9 @@ func (f *fake) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.Ini
 	}
 	res.AgentCapabilities.PromptCapabilities.EmbeddedContext = true
 	res.AuthMethods = f.authMethods()
+	if len(res.AuthMethods) > 0 {
+		res.AgentCapabilities.Auth.Logout = &sdk.LogoutCapabilities{}
+	}
 	return res, nil
 }
 
