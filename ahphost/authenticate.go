@@ -97,7 +97,7 @@ func (s *store) resolveAuth(resource string) {
 		if at == nil {
 			continue
 		}
-		for _, part := range at.ResponseParts {
+		for _, part := range at.ResponseParts.All() {
 			tc := part.ToolCall
 			if part.Kind != ahpwire.PartToolCall || tc == nil || tc.Status != ahpwire.ToolAuthRequired ||
 				tc.Auth == nil || tc.Auth.Resource.Resource != resource {

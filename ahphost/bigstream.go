@@ -88,20 +88,21 @@ func (s *store) streamLarge(ce *chatEntry, d *ahpwire.ChatDelta) bool {
 		return false
 	}
 	idx := -1
-	for i := range at.ResponseParts {
-		if p := &at.ResponseParts[i]; p.Kind == ahpwire.PartMarkdown && p.ID == d.PartID {
-			idx = i
+	var part ahpwire.ResponsePart
+	for i := range at.ResponseParts.Indexes(d.PartID) {
+		if p := at.ResponseParts.At(i); p.Kind == ahpwire.PartMarkdown {
+			idx, part = i, p
 			break
 		}
 	}
 	if idx < 0 {
 		return false
 	}
-	cur := int64(len(at.ResponseParts[idx].Content))
+	cur := int64(len(part.Content))
 	if cur+int64(len(d.Content)) <= limit {
 		return false
 	}
-	head := headCut(at.ResponseParts[idx].Content, d.Content, limit)
+	head := headCut(part.Content, d.Content, limit)
 	if head != "" {
 		cp := *d
 		cp.Content = head
@@ -122,7 +123,7 @@ func (s *store) largeResponsePart(ce *chatEntry, a *ahpwire.ChatResponsePart) bo
 	if limit < 0 || a.Part.Kind != ahpwire.PartMarkdown || int64(len(a.Part.Content)) <= limit || at == nil || at.ID != a.TurnID {
 		return false
 	}
-	idx := len(at.ResponseParts)
+	idx := at.ResponseParts.Len()
 	head := headCut("", a.Part.Content, limit)
 	cp := *a
 	cp.Part = ahpwire.MarkdownPart(a.Part.ID, head)

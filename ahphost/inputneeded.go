@@ -9,13 +9,15 @@ import (
 // pendingInputs lists what a chat's active turn waits for, as session
 // inputNeeded entries: tool calls pending (result) confirmation and input
 // requests without a response. Entry ids are "<chat>#<toolCallId|requestId>".
+// It runs after every chat action: a turn where nothing waits for the
+// client (the parts count them) is not read part by part.
 func pendingInputs(ce *chatEntry) []ahpwire.SessionInputRequest {
 	at := ce.state.ActiveTurn
-	if at == nil {
+	if at == nil || at.ResponseParts.WaitingForClient() == 0 {
 		return nil
 	}
 	var out []ahpwire.SessionInputRequest
-	for _, p := range at.ResponseParts {
+	for _, p := range at.ResponseParts.All() {
 		switch {
 		case p.ToolCall != nil && (p.ToolCall.Status == ahpwire.ToolPendingConfirmation ||
 			p.ToolCall.Status == ahpwire.ToolPendingResultConfirmation):

@@ -60,11 +60,11 @@ func BenchmarkReduceTurnComplete(b *testing.B) {
 // buffer (copy the parts slice and build the part's text with +=), kept
 // only to measure both in one run.
 func copyPerDelta(s ahpwire.ChatState, partID, content string) ahpwire.ChatState {
-	for i, p := range s.ActiveTurn.ResponseParts {
+	for i, p := range s.ActiveTurn.ResponseParts.All() {
 		if p.ID == partID {
-			parts := append([]ahpwire.ResponsePart(nil), s.ActiveTurn.ResponseParts...)
+			parts := s.ActiveTurn.ResponseParts.Slice()
 			parts[i].Content += content
-			return withActiveParts(s, parts)
+			return withActiveParts(s, ahpwire.PartsOf(parts...))
 		}
 	}
 	return s
@@ -93,7 +93,7 @@ func BenchmarkStreamOnePart(b *testing.B) {
 				for range deltas {
 					s = impl.step(s)
 				}
-				if n := len(s.ActiveTurn.ResponseParts[0].Content); n != deltas*len(a.Content) {
+				if n := len(s.ActiveTurn.ResponseParts.At(0).Content); n != deltas*len(a.Content) {
 					b.Fatalf("part has %d bytes", n)
 				}
 			}

@@ -21,7 +21,7 @@ func (r Reducer) Chat(s ahpwire.ChatState, a ahpwire.Action) ahpwire.ChatState {
 		if !activeIs(&s, a.TurnID) || a.Part.Kind == ahpwire.PartError {
 			return s
 		}
-		return withActiveParts(s, append(clip(s.ActiveTurn.ResponseParts), a.Part))
+		return withActiveParts(s, s.ActiveTurn.ResponseParts.Append(a.Part))
 	case *ahpwire.ChatUsage:
 		if !activeIs(&s, a.TurnID) {
 			return s
@@ -127,7 +127,7 @@ func activeIs(s *ahpwire.ChatState, turnID string) bool {
 }
 
 // withActiveParts returns s with a copied active turn carrying parts.
-func withActiveParts(s ahpwire.ChatState, parts []ahpwire.ResponsePart) ahpwire.ChatState {
+func withActiveParts(s ahpwire.ChatState, parts ahpwire.Parts) ahpwire.ChatState {
 	at := *s.ActiveTurn
 	at.ResponseParts = parts
 	s.ActiveTurn = &at
@@ -136,15 +136,12 @@ func withActiveParts(s ahpwire.ChatState, parts []ahpwire.ResponsePart) ahpwire.
 
 // withActivePart returns s with a copied active turn whose part i is p.
 func withActivePart(s ahpwire.ChatState, i int, p ahpwire.ResponsePart) ahpwire.ChatState {
-	parts := append([]ahpwire.ResponsePart(nil), s.ActiveTurn.ResponseParts...)
-	parts[i] = p
-	return withActiveParts(s, parts)
+	return withActiveParts(s, s.ActiveTurn.ResponseParts.Set(i, p))
 }
 
 func (r Reducer) turnStarted(s ahpwire.ChatState, a *ahpwire.ChatTurnStarted) ahpwire.ChatState {
 	s.ActiveTurn = &ahpwire.ActiveTurn{
 		ID: a.TurnID, StartedAt: a.StartedAt, Message: a.Message,
-		ResponseParts: []ahpwire.ResponsePart{},
 	}
 	s.Status = summaryStatus(&s, false).With(ahpwire.StatusIsRead, false)
 	switch {
@@ -171,24 +168,19 @@ func (r Reducer) turnStarted(s ahpwire.ChatState, a *ahpwire.ChatTurnStarted) ah
 // appendText appends content to the first part addressed by partID when it
 // has kind want (markdown for chat/delta, reasoning for chat/reasoning).
 // The part's text grows in an append-only buffer shared with the previous
-// state (ResponsePart.AppendContent), so a delta costs amortised
-// O(len(content)) plus a copy of the active turn's parts slice, and earlier
-// states keep their own text.
+// state (ResponsePart.AppendContent) and the part is found by the parts'
+// index, so a delta costs amortised O(len(content) + log n) for n parts,
+// and earlier states keep their own text.
 func appendText(s ahpwire.ChatState, turnID, partID, want, content string) ahpwire.ChatState {
 	if !activeIs(&s, turnID) {
 		return s
 	}
-	for i, p := range s.ActiveTurn.ResponseParts {
-		var id string
+	parts := s.ActiveTurn.ResponseParts
+	for i := range parts.Indexes(partID) { // TargetID is ID for markdown and reasoning
+		p := parts.At(i)
 		switch p.Kind {
-		case ahpwire.PartToolCall:
-			id = p.TargetID()
-		case ahpwire.PartMarkdown, ahpwire.PartReasoning:
-			id = p.ID
+		case ahpwire.PartToolCall, ahpwire.PartMarkdown, ahpwire.PartReasoning:
 		default:
-			continue
-		}
-		if id != partID {
 			continue
 		}
 		if p.Kind != want {
@@ -206,8 +198,8 @@ func (r Reducer) endTurn(s ahpwire.ChatState, turnID, state string, duration *in
 		return s
 	}
 	active := s.ActiveTurn
-	parts := make([]ahpwire.ResponsePart, 0, len(active.ResponseParts)+1)
-	for _, p := range active.ResponseParts {
+	parts := make([]ahpwire.ResponsePart, 0, active.ResponseParts.Len()+1)
+	for _, p := range active.ResponseParts.All() {
 		if p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && !p.ToolCall.IsTerminal() {
 			tc := *p.ToolCall
 			c := skipToolCall(tc)
@@ -263,7 +255,7 @@ func (r Reducer) turnResume(s ahpwire.ChatState, turnID string) ahpwire.ChatStat
 	s.Turns = clip(s.Turns[:len(s.Turns)-1])
 	s.ActiveTurn = &ahpwire.ActiveTurn{
 		ID: last.ID, StartedAt: last.StartedAt, Message: last.Message,
-		ResponseParts: clip(last.ResponseParts), Usage: last.Usage,
+		ResponseParts: ahpwire.PartsOf(last.ResponseParts...), Usage: last.Usage,
 	}
 	s.Status = summaryStatus(&s, false)
 	return r.touched(s)

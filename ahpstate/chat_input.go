@@ -6,11 +6,11 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
-// findOpenInput returns the index of the unresolved inputRequest part with
-// request id, or -1.
-func findOpenInput(parts []ahpwire.ResponsePart, id string) int {
-	for i, p := range parts {
-		if p.Kind == ahpwire.PartInputRequest && p.Response == "" && p.Request != nil && p.Request.ID == id {
+// findOpenInput returns the index of the first unresolved inputRequest
+// part with request id, or -1.
+func findOpenInput(parts ahpwire.Parts, id string) int {
+	for i := range parts.Indexes(id) {
+		if p := parts.At(i); p.Kind == ahpwire.PartInputRequest && p.Response == "" && p.Request != nil && p.Request.ID == id {
 			return i
 		}
 	}
@@ -22,7 +22,7 @@ func findOpenInput(parts []ahpwire.ResponsePart, id string) int {
 func OpenInputRequest(s ahpwire.ChatState, id string) (ahpwire.ChatInputRequest, bool) {
 	if s.ActiveTurn != nil {
 		if i := findOpenInput(s.ActiveTurn.ResponseParts, id); i >= 0 {
-			return *s.ActiveTurn.ResponseParts[i].Request, true
+			return *s.ActiveTurn.ResponseParts.At(i).Request, true
 		}
 	}
 	for _, r := range s.InputRequests {
@@ -74,14 +74,14 @@ func (r Reducer) reduceInput(s ahpwire.ChatState, a ahpwire.Action) ahpwire.Chat
 	switch a := a.(type) {
 	case *ahpwire.ChatInputRequested:
 		req := a.Request
-		out := append([]ahpwire.ResponsePart(nil), parts...)
+		var out ahpwire.Parts
 		if i := findOpenInput(parts, req.ID); i >= 0 {
 			if req.Answers == nil {
-				req.Answers = parts[i].Request.Answers
+				req.Answers = parts.At(i).Request.Answers
 			}
-			out[i] = ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &req}
+			out = parts.Set(i, ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &req})
 		} else {
-			out = append(out, ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &req})
+			out = parts.Append(ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &req})
 		}
 		s = withActiveParts(s, out)
 		s.Status = summaryStatus(&s, false).With(ahpwire.StatusIsRead, false)
@@ -90,7 +90,7 @@ func (r Reducer) reduceInput(s ahpwire.ChatState, a ahpwire.Action) ahpwire.Chat
 		if i < 0 {
 			return s
 		}
-		req := *parts[i].Request
+		req := *parts.At(i).Request
 		req.Answers = withAnswer(req.Answers, a.QuestionID, a.Answer)
 		s = withActivePart(s, i, ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &req})
 	case *ahpwire.ChatInputCompleted:
@@ -98,7 +98,7 @@ func (r Reducer) reduceInput(s ahpwire.ChatState, a ahpwire.Action) ahpwire.Chat
 		if i < 0 {
 			return s
 		}
-		req := *parts[i].Request
+		req := *parts.At(i).Request
 		req.Answers = mergeAnswers(req.Answers, a.Answers)
 		s = withActivePart(s, i, ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &req, Response: a.Response})
 		s.Status = summaryStatus(&s, false)
@@ -218,16 +218,18 @@ func LiftLegacyInputs(s ahpwire.ChatState) ahpwire.ChatState {
 	if len(s.InputRequests) == 0 || s.ActiveTurn == nil {
 		return s
 	}
-	parts := append([]ahpwire.ResponsePart(nil), s.ActiveTurn.ResponseParts...)
+	parts := s.ActiveTurn.ResponseParts
 	for _, req := range s.InputRequests {
 		if i := findOpenInput(parts, req.ID); i >= 0 {
-			cur := *parts[i].Request
+			p := parts.At(i)
+			cur := *p.Request
 			cur.Answers = mergeAnswers(req.Answers, cur.Answers)
-			parts[i].Request = &cur
+			p.Request = &cur
+			parts = parts.Set(i, p)
 			continue
 		}
 		r := req
-		parts = append(parts, ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &r})
+		parts = parts.Append(ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &r})
 	}
 	s = withActiveParts(s, parts)
 	s.InputRequests = nil

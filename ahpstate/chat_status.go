@@ -6,34 +6,11 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
-// hasBlockingToolCall reports a tool call waiting for the client
-// (confirmation, result confirmation or authentication).
-func hasBlockingToolCall(s *ahpwire.ChatState) bool {
-	if s.ActiveTurn == nil {
-		return false
-	}
-	for _, p := range s.ActiveTurn.ResponseParts {
-		if p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && p.ToolCall.WaitsForClient() {
-			return true
-		}
-	}
-	return false
-}
-
-// hasOpenInputRequest reports an unresolved input request (part or legacy).
-func hasOpenInputRequest(s *ahpwire.ChatState) bool {
-	if len(s.InputRequests) > 0 {
-		return true
-	}
-	if s.ActiveTurn == nil {
-		return false
-	}
-	for _, p := range s.ActiveTurn.ResponseParts {
-		if p.Kind == ahpwire.PartInputRequest && p.Response == "" {
-			return true
-		}
-	}
-	return false
+// waitsForClient reports an unresolved input request (part or legacy) or
+// a tool call waiting for the client (confirmation, result confirmation or
+// authentication); the parts keep the count, so this is O(1).
+func waitsForClient(s *ahpwire.ChatState) bool {
+	return len(s.InputRequests) > 0 || s.ActiveTurn != nil && s.ActiveTurn.ResponseParts.WaitingForClient() > 0
 }
 
 // summaryStatus derives the activity bits from live work, keeping the
@@ -43,7 +20,7 @@ func summaryStatus(s *ahpwire.ChatState, terminalError bool) ahpwire.SessionStat
 	switch {
 	case terminalError:
 		act = ahpwire.StatusError
-	case hasOpenInputRequest(s) || hasBlockingToolCall(s):
+	case waitsForClient(s):
 		act = ahpwire.StatusInputNeeded
 	case s.ActiveTurn != nil:
 		act = ahpwire.StatusInProgress

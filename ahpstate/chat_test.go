@@ -168,7 +168,7 @@ func TestModernInputRequestFlow(t *testing.T) {
 		t.Fatalf("valid accept rejected: %v", err)
 	}
 	s = apply(s, done)
-	p := s.ActiveTurn.ResponseParts[0]
+	p := s.ActiveTurn.ResponseParts.At(0)
 	if p.Response != ahpwire.InputAccept || p.Request.Answers["q1"].State != ahpwire.AnswerSubmitted || s.Status.Activity() != ahpwire.StatusInProgress {
 		t.Fatalf("completed: %s status %d", mustJSON(t, p), s.Status)
 	}
@@ -230,16 +230,16 @@ func TestNoAliasingOnAppend(t *testing.T) {
 	parts := make([]ahpwire.ResponsePart, 1, 8)
 	parts[0] = ahpwire.MarkdownPart("m0", "x")
 	at := *base.ActiveTurn
-	at.ResponseParts = parts
+	at.ResponseParts = ahpwire.PartsOf(parts...)
 	base.ActiveTurn = &at
 	before := mustJSON(t, base)
 	a := ReduceChat(base, &ahpwire.ChatResponsePart{TurnID: "t1", Part: ahpwire.MarkdownPart("a", "A")})
 	b := ReduceChat(base, &ahpwire.ChatResponsePart{TurnID: "t1", Part: ahpwire.MarkdownPart("b", "B")})
-	if a.ActiveTurn.ResponseParts[1].ID != "a" || b.ActiveTurn.ResponseParts[1].ID != "b" {
+	if a.ActiveTurn.ResponseParts.At(1).ID != "a" || b.ActiveTurn.ResponseParts.At(1).ID != "b" {
 		t.Fatalf("sibling states share a backing array: a=%s b=%s", mustJSON(t, a), mustJSON(t, b))
 	}
 	c := ReduceChat(base, &ahpwire.ChatDelta{TurnID: "t1", PartID: "m0", Content: "y"})
-	if c.ActiveTurn.ResponseParts[0].Content != "xy" || mustJSON(t, base) != before {
+	if c.ActiveTurn.ResponseParts.At(0).Content != "xy" || mustJSON(t, base) != before {
 		t.Fatalf("delta mutated base: %s", mustJSON(t, base))
 	}
 }
@@ -299,16 +299,16 @@ func TestLongStreamKeepsEveryState(t *testing.T) {
 	b := ReduceChat(mid, &ahpwire.ChatDelta{TurnID: "t1", PartID: "m", Content: "B"})
 	want := ""
 	for i, st := range states {
-		if got := st.ActiveTurn.ResponseParts[0].Content; got != want {
+		if got := st.ActiveTurn.ResponseParts.At(0).Content; got != want {
 			t.Fatalf("state %d: %q, want %q", i, got, want)
 		}
 		want += fmt.Sprint(i % 10)
 	}
-	prefix := states[150].ActiveTurn.ResponseParts[0].Content
-	if got := a.ActiveTurn.ResponseParts[0].Content; got != prefix+"A" {
+	prefix := states[150].ActiveTurn.ResponseParts.At(0).Content
+	if got := a.ActiveTurn.ResponseParts.At(0).Content; got != prefix+"A" {
 		t.Fatalf("sibling a: %q", got)
 	}
-	if got := b.ActiveTurn.ResponseParts[0].Content; got != prefix+"B" {
+	if got := b.ActiveTurn.ResponseParts.At(0).Content; got != prefix+"B" {
 		t.Fatalf("sibling b: %q", got)
 	}
 	done := ReduceChat(s, &ahpwire.ChatTurnComplete{TurnID: "t1", Duration: ahpwire.Ptr[int64](1)})

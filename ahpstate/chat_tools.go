@@ -18,13 +18,17 @@ func toolBase(tc ahpwire.ToolCallState, meta ahpwire.Meta) ahpwire.ToolCallState
 }
 
 // updateToolCall applies fn to every tool call with toolCallID in the
-// active turn turnID. fn returns false for "no change".
+// active turn turnID. fn returns false for "no change". The calls are
+// found by the parts' index and replaced in the persistent list: O(log n)
+// for a turn of n parts.
 func updateToolCall(s ahpwire.ChatState, turnID, toolCallID string, fn func(ahpwire.ToolCallState) (ahpwire.ToolCallState, bool)) ahpwire.ChatState {
 	if !activeIs(&s, turnID) {
 		return s
 	}
-	var parts []ahpwire.ResponsePart
-	for i, p := range s.ActiveTurn.ResponseParts {
+	cur := s.ActiveTurn.ResponseParts
+	parts, changed := cur, false
+	for i := range cur.Indexes(toolCallID) {
+		p := cur.At(i)
 		if p.Kind != ahpwire.PartToolCall || p.ToolCall == nil || p.ToolCall.ToolCallID != toolCallID {
 			continue
 		}
@@ -32,12 +36,9 @@ func updateToolCall(s ahpwire.ChatState, turnID, toolCallID string, fn func(ahpw
 		if !ok {
 			continue
 		}
-		if parts == nil {
-			parts = append([]ahpwire.ResponsePart(nil), s.ActiveTurn.ResponseParts...)
-		}
-		parts[i] = ahpwire.ResponsePart{Kind: ahpwire.PartToolCall, ToolCall: &next}
+		parts, changed = parts.Set(i, ahpwire.ResponsePart{Kind: ahpwire.PartToolCall, ToolCall: &next}), true
 	}
-	if parts == nil {
+	if !changed {
 		return s
 	}
 	s = withActiveParts(s, parts)
@@ -89,7 +90,7 @@ func (r Reducer) reduceToolCall(s ahpwire.ChatState, a ahpwire.Action) ahpwire.C
 			Status: ahpwire.ToolStreaming, ToolCallID: a.ToolCallID, ToolName: a.ToolName,
 			DisplayName: a.DisplayName, Intention: a.Intention, Contributor: a.Contributor, Meta: a.Meta,
 		}
-		return withActiveParts(s, append(clip(s.ActiveTurn.ResponseParts), ahpwire.ResponsePart{Kind: ahpwire.PartToolCall, ToolCall: &tc}))
+		return withActiveParts(s, s.ActiveTurn.ResponseParts.Append(ahpwire.ResponsePart{Kind: ahpwire.PartToolCall, ToolCall: &tc}))
 	case *ahpwire.ChatToolCallDelta:
 		return updateToolCall(s, a.TurnID, a.ToolCallID, inStatus(ahpwire.ToolStreaming, func(tc ahpwire.ToolCallState) ahpwire.ToolCallState {
 			if a.Meta != nil {

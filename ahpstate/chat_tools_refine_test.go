@@ -45,7 +45,7 @@ func TestEditedToolInputOnlyReplacesInlineInput(t *testing.T) {
 		s := chatWithPending(c.in)
 		s = ReduceChat(s, &ahpwire.ChatToolCallConfirmed{TurnID: "t1", ToolCallID: "tc", Approved: true,
 			Confirmed: ahpwire.ConfirmedUserAction, EditedToolInput: ahpwire.Ptr("edited")})
-		tc := s.ActiveTurn.ResponseParts[0].ToolCall
+		tc := s.ActiveTurn.ResponseParts.At(0).ToolCall
 		if tc.Status != ahpwire.ToolRunning {
 			t.Fatalf("%s: status %s", c.name, tc.Status)
 		}
@@ -67,5 +67,5 @@ func chatWithPending(in *ahpwire.ToolInput) ahpwire.ChatState {
 	tc := ahpwire.ToolCallState{Status: ahpwire.ToolPendingConfirmation, ToolCallID: "tc", ToolName: "bash",
 		DisplayName: "Run", InvocationMessage: &im, ToolInput: in}
 	return ahpwire.ChatState{Resource: "ahp-chat:/c", Status: ahpwire.StatusInputNeeded,
-		ActiveTurn: &ahpwire.ActiveTurn{ID: "t1", ResponseParts: []ahpwire.ResponsePart{{Kind: ahpwire.PartToolCall, ToolCall: &tc}}}}
+		ActiveTurn: &ahpwire.ActiveTurn{ID: "t1", ResponseParts: ahpwire.PartsOf(ahpwire.ResponsePart{Kind: ahpwire.PartToolCall, ToolCall: &tc})}}
 }

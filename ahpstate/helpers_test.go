@@ -50,7 +50,7 @@ func toolOf(t *testing.T, s ahpwire.ChatState, id string) ahpwire.ToolCallState 
 	if s.ActiveTurn == nil {
 		t.Fatal("no active turn")
 	}
-	for _, p := range s.ActiveTurn.ResponseParts {
+	for _, p := range s.ActiveTurn.ResponseParts.All() {
 		if p.Kind == ahpwire.PartToolCall && p.ToolCall.ToolCallID == id {
 			return *p.ToolCall
 		}

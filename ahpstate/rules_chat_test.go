@@ -97,7 +97,7 @@ func TestTurnResumeRules(t *testing.T) {
 	resume := `{"type":"chat/turnResume","turnId":"t1"}`
 	s := reduceWire(t, errored(`,"resumable":true`), resume)
 	if s.ActiveTurn == nil || s.ActiveTurn.ID != "t1" || len(s.Turns) != 0 || s.Status.Activity() != ahpwire.StatusInProgress ||
-		len(s.ActiveTurn.ResponseParts) != 2 || s.ActiveTurn.StartedAt == "" {
+		s.ActiveTurn.ResponseParts.Len() != 2 || s.ActiveTurn.StartedAt == "" {
 		t.Fatalf("resume: %s", mustJSON(t, s))
 	}
 	// The reopened turn streams on and ends normally.

@@ -34,7 +34,7 @@ func BenchmarkToolCalls10k(b *testing.B) {
 		for _, a := range acts {
 			s = ReduceChat(s, a)
 		}
-		if n := len(s.ActiveTurn.ResponseParts); n != benchToolCalls {
+		if n := s.ActiveTurn.ResponseParts.Len(); n != benchToolCalls {
 			b.Fatalf("%d parts", n)
 		}
 	}

@@ -219,8 +219,9 @@ func activeToolCall(s ahpwire.ChatState, turnID, toolCallID string) (ahpwire.Too
 	if s.ActiveTurn.ID != turnID {
 		return ahpwire.ToolCallState{}, reject("turn %q is not the active turn (%q)", turnID, s.ActiveTurn.ID)
 	}
-	for _, p := range s.ActiveTurn.ResponseParts {
-		if p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && p.ToolCall.ToolCallID == toolCallID {
+	parts := s.ActiveTurn.ResponseParts
+	for i := range parts.Indexes(toolCallID) {
+		if p := parts.At(i); p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && p.ToolCall.ToolCallID == toolCallID {
 			return *p.ToolCall, nil
 		}
 	}

@@ -42,23 +42,15 @@ func (t Turn) MarshalJSON() ([]byte, error) {
 	return json.Marshal(turnAlias(t))
 }
 
-// ActiveTurn is the in-progress turn.
+// ActiveTurn is the in-progress turn. Its ResponseParts are a persistent
+// list (Parts), so a reducer changes one part of a long turn without
+// copying the others; they encode as the same array as Turn's.
 type ActiveTurn struct {
-	ID            string         `json:"id"`
-	StartedAt     string         `json:"startedAt,omitempty"`
-	Message       ChatMessage    `json:"message"`
-	ResponseParts []ResponsePart `json:"responseParts"`
-	Usage         *UsageInfo     `json:"usage,omitempty"`
-}
-
-type activeTurnAlias ActiveTurn
-
-// MarshalJSON writes the turn with responseParts always an array.
-func (t ActiveTurn) MarshalJSON() ([]byte, error) {
-	if t.ResponseParts == nil {
-		t.ResponseParts = []ResponsePart{}
-	}
-	return json.Marshal(activeTurnAlias(t))
+	ID            string      `json:"id"`
+	StartedAt     string      `json:"startedAt,omitempty"`
+	Message       ChatMessage `json:"message"`
+	ResponseParts Parts       `json:"responseParts"`
+	Usage         *UsageInfo  `json:"usage,omitempty"`
 }
 
 // SideChatSelection is the selected text captured for a side chat.

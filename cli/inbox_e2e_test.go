@@ -38,7 +38,7 @@ func pendingTools(t *testing.T, u string) []string {
 		if st.ActiveTurn == nil {
 			continue
 		}
-		for _, p := range st.ActiveTurn.ResponseParts {
+		for _, p := range st.ActiveTurn.ResponseParts.All() {
 			if p.ToolCall != nil && p.ToolCall.Status == ahpwire.ToolPendingConfirmation {
 				out = append(out, p.ToolCall.ToolCallID)
 			}

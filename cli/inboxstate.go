@@ -57,7 +57,7 @@ func waitingState(ctx context.Context, c *ahpclient.Client, s ahpwire.SessionSum
 		if err != nil || st.ActiveTurn == nil {
 			continue
 		}
-		for _, p := range st.ActiveTurn.ResponseParts {
+		for _, p := range st.ActiveTurn.ResponseParts.All() {
 			if p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && p.ToolCall.WaitsForClient() {
 				return stateNeedsApproval
 			}

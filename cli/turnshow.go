@@ -137,31 +137,39 @@ func (r *turnRun) onTool(ctx context.Context, was *ahpwire.ToolCallState, tc ahp
 	return 0, false
 }
 
-// turnView is one turn in a chat state: its parts, usage, and how it
-// ended (nil while it runs or when the state does not hold it).
+// turnView is one turn in a chat state: its parts (active's while it
+// runs, ended's once it ended), usage, and how it ended (nil while it runs
+// or when the state does not hold it).
 type turnView struct {
-	parts []ahpwire.ResponsePart
-	usage *ahpwire.UsageInfo
-	ended *ahpwire.Turn
+	active ahpwire.Parts
+	usage  *ahpwire.UsageInfo
+	ended  *ahpwire.Turn
 }
 
 // turnIn finds turn id in cs (the active turn, or an ended one).
 func turnIn(cs ahpwire.ChatState, id string) turnView {
 	if t := cs.ActiveTurn; t != nil && t.ID == id {
-		return turnView{parts: t.ResponseParts, usage: t.Usage}
+		return turnView{active: t.ResponseParts, usage: t.Usage}
 	}
 	for i := len(cs.Turns) - 1; i >= 0; i-- {
 		if t := cs.Turns[i]; t.ID == id {
-			return turnView{parts: t.ResponseParts, usage: t.Usage, ended: &t}
+			return turnView{usage: t.Usage, ended: &t}
 		}
 	}
 	return turnView{}
 }
 
-// part returns part i of the turn (nil when it has none).
+// part returns a copy of part i of the turn (nil when it has none).
 func (t turnView) part(i int) *ahpwire.ResponsePart {
-	if i < 0 || i >= len(t.parts) {
+	if t.ended != nil {
+		if i < 0 || i >= len(t.ended.ResponseParts) {
+			return nil
+		}
+		return &t.ended.ResponseParts[i]
+	}
+	if i < 0 || i >= t.active.Len() {
 		return nil
 	}
-	return &t.parts[i]
+	p := t.active.At(i)
+	return &p
 }

@@ -99,7 +99,7 @@ func BenchmarkApplyDelta(b *testing.B) {
 					ResponseParts: []ahpwire.ResponsePart{ahpwire.MarkdownPart("m", "answer")}, State: ahpwire.TurnComplete})
 			}
 			cs.ActiveTurn = &ahpwire.ActiveTurn{ID: "t1", Message: ahpwire.UserMessage("hi"),
-				ResponseParts: []ahpwire.ResponsePart{ahpwire.MarkdownPart("p1", "He")}}
+				ResponseParts: ahpwire.PartsOf(ahpwire.MarkdownPart("p1", "He"))}
 			base := projected(cs)
 			env := ahpwire.ActionEnvelope{Channel: genChat, Action: &ahpwire.ChatDelta{TurnID: "t1", PartID: "p1", Content: "0123456789abcdef"}}
 			c := base

@@ -135,7 +135,7 @@ func deriveTurns(out []Action, a ahpwire.Action, before, after *ahpwire.ChatStat
 	if bt.ID != at.ID { // not a change any action makes: rebuild
 		return append(out, ProjectActions(*after)...)
 	}
-	out = syncParts(out, at.ID, bt.ResponseParts, at.ResponseParts)
+	out = syncActive(out, at.ID, bt.ResponseParts, at.ResponseParts)
 	if at.Usage != nil && at.Usage != bt.Usage {
 		out = append(out, UsageChanged{MessageID: at.ID, Usage: usage(*at.Usage)})
 	}
@@ -165,7 +165,7 @@ func catchUp(out []Action, before, after *ahpwire.ChatState) ([]Action, bool) {
 func startTurn(out []Action, at *ahpwire.ActiveTurn) []Action {
 	out = append(out, userMessage(at.ID, at.StartedAt, at.Message),
 		MessageStart{ID: at.ID, TurnID: at.ID, StartedAt: timestamp(at.StartedAt)})
-	out = syncParts(out, at.ID, nil, at.ResponseParts)
+	out = syncActive(out, at.ID, ahpwire.Parts{}, at.ResponseParts)
 	if at.Usage != nil {
 		out = append(out, UsageChanged{MessageID: at.ID, Usage: usage(*at.Usage)})
 	}
@@ -174,7 +174,14 @@ func startTurn(out []Action, at *ahpwire.ActiveTurn) []Action {
 
 // endTurn appends the actions that finish active turn bt as turn t.
 func endTurn(out []Action, bt *ahpwire.ActiveTurn, t *ahpwire.Turn) []Action {
-	out = syncParts(out, bt.ID, bt.ResponseParts, t.ResponseParts)
+	bp := bt.ResponseParts.Slice() // once per turn
+	for i := range t.ResponseParts {
+		var b *ahpwire.ResponsePart
+		if i < len(bp) {
+			b = &bp[i]
+		}
+		out = syncPart(out, bt.ID, i, b, &t.ResponseParts[i])
+	}
 	if t.Error != nil {
 		e := errorInfo(*t.Error, false)
 		out = append(out, Error{MessageID: bt.ID, Info: e})
@@ -190,32 +197,41 @@ func endTurn(out []Action, bt *ahpwire.ActiveTurn, t *ahpwire.Turn) []Action {
 	return append(out, MessageEnd{MessageID: bt.ID, Status: turnStatus(t.State), Duration: duration(t.Duration)})
 }
 
-// syncParts appends the block actions that turn the blocks of parts bp
-// (block i shows part i) into those of ap.
-func syncParts(out []Action, msgID string, bp, ap []ahpwire.ResponsePart) []Action {
-	for i := range ap {
-		a := &ap[i]
-		if i >= len(bp) {
-			out = append(out, partStart(msgID, a))
-			continue
+// syncActive appends the block actions that turn the blocks of an active
+// turn's parts bp (block i shows part i) into those of ap. Only the parts
+// ap does not share with bp are read (Parts.Changed): O(log n) for one
+// action's change to a turn of n parts.
+func syncActive(out []Action, msgID string, bp, ap ahpwire.Parts) []Action {
+	for i := range ap.Changed(bp) {
+		a := ap.At(i)
+		var b *ahpwire.ResponsePart
+		if i < bp.Len() {
+			p := bp.At(i)
+			b = &p
 		}
-		b := &bp[i]
-		if samePart(a, b) {
-			continue
-		}
-		if a.Kind == b.Kind && (a.Kind == ahpwire.PartMarkdown || a.Kind == ahpwire.PartReasoning) &&
-			a.ID == b.ID && len(a.Content) > len(b.Content) && strings.HasPrefix(a.Content, b.Content) {
-			kind := KindText
-			if a.Kind == ahpwire.PartReasoning {
-				kind = KindThinking
-			}
-			out = append(out, BlockDelta{MessageID: msgID, Index: i, Kind: kind,
-				Delta: a.Content[len(b.Content):], text: a.Text()})
-			continue
-		}
-		out = append(out, BlockUpdate{Index: i, BlockStart: partStart(msgID, a)})
+		out = syncPart(out, msgID, i, b, &a)
 	}
 	return out
+}
+
+// syncPart appends the block action that turns block i, showing part b
+// (nil when there is no block i yet), into one showing part a.
+func syncPart(out []Action, msgID string, i int, b, a *ahpwire.ResponsePart) []Action {
+	switch {
+	case b == nil:
+		return append(out, partStart(msgID, a))
+	case samePart(a, b):
+		return out
+	case a.Kind == b.Kind && (a.Kind == ahpwire.PartMarkdown || a.Kind == ahpwire.PartReasoning) &&
+		a.ID == b.ID && len(a.Content) > len(b.Content) && strings.HasPrefix(a.Content, b.Content):
+		kind := KindText
+		if a.Kind == ahpwire.PartReasoning {
+			kind = KindThinking
+		}
+		return append(out, BlockDelta{MessageID: msgID, Index: i, Kind: kind,
+			Delta: a.Content[len(b.Content):], text: a.Text()})
+	}
+	return append(out, BlockUpdate{Index: i, BlockStart: partStart(msgID, a)})
 }
 
 // pendingChanged reports whether the steering or queued messages changed.

@@ -149,7 +149,7 @@ func TestDeriveTurnSemantics(t *testing.T) {
 	// A delta continues the projected block, in the part's own buffer.
 	c2 := apply(c, `{"type":"chat/delta","turnId":"t2","partId":"p1","content":"lo"}`)
 	b := mustBlock(t, c2.view.Current, "p1")
-	part := c2.ahp.ActiveTurn.ResponseParts[0].Content
+	part := c2.ahp.ActiveTurn.ResponseParts.At(0).Content
 	if b.Text() != "Hello" || unsafe.StringData(b.Text()) != unsafe.StringData(part) {
 		t.Fatal("delta after projection did not continue in the part's buffer")
 	}
@@ -231,7 +231,7 @@ func TestApplyDeltaCostDoesNotGrow(t *testing.T) {
 	if limit := 2*sb + 256; bb > limit {
 		t.Errorf("bytes per delta grow with the part: %.0f → %.0f (limit %.0f)", sb, bb, limit)
 	}
-	blk, part := big.view.Current.Blocks[0].Text(), big.ahp.ActiveTurn.ResponseParts[0].Content
+	blk, part := big.view.Current.Blocks[0].Text(), big.ahp.ActiveTurn.ResponseParts.At(0).Content
 	if unsafe.StringData(blk) != unsafe.StringData(part) || len(blk) != len(part) {
 		t.Fatal("the block keeps a second copy of the part's text")
 	}

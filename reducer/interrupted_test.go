@@ -13,7 +13,7 @@ import (
 func TestKeepInterruptedAfterHostRestart(t *testing.T) {
 	streaming := ahpwire.ChatState{Resource: "ahp-chat:/c", Turns: []ahpwire.Turn{},
 		ActiveTurn: &ahpwire.ActiveTurn{ID: "t1", StartedAt: "2026-01-01T00:00:00.000Z", Message: ahpwire.UserMessage("hi"),
-			ResponseParts: []ahpwire.ResponsePart{ahpwire.MarkdownPart("p1", "partial reply")}}}
+			ResponseParts: ahpwire.PartsOf(ahpwire.MarkdownPart("p1", "partial reply"))}}
 	prev := Project(streaming)
 	if prev.Current == nil {
 		t.Fatal("no current message")

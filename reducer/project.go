@@ -39,7 +39,7 @@ func ProjectActions(cs ahpwire.ChatState) []Action {
 		out = append(out, userMessage(at.ID, at.StartedAt, at.Message))
 		m := &Message{
 			ID: at.ID, TurnID: at.ID, Role: RoleAssistant, StartedAt: timestamp(at.StartedAt),
-			Blocks: partBlocks(at.ID, at.ResponseParts, true), Status: StatusStreaming,
+			Blocks: partBlocks(at.ID, at.ResponseParts.Slice(), true), Status: StatusStreaming,
 		}
 		if at.Usage != nil {
 			u := usage(*at.Usage)

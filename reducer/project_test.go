@@ -21,7 +21,7 @@ func TestProject(t *testing.T) {
 	cur := s.Current
 	tc := cur.Blocks[2].Tool
 	if cur.StartedAt.IsZero() || !cur.Blocks[0].Open || cur.Blocks[1].Kind != KindThinking || tc.PartialInput == nil ||
-		*tc.PartialInput != `{"c` || tc != c.ahp.ActiveTurn.ResponseParts[2].ToolCall {
+		*tc.PartialInput != `{"c` || tc != c.ahp.ActiveTurn.ResponseParts.At(2).ToolCall {
 		t.Fatalf("current: %+v", cur)
 	}
 	// Reattach keeps the lineage counter growing.
@@ -36,9 +36,8 @@ func TestProject(t *testing.T) {
 // unknown block, which renderers skip), so derived actions address part i
 // as block i.
 func TestProjectKeepsOneBlockPerPart(t *testing.T) {
-	cs := ahpwire.ChatState{Resource: "ahp-chat:/c1", ActiveTurn: &ahpwire.ActiveTurn{ID: "t1", ResponseParts: []ahpwire.ResponsePart{
-		{Kind: ahpwire.PartToolCall}, ahpwire.MarkdownPart("p", "x"), {Kind: ahpwire.PartInputRequest}, {Kind: "future", ID: "f"},
-	}}}
+	cs := ahpwire.ChatState{Resource: "ahp-chat:/c1", ActiveTurn: &ahpwire.ActiveTurn{ID: "t1", ResponseParts: ahpwire.PartsOf(
+		ahpwire.ResponsePart{Kind: ahpwire.PartToolCall}, ahpwire.MarkdownPart("p", "x"), ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest}, ahpwire.ResponsePart{Kind: "future", ID: "f"})}}
 	s := Project(cs)
 	want := []BlockKind{KindUnknown, KindText, KindUnknown, KindUnknown}
 	if len(s.Current.Blocks) != len(want) {

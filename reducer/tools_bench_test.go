@@ -32,7 +32,7 @@ func BenchmarkToolCalls10k(b *testing.B) {
 		for _, a := range acts {
 			cs, s, _ = ApplyAction(cs, s, a)
 		}
-		if got := len(cs.ActiveTurn.ResponseParts); got != n {
+		if got := cs.ActiveTurn.ResponseParts.Len(); got != n {
 			b.Fatalf("%d parts", got)
 		}
 	}

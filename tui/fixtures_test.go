@@ -52,7 +52,7 @@ func finishedTurn(id, prompt, answer string) ahpwire.Turn {
 func activeTurn(parts ...ahpwire.ResponsePart) *ahpwire.ActiveTurn {
 	return &ahpwire.ActiveTurn{
 		ID: "t2", StartedAt: fixedNow.Add(-5 * time.Second).Format(time.RFC3339),
-		Message: ahpwire.UserMessage("Run the tests and fix what fails"), ResponseParts: parts,
+		Message: ahpwire.UserMessage("Run the tests and fix what fails"), ResponseParts: ahpwire.PartsOf(parts...),
 	}
 }
 

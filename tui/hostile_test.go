@@ -214,9 +214,9 @@ func hostileChat(h string) ahpwire.ChatState {
 	}
 	active := &ahpwire.ActiveTurn{
 		ID: "t2", StartedAt: "not a time " + h, Message: ahpwire.ChatMessage{Text: h},
-		ResponseParts: []ahpwire.ResponsePart{
+		ResponseParts: ahpwire.PartsOf(
 			ahpwire.MarkdownPart("t2.m1", h),
-			{Kind: ahpwire.PartToolCall, ToolCall: &ahpwire.ToolCallState{
+			ahpwire.ResponsePart{Kind: ahpwire.PartToolCall, ToolCall: &ahpwire.ToolCallState{
 				Status: ahpwire.ToolPendingConfirmation, ToolCallID: "tc1", ToolName: h, DisplayName: h,
 				InvocationMessage: ahpwire.PlainPtr(h), ToolInput: ahpwire.InlineInput(h),
 				ConfirmationTitle: &ahpwire.StringOrMarkdown{Text: h, Markdown: true},
@@ -225,13 +225,13 @@ func hostileChat(h string) ahpwire.ChatState {
 					Diff: &ahpwire.FileEditDiffStats{Added: &neg, Removed: &huge}}}},
 				Options: []ahpwire.ConfirmationOption{{ID: h, Label: h, Kind: "approve"}, {ID: "no", Label: h, Kind: h}},
 			}},
-			{Kind: ahpwire.PartToolCall, ToolCall: &ahpwire.ToolCallState{
+			ahpwire.ResponsePart{Kind: ahpwire.PartToolCall, ToolCall: &ahpwire.ToolCallState{
 				Status: ahpwire.ToolRunning, ToolCallID: "tc2", ToolName: h, DisplayName: h, PartialInput: &h,
 				InvocationMessage: ahpwire.PlainPtr(h)}},
-			{Kind: ahpwire.PartToolCall, ToolCall: &ahpwire.ToolCallState{
+			ahpwire.ResponsePart{Kind: ahpwire.PartToolCall, ToolCall: &ahpwire.ToolCallState{
 				Status: ahpwire.ToolPendingResultConfirmation, ToolCallID: "tc3", ToolName: h, DisplayName: h,
 				Success: &yes, PastTenseMessage: ahpwire.PlainPtr(h), Content: []ahpwire.ToolResultContent{{Type: "text", Text: h}}}},
-			{Kind: ahpwire.PartInputRequest, Request: &ahpwire.ChatInputRequest{
+			ahpwire.ResponsePart{Kind: ahpwire.PartInputRequest, Request: &ahpwire.ChatInputRequest{
 				ID: "q1", Message: h, URL: "https://" + h,
 				Questions: []ahpwire.ChatInputQuestion{
 					{Kind: ahpwire.QuestionText, ID: "a", Title: h, Message: h, Required: &yes, Format: h},
@@ -243,8 +243,7 @@ func hostileChat(h string) ahpwire.ChatState {
 					{Kind: h, ID: "e", Title: h, Message: h},
 				},
 			}},
-			ahpwire.ReasoningPart("t2.r1", h),
-		},
+			ahpwire.ReasoningPart("t2.r1", h)),
 		Usage: &ahpwire.UsageInfo{InputTokens: &huge, OutputTokens: &neg, Model: h},
 	}
 	return ahpwire.ChatState{Resource: testChat, Title: h, Status: ahpwire.StatusInProgress,

@@ -133,8 +133,7 @@ func (m *Model) onPeekLoaded(msg peekLoadedMsg) tea.Cmd {
 	var input *ahpwire.ChatInputRequest
 	if at := msg.state.ActiveTurn; at != nil {
 		ip.turn = at.ID
-		for i := range at.ResponseParts {
-			p := &at.ResponseParts[i]
+		for _, p := range at.ResponseParts.All() {
 			switch {
 			case tool == nil && p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && p.ToolCall.WaitsForClient():
 				tool = p.ToolCall
@@ -235,7 +234,7 @@ func peekLines(st ahpwire.ChatState, n int) []string {
 	switch {
 	case st.ActiveTurn != nil:
 		text.WriteString("› " + st.ActiveTurn.Message.Text + "\n")
-		add(st.ActiveTurn.ResponseParts)
+		add(st.ActiveTurn.ResponseParts.Slice())
 	case len(st.Turns) > 0:
 		t := st.Turns[len(st.Turns)-1]
 		text.WriteString("› " + t.Message.Text + "\n")

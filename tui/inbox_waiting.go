@@ -122,7 +122,7 @@ func rollupKind(reqs []ahpwire.SessionInputRequest) string {
 // question.
 func waitingKind(st ahpwire.ChatState) string {
 	if at := st.ActiveTurn; at != nil {
-		for _, p := range at.ResponseParts {
+		for _, p := range at.ResponseParts.All() {
 			if p.Kind == ahpwire.PartToolCall && p.ToolCall != nil && p.ToolCall.WaitsForClient() {
 				return picker.WaitApproval
 			}

@@ -129,7 +129,7 @@ func TestBatchMergesDeltasLosslessly(t *testing.T) {
 	batched = send(t, batched, connBatchMsg{evs: evs})
 	parts := func(m Model) []string {
 		var out []string
-		for _, p := range m.chat.AHP().ActiveTurn.ResponseParts {
+		for _, p := range m.chat.AHP().ActiveTurn.ResponseParts.All() {
 			out = append(out, p.Content)
 		}
 		return out

@@ -19,7 +19,7 @@ func TestCancel(t *testing.T) {
 	e.prompt(e.c, chat, "t1", "slow")
 	e.eventually("streaming", func() bool {
 		st := e.chatState(e.c, chat)
-		return st.ActiveTurn != nil && len(st.ActiveTurn.ResponseParts) > 0
+		return st.ActiveTurn != nil && st.ActiveTurn.ResponseParts.Len() > 0
 	})
 	if _, err := e.c.c.Dispatch(e.ctx, chat, &ahpwire.ChatTurnCancelled{TurnID: "t1", Duration: ahpwire.Ptr[int64](0)}); err != nil {
 		t.Fatal(err)
@@ -43,7 +43,7 @@ func TestEmptyPromptAfterCancelIsShown(t *testing.T) {
 		e.prompt(e.c, chat, id, "slow")
 		e.eventually("the agent answering", func() bool {
 			st := e.chatState(e.c, chat)
-			return st.ActiveTurn != nil && st.ActiveTurn.ID == id && len(st.ActiveTurn.ResponseParts) > 0
+			return st.ActiveTurn != nil && st.ActiveTurn.ID == id && st.ActiveTurn.ResponseParts.Len() > 0
 		})
 		if _, err := e.c.c.Dispatch(e.ctx, chat, &ahpwire.ChatTurnCancelled{TurnID: id, Duration: ahpwire.Ptr[int64](0)}); err != nil {
 			t.Fatal(err)

@@ -18,7 +18,7 @@ func (e *env) pendingTool(k *client2, chat string) *ahpwire.ToolCallState {
 		if st.ActiveTurn == nil {
 			return false
 		}
-		for _, c := range toolCalls(st.ActiveTurn.ResponseParts) {
+		for _, c := range toolCalls(st.ActiveTurn.ResponseParts.Slice()) {
 			if c.Status == ahpwire.ToolPendingConfirmation {
 				tc = c
 				return true
@@ -297,7 +297,7 @@ func TestTypeIntoTerminal(t *testing.T) {
 		if st.ActiveTurn == nil {
 			return false
 		}
-		for _, tc := range toolCalls(st.ActiveTurn.ResponseParts) {
+		for _, tc := range toolCalls(st.ActiveTurn.ResponseParts.Slice()) {
 			for _, c := range tc.Content {
 				if c.Type == ahpwire.ContentTerminal {
 					uri = c.Resource

@@ -34,7 +34,7 @@ func TestQueuedMessageAtTurnBoundary(t *testing.T) {
 	e.prompt(e.c, chat, "t1", "slow")
 	e.eventually("streaming", func() bool {
 		st := e.chatState(e.c, chat)
-		return st.ActiveTurn != nil && len(st.ActiveTurn.ResponseParts) > 0
+		return st.ActiveTurn != nil && st.ActiveTurn.ResponseParts.Len() > 0
 	})
 	if _, err := e.c.c.Dispatch(e.ctx, chat, &ahpwire.ChatPendingMessageSet{Kind: ahpwire.PendingQueued, ID: "q1",
 		Message: ahpwire.UserMessage("text")}); err != nil {
