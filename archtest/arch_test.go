@@ -17,7 +17,7 @@ const module = "github.com/ahptui/ahptui"
 var allowed = map[string][]string{
 	"":                             {"cli"}, // main only hands the process to the CLI
 	"segment":                      {"internal/jsonscan"},
-	"ahpwire":                      {"internal/textbuf", "internal/jsonscan"},
+	"ahpwire":                      {"internal/textbuf", "internal/jsonscan", "internal/pvec"},
 	"ahpstate":                     {"ahpwire"},
 	"ahpclient":                    {"segment", "ahpwire", "internal/fifo", "internal/jsonscan", "internal/redact", "internal/filelock", "internal/wseof"},
 	"ahphost":                      {"segment", "ahpwire", "ahpstate", "ahphost/agent", "ahphost/durable", "internal/fifo", "internal/jsonscan", "internal/redact", "internal/wseof"},
@@ -43,6 +43,7 @@ var allowed = map[string][]string{
 
 	"internal/ahpfixtures":  {},
 	"internal/textbuf":      {},
+	"internal/pvec":         {},
 	"internal/fifo":         {},
 	"internal/filelock":     {"internal/safefile"},
 	"internal/safefile":     {},
