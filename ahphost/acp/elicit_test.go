@@ -19,7 +19,7 @@ func (e *env) pendingInput(k *client2, chat string) ahpwire.ChatInputRequest {
 		if st.ActiveTurn == nil {
 			return false
 		}
-		for _, p := range st.ActiveTurn.ResponseParts {
+		for _, p := range st.ActiveTurn.ResponseParts.All() {
 			if p.Kind == ahpwire.PartInputRequest && p.Request != nil && p.Response == "" {
 				req = *p.Request
 				return true
