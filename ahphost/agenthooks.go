@@ -154,7 +154,7 @@ func (s *store) configChanged(se *sessionEntry, a ahpwire.Action) {
 // first time a client subscribes to one of its chats; the turns it gives
 // back are prepended to the default chat (chat/turnsLoaded). h.mu is held.
 func (s *store) openRestored(channel string) {
-	ce := s.chats[channel]
+	ce := s.chat(channel)
 	if ce == nil {
 		return
 	}
@@ -188,7 +188,7 @@ func (h *Host) restoreTurns(chat string, turns []ahpwire.Turn) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	s := h.st
-	ce := s.chats[chat]
+	ce := s.chat(chat)
 	if ce == nil || h.closed {
 		return
 	}

@@ -80,7 +80,7 @@ func (s *store) evictBodies(over int64) int64 {
 		}
 		var n int64
 		for _, cs := range se.state.Chats {
-			n += s.dropBody(s.chats[cs.Resource])
+			n += s.dropBody(s.chat(cs.Resource))
 		}
 		if n > 0 {
 			freed += n

@@ -18,13 +18,15 @@ type chatEntry struct {
 	// spill is the streaming part whose text continues as pages
 	// (bigstream.go); nil when none.
 	spill *spilledPart
+	// usedAt is store.sweeps when the chat was last used (lazychats.go).
+	usedAt int64
 }
 
 // addChat creates a chat in a session and announces it with
 // session/chatAdded. A fork source copies the source chat's turns up to
 // and including source.TurnID.
 func (s *store) addChat(se *sessionEntry, uri string, src *ahpwire.CreateChatSource) *chatEntry {
-	ce := &chatEntry{uri: uri, session: se.uri}
+	ce := &chatEntry{uri: uri, session: se.uri, usedAt: s.sweeps}
 	ce.state = ahpwire.ChatState{
 		Resource:   uri,
 		Title:      "Chat",
@@ -33,7 +35,7 @@ func (s *store) addChat(se *sessionEntry, uri string, src *ahpwire.CreateChatSou
 	}
 	if src != nil {
 		ce.state.Origin = &ahpwire.ChatOrigin{Kind: src.Kind, Chat: src.Chat, TurnID: src.TurnID, Selection: src.Selection}
-		if from := s.chats[src.Chat]; from != nil && src.Kind == ahpwire.ChatOriginFork {
+		if from := s.chat(src.Chat); from != nil && src.Kind == ahpwire.ChatOriginFork {
 			for _, t := range from.state.Turns {
 				ce.state.Turns = append(ce.state.Turns, t)
 				if t.ID == src.TurnID {
@@ -52,6 +54,11 @@ func (s *store) addChat(se *sessionEntry, uri string, src *ahpwire.CreateChatSou
 func (s *store) removeChat(uri string) {
 	ce := s.chats[uri]
 	if ce == nil {
+		if _, stored := s.cold[uri]; stored {
+			delete(s.cold, uri)
+			s.persistDeleted(uri)
+			s.persist.batch.DeleteResources(largePartURIPrefix + uri[len(ahpwire.ChatScheme)+1:] + "/")
+		}
 		return
 	}
 	if ce.run != nil {
@@ -78,9 +85,9 @@ func (c *conn) createChat(p *ahpwire.CreateChatParams) (any, func(), *rpcError) 
 		return nil, nil, errInvalidParams("session is not ready")
 	case kindOf(p.Chat) != chanChat || len(p.Chat) > 512:
 		return nil, nil, errInvalidParams("chat must be an ahp-chat:/<id> URI")
-	case s.chats[p.Chat] != nil:
+	case s.chatExists(p.Chat):
 		return nil, nil, &rpcError{code: ahpwire.CodeAlreadyExists, msg: "chat already exists"}
-	case p.Source != nil && s.chats[p.Source.Chat] == nil:
+	case p.Source != nil && !s.chatExists(p.Source.Chat):
 		return nil, nil, errInvalidParams("source chat not found")
 	}
 	ce := s.addChat(se, p.Chat, p.Source)

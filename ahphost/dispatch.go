@@ -61,7 +61,12 @@ func (c *conn) dispatchAction(p *ahpwire.DispatchActionParams, raw []byte, missi
 		s.publishSummary(se)
 		s.configChanged(se, a)
 	case chanChat:
-		if reason := s.dispatchChat(s.chats[p.Channel], a, raw, origin); reason != "" {
+		ce := s.chat(p.Channel)
+		if ce == nil {
+			reject("the host cannot read this chat from its state database")
+			return
+		}
+		if reason := s.dispatchChat(ce, a, raw, origin); reason != "" {
 			c.h.log.Debug("action rejected", "conn", c.id, "type", a.ActionType(), "reason", reason)
 		}
 	case chanAnnotations:

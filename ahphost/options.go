@@ -147,6 +147,14 @@ type Options struct {
 	// bodies of the oldest archived sessions are dropped first (their
 	// chats keep a note saying so). 0 = DefaultStateBudget.
 	StateBudget int64
+	// ChatMemory bounds the stored size of the chats a durable host keeps
+	// in memory while nobody uses them (lazychats.go); past it the least
+	// recently used go back to disk. 0 = DefaultChatMemory, < 0 = no bound.
+	ChatMemory int64
+	// ChatIdle is how long a durable host keeps a chat nobody uses in
+	// memory (at least; at most twice). 0 = DefaultChatIdle, < 0 = until
+	// ChatMemory is exceeded.
+	ChatIdle time.Duration
 	// SpillBytes bounds the evicted resources on disk; past it they stay
 	// in memory over ResourceBudget. 0 = DefaultSpillBytes.
 	SpillBytes int64
@@ -274,6 +282,12 @@ func (o Options) withDefaults() (Options, error) {
 	unsetToDefault(&o.ResourceBudget, DefaultResourceBudget)
 	unsetToDefault(&o.SpillBytes, DefaultSpillBytes)
 	unsetToDefault(&o.StateBudget, DefaultStateBudget)
+	if o.ChatMemory == 0 {
+		o.ChatMemory = DefaultChatMemory
+	}
+	if o.ChatIdle == 0 {
+		o.ChatIdle = DefaultChatIdle
+	}
 	unsetToDefault(&o.ReassemblyBudget, 4*o.MaxMessageBytes)
 	if o.LargePartBytes == 0 {
 		o.LargePartBytes = DefaultLargePartBytes

@@ -80,6 +80,10 @@ type chanPersist struct {
 	hasSnap bool  // a snapshot is on disk or queued
 	reSnap  bool  // snapshot at the next take (created or changed without an action)
 	text    textRun
+	// gen is 1 + the resource generation of the batch that takes the
+	// channel's last write (0: none since start); the write is on disk
+	// once gen ≤ resourceStore.stored (lazychats.go).
+	gen uint64
 }
 
 func newPersister(db *durable.DB) *persister {
@@ -122,6 +126,7 @@ func (s *store) persistLogged(channel string, seq uint64, a ahpwire.Action, env 
 	}
 	if persistable(channel) {
 		cp := p.record(channel)
+		cp.gen = s.ext.resources.gen + 1
 		switch {
 		case !cp.hasSnap:
 			cp.reSnap = true
@@ -214,7 +219,8 @@ func (s *store) persistChanged(channel string) {
 	if p == nil || !persistable(channel) {
 		return
 	}
-	p.record(channel).reSnap = true
+	cp := p.record(channel)
+	cp.reSnap, cp.gen = true, s.ext.resources.gen+1
 	p.dirty[channel] = true
 	p.kick()
 }
@@ -375,9 +381,16 @@ func (s *store) persistState(uri string) (any, chanMeta, bool) {
 func (h *Host) commitLoop() {
 	defer h.wg.Done()
 	p := h.st.persist
+	sweep := time.NewTicker(h.chatSweep())
+	defer sweep.Stop()
 	for {
 		select {
 		case <-p.wake:
+		case <-sweep.C:
+			h.mu.Lock()
+			h.st.sweepChats(true) // lazychats.go
+			h.mu.Unlock()
+			continue
 		case <-h.ctx.Done():
 			return
 		}
@@ -437,7 +450,7 @@ func (h *Host) commitOnce() {
 				cp.snap = n
 			}
 		}
-		h.st.ext.resources.committed(gen, h.opts.ResourceBudget)
+		h.st.ext.resources.committed(gen, h.st.resourceBudget())
 	}
 	h.mu.Unlock()
 	p.advance(b.Seq)
@@ -546,7 +559,7 @@ func (h *Host) DropUnusedSession(uri string) bool {
 		return false
 	}
 	for _, cs := range se.state.Chats {
-		if ce := s.chats[cs.Resource]; ce != nil && (len(ce.state.Turns) > 0 || ce.state.ActiveTurn != nil) {
+		if ce := s.chat(cs.Resource); ce != nil && (len(ce.state.Turns) > 0 || ce.state.ActiveTurn != nil) {
 			return false
 		}
 	}

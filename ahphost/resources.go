@@ -160,7 +160,7 @@ func (s *store) putResource(uri, contentType string, data []byte) {
 		r.db = p.db
 		s.persistResource(uri, contentType, data)
 	}
-	r.put(uri, contentType, data, s.h.opts.ResourceBudget)
+	r.put(uri, contentType, data, s.resourceBudget())
 }
 
 func init() {

@@ -1,5 +1,6 @@
 // Start-up from the state database (issue 28): channels rebuilt from their
-// snapshots and logs, running turns marked interrupted.
+// snapshots and logs (chats only when first used: lazychats.go), running
+// turns marked interrupted, running terminals marked exited.
 
 package ahphost
 
@@ -24,9 +25,14 @@ const interruptedMessage = "The host stopped while this reply was being written;
 // the start (*durable.CorruptError): the host never starts empty on a
 // database it could not read. h.mu is not needed (the host is not running).
 func (s *store) restore(db *durable.DB) error {
-	st, err := db.Load()
+	st, err := db.LoadLazy(func(uri string) bool { return kindOf(uri) == chanChat })
 	if err != nil {
 		return err
+	}
+	for _, stub := range st.Stubs {
+		if err := s.restoreCold(stub.URI, stub.Meta, stub.SnapBytes); err != nil {
+			return corrupt(db, stub.URI, err)
+		}
 	}
 	s.seq = st.Seq
 	s.persist.durable.Store(st.Seq)
@@ -63,12 +69,6 @@ func (s *store) restore(db *durable.DB) error {
 			if err := replayChannel(ch, &se.annotations, ahpstate.ReduceAnnotations); err != nil {
 				return corrupt(db, ch.URI, err)
 			}
-		case chanChat:
-			var state ahpwire.ChatState
-			if err := replayChannel(ch, &state, ahpstate.ReduceChat); err != nil {
-				return corrupt(db, ch.URI, err)
-			}
-			s.chats[ch.URI] = &chatEntry{uri: ch.URI, session: meta.Session, state: state}
 		case chanTerminal:
 			var state ahpwire.TerminalState
 			if err := replayChannel(ch, &state, ahpstate.ReduceTerminal); err != nil {
@@ -128,13 +128,20 @@ func replayChannel[S any](ch durable.Channel, state *S, reduce func(S, ahpwire.A
 
 // adoptRestored finishes the restored state: chats without a session are
 // dropped, sessions are ordered by their last change, the root state
-// counts them and lists the terminals, and a turn that was running is
-// ended as interrupted (resumable; logged like any action). The store's
-// serverSeq is the database's.
+// counts them and lists the terminals, a turn that was running is ended as
+// interrupted (resumable; logged like any action) and a terminal that was
+// running as exited (its process is gone). The store's serverSeq is the
+// database's.
 func (s *store) adoptRestored(sessions []*sessionEntry) {
 	for uri, ce := range s.chats {
 		if s.sessions[ce.session] == nil {
 			delete(s.chats, uri)
+			s.persistDeleted(uri)
+		}
+	}
+	for uri, session := range s.cold {
+		if s.sessions[session] == nil {
+			delete(s.cold, uri)
 			s.persistDeleted(uri)
 		}
 	}
@@ -153,6 +160,21 @@ func (s *store) adoptRestored(sessions []*sessionEntry) {
 	if len(s.ext.termOrder) > 0 {
 		s.publishTerminals()
 	}
+	s.endRestoredTerminals()
+	// A chat whose summary says a turn runs is read now, which ends that
+	// turn as interrupted (chatOrErr); the others stay on disk.
+	var busy []string
+	for _, se := range sessions {
+		for _, cs := range se.state.Chats {
+			if _, cold := s.cold[cs.Resource]; cold && cs.Status.Activity()&ahpwire.StatusInProgress != 0 {
+				busy = append(busy, cs.Resource)
+			}
+		}
+	}
+	sort.Strings(busy)
+	for _, uri := range busy {
+		s.chat(uri)
+	}
 	uris := make([]string, 0, len(s.chats))
 	for uri := range s.chats {
 		uris = append(uris, uri)
@@ -168,5 +190,26 @@ func (s *store) adoptRestored(sessions []*sessionEntry) {
 		}
 		part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: interruptedType, Message: interruptedMessage}, true)
 		s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.durationSince(at.StartedAt)), Part: &part})
+	}
+}
+
+// terminatedNote ends the output of a terminal that was running when the
+// host stopped.
+const terminatedNote = "\r\n[the host stopped while this command ran; its process is gone and what it printed is kept]\r\n"
+
+// terminatedExit is the exit code of such a terminal: none was observed.
+const terminatedExit = -1
+
+// endRestoredTerminals marks every restored terminal still running as
+// exited, with a line saying why: no process is behind it any more, and a
+// client must not offer input to it.
+func (s *store) endRestoredTerminals() {
+	for _, uri := range s.ext.termOrder {
+		t := s.ext.terminals[uri]
+		if t == nil || t.ExitCode != nil {
+			continue
+		}
+		s.applyTerminal(uri, &ahpwire.TerminalData{Data: terminatedNote}, nil)
+		s.applyTerminal(uri, &ahpwire.TerminalExited{ExitCode: ahpwire.Ptr[int64](terminatedExit)}, nil)
 	}
 }

@@ -32,7 +32,12 @@ func (s *store) sessionOf(uri string) (*sessionEntry, *rpcError) {
 
 // chatOf returns the chat at uri, or the chat-not-found error.
 func (s *store) chatOf(uri string) (*chatEntry, *rpcError) {
-	if ce := s.chats[uri]; ce != nil {
+	ce, err := s.chatOrErr(uri)
+	switch {
+	case err != nil:
+		s.h.log.Error("cannot read a chat from the state database", "chat", truncate(uri, 200), "err", err)
+		return nil, &rpcError{code: ahpwire.CodeInternalError, msg: "the host cannot read this chat from its state database"}
+	case ce != nil:
 		return ce, nil
 	}
 	return nil, &rpcError{code: ahpwire.CodeNotFound, msg: "chat not found"}

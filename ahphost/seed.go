@@ -57,7 +57,7 @@ func (s *store) seed(sessionURI string, turns []ahpwire.Turn) (string, error) {
 	s.newSession(sessionURI, provider, []string{fileURI(h.opts.Dir)})
 	s.finishSession(sessionURI)
 	se := s.sessions[sessionURI]
-	ce := s.chats[se.state.DefaultChat]
+	ce := s.chat(se.state.DefaultChat)
 	ce.state.Turns = append(ce.state.Turns[:len(ce.state.Turns):len(ce.state.Turns)], turns...)
 	if n := len(turns); n > 0 {
 		if last := turns[n-1]; last.StartedAt != "" {

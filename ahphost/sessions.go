@@ -156,7 +156,7 @@ func (s *store) finishSession(uri string) {
 	}
 	s.applySession(se, &ahpwire.SessionReady{}, nil)
 	chat := defaultChatURI(uri)
-	if s.chats[chat] != nil {
+	if s.chatExists(chat) {
 		chat = chat + "-" + strconv.FormatInt(s.touch, 10)
 	}
 	s.addChat(se, chat, nil)

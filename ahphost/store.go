@@ -31,6 +31,10 @@ type store struct {
 	root     ahpwire.RootState
 	sessions map[string]*sessionEntry
 	chats    map[string]*chatEntry
+	// cold are the stored chats not in memory (durable hosts,
+	// lazychats.go); sweeps counts the periods of sweepChats.
+	cold   coldChats
+	sweeps int64
 	// touch orders sessions by recency (listSessions) deterministically.
 	touch int64
 
@@ -73,6 +77,7 @@ func newStore(h *Host, db *durable.DB) (*store, error) {
 	s.root = ahpwire.RootState{Agents: h.agent.Providers(), ActiveSessions: ahpwire.Ptr(int64(0))}
 	if db != nil {
 		s.persist = newPersister(db)
+		s.cold = make(coldChats)
 		s.ext.resources.db = db
 		if err := s.restore(db); err != nil {
 			return nil, err
@@ -120,7 +125,7 @@ func (s *store) exists(uri string) bool {
 	case chanSession:
 		return s.sessions[uri] != nil
 	case chanChat:
-		return s.chats[uri] != nil
+		return s.chatExists(uri)
 	}
 	return s.extExists(uri)
 }

@@ -30,7 +30,7 @@ func (h *Host) subagentFunc(parent string) agent.SubagentFunc {
 // startSubagent creates the child chat, starts its turn and returns the
 // channel closed when that turn ends. h.mu is held.
 func (s *store) startSubagent(parent string, req agent.SubagentRequest) (agent.SubagentHandle, error) {
-	pe := s.chats[parent]
+	pe := s.chat(parent)
 	if pe == nil {
 		return agent.SubagentHandle{}, errParentGone
 	}
@@ -40,7 +40,7 @@ func (s *store) startSubagent(parent string, req agent.SubagentRequest) (agent.S
 	}
 	s.touch++
 	uri := parent + "-sub-" + strconv.FormatInt(s.touch, 10)
-	ce := &chatEntry{uri: uri, session: se.uri}
+	ce := &chatEntry{uri: uri, session: se.uri, usedAt: s.sweeps}
 	ce.state = ahpwire.ChatState{
 		Resource:      uri,
 		Title:         req.Title,

@@ -22,7 +22,7 @@ func (s *store) snapshot(uri string, sub subscription) (snapRef, bool) {
 		}
 		state = se.state
 	case chanChat:
-		ce := s.chats[uri]
+		ce := s.chat(uri)
 		if ce == nil {
 			return snapRef{}, false
 		}

@@ -123,6 +123,15 @@ func (s *store) watchablePath(uri string) (string, *rpcError) {
 			}
 		}
 	}
+	for _, se := range s.sessions { // chats on disk included (lazychats.go)
+		for _, cs := range se.state.Chats {
+			for _, wd := range cs.WorkingDirectories {
+				if within(path, wd) {
+					return path, nil
+				}
+			}
+		}
+	}
 	for _, ce := range s.chats {
 		for _, wd := range ce.state.WorkingDirectories {
 			if within(path, wd) {

@@ -32,10 +32,29 @@ type Stored struct {
 	Seq uint64
 	// Channels are the stored channels, in URI order.
 	Channels []Channel
+	// Stubs are the channels LoadLazy left on disk, in URI order.
+	Stubs []Stub
 }
 
 // Load reads every channel. A value it cannot decode is a *CorruptError.
-func (d *DB) Load() (st Stored, err error) {
+func (d *DB) Load() (Stored, error) { return d.LoadLazy(nil) }
+
+// Stub is a channel Load left on disk: its URI, its meta and the size of
+// its snapshot (read without touching the snapshot's bytes).
+type Stub struct {
+	// URI is the channel's URI.
+	URI string
+	// Meta is the host's own fields of the channel.
+	Meta []byte
+	// SnapBytes is the size of the stored snapshot.
+	SnapBytes int64
+}
+
+// LoadLazy is Load for the channels lazy does not pick; of those it picks
+// (nil: none) it reads only the meta, in Stored.Stubs, so that a start
+// reads what the session list needs and not every chat (Channel reads one
+// when it is wanted).
+func (d *DB) LoadLazy(lazy func(uri string) bool) (st Stored, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &CorruptError{Path: d.path, Err: fmt.Errorf("%v", r)}
@@ -45,8 +64,14 @@ func (d *DB) Load() (st Stored, err error) {
 		if v := tx.Bucket(bktMeta).Get(keySeq); len(v) == 8 {
 			st.Seq = binary.BigEndian.Uint64(v)
 		}
-		return tx.Bucket(bktChans).ForEachBucket(func(k []byte) error {
-			ch, err := loadChannel(tx.Bucket(bktChans).Bucket(k), string(k))
+		chans := tx.Bucket(bktChans)
+		return chans.ForEachBucket(func(k []byte) error {
+			b := chans.Bucket(k)
+			if lazy != nil && lazy(string(k)) {
+				st.Stubs = append(st.Stubs, Stub{URI: string(k), Meta: bytes.Clone(b.Get(keyMeta)), SnapBytes: int64(len(b.Get(keySnap)))})
+				return nil
+			}
+			ch, err := loadChannel(b, string(k))
 			if err != nil {
 				return err
 			}
@@ -54,13 +79,37 @@ func (d *DB) Load() (st Stored, err error) {
 			return nil
 		})
 	})
-	if err != nil {
-		var ce *CorruptError
-		if !errors.As(err, &ce) {
-			err = &CorruptError{Path: d.path, Err: err}
+	return st, asCorrupt(d.path, err)
+}
+
+// Channel reads one stored channel; ok is false when it is not stored. A
+// value it cannot decode is a *CorruptError.
+func (d *DB) Channel(uri string) (ch Channel, ok bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &CorruptError{Path: d.path, Err: fmt.Errorf("%v", r)}
 		}
+	}()
+	err = d.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bktChans).Bucket([]byte(uri))
+		if b == nil {
+			return nil
+		}
+		var err error
+		ch, err = loadChannel(b, uri)
+		ok = err == nil
+		return err
+	})
+	return ch, ok, asCorrupt(d.path, err)
+}
+
+// asCorrupt wraps a read error of the file at path as a *CorruptError.
+func asCorrupt(path string, err error) error {
+	var ce *CorruptError
+	if err != nil && !errors.As(err, &ce) {
+		err = &CorruptError{Path: path, Err: err}
 	}
-	return st, err
+	return err
 }
 
 // loadChannel reads one channel bucket (copies: bbolt's values live only
