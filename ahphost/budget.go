@@ -19,6 +19,10 @@ const (
 	budgetBytes = 4 << 20
 )
 
+// minDropBytes is the stored size under which a chat on disk is not read
+// to drop its turns (lazychats.go): a dropped chat is smaller.
+const minDropBytes = 8 << 10
+
 // evictedNote is the text of the turn that replaces a dropped history.
 const evictedNote = "_This chat's history was removed to keep the host's saved state within its size budget " +
 	"(the oldest archived sessions go first; `ahptui serve --state-budget` sets it)._"
@@ -80,6 +84,9 @@ func (s *store) evictBodies(over int64) int64 {
 		}
 		var n int64
 		for _, cs := range se.state.Chats {
+			if _, cold := s.cold[cs.Resource]; cold && s.chatBytes(cs.Resource) < minDropBytes {
+				continue // on disk and small (already dropped, or nothing to free): not read
+			}
 			n += s.dropBody(s.chat(cs.Resource))
 		}
 		if n > 0 {

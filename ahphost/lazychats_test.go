@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -237,5 +238,55 @@ func TestDurableRestoredTerminalExited(t *testing.T) {
 		"action": map[string]any{"type": "terminal/claimed", "claim": map[string]any{"kind": "client", "clientId": "c2"}}})
 	if e := w2.actionOfType(uri, ahpwire.ActionTerminalClaimed); e.RejectionReason == "" {
 		t.Fatal("a restored terminal was claimed to type into")
+	}
+}
+
+// TestDurableBudgetDropsColdArchived: after a restart, over its budget,
+// the database drops the turns of an archived session whose chat is still
+// on disk only (it is read to be shortened), and keeps the other.
+func TestDurableBudgetDropsColdArchived(t *testing.T) {
+	state := t.TempDir()
+	h1, u := startDurable(t, state, Options{})
+	old, err := h1.SeedSession("ahp-session:/old", SyntheticTurns(100, 3<<10))
+	must(t, err)
+	kept, err := h1.SeedSession("ahp-session:/kept", SyntheticTurns(100, 3<<10))
+	must(t, err)
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	w.call("subscribe", map[string]any{"channel": "ahp-session:/old"})
+	w.notify("dispatchAction", map[string]any{"channel": "ahp-session:/old", "clientSeq": 1,
+		"action": map[string]any{"type": "session/isArchivedChanged", "isArchived": true}})
+	w.action("archived", func(e envelope) bool { return e.typ() == "session/isArchivedChanged" })
+	w.close()
+	must(t, h1.Close())
+
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	now := func() time.Time { // every size check is due
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(time.Minute)
+		return clock
+	}
+	h, u2 := startDurable(t, state, Options{StateBudget: 600 << 10, Now: now})
+	if got := loaded(h, old, kept); got[0] || got[1] {
+		t.Fatalf("chats in memory at start: %v", got)
+	}
+	waitUntil(t, "the archived session's turns dropped", func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if ce := h.st.chats[old]; ce != nil && len(ce.state.Turns) == 1 {
+			return true
+		}
+		h.st.persist.kick()
+		return false
+	})
+	w2 := dial(t, u2, nil)
+	w2.initialize("c2", nil, nil)
+	if st := readChat(t, w2, old, 10); len(st.Turns) != 1 || !strings.Contains(st.Turns[0].ResponseParts[0].Content, "size budget") {
+		t.Fatalf("archived chat after the drop: %+v", st.Turns)
+	}
+	if n := len(readChat(t, w2, kept, 200).Turns); n != 100 {
+		t.Fatalf("the session that is not archived lost turns: %d left", n)
 	}
 }
