@@ -67,6 +67,7 @@ func (km KeyMap) Groups() []Group {
 		{"Typing into a terminal", bindingsOf(km.TermInput)},
 		{"After ctrl+x (composer)", bindingsOf(km.Chord)},
 		{"Prompt history search", bindingsOf(km.HistorySearch)},
+		{"/copy: code blocks", bindingsOf(km.CopyPick)},
 		{"Demo", bindingsOf(km.Demo)},
 	}
 	out := gs[:0]
@@ -111,6 +112,7 @@ func (km KeyMap) Contexts() []Context {
 		{"terminal input", with(bindingsOf(km.TermInput))},
 		{"chord", with(bindingsOf(km.Chord))},
 		{"history search", with(bindingsOf(km.HistorySearch))},
+		{"copy pick", with(bindingsOf(km.CopyPick))},
 	}
 }
 

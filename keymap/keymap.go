@@ -29,6 +29,8 @@ type KeyMap struct {
 	HistorySearch HistorySearch
 	// Notes write review comments (keymap/notes.go).
 	Notes Notes
+	// CopyPick is /copy's list of code blocks (keymap/copypick.go).
+	CopyPick CopyPick
 }
 
 // Global bindings work on every screen.
@@ -110,7 +112,7 @@ type Transcript struct {
 	NextBlock        key.Binding
 	ToggleBlock      key.Binding // expand/collapse the focused thinking or tool block
 	Copy             key.Binding // OSC 52 copy of the focused block
-	CopyCode         key.Binding // OSC 52 copy of the focused block's first code fence
+	CopyCode         key.Binding // OSC 52 copy of the code block under the cursor
 	Search           key.Binding
 	SearchNext       key.Binding
 	SearchPrev       key.Binding
@@ -243,7 +245,7 @@ func Default() KeyMap {
 			NextBlock:   b(k("]", "shift+down"), "]", "next block"),
 			ToggleBlock: b(k("enter", "space"), "enter/space", "expand/collapse block"),
 			Copy:        b(k("y"), "y", "copy block"),
-			CopyCode:    b(k("Y"), "Y", "copy code fence"),
+			CopyCode:    b(k("Y"), "Y", "copy the code block under the cursor"),
 		},
 		Approval: Approval{
 			Approve:      b(k("a", "y"), "a/y", "approve"),
@@ -289,6 +291,7 @@ func Default() KeyMap {
 	listDefaults(&km)
 	channelDefaults(&km)
 	shortcutDefaults(&km)
+	copyPickDefaults(&km)
 	notesDefaults(&km)
 	return km
 }

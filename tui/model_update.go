@@ -148,6 +148,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onHistory(msg) // app/prompthistory.go
 	case chat.ClientCommandMsg:
 		return m.runClientCommand(msg) // slashcmds.go
+	case dialog.CopyChosenMsg:
+		return app.CopyCmd(msg.Text, msg.What, "/export") // /copy's list (slashcmds.go)
 	case chat.CompletionDueMsg, chat.CompletionResultMsg, chat.ExportDoneMsg, chat.SearchFoundMsg, app.TurnsFetchedMsg:
 		if m.chat == nil {
 			return nil

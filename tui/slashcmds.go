@@ -49,6 +49,12 @@ func (m *Model) runClientCommand(msg chat.ClientCommandMsg) tea.Cmd {
 	case "/export":
 		return c.WholeChat(chat.WholeExport)
 	case "/copy":
+		if msg.Arg == "" {
+			if code, whole, ok := c.LastReplyCode(); ok && len(code) > 0 {
+				m.overlays = append(m.overlays, dialog.NewCopyPick(m.c.KM.CopyPick, copyChoices(code, whole)))
+				return nil
+			}
+		}
 		return c.CopyReply(msg.Arg)
 	case "/login":
 		return m.login() // signout.go
@@ -61,6 +67,15 @@ func (m *Model) runClientCommand(msg chat.ClientCommandMsg) tea.Cmd {
 		return m.quitCmd()
 	}
 	return nil
+}
+
+// copyChoices are /copy's choices: each code block, then the whole reply.
+func copyChoices(code []chat.CodeBlock, whole string) []dialog.CopyChoice {
+	out := make([]dialog.CopyChoice, 0, len(code)+1)
+	for i, c := range code {
+		out = append(out, dialog.CodeChoice(i+1, len(code), c.Lang, c.Code))
+	}
+	return append(out, dialog.CopyChoice{Label: "the whole reply (markdown)", Text: whole, What: "the last reply as markdown"})
 }
 
 // pickMode sets the mode whose value or label starts with name.

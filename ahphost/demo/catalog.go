@@ -67,6 +67,8 @@ func Commands() []CommandInfo {
 			"a subagent working in a child chat while a shell runs in the background"},
 		{"/demo auth", "a tool call that needs you to sign in", "/demo auth",
 			"a tool call that needs you to sign in to the Demo API (any token works)"},
+		{"/demo code", "a reply with several code blocks, tabs in them (try /copy and Y)", "/demo code",
+			"a reply with three fenced code blocks (Go and a Makefile indented with tabs, a shell line): `/copy` lists them to copy one, `Y` in the transcript copies the one under the cursor, tabs kept"},
 		{"/demo stream 3m", "N bytes of markdown in 20–60-byte deltas at full speed", "/demo stream N [delta]",
 			"N bytes of varied markdown (e.g. `3m`) streamed in 20–60-byte deltas (or `delta` bytes each) at full speed, as a model streams; ends in `-- end of stream N bytes --`"},
 	}

@@ -95,6 +95,8 @@ func parseCommand(text string) command {
 		return parseSwitch(scriptConfig, "reset", args)
 	case "url":
 		return command{script: scriptURL}
+	case "code":
+		return command{script: scriptCode}
 	case "big":
 		return parseBig(args)
 	case "slow":

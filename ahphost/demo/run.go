@@ -81,6 +81,8 @@ func (r *run) script() error {
 		return r.config()
 	case scriptURL:
 		return r.answerOnly(urlText(r.connect, r.t.Session))
+	case scriptCode:
+		return r.answerOnly(codeText()) // code.go
 	}
 	if ids := ahpwire.ReviewPromptIDs(r.t.Text); len(ids) > 0 {
 		return r.review(ids) // review.go

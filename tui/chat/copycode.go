@@ -13,31 +13,42 @@ import (
 	"github.com/ahptui/ahptui/tui/uikit"
 )
 
-// Copying code as Claude Code's /copy does: "/copy" copies the last reply
-// (and says how many code blocks it has), "/copy N" its Nth code block;
-// Y copies the focused block's code, the next code block on each press.
+// Copying code as Claude Code's /copy does: "/copy" lists the last
+// reply's code blocks and the whole reply to pick one (the root shows the
+// list, LastReplyCode), "/copy N" copies its Nth code block at once; Y in
+// the transcript copies the code block under the cursor (copycursor.go).
 // Tabs are copied as they are (the screen shows them as spaces).
 
-// fences returns the bodies of the fenced code blocks of markdown s (```
-// or ~~~, closed by a fence of the same character at least as long; an
-// unclosed one runs to the end).
-func fences(s string) []string {
-	var out []string
+// CodeBlock is one fenced code block of a reply: its info string's first
+// word (the language, "" when none) and its code.
+type CodeBlock struct {
+	Lang, Code string
+}
+
+// fences returns the fenced code blocks of markdown s (``` or ~~~,
+// closed by a fence of the same character at least as long; an unclosed
+// one runs to the end).
+func fences(s string) []CodeBlock {
+	var out []CodeBlock
 	lines := strings.Split(s, "\n")
-	start, fc, fn := -1, byte(0), 0
+	start, fc, fn, lang := -1, byte(0), 0, ""
 	for i, l := range lines {
 		t := strings.TrimLeft(l, " ")
 		c, n := fenceRun(t)
 		switch {
 		case start < 0 && n >= 3:
 			start, fc, fn = i, c, n
+			lang = ""
+			if f := strings.Fields(t[n:]); len(f) > 0 {
+				lang = f[0]
+			}
 		case start >= 0 && c == fc && n >= fn && strings.TrimSpace(t[n:]) == "":
-			out = append(out, strings.Join(lines[start+1:i], "\n"))
+			out = append(out, CodeBlock{Lang: lang, Code: strings.Join(lines[start+1:i], "\n")})
 			start = -1
 		}
 	}
 	if start >= 0 {
-		out = append(out, strings.Join(lines[start+1:], "\n"))
+		out = append(out, CodeBlock{Lang: lang, Code: strings.Join(lines[start+1:], "\n")})
 	}
 	return out
 }
@@ -79,14 +90,29 @@ func (m *Model) lastReply() *reducer.Message {
 }
 
 // replyCode is the code blocks of a reply's text, in order.
-func replyCode(msg *reducer.Message) []string {
-	var out []string
+func replyCode(msg *reducer.Message) []CodeBlock {
+	var out []CodeBlock
 	for _, b := range msg.Blocks {
 		if b.Kind == reducer.KindText {
 			out = append(out, fences(b.Text())...)
 		}
 	}
 	return out
+}
+
+// LastReplyCode returns the last reply's code blocks (their code made safe
+// to paste, tabs kept) and the whole reply as markdown; ok is false when
+// there is no reply yet.
+func (m *Model) LastReplyCode() (code []CodeBlock, whole string, ok bool) {
+	msg := m.lastReply()
+	if msg == nil {
+		return nil, "", false
+	}
+	code = replyCode(msg)
+	for i := range code {
+		code[i].Code = copySanitize(code[i].Code)
+	}
+	return code, messageMarkdown(msg), true
 }
 
 // CopyReply copies the last reply (arg "") or its code block arg (1-based).
@@ -97,11 +123,7 @@ func (m *Model) CopyReply(arg string) tea.Cmd {
 	}
 	code := replyCode(msg)
 	if arg == "" {
-		what := "the last reply as markdown"
-		if n := len(code); n > 0 {
-			what = fmt.Sprintf("the last reply as markdown; it has %d code block%s: /copy 1%s copies one", n, plural(n), rangeEnd(n))
-		}
-		return app.CopyCmd(messageMarkdown(msg), what, "/export")
+		return app.CopyCmd(messageMarkdown(msg), "the last reply as markdown", "/export")
 	}
 	n, err := strconv.Atoi(arg)
 	if err != nil || n < 1 || n > len(code) {
@@ -110,41 +132,7 @@ func (m *Model) CopyReply(arg string) tea.Cmd {
 		}
 		return uikit.Notice(fmt.Sprintf("/copy N: N is 1%s (the last reply's code blocks)", rangeEnd(len(code))), false)
 	}
-	return app.CopyCmd(copySanitize(code[n-1]), fmt.Sprintf("code block %d of %d", n, len(code)), "/export")
-}
-
-// copyFocusedCode copies the focused block's code: its next code block on
-// each press (the first when the focus moved).
-func (m *Model) copyFocusedCode() tea.Cmd {
-	b := m.focusedBlock()
-	if b == nil {
-		return uikit.Notice("the focused block has no code fence", false)
-	}
-	code := fences(rawCopyText(b))
-	if len(code) == 0 {
-		return uikit.Notice("the focused block has no code fence", false)
-	}
-	id := ""
-	if sp := m.Transcript.FocusedSpan(); sp != nil {
-		id = sp.ID
-	}
-	if id != m.codeFor {
-		m.codeFor, m.codeNext = id, 0
-	}
-	i := m.codeNext % len(code)
-	m.codeNext = i + 1
-	what := "code"
-	if len(code) > 1 {
-		what = fmt.Sprintf("code block %d of %d (Y again: the next)", i+1, len(code))
-	}
-	return app.CopyCmd(copySanitize(code[i]), what, m.c.KM.Transcript.Export.Help().Key)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return app.CopyCmd(copySanitize(code[n-1].Code), fmt.Sprintf("code block %d of %d", n, len(code)), "/export")
 }
 
 func rangeEnd(n int) string {

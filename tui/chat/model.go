@@ -60,10 +60,12 @@ type Model struct {
 	height     int
 	Conn       ahpclient.ConnState // a copy of the root's, updated by it
 	Extras     Extras              // completions, steering, queue, search, subagents (extras.go)
-	// codeFor is the focused block Y copied code of; codeNext its next
-	// code block (copycode.go).
-	codeFor  string
-	codeNext int
+	// codeFor is the focused block Y copied code of, codeAt the code block
+	// it copied and codeTop the window's top then: Y again with nothing
+	// moved copies the next one (copycursor.go).
+	codeFor string
+	codeAt  int
+	codeTop tpos
 }
 
 // AHP is AHP's state of the chat: the attached host's Mirror's (App.Mirror),

@@ -31,7 +31,7 @@ var ClientCommands = []clientCommand{
 	{"/sessions", "ahptui: the session picker"},
 	{"/rename", "ahptui: rename this session"},
 	{"/export", "ahptui: write the chat to a markdown file here"},
-	{"/copy", "ahptui: copy the last reply (markdown); /copy N its Nth code block"},
+	{"/copy", "ahptui: pick a code block of the last reply (or all of it) to copy; /copy N its Nth code block"},
 	{"/login", "ahptui: sign the agent in (a token for what it declares)"},
 	{"/logout", "ahptui: sign the agent out on the host"},
 	{"/help", "ahptui: every key binding"},
