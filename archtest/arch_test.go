@@ -55,14 +55,13 @@ var allowed = map[string][]string{
 	"internal/jsonscan":     {},
 	"internal/agents":       {"internal/config"},
 
-	"internal/mockanthropic":                   {},
-	"internal/mockanthropic/cmd/mockanthropic": {"internal/mockanthropic"},
-	"internal/mockgemini":                      {},
-	"internal/mockgemini/cmd/mockgemini":       {"internal/mockgemini"},
-	"internal/mockopenai":                      {},
-	"internal/mockopenai/cmd/mockopenai":       {"internal/mockopenai"},
-	"internal/tmuxctl":                         {},
-	"internal/tmuxctl/cmd/echoprobe":           {"internal/tmuxctl"},
+	"internal/mockllm":               {},
+	"internal/mockllm/cmd/mockllm":   {"internal/mockanthropic", "internal/mockgemini", "internal/mockopenai"},
+	"internal/mockanthropic":         {"internal/mockllm"},
+	"internal/mockgemini":            {"internal/mockllm"},
+	"internal/mockopenai":            {"internal/mockllm"},
+	"internal/tmuxctl":               {},
+	"internal/tmuxctl/cmd/echoprobe": {"internal/tmuxctl"},
 }
 
 // pure packages may not import packages that do I/O or read clocks/randomness.

@@ -32,9 +32,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 AGENT=${1:?usage: e2e-exec-agent.sh gemini|opencode|codex}
 case "$AGENT" in
-gemini) PKG=@google/gemini-cli VERSION=0.61.0 MOCK=mockgemini ;;
-opencode) PKG=opencode-ai VERSION=1.18.33 MOCK=mockopenai ;;
-codex) PKG=@agentclientprotocol/codex-acp VERSION=2.6.0 MOCK=mockopenai ;;
+gemini) PKG=@google/gemini-cli VERSION=0.61.0 API=gemini ;;
+opencode) PKG=opencode-ai VERSION=1.18.33 API=openai ;;
+codex) PKG=@agentclientprotocol/codex-acp VERSION=2.6.0 API=openai ;;
 *)
 	echo "e2e-exec-agent: unknown agent $AGENT (gemini, opencode, codex)" >&2
 	exit 2
@@ -55,7 +55,11 @@ if [ "$(installed_version)" != "$VERSION" ]; then
 	[ "$(installed_version)" = "$VERSION" ] || { echo "e2e-exec-agent: npm did not install $VERSION" >&2; exit 1; }
 fi
 
-. "$(dirname "$0")/lib/tmux-screen.sh" # e2e_workdir, step, fail, ahptui_bin
+. "$(dirname "$0")/lib/tmux-screen.sh" # e2e_workdir, step, ahptui_bin
+fail() { # (no screen to show: no tmux here)
+	echo "FAIL: $*" >&2
+	exit 1
+}
 e2e_workdir "$AGENT"
 mkdir -p "$WORK/proj" "$WORK/state" "$WORK/home" "$WORK/requests"
 MOCK_PID= SERVE_PID=
@@ -70,9 +74,9 @@ if command -v go >/dev/null 2>&1; then
 	export GOCACHE GOMODCACHE GOPATH
 fi
 
-step "start $MOCK on loopback"
-(cd "$ROOT" && go build -o "$WORK/$MOCK" "./internal/$MOCK/cmd/$MOCK")
-"$WORK/$MOCK" -url-file "$WORK/mock.url" -dump "$WORK/requests" >"$WORK/mock.log" 2>&1 &
+step "start the mock $API API on loopback"
+(cd "$ROOT" && go build -o "$WORK/mockllm" ./internal/mockllm/cmd/mockllm)
+"$WORK/mockllm" -api "$API" -url-file "$WORK/mock.url" -dump "$WORK/requests" >"$WORK/mock.log" 2>&1 &
 MOCK_PID=$!
 for _ in $(seq 100); do [ -s "$WORK/mock.url" ] && break; sleep 0.1; done
 MOCK_URL=$(cat "$WORK/mock.url")

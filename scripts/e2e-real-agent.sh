@@ -103,9 +103,9 @@ if command -v go >/dev/null 2>&1; then
 fi
 
 step "start the mock Anthropic API on loopback"
-(cd "$ROOT" && go build -o "$WORK/mockanthropic" ./internal/mockanthropic/cmd/mockanthropic)
+(cd "$ROOT" && go build -o "$WORK/mockllm" ./internal/mockllm/cmd/mockllm)
 mkdir -p "$WORK/requests"
-"$WORK/mockanthropic" -url-file "$WORK/mock.url" -dump "$WORK/requests" >"$WORK/mock.log" 2>&1 &
+"$WORK/mockllm" -api anthropic -url-file "$WORK/mock.url" -dump "$WORK/requests" >"$WORK/mock.log" 2>&1 &
 MOCK_PID=$!
 for _ in $(seq 100); do [ -s "$WORK/mock.url" ] && break; sleep 0.1; done
 MOCK_URL=$(cat "$WORK/mock.url")

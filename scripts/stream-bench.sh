@@ -225,8 +225,8 @@ if [ "$AGENT" != demo ]; then
 	CACHE=${AHPTUI_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ahptui-ci}
 	ADAPTER="$CACHE/claude-agent-acp-0.23.1/node_modules/@zed-industries/claude-agent-acp/dist/index.js"
 	[ -f "$ADAPTER" ] || { echo "stream-bench: no adapter at $ADAPTER (run scripts/e2e-real-agent.sh once: it installs it)" >&2; exit 1; }
-	(cd "$ROOT" && go build -o "$WORK/mockanthropic" ./internal/mockanthropic/cmd/mockanthropic)
-	"$WORK/mockanthropic" -url-file "$WORK/mock.url" >"$WORK/mock.log" 2>&1 &
+	(cd "$ROOT" && go build -o "$WORK/mockllm" ./internal/mockllm/cmd/mockllm)
+	"$WORK/mockllm" -api anthropic -url-file "$WORK/mock.url" >"$WORK/mock.log" 2>&1 &
 	MOCK_PID=$!
 	for _ in $(seq 100); do [ -s "$WORK/mock.url" ] && break; sleep 0.1; done
 	[ -s "$WORK/mock.url" ] || fail "the mock did not start"

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/mockllm"
 )
 
 // Request is the part of a Messages API request the mock reads.
@@ -290,11 +292,9 @@ func Script(r *Request) Reply {
 		md := Markdown(n)
 		return Reply{Blocks: []Block{{Type: "text", Text: md, Chunks: Chunk(md, 1)}}, StopReason: "end_turn"}
 	case strings.HasPrefix(lower, "slow"):
-		var words []string
-		for i := 0; i < 600; i++ {
-			words = append(words, fmt.Sprintf("word%d ", i))
-		}
-		return Reply{Blocks: []Block{{Type: "text", Text: strings.Join(words, ""), Chunks: words, Delay: 100 * time.Millisecond}}, StopReason: "end_turn"}
+		text := mockllm.SlowText()
+		words := strings.SplitAfter(text, " ")
+		return Reply{Blocks: []Block{{Type: "text", Text: text, Chunks: words[:len(words)-1], Delay: mockllm.SlowDelay}}, StopReason: "end_turn"}
 	}
 	if p == "" {
 		p = "(nothing)"

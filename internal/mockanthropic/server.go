@@ -1,24 +1,12 @@
 package mockanthropic
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
-	"time"
-)
 
-// maxBody bounds a request body (Claude Code's requests carry the whole
-// conversation and the tool schemas: a few hundred KiB).
-const maxBody = 32 << 20
+	"github.com/ahptui/ahptui/internal/mockllm"
+)
 
 // Logged is one request the server received.
 type Logged struct {
@@ -34,20 +22,16 @@ type Logged struct {
 
 // Server is the mock API. The zero value is not usable: call New.
 type Server struct {
-	// Dump, when set, is a directory that receives every request body
-	// (NNNN.json, in arrival order) for post-mortems.
-	Dump string
+	// Base serves on loopback; its Dump, when set, is a directory that
+	// receives every request body (NNNN.json, in arrival order).
+	mockllm.Base
 
 	mu    sync.Mutex
-	n     int // requests dumped
 	tools int // tool_use ids given
 	log   []Logged
 	tap   func(Logged)
-	fails map[string]int // "overloaded N …" prompts: failures answered so far
 	// answered holds the tool_use ids whose result the mock answered.
 	answered map[string]bool
-	http     *http.Server
-	ln       net.Listener
 }
 
 // New returns a server; tap, when not nil, sees every request as it is
@@ -72,36 +56,7 @@ func (s *Server) record(l Logged) {
 
 // Listen serves on addr, which must be a loopback address
 // (127.0.0.1:0 picks a port), and returns the base URL.
-func (s *Server) Listen(addr string) (string, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "", fmt.Errorf("mockanthropic: listen address %q: %w", addr, err)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return "", fmt.Errorf("mockanthropic: %q is not a loopback address", addr)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return "", fmt.Errorf("mockanthropic: listen: %w", err)
-	}
-	s.ln = ln
-	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = s.http.Serve(ln) }()
-	return "http://" + ln.Addr().String(), nil
-}
-
-// Close stops the server and ends the streams in flight.
-func (s *Server) Close() error {
-	if s.http == nil {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	if err := s.http.Shutdown(ctx); err != nil {
-		return s.http.Close()
-	}
-	return nil
-}
+func (s *Server) Listen(addr string) (string, error) { return s.Serve("mockanthropic", addr, s) }
 
 // ServeHTTP answers the API's routes.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -121,7 +76,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		if s.failing(req.Prompt()) {
+		if fail, _ := s.Failing(req.Prompt()); fail {
 			s.record(Logged{Method: r.Method, Path: r.URL.Path, Prompt: req.Prompt(), Stream: req.Stream, Reply: "overloaded"})
 			w.Header().Set("retry-after", "1")
 			writeJSON(w, 529, apiError("overloaded_error", "Overloaded (the mock's scripted failure)"))
@@ -168,50 +123,10 @@ func (s *Server) wasAnswered(id string) bool {
 	return s.answered[id]
 }
 
-// failing reports whether a request with this prompt gets a scripted
-// failure: "down …" always; "overloaded N …" the first N times.
-func (s *Server) failing(prompt string) bool {
-	if strings.HasPrefix(prompt, "down") {
-		return true
-	}
-	rest, ok := strings.CutPrefix(prompt, "overloaded ")
-	if !ok {
-		return false
-	}
-	n, err := strconv.Atoi(strings.Fields(rest + " x")[0])
-	if err != nil {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.fails == nil {
-		s.fails = map[string]int{}
-	}
-	if s.fails[prompt] >= n {
-		return false
-	}
-	s.fails[prompt]++
-	return true
-}
-
 // decode reads a messages request, answering 400 on a bad body.
 func (s *Server) decode(w http.ResponseWriter, r *http.Request) (*Request, bool) {
 	var req Request
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-	if err == nil && len(body) > maxBody {
-		err = errors.New("body too large")
-	}
-	if err == nil && s.Dump != "" {
-		s.mu.Lock()
-		s.n++
-		name := filepath.Join(s.Dump, fmt.Sprintf("%04d.json", s.n))
-		s.mu.Unlock()
-		_ = os.WriteFile(name, body, 0o600)
-	}
-	if err == nil {
-		err = json.Unmarshal(body, &req)
-	}
-	if err != nil {
+	if err := s.Decode(r, &req); err != nil {
 		s.record(Logged{Method: r.Method, Path: r.URL.Path})
 		writeJSON(w, http.StatusBadRequest, apiError("invalid_request_error", err.Error()))
 		return nil, false
@@ -224,8 +139,6 @@ func apiError(kind, msg string) map[string]any {
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
-	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("request-id", "req_mock")
-	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(v)
+	mockllm.WriteJSON(w, code, v)
 }

@@ -3,9 +3,9 @@ package mockanthropic
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"time"
+
+	"github.com/ahptui/ahptui/internal/mockllm"
 )
 
 // usage is the token usage every reply reports.
@@ -47,22 +47,12 @@ func outTokens(rep Reply) int {
 // per block content_block_start / _delta… / _stop, message_delta,
 // message_stop. It stops when ctx ends (the client went away).
 func stream(ctx context.Context, w http.ResponseWriter, model string, rep Reply) {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("request-id", "req_mock")
-	w.WriteHeader(http.StatusOK)
-	fl, _ := w.(http.Flusher)
+	w.Header().Set("request-id", "req_mock")
+	sse := mockllm.NewSSE(ctx, w)
 	send := func(event string, data map[string]any) bool {
 		data["type"] = event
 		b, _ := json.Marshal(data)
-		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b); err != nil {
-			return false
-		}
-		if fl != nil {
-			fl.Flush()
-		}
-		return ctx.Err() == nil
+		return sse.Send(event, b)
 	}
 	start := map[string]any{"id": "msg_mock", "type": "message", "role": "assistant", "model": model,
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": usage(1)}
@@ -70,7 +60,7 @@ func stream(ctx context.Context, w http.ResponseWriter, model string, rep Reply)
 		return
 	}
 	for i, b := range rep.Blocks {
-		if !streamBlock(ctx, send, i, b) {
+		if !streamBlock(sse, send, i, b) {
 			return
 		}
 	}
@@ -82,7 +72,7 @@ func stream(ctx context.Context, w http.ResponseWriter, model string, rep Reply)
 }
 
 // streamBlock writes one block's start, deltas and stop.
-func streamBlock(ctx context.Context, send func(string, map[string]any) bool, i int, b Block) bool {
+func streamBlock(sse *mockllm.SSE, send func(string, map[string]any) bool, i int, b Block) bool {
 	var start map[string]any
 	switch b.Type {
 	case "thinking":
@@ -112,12 +102,8 @@ func streamBlock(ctx context.Context, send func(string, map[string]any) bool, i 
 			chunks = Chunk(b.Text, 3)
 		}
 		for _, c := range chunks {
-			if b.Delay > 0 {
-				select {
-				case <-ctx.Done():
-					return false
-				case <-time.After(b.Delay):
-				}
+			if !sse.Pause(b.Delay) {
+				return false
 			}
 			d := map[string]any{"type": "text_delta", "text": c}
 			if b.Type == "thinking" {

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/mockllm"
 )
 
 // Request is the part of a generateContent request the mock reads.
@@ -143,11 +145,7 @@ func Script(r *Request) Reply {
 			{FunctionCall: &FunctionCall{Name: "replace", Args: fill(r.offers("replace"), map[string]any{
 				"file_path": file, "old_string": m[2], "new_string": m[3], "instruction": "Replace " + m[2] + " with " + m[3]})}}}}
 	case strings.HasPrefix(words, "slow"):
-		var b strings.Builder
-		for i := 0; i < 600; i++ {
-			fmt.Fprintf(&b, "word%d ", i)
-		}
-		return Reply{Parts: []Part{{Text: b.String()}}, Delay: 100 * time.Millisecond}
+		return Reply{Parts: []Part{{Text: mockllm.SlowText()}}, Delay: mockllm.SlowDelay}
 	}
 	return Reply{Parts: []Part{{Text: "Hello from the mock. You said: " + words}}}
 }

@@ -1,12 +1,11 @@
 package mockopenai
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
-	"net/http"
 	"strings"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/mockllm"
 )
 
 // responsesUsage is the token usage every Responses reply reports.
@@ -51,22 +50,13 @@ func responseObject(model, id, status string, output []map[string]any) map[strin
 // deltas (output_text.delta a word at a time, slowly for "slow";
 // function_call_arguments.delta or custom_tool_call_input.delta) and
 // output_item.done; response.completed. It stops when ctx ends.
-func streamResponses(ctx context.Context, w http.ResponseWriter, model, id string, rep Reply, call *RCall) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.WriteHeader(http.StatusOK)
-	fl, _ := w.(http.Flusher)
+func streamResponses(sse *mockllm.SSE, model, id string, rep Reply, call *RCall) {
 	seq := 0
 	send := func(event string, data map[string]any) bool {
 		data["type"], data["sequence_number"] = event, seq
 		seq++
 		b, _ := json.Marshal(data)
-		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b); err != nil {
-			return false
-		}
-		if fl != nil {
-			fl.Flush()
-		}
-		return ctx.Err() == nil
+		return sse.Send(event, b)
 	}
 	if !send("response.created", map[string]any{"response": responseObject(model, id, "in_progress", []map[string]any{})}) {
 		return
@@ -79,7 +69,7 @@ func streamResponses(ctx context.Context, w http.ResponseWriter, model, id strin
 		}
 		start["status"] = "in_progress"
 		if !send("response.output_item.added", map[string]any{"output_index": i, "item": start}) ||
-			!streamItem(ctx, send, i, item, rep.Delay) ||
+			!streamItem(sse, send, i, item, rep.Delay) ||
 			!send("response.output_item.done", map[string]any{"output_index": i, "item": item}) {
 			return
 		}
@@ -88,7 +78,7 @@ func streamResponses(ctx context.Context, w http.ResponseWriter, model, id strin
 }
 
 // streamItem writes the deltas of one output item.
-func streamItem(ctx context.Context, send func(string, map[string]any) bool, i int, item map[string]any, delay time.Duration) bool {
+func streamItem(sse *mockllm.SSE, send func(string, map[string]any) bool, i int, item map[string]any, delay time.Duration) bool {
 	at := map[string]any{"item_id": item["id"], "output_index": i}
 	with := func(k string, v any) map[string]any {
 		m := map[string]any{k: v}
@@ -108,14 +98,7 @@ func streamItem(ctx context.Context, send func(string, map[string]any) bool, i i
 	text := item["content"].([]any)[0].(map[string]any)["text"].(string)
 	at["content_index"] = 0
 	for _, wd := range strings.SplitAfter(text, " ") {
-		if delay > 0 {
-			select {
-			case <-ctx.Done():
-				return false
-			case <-time.After(delay):
-			}
-		}
-		if wd != "" && !send("response.output_text.delta", with("delta", wd)) {
+		if !sse.Pause(delay) || (wd != "" && !send("response.output_text.delta", with("delta", wd))) {
 			return false
 		}
 	}

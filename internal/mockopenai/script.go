@@ -2,11 +2,12 @@ package mockopenai
 
 import (
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/ahptui/ahptui/internal/mockllm"
 )
 
 // Request is the part of a chat completions request the mock reads.
@@ -131,13 +132,7 @@ func Script(r *Request) Reply {
 }
 
 // slowReply is one word every 100 ms for a minute (for cancellation).
-func slowReply() Reply {
-	var b strings.Builder
-	for i := 0; i < 600; i++ {
-		fmt.Fprintf(&b, "word%d ", i)
-	}
-	return Reply{Text: b.String(), Delay: 100 * time.Millisecond}
-}
+func slowReply() Reply { return Reply{Text: mockllm.SlowText(), Delay: mockllm.SlowDelay} }
 
 // lastCallName is the tool the last assistant message called.
 func (r *Request) lastCallName() string {

@@ -105,10 +105,3 @@ func TestScripts(t *testing.T) {
 		t.Fatalf("overloaded 2: %v", codes)
 	}
 }
-
-// Only loopback addresses are served.
-func TestListenLoopbackOnly(t *testing.T) {
-	if _, err := New(nil).Listen("0.0.0.0:0"); err == nil {
-		t.Fatal("listened on every interface")
-	}
-}
