@@ -22,22 +22,43 @@ import (
 //     limit): Failed, and the error is returned (errors.Is
 //     segment.ErrMessageTooLarge).
 //
+// Dispatch is Queue then Flush: it takes its place in the client's send
+// order when called, after every action queued before it.
+//
 // The returned error is non-nil only when the action was not accepted at
 // all (closed client, failed client, invalid input, too large).
 func (c *Client) Dispatch(ctx context.Context, channel string, action ahpwire.Action) (uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	seq, err := c.Queue(channel, action)
+	if err != nil {
+		return 0, err
+	}
+	return seq, c.Flush(seq)
+}
+
+// Queue puts action on channel at the end of the client's send order and
+// returns its clientSeq; Flush (or Dispatch, or the next reconnection)
+// writes it. Queue touches memory only (never the network, never a lock a
+// write holds), so a UI may call it from its update loop and flush from
+// any goroutine later.
+//
+// The order is the client's one ordering guarantee for actions: the host
+// receives them in the order Queue (or Dispatch) was called — the
+// clientSeq order — whichever goroutines flush them and in whatever order
+// those run, across a reconnection (held actions go first, in order) and
+// across callers. Two keys typed into a terminal cannot arrive swapped,
+// and a cancel cannot overtake the message it cancels.
+func (c *Client) Queue(channel string, action ahpwire.Action) (uint64, error) {
 	if channel == "" {
 		return 0, errors.New("ahpclient: dispatch: empty channel")
 	}
 	if action == nil {
 		return 0, errors.New("ahpclient: dispatch: nil action")
 	}
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	c.sendMu.Lock()
-	defer c.sendMu.Unlock()
 	c.mu.Lock()
-	closed, phase, k := c.closed, c.state.Phase, c.cur
+	closed, phase := c.closed, c.state.Phase
 	c.mu.Unlock()
 	switch {
 	case closed:
@@ -45,17 +66,44 @@ func (c *Client) Dispatch(ctx context.Context, channel string, action ahpwire.Ac
 	case phase == Failed:
 		return 0, fmt.Errorf("ahpclient: dispatch: %w", ErrNotConnected)
 	}
-	seq := nextClientSeq()
-	if k == nil {
-		e := c.ob.add(seq, channel, action, OutboxHeld)
-		c.emit(OutboxEvent{Entry: e}, controlEvent)
-		return seq, nil
+	return c.ob.queue(channel, action).ClientSeq, nil
+}
+
+// Flush writes every action queued and not yet written, in queue order
+// (not connected: reports them Held, for the next connection), and
+// returns clientSeq's error when this call wrote it and it was not
+// accepted (see Dispatch). An action another Flush wrote first tells its
+// fate through OutboxEvents only. Flush holds the send lock while it
+// writes: a slow link makes it, not Queue, wait.
+func (c *Client) Flush(clientSeq uint64) error {
+	c.sendMu.Lock()
+	defer c.sendMu.Unlock()
+	c.mu.Lock()
+	closed, phase, k := c.closed, c.state.Phase, c.cur
+	c.mu.Unlock()
+	var res error
+	for _, e := range c.ob.takeQuiet() {
+		var err error
+		switch {
+		case closed:
+			err = ErrClosed
+		case phase == Failed:
+			err = fmt.Errorf("ahpclient: dispatch: %w", ErrNotConnected)
+		case k == nil:
+			c.emit(OutboxEvent{Entry: e}, controlEvent)
+		default:
+			err = c.sendEntry(k, e)
+		}
+		if err != nil && (closed || phase == Failed) {
+			if ne, ok := c.ob.transition(e.ClientSeq, OutboxFailed, err, 0, OutboxHeld); ok {
+				c.emit(OutboxEvent{Entry: ne}, controlEvent)
+			}
+		}
+		if e.ClientSeq == clientSeq {
+			res = err
+		}
 	}
-	e := c.ob.add(seq, channel, action, OutboxHeld)
-	if err := c.sendEntry(k, e); err != nil {
-		return seq, err
-	}
-	return seq, nil
+	return res
 }
 
 // sendEntry writes a Held entry on k and reports its new state. c.sendMu

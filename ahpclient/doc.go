@@ -2,7 +2,8 @@
 // wire for ahptui: a WebSocket JSON-RPC connection to one host with version
 // negotiation, segmenting (ahp/messageSegment) in both directions, ordered
 // and lossless event delivery, sequence tracking, an outbox for dispatched
-// actions, a heartbeat and a reconnect supervisor that resumes subscriptions
+// actions that is also their one send order (Queue, Flush: the host gets
+// actions in the order they were queued), a heartbeat and a reconnect supervisor that resumes subscriptions
 // with `reconnect` (replay or snapshot) and falls back to `initialize`.
 // While it waits out a reconnect backoff, ConnState.NextRetry says when the
 // next attempt is due and Client.RetryNow makes it happen at once.
@@ -134,8 +135,8 @@
 //
 //	Client.sendMu → any other lock; every other lock is a leaf.
 //
-// Client.sendMu orders dispatch writes (Dispatch, the flush of held
-// dispatches in activate, failHeld, onDisconnect) and is the only lock held
+// Client.sendMu orders dispatch writes (Flush and Dispatch, the flush of
+// held dispatches in activate, failHeld, onDisconnect) and is the only lock held
 // while another is taken (Client.mu, outbox.mu, eventQueue.mu, conn.writeMu,
 // conn.mu). Each leaf is held only around its own fields and calls nothing
 // that locks: Client.mu (phase, live connection, negotiated version,

@@ -16,15 +16,60 @@ var clientSeqCounter atomic.Uint64
 // nextClientSeq returns the next clientSeq (starting at 1).
 func nextClientSeq() uint64 { return clientSeqCounter.Add(1) }
 
-// outbox tracks every dispatch until its fate is final.
+// outbox tracks every dispatch until its fate is final. It is also the
+// client's one send order: an entry's clientSeq is drawn under the same
+// lock that records it (queue), so clientSeq order is the order callers
+// queued in, whichever goroutines they are on, and every flush writes the
+// held entries in clientSeq order (dispatch.go).
 type outbox struct {
 	mu      sync.Mutex
 	entries map[uint64]*OutboxEntry
 	sizes   map[uint64]int64 // frame size of each written entry
+	quiet   map[uint64]bool  // queued, not yet flushed: no event has told of them
 }
 
 func newOutbox() *outbox {
-	return &outbox{entries: make(map[uint64]*OutboxEntry), sizes: make(map[uint64]int64)}
+	return &outbox{entries: make(map[uint64]*OutboxEntry), sizes: make(map[uint64]int64), quiet: make(map[uint64]bool)}
+}
+
+// queue records action on channel as a quiet Held entry under the next
+// clientSeq, both under the lock, and returns a copy.
+func (o *outbox) queue(channel string, a ahpwire.Action) OutboxEntry {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	seq := nextClientSeq()
+	e := &OutboxEntry{ClientSeq: seq, Channel: channel, Action: a, Status: OutboxHeld}
+	o.entries[seq] = e
+	o.quiet[seq] = true
+	return *e
+}
+
+// takeQuiet returns the quiet entries still Held, ordered by clientSeq,
+// and marks them told of: the caller (a flush, under Client.sendMu) writes
+// or announces each of them.
+func (o *outbox) takeQuiet() []OutboxEntry {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out := make([]OutboxEntry, 0, len(o.quiet))
+	for seq := range o.quiet {
+		if e := o.entries[seq]; e != nil && e.Status == OutboxHeld {
+			out = append(out, *e)
+		}
+		delete(o.quiet, seq)
+	}
+	slices.SortFunc(out, byClientSeq)
+	return out
+}
+
+// byClientSeq orders entries by clientSeq.
+func byClientSeq(a, b OutboxEntry) int {
+	switch {
+	case a.ClientSeq < b.ClientSeq:
+		return -1
+	case a.ClientSeq > b.ClientSeq:
+		return 1
+	}
+	return 0
 }
 
 // setSize records the frame size of entry seq (before it is written).
@@ -79,6 +124,7 @@ func (o *outbox) transition(seq uint64, st OutboxStatus, err error, serverSeq ui
 		return OutboxEntry{}, false
 	}
 	e.Status, e.Err = st, err
+	delete(o.quiet, seq)
 	if serverSeq != 0 {
 		e.ServerSeq = serverSeq
 	}
@@ -100,15 +146,7 @@ func (o *outbox) withStatus(st OutboxStatus) []OutboxEntry {
 			out = append(out, *e)
 		}
 	}
-	slices.SortFunc(out, func(a, b OutboxEntry) int {
-		switch {
-		case a.ClientSeq < b.ClientSeq:
-			return -1
-		case a.ClientSeq > b.ClientSeq:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, byClientSeq)
 	return out
 }
 
@@ -131,14 +169,6 @@ func (o *outbox) all() []OutboxEntry {
 		out = append(out, *e)
 	}
 	o.mu.Unlock()
-	slices.SortFunc(out, func(a, b OutboxEntry) int {
-		switch {
-		case a.ClientSeq < b.ClientSeq:
-			return -1
-		case a.ClientSeq > b.ClientSeq:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, byClientSeq)
 	return out
 }

@@ -3,103 +3,78 @@ package tui
 import (
 	"context"
 	"math/rand/v2"
-	"strings"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/tui/app"
 )
 
-// Keys typed into a terminal reach the host in the order they were typed,
-// whichever order Bubble Tea's goroutines run their commands in (a quick
-// "ls" used to arrive as "sl").
-func TestTerminalInputKeepsTypingOrder(t *testing.T) {
-	f := &fakeBackend{}
-	o := app.NewOutbox(context.Background(), f)
-	const uri = "ahp-terminal:/t1"
-	want := "ls -la && echo typed-in-order\r"
+// The TUI's half of the client's send order (ahpclient's sendorder_test.go
+// proves the client's): App.Dispatch takes an action's place in the order
+// when Update calls it, so the commands Bubble Tea runs on goroutines of
+// their own, in any order, deliver a title typed key by key to the real
+// host as it was typed.
+func TestDispatchKeepsUpdateOrder(t *testing.T) {
+	r := newLiveRig(t, 0)
+	r.pump("agents", func(m Model) bool { return len(m.picker.Agents) > 0 })
+	r.newSession()
+	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat.Ready })
+	session := r.m.chat.Session
+
+	const want = "ls -la && echo typed-in-order"
 	var cmds []tea.Cmd
-	cmds = append(cmds, o.Send(uri, &ahpwire.TerminalClaimed{}, "claim the terminal"))
-	for _, r := range want {
-		cmds = append(cmds, o.Send(uri, &ahpwire.TerminalInput{Data: string(r)}, "type into the terminal"))
+	for i := range want {
+		cmds = append(cmds, r.m.c.Dispatch(session, &ahpwire.SessionTitleChanged{Title: want[:i+1]}, "rename the session"))
 	}
-	// Run the commands concurrently, started in a shuffled order.
 	rand.Shuffle(len(cmds), func(i, j int) { cmds[i], cmds[j] = cmds[j], cmds[i] })
+	msgs := make([]tea.Msg, len(cmds))
 	var wg sync.WaitGroup
-	for _, c := range cmds {
+	for i, c := range cmds {
 		wg.Add(1)
-		go func() { defer wg.Done(); c() }()
+		go func() { defer wg.Done(); msgs[i] = c() }()
 	}
 	wg.Wait()
-
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.dispatched) != len(want)+1 {
-		t.Fatalf("dispatched %d actions, want %d", len(f.dispatched), len(want)+1)
-	}
-	if _, ok := f.dispatched[0].action.(*ahpwire.TerminalClaimed); !ok {
-		t.Fatalf("first action %T, want the claim", f.dispatched[0].action)
-	}
-	var got strings.Builder
-	for _, d := range f.dispatched[1:] {
-		in, ok := d.action.(*ahpwire.TerminalInput)
-		if !ok || d.channel != uri {
-			t.Fatalf("unexpected action %T on %q", d.action, d.channel)
+	typed := make([]uint64, len(want)) // clientSeqs in the order Update dispatched
+	for _, msg := range msgs {
+		d, ok := msg.(app.DispatchedMsg)
+		if !ok || d.Err != nil {
+			t.Fatalf("dispatch reported %#v", msg)
 		}
-		got.WriteString(in.Data)
+		typed[len(d.Action.(*ahpwire.SessionTitleChanged).Title)-1] = d.ClientSeq
+		r.m = send(t, r.m, msg)
 	}
-	if got.String() != want {
-		t.Fatalf("host got %q, want %q", got.String(), want)
-	}
-}
 
-// One outbox per backend: a later viewer on the same host shares it, so
-// its claim cannot overtake the release of the viewer before it.
-func TestOutboxIsPerBackend(t *testing.T) {
-	m, _ := newTestModel(t, 80, 24)
-	a, b := m.c.Sender(), m.c.Sender()
-	if a == nil || b == nil || m.c.Out == nil {
-		t.Fatal("no sender with a backend")
-	}
-	first := m.c.Out
-	m.c.Dispatch("ahp-session:/s", &ahpwire.SessionIsReadChanged{IsRead: true}, "mark read")
-	if m.c.Out != first {
-		t.Fatal("a second dispatch on the same backend got a new outbox")
-	}
-	m.c.Backend = &fakeBackend{}
-	m.c.Sender()
-	if m.c.Out == first {
-		t.Fatal("another backend kept the old outbox")
-	}
-	m.c.Backend = nil
-	if m.c.Sender() != nil {
-		t.Fatal("a sender without a backend")
-	}
-}
-
-// A message and the cancel pressed right after it reach the host in that
-// order: the cancel cannot overtake the turn it cancels.
-func TestSendThenCancelKeepOrder(t *testing.T) {
-	for range 20 {
-		m, f := newTestModel(t, 80, 24)
-		const chat = "ahp-chat:/c"
-		send := m.c.Dispatch(chat, &ahpwire.ChatTurnStarted{TurnID: "t1"}, "send message")
-		cancel := m.c.Dispatch(chat, &ahpwire.ChatTurnCancelled{TurnID: "t1"}, "cancel turn")
-		var wg sync.WaitGroup
-		wg.Add(2)
-		go func() { defer wg.Done(); cancel() }()
-		go func() { defer wg.Done(); send() }()
-		wg.Wait()
-		f.mu.Lock()
-		if len(f.dispatched) != 2 {
-			t.Fatalf("dispatched %d", len(f.dispatched))
+	// The host's echoes, in the order it applied them, through the model.
+	var echoed []uint64
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for len(echoed) < len(want) {
+		ev, err := r.client.Next(ctx)
+		if err != nil {
+			t.Fatalf("echoes %v of %v: %v", echoed, typed, err)
 		}
-		if _, ok := f.dispatched[0].action.(*ahpwire.ChatTurnStarted); !ok {
-			t.Fatalf("first dispatched %T, want the message", f.dispatched[0].action)
+		switch ev := ev.(type) {
+		case ahpclient.EnvelopeEvent:
+			if o := ev.Envelope.Origin; ev.Own && ev.Envelope.Channel == session && o != nil {
+				echoed = append(echoed, o.ClientSeq)
+			}
+		case ahpclient.OutboxEvent:
+			if ev.Entry.Status == ahpclient.OutboxRejected {
+				t.Fatalf("the host rejected %d: %v", ev.Entry.ClientSeq, ev.Entry.Err)
+			}
 		}
-		f.mu.Unlock()
+		r.m = send(t, r.m, connEventMsg{ev: ev})
+	}
+	if !slices.Equal(echoed, typed) {
+		t.Fatalf("the host applied clientSeqs %v, Update dispatched %v", echoed, typed)
+	}
+	if got := r.m.sessionState().Title; got != want {
+		t.Fatalf("the session's title is %q, typed %q", got, want)
 	}
 }

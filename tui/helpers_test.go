@@ -22,6 +22,7 @@ import (
 type fakeBackend struct {
 	mu         sync.Mutex
 	dispatched []dispatchCall
+	queued     []dispatchCall // queued, not yet flushed
 	subscribed []string
 	created    []ahpwire.CreateSessionParams
 	disposed   []string
@@ -99,11 +100,26 @@ func (f *fakeBackend) FetchTurns(_ context.Context, ch, cursor string) error {
 }
 
 func (f *fakeBackend) Dispatch(_ context.Context, ch string, a ahpwire.Action) (uint64, error) {
+	seq, _ := f.Queue(ch, a)
+	return seq, f.Flush(seq)
+}
+
+// Queue and Flush keep the real client's contract: what Update queued is
+// dispatched, in queue order, by whichever command flushes first.
+func (f *fakeBackend) Queue(ch string, a ahpwire.Action) (uint64, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seq++
-	f.dispatched = append(f.dispatched, dispatchCall{ch, a})
+	f.queued = append(f.queued, dispatchCall{ch, a})
 	return f.seq, nil
+}
+
+func (f *fakeBackend) Flush(uint64) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.dispatched = append(f.dispatched, f.queued...)
+	f.queued = nil
+	return nil
 }
 
 func (f *fakeBackend) Resend(_ context.Context, seq uint64) (uint64, error) {

@@ -40,8 +40,6 @@ type App struct {
 	Mirror *ahpstate.Mirror
 	// Channels follows terminals, changesets and content references (channels.go).
 	Channels *Channels
-	// Out keeps the attached backend's dispatches in order (outbox.go).
-	Out *Outbox
 }
 
 // SetTheme rebuilds the styles for a dark or light background.

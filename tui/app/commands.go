@@ -97,19 +97,6 @@ func ListSessions(ctx context.Context, b Backend) tea.Cmd {
 	}
 }
 
-// dispatch sends an action; what names it for error messages.
-func dispatch(ctx context.Context, b Backend, channel string, a ahpwire.Action, what string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := ReqCtx(ctx)
-		defer cancel()
-		seq, err := b.Dispatch(ctx, channel, a)
-		if err != nil {
-			err = fmt.Errorf("%s: %w", what, err)
-		}
-		return DispatchedMsg{Channel: channel, ClientSeq: seq, What: what, Action: a, Err: err}
-	}
-}
-
 // Resend re-dispatches an uncertain action.
 func Resend(ctx context.Context, b Backend, channel string, clientSeq uint64) tea.Cmd {
 	return func() tea.Msg {
