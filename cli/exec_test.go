@@ -126,6 +126,11 @@ func TestExecJSONAndStdinPrompt(t *testing.T) {
 	if end := evs[len(evs)-1]; end["type"] != "turn_end" || end["durationMs"] == nil || end["usage"] == nil {
 		t.Fatalf("last event %v", end)
 	}
+	for _, e := range evs {
+		if id, _ := e["partId"].(string); e["type"] == "text" && id == "" {
+			t.Fatalf("text without its part's id: %v", e) // BlockDelta.BlockID
+		}
+	}
 }
 
 // TestExecApprovals: --approve always approves the tool calls; never
@@ -170,8 +175,8 @@ func TestExecQuestionErrorAndUsage(t *testing.T) {
 		t.Fatalf("question: exit %d %q %q", code, out, errs)
 	}
 	code, _, errs = runIn(t, "", "exec", u, "/demo error")
-	if code != execFailed || errs == "" {
-		t.Fatalf("error: exit %d %q", code, errs)
+	if code != execFailed || !strings.Contains(errs, "ahptui: exec: Simulated upstream failure") {
+		t.Fatalf("error: exit %d %q", code, errs) // the error part's message, shown as the turn's end
 	}
 	if code, _, errs = runIn(t, "", "exec", u); code != execUsageErr || !strings.Contains(errs, "needs a prompt") {
 		t.Fatalf("no prompt: exit %d %q", code, errs)

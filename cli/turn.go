@@ -28,6 +28,9 @@ type turnRun struct {
 	usage        *ahpwire.UsageInfo
 	denied       bool
 	tools        map[string]string // toolCallId → name
+	// turnErr and partErr say why the turn failed: the turn's error, and
+	// the last error part shown (which says more, and wins).
+	turnErr, partErr string
 }
 
 // run sends the prompt and follows the turn to its end.
@@ -119,7 +122,7 @@ func (r *turnRun) onEvent(ctx context.Context, ev ahpclient.Event, ch ahpstate.C
 	if !ok {
 		return 0, false
 	}
-	return r.show(ctx, turnStates{before, after}, reducer.Derive(action, before, after))
+	return r.show(ctx, reducer.Derive(action, before, after))
 }
 
 // interrupted ends a turn whose reply stopped for good without an end
@@ -145,28 +148,23 @@ func holdsTurn(cs ahpwire.ChatState, id string) bool {
 }
 
 // onEnd reports the end of the turn and returns exec's exit code.
-func (r *turnRun) onEnd(t *ahpwire.Turn) int {
-	d := durationOr(t.Duration, r.elapsed())
-	switch t.State {
-	case ahpwire.TurnComplete:
+func (r *turnRun) onEnd(end reducer.MessageEnd) int {
+	d := r.elapsed()
+	if end.Reported {
+		d = end.Duration.Milliseconds()
+	}
+	switch end.Status {
+	case reducer.StatusComplete:
 		r.out.end("complete", d, r.usage, "")
 		if r.denied {
 			return execCancelled
 		}
 		return execCompleted
-	case ahpwire.TurnCancelled:
+	case reducer.StatusCancelled:
 		r.out.end("cancelled", d, r.usage, "")
 		return execCancelled
 	}
-	msg := "the turn failed"
-	if t.Error != nil && t.Error.Message != "" {
-		msg = t.Error.Message
-	}
-	for _, p := range t.ResponseParts {
-		if p.Kind == ahpwire.PartError && p.Error != nil && p.Error.Message != "" {
-			msg = p.Error.Message
-		}
-	}
+	msg := firstNonEmpty(r.partErr, r.turnErr, "the turn failed")
 	r.out.end("error", d, r.usage, msg)
 	printErr(r.std.err, "ahptui: exec: %s\n", sanitizeLine(msg))
 	return execFailed
@@ -261,13 +259,6 @@ func openTTY() (*os.File, error) {
 		return nil, fmt.Errorf("open the terminal: %w", err)
 	}
 	return f, nil
-}
-
-func durationOr(d *int64, fallback int64) int64 {
-	if d != nil {
-		return *d
-	}
-	return fallback
 }
 
 func firstNonEmpty(s ...string) string {

@@ -10,21 +10,18 @@ import (
 
 // This file is exec's presentation of its turn: what to print for each
 // lifecycle action reducer.Derive found between two states of the chat
-// (turn.go's onEvent), and the approvals --approve answers. What changed
-// is Derive's to say; the states are read only for what an action does
-// not carry (a part's id, a tool call's status before, how a turn ended).
-
-// turnStates is the chat's AHP state before and after one event.
-type turnStates struct{ before, after ahpwire.ChatState }
+// (turn.go's onEvent), and the approvals --approve answers. Exec reads
+// only the actions, as the TUI's transcript does: a text's part id
+// (BlockDelta.BlockID), a block's state before an update (BlockUpdate.Was:
+// a tool call's status, a text's content), the usage as the host sent it
+// (UsageChanged.Info), how the turn ended (Error, MessageEnd).
 
 // show presents the actions of exec's turn in order; done reports the end
 // of the turn (or a stop: a question, a failed answer).
-func (r *turnRun) show(ctx context.Context, st turnStates, acts []reducer.Action) (int, bool) {
+func (r *turnRun) show(ctx context.Context, acts []reducer.Action) (int, bool) {
 	for _, a := range acts {
-		if u, ok := a.(reducer.UsageChanged); ok && u.MessageID == r.turnID {
-			if t := turnIn(st.after, r.turnID); t.usage != nil {
-				r.usage = t.usage
-			}
+		if u, ok := a.(reducer.UsageChanged); ok && u.MessageID == r.turnID && u.Info != nil {
+			r.usage = u.Info // known before the turn's end is printed
 		}
 	}
 	for _, a := range acts {
@@ -37,15 +34,19 @@ func (r *turnRun) show(ctx context.Context, st turnStates, acts []reducer.Action
 			}
 		case reducer.BlockUpdate:
 			if a.MessageID == r.turnID {
-				code, done = r.onBlock(ctx, a.BlockStart, turnIn(st.before, r.turnID).part(a.Index))
+				code, done = r.onBlock(ctx, a.BlockStart, &a.Was)
 			}
 		case reducer.BlockDelta:
-			if p := turnIn(st.after, r.turnID).part(a.Index); a.MessageID == r.turnID && p != nil {
-				r.showText(a.Kind, p.ID, a.Delta)
+			if a.MessageID == r.turnID {
+				r.showText(a.Kind, a.BlockID, a.Delta)
+			}
+		case reducer.Error:
+			if a.MessageID == r.turnID {
+				r.turnErr = a.Info.Message
 			}
 		case reducer.MessageEnd:
-			if t := turnIn(st.after, r.turnID).ended; a.MessageID == r.turnID && t != nil {
-				return r.onEnd(t), true
+			if a.MessageID == r.turnID {
+				return r.onEnd(a), true
 			}
 		}
 		if done {
@@ -55,22 +56,23 @@ func (r *turnRun) show(ctx context.Context, st turnStates, acts []reducer.Action
 	return 0, false
 }
 
-// onBlock presents a new block, or one that moved on from part prev (nil
-// for a new one): text shown whole (or what grew since prev), a tool
-// call's new status, a question (which stops exec).
-func (r *turnRun) onBlock(ctx context.Context, b reducer.BlockStart, prev *ahpwire.ResponsePart) (int, bool) {
-	if prev != nil && !samePartID(prev, b) {
-		prev = nil
+// onBlock presents a new block, or one that moved on from block was (nil
+// for a new one): text shown whole (or what grew since was), a tool
+// call's new status, a question (which stops exec), an error kept for the
+// turn's end.
+func (r *turnRun) onBlock(ctx context.Context, b reducer.BlockStart, was *reducer.BlockStart) (int, bool) {
+	if was != nil && (was.Kind != b.Kind || was.BlockID != b.BlockID) {
+		was = nil // another part took this place: a new block
 	}
 	switch b.Kind {
 	case reducer.KindText, reducer.KindThinking:
 		add := b.Text
-		if prev != nil && strings.HasPrefix(add, prev.Content) {
-			add = add[len(prev.Content):]
+		if was != nil && strings.HasPrefix(add, was.Text) {
+			add = add[len(was.Text):]
 		}
 		r.showText(b.Kind, b.BlockID, add)
 	case reducer.KindInputRequest:
-		if prev == nil && b.Input != nil {
+		if was == nil && b.Input != nil {
 			r.out.input(*b.Input)
 			printErr(r.std.err, "ahptui: exec: the host needs input (%s); answer it in the UI: ahptui, then open the session\n",
 				firstNonEmpty(b.Input.Message, "a question"))
@@ -78,11 +80,15 @@ func (r *turnRun) onBlock(ctx context.Context, b reducer.BlockStart, prev *ahpwi
 		}
 	case reducer.KindToolCall:
 		if b.Tool != nil {
-			var was *ahpwire.ToolCallState
-			if prev != nil {
-				was = prev.ToolCall
+			var before *ahpwire.ToolCallState
+			if was != nil {
+				before = was.Tool
 			}
-			return r.onTool(ctx, was, *b.Tool)
+			return r.onTool(ctx, before, *b.Tool)
+		}
+	case reducer.KindError:
+		if b.Err != nil && b.Err.Message != "" {
+			r.partErr = b.Err.Message
 		}
 	}
 	return 0, false
@@ -97,21 +103,6 @@ func (r *turnRun) showText(kind reducer.BlockKind, id, add string) {
 	default:
 		r.out.event("reasoning", "partId", id, "text", add)
 	}
-}
-
-// samePartID reports whether part p is the one block b shows.
-func samePartID(p *ahpwire.ResponsePart, b reducer.BlockStart) bool {
-	switch b.Kind {
-	case reducer.KindText:
-		return p.Kind == ahpwire.PartMarkdown && p.ID == b.BlockID
-	case reducer.KindThinking:
-		return p.Kind == ahpwire.PartReasoning && p.ID == b.BlockID
-	case reducer.KindToolCall:
-		return p.ToolCall != nil && p.ToolCall.ToolCallID == b.BlockID
-	case reducer.KindInputRequest:
-		return p.Request != nil && p.Request.ID == b.BlockID
-	}
-	return false
 }
 
 // onTool reports a tool call's move from was (nil: new) to tc.
@@ -135,41 +126,4 @@ func (r *turnRun) onTool(ctx context.Context, was *ahpwire.ToolCallState, tc ahp
 		return r.onComplete(ctx, name, tc)
 	}
 	return 0, false
-}
-
-// turnView is one turn in a chat state: its parts (active's while it
-// runs, ended's once it ended), usage, and how it ended (nil while it runs
-// or when the state does not hold it).
-type turnView struct {
-	active ahpwire.Parts
-	usage  *ahpwire.UsageInfo
-	ended  *ahpwire.Turn
-}
-
-// turnIn finds turn id in cs (the active turn, or an ended one).
-func turnIn(cs ahpwire.ChatState, id string) turnView {
-	if t := cs.ActiveTurn; t != nil && t.ID == id {
-		return turnView{active: t.ResponseParts, usage: t.Usage}
-	}
-	for i := len(cs.Turns) - 1; i >= 0; i-- {
-		if t := cs.Turns[i]; t.ID == id {
-			return turnView{usage: t.Usage, ended: &t}
-		}
-	}
-	return turnView{}
-}
-
-// part returns a copy of part i of the turn (nil when it has none).
-func (t turnView) part(i int) *ahpwire.ResponsePart {
-	if t.ended != nil {
-		if i < 0 || i >= len(t.ended.ResponseParts) {
-			return nil
-		}
-		return &t.ended.ResponseParts[i]
-	}
-	if i < 0 || i >= t.active.Len() {
-		return nil
-	}
-	p := t.active.At(i)
-	return &p
 }

@@ -70,6 +70,11 @@ type BlockStart struct {
 type BlockUpdate struct {
 	Index int
 	BlockStart
+	// Was is the block before the update, as the BlockStart that built it
+	// (set by Derive; zero otherwise): what a consumer presenting changes
+	// (ahptui exec) compares with, such as a tool call's status before or
+	// a text's content before. Reduce does not read it.
+	Was BlockStart
 }
 
 // BlockDelta appends text to open text or thinking block Index of Current
@@ -78,6 +83,9 @@ type BlockUpdate struct {
 type BlockDelta struct {
 	MessageID string
 	Index     int
+	// BlockID is the block's id (the AHP part's; set by Derive), for a
+	// consumer that names the text it prints. Reduce does not read it.
+	BlockID string
 	// Kind is KindText or KindThinking.
 	Kind  BlockKind
 	Delta string
@@ -100,6 +108,9 @@ type MessageEnd struct {
 	Status MessageStatus
 	// Duration is the turn's reported duration (negative values clamp to 0).
 	Duration time.Duration
+	// Reported says the host reported Duration (set by Derive; a turn
+	// without one has Duration 0 and Reported false).
+	Reported bool
 }
 
 // MessageSnapshot replaces Current with a snapshot of an in-flight message
@@ -142,6 +153,9 @@ type Error struct {
 type UsageChanged struct {
 	MessageID string
 	Usage     Usage
+	// Info is AHP's usage payload it came from (set by Derive; shared,
+	// never modified), for a consumer that reports it as the host sent it.
+	Info *ahpwire.UsageInfo
 }
 
 // Restore replaces the whole transcript (RESTORE, history): Messages

@@ -137,7 +137,7 @@ func deriveTurns(out []Action, a ahpwire.Action, before, after *ahpwire.ChatStat
 	}
 	out = syncActive(out, at.ID, bt.ResponseParts, at.ResponseParts)
 	if at.Usage != nil && at.Usage != bt.Usage {
-		out = append(out, UsageChanged{MessageID: at.ID, Usage: usage(*at.Usage)})
+		out = append(out, UsageChanged{MessageID: at.ID, Usage: usage(*at.Usage), Info: at.Usage})
 	}
 	return out
 }
@@ -167,7 +167,7 @@ func startTurn(out []Action, at *ahpwire.ActiveTurn) []Action {
 		MessageStart{ID: at.ID, TurnID: at.ID, StartedAt: timestamp(at.StartedAt)})
 	out = syncActive(out, at.ID, ahpwire.Parts{}, at.ResponseParts)
 	if at.Usage != nil {
-		out = append(out, UsageChanged{MessageID: at.ID, Usage: usage(*at.Usage)})
+		out = append(out, UsageChanged{MessageID: at.ID, Usage: usage(*at.Usage), Info: at.Usage})
 	}
 	return out
 }
@@ -192,9 +192,9 @@ func endTurn(out []Action, bt *ahpwire.ActiveTurn, t *ahpwire.Turn) []Action {
 		}
 	}
 	if t.Usage != nil && t.Usage != bt.Usage {
-		out = append(out, UsageChanged{MessageID: bt.ID, Usage: usage(*t.Usage)})
+		out = append(out, UsageChanged{MessageID: bt.ID, Usage: usage(*t.Usage), Info: t.Usage})
 	}
-	return append(out, MessageEnd{MessageID: bt.ID, Status: turnStatus(t.State), Duration: duration(t.Duration)})
+	return append(out, MessageEnd{MessageID: bt.ID, Status: turnStatus(t.State), Duration: duration(t.Duration), Reported: t.Duration != nil})
 }
 
 // syncActive appends the block actions that turn the blocks of an active
@@ -228,10 +228,10 @@ func syncPart(out []Action, msgID string, i int, b, a *ahpwire.ResponsePart) []A
 		if a.Kind == ahpwire.PartReasoning {
 			kind = KindThinking
 		}
-		return append(out, BlockDelta{MessageID: msgID, Index: i, Kind: kind,
+		return append(out, BlockDelta{MessageID: msgID, Index: i, BlockID: a.ID, Kind: kind,
 			Delta: a.Content[len(b.Content):], text: a.Text()})
 	}
-	return append(out, BlockUpdate{Index: i, BlockStart: partStart(msgID, a)})
+	return append(out, BlockUpdate{Index: i, BlockStart: partStart(msgID, a), Was: partStart(msgID, b)})
 }
 
 // pendingChanged reports whether the steering or queued messages changed.
