@@ -53,16 +53,24 @@ type handlerFunc func(c *conn, m *ahpwire.Message) (result any, after func(), er
 // withParams adapts a handler of decoded params to a handlerFunc: every
 // handler's one prologue, the params decoded (bounded, their required
 // fields checked: decode) before it runs, an invalid-params error without
-// it.
+// it. A request without params is an invalid-params error too, but for
+// the methods whose every param is optional (paramsOptional): their
+// handler gets P's zero value.
 func withParams[P any](f func(c *conn, p *P) (any, func(), *rpcError)) handlerFunc {
 	return func(c *conn, m *ahpwire.Message) (any, func(), *rpcError) {
 		var p P
-		if e := decode(m, &p); e != nil {
-			return nil, nil, e
+		if len(m.Params) > 0 || !paramsOptional[m.Method] {
+			if e := decode(m, &p); e != nil {
+				return nil, nil, e
+			}
 		}
 		return f(c, &p)
 	}
 }
+
+// paramsOptional lists the methods that may come without params (AHP:
+// listSessions' limit and cursor are both optional).
+var paramsOptional = map[string]bool{ahpwire.MethodListSessions: true}
 
 // MaxRequestParamsBytes bounds the params of a request (commands carry
 // URIs, cursors and short messages; bulk content travels in dispatchAction).
@@ -75,7 +83,7 @@ var handlers = map[string]handlerFunc{
 	ahpwire.MethodInitialize:     withParams((*conn).initialize),
 	ahpwire.MethodReconnect:      withParams((*conn).reconnect),
 	ahpwire.MethodSubscribe:      withParams((*conn).subscribe),
-	ahpwire.MethodListSessions:   (*conn).listSessions,
+	ahpwire.MethodListSessions:   withParams((*conn).listSessions),
 	ahpwire.MethodCreateSession:  withParams((*conn).createSession),
 	ahpwire.MethodDisposeSession: withParams((*conn).disposeSession),
 	ahpwire.MethodCreateChat:     withParams((*conn).createChat),

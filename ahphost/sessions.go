@@ -263,13 +263,7 @@ func sameChats(a, b []ahpwire.SessionChatSummary) bool {
 
 // listSessions returns sessions most recently modified first, paged by an
 // opaque cursor.
-func (c *conn) listSessions(m *ahpwire.Message) (any, func(), *rpcError) {
-	var p ahpwire.ListSessionsParams
-	if len(m.Params) > 0 {
-		if e := decode(m, &p); e != nil {
-			return nil, nil, e
-		}
-	}
+func (c *conn) listSessions(p *ahpwire.ListSessionsParams) (any, func(), *rpcError) {
 	s := c.h.st
 	all := make([]*sessionEntry, 0, len(s.sessions))
 	for _, se := range s.sessions {
