@@ -40,8 +40,10 @@ Flags:
                           it is restarted with it when idle
   --stop                  stop the host ahptui ssh started there, and exit
   --no-start              only attach to a running host; never start one
-  --release ARCHIVE       the release archive (ahptui_VERSION_OS_ARCH.tar.gz)
-                          for a machine this ahptui cannot run on
+  --release ARCHIVE       the release archive (ahptui_VERSION_OS_ARCH.tar.gz,
+                          a path or an https URL, which must be listed in the
+                          checksums.txt beside it) for a machine this ahptui
+                          cannot run on
   --socket PATH           the remote host's Unix socket
   --port N                the remote host's TCP port on 127.0.0.1
   --remote-bin PATH       start this remote ahptui (no copying)

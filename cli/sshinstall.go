@@ -146,7 +146,7 @@ func payloadFor(o sshOpts, p probe) (payload, error) {
 			want = fmt.Sprintf("ahptui_VERSION_%s_%s.tar.gz", goos, goarch)
 		}
 		return payload{}, fmt.Errorf("%s has no ahptui %s or newer, and this ahptui (%s/%s) cannot run there (%s): "+
-			"download %s and give its path with --release PATH (or release = \"PATH\" in the host's config), "+
+			"give %s (its path or https URL) with --release (or release = \"…\" in the host's config), "+
 			"or install ahptui there yourself", o.dest, version, runtime.GOOS, runtime.GOARCH, strings.TrimSpace(p.uname), want)
 	}
 	if goos == "" || goarch == "" {

@@ -132,7 +132,7 @@ func TestPayloadForOtherPlatform(t *testing.T) {
 	}
 	_, err := payloadFor(sshOpts{dest: "box"}, probe{uname: uname})
 	goos, goarch := unamePlatform(uname)
-	if err == nil || !strings.Contains(err.Error(), "ahptui_VERSION_"+goos+"_"+goarch+".tar.gz") || !strings.Contains(err.Error(), "--release PATH") {
+	if err == nil || !strings.Contains(err.Error(), "ahptui_VERSION_"+goos+"_"+goarch+".tar.gz") || !strings.Contains(err.Error(), "its path or https URL) with --release") {
 		t.Fatalf("%v", err)
 	}
 	if goos, goarch := unamePlatform("Linux x86_64"); goos != "linux" || goarch != "amd64" {

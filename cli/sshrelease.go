@@ -2,13 +2,11 @@ package cli
 
 import (
 	"archive/tar"
-	"bufio"
 	"bytes"
 	"compress/gzip"
-	"crypto/sha256"
+	"context"
 	"debug/elf"
 	"debug/macho"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +14,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/ahptui/ahptui/internal/redact"
 )
 
 // A release archive (ahptui_VERSION_OS_ARCH.tar.gz, as the release build
@@ -30,19 +30,15 @@ const maxReleaseBinary = 512 << 20
 // releaseName reads the version from a release archive's file name.
 var releaseName = regexp.MustCompile(`^ahptui_([0-9][0-9A-Za-z.+-]*)_[a-z0-9]+_[a-z0-9]+\.tar\.gz$`)
 
-// releasePayload reads the ahptui binary for goos/goarch from the archive.
+// releasePayload reads the ahptui binary for goos/goarch from the archive
+// (a path, or an https URL: sshreleaseurl.go).
 func releasePayload(archive, goos, goarch string) (payload, error) {
-	if rest, ok := strings.CutPrefix(archive, "~/"); ok { // as written in the config file
-		if home, err := os.UserHomeDir(); err == nil {
-			archive = filepath.Join(home, rest)
-		}
-	}
-	raw, err := os.ReadFile(archive)
+	raw, name, err := readRelease(archive)
 	if err != nil {
-		return payload{}, fmt.Errorf("release archive: %w", err)
-	}
-	if err := checkReleaseSum(archive, raw); err != nil {
 		return payload{}, err
+	}
+	if isReleaseURL(archive) {
+		archive = redact.String(archive) // named in the messages below
 	}
 	bin, err := binaryFromTarGz(raw)
 	if err != nil {
@@ -52,10 +48,31 @@ func releasePayload(archive, goos, goarch string) (payload, error) {
 		return payload{}, fmt.Errorf("release archive %s holds an ahptui for %s/%s, not for %s/%s", archive, orUnknown(gos), orUnknown(garch), goos, goarch)
 	}
 	ver := "release"
-	if m := releaseName.FindStringSubmatch(filepath.Base(archive)); m != nil {
+	if m := releaseName.FindStringSubmatch(name); m != nil {
 		ver = "v" + m[1]
 	}
-	return newPayload(bin, ver, filepath.Base(archive)), nil
+	return newPayload(bin, ver, name), nil
+}
+
+// readRelease reads the archive (downloading a URL) checked against its
+// checksums.txt, and returns it and its file name.
+func readRelease(archive string) ([]byte, string, error) {
+	if isReleaseURL(archive) {
+		return fetchRelease(context.Background(), archive)
+	}
+	if rest, ok := strings.CutPrefix(archive, "~/"); ok { // as written in the config file
+		if home, err := os.UserHomeDir(); err == nil {
+			archive = filepath.Join(home, rest)
+		}
+	}
+	raw, err := os.ReadFile(archive)
+	if err != nil {
+		return nil, "", fmt.Errorf("release archive: %w", err)
+	}
+	if err := checkReleaseSum(archive, raw); err != nil {
+		return nil, "", err
+	}
+	return raw, filepath.Base(archive), nil
 }
 
 // orUnknown is s, or "unknown" when empty.
@@ -77,19 +94,14 @@ func checkReleaseSum(archive string, raw []byte) error {
 		return fmt.Errorf("release checksums: %w", err)
 	}
 	defer f.Close()
-	sum := sha256.Sum256(raw)
-	got := hex.EncodeToString(sum[:])
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 2 && strings.TrimPrefix(fields[1], "*") == filepath.Base(archive) {
-			if !strings.EqualFold(fields[0], got) {
-				return fmt.Errorf("release archive %s: its SHA-256 (%s) is not the one checksums.txt lists", archive, got)
-			}
-			return nil
-		}
+	list, err := io.ReadAll(io.LimitReader(f, maxChecksums))
+	if err != nil {
+		return fmt.Errorf("release checksums: %w", err)
 	}
-	return fmt.Errorf("release archive %s is not listed in the checksums.txt beside it", archive)
+	if err := matchSum(filepath.Base(archive), raw, string(list)); err != nil {
+		return fmt.Errorf("release archive %s: %w", archive, err)
+	}
+	return nil
 }
 
 // binaryFromTarGz returns the file named ahptui in a .tar.gz.

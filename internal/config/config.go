@@ -66,8 +66,9 @@ type Host struct {
 	// RemoteBin is the remote ahptui that Start runs ("" = the ahptui found
 	// there, or this one copied there when it has none or an older one).
 	RemoteBin string `toml:"remote_bin"`
-	// Release is a release archive (ahptui_VERSION_OS_ARCH.tar.gz) whose
-	// ahptui is copied to the SSH host when this one cannot run there.
+	// Release is a release archive (ahptui_VERSION_OS_ARCH.tar.gz: a path,
+	// or an https URL listed in the checksums.txt beside it) whose ahptui
+	// is copied to the SSH host when this one cannot run there.
 	Release string `toml:"release"`
 	// Agents are the --agent NAME[=COMMAND] values of a host Start starts.
 	Agents []string `toml:"agents"`

@@ -24,8 +24,8 @@
 //	agents = ["claude"]                # what a host started there serves
 //	# start = false: only attach to a running host (default: start a
 //	#   detached ahptui serve there, copying this ahptui over when needed)
-//	# release = "~/dl/ahptui_1.2.3_linux_arm64.tar.gz": the ahptui to copy
-//	#   to a machine this one cannot run on
+//	# release = "~/dl/ahptui_1.2.3_linux_arm64.tar.gz" (or an https URL):
+//	#   the ahptui to copy to a machine this one cannot run on
 //	# socket = "/run/agent.sock" or port = 8080: a host already listening
 //	# remote_bin = "/opt/bin/ahptui": the remote ahptui for start
 //
