@@ -8,6 +8,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ahptui/ahptui/ahphost/agent"
 
 	"github.com/ahptui/ahptui/ahphost/durable"
 	"github.com/ahptui/ahptui/ahpstate"
@@ -212,4 +216,59 @@ func (s *store) endRestoredTerminals() {
 		s.applyTerminal(uri, &ahpwire.TerminalData{Data: terminatedNote}, nil)
 		s.applyTerminal(uri, &ahpwire.TerminalExited{ExitCode: ahpwire.Ptr[int64](terminatedExit)}, nil)
 	}
+}
+
+// resumedParts are a resumed turn's parts so far (nil for a new turn).
+func resumedParts(at *ahpwire.ActiveTurn, resume bool) []ahpwire.ResponsePart {
+	if !resume {
+		return nil
+	}
+	return at.ResponseParts.Slice()
+}
+
+// replyTail is the end of the text a resumed turn's reply shows, up to
+// agent.ReplyTailBytes: its last markdown parts and pages (read from the
+// resource store), back to the last part that is not text. h.mu is held.
+func (s *store) replyTail(at *ahpwire.ActiveTurn, resume bool) string {
+	if !resume {
+		return ""
+	}
+	var tail string
+	for i := at.ResponseParts.Len() - 1; i >= 0 && len(tail) < agent.ReplyTailBytes; i-- {
+		p := at.ResponseParts.At(i)
+		switch {
+		case p.Kind == ahpwire.PartMarkdown:
+			tail = p.Content + tail
+		case p.Kind == ahpwire.PartContentRef && p.Ref != nil && strings.HasPrefix(p.Ref.URI, largePartURIPrefix):
+			it, ok := s.ext.resources.get(p.Ref.URI)
+			if !ok {
+				return tail
+			}
+			b, err := it.load()
+			if err != nil {
+				return tail
+			}
+			tail = string(b) + tail
+		case p.Kind == ahpwire.PartError:
+			continue // what stopped it
+		default:
+			if tail != "" {
+				return cutTail(tail)
+			}
+		}
+	}
+	return cutTail(tail)
+}
+
+// cutTail keeps the last agent.ReplyTailBytes of text, cut on a UTF-8
+// boundary.
+func cutTail(text string) string {
+	if len(text) <= agent.ReplyTailBytes {
+		return text
+	}
+	cut := len(text) - agent.ReplyTailBytes
+	for cut < len(text) && !utf8.RuneStart(text[cut]) {
+		cut++
+	}
+	return text[cut:]
 }

@@ -54,6 +54,8 @@ func (s *store) startRun(ce *chatEntry, resume bool) {
 		TurnID:       at.ID,
 		Text:         at.Message.Text,
 		Resume:       resume,
+		Parts:        resumedParts(at, resume),
+		ReplyTail:    s.replyTail(at, resume), // restore.go
 		StartedAt:    started,
 		Emit:         func(a ahpwire.Action) { h.agentEmit(ce.uri, run, a) },
 		Client:       run.client,

@@ -61,6 +61,6 @@ func (tm *turnMap) takeFollowUp() string {
 	tm.parts++
 	n := ahpwire.Plain("Sent to the agent: " + text)
 	tm.emitLocked(&ahpwire.ChatResponsePart{TurnID: tm.t.TurnID, Part: ahpwire.ResponsePart{
-		Kind: ahpwire.PartSystemNotification, ID: partID(tm.t.TurnID, "n", tm.parts), Notification: &n}})
+		Kind: ahpwire.PartSystemNotification, ID: partID(tm.t.TurnID, "n", tm.partBase+tm.parts), Notification: &n}})
 	return text
 }

@@ -26,6 +26,8 @@ type turnMap struct {
 	mu       sync.Mutex
 	done     bool
 	parts    int
+	partBase int    // added to parts in part ids (a resumed turn's parts so far: resume.go)
+	planName string // the plan's tool call id ("" = TurnID.plan)
 	textID   string // open markdown part ("" = next text starts one)
 	thinkID  string // open reasoning part
 	tools    map[string]*toolMap
@@ -57,6 +59,7 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	}
 	tm := &turnMap{b: b, s: s, t: t, tools: map[string]*toolMap{}, waiters: map[string]chan *ahpwire.ChatToolCallConfirmed{},
 		toolSeen: make(chan struct{})}
+	tm.resumeBase() // resume.go
 	if err := s.waitPrompt(ctx); err != nil {
 		return err
 	}
@@ -72,6 +75,9 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	if err != nil {
 		return tm.fail(ctx, err)
 	}
+	b.mu.Lock()
+	bound := s.acpID != "" // a session the agent had: resume continues it
+	b.mu.Unlock()
 	_, notice, err := b.ensureACP(ctx, p, s, t.Text, false)
 	if err != nil {
 		return tm.fail(ctx, b.authFailure(t, err))
@@ -93,6 +99,11 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 		b.log.Warn("applying the session configuration", "session", s.uri, "err", err)
 	}
 	prompt := b.promptBlocks(p.init.AgentCapabilities.PromptCapabilities, t)
+	if t.Resume && bound && notice == "" {
+		// The agent's session holds the message and the reply so far:
+		// it continues the reply (resume.go).
+		prompt = []sdk.ContentBlock{sdk.TextBlock(continuePrompt(t))}
+	}
 	if notes := s.takeShellNotes(); notes != "" {
 		prompt = append([]sdk.ContentBlock{sdk.TextBlock(notes)}, prompt...)
 	}

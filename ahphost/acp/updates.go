@@ -83,7 +83,7 @@ func (tm *turnMap) stream(s string, cur, other *string, kind string,
 	*other = ""
 	if *cur == "" {
 		tm.parts++
-		*cur = partID(tm.t.TurnID, kind, tm.parts)
+		*cur = partID(tm.t.TurnID, kind, tm.partBase+tm.parts)
 		tm.emitLocked(&ahpwire.ChatResponsePart{TurnID: tm.t.TurnID, Part: newPart(*cur, s)})
 		return
 	}
@@ -118,6 +118,9 @@ func (tm *turnMap) plan(entries []sdk.PlanEntry) {
 	content := []ahpwire.ToolResultContent{ahpwire.TextContent(b.String())}
 	if tm.planID == "" {
 		tm.planID = tm.t.TurnID + ".plan"
+		if tm.planName != "" {
+			tm.planID = tm.planName
+		}
 		tm.emitLocked(&ahpwire.ChatToolCallStart{TurnID: tm.t.TurnID, ToolCallID: tm.planID, ToolName: "plan", DisplayName: "Plan"})
 		tm.emitLocked(&ahpwire.ChatToolCallReady{TurnID: tm.t.TurnID, ToolCallID: tm.planID,
 			InvocationMessage: ahpwire.Plain("Plan"), Confirmed: ahpwire.ConfirmedNotNeeded})

@@ -57,6 +57,9 @@ type Agent interface {
 // agent waits for a client decision (a confirmation or input answers).
 var ErrClientClosed = errors.New("agent: client action channel closed")
 
+// ReplyTailBytes bounds Turn.ReplyTail.
+const ReplyTailBytes = 1000
+
 // Turn is one turn the host hands to an Agent.
 type Turn struct {
 	// Chat is the chat channel URI.
@@ -76,6 +79,15 @@ type Turn struct {
 	Attachments []ahpwire.MessageAttachment
 	// Resume is true when the host runs the turn again after chat/turnResume.
 	Resume bool
+	// Parts are the response parts a resumed turn holds already (Resume):
+	// what ran before it stopped, the error part that stopped it last. The
+	// turn's new parts continue them (their ids must not repeat theirs).
+	// Read only.
+	Parts []ahpwire.ResponsePart
+	// ReplyTail is the end of the text a resumed turn's reply showed when
+	// it stopped (at most ReplyTailBytes; "" when it showed none), for an
+	// agent to continue it where it stopped.
+	ReplyTail string
 	// StartedAt is the turn's startedAt; durations are measured from it.
 	// Zero means "when Run was called".
 	StartedAt time.Time

@@ -43,6 +43,8 @@
 //	sessions    says how many session/new the agent answered ("sessions: N")
 //	ask         a form elicitation (AskUserQuestion's shape) and what came
 //	            back; "ask url" a URL elicitation (elicit.go)
+//	Continue    (the bridge's prompt resuming an interrupted reply) says
+//	            "Continued after «E»." where E ends the text it quoted
 //
 // and the hostile scripts of hostile.go (fifo, readflood, race, daemon,
 // stderrflood, spawn).
@@ -351,6 +353,8 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 		return r.ask(arg)
 	case "Permission": // the bridge's follow-up after a denial with a reason
 		r.say("Reason received: " + arg)
+	case "Continue": // the bridge's prompt resuming an interrupted reply
+		r.say("Continued after «" + quotedEnd(r.prompt) + "».")
 	case "sessions":
 		r.f.mu.Lock()
 		n := r.f.news
@@ -593,4 +597,21 @@ func (r *run) terminal(cmd string, args []string) (sdk.StopReason, error) {
 	}
 	r.say(fmt.Sprintf("exit %d, output %q", code, strings.TrimSpace(out.Output)))
 	return sdk.StopReasonEndTurn, nil
+}
+
+// quotedEnd returns the last 24 characters of the text the prompt quotes
+// between « and » (what a resumed reply had shown).
+func quotedEnd(p sdk.PromptRequest) string {
+	var text string
+	for _, b := range p.Prompt {
+		if b.Text != nil {
+			text = b.Text.Text
+		}
+	}
+	i, j := strings.Index(text, "«"), strings.LastIndex(text, "»")
+	if i < 0 || j < i {
+		return ""
+	}
+	q := []rune(text[i+len("«") : j])
+	return string(q[max(0, len(q)-24):])
 }
