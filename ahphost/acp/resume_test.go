@@ -56,41 +56,53 @@ func checkContinued(t *testing.T, turn ahpwire.Turn, before string) {
 
 // TestResumeContinuesInterruptedReply: a durable host closed while the
 // fake agent streams a reply; after the restart the turn is interrupted,
-// and chat/turnResume re-binds the agent's session (session/resume) and
-// asks it to continue where the reply stopped, in the same turn: the
-// agent is told the end of what was shown, not the original message.
+// and chat/turnResume re-binds the agent's session (session/resume, or
+// session/load when the agent has no resume: its replay is not added to
+// the chat) and asks it to continue where the reply stopped, in the same
+// turn: the agent is told the end of what was shown, not the original
+// message.
 func TestResumeContinuesInterruptedReply(t *testing.T) {
-	state, agentState, hostState := t.TempDir(), t.TempDir(), t.TempDir()
-	env := []string{"FAKEACP_LOAD=1", "FAKEACP_RESUME=1", "FAKEACP_STATE=" + agentState}
-	e := newEnv(t, opts{env: env, state: state, hostState: hostState})
-	session, chat := e.newSession(e.c, "resume")
-	e.run(e.c, chat, "t1", "text")
-	e.prompt(e.c, chat, "t2", "slow")
-	e.eventually("some of the slow reply", func() bool {
-		st := e.chatState(e.c, chat)
-		return st.ActiveTurn != nil && strings.Contains(markdownParts(st.ActiveTurn.ResponseParts.Slice()), "chunk 3.")
-	})
-	if err := e.h.Close(); err != nil {
-		t.Fatal(err)
-	}
+	for _, tc := range []struct {
+		name string
+		env  []string
+	}{
+		{"resume", []string{"FAKEACP_LOAD=1", "FAKEACP_RESUME=1"}},
+		{"load", []string{"FAKEACP_LOAD=1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			state, agentState, hostState := t.TempDir(), t.TempDir(), t.TempDir()
+			env := append(tc.env, "FAKEACP_STATE="+agentState)
+			e := newEnv(t, opts{env: env, state: state, hostState: hostState})
+			session, chat := e.newSession(e.c, "resume")
+			e.run(e.c, chat, "t1", "text")
+			e.prompt(e.c, chat, "t2", "slow")
+			e.eventually("some of the slow reply", func() bool {
+				st := e.chatState(e.c, chat)
+				return st.ActiveTurn != nil && strings.Contains(markdownParts(st.ActiveTurn.ResponseParts.Slice()), "chunk 3.")
+			})
+			if err := e.h.Close(); err != nil {
+				t.Fatal(err)
+			}
 
-	e2 := newEnv(t, opts{env: env, state: state, hostState: hostState})
-	e2.open(e2.c, session)
-	st := e2.chatState(e2.c, chat)
-	if len(st.Turns) != 2 || st.Turns[1].State != ahpwire.TurnError {
-		t.Fatalf("after restart: %d turns, last %+v", len(st.Turns), st.Turns[len(st.Turns)-1])
-	}
-	before := interruptedText(st.Turns[1])
-	if _, err := e2.c.c.Dispatch(e2.ctx, chat, &ahpwire.ChatTurnResume{TurnID: "t2"}); err != nil {
-		t.Fatal(err)
-	}
-	turn := e2.finished(e2.c, chat, "t2")
-	checkContinued(t, turn, before)
-	if n := len(e2.chatState(e2.c, chat).Turns); n != 2 {
-		t.Fatalf("%d turns after the resume, want 2", n)
-	}
-	if logs := e2.logs.String(); strings.Contains(logs, "session/resume failed") {
-		t.Fatalf("logs:\n%s", logs)
+			e2 := newEnv(t, opts{env: env, state: state, hostState: hostState})
+			e2.open(e2.c, session)
+			st := e2.chatState(e2.c, chat)
+			if len(st.Turns) != 2 || st.Turns[1].State != ahpwire.TurnError {
+				t.Fatalf("after restart: %d turns, last %+v", len(st.Turns), st.Turns[len(st.Turns)-1])
+			}
+			before := interruptedText(st.Turns[1])
+			if _, err := e2.c.c.Dispatch(e2.ctx, chat, &ahpwire.ChatTurnResume{TurnID: "t2"}); err != nil {
+				t.Fatal(err)
+			}
+			turn := e2.finished(e2.c, chat, "t2")
+			checkContinued(t, turn, before)
+			if n := len(e2.chatState(e2.c, chat).Turns); n != 2 {
+				t.Fatalf("%d turns after the resume, want 2 (no replayed duplicates)", n)
+			}
+			if logs := e2.logs.String(); strings.Contains(logs, "failed") {
+				t.Fatalf("logs:\n%s", logs)
+			}
+		})
 	}
 }
 
