@@ -102,7 +102,7 @@ func New(o Options) (*Client, error) {
 		clientID: id,
 		idSlot:   slot,
 		log:      redact.Logger(cfg.Logger, cfg.mask),
-		q:        newEventQueue(cfg.HighWater),
+		q:        newEventQueueBytes(cfg.HighWater, cfg.HighWaterBytes),
 		seq:      newSeqTracker(),
 		ob:       newOutbox(),
 		splitter: segment.NewSplitter(nil),

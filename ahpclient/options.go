@@ -29,6 +29,7 @@ const (
 	DefaultRequestTimeout = 30 * time.Second
 	DefaultDialTimeout    = 15 * time.Second
 	DefaultHighWater      = 4096
+	DefaultHighWaterBytes = 16 << 20
 	DefaultSessionsLimit  = 100
 )
 
@@ -89,6 +90,10 @@ type Options struct {
 	// reading from the host pauses until the consumer catches up (lossless
 	// backpressure). 0 means DefaultHighWater.
 	HighWater int
+	// HighWaterBytes bounds the queued events by their payload bytes as
+	// HighWater does by their count (an event larger than it passes
+	// alone). 0 means DefaultHighWaterBytes.
+	HighWaterBytes int64
 	// ExplicitAck makes only EnvelopeEvent.Ack (or Client.Ack) mark an
 	// envelope applied; by default calling Next also acknowledges every
 	// event returned by the previous Next.
@@ -183,6 +188,9 @@ func (o Options) validate() (*config, error) {
 	}
 	if o.HighWater <= 0 {
 		o.HighWater = DefaultHighWater
+	}
+	if o.HighWaterBytes <= 0 {
+		o.HighWaterBytes = DefaultHighWaterBytes
 	}
 	if o.SessionsLimit == 0 {
 		o.SessionsLimit = DefaultSessionsLimit

@@ -10,7 +10,9 @@ import (
 // eventQueue is the ordered, lossless event stream between the connection
 // and the consumer. It never drops: "heavy" items (envelopes, snapshots,
 // notifications pushed by the read loop) block the producer while HighWater
-// of them are queued, which stops reading from the socket (backpressure);
+// of them, or HighWaterBytes of their payloads, are queued, which stops
+// reading from the socket (backpressure: a burst of 32 KiB terminal
+// outputs queued up to 4096 × their size before the byte bound, issue 32);
 // control items (state changes, outbox updates) and forced items are always
 // accepted so that no caller of the public API can deadlock on a slow
 // consumer.
@@ -19,6 +21,8 @@ type eventQueue struct {
 	items     fifo.Queue[queued]
 	heavy     int
 	highWater int
+	bytes     int64 // payload bytes of the queued heavy items
+	highBytes int64
 	closed    bool
 	blocked   int    // producers currently waiting for space
 	blockGen  uint64 // incremented whenever a producer starts waiting
@@ -35,6 +39,27 @@ type eventQueue struct {
 type queued struct {
 	ev    Event
 	heavy bool
+	size  int64 // payload bytes (eventBytes), heavy items only
+}
+
+// maxBatchBytes bounds the payload bytes one popBatch hands over (beyond
+// its first event): the consumer decodes a batch's actions at once.
+const maxBatchBytes = 4 << 20
+
+// eventBytes is the payload size of a heavy event: the bytes it holds
+// that the wire brought (an undecoded action, a snapshot's state, a
+// notification's params), at least a nominal 256.
+func eventBytes(ev Event) int64 {
+	n := 0
+	switch e := ev.(type) {
+	case EnvelopeEvent:
+		n = len(e.raw)
+	case SnapshotEvent:
+		n = len(e.Snapshot.State)
+	case NotificationEvent:
+		n = len(e.Params)
+	}
+	return int64(max(n, 256))
 }
 
 // pushKind says how an event counts against HighWater and whether its
@@ -55,11 +80,20 @@ const (
 )
 
 func newEventQueue(highWater int) *eventQueue {
+	return newEventQueueBytes(highWater, DefaultHighWaterBytes)
+}
+
+// newEventQueueBytes is newEventQueue with a bound on queued bytes too.
+func newEventQueueBytes(highWater int, highBytes int64) *eventQueue {
 	if highWater < 1 {
 		highWater = 1
 	}
+	if highBytes < 1 {
+		highBytes = 1
+	}
 	return &eventQueue{
 		highWater: highWater,
+		highBytes: highBytes,
 		notEmpty:  make(chan struct{}, 1),
 		notFull:   make(chan struct{}, 1),
 		done:      make(chan struct{}),
@@ -74,12 +108,17 @@ func wake(ch chan struct{}) {
 	}
 }
 
-// push appends ev. A dataEvent waits while HighWater data events are
-// queued, until ctx is done (then it returns ctx.Err() and ev is not queued)
+// push appends ev. A dataEvent waits while HighWater data events, or
+// HighWaterBytes of them, are queued (one bigger than the bound passes
+// alone), until ctx is done (then it returns ctx.Err() and ev is not queued)
 // or the queue is closed (ErrClosed). The other kinds never wait; they fail
 // only with ErrClosed.
 func (q *eventQueue) push(ctx context.Context, ev Event, kind pushKind) error {
 	heavy := kind != controlEvent
+	var size int64
+	if heavy {
+		size = eventBytes(ev)
+	}
 	q.mu.Lock()
 	waiting := false
 	for {
@@ -90,7 +129,7 @@ func (q *eventQueue) push(ctx context.Context, ev Event, kind pushKind) error {
 			q.mu.Unlock()
 			return ErrClosed
 		}
-		if kind != dataEvent || q.heavy < q.highWater {
+		if kind != dataEvent || !q.fullLocked() {
 			break
 		}
 		if !waiting {
@@ -113,16 +152,33 @@ func (q *eventQueue) push(ctx context.Context, ev Event, kind pushKind) error {
 	if waiting {
 		q.blocked--
 	}
-	q.items.Push(queued{ev: ev, heavy: heavy})
+	q.items.Push(queued{ev: ev, heavy: heavy, size: size})
 	if heavy {
 		q.heavy++
+		q.bytes += size
 	}
-	if heavy && q.heavy < q.highWater && q.blocked > 0 {
+	if heavy && !q.fullLocked() && q.blocked > 0 {
 		wake(q.notFull) // pass on to another waiting producer
 	}
 	q.mu.Unlock()
 	wake(q.notEmpty)
 	return nil
+}
+
+// fullLocked reports whether a dataEvent must wait: HighWater heavy
+// events or HighWaterBytes of them are queued. q.mu is held.
+func (q *eventQueue) fullLocked() bool {
+	return q.heavy >= q.highWater || q.bytes >= q.highBytes
+}
+
+// take pops the oldest item and uncounts it. q.mu is held.
+func (q *eventQueue) take() queued {
+	it := q.items.Pop()
+	if it.heavy {
+		q.heavy--
+		q.bytes -= it.size
+	}
+	return it
 }
 
 // pop removes the oldest event, waiting until one is queued, ctx is done or
@@ -132,10 +188,7 @@ func (q *eventQueue) pop(ctx context.Context) (Event, error) {
 	if err := q.waitLocked(ctx); err != nil {
 		return nil, err
 	}
-	it := q.items.Pop()
-	if it.heavy {
-		q.heavy--
-	}
+	it := q.take()
 	q.unlockAfterPop(it.heavy)
 	return it.ev, nil
 }
@@ -202,20 +255,20 @@ func (q *eventQueue) close() {
 }
 
 // popBatch waits like pop for the first event, then moves every further
-// queued event (up to max in all) to dst under the same lock: a consumer
-// that fell behind takes what is already there in one step.
+// queued event (up to max in all, and maxBatchBytes of payload after the
+// first) to dst under the same lock: a consumer that fell behind takes
+// what is already there in one step.
 func (q *eventQueue) popBatch(ctx context.Context, dst []Event, max int) ([]Event, error) {
 	q.mu.Lock()
 	if err := q.waitLocked(ctx); err != nil {
 		return dst, err
 	}
 	freed := false
-	for n := 0; n == 0 || (n < max && q.items.Len() > 0); n++ {
-		it := q.items.Pop()
-		if it.heavy {
-			q.heavy--
-			freed = true
-		}
+	var taken int64
+	for n := 0; n == 0 || (n < max && q.items.Len() > 0 && taken < maxBatchBytes); n++ {
+		it := q.take()
+		freed = freed || it.heavy
+		taken += it.size
 		dst = append(dst, it.ev)
 	}
 	q.unlockAfterPop(freed)

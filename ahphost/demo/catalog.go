@@ -51,6 +51,8 @@ func Commands() []CommandInfo {
 			"asks you questions (text, number, yes/no, single and multi choice) and echoes the answers"},
 		{"/demo shell", "a scripted terminal: tests, a progress bar, a failing command", "/demo shell [pty\\|plain]",
 			"a scripted terminal (nothing really runs): coloured test output, a progress bar, thousands of lines and a failing command; `pty` drops command detection, `plain` has no pty"},
+		{"/demo flood 64m", "a terminal printing N bytes at full speed", "/demo flood N",
+			"a terminal that prints N bytes (e.g. `256m`, up to 1 GiB) of coloured log lines as fast as the host takes them; the client keeps its last 4 MiB"},
 		{"/demo repl", "a terminal you type into: a tiny built-in shell", "/demo repl",
 			"opens a terminal you type into (claim it: Enter on its block, or F7): a tiny line-editing shell with built-in commands (`help`, `echo`, `ls`, `seq`, `history`, `exit`); nothing really runs"},
 		{"/demo config", "adds a setting to this session (F4 shows it at once)", "/demo config [reset]",

@@ -24,7 +24,7 @@ func TestCatalogCoversEveryScript(t *testing.T) {
 			t.Fatalf("/demo help lacks %q", c.Usage)
 		}
 	}
-	for s := script(0); s <= scriptCode; s++ {
+	for s := script(0); s <= scriptFlood; s++ {
 		if s == scriptUnknown {
 			continue
 		}

@@ -103,6 +103,8 @@ func parseCommand(text string) command {
 		return parseSlow(args)
 	case "stream":
 		return parseStream(args)
+	case "flood":
+		return parseFlood(args)
 	case "history":
 		n, ok := HistoryTurns(text)
 		if !ok {

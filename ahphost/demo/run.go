@@ -55,6 +55,8 @@ func (r *run) script() error {
 		return r.answerOnly(historyText(r.cmd.n))
 	case scriptSlow:
 		return r.slow()
+	case scriptFlood:
+		return r.flood()
 	case scriptStream:
 		return r.stream()
 	case scriptError:
