@@ -16,12 +16,13 @@ import (
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahphost/demo"
+	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // serveRig is startLiveRig on a real `ahptui serve --ephemeral` (the demo
 // agent) in a process of its own, built and started here and stopped at
 // cleanup: this process holds only the client and the TUI.
-func serveRig(b testing.TB) *liveRig {
+func serveRig(b testing.TB) (*liveRig, *testkit.SyncBuffer) {
 	b.Helper()
 	dir := b.TempDir()
 	bin := filepath.Join(dir, "ahptui")
@@ -30,6 +31,8 @@ func serveRig(b testing.TB) *liveRig {
 	}
 	cmd := exec.Command(bin, "serve", "--ephemeral", "--token", "flood-bench-token", "--dir", dir)
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+b.TempDir(), "XDG_CONFIG_HOME="+b.TempDir(), "AHPTUI_CONFIG=")
+	log := &testkit.SyncBuffer{}
+	cmd.Stderr = log
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -55,7 +58,7 @@ func serveRig(b testing.TB) *liveRig {
 	r := &liveRig{t: b, client: c}
 	r.m = New(Options{Backend: liveBackend{c}, Host: "test", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
 	r.m = send(b, r.m, teaSize(100, 30))
-	return r
+	return r, log
 }
 
 // floodSize is the terminal output of BenchmarkTerminalFloodMemory:
@@ -114,11 +117,14 @@ func (h *heapSampler) end() float64 {
 // TUI Model, which shows the terminal and takes the client's events in
 // batches as the running UI does (waitForBatch, unpaced), and reports the
 // peak live heap of this process (client and UI) while it streams against
-// the heap once it is done (the terminal keeps its last 4 MiB).
+// the heap once it is done (the terminal keeps its last 4 MiB), and how
+// often the host dropped the client as a slow consumer (its queue to the
+// client outgrew 64 MiB; the client recovers the terminal by snapshot).
 func BenchmarkTerminalFloodMemory(b *testing.B) {
 	size := floodSize(b)
 	for i := 0; i < b.N; i++ {
-		r := openChatOn(b, serveRig(b))
+		rig, log := serveRig(b)
+		r := openChatOn(b, rig)
 		base := heapMB()
 		h := sampleHeap()
 		r.m = typeText(b, r.m, "/demo flood "+size)
@@ -144,6 +150,7 @@ func BenchmarkTerminalFloodMemory(b *testing.B) {
 		b.ReportMetric(peak-after, "peak-over-after-MiB")
 		b.ReportMetric(took.Seconds(), "stream-s")
 		b.ReportMetric(vmHWM(), "VmHWM-MiB")
+		b.ReportMetric(float64(strings.Count(log.String(), "slow consumer")), "slow-consumer-drops")
 	}
 }
 
@@ -161,3 +168,4 @@ func vmHWM() float64 {
 	}
 	return 0
 }
+
