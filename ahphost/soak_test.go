@@ -26,6 +26,13 @@ const (
 	soakTurnGap   = 20 * time.Second
 )
 
+// soakMinTurns is how many turns the well-behaved client completes at
+// least while the attacks run: the soak lasts soakDuration and, on a
+// machine so loaded that turns are slow, until that many completed (each
+// within the turn gap). A count of turns in a fixed time depended on the
+// load (2 of 3 at load 17).
+const soakMinTurns = 3
+
 // soakDuration is 20 s (10 s with -short), or $AHPTUI_SOAK for a long soak.
 func soakDuration() time.Duration {
 	if d, err := time.ParseDuration(os.Getenv("AHPTUI_SOAK")); err == nil && d > 0 {
@@ -171,8 +178,9 @@ func TestSoakAllAttacksAtOnce(t *testing.T) {
 	if raceEnabled {
 		turnGap, scale = 3*soakTurnGap, 2
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), soakDuration())
+	ctx, cancel := context.WithCancel(context.Background()) // the attacks' (and the soak's) end
 	defer cancel()
+	soakEnd := time.Now().Add(soakDuration())
 	st := newSoakStats()
 	var wg sync.WaitGroup
 	run := func(f func()) {
@@ -213,7 +221,7 @@ func TestSoakAllAttacksAtOnce(t *testing.T) {
 	sampler := time.NewTicker(500 * time.Millisecond)
 	defer sampler.Stop()
 	turns, last, worst := 0, time.Now(), time.Duration(0)
-	for seq := uint64(1); ctx.Err() == nil; seq++ {
+	for seq := uint64(1); time.Now().Before(soakEnd) || turns < soakMinTurns; seq++ {
 		t0 := time.Now()
 		id := fmt.Sprintf("t%d", seq)
 		good.sendMessage(chat, id, "hello", seq)
@@ -234,6 +242,7 @@ func TestSoakAllAttacksAtOnce(t *testing.T) {
 		}
 		pause(ctx, 100*time.Millisecond)
 	}
+	cancel()
 	wg.Wait()
 	hwm := procStatusKB(pid, "VmHWM") << 10
 	budget := int64(soakRSSBudget)
@@ -244,9 +253,6 @@ func TestSoakAllAttacksAtOnce(t *testing.T) {
 		soakDuration(), turns, worst.Round(time.Millisecond), hwm>>20, budget>>20, st.summary())
 	if hwm <= 0 || hwm > budget {
 		t.Errorf("host peak RSS %d MiB exceeds the %d MiB budget", hwm>>20, budget>>20)
-	}
-	if turns < 3 {
-		t.Errorf("only %d turns completed", turns)
 	}
 	for _, v := range st.violations {
 		t.Error(v)
