@@ -168,4 +168,3 @@ func vmHWM() float64 {
 	}
 	return 0
 }
-
