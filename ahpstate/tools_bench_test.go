@@ -9,9 +9,13 @@ import (
 
 // toolCallActions returns the actions of n tool calls in turn "live":
 // start, ready (running, no confirmation) and complete for each, in order.
-func toolCallActions(n int) []ahpwire.Action {
-	out := make([]ahpwire.Action, 0, 3*n)
-	for i := range n {
+func toolCallActions(n int) []ahpwire.Action { return toolCallRange(0, n) }
+
+// toolCallRange returns the actions of tool calls call-from … call-(to-1)
+// in turn "live", as toolCallActions does.
+func toolCallRange(from, to int) []ahpwire.Action {
+	out := make([]ahpwire.Action, 0, 3*(to-from))
+	for i := from; i < to; i++ {
 		id := "call-" + strconv.Itoa(i)
 		out = append(out,
 			&ahpwire.ChatToolCallStart{TurnID: "live", ToolCallID: id, ToolName: "bash", DisplayName: "Bash"},

@@ -27,7 +27,7 @@ var allowed = map[string][]string{
 	"ahphost/acp":                  {"ahpwire", "ahphost/agent", "internal/redact", "internal/jsonscan", "internal/filelock", "internal/filecomplete"},
 	"internal/fakeacp":             {},
 	"internal/fakeacp/cmd/fakeacp": {},
-	"reducer":                      {"ahpwire", "ahpstate", "internal/textbuf"},
+	"reducer":                      {"ahpwire", "ahpstate", "internal/textbuf", "internal/pvec"},
 	"render":                       {"reducer", "ahpwire", "internal/bytesize"},
 	"keymap":                       {},
 	"tui":                          {"render", "keymap", "reducer", "ahpclient", "ahpwire", "ahpstate", "internal/redact", "resload", "tui/app", "tui/chat", "tui/picker", "tui/dialog", "tui/uikit"},

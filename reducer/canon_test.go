@@ -91,7 +91,7 @@ func canonState(s State) canon {
 
 func canonMsg(m *Message) cMsg {
 	c := canonMsgHead(m)
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks.All() {
 		c.Blocks = append(c.Blocks, canonBlock(b))
 	}
 	return c
@@ -161,7 +161,7 @@ func quickMsgEqual(a, b *Message) bool {
 	}
 	if a.ID != b.ID || a.TurnID != b.TurnID || a.Role != b.Role || a.Origin != b.Origin ||
 		a.StartedAt != b.StartedAt || a.Duration != b.Duration || a.Status != b.Status ||
-		!samePtr(a.Usage, b.Usage) || len(a.Blocks) != len(b.Blocks) ||
+		!samePtr(a.Usage, b.Usage) || a.Blocks.Len() != b.Blocks.Len() ||
 		len(a.Attachments) != len(b.Attachments) ||
 		(len(a.Attachments) > 0 && !reflect.DeepEqual(a.Attachments, b.Attachments)) {
 		return false
@@ -171,8 +171,8 @@ func quickMsgEqual(a, b *Message) bool {
 	if (a.Attachments == nil) != (b.Attachments == nil) {
 		return false
 	}
-	for i := range a.Blocks {
-		if !quickBlockEqual(a.Blocks[i], b.Blocks[i]) {
+	for i := range a.Blocks.All() {
+		if !quickBlockEqual(a.Blocks.At(i), b.Blocks.At(i)) {
 			return false
 		}
 	}

@@ -163,7 +163,7 @@ func TestDeriveTurnSemantics(t *testing.T) {
 	if done.view.Current != nil || m.Status != StatusComplete || m.Duration.Milliseconds() != 1500 || done.view.Stats.ForcedBlockEnds != 0 {
 		t.Fatalf("turn end: %+v stats %+v", m, done.view.Stats)
 	}
-	if tc := m.Blocks[2].Tool; tc.Status != ahpwire.ToolCancelled || tc.Reason != ahpwire.CancelSkipped ||
+	if tc := m.Blocks.At(2).Tool; tc.Status != ahpwire.ToolCancelled || tc.Reason != ahpwire.CancelSkipped ||
 		tc != done.ahp.Turns[1].ResponseParts[2].ToolCall {
 		t.Fatalf("tool: %+v (must be AHP's own state)", tc)
 	}
@@ -171,7 +171,7 @@ func TestDeriveTurnSemantics(t *testing.T) {
 	// error may be resumed.
 	errd := apply(c2, `{"type":"chat/error","turnId":"t2","duration":5,"part":{"kind":"error","error":{"errorType":"x","message":"boom"},"resumable":true}}`)
 	em := errd.view.Messages[len(errd.view.Messages)-1]
-	if em.Status != StatusError || em.Blocks[3].Kind != KindError || !em.Blocks[3].Err.Resumable {
+	if em.Status != StatusError || em.Blocks.At(3).Kind != KindError || !em.Blocks.At(3).Err.Resumable {
 		t.Fatalf("error turn: %+v", em)
 	}
 	resumed := apply(errd, `{"type":"chat/turnResume","turnId":"t2"}`)
@@ -213,7 +213,7 @@ func TestApplyDeltaCostDoesNotGrow(t *testing.T) {
 	d := chatEnv(t, `{"type":"chat/delta","turnId":"t2","partId":"p1","content":"0123456789abcdef"}`)
 	small := activeChat(t)
 	big := small
-	for len(big.view.Current.Blocks[0].Text()) < 1<<20 {
+	for len(big.view.Current.Blocks.At(0).Text()) < 1<<20 {
 		big = applyOurs(big, d)
 	}
 	perDelta := func(c chat, n int) float64 {
@@ -231,7 +231,7 @@ func TestApplyDeltaCostDoesNotGrow(t *testing.T) {
 	if limit := 2*sb + 256; bb > limit {
 		t.Errorf("bytes per delta grow with the part: %.0f → %.0f (limit %.0f)", sb, bb, limit)
 	}
-	blk, part := big.view.Current.Blocks[0].Text(), big.ahp.ActiveTurn.ResponseParts.At(0).Content
+	blk, part := big.view.Current.Blocks.At(0).Text(), big.ahp.ActiveTurn.ResponseParts.At(0).Content
 	if unsafe.StringData(blk) != unsafe.StringData(part) || len(blk) != len(part) {
 		t.Fatal("the block keeps a second copy of the part's text")
 	}
@@ -249,7 +249,7 @@ func TestApplyToolDeltaCostDoesNotGrow(t *testing.T) {
 	for i := 0; i < 1<<20/16; i++ {
 		big = applyOurs(big, d)
 	}
-	if n := len(*big.view.Current.Blocks[2].Tool.PartialInput); n < 1<<20 {
+	if n := len(*big.view.Current.Blocks.At(2).Tool.PartialInput); n < 1<<20 {
 		t.Fatalf("partial input %d bytes", n)
 	}
 	sb, bb := bytesPerDelta(small, 64<<10/16), bytesPerDelta(big, 1<<20/16)

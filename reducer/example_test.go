@@ -35,7 +35,7 @@ func ExampleApply() {
 	for _, m := range s.Messages {
 		fmt.Printf("%s %s %q\n", m.Role, m.Status, m.Text())
 	}
-	tool := s.Messages[1].Blocks[1].Tool
+	tool := s.Messages[1].Blocks.At(1).Tool
 	fmt.Println(tool.Status, tool.Reason, s.Messages[1].Duration)
 	// Output:
 	// awaiting approval: 1

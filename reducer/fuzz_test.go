@@ -25,7 +25,7 @@ func fuzzBaseChats(t testing.TB) []chat {
 	var mid chat
 	for i, e := range envs {
 		c = applyOurs(c, e)
-		if c.view.Current != nil && len(c.view.Current.Blocks) > len(midBlocks(mid.view)) && i < len(envs)-1 {
+		if c.view.Current != nil && c.view.Current.Blocks.Len() > len(midBlocks(mid.view)) && i < len(envs)-1 {
 			mid = c
 		}
 	}
@@ -38,7 +38,7 @@ func midBlocks(s State) []*Block {
 	if s.Current == nil {
 		return nil
 	}
-	return s.Current.Blocks
+	return s.Current.Blocks.Slice()
 }
 
 // FuzzDerive: arbitrary JSON envelopes never panic ahpstate, Derive or the

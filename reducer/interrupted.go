@@ -20,16 +20,14 @@ func KeepInterrupted(prev, next State, reason string) State {
 	next.Seq++
 	m := *cur
 	m.Status, m.Rev = StatusInterrupted, next.Seq
-	m.Blocks = make([]*Block, 0, len(cur.Blocks)+1)
-	for _, b := range cur.Blocks {
+	for i, b := range cur.Blocks.All() {
 		if b.Open {
 			c := *b
 			c.Open, c.Rev = false, next.Seq
-			b = &c
+			m.Blocks = m.Blocks.Set(i, &c)
 		}
-		m.Blocks = append(m.Blocks, b)
 	}
-	m.Blocks = append(m.Blocks, &Block{Index: len(m.Blocks), Kind: KindError, Rev: next.Seq,
+	m.Blocks = m.Blocks.Append(&Block{Index: m.Blocks.Len(), Kind: KindError, Rev: next.Seq,
 		Err: &ErrorInfo{ErrorType: "interrupted", Message: reason}})
 	msgs = append(msgs, &m)
 	next.Messages = msgs[:len(msgs):len(msgs)]

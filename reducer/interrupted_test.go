@@ -27,11 +27,11 @@ func TestKeepInterruptedAfterHostRestart(t *testing.T) {
 	if m.Status != StatusInterrupted || m.Text() != "partial reply" || got.Messages[0].Text() != "hi" {
 		t.Fatalf("kept %s %q", m.Status, m.Text())
 	}
-	last := m.Blocks[len(m.Blocks)-1]
-	if last.Kind != KindError || last.Err.Message != "host restarted" || m.Blocks[0].Open {
+	last := m.Blocks.At(m.Blocks.Len() - 1)
+	if last.Kind != KindError || last.Err.Message != "host restarted" || m.Blocks.At(0).Open {
 		t.Fatalf("blocks %+v", m.Blocks)
 	}
-	if prev.Current.Status != StatusStreaming || !prev.Current.Blocks[0].Open {
+	if prev.Current.Status != StatusStreaming || !prev.Current.Blocks.At(0).Open {
 		t.Fatal("prev modified")
 	}
 	// Still streaming in the new snapshot, or finished there: nothing kept.

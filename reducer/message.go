@@ -79,7 +79,7 @@ type Message struct {
 	Attachments []Attachment
 	// Blocks are the message's content in order. A user message has one
 	// KindText block holding its text.
-	Blocks []*Block
+	Blocks Blocks
 	// StartedAt is when the turn started (zero if unknown).
 	StartedAt time.Time
 	// Duration is the turn's duration as reported at its end (0 if unknown
@@ -102,13 +102,13 @@ func (m *Message) Open() bool { return m.Status == StatusStreaming }
 // Text returns the concatenated text of the message's KindText blocks.
 func (m *Message) Text() string {
 	var n int
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks.All() {
 		if b.Kind == KindText {
 			n += b.text.Len()
 		}
 	}
 	buf := make([]byte, 0, n)
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks.All() {
 		if b.Kind == KindText {
 			buf = append(buf, b.text.String()...)
 		}
@@ -119,14 +119,14 @@ func (m *Message) Text() string {
 // Block returns the first block whose ID is id, or nil.
 func (m *Message) Block(id string) *Block {
 	if i := m.blockIndex(id); i >= 0 {
-		return m.Blocks[i]
+		return m.Blocks.At(i)
 	}
 	return nil
 }
 
 // blockIndex returns the index of the first block with the given ID, or -1.
 func (m *Message) blockIndex(id string) int {
-	for i, b := range m.Blocks {
+	for i, b := range m.Blocks.All() {
 		if b.ID == id {
 			return i
 		}

@@ -91,7 +91,7 @@ func turnUserMessage(t *ahpwire.Turn, started time.Time) *Message {
 	user := &Message{
 		ID: UserMessageID(t.ID), TurnID: t.ID, Role: RoleUser, Origin: t.Message.Origin.Kind,
 		Attachments: attachments(t.Message.Attachments), StartedAt: started, Status: StatusComplete,
-		Blocks: []*Block{{Kind: KindText, text: textbuf.Of(t.Message.Text)}},
+		Blocks: BlocksOf(&Block{Kind: KindText, text: textbuf.Of(t.Message.Text)}),
 	}
 	if user.Origin == "" {
 		user.Origin = "user"
@@ -109,7 +109,7 @@ func turnAssistantMessage(t *ahpwire.Turn, started time.Time) *Message {
 	}
 	if t.Error != nil {
 		e := errorInfo(*t.Error, false)
-		m.Blocks = append(m.Blocks, &Block{Index: len(m.Blocks), Kind: KindError, Err: &e})
+		m.Blocks = m.Blocks.Append(&Block{Index: m.Blocks.Len(), Kind: KindError, Err: &e})
 	}
 	if t.Usage != nil {
 		u := usage(*t.Usage)
@@ -131,7 +131,7 @@ func turnStatus(state string) MessageStatus {
 
 // partBlocks converts response parts into blocks, one per part; open says
 // whether they belong to an active turn (see partOpen).
-func partBlocks(msgID string, parts []ahpwire.ResponsePart, open bool) []*Block {
+func partBlocks(msgID string, parts []ahpwire.ResponsePart, open bool) Blocks {
 	out := make([]*Block, 0, len(parts))
 	for i := range parts {
 		b := newBlock(partStart(msgID, &parts[i]))
@@ -142,5 +142,5 @@ func partBlocks(msgID string, parts []ahpwire.ResponsePart, open bool) []*Block 
 		b.Index = len(out)
 		out = append(out, b)
 	}
-	return out
+	return BlocksOf(out...)
 }

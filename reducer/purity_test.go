@@ -113,10 +113,10 @@ func TestDeltaCostDoesNotGrow(t *testing.T) {
 	small := measure(streaming())
 	smallBytes := bytesPerDelta(streaming(), 64<<10/len(d.Delta))
 	big := streaming()
-	for len(big.Current.Blocks[0].Text()) < mib {
+	for len(big.Current.Blocks.At(0).Text()) < mib {
 		big = Reduce(big, d)
 	}
-	if n := len(big.Current.Blocks[0].Text()); n < mib || n > mib+64 {
+	if n := len(big.Current.Blocks.At(0).Text()); n < mib || n > mib+64 {
 		t.Fatalf("big block holds %d bytes, want ~1 MiB", n)
 	}
 	large := measure(big)

@@ -152,7 +152,7 @@ func noteCoverage(seen map[string]bool, s State) {
 		if m.Role == RoleAssistant {
 			seen["msg:"+m.Status.String()] = true
 		}
-		for _, b := range m.Blocks {
+		for _, b := range m.Blocks.All() {
 			seen["kind:"+b.Kind.String()] = true
 			if b.Tool != nil {
 				seen["tool:"+b.Tool.Status] = true

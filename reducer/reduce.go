@@ -95,19 +95,15 @@ func cloneMessage(m *Message, rev uint64) *Message {
 // withBlock returns a copy of m with block i replaced by b.
 func withBlock(m *Message, i int, b *Block, rev uint64) *Message {
 	nm := cloneMessage(m, rev)
-	nm.Blocks = make([]*Block, len(m.Blocks))
-	copy(nm.Blocks, m.Blocks)
-	nm.Blocks[i] = b
+	nm.Blocks = m.Blocks.Set(i, b)
 	return nm
 }
 
 // withAppendedBlock returns a copy of m with b appended (its Index set).
 func withAppendedBlock(m *Message, b *Block, rev uint64) *Message {
 	nm := cloneMessage(m, rev)
-	b.Index = len(m.Blocks)
-	nm.Blocks = make([]*Block, len(m.Blocks)+1)
-	copy(nm.Blocks, m.Blocks)
-	nm.Blocks[len(m.Blocks)] = b
+	b.Index = m.Blocks.Len()
+	nm.Blocks = m.Blocks.Append(b)
 	return nm
 }
 

@@ -65,7 +65,7 @@ func newBlock(a BlockStart) *Block {
 // block returns Current when it is named by msgID and has a block i.
 func (s State) block(msgID string, i int) (*Message, bool) {
 	m, ok := s.current(msgID)
-	if !ok || i < 0 || i >= len(m.Blocks) {
+	if !ok || i < 0 || i >= m.Blocks.Len() {
 		return nil, false
 	}
 	return m, true
@@ -91,7 +91,7 @@ func reduceBlockDelta(s State, a BlockDelta) State {
 	if !ok {
 		return ignoredDelta(s)
 	}
-	b := m.Blocks[a.Index]
+	b := m.Blocks.At(a.Index)
 	if b.Kind != a.Kind || (b.Kind != KindText && b.Kind != KindThinking) || !b.Open {
 		return ignoredDelta(s)
 	}
@@ -111,11 +111,11 @@ func reduceBlockDelta(s State, a BlockDelta) State {
 
 func reduceBlockEnd(s State, a BlockEnd) State {
 	m, ok := s.block(a.MessageID, a.Index)
-	if !ok || !m.Blocks[a.Index].Open {
+	if !ok || !m.Blocks.At(a.Index).Open {
 		return ignored(s)
 	}
 	s.Seq++
-	nb := cloneBlock(m.Blocks[a.Index], s.Seq)
+	nb := cloneBlock(m.Blocks.At(a.Index), s.Seq)
 	nb.Open = false
 	s.Current = withBlock(m, a.Index, nb, s.Seq)
 	return s

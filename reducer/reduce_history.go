@@ -10,8 +10,8 @@ func validMessage(m *Message) bool {
 }
 
 // validBlocks reports whether every block has the payload its kind needs.
-func validBlocks(bs []*Block) bool {
-	for _, b := range bs {
+func validBlocks(bs Blocks) bool {
+	for _, b := range bs.All() {
 		if b == nil {
 			return false
 		}
@@ -48,7 +48,7 @@ func validBlocks(bs []*Block) bool {
 // closed.
 func finishedCopy(m *Message, rev uint64) *Message {
 	nm := restamp(m, rev, m.Status)
-	for _, b := range nm.Blocks {
+	for _, b := range nm.Blocks.All() {
 		b.Open = false
 	}
 	return nm
@@ -84,7 +84,7 @@ func restore(s State, a Restore, fresh bool) State {
 	if fresh {
 		for _, m := range ms {
 			m.Rev = s.Seq
-			for _, b := range m.Blocks {
+			for _, b := range m.Blocks.All() {
 				b.Rev = s.Seq
 			}
 		}
@@ -172,7 +172,7 @@ func reduceMessageResume(s State, a MessageResume) State {
 	s.Seq++
 	m := restamp(last, s.Seq, StatusStreaming)
 	m.Duration = 0
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks.All() {
 		switch b.Kind {
 		case KindText, KindThinking:
 			b.Open = true

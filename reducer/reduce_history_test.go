@@ -97,7 +97,7 @@ func TestReduceResume(t *testing.T) {
 	if s.Current == nil || s.Current.ID != "t1" || !s.Current.Open() || len(s.Messages) != 1 {
 		t.Fatalf("resume: current=%v messages=%d", s.Current, len(s.Messages))
 	}
-	if !mustBlock(t, s.Current, "p1").Open || s.Current.Blocks[3].Kind != KindError {
+	if !mustBlock(t, s.Current, "p1").Open || s.Current.Blocks.At(3).Kind != KindError {
 		t.Fatal("text must reopen and the error block stay")
 	}
 	s = Reduce(s, BlockDelta{MessageID: "t1", Index: 0, Kind: KindText, Delta: "lo"})

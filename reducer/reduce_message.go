@@ -34,20 +34,11 @@ func reduceMessageEnd(s State, a MessageEnd) State {
 func finalize(s State, status MessageStatus, d time.Duration, forced bool) State {
 	s.Seq++
 	m := cloneMessage(s.Current, s.Seq)
-	var blocks []*Block
-	for i, b := range m.Blocks {
-		if !b.Open {
-			continue
+	for i, b := range s.Current.Blocks.All() {
+		if b.Open {
+			m.Blocks = m.Blocks.Set(i, closeBlock(b, s.Seq))
+			s.Stats.ForcedBlockEnds++
 		}
-		if blocks == nil {
-			blocks = make([]*Block, len(m.Blocks))
-			copy(blocks, m.Blocks)
-		}
-		blocks[i] = closeBlock(b, s.Seq)
-		s.Stats.ForcedBlockEnds++
-	}
-	if blocks != nil {
-		m.Blocks = blocks
 	}
 	if d < 0 {
 		d = 0
@@ -85,12 +76,13 @@ func reduceMessageSnapshot(s State, a MessageSnapshot) State {
 func restamp(m *Message, rev uint64, status MessageStatus) *Message {
 	nm := cloneMessage(m, rev)
 	nm.Status = status
-	nm.Blocks = make([]*Block, len(m.Blocks))
-	for i, b := range m.Blocks {
+	bs := make([]*Block, m.Blocks.Len())
+	for i, b := range m.Blocks.All() {
 		nb := cloneBlock(b, rev)
 		nb.Index = i
-		nm.Blocks[i] = nb
+		bs[i] = nb
 	}
+	nm.Blocks = BlocksOf(bs...)
 	return nm
 }
 
@@ -120,7 +112,7 @@ func reduceUserMessage(s State, a UserMessage) State {
 	b := &Block{Kind: KindText, text: textbuf.Of(a.Text), Rev: s.Seq}
 	m := &Message{
 		ID: id, TurnID: a.TurnID, Role: RoleUser, Origin: origin,
-		Attachments: a.Attachments, Blocks: []*Block{b},
+		Attachments: a.Attachments, Blocks: BlocksOf(b),
 		StartedAt: a.StartedAt, Status: StatusComplete, Rev: s.Seq,
 	}
 	return s.appendMessage(m)

@@ -54,14 +54,14 @@ func TestReduceLifecycle(t *testing.T) {
 					s.Stats.ForcedFinalizations != 1 || s.Stats.ForcedBlockEnds != 3 {
 					t.Fatalf("got %d messages, stats %+v", len(s.Messages), s.Stats)
 				}
-				for _, b := range s.Messages[1].Blocks {
+				for _, b := range s.Messages[1].Blocks.All() {
 					if b.Open {
 						t.Fatalf("block %s left open", b.ID)
 					}
 				}
 				// What a turn end does to a tool call is AHP's rule (ahpstate);
 				// an interrupted message keeps the tool call as last known.
-				if tc := s.Messages[1].Blocks[2].Tool; tc.Status != ahpwire.ToolStreaming {
+				if tc := s.Messages[1].Blocks.At(2).Tool; tc.Status != ahpwire.ToolStreaming {
 					t.Fatalf("tool payload changed: %+v", tc)
 				}
 			},
@@ -137,7 +137,7 @@ func TestReduceLifecycle(t *testing.T) {
 			act: BlockStart{MessageID: "t1", Kind: KindUnknown, BlockID: "u1",
 				Unknown: &UnknownPart{Kind: "attribution", Raw: json.RawMessage(`{"kind":"attribution"}`)}},
 			check: func(t *testing.T, s State) {
-				b := s.Current.Blocks[3]
+				b := s.Current.Blocks.At(3)
 				if b.Kind != KindUnknown || b.Open || b.Index != 3 || b.Unknown.Kind != "attribution" {
 					t.Fatalf("got %+v", b)
 				}
@@ -146,8 +146,8 @@ func TestReduceLifecycle(t *testing.T) {
 		"block start without its payload is ignored": {
 			in: streaming(), act: BlockStart{MessageID: "t1", Kind: KindToolCall},
 			check: func(t *testing.T, s State) {
-				if len(s.Current.Blocks) != 3 || s.Stats.IgnoredActions != 1 {
-					t.Fatalf("blocks %d stats %+v", len(s.Current.Blocks), s.Stats)
+				if s.Current.Blocks.Len() != 3 || s.Stats.IgnoredActions != 1 {
+					t.Fatalf("blocks %d stats %+v", s.Current.Blocks.Len(), s.Stats)
 				}
 			},
 		},
@@ -172,8 +172,8 @@ func TestReduceLifecycle(t *testing.T) {
 			in:  streaming(),
 			act: BlockUpdate{Index: 2, BlockStart: BlockStart{MessageID: "t1", Kind: KindToolCall, Tool: doneTool}},
 			check: func(t *testing.T, s State) {
-				b := s.Current.Blocks[2]
-				if b.Tool != doneTool || b.Open || b.Index != 2 || b.ID != "tc1" || b.Rev != s.Seq || len(s.Current.Blocks) != 3 {
+				b := s.Current.Blocks.At(2)
+				if b.Tool != doneTool || b.Open || b.Index != 2 || b.ID != "tc1" || b.Rev != s.Seq || s.Current.Blocks.Len() != 3 {
 					t.Fatalf("got %+v", b)
 				}
 			},
@@ -183,7 +183,7 @@ func TestReduceLifecycle(t *testing.T) {
 			act: BlockUpdate{Index: 3, BlockStart: BlockStart{MessageID: "t1", Kind: KindInputRequest,
 				Input: &ahpwire.ChatInputRequest{ID: "in1", Message: "m"}, Response: ahpwire.InputAccept}},
 			check: func(t *testing.T, s State) {
-				b := s.Current.Blocks[3]
+				b := s.Current.Blocks.At(3)
 				if b.Open || b.Response != ahpwire.InputAccept || b.Input.Message != "m" || len(s.PendingInputs()) != 0 {
 					t.Fatalf("got %+v", b)
 				}
@@ -194,7 +194,7 @@ func TestReduceLifecycle(t *testing.T) {
 			act: BlockUpdate{Index: 5, BlockStart: BlockStart{MessageID: "t1", Kind: KindToolCall, Tool: doneTool}},
 			check: func(t *testing.T, s State) {
 				s = Reduce(s, BlockUpdate{Index: 2, BlockStart: BlockStart{MessageID: "t1", Kind: KindToolCall}})
-				if s.Stats.IgnoredActions != 2 || s.Current.Blocks[2].Tool.Status != ahpwire.ToolStreaming {
+				if s.Stats.IgnoredActions != 2 || s.Current.Blocks.At(2).Tool.Status != ahpwire.ToolStreaming {
 					t.Fatalf("stats %+v", s.Stats)
 				}
 			},
@@ -238,7 +238,7 @@ func TestReduceLifecycle(t *testing.T) {
 		"error joins the current message": {
 			in: streaming(), act: Error{MessageID: "t1", Info: ErrorInfo{Message: "bad", Resumable: true}},
 			check: func(t *testing.T, s State) {
-				b := s.Current.Blocks[3]
+				b := s.Current.Blocks.At(3)
 				if b.Kind != KindError || b.Open || !b.Err.Resumable || s.LastError != nil {
 					t.Fatalf("got %+v", b)
 				}
@@ -265,7 +265,7 @@ func TestReduceLifecycle(t *testing.T) {
 		"snapshot replaces current and its open blocks keep streaming": {
 			in: State{},
 			act: MessageSnapshot{Message: &Message{ID: "t1", TurnID: "t1", Role: RoleAssistant,
-				Blocks: []*Block{{ID: "p1", Kind: KindText, Open: true, text: textbuf.New("ab")}}}},
+				Blocks: BlocksOf(&Block{ID: "p1", Kind: KindText, Open: true, text: textbuf.New("ab")})}},
 			check: func(t *testing.T, s State) {
 				s = Reduce(s, BlockDelta{MessageID: "t1", Index: 0, Kind: KindText, Delta: "c"})
 				if !s.Current.Open() || mustBlock(t, s.Current, "p1").Text() != "abc" {
@@ -275,9 +275,9 @@ func TestReduceLifecycle(t *testing.T) {
 		},
 		"snapshot with an invalid block is rejected": {
 			in:  streaming(),
-			act: MessageSnapshot{Message: &Message{ID: "t1", Role: RoleAssistant, Blocks: []*Block{{Kind: KindToolCall}}}},
+			act: MessageSnapshot{Message: &Message{ID: "t1", Role: RoleAssistant, Blocks: BlocksOf(&Block{Kind: KindToolCall})}},
 			check: func(t *testing.T, s State) {
-				if s.Stats.IgnoredActions != 1 || len(s.Current.Blocks) != 3 {
+				if s.Stats.IgnoredActions != 1 || s.Current.Blocks.Len() != 3 {
 					t.Fatal("invalid snapshot applied")
 				}
 			},

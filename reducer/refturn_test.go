@@ -48,10 +48,10 @@ func TestAdoptRefTurn(t *testing.T) {
 		t.Fatalf("adopted parts %+v", got)
 	}
 	last := ns.Messages[len(ns.Messages)-1]
-	if last.ID != "t1" || len(last.Blocks) != 3 || last.Blocks[1].Kind != KindContentRef || last.Status != StatusComplete {
+	if last.ID != "t1" || last.Blocks.Len() != 3 || last.Blocks.At(1).Kind != KindContentRef || last.Status != StatusComplete {
 		t.Fatalf("adopted message %+v", last)
 	}
-	if ns.Messages[1] != s.Messages[1] || s.Messages[3].Blocks[1].Text() != text {
+	if ns.Messages[1] != s.Messages[1] || s.Messages[3].Blocks.At(1).Text() != text {
 		t.Fatal("other messages not shared, or the old state changed")
 	}
 

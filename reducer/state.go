@@ -97,7 +97,7 @@ func (s State) PendingApprovals() []*Block {
 		return nil
 	}
 	var out []*Block
-	for _, b := range s.Current.Blocks {
+	for _, b := range s.Current.Blocks.All() {
 		if b.Kind == KindToolCall && b.Tool.WaitsForClient() {
 			out = append(out, b)
 		}
@@ -111,7 +111,7 @@ func (s State) PendingInputs() []*Block {
 		return nil
 	}
 	var out []*Block
-	for _, b := range s.Current.Blocks {
+	for _, b := range s.Current.Blocks.All() {
 		if b.InputOpen() {
 			out = append(out, b)
 		}

@@ -176,7 +176,7 @@ func blockURIs(b *reducer.Block) []string {
 // resourceURIs lists blockURIs over all blocks of m.
 func resourceURIs(m *reducer.Message) []string {
 	var out []string
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks.All() {
 		out = append(out, blockURIs(b)...)
 	}
 	return out
@@ -192,7 +192,7 @@ func NeededResources(m *reducer.Message, v ViewOpts) []string {
 	}
 	var out []string
 	seen := map[string]bool{}
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks.All() {
 		switch {
 		case b.Kind == reducer.KindContentRef:
 		case b.Kind != reducer.KindToolCall || b.Tool == nil:

@@ -50,7 +50,7 @@ func TestHostileToolFieldsCapped(t *testing.T) {
 	if n := len(text); n > 8*MessageCap+8*NameCap+4000 {
 		t.Errorf("%d bytes laid out for the call", n)
 	}
-	if m.Blocks[0].Tool.ToolName != orig || len(m.Blocks[0].Tool.Options[0].Label) != len(orig) {
+	if m.Blocks.At(0).Tool.ToolName != orig || len(m.Blocks.At(0).Tool.Options[0].Label) != len(orig) {
 		t.Error("capping modified the state")
 	}
 	for i, l := range out.Lines {

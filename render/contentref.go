@@ -154,7 +154,7 @@ func RefSizes(m *reducer.Message) map[string]int64 {
 			add(s.Content.URI, s.Content.SizeHint)
 		}
 	}
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks.All() {
 		if b.Kind == reducer.KindContentRef && b.Ref != nil {
 			add(b.Ref.URI, b.Ref.SizeHint)
 		}

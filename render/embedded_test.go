@@ -234,7 +234,7 @@ func TestThinkingEndsWhenAgentMovesOn(t *testing.T) {
 		t.Fatalf("live header %q", h)
 	}
 	moved := apply(open, toolStart(baseTool(ahpwire.ToolRunning)))
-	if msgOf(moved).Blocks[0].Open != true {
+	if msgOf(moved).Blocks.At(0).Open != true {
 		t.Fatal("fixture: the reducer closed the reasoning block; this test is moot")
 	}
 	if h := head(moved, t0.Add(5*time.Second)); !strings.Contains(h, "Thought for 5s") {

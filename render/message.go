@@ -126,7 +126,7 @@ func (r *Renderer) renderMessage(m *reducer.Message, width int, v ViewOpts) Rend
 		add(r.userHeader(m, width))
 	}
 	var run refRun
-	for _, blk := range m.Blocks {
+	for _, blk := range m.Blocks.All() {
 		k := KeyOf(m, blk)
 		at := run.next(blk, v)
 		if blk.Kind != reducer.KindSystemNotification && (blk.Kind != reducer.KindText || m.Role == reducer.RoleUser) {
@@ -340,7 +340,7 @@ func (r *Renderer) markFocus(lines []string) []string {
 // end-of-reasoning action, so the reducer keeps a reasoning block open until
 // the turn ends; the agent has moved on as soon as a later block exists.
 func thinkingLive(m *reducer.Message, b *reducer.Block) bool {
-	return b.Open && m.Open() && len(m.Blocks) > 0 && m.Blocks[len(m.Blocks)-1] == b
+	return b.Open && m.Open() && m.Blocks.Len() > 0 && m.Blocks.At(m.Blocks.Len()-1) == b
 }
 
 // startHint is when block b started, if the message says so: the first
@@ -348,7 +348,7 @@ func thinkingLive(m *reducer.Message, b *reducer.Block) bool {
 // first seen mid-way (after a reconnect or a snapshot) count from the
 // turn's start rather than from its first sighting.
 func startHint(m *reducer.Message, b *reducer.Block) time.Time {
-	if len(m.Blocks) > 0 && m.Blocks[0] == b {
+	if m.Blocks.Len() > 0 && m.Blocks.At(0) == b {
 		return m.StartedAt
 	}
 	return time.Time{}

@@ -316,7 +316,7 @@ func TestLongUserTextIsPaged(t *testing.T) {
 	for _, width := range []int{100, 37} {
 		// Expanded: folded, a long paste shows a few lines (userfold.go).
 		msg := s.Messages[0]
-		exp := map[BlockKey]bool{KeyOf(msg, msg.Blocks[0]): true}
+		exp := map[BlockKey]bool{KeyOf(msg, msg.Blocks.At(0)): true}
 		out := r.RenderMessage(msg, width, ViewOpts{Expanded: exp})
 		pages := 0
 		for _, sec := range out.Sections {

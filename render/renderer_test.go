@@ -105,7 +105,7 @@ func TestResizeRendersOnlyWhatIsAsked(t *testing.T) {
 	r.RenderMessage(b, 80, ViewOpts{})
 	base := r.md.hlRenders
 	r.RenderMessage(a, 100, ViewOpts{})
-	blocksA := len(splitAll(a.Blocks[0].Text()))
+	blocksA := len(splitAll(a.Blocks.At(0).Text()))
 	if got := r.md.hlRenders - base; got != blocksA {
 		t.Fatalf("resize of a: %d renders, want %d (b must not be touched)", got, blocksA)
 	}
@@ -280,7 +280,7 @@ func TestRenderNil(t *testing.T) {
 		t.Error("nil block rendered lines")
 	}
 	m := finishedMessage("a", "x")
-	if got := r.RenderBlock(m, m.Blocks[0], 80, ViewOpts{}); len(got) != 1 || ansi.Strip(got[0]) != "  x" {
+	if got := r.RenderBlock(m, m.Blocks.At(0), 80, ViewOpts{}); len(got) != 1 || ansi.Strip(got[0]) != "  x" {
 		t.Errorf("RenderBlock = %q", got)
 	}
 }

@@ -46,7 +46,7 @@ func TerminalRefs(m *reducer.Message) map[string]bool {
 		return nil
 	}
 	var out map[string]bool
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks.All() {
 		if b.Kind != reducer.KindToolCall || b.Tool == nil {
 			continue
 		}

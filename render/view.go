@@ -180,7 +180,7 @@ func viewFingerprint(m *reducer.Message, v ViewOpts, seed maphash.Seed) string {
 		b.WriteString(",f")
 		b.WriteString(strconv.Itoa(v.Focused.Index))
 	}
-	for _, blk := range m.Blocks {
+	for _, blk := range m.Blocks.All() {
 		b.WriteString(termFingerprint(blk, v))
 	}
 	v.writeResources(&b, resourceURIs(m), seed)

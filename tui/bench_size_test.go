@@ -141,7 +141,7 @@ func lastReplyByRef(m Model) bool {
 	if len(ms) == 0 {
 		return false
 	}
-	for _, b := range ms[len(ms)-1].Blocks {
+	for _, b := range ms[len(ms)-1].Blocks.All() {
 		if b.Kind == reducer.KindContentRef {
 			return true
 		}

@@ -129,7 +129,7 @@ func (m *Model) newApproval(turn string, tc *ahpwire.ToolCallState) *dialog.Appr
 		if msg == nil {
 			return nil, nil
 		}
-		for _, b := range msg.Blocks {
+		for _, b := range msg.Blocks.All() {
 			if b.Kind == reducer.KindToolCall && b.Tool != nil && b.Tool.ToolCallID == tc.ToolCallID {
 				// The fetched contents too: an edit's diff is behind content
 				// references (an ACP agent's always is).

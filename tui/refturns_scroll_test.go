@@ -19,7 +19,7 @@ func TestLiveLongReplyKeptWhileScrolledUp(t *testing.T) {
 		cur := m.chat.State.Current
 		n := 0
 		if cur != nil {
-			for _, b := range cur.Blocks {
+			for _, b := range cur.Blocks.All() {
 				n += b.TextLen()
 			}
 		}
@@ -50,7 +50,7 @@ func TestLiveLongReplyKeptWhileScrolledUp(t *testing.T) {
 	r.m = send(t, r.m, keyPress("enter"))
 	r.pump("the long reply adopted after the next turn", func(m Model) bool {
 		for _, msg := range m.chat.State.Messages {
-			for _, b := range msg.Blocks {
+			for _, b := range msg.Blocks.All() {
 				if b.Ref != nil {
 					return m.chat.State.Current == nil && m.chat.Extras.Refs.Inflight == 0
 				}

@@ -27,7 +27,7 @@ func inlineBytes(m Model) (ahp, blocks int) {
 		}
 	}
 	for _, msg := range m.chat.State.Messages {
-		for _, b := range msg.Blocks {
+		for _, b := range msg.Blocks.All() {
 			blocks += b.TextLen()
 		}
 	}
@@ -125,9 +125,9 @@ func TestLiveLongReplyDropsInlineCopy(t *testing.T) {
 
 	// A middle page: focus its block; it loads and shows its first line.
 	msg := r.m.chat.State.Messages[len(r.m.chat.State.Messages)-1]
-	mid := len(msg.Blocks) / 2
+	mid := msg.Blocks.Len() / 2
 	off := 0
-	for _, b := range msg.Blocks[:mid] {
+	for _, b := range msg.Blocks.Slice()[:mid] {
 		off += int(*b.Ref.SizeHint)
 	}
 	first := strings.TrimLeft(reply[off:], "\n")[:7] // the page's first line counter
@@ -135,7 +135,7 @@ func TestLiveLongReplyDropsInlineCopy(t *testing.T) {
 	for range mid + 2 { // the user message's block, then pages 0 … mid
 		r.m.chat.Transcript.FocusNext(+1)
 	}
-	if want := chat.SpanID(render.KeyOf(msg, msg.Blocks[mid])); r.m.chat.Transcript.FocusBlockID != want {
+	if want := chat.SpanID(render.KeyOf(msg, msg.Blocks.At(mid))); r.m.chat.Transcript.FocusBlockID != want {
 		t.Fatalf("focused %q, want %q", r.m.chat.Transcript.FocusBlockID, want)
 	}
 	// Pages loading above the window move the focused block down; keep it

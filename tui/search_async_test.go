@@ -180,7 +180,7 @@ func TestSearchReadsReferences(t *testing.T) {
 	ref := func(id string, i int) *reducer.Block {
 		return &reducer.Block{ID: id, Index: i, Kind: reducer.KindContentRef, Ref: &ahpwire.ContentRef{URI: "ahp-res:/big/" + id}}
 	}
-	msgs := []*reducer.Message{{ID: "m1", Blocks: []*reducer.Block{ref("p1", 0), ref("p2", 1), ref("p3", 2)}}}
+	msgs := []*reducer.Message{{ID: "m1", Blocks: reducer.BlocksOf(ref("p1", 0), ref("p2", 1), ref("p3", 2))}}
 	find := func(q string, pages map[string]string) (hits []chat.SearchHit, read, failed int) {
 		docs, _ := chat.CaptureDocs(msgs, 0)
 		task := &chat.SearchTask{Run: chat.NewSearchRun(context.Background()), Query: q, Docs: docs,

@@ -89,10 +89,10 @@ func openPagedReply(t *testing.T) (*liveRig, *countingBackend, *reducer.Message)
 		r.m = send(t, r.m, app.FrameMsg{})
 	}
 	msg := r.m.chat.State.Messages[len(r.m.chat.State.Messages)-1]
-	if len(msg.Blocks) != refPages {
-		t.Fatalf("the reply came as %d blocks, want %d pages", len(msg.Blocks), refPages)
+	if msg.Blocks.Len() != refPages {
+		t.Fatalf("the reply came as %d blocks, want %d pages", msg.Blocks.Len(), refPages)
 	}
-	for i, b := range msg.Blocks {
+	for i, b := range msg.Blocks.All() {
 		if b.Kind != reducer.KindContentRef || b.Ref == nil || b.Ref.SizeHint == nil || *b.Ref.SizeHint != refPage {
 			t.Fatalf("block %d is not a %d-byte page: %+v", i, refPage, b)
 		}
@@ -161,7 +161,7 @@ func searchFor(t *testing.T, m Model, q string, progress *[]string) Model {
 // usual way and shows the match. A match across two pages is found too.
 func TestLiveSearchReadsUnloadedPages(t *testing.T) {
 	r, cb, msg := openPagedReply(t)
-	mid := msg.Blocks[refPages/2]
+	mid := msg.Blocks.At(refPages / 2)
 	if _, ok := r.m.c.Channels.Loader.Texts()[mid.Ref.URI]; ok {
 		t.Fatal("the middle page is loaded before the search")
 	}
@@ -208,7 +208,7 @@ func TestLiveSearchReadsUnloadedPages(t *testing.T) {
 	r.m.chat.Extras.Search.Query = ""
 	r.m = searchFor(t, r.m, "boundarymark", nil)
 	s = r.m.chat.Extras.Search
-	if len(s.Hits) != 1 || s.Hits[0].Ref != msg.Blocks[3].Ref.URI {
+	if len(s.Hits) != 1 || s.Hits[0].Ref != msg.Blocks.At(3).Ref.URI {
 		t.Fatalf("hits of a match across pages: %+v", s.Hits)
 	}
 	if v := viewText(r.m); !strings.Contains(v, "BOUNDA") || !strings.Contains(v, "RYMARK") {
@@ -223,7 +223,7 @@ func TestLiveSearchReadsUnloadedPages(t *testing.T) {
 func TestLiveSearchMissingPage(t *testing.T) {
 	r, cb, msg := openPagedReply(t)
 	cb.mu.Lock()
-	cb.gone = msg.Blocks[5].Ref.URI
+	cb.gone = msg.Blocks.At(5).Ref.URI
 	cb.mu.Unlock()
 	r.m = searchFor(t, r.m, "filler words", nil)
 	s := r.m.chat.Extras.Search
@@ -231,7 +231,7 @@ func TestLiveSearchMissingPage(t *testing.T) {
 		t.Fatalf("%d hits (want %d), %d pages failed (running %v)", len(s.Hits), refPages-1, s.Failed, s.Running)
 	}
 	for _, h := range s.Hits {
-		if h.Ref == msg.Blocks[5].Ref.URI {
+		if h.Ref == msg.Blocks.At(5).Ref.URI {
 			t.Fatalf("a hit in the page that could not be read: %+v", h)
 		}
 	}
@@ -246,7 +246,7 @@ func TestLiveSearchMissingPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	loaded := 0
-	for _, b := range msg.Blocks {
+	for _, b := range msg.Blocks.All() {
 		if _, ok := r.m.c.Channels.Loader.Texts()[b.Ref.URI]; ok {
 			loaded++
 		}
@@ -329,7 +329,7 @@ func TestLiveSearchReadsPagesOnceAfterPaging(t *testing.T) {
 	}
 	r.m = send(t, r.m, app.FrameMsg{})
 	loaded := 0
-	for _, b := range msg.Blocks {
+	for _, b := range msg.Blocks.All() {
 		if _, ok := r.m.c.Channels.Loader.Texts()[b.Ref.URI]; ok {
 			loaded++
 		}

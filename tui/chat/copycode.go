@@ -92,7 +92,7 @@ func (m *Model) lastReply() *reducer.Message {
 // replyCode is the code blocks of a reply's text, in order.
 func replyCode(msg *reducer.Message) []CodeBlock {
 	var out []CodeBlock
-	for _, b := range msg.Blocks {
+	for _, b := range msg.Blocks.All() {
 		if b.Kind == reducer.KindText {
 			out = append(out, fences(b.Text())...)
 		}

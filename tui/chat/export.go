@@ -41,7 +41,7 @@ func messageMarkdownRefs(m *reducer.Message, read refReader) string {
 	if len(m.Attachments) > 0 {
 		b.WriteString("\n")
 	}
-	for _, blk := range m.Blocks {
+	for _, blk := range m.Blocks.All() {
 		if s := blockMarkdownRefs(blk, read); s != "" {
 			b.WriteString(s)
 			b.WriteString("\n\n")

@@ -83,7 +83,7 @@ func (m *Model) renderItem(i, width int) renderedItem {
 			Expandable: s.Kind == reducer.KindThinking || s.Kind == reducer.KindToolCall || s.Kind == reducer.KindError,
 		}
 		if s.Kind == reducer.KindText && msg.Role == reducer.RoleUser {
-			for _, b := range msg.Blocks {
+			for _, b := range msg.Blocks.All() {
 				if b.Index == s.Key.Index && render.UserFoldable(msg, b) {
 					sp.Expandable = true // a folded paste (render/userfold.go)
 				}
@@ -124,10 +124,10 @@ func (m *Model) blockAt(id string) (*reducer.Message, *reducer.Block) {
 		return nil, nil
 	}
 	msg := m.State.Message(k.MessageID)
-	if msg == nil || k.Index < 0 || k.Index >= len(msg.Blocks) {
+	if msg == nil || k.Index < 0 || k.Index >= msg.Blocks.Len() {
 		return msg, nil
 	}
-	return msg, msg.Blocks[k.Index]
+	return msg, msg.Blocks.At(k.Index)
 }
 
 // focusedBlock is the block of the focused span (nil when none).

@@ -203,7 +203,7 @@ func CaptureDocs(msgs []*reducer.Message, from int) (docs []searchDoc, next int)
 			continue
 		}
 		first, msgLen, prevRef := len(docs), 0, false
-		for _, b := range m.Blocks {
+		for _, b := range m.Blocks.All() {
 			parts := blockSearchParts(b)
 			n := 0
 			for _, p := range parts {

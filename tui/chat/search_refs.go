@@ -144,7 +144,7 @@ func CountSearchRefs(msgs []*reducer.Message) int {
 		if m == nil {
 			continue
 		}
-		for _, b := range m.Blocks {
+		for _, b := range m.Blocks.All() {
 			n += len(searchPages(b))
 		}
 	}

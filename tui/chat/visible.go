@@ -90,7 +90,7 @@ func NearPart(m *reducer.Message, near map[render.BlockKey]bool) *reducer.Messag
 	}
 	var kept []*reducer.Block
 	dropped := false
-	for _, b := range m.Blocks {
+	for _, b := range m.Blocks.All() {
 		if b.Kind == reducer.KindContentRef && b.Ref != nil && !strings.HasPrefix(b.Ref.URI, "data:") &&
 			!nearIdx[b.Index] {
 			dropped = true
@@ -102,6 +102,6 @@ func NearPart(m *reducer.Message, near map[render.BlockKey]bool) *reducer.Messag
 		return m
 	}
 	part := *m
-	part.Blocks = kept
+	part.Blocks = reducer.BlocksOf(kept...)
 	return &part
 }
