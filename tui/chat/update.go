@@ -371,7 +371,7 @@ func (m *Model) InterruptReply(reason string) {
 	m.Relayout()
 }
 
-// focusedText is the focused block's text (or its first code fence).
+// focusedText is the focused block's text (what y copies).
 func (m *Model) focusedText() string {
 	b := m.focusedBlock()
 	if b == nil {
