@@ -10,14 +10,33 @@ import (
 // Append return a new list sharing all but O(log n) of the old one's
 // storage (package internal/pvec), so one action on a message of n blocks
 // costs O(log n), not a copy of n pointers, and every earlier state keeps
-// its own blocks. The zero value is the empty list.
+// its own blocks. It counts the blocks waiting for the user, so a state
+// where none waits answers PendingApprovals and PendingInputs in O(1).
+// The zero value is the empty list.
 type Blocks struct {
-	v pvec.Vec[*Block]
+	v       pvec.Vec[*Block]
+	waiting int // blocks for which waits is true
 }
 
 // BlocksOf returns a list of blocks (the pointers are shared, not the
 // blocks copied).
-func BlocksOf(bs ...*Block) Blocks { return Blocks{pvec.Of(bs...)} }
+func BlocksOf(bs ...*Block) Blocks {
+	n := 0
+	for _, b := range bs {
+		n += waits(b)
+	}
+	return Blocks{pvec.Of(bs...), n}
+}
+
+// waits returns 1 for a block waiting for the user (see
+// State.PendingApprovals and State.PendingInputs), else 0. What it reads
+// (kind, tool call, response) is set before a block joins a list.
+func waits(b *Block) int {
+	if b != nil && (b.Kind == KindToolCall && b.Tool != nil && b.Tool.WaitsForClient() || b.InputOpen()) {
+		return 1
+	}
+	return 0
+}
 
 // Len returns the number of blocks.
 func (b Blocks) Len() int { return b.v.Len() }
@@ -34,10 +53,17 @@ func (b Blocks) Last() *Block {
 }
 
 // Set returns b with block i replaced by blk.
-func (b Blocks) Set(i int, blk *Block) Blocks { return Blocks{b.v.Set(i, blk)} }
+func (b Blocks) Set(i int, blk *Block) Blocks {
+	return Blocks{b.v.Set(i, blk), b.waiting + waits(blk) - waits(b.v.At(i))}
+}
 
 // Append returns b with bs added at the end.
-func (b Blocks) Append(bs ...*Block) Blocks { return Blocks{b.v.Append(bs...)} }
+func (b Blocks) Append(bs ...*Block) Blocks {
+	for _, blk := range bs {
+		b.waiting += waits(blk)
+	}
+	return Blocks{b.v.Append(bs...), b.waiting}
+}
 
 // All yields the blocks in order with their indexes.
 func (b Blocks) All() iter.Seq2[int, *Block] { return b.v.All() }

@@ -93,7 +93,7 @@ func (s State) ActiveTurnID() string {
 // (pending-confirmation, pending-result-confirmation, auth-required), in
 // order.
 func (s State) PendingApprovals() []*Block {
-	if s.Current == nil {
+	if s.Current == nil || s.Current.Blocks.waiting == 0 {
 		return nil
 	}
 	var out []*Block
@@ -107,7 +107,7 @@ func (s State) PendingApprovals() []*Block {
 
 // PendingInputs returns Current's unanswered input-request blocks in order.
 func (s State) PendingInputs() []*Block {
-	if s.Current == nil {
+	if s.Current == nil || s.Current.Blocks.waiting == 0 {
 		return nil
 	}
 	var out []*Block
