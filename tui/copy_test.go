@@ -23,11 +23,15 @@ func longCodeReply() string {
 
 // TestCopyCodeUnderCursor: Y copies the code block the window shows in
 // the focused reply, not the reply's first: at the bottom the second, at
-// the top the first (and Y again, with nothing moved, the next one).
+// the top the first (and Y again, with nothing moved, the next one); with
+// no block focused, the code block on screen.
 func TestCopyCodeUnderCursor(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
 	m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", "hello", longCodeReply())}, nil))
 	m = send(t, m, keyPress("tab"))
+	if _, s := clip(t, m, keyPress("Y")); s != "test:\n\tgo test ./..." {
+		t.Fatalf("with no block focused, Y copied %q (want the block on screen)", s)
+	}
 	m = send(t, m, keyPress("[")) // the reply (its first line revealed)
 	m = send(t, m, keyPress("G")) // the bottom: the second block on screen
 	m, s := clip(t, m, keyPress("Y"))

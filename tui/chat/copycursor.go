@@ -14,7 +14,7 @@ import (
 
 // Y copies the code block under the cursor: of the focused block's code
 // blocks, the first the window shows (the nearest when none is on
-// screen). Each code block is found in the block's rendered lines by its
+// screen); with no block focused, the first code block on screen. Each code block is found in the block's rendered lines by its
 // first and last lines of code (the screen shows tabs as spaces and may
 // highlight, wrap or mark them: lines are compared by their words). Y
 // again with nothing moved copies the next one.
@@ -30,7 +30,10 @@ type codeExtent struct {
 func (m *Model) copyFocusedCode() tea.Cmd {
 	b := m.focusedBlock()
 	if b == nil {
-		return uikit.Notice("no block under the cursor: [ and ] move it", false)
+		if cmd := m.copyShownCode(); cmd != nil {
+			return cmd
+		}
+		return uikit.Notice("no code block on screen ([ and ] move the cursor to a block)", false)
 	}
 	code := fences(rawCopyText(b))
 	if len(code) == 0 {
@@ -55,10 +58,53 @@ func (m *Model) copyFocusedCode() tea.Cmd {
 	return app.CopyCmd(copySanitize(code[i].Code), what, m.c.KM.Transcript.Export.Help().Key)
 }
 
+// copyShownCode copies the first code block the window shows (nil when
+// it shows none).
+func (m *Model) copyShownCode() tea.Cmd {
+	t := &m.Transcript
+	first, last := t.VisibleItems()
+	for i := first; i <= last; i++ {
+		spans := t.ensure(i).spans
+		for j := range spans {
+			_, b := m.blockAt(spans[j].ID)
+			if b == nil {
+				continue
+			}
+			code := fences(rawCopyText(b))
+			if len(code) == 0 {
+				continue
+			}
+			if k := t.shownCode(i, &spans[j], code); k >= 0 {
+				what := "the code block on screen"
+				if len(code) > 1 {
+					what = fmt.Sprintf("code block %d of %d of the block on screen", k+1, len(code))
+				}
+				return app.CopyCmd(copySanitize(code[k].Code), what, m.c.KM.Transcript.Export.Help().Key)
+			}
+		}
+	}
+	return nil
+}
+
 // codeUnderCursor picks the code block of span sp (item) the window
 // shows first; with none on screen, the last one above the window, else
 // the first.
 func (t *Transcript) codeUnderCursor(item int, sp *blockSpan, code []CodeBlock) int {
+	if k := t.shownCode(item, sp, code); k >= 0 {
+		return k
+	}
+	best := 0
+	for k, e := range t.locateCode(item, sp, code) {
+		if e.ok && before(e.to, t.top()) {
+			best = k
+		}
+	}
+	return best
+}
+
+// shownCode is the first code block of span sp (item) the window shows
+// (-1 when none).
+func (t *Transcript) shownCode(item int, sp *blockSpan, code []CodeBlock) int {
 	ext := t.locateCode(item, sp, code)
 	type run struct{ sec, from, to int }
 	var shown []run
@@ -78,13 +124,7 @@ func (t *Transcript) codeUnderCursor(item int, sp *blockSpan, code []CodeBlock) 
 			}
 		}
 	}
-	best := 0
-	for k, e := range ext {
-		if e.ok && before(e.to, t.top()) {
-			best = k
-		}
-	}
-	return best
+	return -1
 }
 
 // maxCodeScan bounds the lines Y reads to find code blocks: past it (a
