@@ -31,29 +31,13 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 AGENT=${1:?usage: e2e-exec-agent.sh gemini|opencode|codex}
-case "$AGENT" in
-gemini) PKG=@google/gemini-cli VERSION=0.61.0 API=gemini ;;
-opencode) PKG=opencode-ai VERSION=1.18.33 API=openai ;;
-codex) PKG=@agentclientprotocol/codex-acp VERSION=2.6.0 API=openai ;;
-*)
-	echo "e2e-exec-agent: unknown agent $AGENT (gemini, opencode, codex)" >&2
-	exit 2
-	;;
-esac
-
+. "$(dirname "$0")/lib/agent-setup.sh" # agent_pick, agent_install, mock_start, agent_env
+agent_pick "$AGENT"
 if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
 	echo "e2e-exec-agent: SKIP: npm/node not installed (the test needs $PKG@$VERSION from npm)"
 	exit 0
 fi
-CACHE=${AHPTUI_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ahptui-ci}
-GDIR="$CACHE/$AGENT-$VERSION"
-installed_version() { node -p "require('$GDIR/node_modules/$PKG/package.json').version" 2>/dev/null || true; }
-if [ "$(installed_version)" != "$VERSION" ]; then
-	echo "e2e-exec-agent: installing $PKG@$VERSION into $GDIR (once)"
-	mkdir -p "$GDIR"
-	npm install --prefix "$GDIR" --no-audit --no-fund --loglevel=error "$PKG@$VERSION" >&2
-	[ "$(installed_version)" = "$VERSION" ] || { echo "e2e-exec-agent: npm did not install $VERSION" >&2; exit 1; }
-fi
+agent_install "$AGENT"
 
 . "$(dirname "$0")/lib/tmux-screen.sh" # e2e_workdir, step, ahptui_bin
 fail() { # (no screen to show: no tmux here)
@@ -61,7 +45,7 @@ fail() { # (no screen to show: no tmux here)
 	exit 1
 }
 e2e_workdir "$AGENT"
-mkdir -p "$WORK/proj" "$WORK/state" "$WORK/home" "$WORK/requests"
+mkdir -p "$WORK/proj" "$WORK/state"
 MOCK_PID= SERVE_PID=
 cleanup() {
 	[ -n "$SERVE_PID" ] && kill -- "-$SERVE_PID" 2>/dev/null || true
@@ -75,57 +59,9 @@ if command -v go >/dev/null 2>&1; then
 fi
 
 step "start the mock $API API on loopback"
-(cd "$ROOT" && go build -o "$WORK/mockllm" ./internal/mockllm/cmd/mockllm)
-"$WORK/mockllm" -api "$API" -url-file "$WORK/mock.url" -dump "$WORK/requests" >"$WORK/mock.log" 2>&1 &
-MOCK_PID=$!
-for _ in $(seq 100); do [ -s "$WORK/mock.url" ] && break; sleep 0.1; done
-MOCK_URL=$(cat "$WORK/mock.url")
-[ -n "$MOCK_URL" ] || fail "the mock did not start"
-
-# The agent inherits this environment from the host: a HOME of its own
-# with the agent's settings pointing at the mock.
-export HOME="$WORK/home" XDG_STATE_HOME="$WORK/state"
-case "$AGENT" in
-gemini)
-	mkdir -p "$WORK/home/.gemini"
-	echo '{"security":{"auth":{"selectedType":"gemini-api-key"}}}' >"$WORK/home/.gemini/settings.json"
-	export GOOGLE_GEMINI_BASE_URL="$MOCK_URL" GEMINI_API_KEY=dummy GEMINI_CLI_NO_RELAUNCH=true
-	AGENT_CMD="node '$GDIR/node_modules/$PKG/bundle/gemini.js' --acp"
-	;;
-opencode)
-	mkdir -p "$WORK/home/.config/opencode" "$CACHE/opencode-cache"
-	cat >"$WORK/home/.config/opencode/opencode.json" <<JSON
-{"provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
-  "options": {"baseURL": "$MOCK_URL/v1", "apiKey": "dummy"},
-  "models": {"mock-model": {"name": "Mock model", "tool_call": true}}}},
- "model": "mock/mock-model", "small_model": "mock/mock-model",
- "permission": {"bash": "ask", "edit": "ask"}}
-JSON
-	# Its provider package, fetched from npm once, is kept in the CI cache.
-	export XDG_CACHE_HOME="$CACHE/opencode-cache" OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_MODELS_FETCH=1 \
-		OPENCODE_DISABLE_DEFAULT_PLUGINS=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1
-	AGENT_CMD="'$GDIR/node_modules/opencode-linux-x64/bin/opencode' acp"
-	;;
-codex)
-	# A CODEX_HOME of its own: the mock as the model provider (Responses
-	# API), a model codex knows (its tools: exec_command, apply_patch).
-	# codex 0.166 refuses approval_policy = "untrusted"; the adapter's
-	# read-only mode asks before every command and edit instead.
-	mkdir -p "$WORK/codex-home"
-	cat >"$WORK/codex-home/config.toml" <<TOML
-model = "gpt-5.5"
-model_provider = "mock"
-
-[model_providers.mock]
-name = "Mock"
-base_url = "$MOCK_URL/v1"
-env_key = "OPENAI_API_KEY"
-wire_api = "responses"
-TOML
-	export CODEX_HOME="$WORK/codex-home" OPENAI_API_KEY=dummy INITIAL_AGENT_MODE=read-only
-	AGENT_CMD="node '$GDIR/node_modules/$PKG/dist/index.js'"
-	;;
-esac
+mock_start
+export XDG_STATE_HOME="$WORK/state"
+agent_env "$AGENT"
 
 BIN=$(ahptui_bin)
 step "serve --agent $AGENT on loopback"
