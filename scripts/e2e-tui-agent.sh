@@ -158,7 +158,7 @@ for size in "${SIZES[@]}"; do
 	[ -e "$P/shell-$W.txt" ] || fail "!cmd did not run in the directory"
 	type_text "hello after the shell at $size"
 	keys Enter
-	wait_for "You said: I ran"
+	wait_for "You said: (I ran|hello after the shell)"
 	idle
 	requested "printed-at-$W" || fail "the shell's output did not reach the model"
 
