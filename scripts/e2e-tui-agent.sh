@@ -56,8 +56,8 @@ export XDG_STATE_HOME="$WORK/state" TERM=xterm-256color
 agent_env "$AGENT"
 BIN=$(ahptui_bin)
 
-# requested REGEX: some request the model received matches.
-requested() { grep -rlqE -- "$1" "$WORK/requests"; }
+# requested TEXT: some request the model received holds TEXT.
+requested() { grep -rlqF -- "$1" "$WORK/requests"; }
 
 # approve_prompt: the approval for the tool call the screen shows is up
 # and takes keys (the typing guard is over).
@@ -93,7 +93,7 @@ for size in "${SIZES[@]}"; do
 	keys Tab
 	keys Enter
 	idle
-	requested "mention-$W\.md" || fail "the mention did not reach the model"
+	requested "$P/mention-$W.md" || fail "the mention (its path) did not reach the model"
 
 	step "[$size] allow a shell command (a)"
 	type_text "bash: touch approved-$W.txt"
