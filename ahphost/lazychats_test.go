@@ -290,3 +290,55 @@ func TestDurableBudgetDropsColdArchived(t *testing.T) {
 		t.Fatalf("the session that is not archived lost turns: %d left", n)
 	}
 }
+
+// TestDurableIdleChatLeavesMemory: with no sweep called by hand, a chat
+// nobody follows leaves memory after ChatIdle (the commit goroutine's
+// timer), and a followed one stays.
+func TestDurableIdleChatLeavesMemory(t *testing.T) {
+	state := t.TempDir()
+	chats, _ := seedDurable(t, state, 2, 3, 1<<10)
+	h, u := startDurable(t, state, Options{ChatIdle: 20 * time.Millisecond})
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	rawChat(t, w, chats[0])
+	rawChat(t, w, chats[1])
+	unsubscribe(w, chats[0])
+	waitUntil(t, "the unfollowed chat back on disk", func() bool { return !loaded(h, chats[0])[0] })
+	if !loaded(h, chats[1])[0] {
+		t.Fatal("the followed chat left memory")
+	}
+}
+
+// TestDurableRestoredTerminalsBounded: after a restart, the output of the
+// terminals that had exited counts towards the host-wide bound again: the
+// oldest beyond it is dropped, with a line saying so.
+func TestDurableRestoredTerminalsBounded(t *testing.T) {
+	state := t.TempDir()
+	h1, u := startDurable(t, state, Options{})
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	chat := w.createSession("ahp-session:/terms")
+	rawChat(t, w, chat)
+	runTurn(t, w, chat, "t1", "/demo shell", 1)
+	runTurn(t, w, chat, "t2", "/demo shell", 2)
+	h1.mu.Lock()
+	terms := append([]string(nil), h1.st.ext.termOrder...)
+	var last int64
+	if n := len(terms); n == 2 {
+		last = int64(len(h1.st.ext.terminals[terms[1]].Output()))
+	}
+	h1.mu.Unlock()
+	if len(terms) != 2 || last == 0 {
+		t.Fatalf("terminals %v (last has %d bytes)", terms, last)
+	}
+	w.close()
+	must(t, h1.Close())
+
+	h2, _ := startDurable(t, state, Options{TerminalRetainBytes: last + 1})
+	h2.mu.Lock()
+	defer h2.mu.Unlock()
+	first, second := h2.st.ext.terminals[terms[0]].Output(), h2.st.ext.terminals[terms[1]].Output()
+	if !strings.HasPrefix(first, "[output dropped") || int64(len(second)) != last {
+		t.Fatalf("after restart: first %q, second %d bytes (was %d)", first, len(second), last)
+	}
+}

@@ -206,11 +206,16 @@ const terminatedExit = -1
 
 // endRestoredTerminals marks every restored terminal still running as
 // exited, with a line saying why: no process is behind it any more, and a
-// client must not offer input to it.
+// client must not offer input to it. Every exited terminal's output counts
+// towards the host-wide bound again (termretain.go), oldest first.
 func (s *store) endRestoredTerminals() {
 	for _, uri := range s.ext.termOrder {
 		t := s.ext.terminals[uri]
-		if t == nil || t.ExitCode != nil {
+		if t == nil {
+			continue
+		}
+		if t.ExitCode != nil {
+			s.retainExited(uri)
 			continue
 		}
 		s.applyTerminal(uri, &ahpwire.TerminalData{Data: terminatedNote}, nil)
