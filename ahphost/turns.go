@@ -150,6 +150,7 @@ func (s *store) durationSince(startedAt string) int64 {
 // is returning anyway), consumes queued messages when the chat is idle, and
 // publishes catalog/summary changes.
 func (s *store) afterChatChange(ce *chatEntry) {
+	ce.usedAt = s.sweeps // a change is a use (lazychats.go)
 	if ce.run != nil && (ce.state.ActiveTurn == nil || ce.state.ActiveTurn.ID != ce.run.turnID) {
 		ce.run.cancel()
 		ce.run = nil

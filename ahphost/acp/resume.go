@@ -4,7 +4,8 @@
 // session/load; ensureACP) and prompts it to continue where it stopped,
 // quoting the end of what the user saw. The original message is not sent
 // again (the agent would answer it afresh, repeating the reply). The
-// continuation streams into the same AHP turn, after its parts so far.
+// continuation streams into the same AHP turn, after its parts so far. A
+// turn that had shown nothing sends its message again instead.
 
 package acp
 
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ahptui/ahptui/ahphost/agent"
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // continueWord starts the prompt of a resumed turn.
@@ -31,6 +33,18 @@ func continuePrompt(t agent.Turn) string {
 	}
 	b.WriteString("\n\nIf a tool call was under way, check what it did before doing it again.")
 	return b.String()
+}
+
+// hasReply reports whether a resumed turn had shown anything before the
+// error that stopped it: with nothing, the agent may never have had the
+// message (the host stopped before sending it), which is sent again.
+func hasReply(parts []ahpwire.ResponsePart) bool {
+	for _, p := range parts {
+		if p.Kind != ahpwire.PartError {
+			return true
+		}
+	}
+	return false
 }
 
 // resumeBase makes a resumed turn's new part and plan ids differ from the

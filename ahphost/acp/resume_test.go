@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ahptui/ahptui/ahphost/agent"
 	"github.com/ahptui/ahptui/ahpwire"
 )
 
@@ -115,4 +116,21 @@ func markdownParts(parts []ahpwire.ResponsePart) string {
 		}
 	}
 	return b.String()
+}
+
+// TestContinuePrompt: the prompt of a resumed turn quotes the end of the
+// reply it showed (or says it showed none); a turn that showed nothing but
+// its error is sent again as it was (hasReply).
+func TestContinuePrompt(t *testing.T) {
+	p := continuePrompt(agent.Turn{ReplyTail: "…and the third step is "})
+	if !strings.HasPrefix(p, continueWord+" ") || !strings.Contains(p, "«…and the third step is»") {
+		t.Fatalf("prompt %q", p)
+	}
+	if p := continuePrompt(agent.Turn{}); strings.Contains(p, "«") || !strings.Contains(p, "no text") {
+		t.Fatalf("prompt without a tail %q", p)
+	}
+	errPart := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: "interrupted", Message: "stopped"}, true)
+	if hasReply([]ahpwire.ResponsePart{errPart}) || !hasReply([]ahpwire.ResponsePart{ahpwire.MarkdownPart("m", "x"), errPart}) {
+		t.Fatal("hasReply")
+	}
 }

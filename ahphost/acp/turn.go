@@ -99,7 +99,7 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 		b.log.Warn("applying the session configuration", "session", s.uri, "err", err)
 	}
 	prompt := b.promptBlocks(p.init.AgentCapabilities.PromptCapabilities, t)
-	if t.Resume && bound && notice == "" {
+	if t.Resume && bound && notice == "" && hasReply(t.Parts) {
 		// The agent's session holds the message and the reply so far:
 		// it continues the reply (resume.go).
 		prompt = []sdk.ContentBlock{sdk.TextBlock(continuePrompt(t))}
