@@ -21,7 +21,9 @@
 //	                keyed by the first one's serverSeq)
 //	res/<uri>       resources served by resourceRead: content type, 0, bytes
 //
-// A channel is its snapshot plus its log replayed in order. A new snapshot
+// A channel is its snapshot plus its log replayed in order. The host reads
+// every channel but the chats at start (LoadLazy: of a chat only its meta
+// and its snapshot's size) and a chat when it is first used (Channel). A new snapshot
 // replaces the log; the host takes one when the log has grown past the
 // snapshot's size, so writing stays linear in what was streamed and
 // restoring a channel reads at most about twice its state.
