@@ -16,6 +16,7 @@ import (
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/internal/testkit"
 	"github.com/ahptui/ahptui/tui/app"
+	"github.com/ahptui/ahptui/tui/chat"
 )
 
 // fakeBackend records calls; Next never yields (tests deliver events).
@@ -161,12 +162,19 @@ func newTestModel(t testing.TB, w, h int) (Model, *fakeBackend) {
 // late results of earlier commands, see runCmds).
 func send(t testing.TB, m Model, msg tea.Msg) Model {
 	t.Helper()
+	m = sendLate(t, m)
+	nm, cmd := m.Update(msg)
+	return runCmds(t, nm.(Model), cmd, 0)
+}
+
+// sendLate delivers the results of commands that came late (lateQueue).
+func sendLate(t testing.TB, m Model) Model {
+	t.Helper()
 	for _, l := range lateFor(t).take() {
 		nm, cmd := m.Update(l)
 		m = runCmds(t, nm.(Model), cmd, 0)
 	}
-	nm, cmd := m.Update(msg)
-	return runCmds(t, nm.(Model), cmd, 0)
+	return m
 }
 
 // runCmds executes cmd (expanding batches) and feeds our own messages back
@@ -182,8 +190,8 @@ func runCmds(t testing.TB, m Model, cmd tea.Cmd, depth int) Model {
 	}
 	late := lateFor(t)
 	msg, ok := runWithinLate(cmd, 200*time.Millisecond, func(msg tea.Msg) {
-		if _, io := msg.(app.ResourceLoadedMsg); io {
-			late.push(msg) // a slow read (-race, a loaded machine), not a timer
+		if isOurMsg(msg) && !isTimerMsg(msg) {
+			late.push(msg) // slow I/O (-race, a loaded machine), not a timer
 		}
 	})
 	if !ok {
@@ -245,12 +253,26 @@ func runWithinLate(cmd tea.Cmd, d time.Duration, onLate func(tea.Msg)) (tea.Msg,
 	}
 }
 
+// isTimerMsg reports whether msg is one of the UI's timers (tea.Tick):
+// a timer runCmds gave up on is let go, not delivered late, or a 1 s
+// tick would re-arm itself for the rest of the test.
+func isTimerMsg(msg tea.Msg) bool {
+	switch msg.(type) {
+	case connectTickMsg, hostTickMsg, hostRetryMsg, app.NoticeExpiredMsg, app.FrameMsg, chat.CompletionDueMsg,
+		promptGuardEndedMsg, retryTickMsg, stallTickMsg:
+		return true
+	}
+	return false
+}
+
 // lateQueue holds the results of a test's I/O commands that outlived
-// runWithin's wait (a resource read on a slow machine); send delivers
-// them first, as Bubble Tea would once they arrive.
+// runWithin's wait (a resource read, a request on a slow machine); send
+// delivers them first, as Bubble Tea would once they arrive, and a live
+// rig's pump wakes up for them (wait).
 type lateQueue struct {
 	mu   sync.Mutex
 	msgs []tea.Msg
+	wake chan struct{} // closed by the next push
 }
 
 var lateQueues sync.Map // testing.TB → *lateQueue
@@ -264,7 +286,31 @@ func lateFor(t testing.TB) *lateQueue {
 	return q.(*lateQueue)
 }
 
-func (q *lateQueue) push(msg tea.Msg) { q.mu.Lock(); q.msgs = append(q.msgs, msg); q.mu.Unlock() }
+func (q *lateQueue) push(msg tea.Msg) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.msgs = append(q.msgs, msg)
+	if q.wake != nil {
+		close(q.wake)
+		q.wake = nil
+	}
+}
+
+// wait returns a channel closed once a late result is queued (at once if
+// one is).
+func (q *lateQueue) wait() <-chan struct{} {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.wake == nil {
+		q.wake = make(chan struct{})
+	}
+	ch := q.wake
+	if len(q.msgs) > 0 {
+		close(q.wake)
+		q.wake = nil
+	}
+	return ch
+}
 
 func (q *lateQueue) take() []tea.Msg {
 	q.mu.Lock()

@@ -82,9 +82,13 @@ func (r *liveRig) pump(what string, cond func(m Model) bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for !cond(r.m) {
-		ev, err := r.client.Next(ctx)
+		ev, err := r.next(ctx)
 		if err != nil {
 			r.t.Fatalf("waiting for %s: %v\n%s", what, err, viewText(r.m))
+		}
+		if ev == nil { // a command's late result
+			r.m = sendLate(r.t, r.m)
+			continue
 		}
 		if env, ok := ev.(ahpclient.EnvelopeEvent); ok {
 			before := r.client.LastSeenServerSeq()
@@ -99,6 +103,33 @@ func (r *liveRig) pump(what string, cond func(m Model) bool) {
 		}
 		r.m = send(r.t, r.m, connEventMsg{ev: ev})
 	}
+}
+
+// next waits for the client's next event, or returns a nil event as soon
+// as a command's result came late (on a loaded machine a request can
+// outlive runCmds' wait: waiting on the client alone would wait for it in
+// vain).
+func (r *liveRig) next(ctx context.Context) (ahpclient.Event, error) {
+	late := lateFor(r.t).wait()
+	select {
+	case <-late:
+		return nil, nil
+	default:
+	}
+	ectx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		select {
+		case <-late:
+			stop()
+		case <-ectx.Done():
+		}
+	}()
+	ev, err := r.client.Next(ectx)
+	if err != nil && ctx.Err() == nil && ectx.Err() != nil {
+		return nil, nil // woken by a late result
+	}
+	return ev, err
 }
 
 // newSession presses ctrl+n and accepts the session form's defaults.
