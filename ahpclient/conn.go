@@ -44,6 +44,7 @@ type conn struct {
 
 	hostCap  atomic.Pointer[segment.ChunkingCapability]
 	lastRead atomic.Int64 // unix nanoseconds of the last received frame
+	pongs    atomic.Int64 // heartbeat pings answered (the heartbeat's rounds that judged the link alive)
 
 	busy atomic.Bool // the reader is processing a frame (not waiting for one)
 

@@ -195,13 +195,17 @@ func (c *Client) onDisconnect(k *conn, cause error) {
 // arrived meanwhile, or when no frame at all arrived for
 // PingInterval+PingTimeout: the connection is failed and the supervisor
 // reconnects. While the read loop is busy with a frame or paused by a slow
-// consumer the link cannot be judged and the check is skipped. It also
-// sweeps abandoned segment groups.
+// consumer the link cannot be judged and the check is skipped. Nor is it
+// judged when the heartbeat itself ran that much late (woken long after
+// its tick or its ping's deadline): this process was stalled (a loaded
+// machine), the silence is the stall's and an answer may wait unread; the
+// next ping judges the link. It also sweeps abandoned segment groups.
 func (k *conn) heartbeat() {
 	defer k.wg.Done()
 	cfg := k.cl.cfg
 	t := time.NewTicker(cfg.PingInterval)
 	defer t.Stop()
+	last := cfg.Now() // when the previous round ended
 	for {
 		select {
 		case <-k.ctx.Done():
@@ -214,19 +218,26 @@ func (k *conn) heartbeat() {
 		if swept > 0 {
 			k.cl.log.Warn("dropped abandoned segment groups", "groups", swept)
 		}
+		now := cfg.Now()
+		late := now.Sub(last) > cfg.PingInterval+cfg.PingTimeout
+		last = now
 		if k.readerStalled() {
 			continue
 		}
 		_, gen := k.cl.q.producerBlocked()
-		silence := cfg.Now().Sub(time.Unix(0, k.lastRead.Load()))
-		if silence > cfg.PingInterval+cfg.PingTimeout {
+		silence := now.Sub(time.Unix(0, k.lastRead.Load()))
+		if silence > cfg.PingInterval+cfg.PingTimeout && !late {
 			k.fail(&DeadLinkError{Silence: silence})
 			return
 		}
-		sent := cfg.Now().UnixNano()
+		sent := now.UnixNano()
 		ctx, cancel := context.WithTimeout(k.ctx, cfg.PingTimeout)
 		_, err := k.call(ctx, ahpwireMethodPing, pingParams, nil)
 		cancel()
+		last = cfg.Now()
+		if err == nil {
+			k.pongs.Add(1)
+		}
 		if err == nil || k.ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
 			continue // answered (an error answer proves liveness too) or closing
 		}
@@ -235,6 +246,9 @@ func (k *conn) heartbeat() {
 		}
 		if _, g := k.cl.q.producerBlocked(); g != gen {
 			continue
+		}
+		if last.Sub(time.Unix(0, sent)) > cfg.PingTimeout*3/2 {
+			continue // woken long past the deadline: stalled
 		}
 		k.fail(&DeadLinkError{PingTimeout: cfg.PingTimeout})
 		return
