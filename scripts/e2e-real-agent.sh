@@ -18,7 +18,8 @@
 # an approved Bash command that creates a file in the session's working
 # directory, a denied one that does not (exit 4), an approved file edit
 # (Claude Code's Read then Edit) that changes the file, a denied one that
-# does not, thinking shown, cancel (SIGINT: exit 130); then the same
+# does not, thinking shown, the agent's question (exit 5), an answer after
+# two 529s (the agent's retries), cancel (SIGINT: exit 130); then the same
 # through the TUI in tmux, where the edit's approval prompt and the
 # transcript show its diff and the changes view lists the file. Skips
 # (exit 0) only when npm is not installed. Needs: npm, node, go (unless
@@ -246,6 +247,15 @@ run_exec aftershell --session "$SSID" "hello after the shell"
 [ "$RC" = 0 ] || { show aftershell; fail "no answer after !cmd"; }
 grep -rlq 'printed-by-the-shell' "$WORK/requests" || fail "the shell's output did not reach the model with the next prompt"
 
+step "exec: the agent's question (AskUserQuestion, through ACP elicitation) stops exec with exit 5"
+run_exec ask --json "ask: Which colour? Red | Blue"
+[ "$RC" = 5 ] && grep -q '"input_requested"' "$WORK/ask.out" && grep -q 'Which colour?' "$WORK/ask.out" ||
+	{ show ask; fail "the agent's question: exit $RC, want 5 with an input_requested event"; }
+
+step "exec: a model API that fails twice (529) and then answers: the answer comes"
+run_exec retried "overloaded 2 then answer"
+[ "$RC" = 0 ] && grep -q 'You said: overloaded 2 then answer' "$WORK/retried.out" || { show retried; fail "no answer after the retries"; }
+
 # attach_tui: ahptui attached to the host in a new tmux session (120x40).
 attach_tui() {
 	tmux new-session -d -s "$S" -x 120 -y 40 -e TERM=xterm-256color -e HOME="$WORK/home" -e XDG_STATE_HOME="$WORK/state"
@@ -371,6 +381,21 @@ wait_for 'the answer is 42'
 wait_for 'Thought'
 wait_for 'tab transcript'
 
+step "TUI: the agent's question is a form; the answer picked reaches the model"
+type_text 'ask: Which colour? Red | Blue'
+keys Enter
+wait_for 'The agent asks' # the form (the transcript shows the question too)
+wait_for 'Blue'
+wait_for 'next/submit'
+keys Down
+for _ in 1 2 3; do
+	keys Enter
+	sleep 1
+	on_screen "Answer received" && break
+done
+wait_for 'Answer received: .*Blue'
+wait_for 'tab transcript'
+
 step "TUI: cancel"
 type_text 'slow in tmux'
 keys Enter
@@ -387,15 +412,18 @@ step "restart the host: a session reopens with its whole history (the host's dat
 start_serve
 attach_tui
 wait_for '● Connected'
-# The picker: the host kept its sessions, the TUI's (used last) first. (Its
-# title is the agent's: Claude Code titles it again, here after the denial's
-# reason, which the mock echoes.)
+# The picker: the host kept its sessions. exec's question was still waiting
+# when the host stopped: that turn was interrupted, so its session comes
+# first (✗); the TUI's, used last before it, is the next.
+wait_for '^› +✗ ask: Which colour'
+keys Down
 wait_for '^› +○ .*claude · '
 keys Enter
 # Its last turns as they were shown, not as the agent would replay them
 # (the chat opens at its end): the cancelled turn is still cancelled.
-wait_for 'think in tmux'
 wait_for 'the answer is 42'
+wait_for 'ask: Which colour\? Red \| Blue'
+wait_for '→ Blue' # the question answered, as it was
 wait_for 'slow in tmux'
 wait_for 'Cancelled'
 

@@ -24,6 +24,10 @@
 //	                  a Read of FILE (Claude Code edits only files it has
 //	                  read), then an Edit replacing OLD by NEW, then a
 //	                  text saying whether the edit was made
+//	ask: Q? A | B …   an AskUserQuestion tool_use asking Q with the options
+//	                  A, B, … (only when the request offers the tool: the
+//	                  adapter offers it to clients with form elicitation);
+//	                  after the result, "Answer received: " and the answer
 //	markdown N        N bytes of markdown streamed in 20–60-byte deltas, ending "-- end of markdown N bytes --"
 //	                  (for performance measurements)
 //	slow …            text streamed one word every 100 ms for a minute

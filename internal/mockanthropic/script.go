@@ -260,6 +260,9 @@ func Script(r *Request) Reply {
 		if rep, ok := r.afterFileTool(tr); ok {
 			return rep
 		}
+		if tu := r.lastToolUse(); tu != nil && tu.Name == "AskUserQuestion" {
+			return afterAsk(tr) // ask.go
+		}
 		text := "The command ran."
 		if tr.IsError {
 			text = "The command did not run: " + firstLine(resultText(tr.Content))
@@ -267,6 +270,9 @@ func Script(r *Request) Reply {
 		return Reply{Blocks: []Block{{Type: "text", Text: text}}, StopReason: "end_turn"}
 	}
 	if rep, ok := r.fileTool(p); ok {
+		return rep
+	}
+	if rep, ok := r.askReply(p); ok {
 		return rep
 	}
 	lower := strings.ToLower(p)
