@@ -58,6 +58,10 @@ type Config struct {
 	RequestTimeout time.Duration
 	// MaxFileBytes bounds file reads and writes; 0 = DefaultMaxFileBytes.
 	MaxFileBytes int64
+	// StdinTimeout bounds one write to the agent's stdin: an agent that
+	// reads none of it for so long is taken for dead and stopped;
+	// 0 = DefaultStdinTimeout.
+	StdinTimeout time.Duration
 	// Now is the clock of turn durations; nil = time.Now.
 	Now func() time.Time
 	// Shim is the absolute path of the program that starts the agent
@@ -122,6 +126,9 @@ func New(cfg Config) (*Bridge, error) {
 	}
 	if cfg.MaxFileBytes <= 0 {
 		cfg.MaxFileBytes = DefaultMaxFileBytes
+	}
+	if cfg.StdinTimeout <= 0 {
+		cfg.StdinTimeout = DefaultStdinTimeout
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

@@ -106,6 +106,8 @@ type opts struct {
 	// shim starts the agent under the shim (shim.go), the test binary
 	// playing ahptui.
 	shim bool
+	// stdinTimeout is the bridge's Config.StdinTimeout.
+	stdinTimeout time.Duration
 }
 
 // shimFor is the shim of Config.Shim: the test binary, when asked for.
@@ -143,6 +145,7 @@ func newEnv(t *testing.T, o opts) *env {
 	b, err := New(Config{
 		Name: "fake", Title: "Fake agent", Command: command, Args: o.args, Env: o.env, Dir: e.dir, StateDir: e.state,
 		Logger: slogTo(e.logs), RequestTimeout: o.timeout, MaxFileBytes: o.maxBytes, Shim: shimFor(t, o.shim),
+		StdinTimeout: o.stdinTimeout,
 	})
 	if err != nil {
 		t.Fatal(err)

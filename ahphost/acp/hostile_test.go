@@ -320,15 +320,12 @@ func TestStderrLimiter(t *testing.T) {
 }
 
 // An agent that stops reading its stdin while the host answers it is
-// taken for dead after stdinWriteTimeout and killed: its turn ends, the
+// taken for dead after the bridge's StdinTimeout and killed: its turn ends, the
 // next turn starts a new agent (nothing stays queued to it for ever).
 func TestAgentNotReadingStdinIsStopped(t *testing.T) {
-	prev := stdinWriteTimeout
-	stdinWriteTimeout = 500 * time.Millisecond
-	// Restored after the host and its agents are closed (cleanups run last
-	// to first): a deferred restore raced with the agent's writes.
-	t.Cleanup(func() { stdinWriteTimeout = prev })
-	e := newEnv(t, opts{})
+	// The bridge's own setting (a package variable set here raced with
+	// the agent's writes of a host that outlived the test).
+	e := newEnv(t, opts{stdinTimeout: 500 * time.Millisecond})
 	if err := os.WriteFile(filepath.Join(e.dir, "big.txt"), []byte(strings.Repeat("x", 1<<20)), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -241,7 +241,7 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	// hold its first read until the logger is in place (a data race when
 	// the agent exits at once otherwise).
 	gate := make(chan struct{})
-	p.conn, p.legacy = b.connect(stdinWriter{stdin, p, b.log}, stdout, gate)
+	p.conn, p.legacy = b.connect(stdinWriter{stdin, p, b.log, b.cfg.StdinTimeout}, stdout, gate)
 	go func() { // the SDK reads no more
 		<-p.conn.Done()
 		closeStdout()
@@ -298,27 +298,25 @@ const maxStderrLine = 1024
 // exited (a child of it may hold the pipe open).
 const stderrGrace = 500 * time.Millisecond
 
-// stdinWriteTimeout bounds one write to the agent's stdin: an agent that
-// reads nothing of it for so long is taken for dead (and killed) rather
-// than leaving the host's answers and requests to it queued without end.
-// A var for tests.
-var stdinWriteTimeout = time.Minute
+// DefaultStdinTimeout is Config.StdinTimeout's default.
+const DefaultStdinTimeout = time.Minute
 
 // stdinWriter is the agent's stdin: a failed write (or one the agent did
-// not take within stdinWriteTimeout) means the agent is gone, whoever
+// not take within its timeout) means the agent is gone, whoever
 // still holds its other pipes.
 type stdinWriter struct {
-	w   *os.File
-	p   *proc
-	log *slog.Logger
+	w       *os.File
+	p       *proc
+	log     *slog.Logger
+	timeout time.Duration // Config.StdinTimeout
 }
 
 func (s stdinWriter) Write(b []byte) (int, error) {
-	_ = s.w.SetWriteDeadline(time.Now().Add(stdinWriteTimeout))
+	_ = s.w.SetWriteDeadline(time.Now().Add(s.timeout))
 	n, err := s.w.Write(b)
 	if err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			s.log.Warn("the agent has not read its input for too long; stopping it", "waited", stdinWriteTimeout)
+			s.log.Warn("the agent has not read its input for too long; stopping it", "waited", s.timeout)
 		}
 		s.p.stdinDied(err)
 	}
