@@ -342,3 +342,54 @@ func TestDurableRestoredTerminalsBounded(t *testing.T) {
 		t.Fatalf("after restart: first %q, second %d bytes (was %d)", first, len(second), last)
 	}
 }
+
+// TestDurableDemoSlowResumes: "/demo slow" cut short by a host restart
+// goes on after the last line the chat shows when the turn is resumed:
+// every line once, in order, in the same turn.
+func TestDurableDemoSlowResumes(t *testing.T) {
+	state := t.TempDir()
+	h1, u := startDurable(t, state, Options{Pace: 10 * time.Millisecond})
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	chat := w.createSession("ahp-session:/slow")
+	rawChat(t, w, chat)
+	w.sendMessage(chat, "t1", "/demo slow 12", 1)
+	waitUntil(t, "line 4 of the slow answer", func() bool {
+		h1.mu.Lock()
+		defer h1.mu.Unlock()
+		at := h1.st.chats[chat].state.ActiveTurn
+		return at != nil && strings.Contains(markdownOf(at.ResponseParts.Slice()), "line 4 of 12")
+	})
+	w.close()
+	must(t, h1.Close())
+
+	_, u2 := startDurable(t, state, Options{})
+	w2 := dial(t, u2, nil)
+	w2.initialize("c2", nil, nil)
+	rawChat(t, w2, chat)
+	w2.notify("dispatchAction", map[string]any{"channel": chat, "clientSeq": 1,
+		"action": map[string]any{"type": "chat/turnResume", "turnId": "t1"}})
+	w2.action("resumed turn completes", func(e envelope) bool { return e.Channel == chat && e.typ() == "chat/turnComplete" })
+	st, err := ahpwire.DecodeChatState(rawChat(t, w2, chat))
+	must(t, err)
+	text := markdownOf(st.Turns[0].ResponseParts)
+	for i := 2; i <= 12; i++ {
+		if n := strings.Count(text, fmt.Sprintf("line %d of 12\n", i)); n != 1 {
+			t.Fatalf("line %d shows %d times in the resumed answer:\n%s", i, n, text)
+		}
+	}
+	if strings.Count(text, "## A slow answer") != 1 || !strings.HasSuffix(text, "Done — all lines streamed.\n") || len(st.Turns) != 1 {
+		t.Fatalf("resumed answer (%d turns):\n%s", len(st.Turns), text)
+	}
+}
+
+// markdownOf joins the markdown of parts.
+func markdownOf(parts []ahpwire.ResponsePart) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if p.Kind == ahpwire.PartMarkdown {
+			b.WriteString(p.Content)
+		}
+	}
+	return b.String()
+}

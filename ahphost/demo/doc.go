@@ -76,7 +76,9 @@
 //   - /demo big N: a markdown reply of exactly N bytes (suffixes k/m, up to
 //     32 MiB) whose last line is "-- end of N bytes --" (no trailing
 //     newline), sent in chat/delta pieces of at most BigChunk bytes.
-//   - /demo slow [lines]: a long answer, one line per Options.SlowPace.
+//   - /demo slow [lines]: a long answer, one line per Options.SlowPace;
+//     cut short by a host restart and resumed, it goes on after the last
+//     line the chat shows (Turn.ReplyTail).
 //   - /demo error: ends with a resumable chat/error; resuming completes it.
 //   - /demo input: chat/inputRequested with text, number, boolean,
 //     single-select (free-form allowed) and multi-select questions; the

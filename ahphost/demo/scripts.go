@@ -1,6 +1,10 @@
 package demo
 
-import "github.com/ahptui/ahptui/ahpwire"
+import (
+	"strings"
+
+	"github.com/ahptui/ahptui/ahpwire"
+)
 
 // plain answers an ordinary message: reasoning, a short intro, a real
 // list_files call, then the markdown answer, usage and completion.
@@ -54,11 +58,17 @@ func (r *run) slow() error {
 	if r.cmd.bad != "" {
 		return r.answerOnly(badArgText("slow", r.cmd.word, r.cmd.bad))
 	}
+	return r.slowFrom(1)
+}
+
+// slowFrom streams "/demo slow"'s lines from line start on (a resumed
+// turn continues after the last line it showed: slowResumeLine).
+func (r *run) slowFrom(start int) error {
 	id := r.partID("md")
 	if err := r.emit(&ahpwire.ChatResponsePart{TurnID: r.t.TurnID, Part: ahpwire.MarkdownPart(id, "")}); err != nil {
 		return err
 	}
-	for i := 1; i <= r.cmd.n; i++ {
+	for i := start; i <= r.cmd.n; i++ {
 		if err := r.pause(r.opts.SlowPace); err != nil {
 			return err
 		}
@@ -81,7 +91,7 @@ func (r *run) slow() error {
 			}
 		}
 	}
-	if err := r.streamMarkdown("\nDone — all lines streamed.\n"); err != nil {
+	if err := r.streamMarkdown(slowDone); err != nil {
 		return err
 	}
 	return r.complete()
@@ -110,6 +120,11 @@ func (r *run) failing() error {
 
 // resume continues a turn reopened by chat/turnResume.
 func (r *run) resume() error {
+	if r.cmd.script == scriptSlow && r.cmd.bad == "" && !strings.Contains(r.t.ReplyTail, slowDone) {
+		// Interrupted (the host stopped): the answer goes on after the
+		// last line the chat shows.
+		return r.slowFrom(slowResumeLine(r.t.ReplyTail, r.cmd.n))
+	}
 	if r.cmd.script != scriptError {
 		return r.answerOnly("Resumed. There was nothing left to do for this turn.\n")
 	}
@@ -117,4 +132,19 @@ func (r *run) resume() error {
 		"3. Step three — done.\n\nAll three steps finished. The error above stays in the transcript, " +
 		"and this turn now ends normally.\n")
 	return r.answerOnly(text)
+}
+
+// slowDone ends "/demo slow"'s answer.
+const slowDone = "\nDone — all lines streamed.\n"
+
+// slowResumeLine is the line a resumed "/demo slow" of total lines goes
+// on from: the one after the last whole line at the end of tail (1 when
+// tail shows none).
+func slowResumeLine(tail string, total int) int {
+	for i := total; i >= 1; i-- {
+		if strings.HasSuffix(tail, slowLine(i, total)) {
+			return i + 1
+		}
+	}
+	return 1
 }
