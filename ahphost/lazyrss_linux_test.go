@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ahptui/ahptui/ahphost/durable"
@@ -136,5 +137,29 @@ func TestDurablePagesFromDisk(t *testing.T) {
 	h2.mu.Unlock()
 	if held != 0 {
 		t.Fatalf("reading the pages put %d bytes in memory", held)
+	}
+}
+
+// TestReplyTailReadsPages: the end of a reply handed to a resumed turn's
+// agent (Turn.ReplyTail) comes from its last pages when the reply was
+// stored as pages, read back from the database.
+func TestReplyTailReadsPages(t *testing.T) {
+	opts := Options{LargePartBytes: 4000, ResourcePageBytes: 1500, ResourceBudget: 4 << 10}
+	h, u := startDurable(t, t.TempDir(), opts)
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	chat := w.createSession("ahp-session:/tail")
+	rawChat(t, w, chat)
+	runTurn(t, w, chat, "t1", "/demo big 200k", 1)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ce := h.st.chats[chat]
+	at := &ahpwire.ActiveTurn{ResponseParts: ahpwire.Parts{}.Append(ce.state.Turns[0].ResponseParts...)}
+	tail := h.st.replyTail(at, true)
+	if len(tail) < 900 || len(tail) > 1000 || !strings.HasSuffix(tail, "-- end of 204800 bytes --") {
+		t.Fatalf("reply tail of %d bytes: ...%q", len(tail), tail[max(0, len(tail)-60):])
+	}
+	if h.st.replyTail(at, false) != "" {
+		t.Fatal("a new turn has a reply tail")
 	}
 }
