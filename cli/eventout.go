@@ -89,6 +89,17 @@ func (e *eventWriter) approval(id, name, title, decision string) {
 	e.note("approval for %s: %s", name, decision)
 }
 
+// activity reports what the agent is doing when it says so (a model API
+// retry, "Retrying Claude, attempt 3 of 10."); an empty one, cleared, is
+// not reported.
+func (e *eventWriter) activity(s string) {
+	if s == "" {
+		return
+	}
+	e.event("activity", "activity", s)
+	e.note("%s", s)
+}
+
 // input reports a question from the host.
 func (e *eventWriter) input(r ahpwire.ChatInputRequest) {
 	e.event("input_requested", "requestId", r.ID, "message", r.Message, "questions", r.Questions)

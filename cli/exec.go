@@ -38,7 +38,8 @@ Without --session a new session is created; its id is printed on stderr.
 Flags:
   --session ID    send into this session (its id or ahp-session: URI)
   --json          write one JSON object per line (NDJSON) instead: turn_started,
-                  text, reasoning, tool_call, approval_request, input_requested, turn_end
+                  text, reasoning, tool_call, approval_request, input_requested, activity
+                  (the agent's retries), turn_end
   --approve MODE  tool calls that need approval: never (deny), always (approve),
                   ask (default: ask on the controlling terminal; without one the
                   command stops with exit code 5)

@@ -53,3 +53,20 @@ func TestExecModeAndModel(t *testing.T) {
 		t.Fatalf("--mode yolo: exit %d, %q, %s", code, out, errs)
 	}
 }
+
+// TestExecShowsTheAgentsRetries: what the agent reports doing while its
+// model API fails (AIR's session failure, as Claude Code's adapter sends
+// it) is a note on stderr in plain mode and an "activity" event in JSON;
+// the answer that follows is printed as usual.
+func TestExecShowsTheAgentsRetries(t *testing.T) {
+	u := startACPHost(t)
+	code, out, errs := runIn(t, "", "exec", "--approve", "never", u, "airretry")
+	if code != execCompleted || strings.TrimSpace(out) != "recovered after a retry" ||
+		!strings.Contains(errs, "ahptui: agent: Retrying Fake, attempt 1 of 3.") {
+		t.Fatalf("exit %d, %q, stderr %s", code, out, errs)
+	}
+	code, out, errs = runIn(t, "", "exec", "--json", "--approve", "never", u, "airretry")
+	if code != execCompleted || !strings.Contains(out, `"activity":"agent: Retrying Fake, attempt 1 of 3."`) || !strings.Contains(out, `"type":"activity"`) {
+		t.Fatalf("json: exit %d, %s, stderr %s", code, out, errs)
+	}
+}

@@ -122,6 +122,9 @@ func (r *turnRun) onEvent(ctx context.Context, ev ahpclient.Event, ch ahpstate.C
 	if !ok {
 		return 0, false
 	}
+	if after.Activity != before.Activity {
+		r.out.activity(after.Activity) // the agent's retries, as the TUI's status line shows them
+	}
 	return r.show(ctx, reducer.Derive(action, before, after))
 }
 

@@ -252,9 +252,12 @@ run_exec ask --json "ask: Which colour? Red | Blue"
 [ "$RC" = 5 ] && grep -q '"input_requested"' "$WORK/ask.out" && grep -q 'Which colour?' "$WORK/ask.out" ||
 	{ show ask; fail "the agent's question: exit $RC, want 5 with an input_requested event"; }
 
-step "exec: a model API that fails twice (529) and then answers: the answer comes"
+step "exec: a model API that fails twice (529) and then answers: the retries are shown, the answer comes"
 run_exec retried "overloaded 2 then answer"
 [ "$RC" = 0 ] && grep -q 'You said: overloaded 2 then answer' "$WORK/retried.out" || { show retried; fail "no answer after the retries"; }
+# The adapter reports its retries to a client with AIR's sessionFailure
+# (the host advertises it): exec notes them, as the TUI's status line shows them.
+grep -q 'ahptui: agent: Retrying Claude, attempt [0-9]' "$WORK/retried.err" || { show retried; fail "the agent's retries were not shown"; }
 
 # attach_tui: ahptui attached to the host in a new tmux session (120x40).
 attach_tui() {

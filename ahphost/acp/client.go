@@ -55,6 +55,10 @@ func (c *client) SessionUpdate(ctx context.Context, n sdk.SessionNotification) e
 		s.mu.Unlock()
 		return nil
 	case u.SessionInfoUpdate != nil:
+		if f, ok := airFailure(u.SessionInfoUpdate.Meta); ok { // failures.go
+			c.onFailure(s, tm, f)
+			return nil
+		}
 		if t := u.SessionInfoUpdate.Title; t != nil && *t != "" {
 			if c.b.index != nil {
 				c.b.index.setTitle(s.uri, *t)

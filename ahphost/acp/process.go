@@ -256,6 +256,7 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 			Fs:          sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
 			Terminal:    terminalsSupported,
 			Elicitation: elicitationCapabilities, // elicit.go
+			Meta:        airCapabilities,         // failures.go
 		},
 		ClientInfo: &sdk.Implementation{Name: "ahptui", Version: "1"},
 	})

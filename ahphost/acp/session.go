@@ -46,6 +46,7 @@ type session struct {
 	shellNotes []string
 	fileIndex  *filecomplete.Index // the directory's files for "@" (mention.go)
 	cancelled  bool                // the last prompt was cancelled (emptyturn.go)
+	failure    sessionFailure      // the agent's last reported error (failures.go)
 }
 
 // changedFile is one file the agent wrote through fs/write_text_file or

@@ -126,7 +126,7 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 			return nil
 		}
 		if err != nil {
-			return tm.fail(ctx, b.authFailure(t, b.requestError("session/prompt", err, p)))
+			return tm.fail(ctx, b.authFailure(t, withFailure(s, b.requestError("session/prompt", err, p))))
 		}
 		switch res.StopReason {
 		case sdk.StopReasonEndTurn, sdk.StopReasonCancelled:

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 )
@@ -125,4 +126,59 @@ func (s scopeWriter) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return len(b), nil
+}
+
+// airOn records whether the client advertised AIR's sessionFailure
+// capability (the _meta Claude Code's adapter reads).
+var airOn struct {
+	sync.Mutex
+	on bool
+}
+
+// noteAIR records the client's AIR capabilities.
+func noteAIR(c sdk.ClientCapabilities) {
+	jb, _ := c.Meta["jetbrains"].(map[string]any)
+	air, _ := jb["air"].(map[string]any)
+	caps, _ := air["capabilities"].([]any)
+	airOn.Lock()
+	defer airOn.Unlock()
+	for _, x := range caps {
+		if x == "sessionFailure" {
+			airOn.on = true
+		}
+	}
+}
+
+// failure reports a session failure as Claude Code's adapter does (a
+// session_info_update with AIR's _meta).
+func (r *run) failure(severity, title string) {
+	r.send(sdk.SessionUpdate{SessionInfoUpdate: &sdk.SessionSessionInfoUpdate{Meta: map[string]any{
+		"jetbrains": map[string]any{"air": map[string]any{"sessionFailure": map[string]any{
+			"id": string(r.id) + ":f", "revision": 1, "category": "service", "severity": severity, "title": title, "actions": []any{},
+		}}}}}})
+}
+
+// air runs "airretry" (a retry warning, a pause, then the answer) and
+// "airdown" (an error report, then the prompt fails with no detail), as
+// Claude Code's adapter does for a client with AIR's sessionFailure.
+func (r *run) air(word string) (sdk.StopReason, error) {
+	airOn.Lock()
+	on := airOn.on
+	airOn.Unlock()
+	if !on {
+		r.say("no AIR session failures")
+		return sdk.StopReasonEndTurn, nil
+	}
+	if word == "airdown" {
+		r.failure("error", "Claude's API is unavailable (529 overloaded).")
+		return "", &sdk.RequestError{Code: -32603, Message: "Internal error"}
+	}
+	r.failure("warning", "Retrying Fake, attempt 1 of 3.")
+	select {
+	case <-time.After(300 * time.Millisecond):
+	case <-r.ctx.Done():
+		return sdk.StopReasonCancelled, nil
+	}
+	r.say("recovered after a retry")
+	return sdk.StopReasonEndTurn, nil
 }

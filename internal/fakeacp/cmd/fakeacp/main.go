@@ -41,6 +41,8 @@
 //	Permission  (the bridge's follow-up telling a denial's reason) says
 //	            "Reason received: " and the rest of the text
 //	sessions    says how many session/new the agent answered ("sessions: N")
+//	airretry    a retry warning as AIR's session failure, then text;
+//	            airdown an error report, then the prompt fails (elicit.go)
 //	ask         a form elicitation (AskUserQuestion's shape) and what came
 //	            back; "ask url" a URL elicitation (elicit.go)
 //	Continue    (the bridge's prompt resuming an interrupted reply) says
@@ -116,6 +118,7 @@ func (f *fake) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.Ini
 		select {}
 	}
 	noteElicitation(p.ClientCapabilities) // elicit.go
+	noteAIR(p.ClientCapabilities)
 	res := sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AuthMethods: []sdk.AuthMethod{}}
 	res.AgentCapabilities.LoadSession = os.Getenv("FAKEACP_LOAD") == "1"
 	if os.Getenv("FAKEACP_RESUME") == "1" {
@@ -349,6 +352,8 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 	switch word {
 	case "whoami":
 		r.say(r.f.whoami())
+	case "airretry", "airdown": // AIR session failures (elicit.go)
+		return r.air(word)
 	case "ask": // a form (or "ask url": a URL) elicitation (elicit.go)
 		return r.ask(arg)
 	case "Permission": // the bridge's follow-up after a denial with a reason
