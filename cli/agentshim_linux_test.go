@@ -22,13 +22,18 @@ import (
 // and of the parent-death signal), not that child's own child. The agent
 // runs under the shim (ahphost/acp/shim.go), which learns of the host's
 // death from the end of its control pipe and stops the whole tree (issue
-// 32: all of them lived on under init).
+// 32: all of them lived on under init). The binary serve runs is removed
+// before the agent starts (as an upgrade replaces it): the shim is this
+// very program all the same (/proc/self/exe).
 func TestServeKilledLeavesNoAgentTree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds ahptui and the fake agent")
 	}
-	bin := sharedBinary(t)
 	dir := t.TempDir()
+	bin := filepath.Join(dir, "ahptui")
+	b, err := os.ReadFile(sharedBinary(t))
+	must(t, err)
+	must(t, os.WriteFile(bin, b, 0o700))
 	fake := filepath.Join(dir, "fakeacp")
 	if out, err := exec.Command("go", "build", "-o", fake, "github.com/ahptui/ahptui/internal/fakeacp/cmd/fakeacp").CombinedOutput(); err != nil {
 		t.Fatalf("building the fake agent: %v\n%s", err, out)
@@ -60,6 +65,7 @@ func TestServeKilledLeavesNoAgentTree(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no URL from serve: %v\n%s", err, stderr.String())
 	}
+	must(t, os.Remove(bin))
 
 	// A turn: the agent runs and answers.
 	code, answer, errs := runIn(t, "", "exec", strings.TrimSpace(line), "--agent", "evil", "hi")

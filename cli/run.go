@@ -7,6 +7,17 @@ import (
 	"github.com/ahptui/ahptui/ahphost/acp"
 )
 
+// shimExecutable is this program for re-executing it as the agents' shim:
+// /proc/self/exe where there is one (this very binary, even once the
+// file was replaced or removed, as an upgrade by `ahptui ssh` does),
+// else its path.
+func shimExecutable() string {
+	if _, err := os.Stat("/proc/self/exe"); err == nil {
+		return "/proc/self/exe"
+	}
+	return executablePath()
+}
+
 // agentShim is the program that starts agents under the shim: this one,
 // when it runs as the ahptui command (Main); "" in tests that run the CLI
 // in their own process, whose agents are started directly.
@@ -19,7 +30,7 @@ func Main(args []string) int {
 	if code, ok := acp.RunShim(os.Args); ok {
 		return code
 	}
-	agentShim = executablePath() // this program starts the agents under the shim
+	agentShim = shimExecutable() // this program starts the agents under the shim
 	std := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}
 	armCrashPipe()
 	if cfg, err := parseArgs(args, lookupEnv); err == nil && (cfg.cmd == cmdDemo && !cfg.printURL || cfg.cmd == cmdAttach || cfg.cmd == cmdSSH) {
