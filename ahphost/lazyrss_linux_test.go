@@ -163,3 +163,34 @@ func TestReplyTailReadsPages(t *testing.T) {
 		t.Fatal("a new turn has a reply tail")
 	}
 }
+
+// TestDurableBigRepliesRSS (run with AHPTUI_BIG_REPLIES=N, e.g. 20): a
+// real durable serve streams N replies of 8 MB into one chat a client
+// follows, then reports its memory; the replies' pages are in the
+// database, at most 16 MiB of them in memory. Numbers: docs/BENCHMARKS.md.
+func TestDurableBigRepliesRSS(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("AHPTUI_BIG_REPLIES"))
+	if n <= 0 {
+		t.Skip("AHPTUI_BIG_REPLIES=N runs it")
+	}
+	for _, mode := range []string{"--state-dir", "--ephemeral"} {
+		args := []string{"--without-connection-token", "--pace", "0", "--log-level", "error", mode}
+		if mode == "--state-dir" {
+			args = append(args, t.TempDir())
+		}
+		u, sp, _ := startServeProcess(t, args...)
+		w := dial(t, u, nil)
+		w.initialize("big", nil, nil)
+		chat := w.createSession("ahp-session:/big")
+		rawChat(t, w, chat)
+		for i := 0; i < n; i++ {
+			runTurn(t, w, chat, fmt.Sprintf("t%d", i), "/demo big 8m", uint64(i+1))
+		}
+		pid := sp.Process.Pid
+		t.Logf("%s: %d replies of 8 MB: VmRSS %.1f MB, VmHWM %.1f MB, RssAnon %.1f MB", mode, n,
+			mb(procStatusKB(pid, "VmRSS")<<10), mb(procStatusKB(pid, "VmHWM")<<10), mb(procStatusKB(pid, "RssAnon")<<10))
+		w.close()
+		_ = sp.Process.Signal(os.Interrupt)
+		_ = sp.wait()
+	}
+}
