@@ -34,10 +34,7 @@ func TestServeKilledLeavesNoAgentTree(t *testing.T) {
 	b, err := os.ReadFile(sharedBinary(t))
 	must(t, err)
 	must(t, os.WriteFile(bin, b, 0o700))
-	fake := filepath.Join(dir, "fakeacp")
-	if out, err := exec.Command("go", "build", "-o", fake, "github.com/ahptui/ahptui/internal/fakeacp/cmd/fakeacp").CombinedOutput(); err != nil {
-		t.Fatalf("building the fake agent: %v\n%s", err, out)
-	}
+	fake := sharedFakeACP(t)
 	pids := filepath.Join(dir, "pids")
 	// agent: the fake agent (the script execs it); child: `setsid`, then
 	// `sleep 1001` in its place; grandchild: the child's `sleep 1002`.

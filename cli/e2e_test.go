@@ -27,11 +27,7 @@ func TestE2ETmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed")
 	}
-	bin := filepath.Join(t.TempDir(), "ahptui")
-	build := exec.Command("go", "build", "-o", bin, "github.com/ahptui/ahptui")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := sharedBinary(t) // sharedbin_test.go: the script runs it, never changes it
 	work := t.TempDir()
 	// The script's tmux server lives in $work/tmux; make sure it dies even
 	// if the script is killed before its EXIT trap runs.

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,10 +16,7 @@ func startACPHost(t *testing.T, env ...string) string {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("AHPTUI_TOKEN", "")
 	t.Setenv("AHPTUI_CONFIG", "")
-	fake := filepath.Join(t.TempDir(), "fakeacp")
-	if out, err := exec.Command("go", "build", "-o", fake, "github.com/ahptui/ahptui/internal/fakeacp/cmd/fakeacp").CombinedOutput(); err != nil {
-		t.Fatalf("building the fake agent: %v\n%s", err, out)
-	}
+	fake := sharedFakeACP(t)
 	dir := t.TempDir()
 	b, err := acp.New(acp.Config{Name: "fake", Title: "Fake", Command: fake, Env: env, Dir: dir, StateDir: t.TempDir()})
 	must(t, err)

@@ -43,9 +43,43 @@ func buildSharedBinary() {
 	})
 }
 
-// removeSharedBinary deletes the binary sharedBinary built, if any.
+// removeSharedBinary deletes the binaries sharedBinary and sharedFakeACP
+// built, if any.
 func removeSharedBinary() {
 	if sharedBin.dir != "" {
 		_ = os.RemoveAll(sharedBin.dir)
 	}
+	if sharedFake.dir != "" {
+		_ = os.RemoveAll(sharedFake.dir)
+	}
+}
+
+// sharedFake is the scripted ACP agent (internal/fakeacp) built once for
+// the tests that run it as an agent: each built its own before, the same
+// link four times.
+var sharedFake struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+	out  []byte
+}
+
+// sharedFakeACP returns the path of the fake agent built once per test
+// process (removed by TestMain). Callers must not move or change it.
+func sharedFakeACP(t testing.TB) string {
+	t.Helper()
+	sharedFake.once.Do(func() {
+		sharedFake.dir, sharedFake.err = os.MkdirTemp("", "ahptui-cli-fakeacp")
+		if sharedFake.err != nil {
+			return
+		}
+		sharedFake.path = filepath.Join(sharedFake.dir, "fakeacp")
+		sharedFake.out, sharedFake.err = exec.Command("go", "build", "-o", sharedFake.path,
+			"github.com/ahptui/ahptui/internal/fakeacp/cmd/fakeacp").CombinedOutput()
+	})
+	if sharedFake.err != nil {
+		t.Fatalf("building the fake agent: %v\n%s", sharedFake.err, sharedFake.out)
+	}
+	return sharedFake.path
 }

@@ -3,7 +3,6 @@
 package cli
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,10 +16,7 @@ func TestSSHAddAgent(t *testing.T) {
 	t.Parallel() // its own sshd, port and directories; ahptui runs as a child (sshpar_test.go)
 	s := startSSHD(t)
 	bin := sharedBinary(t)
-	fake := filepath.Join(t.TempDir(), "fakeacp")
-	if out, err := exec.Command("go", "build", "-o", fake, "github.com/ahptui/ahptui/internal/fakeacp/cmd/fakeacp").CombinedOutput(); err != nil {
-		t.Fatalf("building the fake agent: %v\n%s", err, out)
-	}
+	fake := sharedFakeACP(t)
 	state := filepath.Join(s.remoteState, "ahptui", serveStateName)
 	withAgent := "remote_bin = \"" + bin + "\"\nagents = [\"fake=" + fake + "\"]\n"
 

@@ -34,10 +34,7 @@ func TestServeKillsSetsidOrphans(t *testing.T) {
 	}
 	bin := sharedBinary(t)
 	dir := t.TempDir()
-	fake := filepath.Join(dir, "fakeacp")
-	if out, err := exec.Command("go", "build", "-o", fake, "github.com/ahptui/ahptui/internal/fakeacp/cmd/fakeacp").CombinedOutput(); err != nil {
-		t.Fatalf("building the fake agent: %v\n%s", err, out)
-	}
+	fake := sharedFakeACP(t)
 	pidFile := filepath.Join(dir, "orphan.pid")
 	zombieFile := filepath.Join(dir, "short.pid") // an orphan that ends while serve runs
 	agent := filepath.Join(dir, "agent.sh")
