@@ -43,7 +43,7 @@ func (s *slowCompletions) Completions(ctx context.Context, _, _ string, _ int) (
 func BenchmarkKeystrokeSlowCompletions(b *testing.B) {
 	be := &slowCompletions{delay: 2 * time.Second}
 	n := 0
-	m := New(Options{
+	m := newModel(Options{
 		Backend: be, Host: "bench", Dark: true, Editor: "true",
 		Now: func() time.Time { return fixedNow }, NewID: func() string { n++; return fmt.Sprintf("id-%d", n) },
 		FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond,

@@ -56,7 +56,7 @@ func serveRig(b testing.TB) (*liveRig, *testkit.SyncBuffer) {
 	}
 	b.Cleanup(func() { _ = c.Close() })
 	r := &liveRig{t: b, client: c}
-	r.m = New(Options{Backend: liveBackend{c}, Host: "test", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
+	r.m = newModel(Options{Backend: liveBackend{c}, Host: "test", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
 	r.m = send(b, r.m, teaSize(100, 30))
 	return r, log
 }

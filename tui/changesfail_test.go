@@ -17,7 +17,7 @@ func TestChangesViewSaysWhyAChangesetFailed(t *testing.T) {
 	const cs = "ahp-changeset:/big/session"
 	fb := &fakeBackend{subErr: map[string]error{cs: &ahpclient.MessageTooLargeError{Op: "subscribe", Size: 90 << 20, Limit: 16 << 20,
 		RPC: &ahpwire.RPCError{Code: ahpwire.CodeMessageTooLarge, Message: "message too large"}}}}
-	m := New(Options{Backend: fb, NoticeTTL: 1, FrameInterval: 1})
+	m := newModel(Options{Backend: fb, NoticeTTL: 1, FrameInterval: 1})
 	m = send(t, m, teaSize(100, 30))
 	cmd := m.openChangesOn([]ahpwire.Changeset{{Label: "Session Changes", URITemplate: cs}})
 	m = runCmds(t, m, cmd, 4)

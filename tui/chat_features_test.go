@@ -57,7 +57,7 @@ func newSteerModel(t testing.TB, w, h int) (Model, *steerBackend) {
 	t.Helper()
 	be := &steerBackend{items: []ahpwire.CompletionItem{fileItem("main.go"), fileItem("docs/guide.md")}}
 	n := 0
-	m := New(Options{
+	m := newModel(Options{
 		Backend: be, Host: "127.0.0.1:4321", Dark: true, Editor: "true",
 		Now: func() time.Time { return fixedNow }, NewID: func() string { n++; return fmt.Sprintf("id-%d", n) },
 		FrameInterval: time.Nanosecond, NoticeTTL: time.Hour,

@@ -106,7 +106,7 @@ func TestCopyFocusedBlockUsesOSC52(t *testing.T) {
 func TestDemoFaultKey(t *testing.T) {
 	called := 0
 	fb := &fakeBackend{}
-	m := New(Options{Backend: fb, DemoFault: func() { called++ }, NoticeTTL: 1})
+	m := newModel(Options{Backend: fb, DemoFault: func() { called++ }, NoticeTTL: 1})
 	m = send(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	_ = send(t, m, keyPress("f12"))
 	if called != 1 {

@@ -123,7 +123,7 @@ func TestPromptHistoryPersistsPerFileAndSearches(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "history", "demo.jsonl")
 	open := func() Model {
 		fb := &fakeBackend{}
-		m := New(Options{Backend: fb, Host: "h", Dark: true, Editor: "true", HistoryFile: path,
+		m := newModel(Options{Backend: fb, Host: "h", Dark: true, Editor: "true", HistoryFile: path,
 			Now: func() time.Time { return fixedNow }, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
 		m = send(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
 		m = send(t, m, app.LoadHistory(path)())

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
 	"github.com/ahptui/ahptui/tui/app"
@@ -93,6 +95,11 @@ type Options struct {
 	// by reference from then on), so that the process can give the freed
 	// memory back (the CLI passes debug.FreeOSMemory). nil: nothing.
 	ReleaseMemory func()
+	// Tick, when set, makes the UI's timers of a second or so (connecting,
+	// host retries, the reconnect countdown, stalls, a prompt's key guard)
+	// instead of tea.Tick: tests give ones they need not wait out. nil:
+	// tea.Tick.
+	Tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 }
 
 func newCommon(o Options) *app.App {
@@ -101,6 +108,7 @@ func newCommon(o Options) *app.App {
 		RStyles: render.StylesFor(o.Dark), Now: o.Now, NewID: o.NewID, Log: o.Logger,
 		Host: o.Host, Editor: o.Editor, Dir: o.WorkingDir, Turns: o.HistoryTurns, Frame: o.FrameInterval,
 		NoticeTTL: o.NoticeTTL, AutoTheme: o.AutoTheme, HostStops: o.HostStopsOnQuit, Release: o.ReleaseMemory,
+		Timer: o.Tick,
 	}
 	if o.KeyMap != nil {
 		c.KM = *o.KeyMap

@@ -13,6 +13,7 @@ import (
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/internal/redact"
 	"github.com/ahptui/ahptui/render"
+	"github.com/ahptui/ahptui/tui/app"
 	"github.com/ahptui/ahptui/tui/picker"
 )
 
@@ -46,8 +47,8 @@ func openAtStart(session string) tea.Cmd {
 	return func() tea.Msg { return picker.OpenSessionMsg{Session: session} }
 }
 
-func tickConnect() tea.Cmd {
-	return tea.Tick(connectTick, func(time.Time) tea.Msg { return connectTickMsg{} })
+func tickConnect(c *app.App) tea.Cmd {
+	return c.Tick(connectTick, func(time.Time) tea.Msg { return connectTickMsg{} })
 }
 
 // onConnect handles the connecting screen's messages.
@@ -55,7 +56,7 @@ func (m *Model) onConnect(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case connectTickMsg:
 		if m.connecting.active {
-			return tickConnect()
+			return tickConnect(m.c)
 		}
 		return nil
 	case connectDoneMsg:

@@ -18,7 +18,7 @@ import (
 func connectingModel(t *testing.T, now *time.Time) (Model, *fakeBackend) {
 	t.Helper()
 	fb := &fakeBackend{sessions: testSessions()}
-	m := New(Options{Backend: fb, Host: "127.0.0.1:9", Now: func() time.Time { return *now },
+	m := newModel(Options{Backend: fb, Host: "127.0.0.1:9", Now: func() time.Time { return *now },
 		URL:       "ws://alice:hunter2@127.0.0.1:9/ahp?tkn=s3cr3t-token&x=1",
 		Connect:   func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() },
 		NoticeTTL: time.Hour, FrameInterval: time.Nanosecond})

@@ -112,7 +112,7 @@ func newDialectRig(t *testing.T, wrong bool) *dialectRig {
 		t.Fatal(err)
 	}
 	r := &dialectRig{t: t, ctx: ctx, c: c, b: liveBackend{c}}
-	r.m = New(Options{Backend: r.b, Host: "dialect", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Hour})
+	r.m = newModel(Options{Backend: r.b, Host: "dialect", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Hour})
 	r.m = send(t, r.m, teaSize(100, 30))
 	return r
 }

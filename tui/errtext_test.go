@@ -88,7 +88,7 @@ func TestErrorsAreWrittenForPeople(t *testing.T) {
 	}
 	var logs testkit.SyncBuffer
 	fb := &fakeBackend{}
-	m := New(Options{Backend: fb, NoticeTTL: 1, FrameInterval: 1, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	m := newModel(Options{Backend: fb, NoticeTTL: 1, FrameInterval: 1, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 20})
 	nm, _ := m.Update(app.SessionCreatedMsg{Err: refused})
 	if v := viewText(nm.(Model)); !strings.Contains(v, "could not create the session: nothing is listening") || strings.Contains(v, "WebSocket") {

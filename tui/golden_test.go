@@ -143,6 +143,7 @@ func TestGoldenAuthNotice(t *testing.T) {
 // a chat with a pending tool at every small size: the composer scrolls
 // inside the room left to it and the frame never exceeds the terminal.
 func TestFrameFitsTinyTerminals(t *testing.T) {
+	t.Parallel() // pure and CPU-heavy: no socket, no goroutine count
 	for w := 1; w <= 12; w++ {
 		for h := 3; h <= 12; h++ {
 			m, _ := runningChat(t, pendingTool(), reasoningPart())

@@ -149,7 +149,7 @@ func newTestModel(t testing.TB, w, h int) (Model, *fakeBackend) {
 	t.Helper()
 	fb := &fakeBackend{}
 	n := 0
-	m := New(Options{
+	m := newModel(Options{
 		Backend: fb, Host: "127.0.0.1:4321", Dark: true, Editor: "true",
 		Now: func() time.Time { return fixedNow }, NewID: func() string { n++; return fmt.Sprintf("id-%d", n) },
 		FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond,
@@ -177,6 +177,30 @@ func sendLate(t testing.TB, m Model) Model {
 	return m
 }
 
+// cmdWait is how long runCmds waits for a command's result before it
+// lets the command go (a timer) or, for I/O, delivers its result late.
+const cmdWait = 200 * time.Millisecond
+
+// testTick is the models' timer in tests (Options.Tick, set by newModel):
+// a short one (frames and notices at 1 ns, the completion debounce) is
+// tea.Tick; one of cmdWait or more was only ever waited for and let go by
+// runCmds, so its command yields nothing, at once. A test that needs a
+// timer's message sends it itself.
+func testTick(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	if d < cmdWait {
+		return tea.Tick(d, fn)
+	}
+	return func() tea.Msg { return nil }
+}
+
+// newModel is New with the test timer (testTick) unless o names one.
+func newModel(o Options) Model {
+	if o.Tick == nil {
+		o.Tick = testTick
+	}
+	return New(o)
+}
+
 // runCmds executes cmd (expanding batches) and feeds our own messages back
 // into Update. Messages of Bubble Tea itself (clipboard, exec) and the
 // event pump's stop are dropped.
@@ -189,7 +213,7 @@ func runCmds(t testing.TB, m Model, cmd tea.Cmd, depth int) Model {
 		t.Fatal("command feedback loop")
 	}
 	late := lateFor(t)
-	msg, ok := runWithinLate(cmd, 200*time.Millisecond, func(msg tea.Msg) {
+	msg, ok := runWithinLate(cmd, cmdWait, func(msg tea.Msg) {
 		if isOurMsg(msg) && !isTimerMsg(msg) {
 			late.push(msg) // slow I/O (-race, a loaded machine), not a timer
 		}

@@ -61,7 +61,7 @@ func TestInboxStatesOnTheAttachedHost(t *testing.T) {
 	}
 	startTurn(t, other, "open", "hello")
 	waitIdle(t, other, "ahp-session:/open")
-	m := New(Options{
+	m := newModel(Options{
 		Backend: ca, HostName: "a", Host: "a", Dark: true, Context: ctx,
 		FrameInterval: time.Millisecond, NoticeTTL: time.Hour,
 		Hosts: []HostOption{

@@ -70,7 +70,7 @@ func startLiveRig(t testing.TB, opts ahphost.Options) *liveRig {
 		_ = h.Close()
 		testkit.CheckNoLeakExcept(t, before, abandonedTicks)
 	})
-	r.m = New(Options{Backend: liveBackend{c}, Host: "test", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
+	r.m = newModel(Options{Backend: liveBackend{c}, Host: "test", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
 	r.m = send(t, r.m, teaSize(100, 30))
 	return r
 }

@@ -121,7 +121,7 @@ func (m Model) Init() tea.Cmd {
 		cmds = append(cmds, openAtStart(s))
 	}
 	if m.connecting.active {
-		cmds = append(cmds, startConnect(m.c.Ctx, m.connecting.connect), tickConnect())
+		cmds = append(cmds, startConnect(m.c.Ctx, m.connecting.connect), tickConnect(m.c))
 	}
 	return tea.Batch(cmds...)
 }

@@ -119,7 +119,7 @@ func (m Model) hostsInit() tea.Cmd {
 		}
 	}
 	if len(cmds) > 0 {
-		cmds = append(cmds, tea.Tick(hostTickInterval, func(time.Time) tea.Msg { return hostTickMsg{} }))
+		cmds = append(cmds, m.c.Tick(hostTickInterval, func(time.Time) tea.Msg { return hostTickMsg{} }))
 	}
 	return tea.Batch(cmds...)
 }
@@ -206,7 +206,7 @@ func (m *Model) onHostConnected(msg hostConnectedMsg) tea.Cmd {
 			return nil
 		}
 		n := h.attempts
-		return tea.Batch(tea.Tick(wait, func(time.Time) tea.Msg { return hostRetryMsg{name: h.Name, attempt: n} }), m.syncHostTick())
+		return tea.Batch(m.c.Tick(wait, func(time.Time) tea.Msg { return hostRetryMsg{name: h.Name, attempt: n} }), m.syncHostTick())
 	}
 	h.b, h.down, h.attempts = msg.b, "", 0
 	h.mirror = newMirror() // a new connection: its snapshots fill it

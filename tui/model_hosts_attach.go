@@ -24,7 +24,7 @@ func (m *Model) syncHostTick() tea.Cmd {
 	for _, h := range m.hosts {
 		if (h.b == nil && h.Connect != nil) || (h.b != nil && h.conn.Phase != ahpclient.Connected) {
 			m.hostTicking = true
-			return tea.Tick(hostTickInterval, func(time.Time) tea.Msg { return hostTickMsg{} })
+			return m.c.Tick(hostTickInterval, func(time.Time) tea.Msg { return hostTickMsg{} })
 		}
 	}
 	return nil

@@ -275,7 +275,7 @@ func (e errorString) Error() string { return string(e) }
 func TestQuitPromptInDemoSaysTheTurnStops(t *testing.T) {
 	for _, stops := range []bool{false, true} {
 		fb := &fakeBackend{}
-		m := New(Options{Backend: fb, HostStopsOnQuit: stops, NoticeTTL: 1, FrameInterval: 1})
+		m := newModel(Options{Backend: fb, HostStopsOnQuit: stops, NoticeTTL: 1, FrameInterval: 1})
 		m = send(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
 		m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "working"))))
 		m = send(t, m, keyPress("ctrl+c"))

@@ -103,11 +103,11 @@ func rawMsgs(cmd tea.Cmd) []string {
 // reporting is on only with notifications.
 func TestModelNotifiesForOtherSessions(t *testing.T) {
 	fb := &fakeBackend{}
-	m := New(Options{Backend: fb, Dark: true, Notify: &NotifyOptions{Bell: true, Desktop: "osc777"}})
+	m := newModel(Options{Backend: fb, Dark: true, Notify: &NotifyOptions{Bell: true, Desktop: "osc777"}})
 	if !m.View().ReportFocus {
 		t.Fatal("focus reporting off with notifications on")
 	}
-	if plain := New(Options{Backend: fb, Dark: true}); plain.View().ReportFocus {
+	if plain := newModel(Options{Backend: fb, Dark: true}); plain.View().ReportFocus {
 		t.Fatal("focus reporting on without notifications")
 	}
 	s := ahpwire.SessionSummary{Resource: "ahp-session:/a", Title: "Refactor", Status: ahpwire.StatusInProgress}

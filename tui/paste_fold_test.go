@@ -22,6 +22,7 @@ func bigPaste(n int) string {
 // TestBigPasteIsFoldedInTheTranscript: a 5,000-line message shows as
 // "[pasted 5,000 lines]" (its trailing newline is not a line) and expands.
 func TestBigPasteIsFoldedInTheTranscript(t *testing.T) {
+	t.Parallel() // pure and CPU-heavy: no socket, no goroutine count
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		m, _ := newTestModel(t, size[0], size[1])
 		m = openChat(t, m, chatState([]ahpwire.Turn{finishedTurn("t1", bigPaste(5000), "Got it.")}, nil))

@@ -173,7 +173,7 @@ func TestInboxLiveHosts(t *testing.T) {
 	}
 	startTurn(t, other, "first", "hello")
 	var cb app.Backend
-	m := New(Options{
+	m := newModel(Options{
 		Backend: ca, HostName: "a", Host: "a", Dark: true, Context: ctx, Notify: &NotifyOptions{Bell: true, Desktop: "osc9"},
 		FrameInterval: time.Millisecond, NoticeTTL: time.Hour,
 		Hosts: []HostOption{

@@ -31,7 +31,7 @@ func newHostsRig(t *testing.T, notify *NotifyOptions) *hostsRig {
 	t.Helper()
 	r := &hostsRig{fa: &fakeBackend{}, fb: &fakeBackend{}, now: fixedNow}
 	never := func(ctx context.Context) (app.Backend, error) { <-ctx.Done(); return nil, ctx.Err() }
-	r.m = New(Options{
+	r.m = newModel(Options{
 		Backend: r.fa, HostName: "a", Host: "a (127.0.0.1:1)", Dark: true, Notify: notify,
 		Now: func() time.Time { return r.now }, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond,
 		Hosts: []HostOption{
@@ -264,7 +264,7 @@ func TestInboxNotifiesAcrossHosts(t *testing.T) {
 // say so instead of failing.
 func TestInboxWithoutAttachedHost(t *testing.T) {
 	fb := &fakeBackend{}
-	m := New(Options{Hosts: []HostOption{
+	m := newModel(Options{Hosts: []HostOption{
 		{Name: "x", Connect: func(ctx context.Context) (app.Backend, error) { <-ctx.Done(); return nil, ctx.Err() }},
 		{Name: "y", Connect: func(context.Context) (app.Backend, error) { return fb, nil }},
 	}, Dark: true, NoticeTTL: time.Hour})
@@ -284,7 +284,7 @@ func TestInboxWithoutAttachedHost(t *testing.T) {
 // at once.
 func TestOpenSessionAtStart(t *testing.T) {
 	fb := &fakeBackend{}
-	m := New(Options{Backend: fb, Dark: true, OpenSession: "ahp-session:/x"})
+	m := newModel(Options{Backend: fb, Dark: true, OpenSession: "ahp-session:/x"})
 	m = send(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = runCmds(t, m, m.Init(), 0)
 	if m.open == nil || m.open.session != "ahp-session:/x" {
@@ -297,7 +297,7 @@ func TestOpenSessionAtStart(t *testing.T) {
 // shows down (there is nothing to dial it again with).
 func TestInboxURLHost(t *testing.T) {
 	fa, fb := &fakeBackend{}, &fakeBackend{}
-	m := New(Options{Backend: fa, Host: "127.0.0.1:9", Dark: true, NoticeTTL: time.Hour, Hosts: []HostOption{
+	m := newModel(Options{Backend: fa, Host: "127.0.0.1:9", Dark: true, NoticeTTL: time.Hour, Hosts: []HostOption{
 		{Name: "b", Connect: func(context.Context) (app.Backend, error) { return fb, nil }},
 	}})
 	m = send(t, m, teaSize(80, 24))

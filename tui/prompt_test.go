@@ -74,7 +74,7 @@ func TestApprovalPromptShowsEditDiffAndKeepsKeysVisible(t *testing.T) {
 func promptWhileTyping(t *testing.T, now *time.Time, after time.Duration) (Model, *fakeBackend) {
 	t.Helper()
 	fb := &fakeBackend{}
-	m := New(Options{Backend: fb, Host: "h", Dark: true, Now: func() time.Time { return *now },
+	m := newModel(Options{Backend: fb, Host: "h", Dark: true, Now: func() time.Time { return *now },
 		NewID: func() string { return "id" }, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
 	m = send(t, m, teaSize(100, 30))
 	m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "working"))))
@@ -207,7 +207,7 @@ func TestApprovalPromptLoadsEditDiffByReference(t *testing.T) {
 	tool.ToolCall.Edits = &ahpwire.FileEditCollection{Items: []ahpwire.FileEdit{{Before: side("before", len(before)), After: side("after", len(after))}}}
 	rb := &refBackend{fakeBackend: &fakeBackend{}, gate: make(chan struct{}), texts: map[string]string{
 		"ahp-content:/acp/c1/t1/tc1-1/before": before, "ahp-content:/acp/c1/t1/tc1-1/after": after}}
-	m := New(Options{Backend: rb, Host: "127.0.0.1:4321", Dark: true, Editor: "true", Now: func() time.Time { return fixedNow },
+	m := newModel(Options{Backend: rb, Host: "127.0.0.1:4321", Dark: true, Editor: "true", Now: func() time.Time { return fixedNow },
 		FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = openChat(t, m, chatState(nil, activeTurn(tool)))

@@ -116,7 +116,7 @@ func (m *Model) guardPrompt() tea.Cmd {
 	}
 	g.Guard(now.Add(promptGuard), m.c.Now)
 	m.typedAhead = false
-	return tea.Tick(promptGuard, func(time.Time) tea.Msg { return promptGuardEndedMsg{} })
+	return m.c.Tick(promptGuard, func(time.Time) tea.Msg { return promptGuardEndedMsg{} })
 }
 
 // newApproval builds the approval prompt for a tool call of the open chat,

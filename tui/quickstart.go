@@ -82,7 +82,7 @@ func (m *Model) typeAhead(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		g.Guard(now.Add(promptGuard), m.c.Now)
 		focus := m.chat.SetFocus(chat.FocusComposer)
 		return tea.Batch(focus, m.chat.HandleKey(k),
-			tea.Tick(promptGuard, func(time.Time) tea.Msg { return promptGuardEndedMsg{} })), true
+			m.c.Tick(promptGuard, func(time.Time) tea.Msg { return promptGuardEndedMsg{} })), true
 	}
 	// A session being opened or created, or the new-session form being
 	// prepared ("loading session options…"): the text is for its chat.

@@ -16,7 +16,7 @@ func quickModel(t *testing.T, w, h int) (Model, *fakeBackend) {
 	t.Helper()
 	fb := &fakeBackend{}
 	n := 0
-	m := New(Options{Backend: fb, Host: "h", Dark: true, QuickStart: true, HostStopsOnQuit: true,
+	m := newModel(Options{Backend: fb, Host: "h", Dark: true, QuickStart: true, HostStopsOnQuit: true,
 		Now: func() time.Time { return fixedNow }, NewID: func() string { n++; return "q" + string(rune('0'+n)) },
 		FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
@@ -86,7 +86,7 @@ func TestTypingIntoAGuardedPromptGoesToTheComposer(t *testing.T) {
 func TestDecisionKeyDuringGuardNotTyped(t *testing.T) {
 	now := fixedNow
 	fb := &fakeBackend{}
-	m := New(Options{Backend: fb, Host: "h", Dark: true, Now: func() time.Time { return now },
+	m := newModel(Options{Backend: fb, Host: "h", Dark: true, Now: func() time.Time { return now },
 		NewID: func() string { return "id" }, FrameInterval: time.Nanosecond, NoticeTTL: time.Hour})
 	m = send(t, m, teaSize(100, 30))
 	m = openChat(t, m, chatState(nil, activeTurn(ahpwire.MarkdownPart("t2.m1", "working"))))

@@ -28,8 +28,8 @@ type (
 )
 
 // retryTick schedules the next countdown redraw of chain gen.
-func retryTick(gen int) tea.Cmd {
-	return tea.Tick(retryTickInterval, func(time.Time) tea.Msg { return retryTickMsg{gen: gen} })
+func retryTick(c *app.App, gen int) tea.Cmd {
+	return c.Tick(retryTickInterval, func(time.Time) tea.Msg { return retryTickMsg{gen: gen} })
 }
 
 // retryNow asks the client to end its reconnect backoff now.
@@ -46,7 +46,7 @@ func (m *Model) syncRetryTick() tea.Cmd {
 	}
 	m.retryTicking = true
 	m.retryGen++
-	return retryTick(m.retryGen)
+	return retryTick(m.c, m.retryGen)
 }
 
 // onRetryTick keeps the chain going while Reconnecting (the tick itself
@@ -60,7 +60,7 @@ func (m *Model) onRetryTick(msg retryTickMsg) tea.Cmd {
 		m.retryTicking = false
 		return nil
 	}
-	return retryTick(m.retryGen)
+	return retryTick(m.c, m.retryGen)
 }
 
 // onRetryNow tells the user what the reconnect key did.

@@ -99,7 +99,7 @@ func TestHostRestartMidTurnMarksReplyInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &dialectRig{t: t, ctx: ctx, c: c, b: liveBackend{c}}
-	r.m = New(Options{Backend: r.b, Host: "restarting", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Hour})
+	r.m = newModel(Options{Backend: r.b, Host: "restarting", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Hour})
 	r.m = send(t, r.m, teaSize(100, 30))
 	r.m = send(t, r.m, picker.OpenSessionMsg{Session: "ahp-session:/r1"})
 	r.pump("streaming reply", func(m Model) bool { return m.chat != nil && m.chat.Ready && m.chat.State.Current != nil })

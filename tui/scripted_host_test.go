@@ -170,7 +170,7 @@ func TestScriptedHostTerminalAndChangeset(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &liveRig{t: t, client: c}
-	r.m = New(Options{Backend: liveBackend{c}, Host: "scripted", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
+	r.m = newModel(Options{Backend: liveBackend{c}, Host: "scripted", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
 	r.m = send(t, r.m, teaSize(100, 30))
 	r.m = send(t, r.m, picker.OpenSessionMsg{Session: shSession})
 	r.pump("chat", func(m Model) bool { return m.screen == screenChat && m.chat != nil && m.chat.Ready })

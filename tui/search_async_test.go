@@ -62,6 +62,7 @@ func bigAnswers(n, size int) ahpwire.ChatState {
 // looked at), the first one jumps the transcript to its match, and the
 // count ends at every hit.
 func TestSearchRunsOffUpdateAndStreamsHits(t *testing.T) {
+	t.Parallel() // pure and CPU-heavy: no socket, no goroutine count
 	m, _ := newTestModel(t, 100, 30)
 	m = openChat(t, m, bigAnswers(3, 3<<20))
 	m = send(t, m, keyPress("ctrl+f"))
@@ -110,6 +111,7 @@ func TestSearchRunsOffUpdateAndStreamsHits(t *testing.T) {
 // changed are never applied (not counted, not jumped to), a search whose
 // query changed stops early, and closing the bar cancels the search too.
 func TestSearchDropsStaleResults(t *testing.T) {
+	t.Parallel() // pure and CPU-heavy: no socket, no goroutine count
 	m, _ := newTestModel(t, 100, 30)
 	m = openChat(t, m, bigAnswers(2, 64<<10))
 	m = send(t, m, keyPress("ctrl+f"))

@@ -69,7 +69,7 @@ func openPagedReply(t *testing.T) (*liveRig, *countingBackend, *reducer.Message)
 	t.Helper()
 	r := startLiveRig(t, ahphost.Options{Dir: t.TempDir(), NoToken: true, LargePartBytes: 64 << 10, ResourcePageBytes: refPage})
 	cb := &countingBackend{liveBackend: liveBackend{r.client}}
-	r.m = New(Options{Backend: cb, Host: "test", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
+	r.m = newModel(Options{Backend: cb, Host: "test", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
 	r.m = send(t, r.m, teaSize(100, 30))
 	turn := ahpwire.Turn{ID: "big", Message: ahpwire.ChatMessage{Text: "long please"},
 		ResponseParts: []ahpwire.ResponsePart{ahpwire.MarkdownPart("p1", pagedReply())}, State: ahpwire.TurnComplete}
@@ -307,7 +307,7 @@ func TestLiveSearchCancelStopsReads(t *testing.T) {
 func TestLiveSearchReadsPagesOnceAfterPaging(t *testing.T) {
 	r := startLiveRig(t, ahphost.Options{Dir: t.TempDir(), NoToken: true, LargePartBytes: 64 << 10, ResourcePageBytes: refPage})
 	cb := &countingBackend{liveBackend: liveBackend{r.client}}
-	r.m = New(Options{Backend: cb, Host: "test", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
+	r.m = newModel(Options{Backend: cb, Host: "test", Dark: true, FrameInterval: time.Nanosecond, NoticeTTL: time.Nanosecond})
 	r.m = send(t, r.m, teaSize(100, 30))
 	reply := strings.Repeat("filler words of the long reply ", 6*refPage/31)
 	reply = reply[:3*refPage] + "PAGED-NEEDLE" + reply[3*refPage:]

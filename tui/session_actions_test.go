@@ -120,7 +120,7 @@ func (g gatedBackend) CreateSession(ctx context.Context, p ahpwire.CreateSession
 func TestCreateSessionAuthRequiredSignsInAndRetries(t *testing.T) {
 	_, sb := newSteerModel(t, 100, 30)
 	be := gatedBackend{sb}
-	m := New(Options{Backend: be, Host: "h", Dark: true, Now: func() time.Time { return fixedNow },
+	m := newModel(Options{Backend: be, Host: "h", Dark: true, Now: func() time.Time { return fixedNow },
 		NewID: func() string { return "id" }, FrameInterval: time.Nanosecond, NoticeTTL: time.Hour})
 	m = send(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	m = send(t, m, snapshotEvent(t, rootChannel, ahpwire.RootState{Agents: []ahpwire.AgentInfo{{Provider: "demo", DisplayName: "Demo"}}}))

@@ -33,12 +33,12 @@ type stallTickMsg struct {
 }
 
 // stallTick reads b's responsiveness after stallInterval.
-func stallTick(b app.Backend) tea.Cmd {
+func stallTick(c *app.App, b app.Backend) tea.Cmd {
 	u, ok := b.(unresponsive)
 	if !ok {
 		return nil
 	}
-	return tea.Tick(stallInterval, func(time.Time) tea.Msg { return stallTickMsg{d: u.Unresponsive(), b: b} })
+	return c.Tick(stallInterval, func(time.Time) tea.Msg { return stallTickMsg{d: u.Unresponsive(), b: b} })
 }
 
 // syncStallTick starts the reading chain while connected.
@@ -46,7 +46,7 @@ func (m *Model) syncStallTick() tea.Cmd {
 	if m.conn.Phase != ahpclient.Connected || m.stallTicking || m.c.Backend == nil {
 		return nil
 	}
-	cmd := stallTick(m.c.Backend)
+	cmd := stallTick(m.c, m.c.Backend)
 	m.stallTicking = cmd != nil
 	return cmd
 }

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/ahptui/ahptui/ahpstate"
 	"github.com/ahptui/ahptui/keymap"
 	"github.com/ahptui/ahptui/render"
@@ -29,7 +31,10 @@ type App struct {
 	Frame     time.Duration
 	NoticeTTL time.Duration
 	AutoTheme bool
-	HostStops bool           // the host stops when the app quits (demo)
+	HostStops bool // the host stops when the app quits (demo)
+	// Timer replaces tea.Tick for the UI's timers (Options.Tick); nil:
+	// tea.Tick.
+	Timer     func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 	DemoAgent bool           // the host runs the scripted demo agent (tui/quickstart.go)
 	Release   func()         // Options.ReleaseMemory
 	History   *PromptHistory // the prompt history of every composer (prompthistory.go)
@@ -47,4 +52,12 @@ func (c *App) SetTheme(dark bool) {
 	c.RStyles = render.StylesFor(dark)
 	c.Styles = uikit.NewStyles(c.RStyles)
 	c.Renderer.SetStyles(c.RStyles)
+}
+
+// Tick is a timer command, tea.Tick unless Options.Tick replaced it.
+func (c *App) Tick(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	if c.Timer != nil {
+		return c.Timer(d, fn)
+	}
+	return tea.Tick(d, fn)
 }
