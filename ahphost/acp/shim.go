@@ -26,8 +26,13 @@ import (
 // stops every process below it, reaps them and exits with the agent's
 // status.
 
-// ShimArg0 is the argv[0] that makes this program the agent shim.
-const ShimArg0 = "ahptui-agent-shim"
+// ShimArg0 is the argv[0] that makes this program the agent shim;
+// shimTermArg0 makes it the shim of a terminal's command (a pty's session
+// leader that puts the command in the terminal's foreground).
+const (
+	ShimArg0     = "ahptui-agent-shim"
+	shimTermArg0 = "ahptui-terminal-shim"
+)
 
 // The shim's file descriptors beside the agent's stdio: the host keeps
 // the write end of the control pipe (shimKill asks for the end; its end
@@ -44,10 +49,10 @@ const (
 // it before anything else; a host whose Config.Shim names this program
 // relies on it.
 func RunShim(argv []string) (code int, ok bool) {
-	if len(argv) == 0 || argv[0] != ShimArg0 {
+	if len(argv) == 0 || argv[0] != ShimArg0 && argv[0] != shimTermArg0 {
 		return 0, false
 	}
-	return runShim(argv[1:]), true
+	return runShim(argv[1:], argv[0] == shimTermArg0), true
 }
 
 // agentShim is the host's side of one agent started under the shim.

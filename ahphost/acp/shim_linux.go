@@ -26,11 +26,15 @@ type shimState struct {
 	agent  int                // the agent's pid (and process group)
 	status syscall.WaitStatus // once reaped
 	reaped bool
+	quiet  bool // a terminal's: nothing on its stderr (the terminal)
 }
 
 // runShim is the shim's main (shim.go): args are the agent's executable,
-// its argv[0] and arguments.
-func runShim(args []string) int {
+// its argv[0] and arguments. For a terminal (tty) the shim is the pty's
+// session leader: the command leads a group of its own in the terminal's
+// foreground (it gets the keys' signals, the shim does not), and the
+// shim says nothing on the terminal.
+func runShim(args []string, tty bool) int {
 	if len(args) < 2 {
 		fmt.Fprintln(os.Stderr, "ahptui: the agent shim needs the agent's command")
 		return 2
@@ -46,10 +50,14 @@ func runShim(args []string) int {
 	// Caught (not ignored) signals are the default again in the agent.
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, syscall.SIGCHLD, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE)
+	attr := &syscall.SysProcAttr{Setpgid: true} // its group, killed as one
+	if tty {
+		attr.Foreground, attr.Ctty = true, 0 // (the shim's stdin is the pty)
+	}
 	pid, err := syscall.ForkExec(args[0], args[1:], &syscall.ProcAttr{
 		Env:   os.Environ(),
 		Files: []uintptr{0, 1, 2},
-		Sys:   &syscall.SysProcAttr{Setpgid: true}, // its group, killed as one
+		Sys:   attr,
 	})
 	if err != nil {
 		fmt.Fprintf(report, "err %v\n", err)
@@ -58,7 +66,7 @@ func runShim(args []string) int {
 	fmt.Fprintf(report, "pid %d\n", pid)
 	_ = report.Close()
 	releaseStdio() // the agent's pipes end with the agent's tree, not with the shim
-	st := &shimState{agent: pid}
+	st := &shimState{agent: pid, quiet: tty}
 	ctl := make(chan byte, 1)
 	go func() {
 		b := make([]byte, 1)
@@ -158,7 +166,7 @@ func (s *shimState) stopAll(now bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	s.reap()
-	if len(stopped) > 0 {
+	if len(stopped) > 0 && !s.quiet {
 		fmt.Fprintf(os.Stderr, "ahptui: stopped the processes the agent left behind: %d\n", len(stopped))
 	}
 }
@@ -227,6 +235,18 @@ func (s *shimState) exit() int {
 		time.Sleep(time.Second) // (the signal ends the shim first)
 	}
 	return 128 + int(sig)
+}
+
+// underTermShim is underShim for a terminal's command, which pty then
+// starts: the shim becomes the pty's session leader (pty sets Setsid and
+// Setctty; a session leader cannot also change its group).
+func underTermShim(cmd *exec.Cmd, shim string) (*agentShim, error) {
+	s, err := underShim(cmd, shim)
+	if s != nil {
+		cmd.Args[0] = shimTermArg0
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	return s, err
 }
 
 // underShim turns cmd, built to start the agent, into the start of the

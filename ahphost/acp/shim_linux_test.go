@@ -79,3 +79,22 @@ func TestShimStartFailure(t *testing.T) {
 		t.Fatalf("missing command: %q", msg)
 	}
 }
+
+// A terminal's command that leaves a daemon behind (`setsid cmd &`) does
+// not leave it running: its shim stops it when the command exits.
+func TestShimTerminalStopsItsDaemon(t *testing.T) {
+	e := newEnv(t, opts{shim: true})
+	_, chat := e.newSession(e.c, "termdaemon")
+	turn := e.run(e.c, chat, "t1", "termdaemon")
+	md := markdown(turn)
+	i := strings.Index(md, "daemon ")
+	if !strings.HasPrefix(md, "exit 0") || i < 0 {
+		t.Fatalf("answer %q %q", md, errText(turn))
+	}
+	pid, err := strconv.Atoi(strings.TrimRight(strings.Fields(md[i+len("daemon "):])[0], `"\`))
+	if err != nil {
+		t.Fatalf("answer %q: %v", md, err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	e.eventually("the terminal's daemon to be stopped", func() bool { return !alive(pid) })
+}

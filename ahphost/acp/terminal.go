@@ -22,6 +22,7 @@ type terminal struct {
 	limit          int
 	ch             agent.Channels
 	cmd            *exec.Cmd
+	shim           *agentShim           // the command's shim, nil when started directly (shim.go)
 	input          func(string) error   // writes to the pty
 	resize         func(cols, rows int) // sizes the pty (never blocks)
 

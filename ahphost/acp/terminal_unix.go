@@ -30,11 +30,27 @@ func (b *Bridge) startTerminal(t *terminal, command string, args []string, dir s
 	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color"), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{}
 	dieWithHost(cmd.SysProcAttr) // (pty adds its own session)
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 120, Rows: 30})
+	// Under the shim (shim.go) what the command leaves behind (`setsid
+	// daemon &`) is stopped with it, and when the host dies.
+	shim, err := underTermShim(cmd, b.cfg.Shim)
 	if err != nil {
 		return err
 	}
-	t.cmd = cmd
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 120, Rows: 30})
+	if err == nil && shim != nil {
+		if _, err = shim.started(b.cfg.RequestTimeout); err != nil {
+			_ = cmd.Process.Kill() // (it started no command)
+			_ = cmd.Wait()
+			_ = f.Close()
+		}
+	}
+	if err != nil {
+		if shim != nil {
+			shim.abandon()
+		}
+		return err
+	}
+	t.cmd, t.shim = cmd, shim
 	t.resize = func(cols, rows int) { // within the host's terminal limits (ahpstate.ValidateTerminalAction)
 		_ = pty.Setsize(f, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}) // (after exit: EBADF, ignored)
 	}
@@ -74,6 +90,9 @@ func (b *Bridge) startTerminal(t *terminal, command string, args []string, dir s
 			}
 		}
 		werr := cmd.Wait()
+		if shim != nil {
+			shim.release()
+		}
 		_ = f.Close()
 		var code *int
 		var sig *string
@@ -106,6 +125,10 @@ func (t *terminal) kill() {
 	case <-t.exited:
 		return
 	default:
+	}
+	if t.shim != nil {
+		t.shim.kill() // (the command and all below it)
+		return
 	}
 	_ = syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
 }

@@ -261,9 +261,15 @@ func TestFSConfinement(t *testing.T) {
 }
 
 // Terminals: terminal/create runs in a host pty shown as an ahp-terminal
-// channel under its tool call; output, wait_for_exit and release work.
+// channel under its tool call; output, wait_for_exit and release work,
+// and the same under the shim (shim.go).
 func TestTerminal(t *testing.T) {
-	e := newEnv(t, opts{})
+	t.Run("direct", func(t *testing.T) { testTerminal(t, false) })
+	t.Run("shim", func(t *testing.T) { testTerminal(t, true) })
+}
+
+func testTerminal(t *testing.T, shim bool) {
+	e := newEnv(t, opts{shim: shim})
 	_, chat := e.newSession(e.c, "term")
 	turn := e.run(e.c, chat, "t1", "terminal")
 	if md := markdown(turn); md != `exit 7, output "hi from the terminal"` {
@@ -286,9 +292,15 @@ func TestTerminal(t *testing.T) {
 }
 
 // A client can claim an agent's running pty terminal, size it to its view
-// and type into it.
+// and type into it; under the shim too (the command is the terminal's
+// foreground: it reads the keys, knows the size).
 func TestTypeIntoTerminal(t *testing.T) {
-	e := newEnv(t, opts{})
+	t.Run("direct", func(t *testing.T) { testTypeIntoTerminal(t, false) })
+	t.Run("shim", func(t *testing.T) { testTypeIntoTerminal(t, true) })
+}
+
+func testTypeIntoTerminal(t *testing.T, shim bool) {
+	e := newEnv(t, opts{shim: shim})
 	_, chat := e.newSession(e.c, "typing")
 	e.prompt(e.c, chat, "t1", "interactive")
 	var uri string

@@ -23,6 +23,7 @@
 //	read P      fs/read_text_file P and says what came back
 //	write P     fs/write_text_file P and says what came back
 //	terminal    terminal/create `echo hi`, waits, reports output and exit
+//	termdaemon  terminal/create of a command that leaves `setsid sleep 1000` behind, says its pid
 //	interactive terminal/create `read line` (waits for typed input), then prints the pty's size
 //	fail        a tool call that fails
 //	refuse      stop reason refusal; maxtokens: max_tokens
@@ -425,6 +426,8 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 		}
 	case "terminal":
 		return r.terminal("sh", []string{"-c", "echo hi from the terminal; exit 7"})
+	case "termdaemon": // a terminal whose command leaves a daemon behind (once setsid ran: the hangup of the pty's session would end it before)
+		return r.terminal("sh", []string{"-c", "setsid sleep 1000 >/dev/null 2>&1 & echo daemon $!; sleep 1; exit 0"})
 	case "interactive":
 		return r.terminal("sh", []string{"-c", "printf 'type: '; read line; echo got $line; echo size $(stty size)"})
 	case "fail":
