@@ -140,6 +140,12 @@ func withActivePart(s ahpwire.ChatState, i int, p ahpwire.ResponsePart) ahpwire.
 }
 
 func (r Reducer) turnStarted(s ahpwire.ChatState, a *ahpwire.ChatTurnStarted) ahpwire.ChatState {
+	if a.TurnID == "" {
+		// turnId is required (the host rejects such a dispatch): a turn
+		// without one could be addressed by no later action, and a
+		// projection of the state would not show it as running.
+		return s
+	}
 	s.ActiveTurn = &ahpwire.ActiveTurn{
 		ID: a.TurnID, StartedAt: a.StartedAt, Message: a.Message,
 	}
