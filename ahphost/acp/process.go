@@ -225,8 +225,11 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 		p.err = cmd.Wait()
 		// What the agent left in its group (`cmd &`) goes with it: nothing
 		// would ever reap or stop it (the pgid is not reused while any
-		// member lives).
-		killGroup(cmd)
+		// member lives). A shim did that itself, and its group, which was
+		// only itself, is free for reuse once it was reaped.
+		if shim == nil {
+			killGroup(cmd)
+		}
 		disarm()
 		_ = stdin.Close() // (as exec's own pipe was closed by Wait)
 		// What the agent wrote before it exited is read; a child holding
