@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -22,10 +21,7 @@ import (
 // the bound, plain http and a token in the URL are refused clearly (the
 // token never in the message).
 func TestReleasePayloadFromURL(t *testing.T) {
-	exe, err := os.Executable()
-	must(t, err)
-	bin, err := os.ReadFile(exe)
-	must(t, err)
+	bin := releaseBinary(t)
 	name := fmt.Sprintf("ahptui_1.2.3_%s_%s.tar.gz", runtime.GOOS, runtime.GOARCH)
 	raw := tarGz(t, map[string][]byte{"ahptui": bin})
 	sum := sha256.Sum256(raw)
