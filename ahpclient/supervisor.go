@@ -197,9 +197,9 @@ func (c *Client) onDisconnect(k *conn, cause error) {
 // reconnects. While the read loop is busy with a frame or paused by a slow
 // consumer the link cannot be judged and the check is skipped. Nor is it
 // judged when the heartbeat itself ran that much late (woken long after
-// its tick or its ping's deadline): this process was stalled (a loaded
-// machine), the silence is the stall's and an answer may wait unread; the
-// next ping judges the link. It also sweeps abandoned segment groups.
+// its tick or its ping's deadline, though less than a sleeping machine's
+// gap): this process was stalled (a loaded machine), the silence is the
+// stall's and an answer may wait unread; the next ping judges the link. It also sweeps abandoned segment groups.
 func (k *conn) heartbeat() {
 	defer k.wg.Done()
 	cfg := k.cl.cfg
@@ -219,7 +219,12 @@ func (k *conn) heartbeat() {
 			k.cl.log.Warn("dropped abandoned segment groups", "groups", swept)
 		}
 		now := cfg.Now()
-		late := now.Sub(last) > cfg.PingInterval+cfg.PingTimeout
+		// Late by more than the silence allowed, yet not so late that the
+		// machine rather slept (a suspended laptop's link is judged at
+		// once on waking, as before).
+		allowed := cfg.PingInterval + cfg.PingTimeout
+		gap := now.Sub(last)
+		late := gap > allowed && gap < 4*allowed
 		last = now
 		if k.readerStalled() {
 			continue
@@ -247,7 +252,7 @@ func (k *conn) heartbeat() {
 		if _, g := k.cl.q.producerBlocked(); g != gen {
 			continue
 		}
-		if last.Sub(time.Unix(0, sent)) > cfg.PingTimeout*3/2 {
+		if w := last.Sub(time.Unix(0, sent)); w > cfg.PingTimeout*3/2 && w < 4*allowed {
 			continue // woken long past the deadline: stalled
 		}
 		k.fail(&DeadLinkError{PingTimeout: cfg.PingTimeout})
