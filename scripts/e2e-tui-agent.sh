@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test of the TUI with a real ACP agent, at 80x24 and 120x40:
 #
-#   scripts/e2e-tui-agent.sh gemini|opencode|codex [SIZE...]
+#   scripts/e2e-tui-agent.sh claude|gemini|opencode|codex [SIZE...]
 #
 # runs `ahptui --agent AGENT=COMMAND` (the host in-process, a new chat in
 # the working directory) in tmux on a private socket, the agent pinned and
@@ -13,13 +13,14 @@
 # denied with a reason (`r`) that reaches the model; an edit whose
 # approval prompt and transcript show its diff, approved; a cancel (Esc)
 # and then an answer in the same chat; `!cmd` run on the host whose
-# output goes with the next prompt. AHPTUI_BIN=/path/to/ahptui uses a
+# output goes with the next prompt; after ctrl+c no agent process is
+# left. AHPTUI_BIN=/path/to/ahptui uses a
 # built binary; E2E_WORKDIR=DIR works there and keeps it. Skips (exit 0)
 # only when npm is not installed. Needs tmux.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-AGENT=${1:?usage: e2e-tui-agent.sh gemini|opencode|codex [WxH...]}
+AGENT=${1:?usage: e2e-tui-agent.sh claude|gemini|opencode|codex [WxH...]}
 shift
 SIZES=("$@")
 [ ${#SIZES[@]} -gt 0 ] || SIZES=(80x24 120x40)
@@ -41,6 +42,9 @@ TIMEOUT=${E2E_TIMEOUT:-90}
 MOCK_PID=
 cleanup() {
 	tmux kill-server 2>/dev/null || true
+	if [ -n "${E2E_AGENT_MARK:-}" ]; then
+		for p in $(marked); do kill -9 "$p" 2>/dev/null || true; done
+	fi
 	[ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null || true
 	[ -n "$KEEP_WORK" ] || rm -rf "$WORK"
 }
@@ -54,7 +58,19 @@ step "start the mock $API API on loopback"
 mock_start
 export XDG_STATE_HOME="$WORK/state" TERM=xterm-256color
 agent_env "$AGENT"
+# ahptui and the agents it starts carry this mark in their environment
+# (tui.sh below sets it): they are found by it.
+E2E_AGENT_MARK="tui-$AGENT-$$-$RANDOM"
 BIN=$(ahptui_bin)
+
+# marked lists the processes that carry this run's mark.
+marked() {
+	local p
+	for p in /proc/[0-9]*; do
+		{ tr '\0' '\n' <"$p/environ"; } 2>/dev/null | grep -qxF "E2E_AGENT_MARK=$E2E_AGENT_MARK" && echo "${p#/proc/}"
+	done
+	return 0
+}
 
 # requested TEXT: some request the model received holds TEXT.
 requested() { grep -rlqF -- "$1" "$WORK/requests"; }
@@ -74,7 +90,8 @@ for size in "${SIZES[@]}"; do
 	P="$WORK/proj-$size"
 	mkdir -p "$P"
 	step "[$size] ahptui --agent $AGENT in tmux"
-	printf '#!/usr/bin/env bash\ncd %q && %q --agent %q\necho EXIT=$?\n' "$P" "$BIN" "$AGENT=$AGENT_CMD" >"$WORK/tui.sh"
+	printf '#!/usr/bin/env bash\nexport E2E_AGENT_MARK=%q\ncd %q && %q --agent %q\necho EXIT=$?\n' \
+		"$E2E_AGENT_MARK" "$P" "$BIN" "$AGENT=$AGENT_CMD" >"$WORK/tui.sh"
 	tmux new-session -d -s "$S" -x "$W" -y "$H"
 	tmux set-option -t "$S" remain-on-exit on
 	tmux respawn-pane -k -t "$S" "bash '$WORK/tui.sh'"
@@ -162,9 +179,16 @@ for size in "${SIZES[@]}"; do
 	idle
 	requested "printed-at-$W" || fail "the shell's output did not reach the model"
 
-	step "[$size] quit"
+	step "[$size] quit: no agent process is left"
 	keys C-c
 	SCROLLBACK=1 wait_for 'EXIT=0'
 	tmux kill-server 2>/dev/null || true
+	left=
+	for _ in $(seq 50); do
+		left=$(marked)
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	[ -z "$left" ] || fail "processes left after quitting: $(ps -o pid,args -p "${left//$'\n'/,}" 2>/dev/null)"
 done
 echo "PASS"

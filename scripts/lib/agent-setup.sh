@@ -1,28 +1,47 @@
-# The real agents the end-to-end scripts drive besides Claude Code
-# (e2e-exec-agent.sh, e2e-tui-agent.sh; sourced, not run), each pinned,
-# npm-installed once into $AHPTUI_CI_CACHE, and pointed at the project's
-# loopback mock of its model API (internal/mockllm/cmd/mockllm).
+# The real agents the end-to-end scripts drive (e2e-exec-agent.sh,
+# e2e-tui-agent.sh; sourced, not run), each pinned, npm-installed once into
+# $AHPTUI_CI_CACHE, and pointed at the project's loopback mock of its
+# model API (internal/mockllm/cmd/mockllm). (e2e-real-agent.sh installs
+# Claude Code's adapter into the same directory.)
 
-# agent_pick AGENT sets PKG, VERSION and API (the mock's -api) for gemini,
-# opencode or codex; anything else: exit 2.
+# agent_pick AGENT sets PKG, VERSION, API (the mock's -api) and DIR (its
+# directory in the cache) for claude, gemini, opencode or codex; anything
+# else: exit 2.
 agent_pick() {
 	case "$1" in
-	gemini) PKG=@google/gemini-cli VERSION=0.61.0 API=gemini ;;
-	opencode) PKG=opencode-ai VERSION=1.18.33 API=openai ;;
-	codex) PKG=@agentclientprotocol/codex-acp VERSION=2.6.0 API=openai ;;
+	claude) PKG=@agentclientprotocol/claude-agent-acp VERSION=0.101.0 API=anthropic DIR=claude-agent-acp ;;
+	gemini) PKG=@google/gemini-cli VERSION=0.61.0 API=gemini DIR=gemini ;;
+	opencode) PKG=opencode-ai VERSION=1.18.33 API=openai DIR=opencode ;;
+	codex) PKG=@agentclientprotocol/codex-acp VERSION=2.6.0 API=openai DIR=codex ;;
 	*)
-		echo "unknown agent $1 (gemini, opencode, codex)" >&2
+		echo "unknown agent $1 (claude, gemini, opencode, codex)" >&2
 		exit 2
 		;;
 	esac
 }
 
+# node22 sets NODE: the machine's node when it is 22 or newer, else
+# node@22.23.3 from npm, installed once into the cache (Claude Code's
+# adapter needs Node ≥ 22).
+node22() {
+	NODE=node
+	[ "$(node -p 'process.versions.node.split(".")[0]')" -ge 22 ] && return
+	local v=22.23.3
+	NODE="$CACHE/node-$v/node_modules/node/bin/node"
+	[ "$("$NODE" --version 2>/dev/null)" = "v$v" ] && return
+	echo "installing node@$v into $CACHE/node-$v (once)"
+	mkdir -p "$CACHE/node-$v"
+	npm install --prefix "$CACHE/node-$v" --no-audit --no-fund --loglevel=error "node@$v" >&2
+	[ "$("$NODE" --version 2>/dev/null)" = "v$v" ] || { echo "npm did not install node $v" >&2; exit 1; }
+}
+
 # agent_install AGENT (after agent_pick) installs $PKG@$VERSION into
-# $GDIR ($AHPTUI_CI_CACHE/AGENT-VERSION) unless it is there; sets CACHE
-# and GDIR.
+# $GDIR ($AHPTUI_CI_CACHE/DIR-VERSION) unless it is there; sets CACHE,
+# GDIR (and NODE for claude).
 agent_install() {
 	CACHE=${AHPTUI_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ahptui-ci}
-	GDIR="$CACHE/$1-$VERSION"
+	GDIR="$CACHE/$DIR-$VERSION"
+	[ "$1" = claude ] && node22
 	local have
 	have=$(node -p "require('$GDIR/node_modules/$PKG/package.json').version" 2>/dev/null || true)
 	[ "$have" = "$VERSION" ] && return
@@ -52,6 +71,16 @@ agent_env() {
 	mkdir -p "$WORK/home"
 	export HOME="$WORK/home"
 	case "$1" in
+	claude)
+		# The adapter starts sessions in Claude Code's "auto" mode (a
+		# classifier approves commands): this user's settings ask first.
+		mkdir -p "$WORK/home/.claude"
+		echo '{"permissions":{"defaultMode":"default"}}' >"$WORK/home/.claude/settings.json"
+		export ANTHROPIC_BASE_URL="$MOCK_URL" ANTHROPIC_API_KEY=dummy \
+			CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1
+		[ "$(id -u)" = 0 ] && export IS_SANDBOX=1
+		AGENT_CMD="'$NODE' '$GDIR/node_modules/$PKG/dist/index.js'"
+		;;
 	gemini)
 		mkdir -p "$WORK/home/.gemini"
 		echo '{"security":{"auth":{"selectedType":"gemini-api-key"}}}' >"$WORK/home/.gemini/settings.json"
