@@ -39,6 +39,7 @@
 //	texts       says every text block of the prompt, joined by " | "
 //	blocks      says the kinds of the prompt's content blocks
 //	whoami      says which auth method signed in (auth.go)
+//	session     says "pid P pgid G sid S" (session_unix.go)
 //	Permission  (the bridge's follow-up telling a denial's reason) says
 //	            "Reason received: " and the rest of the text
 //	sessions    says how many session/new the agent answered ("sessions: N")
@@ -355,6 +356,8 @@ func (r *run) script(w []string) (sdk.StopReason, error) {
 		r.say(r.f.whoami())
 	case "airretry", "airdown": // AIR session failures (elicit.go)
 		return r.air(word)
+	case "session": // its pid, process group and session (session_unix.go)
+		r.say(sessionIDs())
 	case "ask": // a form (or "ask url": a URL) elicitation (elicit.go)
 		return r.ask(arg)
 	case "Permission": // the bridge's follow-up after a denial with a reason
