@@ -13,9 +13,13 @@ import (
 // setGroup starts cmd in its own process group, so that killGroup reaches
 // every process the agent starts, and (where the system can) has it killed
 // when the host dies without killing it: a host ended by SIGKILL or a
-// crash left the agent running forever.
+// crash left the agent running forever. The group is a session of its
+// own (Setsid): in the host's session, the terminal's job control stopped
+// the whole group (SIGTTOU, SIGTTIN) when one of its processes touched
+// the terminal the TUI owns (`ahptui --agent` in a tmux pane: Claude Code
+// runs tmux display-message), and the turn hung.
 func setGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	dieWithHost(cmd.SysProcAttr)
 }
 

@@ -3,6 +3,7 @@
 package acp
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -48,5 +49,27 @@ func TestProcessGroupKilledOnClose(t *testing.T) {
 	e.eventually("the child to die", func() bool { return !alive(pid) })
 	if syscall.Kill(agentPid, 0) == nil {
 		t.Fatalf("agent %d still exists (not reaped)", agentPid)
+	}
+}
+
+// The agent runs in a session of its own (with or without the shim),
+// away from the terminal the host may run in: under `ahptui --agent` the
+// TUI owns the terminal, and an agent's process that touched it (Claude
+// Code runs `tmux display-message` in a tmux pane) was stopped by
+// SIGTTOU/SIGTTIN with its whole group, the turn hanging for good.
+func TestAgentHasASessionOfItsOwn(t *testing.T) {
+	for _, shim := range []bool{false, true} {
+		e := newEnv(t, opts{shim: shim})
+		_, chat := e.newSession(e.c, "session")
+		var pid, pgid, sid int
+		md := markdown(e.run(e.c, chat, "t1", "session"))
+		if _, err := fmt.Sscanf(md, "pid %d pgid %d sid %d", &pid, &pgid, &sid); err != nil {
+			t.Fatalf("answer %q: %v", md, err)
+		}
+		mine, _, _ := syscall.RawSyscall(syscall.SYS_GETSID, 0, 0, 0)
+		if sid != pid || pgid != pid || sid == int(mine) {
+			t.Fatalf("shim %v: the agent (pid %d) is in group %d of session %d (the host's: %d), want a session of its own",
+				shim, pid, pgid, sid, mine)
+		}
 	}
 }
