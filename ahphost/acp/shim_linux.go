@@ -268,8 +268,10 @@ func underShim(cmd *exec.Cmd, shim string) (*agentShim, error) {
 	cmd.Args = append([]string{ShimArg0, cmd.Path}, cmd.Args...)
 	cmd.Path = shim
 	cmd.ExtraFiles = []*os.File{cr, rw} // shimControlFd, shimReportFd
-	// A group of its own (away from a terminal's signals); no parent-death
-	// signal: the end of the control pipe tells it, and it cleans up.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A session of its own, away from the terminal the host may run in
+	// (its job control stopped the agent's whole group when one process
+	// touched it: proc_unix.go); no parent-death signal: the end of the
+	// control pipe tells it, and it cleans up.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	return &agentShim{control: cw, report: rr, ends: []*os.File{cr, rw}}, nil
 }
