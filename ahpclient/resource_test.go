@@ -15,7 +15,13 @@ import (
 // and a review dispatch is echoed, and an unknown URI is NotFound.
 func TestResourceReadAndChangesetChannel(t *testing.T) {
 	_, url := startHost(t, ahphost.Options{NoToken: true})
-	c, a := startClient(t, testOptions(t, url))
+	o := testOptions(t, url)
+	// The reads are what this test is about, not the heartbeat: under
+	// -race on a loaded machine the host's answer to a ping could wait
+	// behind a large read longer than testOptions' 400 ms, and the link
+	// was given up in the middle of a read.
+	o.PingInterval, o.PingTimeout = time.Second, 10*time.Second
+	c, a := startClient(t, o)
 	chat := scriptedSession(t, c, a, sessionURI(71), "/demo edit")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
