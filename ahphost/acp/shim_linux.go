@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -218,8 +219,7 @@ func descendants(pid int) []int {
 }
 
 // exit ends the shim as the agent ended: its exit code, or the signal
-// that killed it (raised on the shim for the signals whose default is to
-// end the process, 128+signal otherwise).
+// that killed it, raised on the shim (128+signal if that fails).
 func (s *shimState) exit() int {
 	if !s.reaped {
 		return 128 + int(syscall.SIGKILL)
@@ -228,13 +228,22 @@ func (s *shimState) exit() int {
 		return s.status.ExitStatus()
 	}
 	sig := s.status.Signal()
-	switch sig {
-	case syscall.SIGKILL, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP:
-		signal.Reset(sig)
-		_ = syscall.Kill(os.Getpid(), sig)
-		time.Sleep(time.Second) // (the signal ends the shim first)
-	}
+	signal.Reset(sig)
+	dieBy(sig)
+	time.Sleep(time.Second) // (the signal ends the shim first)
 	return 128 + int(sig)
+}
+
+// dieBy kills the shim with sig under the system's default action (not
+// the Go runtime's handler, which turns a SIGSEGV or SIGQUIT into its own
+// crash report and exit code 2), without a core file of the shim.
+func dieBy(sig syscall.Signal) {
+	_ = unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{})
+	// struct sigaction all zero: SIG_DFL, no flags, an empty mask (the
+	// layouts of amd64 and arm64 alike).
+	var sa [4]uint64
+	_, _, _ = unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&sa)), 0, 8, 0, 0)
+	_ = syscall.Kill(os.Getpid(), sig)
 }
 
 // underTermShim is underShim for a terminal's command, which pty then

@@ -98,3 +98,15 @@ func TestShimTerminalStopsItsDaemon(t *testing.T) {
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
 	e.eventually("the terminal's daemon to be stopped", func() bool { return !alive(pid) })
 }
+
+// An agent killed by a signal is reported killed by it under the shim
+// too, whatever the signal (the shim dies by the same one).
+func TestShimKeepsTheAgentsSignal(t *testing.T) {
+	for _, shim := range []bool{false, true} {
+		e := newEnv(t, opts{shim: shim, command: "sh", args: []string{"-c", "kill -SEGV $$"}})
+		_, chat := e.newSession(e.c, "segv")
+		if msg := errText(e.run(e.c, chat, "t1", "text")); !strings.Contains(msg, "signal: segmentation fault") {
+			t.Fatalf("shim %v: %q", shim, msg)
+		}
+	}
+}
