@@ -169,15 +169,16 @@ for size in "${SIZES[@]}"; do
 	idle
 
 	step "[$size] !cmd runs on the host; its output goes with the next prompt"
-	type_text "!echo shell-ran-$W > shell-$W.txt; echo printed-at-$W"
+	type_text "!echo shell-ran-$W > shell-$W.txt; echo printed-\$((6*7))-$W"
 	keys Enter
-	wait_for "printed-at-$W"
+	wait_for "^ +printed-42-$W" # its output (not in the command's text), under the command
+	idle
 	[ -e "$P/shell-$W.txt" ] || fail "!cmd did not run in the directory"
 	type_text "hello after the shell at $size"
 	keys Enter
 	wait_for "You said: (I ran|hello after the shell)"
 	idle
-	requested "printed-at-$W" || fail "the shell's output did not reach the model"
+	requested "printed-42-$W" || fail "the shell's output did not reach the model"
 
 	step "[$size] quit: no agent process is left"
 	keys C-c
