@@ -31,7 +31,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 AGENT=${1:?usage: e2e-exec-agent.sh gemini|opencode|codex}
-. "$(dirname "$0")/lib/agent-setup.sh" # agent_pick, agent_install, mock_start, agent_env
+. "$(dirname "$0")/lib/agent-setup.sh" # agent_pick, agent_install, keep_go_caches, mock_start, agent_env
 agent_pick "$AGENT"
 if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
 	echo "e2e-exec-agent: SKIP: npm/node not installed (the test needs $PKG@$VERSION from npm)"
@@ -53,10 +53,7 @@ cleanup() {
 	[ -n "$KEEP_WORK" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
-if command -v go >/dev/null 2>&1; then
-	GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE) GOPATH=$(go env GOPATH)
-	export GOCACHE GOMODCACHE GOPATH
-fi
+keep_go_caches
 
 step "start the mock $API API on loopback"
 mock_start

@@ -52,6 +52,15 @@ agent_install() {
 	[ "$have" = "$VERSION" ] || { echo "npm did not install $PKG@$VERSION" >&2; exit 1; }
 }
 
+# keep_go_caches exports Go's caches as they are now: the agent gets a
+# HOME of its own (agent_env), and every build after that would download
+# and compile everything again.
+keep_go_caches() {
+	command -v go >/dev/null 2>&1 || return 0
+	GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE) GOPATH=$(go env GOPATH)
+	export GOCACHE GOMODCACHE GOPATH
+}
+
 # mock_start builds and starts the mock of $API on loopback, its request
 # bodies in $WORK/requests; sets MOCK_PID and MOCK_URL.
 mock_start() {
