@@ -166,7 +166,13 @@ func (s *shimState) stopAll(now bool) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	s.reap()
+	// The agent's status, once it is a zombie (a dying process is left
+	// out of descendants before its parent can reap it).
+	for end := time.Now().Add(shimTermWait); ; time.Sleep(5 * time.Millisecond) {
+		if s.reap(); s.reaped || time.Now().After(end) {
+			break
+		}
+	}
 	if len(stopped) > 0 && !s.quiet {
 		fmt.Fprintf(os.Stderr, "ahptui: stopped the processes the agent left behind: %d\n", len(stopped))
 	}
