@@ -3,15 +3,15 @@
 package cli
 
 import (
-	"bytes"
 	"log/slog"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ahptui/ahptui/internal/proctab"
 )
 
 // orphanReapEvery is how often the subreaper looks for orphans that ended
@@ -61,46 +61,8 @@ func startSubreaper(log *slog.Logger) (shutdown func()) {
 	}
 }
 
-// child is one child process of serve as /proc tells it.
-type child struct {
-	pid, pgrp int
-	zombie    bool
-}
-
 // children lists serve's child processes, its own and reparented orphans.
-func children() []child {
-	self := os.Getpid()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	var out []child
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ...; comm may hold ") ".
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := bytes.Fields(b[i+1:])
-		if len(f) < 3 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(string(f[1]))
-		pgrp, _ := strconv.Atoi(string(f[2]))
-		if ppid == self {
-			out = append(out, child{pid: pid, pgrp: pgrp, zombie: string(f[0]) == "Z"})
-		}
-	}
-	return out
-}
+func children() []proctab.Proc { return proctab.Children(os.Getpid()) }
 
 // reapEndedOrphans reaps the orphans that ended. An orphan is told from a
 // process serve started itself (whose exec.Cmd reaps it) by its process
@@ -111,8 +73,8 @@ func children() []child {
 func reapEndedOrphans() {
 	own := syscall.Getpgrp()
 	for _, c := range children() {
-		if c.zombie && c.pgrp != c.pid && c.pgrp != own {
-			_, _ = syscall.Wait4(c.pid, nil, syscall.WNOHANG, nil)
+		if c.Zombie && c.PGRP != c.PID && c.PGRP != own {
+			_, _ = syscall.Wait4(c.PID, nil, syscall.WNOHANG, nil)
 		}
 	}
 }
@@ -129,11 +91,11 @@ func killOrphans(wait time.Duration) int {
 			return len(killed)
 		}
 		for _, c := range cs {
-			if !c.zombie && !killed[c.pid] {
-				killed[c.pid] = true
-				_ = syscall.Kill(c.pid, syscall.SIGKILL)
+			if !c.Zombie && !killed[c.PID] {
+				killed[c.PID] = true
+				_ = syscall.Kill(c.PID, syscall.SIGKILL)
 			}
-			_, _ = syscall.Wait4(c.pid, nil, syscall.WNOHANG, nil)
+			_, _ = syscall.Wait4(c.PID, nil, syscall.WNOHANG, nil)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -1,17 +1,17 @@
 package acp
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
-	"strconv"
 	"syscall"
 	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ahptui/ahptui/internal/proctab"
 )
 
 // shimTermWait is how long the shim waits for the processes it asked to
@@ -146,7 +146,7 @@ func (s *shimState) stopAll(now bool) {
 	deadline := time.Now().Add(shimTermWait)
 	for {
 		s.reap()
-		ds := descendants(os.Getpid())
+		ds := proctab.Descendants(os.Getpid())
 		if len(ds) == 0 {
 			break
 		}
@@ -176,52 +176,6 @@ func (s *shimState) stopAll(now bool) {
 	if len(stopped) > 0 && !s.quiet {
 		fmt.Fprintf(os.Stderr, "ahptui: stopped the processes the agent left behind: %d\n", len(stopped))
 	}
-}
-
-// descendants lists the live processes below pid (zombies left out: they
-// are reaped, by their parent or, once it is gone, by the shim).
-func descendants(pid int) []int {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	kids := map[int][]int{}
-	live := map[int]bool{}
-	for _, e := range ents {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...; comm may hold ") ".
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := bytes.Fields(b[i+1:])
-		if len(f) < 2 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(string(f[1]))
-		kids[ppid] = append(kids[ppid], p)
-		live[p] = string(f[0]) != "Z"
-	}
-	var out []int
-	queue := []int{pid}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, k := range kids[p] {
-			if live[k] {
-				out = append(out, k)
-			}
-			queue = append(queue, k)
-		}
-	}
-	return out
 }
 
 // exit ends the shim as the agent ended: its exit code, or the signal
