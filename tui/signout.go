@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"strings"
@@ -34,7 +35,7 @@ func (m *Model) agentResources() (string, []ahpwire.ProtectedResourceMetadata) {
 	}
 	for _, a := range m.picker.Agents {
 		if a.Provider == ss.Provider {
-			return firstNonEmpty(a.DisplayName, a.Provider), a.ProtectedResources
+			return cmp.Or(a.DisplayName, a.Provider), a.ProtectedResources
 		}
 	}
 	return ss.Provider, nil
@@ -107,12 +108,4 @@ func noSignIn(agent string) string {
 		return "open a chat first: /login and /logout act on its agent"
 	}
 	return agent + " declares no sign-in to the host (it keeps its own, if any)"
-}
-
-// firstNonEmpty returns a unless it is empty, else b.
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

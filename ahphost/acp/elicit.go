@@ -211,22 +211,11 @@ func (b *Bridge) elicitTurn(acpID string) *turnMap {
 		}
 		return nil
 	}
-	b.mu.Lock()
-	list := make([]*session, 0, len(b.sessions))
-	for _, s := range b.sessions {
-		list = append(list, s)
+	running := b.runningTurns()
+	if len(running) != 1 {
+		return nil
 	}
-	b.mu.Unlock()
-	var only *turnMap
-	for _, s := range list {
-		if tm := s.activeTurn(); tm != nil {
-			if only != nil {
-				return nil
-			}
-			only = tm
-		}
-	}
-	return only
+	return running[0]
 }
 
 // inputWait is one input request waiting for chat/inputCompleted, with

@@ -2,8 +2,6 @@ package acp
 
 import (
 	"strings"
-
-	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // Claude Code's adapter reports its model API's trouble — "Retrying
@@ -41,24 +39,17 @@ func airFailure(meta map[string]any) (sessionFailure, bool) {
 	return sf, sf.title != ""
 }
 
-// onFailure shows a session failure in the session's running turn.
+// onFailure keeps an error report for the turn's error and shows any
+// report as the running turn's activity line.
 func (c *client) onFailure(s *session, tm *turnMap, f sessionFailure) {
-	line := strings.TrimSpace(f.title)
-	if len(line) > maxActivity {
-		line = line[:maxActivity] + "…"
-	}
 	if f.severity == "error" {
 		s.mu.Lock()
 		s.failure = f
 		s.mu.Unlock()
 	}
-	if tm == nil {
-		return
+	if tm != nil {
+		tm.showActivity(f.title)
 	}
-	tm.mu.Lock()
-	defer tm.mu.Unlock()
-	tm.activity = true
-	tm.emitLocked(&ahpwire.ChatActivityChanged{Activity: "agent: " + line})
 }
 
 // takeFailure returns (and forgets) the last error the agent reported for

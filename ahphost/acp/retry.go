@@ -26,26 +26,39 @@ func (b *Bridge) stderrLine(line string) {
 	if !retryLine.MatchString(line) {
 		return
 	}
-	line = strings.TrimSpace(line)
-	if len(line) > maxActivity {
-		line = line[:maxActivity] + "…"
+	for _, tm := range b.runningTurns() {
+		tm.showActivity(line)
 	}
+}
+
+// runningTurns lists the running turns of the bridge's sessions.
+func (b *Bridge) runningTurns() []*turnMap {
 	b.mu.Lock()
 	sessions := make([]*session, 0, len(b.sessions))
 	for _, s := range b.sessions {
 		sessions = append(sessions, s)
 	}
 	b.mu.Unlock()
+	var out []*turnMap
 	for _, s := range sessions {
-		tm := s.activeTurn()
-		if tm == nil {
-			continue
+		if tm := s.activeTurn(); tm != nil {
+			out = append(out, tm)
 		}
-		tm.mu.Lock()
-		tm.activity = true
-		tm.emitLocked(&ahpwire.ChatActivityChanged{Activity: "agent: " + line})
-		tm.mu.Unlock()
 	}
+	return out
+}
+
+// showActivity shows what the agent reported (trimmed, bounded) as the
+// turn's activity line, until its next output or the turn's end.
+func (tm *turnMap) showActivity(line string) {
+	line = strings.TrimSpace(line)
+	if len(line) > maxActivity {
+		line = line[:maxActivity] + "…"
+	}
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	tm.activity = true
+	tm.emitLocked(&ahpwire.ChatActivityChanged{Activity: "agent: " + line})
 }
 
 // clearActivityLocked clears an activity line the bridge set. tm.mu is held.
