@@ -28,15 +28,21 @@ func (k *client2) activities(chat string) []string {
 func TestAgentFailureReportsAreShown(t *testing.T) {
 	e := newEnv(t, opts{})
 	_, chat := e.newSession(e.c, "air")
-	turn := e.run(e.c, chat, "t1", "airretry")
-	if got := markdown(turn); got != "recovered after a retry" {
-		t.Fatalf("answer %q (the agent saw no AIR capability?)", got)
-	}
-	acts := e.c.activities(chat)
-	if len(acts) < 2 || acts[0] != "agent: Retrying Fake, attempt 1 of 3." || acts[len(acts)-1] != "" {
+	// Waited for on the envelopes the client records, not on snapshots:
+	// a re-subscribe's snapshot covers the envelopes before it.
+	e.prompt(e.c, chat, "t1", "airretry")
+	var acts []string
+	e.eventually("the retry shown, then cleared", func() bool {
+		acts = e.c.activities(chat)
+		return len(acts) >= 2 && acts[len(acts)-1] == ""
+	})
+	if acts[0] != "agent: Retrying Fake, attempt 1 of 3." {
 		t.Fatalf("activities %q, want the retry then cleared", acts)
 	}
-	turn = e.run(e.c, chat, "t2", "airdown")
+	if got := markdown(e.finished(e.c, chat, "t1")); got != "recovered after a retry" {
+		t.Fatalf("answer %q (the agent saw no AIR capability?)", got)
+	}
+	turn := e.run(e.c, chat, "t2", "airdown")
 	if turn.State != ahpwire.TurnError || !strings.Contains(errText(turn), "Claude's API is unavailable (529 overloaded).") {
 		t.Fatalf("failed turn: %s %q", turn.State, errText(turn))
 	}
