@@ -97,11 +97,10 @@ func (s *store) chatOrErr(uri string) (*chatEntry, error) {
 		cp.tail += int64(len(e))
 	}
 	s.noteLargeParts(ce)
-	if at := ce.state.ActiveTurn; at != nil {
+	if ce.state.ActiveTurn != nil {
 		// Only a turn that was running when the host stopped is stored
 		// active: a chat with a turn never leaves memory (evictable).
-		part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: interruptedType, Message: interruptedMessage}, true)
-		s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.durationSince(at.StartedAt)), Part: &part})
+		s.endInterrupted(ce)
 	}
 	return ce, nil
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ahptui/ahptui/ahphost/agent"
@@ -188,13 +189,30 @@ func (s *store) adoptRestored(sessions []*sessionEntry) {
 		ce := s.chats[uri]
 		ce.refTurns, ce.lastLarge = 0, 0
 		s.refLargeParts(ce)
-		at := ce.state.ActiveTurn
-		if at == nil {
+		if ce.state.ActiveTurn == nil {
 			continue
 		}
-		part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: interruptedType, Message: interruptedMessage}, true)
-		s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.durationSince(at.StartedAt)), Part: &part})
+		s.endInterrupted(ce)
 	}
+}
+
+// endInterrupted ends a restored chat's active turn, which was running
+// when the host stopped, as interrupted (resumable). The turn ends when the
+// database was last written, about when the host stopped, not at this
+// start: its duration and the chat's modifiedAt (the session's age) do not
+// count the time the host was down.
+func (s *store) endInterrupted(ce *chatEntry) {
+	at := ce.state.ActiveTurn
+	d := s.durationSince(at.StartedAt)
+	if s.persist != nil {
+		if last := s.persist.db.LastWrite(); !last.IsZero() {
+			if started, err := time.Parse(time.RFC3339Nano, at.StartedAt); err == nil {
+				d = min(d, max(0, last.Sub(started).Milliseconds()))
+			}
+		}
+	}
+	part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: interruptedType, Message: interruptedMessage}, true)
+	s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(d), Part: &part})
 }
 
 // terminatedNote ends the output of a terminal that was running when the

@@ -17,7 +17,12 @@ import (
 // FileName is the database's name in the state directory.
 const FileName = "state.db"
 
-// formatVersion is the layout version written in meta/format.
+// formatVersion is the layout version written in meta/format. A build
+// reads the files of every earlier build with the same version (the
+// fixture of cli's TestServeOpensAnEarlierBuildsState was written by an
+// earlier build); a change of layout that such a build could not read
+// must raise it, so that the earlier build refuses the new file with a
+// *VersionError instead of misreading it.
 const formatVersion = 1
 
 // Bucket and key names.
@@ -37,10 +42,11 @@ var (
 // DB is an open state database. Commit and the reads are safe for
 // concurrent use (bbolt serialises writers; reads see the last commit).
 type DB struct {
-	bolt     *bolt.DB
-	dir      string
-	path     string
-	instance string
+	bolt      *bolt.DB
+	dir       string
+	path      string
+	instance  string
+	lastWrite time.Time
 }
 
 // LockedError is Open's error when another process holds the database.
@@ -79,16 +85,41 @@ func (e *CorruptError) Error() string {
 
 func (e *CorruptError) Unwrap() error { return e.Err }
 
+// VersionError is Open's error for a database whose layout version this
+// build does not read: one written by a newer ahptui. The file is left as
+// it is.
+type VersionError struct {
+	// Path is the database file.
+	Path string
+	// Version is the file's layout version.
+	Version uint64
+}
+
+func (e *VersionError) Error() string {
+	by := "an ahptui this build does not know"
+	if e.Version > formatVersion {
+		by = "a newer ahptui"
+	}
+	return fmt.Sprintf("the state database %s has layout version %d, written by %s; this ahptui reads layout version %d. "+
+		"The host will not start on it and has not changed it: run the ahptui that wrote it (or a newer one), "+
+		"or start with another --state-dir", e.Path, e.Version, by, formatVersion)
+}
+
 // Open opens (creating when missing) the database in dir and takes its
 // lock. A database held by another process is a *LockedError; one that
-// cannot be read is a *CorruptError.
+// cannot be read is a *CorruptError, one of a layout version this build
+// does not read a *VersionError; on those paths the file is not written.
 func Open(dir string) (*DB, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
 	path := filepath.Join(dir, FileName)
-	if st, err := os.Stat(path); err == nil && st.Size() > 0 && st.Size() < 4096 {
-		return nil, &CorruptError{Path: path, Err: fmt.Errorf("file truncated to %d bytes", st.Size())}
+	var lastWrite time.Time
+	if st, err := os.Stat(path); err == nil {
+		if st.Size() > 0 && st.Size() < 4096 {
+			return nil, &CorruptError{Path: path, Err: fmt.Errorf("file truncated to %d bytes", st.Size())}
+		}
+		lastWrite = st.ModTime()
 	}
 	b, err := openBolt(path)
 	switch {
@@ -97,7 +128,7 @@ func Open(dir string) (*DB, error) {
 	case err != nil:
 		return nil, &CorruptError{Path: path, Err: err}
 	}
-	d := &DB{bolt: b, dir: dir, path: path}
+	d := &DB{bolt: b, dir: dir, path: path, lastWrite: lastWrite}
 	if err := d.init(); err != nil {
 		_ = b.Close()
 		return nil, err
@@ -120,47 +151,67 @@ func openBolt(path string) (b *bolt.DB, err error) {
 		NoFreelistSync: true, InitialMmapSize: 64 << 20})
 }
 
-// init creates the top buckets of a new file and checks an existing one.
+// init checks an existing file (read-only: a file refused is not
+// written) and creates the top buckets of a new one.
 func (d *DB) init() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &CorruptError{Path: d.path, Err: fmt.Errorf("%v", r)}
 		}
 	}()
-	err = d.bolt.Update(func(tx *bolt.Tx) error {
+	complete := false
+	err = d.bolt.View(func(tx *bolt.Tx) error {
 		m := tx.Bucket(bktMeta)
 		if m == nil {
 			if tx.Bucket(bktChans) != nil {
 				return errors.New("meta bucket missing")
 			}
-			var err error
-			if m, err = tx.CreateBucket(bktMeta); err != nil {
-				return err
-			}
-			id := make([]byte, 8)
-			_, _ = rand.Read(id)
-			_ = m.Put(keyInstance, []byte(hex.EncodeToString(id)))
-			_ = m.Put(keyFormat, u64(formatVersion))
+			return nil
 		}
-		if f := m.Get(keyFormat); len(f) != 8 || binary.BigEndian.Uint64(f) != formatVersion {
-			return fmt.Errorf("unknown layout version %x", f)
+		f := m.Get(keyFormat)
+		if len(f) != 8 {
+			return fmt.Errorf("layout version record %x", f)
 		}
-		for _, name := range [][]byte{bktChans, bktRes} {
-			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-				return err
-			}
+		if v := binary.BigEndian.Uint64(f); v != formatVersion {
+			return &VersionError{Path: d.path, Version: v}
 		}
 		d.instance = string(m.Get(keyInstance))
+		complete = tx.Bucket(bktChans) != nil && tx.Bucket(bktRes) != nil
 		return nil
 	})
-	if err != nil {
-		var ce *CorruptError
-		if !errors.As(err, &ce) {
-			err = &CorruptError{Path: d.path, Err: err}
-		}
+	if err == nil && !complete {
+		err = d.bolt.Update(func(tx *bolt.Tx) error {
+			m, err := tx.CreateBucketIfNotExists(bktMeta)
+			if err != nil {
+				return err
+			}
+			if m.Get(keyFormat) == nil {
+				id := make([]byte, 8)
+				_, _ = rand.Read(id)
+				_ = m.Put(keyInstance, []byte(hex.EncodeToString(id)))
+				_ = m.Put(keyFormat, u64(formatVersion))
+			}
+			for _, name := range [][]byte{bktChans, bktRes} {
+				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+					return err
+				}
+			}
+			d.instance = string(m.Get(keyInstance))
+			return nil
+		})
+	}
+	var ce *CorruptError
+	var ve *VersionError
+	if err != nil && !errors.As(err, &ce) && !errors.As(err, &ve) {
+		err = &CorruptError{Path: d.path, Err: err}
 	}
 	return err
 }
+
+// LastWrite returns the file's modification time when Open found it:
+// about when the process that wrote it last committed (zero for a new
+// file). A start after a crash dates the turns it interrupted by it.
+func (d *DB) LastWrite() time.Time { return d.lastWrite }
 
 // Path returns the database file's path.
 func (d *DB) Path() string { return d.path }
