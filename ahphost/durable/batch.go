@@ -1,7 +1,6 @@
 package durable
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -144,9 +143,9 @@ func (d *DB) Commit(b *Batch) (err error) {
 		}
 	}()
 	err = d.bolt.Update(func(tx *bolt.Tx) error {
-		chans, res := tx.Bucket(bktChans), tx.Bucket(bktRes)
+		chans, res, types := tx.Bucket(bktChans), tx.Bucket(bktRes), tx.Bucket(bktResType)
 		for i := range b.ops {
-			if err := applyOp(chans, res, &b.ops[i]); err != nil {
+			if err := applyOp(chans, res, types, &b.ops[i]); err != nil {
 				return err
 			}
 		}
@@ -162,7 +161,38 @@ func (d *DB) Commit(b *Batch) (err error) {
 	return nil
 }
 
-// joinEnvs is a log value: each envelope after its length (uvarint).
+// logChunk is the most bytes of one log value: a longer record is split
+// into values keyed by its serverSeq and a chunk number (logKey). A B+tree
+// leaf holds at least two values, and a commit rewrites the leaf it
+// appends to whole: with records of a streamed reply's text (hundreds of
+// KB) that was up to three earlier records per commit.
+const logChunk = 16 << 10
+
+// logKey is the key of chunk i of the log record of serverSeq seq: seq
+// (8 bytes, big endian), then for i > 0 the chunk number (4 bytes), so
+// that the chunks sort in order before the next record.
+func logKey(seq uint64, i int) []byte {
+	k := make([]byte, 8, 12)
+	binary.BigEndian.PutUint64(k, seq)
+	if i > 0 {
+		k = binary.BigEndian.AppendUint32(k, uint32(i))
+	}
+	return k
+}
+
+// putLog writes one log record, split into chunks of at most logChunk.
+func putLog(lb *bolt.Bucket, seq uint64, v []byte) error {
+	for i := 0; i == 0 || len(v) > 0; i++ {
+		n := min(len(v), logChunk)
+		if err := lb.Put(logKey(seq, i), v[:n]); err != nil {
+			return err
+		}
+		v = v[n:]
+	}
+	return nil
+}
+
+// joinEnvs is a log record: each envelope after its length (uvarint).
 func joinEnvs(envs [][]byte) []byte {
 	n := 0
 	for _, e := range envs {
@@ -177,7 +207,7 @@ func joinEnvs(envs [][]byte) []byte {
 }
 
 // applyOp writes one operation.
-func applyOp(chans, res *bolt.Bucket, o *op) error {
+func applyOp(chans, res, types *bolt.Bucket, o *op) error {
 	switch o.kind {
 	case opLog:
 		cb, err := chans.CreateBucketIfNotExists([]byte(o.key))
@@ -188,7 +218,8 @@ func applyOp(chans, res *bolt.Bucket, o *op) error {
 		if err != nil {
 			return err
 		}
-		return lb.Put(u64(o.seq), joinEnvs(o.envs))
+		lb.FillPercent = 1 // appended to at its end only
+		return putLog(lb, o.seq, joinEnvs(o.envs))
 	case opSnap:
 		cb, err := chans.CreateBucketIfNotExists([]byte(o.key))
 		if err != nil {
@@ -200,7 +231,14 @@ func applyOp(chans, res *bolt.Bucket, o *op) error {
 		if err := cb.Put(keyMeta, o.meta); err != nil {
 			return err
 		}
-		if err := cb.Put(keySnap, o.data); err != nil {
+		if err := cb.Delete(keySnap); err != nil { // format 1's place
+			return err
+		}
+		sb, err := cb.CreateBucketIfNotExists(bktSnap)
+		if err != nil {
+			return err
+		}
+		if err := sb.Put(keyState, o.data); err != nil {
 			return err
 		}
 		return cb.Put(keySnapSeq, u64(o.seq))
@@ -209,19 +247,11 @@ func applyOp(chans, res *bolt.Bucket, o *op) error {
 			return err
 		}
 	case opPutRes:
-		v := make([]byte, 0, len(o.meta)+1+len(o.data))
-		v = append(append(append(v, o.meta...), 0), o.data...)
-		return res.Put(resKey(o.key), v)
+		return putResource(res, types, o.key, string(o.meta), o.data)
 	case opDelRes:
-		return res.Delete(resKey(o.key))
+		return deleteResource(res, types, o.key)
 	case opDelResPrefix:
-		c := res.Cursor()
-		p := []byte(o.key)
-		for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = c.Seek(p) {
-			if err := c.Delete(); err != nil {
-				return err
-			}
-		}
+		return deleteResources(res, types, o.key)
 	}
 	return nil
 }

@@ -23,13 +23,29 @@ const FileName = "state.db"
 // earlier build); a change of layout that such a build could not read
 // must raise it, so that the earlier build refuses the new file with a
 // *VersionError instead of misreading it.
-const formatVersion = 1
+//
+// Version 1 kept a channel's snapshot as a value beside its log bucket, so
+// that every commit appending to the log rewrote the snapshot's pages too
+// (the two shared one B+tree leaf: a streaming reply cost more the longer
+// its chat); version 2 keeps it in a bucket of its own, splits long log
+// records, and keeps a resource's content type apart from its bytes
+// (restype), so that storing a page does not copy it first. Open reads
+// version 1 and marks the file version 2 (olderFormat): what it writes
+// from then on a version-1 build would misread.
+const formatVersion = 2
+
+// olderFormat is the earlier layout version Open still reads (and
+// upgrades to formatVersion).
+const olderFormat = 1
 
 // Bucket and key names.
 var (
 	bktMeta     = []byte("meta")
 	bktChans    = []byte("chans")
 	bktRes      = []byte("res")
+	bktResType  = []byte("restype")
+	bktSnap     = []byte("snapshot")
+	keyState    = []byte("state")
 	bktLog      = []byte("log")
 	keySeq      = []byte("seq")
 	keyInstance = []byte("instance")
@@ -100,9 +116,9 @@ func (e *VersionError) Error() string {
 	if e.Version > formatVersion {
 		by = "a newer ahptui"
 	}
-	return fmt.Sprintf("the state database %s has layout version %d, written by %s; this ahptui reads layout version %d. "+
+	return fmt.Sprintf("the state database %s has layout version %d, written by %s; this ahptui reads layout version %d (and %d, which it upgrades). "+
 		"The host will not start on it and has not changed it: run the ahptui that wrote it (or a newer one), "+
-		"or start with another --state-dir", e.Path, e.Version, by, formatVersion)
+		"or start with another --state-dir", e.Path, e.Version, by, formatVersion, olderFormat)
 }
 
 // Open opens (creating when missing) the database in dir and takes its
@@ -172,11 +188,12 @@ func (d *DB) init() (err error) {
 		if len(f) != 8 {
 			return fmt.Errorf("layout version record %x", f)
 		}
-		if v := binary.BigEndian.Uint64(f); v != formatVersion {
+		v := binary.BigEndian.Uint64(f)
+		if v != formatVersion && v != olderFormat {
 			return &VersionError{Path: d.path, Version: v}
 		}
 		d.instance = string(m.Get(keyInstance))
-		complete = tx.Bucket(bktChans) != nil && tx.Bucket(bktRes) != nil
+		complete = v == formatVersion && tx.Bucket(bktChans) != nil && tx.Bucket(bktRes) != nil && tx.Bucket(bktResType) != nil
 		return nil
 	})
 	if err == nil && !complete {
@@ -189,9 +206,11 @@ func (d *DB) init() (err error) {
 				id := make([]byte, 8)
 				_, _ = rand.Read(id)
 				_ = m.Put(keyInstance, []byte(hex.EncodeToString(id)))
-				_ = m.Put(keyFormat, u64(formatVersion))
 			}
-			for _, name := range [][]byte{bktChans, bktRes} {
+			if err := m.Put(keyFormat, u64(formatVersion)); err != nil { // new, or upgraded from olderFormat
+				return err
+			}
+			for _, name := range [][]byte{bktChans, bktRes, bktResType} {
 				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 					return err
 				}
@@ -245,4 +264,11 @@ func u64(n uint64) []byte {
 	b := make([]byte, 8)
 	binary.BigEndian.PutUint64(b, n)
 	return b
+}
+
+// Written returns the bytes of pages the commits since Open wrote (the
+// database's write amplification shows as Written over what was stored).
+func (d *DB) Written() int64 {
+	st := d.bolt.Stats()
+	return st.TxStats.GetPageAlloc()
 }

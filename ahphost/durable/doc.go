@@ -14,11 +14,14 @@
 //	meta/format     the layout version (formatVersion)
 //	chans/<uri>/    one bucket per channel (session, chat, terminal, changeset):
 //	    meta        the host's own fields of the channel (JSON, opaque here)
-//	    snap        the channel's state at serverSeq snapseq (JSON)
+//	    snapshot/state  the channel's state at serverSeq snapseq (JSON), in
+//	                a bucket of its own so that appending to the log does
+//	                not rewrite it (format 1 kept it in a value "snap" here)
 //	    snapseq     8 bytes, big endian
-//	    log/<seq>   action envelopes after snapseq, several per value
-//	                (a commit's envelopes of one channel go in one value,
-//	                keyed by the first one's serverSeq)
+//	    log/<seq>   action envelopes after snapseq, several per record (a
+//	                commit's envelopes of one channel go in one record,
+//	                keyed by the first one's serverSeq); a record longer
+//	                than 16 KiB continues in values keyed <seq><chunk>
 //	res/<uri>       resources served by resourceRead: content type, 0, bytes
 //
 // A channel is its snapshot plus its log replayed in order. The host reads

@@ -3,6 +3,7 @@ package durable
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +49,8 @@ func TestOpenRefusesNewerLayout(t *testing.T) {
 	if !errors.As(err, &ve) || ve.Version != formatVersion+1 {
 		t.Fatalf("open of a newer layout: %v", err)
 	}
-	for _, want := range []string{path, "layout version 2", "newer ahptui", "reads layout version 1", "has not changed it"} {
+	for _, want := range []string{path, fmt.Sprintf("layout version %d", formatVersion+1), "newer ahptui",
+		fmt.Sprintf("reads layout version %d", formatVersion), "has not changed it"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Fatalf("the refusal does not say %q: %v", want, err)
 		}

@@ -2,11 +2,9 @@ package durable
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -68,7 +66,7 @@ func (d *DB) LoadLazy(lazy func(uri string) bool) (st Stored, err error) {
 		return chans.ForEachBucket(func(k []byte) error {
 			b := chans.Bucket(k)
 			if lazy != nil && lazy(string(k)) {
-				st.Stubs = append(st.Stubs, Stub{URI: string(k), Meta: bytes.Clone(b.Get(keyMeta)), SnapBytes: int64(len(b.Get(keySnap)))})
+				st.Stubs = append(st.Stubs, Stub{URI: string(k), Meta: bytes.Clone(b.Get(keyMeta)), SnapBytes: int64(len(snapshot(b)))})
 				return nil
 			}
 			ch, err := loadChannel(b, string(k))
@@ -115,7 +113,7 @@ func asCorrupt(path string, err error) error {
 // loadChannel reads one channel bucket (copies: bbolt's values live only
 // as long as the transaction).
 func loadChannel(b *bolt.Bucket, uri string) (Channel, error) {
-	ch := Channel{URI: uri, Meta: bytes.Clone(b.Get(keyMeta)), State: bytes.Clone(b.Get(keySnap))}
+	ch := Channel{URI: uri, Meta: bytes.Clone(b.Get(keyMeta)), State: bytes.Clone(snapshot(b))}
 	if v := b.Get(keySnapSeq); len(v) == 8 {
 		ch.SnapSeq = binary.BigEndian.Uint64(v)
 	}
@@ -123,8 +121,9 @@ func loadChannel(b *bolt.Bucket, uri string) (Channel, error) {
 	if lb == nil {
 		return ch, nil
 	}
-	err := lb.ForEach(func(_, v []byte) error {
-		for len(v) > 0 {
+	var rec []byte // a record split in chunks, joined
+	flush := func() error {
+		for v := rec; len(v) > 0; {
 			n, k := binary.Uvarint(v)
 			if k <= 0 || uint64(len(v)-k) < n {
 				return fmt.Errorf("channel %.200s: damaged log record", uri)
@@ -132,47 +131,35 @@ func loadChannel(b *bolt.Bucket, uri string) (Channel, error) {
 			ch.Log = append(ch.Log, bytes.Clone(v[k:k+int(n)]))
 			v = v[k+int(n):]
 		}
+		rec = rec[:0]
+		return nil
+	}
+	err := lb.ForEach(func(k, v []byte) error {
+		switch len(k) {
+		case 8: // a record's first chunk
+			if err := flush(); err != nil {
+				return err
+			}
+		case 12: // the next chunk of the record before
+		default:
+			return fmt.Errorf("channel %.200s: damaged log key", uri)
+		}
+		rec = append(rec, v...)
 		return nil
 	})
+	if err == nil {
+		err = flush()
+	}
 	return ch, err
 }
 
-// Resource returns a stored resource's content type and content.
-func (d *DB) Resource(uri string) (contentType string, data []byte, ok bool, err error) {
-	err = d.bolt.View(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bktRes).Get(resKey(uri))
-		if v == nil {
-			return nil
-		}
-		i := bytes.IndexByte(v, 0)
-		if i < 0 {
-			return fmt.Errorf("resource %.200s: damaged record", uri)
-		}
-		contentType, data, ok = string(v[:i]), bytes.Clone(v[i+1:]), true
-		return nil
-	})
-	return contentType, data, ok, err
-}
-
-// ResourceSize returns a stored resource's content type and size.
-func (d *DB) ResourceSize(uri string) (contentType string, size int64, ok bool) {
-	_ = d.bolt.View(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bktRes).Get(resKey(uri))
-		if i := bytes.IndexByte(v, 0); i >= 0 {
-			contentType, size, ok = string(v[:i]), int64(len(v)-i-1), true
-		}
-		return nil
-	})
-	return contentType, size, ok
-}
-
-// resKey is a resource's key: its URI, or a hash of a very long one.
-func resKey(uri string) []byte {
-	if len(uri) <= 1000 && !strings.HasPrefix(uri, "#") {
-		return []byte(uri)
+// snapshot is a channel bucket's snapshot (nil when it has none): in its
+// own bucket, or format 1's value beside the log.
+func snapshot(b *bolt.Bucket) []byte {
+	if sb := b.Bucket(bktSnap); sb != nil {
+		return sb.Get(keyState)
 	}
-	sum := sha256.Sum256([]byte(uri))
-	return fmt.Appendf(nil, "#%x", sum)
+	return b.Get(keySnap)
 }
 
 // Seq returns the last serverSeq a commit covered.

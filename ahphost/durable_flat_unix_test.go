@@ -1,0 +1,37 @@
+//go:build unix
+
+package ahphost
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestDurableWritesFlatAcrossReplies: what the state database writes for
+// one streamed reply does not grow with the chat it goes into. Twelve
+// replies of 1 MB (an inline head and resource pages) into one chat a
+// client follows; the bytes the database wrote per reply (bbolt's page
+// writes, write amplification included) must stay flat. Before format 2
+// the chat's snapshot shared a B+tree leaf with its log, so every commit
+// of a reply rewrote the whole chat: the later replies wrote several
+// times what the first ones did.
+func TestDurableWritesFlatAcrossReplies(t *testing.T) {
+	r := newStreamRig(t, Options{Durable: true, StateDir: t.TempDir()})
+	const replies = 12
+	var written []int64
+	for i := 0; i < replies; i++ {
+		w := r.written()
+		r.reply(t, "/demo stream 1m")
+		written = append(written, r.written()-w)
+	}
+	t.Logf("bytes written per reply: %v", written)
+	early, late := slices.Clone(written[1:4]), slices.Clone(written[replies-3:])
+	slices.Sort(early)
+	slices.Sort(late)
+	if late[1] > early[1]*3/2 {
+		t.Fatalf("the database wrote %d bytes for a late reply against %d for an early one (per reply: %v)", late[1], early[1], written)
+	}
+	if late[1] > 3<<20 {
+		t.Fatalf("a 1 MB reply made the database write %d bytes", late[1])
+	}
+}
