@@ -36,7 +36,7 @@
 // The host groups the actions of every channel into one Batch and writes
 // it with Commit, one bbolt transaction (fsync'd) per batch; its
 // connections write nothing stamped with a serverSeq above the last
-// committed one. See ahphost's persist.go for the rule.
+// committed one. See ahphost's persist_writeahead.go for the rule.
 //
 // # One writer
 //

@@ -1,0 +1,210 @@
+// Group commits of a durable host (issue 28): one goroutine takes what the
+// host recorded since the last commit, writes it in one transaction and
+// lets the connections write what it covers; a failing database is
+// retried while the host serves from memory.
+//
+// When a commit fails (disk full), the host says so in its log and on the
+// running turns of the chats it could not save (a chat/error), keeps
+// serving from memory, and retries at most once a second; the channels of
+// a lost batch are snapshotted whole by the next commit that succeeds.
+
+package ahphost
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/ahptui/ahptui/ahphost/durable"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// failRetry is the least time between two commits after one failed.
+const failRetry = time.Second
+
+// take swaps out the pending batch and captures the snapshots it needs;
+// gen is the resource generation the batch stores. h.mu is held.
+func (s *store) take() (b *durable.Batch, jobs []snapJob, gen uint64) {
+	p := s.persist
+	for uri := range p.dirty {
+		if cp := p.chans[uri]; cp != nil {
+			s.flushText(uri, cp)
+		}
+	}
+	b = p.batch
+	b.Seq = s.seq
+	p.batch = &durable.Batch{}
+	p.wanted = false
+	gen = s.ext.resources.gen
+	s.ext.resources.gen++
+	for uri := range p.dirty {
+		cp := p.chans[uri]
+		if cp == nil || !(cp.reSnap || cp.tail > s.snapTail(uri, cp.snap)) {
+			continue
+		}
+		st, meta, ok := s.persistState(uri)
+		if !ok {
+			continue
+		}
+		jobs = append(jobs, snapJob{uri: uri, state: st, meta: meta})
+		cp.tail, cp.reSnap, cp.hasSnap = 0, false, true
+	}
+	clear(p.dirty)
+	return b, jobs, gen
+}
+
+// dropPending gives up the pending batch while the database fails: its
+// channels are snapshotted whole by the next commit, its resources stay
+// queued. h.mu is held.
+func (s *store) dropPending() {
+	p := s.persist
+	for uri := range p.dirty {
+		if cp := p.chans[uri]; cp != nil {
+			s.flushText(uri, cp)
+		}
+	}
+	b := p.batch
+	p.batch = &durable.Batch{}
+	p.wanted = false
+	s.requeue(b)
+}
+
+// requeue marks the channels of a batch that was not written for a whole
+// snapshot and queues its resources again. h.mu is held.
+func (s *store) requeue(b *durable.Batch) {
+	p := s.persist
+	for _, uri := range b.Channels() {
+		if cp := p.chans[uri]; cp != nil {
+			cp.reSnap = true
+			p.dirty[uri] = true
+		}
+	}
+	b.Resources(func(uri, ct string, data []byte) { p.batch.PutResource(uri, ct, data) })
+}
+
+// commitLoop commits what the host stamps until it closes; Close makes
+// the last commit itself.
+func (h *Host) commitLoop() {
+	defer h.wg.Done()
+	p := h.st.persist
+	sweep := time.NewTicker(h.chatSweep())
+	defer sweep.Stop()
+	for {
+		select {
+		case <-p.wake:
+		case <-sweep.C:
+			h.mu.Lock()
+			h.st.sweepChats(true) // lazychats.go
+			h.mu.Unlock()
+			continue
+		case <-h.ctx.Done():
+			return
+		}
+		h.commitOnce()
+	}
+}
+
+// commitOnce takes the pending batch, writes it and lets the connections
+// write what it covers.
+func (h *Host) commitOnce() {
+	p := h.st.persist
+	h.mu.Lock()
+	if !p.wanted {
+		h.mu.Unlock()
+		return
+	}
+	if !p.failedAt.IsZero() && h.opts.Now().Sub(p.failedAt) < failRetry {
+		// Failing: serve from memory, write again after a pause.
+		seq := h.st.seq
+		h.st.dropPending()
+		if p.retry == nil && !h.closed {
+			p.retry = time.AfterFunc(failRetry, func() {
+				h.mu.Lock()
+				p.retry = nil
+				p.kick()
+				h.mu.Unlock()
+			})
+		}
+		h.mu.Unlock()
+		p.advance(seq)
+		return
+	}
+	b, jobs, gen := h.st.take()
+	h.mu.Unlock()
+	sizes := make(map[string]int64, len(jobs))
+	for _, j := range jobs {
+		state, err := json.Marshal(j.state)
+		if err != nil {
+			h.log.Error("cannot encode a channel for the state database", "channel", truncate(j.uri, 200), "err", err)
+			continue
+		}
+		meta, _ := json.Marshal(j.meta)
+		b.Snapshot(j.uri, b.Seq, meta, state)
+		sizes[j.uri] = int64(len(state))
+	}
+	err := p.db.Commit(b)
+	h.mu.Lock()
+	if err != nil {
+		h.st.commitFailed(b, err)
+	} else {
+		if !p.failedAt.IsZero() {
+			h.log.Info("the state database is writable again")
+		}
+		p.failedAt = time.Time{}
+		for uri, n := range sizes {
+			if cp := p.chans[uri]; cp != nil {
+				cp.snap = n
+			}
+		}
+		h.st.ext.resources.committed(gen, h.st.resourceBudget())
+	}
+	h.mu.Unlock()
+	p.advance(b.Seq)
+	if err == nil {
+		h.checkBudget(b.Bytes())
+	}
+}
+
+// commitFailed reports a failed commit and arranges for its channels to be
+// snapshotted whole by the next one. h.mu is held.
+func (s *store) commitFailed(b *durable.Batch, err error) {
+	p := s.persist
+	first := p.failedAt.IsZero()
+	p.failedAt = s.h.opts.Now()
+	if first {
+		s.h.log.Error("cannot write the state database; serving from memory until it is writable again", "path", p.db.Path(), "err", err)
+	}
+	s.requeue(b)
+	p.wanted = true
+	if !first {
+		return
+	}
+	msg := "the host cannot save this chat (" + truncate(err.Error(), 200) + "); the reply was stopped, and what it shows is kept in memory only"
+	for _, uri := range b.Channels() {
+		ce := s.chats[uri]
+		if ce == nil || ce.state.ActiveTurn == nil {
+			continue
+		}
+		at := ce.state.ActiveTurn
+		part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: "storageFailed", Message: msg}, true)
+		s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.durationSince(at.StartedAt)), Part: &part})
+	}
+}
+
+// closePersist makes the last commit and closes the database (Close).
+func (h *Host) closePersist() {
+	p := h.st.persist
+	if p == nil {
+		return
+	}
+	h.mu.Lock()
+	if p.retry != nil {
+		p.retry.Stop()
+	}
+	p.failedAt = time.Time{}
+	p.wanted = true
+	h.mu.Unlock()
+	h.commitOnce()
+	if err := p.db.Close(); err != nil {
+		h.log.Warn("closing the state database", "err", err)
+	}
+}
