@@ -136,6 +136,15 @@ func Open(dir string) (*DB, error) {
 			return nil, &CorruptError{Path: path, Err: fmt.Errorf("file truncated to %d bytes", st.Size())}
 		}
 		lastWrite = st.ModTime()
+		if err := checkLength(path, st.Size()); err != nil {
+			return nil, &CorruptError{Path: path, Err: err}
+		}
+		switch err := walk(path); {
+		case errors.Is(err, errLocked):
+			return nil, &LockedError{Path: path, Owner: readOwner(dir)}
+		case err != nil:
+			return nil, &CorruptError{Path: path, Err: err}
+		}
 	}
 	b, err := openBolt(path)
 	switch {

@@ -44,5 +44,9 @@
 // process in owner.json beside it; a second Open on the same directory
 // fails at once with a *LockedError naming that process. A file bbolt or
 // this package cannot read makes Open (or Load) fail with a *CorruptError;
-// the file is never modified or removed on that path.
+// the file is never modified or removed on that path. Before bbolt opens
+// the file for writing, Open checks that it is as long as its last commit
+// (length.go) and reads every page once, read-only, where a damaged page is
+// recovered into that error (walk.go); a file of a layout version this
+// build does not read is a *VersionError.
 package durable
