@@ -3,12 +3,16 @@
 package ahphost
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"testing"
 )
 
 // TestDurableWritesFlatAcrossReplies: what the state database writes for
-// one streamed reply does not grow with the chat it goes into. Twelve
+// one streamed reply does not grow with the chat it goes into, and the
+// chat, snapshotted along the way (its snapshots are written after the
+// batch that ends a turn), comes back whole after a restart. Twelve
 // replies of 1 MB (an inline head and resource pages) into one chat a
 // client follows; the bytes the database wrote per reply (bbolt's page
 // writes, write amplification included) must stay flat. Before format 2
@@ -16,7 +20,8 @@ import (
 // of a reply rewrote the whole chat: the later replies wrote several
 // times what the first ones did.
 func TestDurableWritesFlatAcrossReplies(t *testing.T) {
-	r := newStreamRig(t, Options{Durable: true, StateDir: t.TempDir()})
+	state := t.TempDir()
+	r := newStreamRig(t, Options{Durable: true, StateDir: state})
 	const replies = 12
 	var written []int64
 	for i := 0; i < replies; i++ {
@@ -34,4 +39,26 @@ func TestDurableWritesFlatAcrossReplies(t *testing.T) {
 	if late[1] > 3<<20 {
 		t.Fatalf("a 1 MB reply made the database write %d bytes", late[1])
 	}
+
+	before := chatJSON(t, r.h, r.chat)
+	must(t, r.h.Close())
+	h, _ := startDurable(t, state, Options{})
+	if after := chatJSON(t, h, r.chat); !bytes.Equal(after, before) {
+		t.Fatalf("the chat changed across a restart: %d bytes before, %d after", len(before), len(after))
+	}
+}
+
+// chatJSON is chat's whole state in h (read from disk when it is there
+// only), encoded.
+func chatJSON(t *testing.T, h *Host, chat string) []byte {
+	t.Helper()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ce := h.st.chat(chat)
+	if ce == nil {
+		t.Fatalf("chat %s not found", chat)
+	}
+	b, err := json.Marshal(ce.state)
+	must(t, err)
+	return b
 }

@@ -45,7 +45,7 @@ func (s *store) take() (b *durable.Batch, jobs []snapJob, gen uint64) {
 		if !ok {
 			continue
 		}
-		jobs = append(jobs, snapJob{uri: uri, state: st, meta: meta})
+		jobs = append(jobs, snapJob{uri: uri, state: st, meta: meta, compact: !cp.reSnap})
 		cp.tail, cp.reSnap, cp.hasSnap = 0, false, true
 	}
 	clear(p.dirty)
@@ -130,17 +130,50 @@ func (h *Host) commitOnce() {
 	}
 	b, jobs, gen := h.st.take()
 	h.mu.Unlock()
+	var compact []snapJob
 	sizes := make(map[string]int64, len(jobs))
 	for _, j := range jobs {
-		state, err := json.Marshal(j.state)
-		if err != nil {
-			h.log.Error("cannot encode a channel for the state database", "channel", truncate(j.uri, 200), "err", err)
+		if j.compact {
+			compact = append(compact, j)
 			continue
 		}
-		meta, _ := json.Marshal(j.meta)
-		b.Snapshot(j.uri, b.Seq, meta, state)
-		sizes[j.uri] = int64(len(state))
+		h.encodeSnapshot(b, j, sizes)
 	}
+	if err := h.write(b, gen, sizes); err != nil || len(compact) == 0 {
+		return
+	}
+	// The log holds these channels whole already: their snapshots only
+	// shorten it, and go in a transaction of their own after the batch,
+	// so that encoding a long chat does not hold back what the batch lets
+	// the connections write (a turn's end, typically). No other commit
+	// runs in between, so each snapshot replaces exactly the log up to
+	// b.Seq; what was stamped since is in the pending batch, written after.
+	b2 := &durable.Batch{Seq: b.Seq}
+	sizes = make(map[string]int64, len(compact))
+	for _, j := range compact {
+		h.encodeSnapshot(b2, j, sizes)
+	}
+	_ = h.write(b2, gen, sizes)
+}
+
+// encodeSnapshot adds job j's snapshot to b (at b.Seq) and its size to
+// sizes; a state that cannot be encoded is logged and left out.
+func (h *Host) encodeSnapshot(b *durable.Batch, j snapJob, sizes map[string]int64) {
+	state, err := json.Marshal(j.state)
+	if err != nil {
+		h.log.Error("cannot encode a channel for the state database", "channel", truncate(j.uri, 200), "err", err)
+		return
+	}
+	meta, _ := json.Marshal(j.meta)
+	b.Snapshot(j.uri, b.Seq, meta, state)
+	sizes[j.uri] = int64(len(state))
+}
+
+// write commits b (which stores resource generation gen and the
+// snapshots of sizes), records the outcome and lets the connections write
+// up to b.Seq.
+func (h *Host) write(b *durable.Batch, gen uint64, sizes map[string]int64) error {
+	p := h.st.persist
 	err := p.db.Commit(b)
 	h.mu.Lock()
 	if err != nil {
@@ -162,6 +195,7 @@ func (h *Host) commitOnce() {
 	if err == nil {
 		h.checkBudget(b.Bytes())
 	}
+	return err
 }
 
 // commitFailed reports a failed commit and arranges for its channels to be

@@ -22,6 +22,10 @@ type snapJob struct {
 	uri   string
 	state any
 	meta  chanMeta
+	// compact: the channel's log holds all of it (the snapshot only
+	// shortens the log); otherwise it changed without an action, and the
+	// snapshot must be written before anything that shows the change.
+	compact bool
 }
 
 // snapTail is the log that makes channel uri, last snapshotted at snap
