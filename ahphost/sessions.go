@@ -192,10 +192,13 @@ func (c *conn) disposeSession(p *ahpwire.ChannelParams) (any, func(), *rpcError)
 	if e != nil {
 		return nil, nil, e
 	}
+	chats := make([]string, 0, len(se.state.Chats))
 	for _, cs := range se.state.Chats {
 		s.removeChat(cs.Resource)
+		chats = append(chats, cs.Resource)
 	}
 	delete(s.sessions, p.Channel)
+	s.disposeOwned(chats) // dispose.go
 	s.dropChannel(p.Channel)
 	s.dropChannel(ahpwire.AnnotationsURI(p.Channel))
 	s.persistDeleted(p.Channel)

@@ -121,10 +121,13 @@ type Channels interface {
 	OpenTerminal(uri string, st ahpwire.TerminalState)
 	// Terminal applies one terminal action to the terminal channel uri.
 	Terminal(uri string, a ahpwire.Action)
-	// PutResource stores data under uri for resourceRead.
+	// PutResource stores data under uri for resourceRead. A uri under
+	// ahp-content:/KEY/ or ahp-content:/acp/KEY/, KEY being the chat URI's
+	// path, belongs to that chat: it is deleted with its session.
 	PutResource(uri, contentType string, data []byte)
 	// Changeset creates the changeset channel uri with state st, or
-	// replaces its content (changeset/contentChanged) when it exists.
+	// replaces its content (changeset/contentChanged) when it exists. A uri
+	// under ahp-changeset:/KEY/ belongs to the chat of path KEY, as above.
 	Changeset(uri string, st ahpwire.ChangesetState, reviewable bool)
 }
 
