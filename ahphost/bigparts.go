@@ -3,6 +3,8 @@ package ahphost
 import (
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -203,18 +205,45 @@ func pages(text string, size int64) []string {
 	return append(out, text)
 }
 
-// releaseMemory runs Options.ReleaseMemory on its own goroutine, unless it
-// is unset, already running or the host is closed. h.mu is held (so Close
-// cannot be waiting on wg while it is added to).
+// releaseState paces Options.ReleaseMemory. Giving memory back is a
+// whole collection and a walk of the heap's free pages (debug.FreeOSMemory
+// cost a sixth of a busy host's CPU when it ran after every long reply), so
+// it runs at most once per Options.ReleaseGap: a request inside the gap is
+// kept and runs once at its end, however many more arrive meanwhile.
+type releaseState struct {
+	due bool       // a run is scheduled or waiting (h.mu)
+	mu  sync.Mutex // held by the run: one at a time
+	at  time.Time  // when the last run ended (mu)
+}
+
+// releaseMemory schedules Options.ReleaseMemory on its own goroutine,
+// unless it is unset, the host is closed or a run is already due. h.mu is
+// held (so Close cannot be waiting on wg while it is added to).
 func (h *Host) releaseMemory() {
 	rel := h.opts.ReleaseMemory
-	if rel == nil || h.closed || !h.releasing.CompareAndSwap(false, true) {
+	if rel == nil || h.closed || h.release.due {
 		return
 	}
+	h.release.due = true
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
-		defer h.releasing.Store(false)
+		r := &h.release
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if wait := time.Until(r.at.Add(h.opts.releaseGap())); wait > 0 {
+			t := time.NewTimer(wait)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-h.ctx.Done():
+				return
+			}
+		}
+		h.mu.Lock()
+		r.due = false // a request from now on is a run of its own
+		h.mu.Unlock()
 		rel()
+		r.at = time.Now()
 	}()
 }

@@ -2,7 +2,9 @@ package ahphost
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -298,5 +300,58 @@ func TestReleaseMemoryAfterStoringALongText(t *testing.T) {
 	}
 	if overlapped.Load() != 0 {
 		t.Fatal("two releases ran at once")
+	}
+}
+
+// TestReleaseMemoryPaced: long replies finishing while memory is being
+// given back make one more release, a gap after the first ended, not one
+// each.
+func TestReleaseMemoryPaced(t *testing.T) {
+	const gap = 300 * time.Millisecond
+	var mu sync.Mutex
+	var started, ended []time.Time
+	hold := make(chan struct{})
+	release := func() {
+		mu.Lock()
+		first := len(started) == 0
+		started = append(started, time.Now())
+		mu.Unlock()
+		if first {
+			<-hold
+		}
+		mu.Lock()
+		ended = append(ended, time.Now())
+		mu.Unlock()
+	}
+	runs := func() int { mu.Lock(); defer mu.Unlock(); return len(ended) }
+	h, u := startHost(t, Options{NoToken: true, LargePartBytes: 64 << 10, ResourcePageBytes: 16 << 10,
+		ReleaseMemory: release, ReleaseGap: gap})
+	w := dial(t, u, nil)
+	w.initialize("c1", []string{"ahp-root://"}, nil)
+	chat := w.createSession("ahp-session:/s1")
+	w.call("subscribe", map[string]any{"channel": chat})
+	turnEnd := func(e envelope) bool { return e.Channel == chat && e.typ() == ahpwire.ActionChatTurnComplete }
+	for i := 1; i <= 4; i++ { // the first release holds while the other three end
+		w.sendMessage(chat, "t"+strconv.Itoa(i), "/demo big 200000", uint64(i))
+		w.action(chat+" end of a long turn", turnEnd)
+	}
+	close(hold)
+	deadline := time.Now().Add(10 * time.Second)
+	for runs() < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(ended) != 2 {
+		t.Fatalf("%d releases ended, want 2", len(ended))
+	}
+	if d := started[1].Sub(ended[0]); d < gap {
+		t.Fatalf("the second release started %v after the first ended, inside the %v gap", d, gap)
+	}
+	h.mu.Lock()
+	due := h.release.due
+	h.mu.Unlock()
+	if due {
+		t.Fatal("a third release is due for the turns the second covered")
 	}
 }

@@ -203,7 +203,11 @@ func (c *conn) keepAliveLoop() {
 		ctx, cancel := context.WithTimeout(c.ctx, every)
 		err := c.ws.Ping(ctx)
 		cancel()
-		if err != nil && c.ctx.Err() == nil && c.h.silentUntil.Load() <= time.Now().UnixNano() {
+		// The ping's own deadline passing is the client's fault even when
+		// the writer saw the socket close first and ended the connection
+		// (a write stuck mid-frame is cut by that close).
+		timedOut := errors.Is(err, context.DeadlineExceeded)
+		if err != nil && (c.ctx.Err() == nil || timedOut) && c.h.silentUntil.Load() <= time.Now().UnixNano() {
 			c.h.log.Info("client did not answer ping; dropping connection", "conn", c.id)
 			_ = c.ws.CloseNow()
 			return

@@ -2,6 +2,7 @@ package ahphost
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"net"
 	"os"
@@ -10,39 +11,48 @@ import (
 	"time"
 )
 
-// One write for several queued frames.
+// One write for several queued frames, and frames built once.
 //
 // coder/websocket flushes its buffer, one write(2), at the end of every
 // message. A streaming reply is thousands of small chat/delta envelopes a
 // second (150 bytes each), so the host spent more time in write(2) than
 // in everything else it does per delta, and the client as much in
-// read(2). The hijacked connection under the WebSocket is a corkConn: while
-// the writer has more messages queued behind the one it writes, it corks
-// the connection for that write, and the frame's bytes wait in the cork
-// (up to corkBytes); the next write that is not corked (the last queued
-// message, or a control frame from another goroutine) sends them and its
-// own in one write(2). Before the writer waits for anything, it flushes
-// what waits (flushCork). Every write that reaches the socket is bounded
-// by the host's WriteTimeout (one timer per connection, reset per write(2)),
-// so a frame's
-// write needs no context of its own (a context with a deadline costs a
-// timer and a goroutine hand-off per frame in coder/websocket). Frames are
-// never reordered or split differently:
-// the WebSocket library writes whole frames under its own lock, and the
-// cork only delays when their bytes reach the socket.
+// read(2). The hijacked connection under the WebSocket is a corkConn, and
+// the connection's writer writes its data frames into it itself
+// (writeFrame): while more messages are queued behind the one it writes,
+// the frame's bytes wait in the cork (up to corkBytes); the next frame
+// that is not corked (the last queued message, or a control frame the
+// library writes from another goroutine) sends them and its own in one
+// write(2). Before the writer waits for anything, it flushes what waits
+// (flush). Every write that reaches the socket is bounded by the host's
+// WriteTimeout (one timer per connection, reset per write(2)).
+//
+// Why the writer frames its data itself: a server's frames are not masked
+// and the host negotiates no compression, so a text frame is a 2–10 byte
+// header and the payload as it is. The library's own write of one took
+// two channel-based locks, a message writer's reset, its buffer and a
+// flush into the cork, per frame per client: with fifty clients on one
+// streaming reply it was a fifth of the host's CPU. The library still
+// reads, answers pings and closes; each of its frames reaches the cork as
+// one Write (its control frames fit its buffer and it flushes after each),
+// so frames are never split or interleaved, and once it has written a
+// close frame no data frame follows it.
 
 // corkBytes is the most bytes a cork holds before it writes them.
 const corkBytes = 64 << 10
 
+// opClose is the first byte of a final close frame (RFC 6455 §5.2).
+const opClose = 0x88
+
 // corkConn is the connection under one WebSocket (see above).
 type corkConn struct {
 	net.Conn
-	mu      sync.Mutex
-	corked  atomic.Bool // read under mu by Write; set by the writer without it (once per frame)
-	buf     []byte
-	timeout time.Duration // bounds every write that reaches the socket (0: none)
-	timer   *time.Timer   // closes the socket when a write outlasts timeout
-	expired atomic.Bool   // the timer closed it
+	mu        sync.Mutex
+	buf       []byte
+	closeSent bool          // the library wrote a close frame: no data frame may follow
+	timeout   time.Duration // bounds every write that reaches the socket (0: none)
+	timer     *time.Timer   // closes the socket when a write outlasts timeout
+	expired   atomic.Bool   // the timer closed it
 }
 
 // write writes b to the socket within the timeout (c.mu is held): a
@@ -67,33 +77,70 @@ func (c *corkConn) write(b []byte) (int, error) {
 	return n, err //nolint:wrapcheck // the socket's own error
 }
 
-// Write implements io.Writer: held while corked and room is left, else
-// written with what was held, in one write.
+// Write implements io.Writer for the WebSocket library (its handshake
+// and control frames): p goes out at once, after what the cork holds, in
+// one write.
 func (c *corkConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.corked.Load() && len(c.buf)+len(p) <= corkBytes {
-		c.buf = append(c.buf, p...)
-		return len(p), nil
+	if len(p) > 0 && p[0] == opClose {
+		c.closeSent = true
 	}
 	if len(c.buf) == 0 {
 		return c.write(p)
 	}
 	c.buf = append(c.buf, p...)
-	_, err := c.write(c.buf)
-	c.buf = c.buf[:0]
+	_, err := c.sendBuf()
 	if err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
-// setCork corks (or uncorks) the connection for the writes that follow.
-func (c *corkConn) setCork(on bool) {
-	if c == nil {
-		return
+// sendBuf writes what the cork holds and empties it (c.mu is held).
+func (c *corkConn) sendBuf() (int, error) {
+	n, err := c.write(c.buf)
+	c.buf = c.buf[:0]
+	return n, err
+}
+
+// writeFrame writes payload as one final text frame. With more set (more
+// frames follow at once) it waits in the cork while there is room;
+// otherwise it goes out now with what the cork holds.
+func (c *corkConn) writeFrame(payload []byte, more bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closeSent {
+		return fmt.Errorf("data frame after the close frame: %w", net.ErrClosed)
 	}
-	c.corked.Store(on)
+	c.buf = appendTextHeader(c.buf, len(payload))
+	if len(payload) > corkBytes { // a big segment: the header and what waits, then the payload
+		if _, err := c.sendBuf(); err != nil {
+			return err
+		}
+		_, err := c.write(payload)
+		return err
+	}
+	c.buf = append(c.buf, payload...)
+	if more && len(c.buf) <= corkBytes {
+		return nil
+	}
+	_, err := c.sendBuf()
+	return err
+}
+
+// appendTextHeader appends the header of an unmasked, final text frame
+// of n payload bytes (RFC 6455 §5.2).
+func appendTextHeader(b []byte, n int) []byte {
+	const finText = 0x81
+	switch {
+	case n < 126:
+		return append(b, finText, byte(n))
+	case n <= 0xFFFF:
+		return binary.BigEndian.AppendUint16(append(b, finText, 126), uint16(n))
+	default:
+		return binary.BigEndian.AppendUint64(append(b, finText, 127), uint64(n))
+	}
 }
 
 // flush writes what the cork holds, giving up after the timeout (a client
@@ -107,8 +154,7 @@ func (c *corkConn) flush() error {
 	if len(c.buf) == 0 {
 		return nil
 	}
-	_, err := c.write(c.buf)
-	c.buf = c.buf[:0]
+	_, err := c.sendBuf()
 	return err
 }
 

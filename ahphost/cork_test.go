@@ -1,11 +1,20 @@
 package ahphost
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/ahptui/ahptui/internal/wseof"
 )
 
 // heldConn is a socket whose writes wait until it is closed and then
@@ -30,8 +39,9 @@ func TestCorkWriteOutlastingTimeoutFails(t *testing.T) {
 	}
 }
 
-// TestCorkHoldsUntilUncorkedWrite: corked writes wait in the cork and go
-// out, in order, with the first uncorked write or a flush.
+// TestCorkHoldsUntilUncorkedWrite: frames written with more to follow
+// wait in the cork and go out, in order, with the first frame that has
+// none, a control frame of the library's, or a flush.
 func TestCorkHoldsUntilUncorkedWrite(t *testing.T) {
 	a, b := net.Pipe()
 	defer func() { _ = a.Close(); _ = b.Close() }()
@@ -47,27 +57,86 @@ func TestCorkHoldsUntilUncorkedWrite(t *testing.T) {
 			got <- string(buf[:n])
 		}
 	}()
-	c.setCork(true)
 	for _, s := range []string{"a", "b"} {
-		if _, err := c.Write([]byte(s)); err != nil {
+		if err := c.writeFrame([]byte(s), true); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c.setCork(false)
-	if _, err := c.Write([]byte("c")); err != nil {
+	if err := c.writeFrame([]byte("c"), false); err != nil {
 		t.Fatal(err)
 	}
-	if s := <-got; s != "abc" {
-		t.Fatalf("one write of %q, want \"abc\"", s)
+	if s := <-got; s != "\x81\x01a\x81\x01b\x81\x01c" {
+		t.Fatalf("one write of %q, want the three frames", s)
 	}
-	c.setCork(true)
-	if _, err := c.Write([]byte("d")); err != nil {
+	if err := c.writeFrame([]byte("d"), true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Write([]byte{0x8a, 0}); err != nil { // the library's pong
+		t.Fatal(err)
+	}
+	if s := <-got; s != "\x81\x01d\x8a\x00" {
+		t.Fatalf("the pong wrote %q, want the held frame then the pong", s)
+	}
+	if err := c.writeFrame([]byte("e"), true); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.flush(); err != nil {
 		t.Fatal(err)
 	}
-	if s := <-got; s != "d" {
-		t.Fatalf("flush wrote %q, want \"d\"", s)
+	if s := <-got; s != "\x81\x01e" {
+		t.Fatalf("flush wrote %q, want the held frame", s)
+	}
+	if _, err := c.Write([]byte{opClose, 0}); err != nil { // the library's close frame
+		t.Fatal(err)
+	}
+	<-got
+	if err := c.writeFrame([]byte("f"), false); !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("a data frame after the close frame: err = %v, want net.ErrClosed", err)
+	}
+}
+
+// TestCorkFramesReadByTheLibrary: the frames the cork builds, of every
+// header length and past the cork's size, are read whole and in order by
+// a real coder/websocket client over a real TCP connection.
+func TestCorkFramesReadByTheLibrary(t *testing.T) {
+	sizes := []int{0, 1, 125, 126, 127, 0xFFFF, 0x10000, corkBytes - 3, corkBytes + 1, 3 << 20}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cork := &corkConn{timeout: 5 * time.Second}
+		ws, err := websocket.Accept(watchedWriter{ResponseWriter: w, w: &wseof.Watch{}, cork: cork}, r, nil)
+		if err != nil {
+			return
+		}
+		defer func() { _ = ws.CloseNow() }()
+		for i, n := range sizes {
+			if err := cork.writeFrame(bytes.Repeat([]byte{byte('a' + i)}, n), i%3 != 2); err != nil {
+				t.Errorf("frame %d: %v", i, err)
+				return
+			}
+		}
+		if err := cork.flush(); err != nil {
+			t.Error(err)
+		}
+		_ = ws.Close(websocket.StatusNormalClosure, "done")
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = ws.CloseNow() }()
+	ws.SetReadLimit(8 << 20)
+	for i, n := range sizes {
+		typ, data, err := ws.Read(ctx)
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		if typ != websocket.MessageText || !bytes.Equal(data, bytes.Repeat([]byte{byte('a' + i)}, n)) {
+			t.Fatalf("frame %d: %v of %d bytes, want text of %d", i, typ, len(data), n)
+		}
+	}
+	if _, _, err := ws.Read(ctx); websocket.CloseStatus(err) != websocket.StatusNormalClosure {
+		t.Fatalf("after the frames: %v, want a normal close", err)
 	}
 }

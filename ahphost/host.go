@@ -49,8 +49,8 @@ type Host struct {
 	pendingRead atomic.Int64
 	// buildSem bounds concurrent builds of deferred results.
 	buildSem chan struct{}
-	// releasing is set while Options.ReleaseMemory runs.
-	releasing atomic.Bool
+	// release paces Options.ReleaseMemory (bigparts.go).
+	release releaseState
 
 	mu     sync.Mutex
 	closed bool

@@ -163,8 +163,11 @@ type Options struct {
 	// replayed deltas dropped (at most one run at a time): the process can
 	// give the freed memory back to the system at once instead of at its
 	// next collection (the CLI passes debug.FreeOSMemory). It must not call
-	// back into the host.
+	// back into the host. It runs at most once per ReleaseGap.
 	ReleaseMemory func()
+	// ReleaseGap is the least time between two runs of ReleaseMemory; a
+	// request inside it runs at its end. 0 = DefaultReleaseGap.
+	ReleaseGap time.Duration
 	// MaxSubscriptions caps a connection's distinct subscriptions;
 	// 0 = DefaultMaxSubscriptions.
 	MaxSubscriptions int
@@ -328,6 +331,17 @@ func (o Options) withDefaults() (Options, error) {
 		o.Token = tok
 	}
 	return o, nil
+}
+
+// DefaultReleaseGap is Options.ReleaseGap's default.
+const DefaultReleaseGap = 5 * time.Second
+
+// releaseGap is the least time between two runs of ReleaseMemory.
+func (o Options) releaseGap() time.Duration {
+	if o.ReleaseGap > 0 {
+		return o.ReleaseGap
+	}
+	return DefaultReleaseGap
 }
 
 // readLimit is the WebSocket read limit: the host's frame ceiling, or the

@@ -1,7 +1,6 @@
 package ahphost
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -213,17 +212,10 @@ func (c *conn) writeFrame(frame []byte) bool {
 	c.writing.Store(true)
 	// More to write at once: one write(2) for them. The cork also bounds
 	// the socket's writes by the WriteTimeout (cork.go).
-	corked := c.q.pending()
-	if corked {
-		c.cork.setCork(true) // (uncorked otherwise: every corked write uncorks after it)
-	}
-	err := c.ws.Write(context.Background(), websocket.MessageText, frame)
+	err := c.cork.writeFrame(frame, c.q.pending())
 	timedOut := errors.Is(err, os.ErrDeadlineExceeded) || c.cork.expired.Load()
 	if timedOut {
 		_ = c.ws.CloseNow() // the socket is closed under the library: end it too
-	}
-	if corked {
-		c.cork.setCork(false)
 	}
 	c.writing.Store(false)
 	if err != nil {

@@ -2,70 +2,89 @@
 // client's event queue and the host's per-connection write queue. It does
 // no locking; its owners guard it with their own mutex.
 //
-// It is a ring over one slice: a push never moves the queued items unless
-// the ring is full (it then doubles, once per doubling), and a pop never
-// moves any. (An append-and-slide slice copied every live item, and the
-// dead ones before them, each time it grew: with a writer a few thousand
-// small messages behind, issue 28's fan-out spent an eighth of the host's
-// CPU in those copies and their garbage.)
+// It is a list of fixed blocks (blockLen items each): a push never moves
+// a queued item, it takes a new block when the last is full; a pop never
+// moves one either, it lets go of the first block once that is used up.
+// (A ring over one slice doubled and copied every queued item as a backlog
+// grew, and freed the big old slices: with fifty writers each thousands of
+// small messages behind one streaming reply, issue 28's fan-out spent a
+// fifth of the host's CPU in those copies, in clearing the new slices and
+// in handing the freed ones back to the OS. An append-and-slide slice
+// before the ring was worse.) The only copy left is of block pointers,
+// blockLen times fewer than items.
 package fifo
 
-// minCap is the ring's first size.
-const minCap = 16
+// blockLen is the number of items in a block (a power of two).
+const (
+	blockShift = 7
+	blockLen   = 1 << blockShift
+	blockMask  = blockLen - 1
+)
+
+// block is blockLen items.
+type block[T any] [blockLen]T
 
 // Queue is a FIFO of T. The zero value is an empty queue.
 type Queue[T any] struct {
-	ring []T // len(ring) is 0 or a power of two
-	head int // index of the oldest item
-	n    int // number of queued items
+	blocks []*block[T] // blocks[0] holds the oldest item at index head
+	head   int         // index of the oldest item in blocks[0]
+	n      int         // number of queued items
+	spare  *block[T]   // one emptied block kept for the next (no churn at a block's edge)
 }
 
 // Len returns the number of queued items.
 func (q *Queue[T]) Len() int { return q.n }
 
-// slot is the ring index of the i-th queued item.
-func (q *Queue[T]) slot(i int) int { return (q.head + i) & (len(q.ring) - 1) }
-
 // Push appends v.
 func (q *Queue[T]) Push(v T) {
-	if q.n == len(q.ring) {
-		q.grow()
+	j := q.head + q.n
+	if j>>blockShift == len(q.blocks) {
+		b := q.spare
+		if b == nil {
+			b = new(block[T])
+		}
+		q.spare = nil
+		q.blocks = append(q.blocks, b)
 	}
-	q.ring[q.slot(q.n)] = v
+	q.blocks[j>>blockShift][j&blockMask] = v
 	q.n++
-}
-
-// grow doubles the ring, moving the items to its start in order.
-func (q *Queue[T]) grow() {
-	size := 2 * len(q.ring)
-	if size < minCap {
-		size = minCap
-	}
-	ring := make([]T, size)
-	if q.n > 0 {
-		k := copy(ring, q.ring[q.head:])
-		copy(ring[k:], q.ring[:q.head])
-	}
-	q.ring, q.head = ring, 0
 }
 
 // At returns a pointer to the i-th queued item (0 is the oldest); i must be
 // below Len. The pointer is valid until the next Push, Pop or Remove.
-func (q *Queue[T]) At(i int) *T { return &q.ring[q.slot(i)] }
+func (q *Queue[T]) At(i int) *T {
+	j := q.head + i
+	return &q.blocks[j>>blockShift][j&blockMask]
+}
 
 // Pop removes and returns the oldest item; the queue must not be empty.
-// Popped slots are zeroed so the queue keeps nothing alive; the ring is
-// reused, so memory does not grow with total traffic.
+// Popped slots are zeroed so the queue keeps nothing alive, and used-up
+// blocks are let go, so memory follows what is queued, not total traffic.
 func (q *Queue[T]) Pop() T {
-	v := q.ring[q.head]
+	b := q.blocks[0]
+	v := b[q.head]
 	var zero T
-	q.ring[q.head] = zero
-	q.head = (q.head + 1) & (len(q.ring) - 1)
+	b[q.head] = zero
+	q.head++
 	q.n--
-	if q.n == 0 {
-		q.head = 0
+	switch {
+	case q.head == blockLen:
+		q.dropFirst()
+	case q.n == 0:
+		q.head = 0 // the block is empty: start it over
 	}
 	return v
+}
+
+// dropFirst lets go of the first block (used up), keeping it as the spare.
+func (q *Queue[T]) dropFirst() {
+	q.spare = q.blocks[0]
+	q.blocks[0] = nil
+	q.blocks = q.blocks[1:]
+	q.head = 0
+	if len(q.blocks) == 0 {
+		q.blocks = q.blocks[:0:0] // (the emptied slice's array holds nothing, but let it go)
+	}
 }
 
 // Remove removes and returns the i-th queued item (0 is the oldest),
@@ -76,17 +95,21 @@ func (q *Queue[T]) Remove(i int) T {
 	}
 	v := *q.At(i)
 	for j := i; j < q.n-1; j++ { // the later items move down one slot
-		q.ring[q.slot(j)] = q.ring[q.slot(j+1)]
+		*q.At(j) = *q.At(j + 1)
 	}
 	var zero T
-	q.ring[q.slot(q.n-1)] = zero
+	*q.At(q.n - 1) = zero
 	q.n--
+	if end := q.head + q.n; end&blockMask == 0 && end>>blockShift < len(q.blocks) {
+		last := len(q.blocks) - 1 // the last block is empty now
+		q.spare = q.blocks[last]
+		q.blocks[last] = nil
+		q.blocks = q.blocks[:last]
+	}
 	return v
 }
 
-// Clear drops every item and the ring.
+// Clear drops every item and block.
 func (q *Queue[T]) Clear() {
-	q.ring = nil
-	q.head = 0
-	q.n = 0
+	*q = Queue[T]{}
 }

@@ -1,11 +1,16 @@
 package fifo
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
-func TestOrderAcrossWrap(t *testing.T) {
+// TestOrderAndMemory keeps ~1500 items queued while 10k pass through: the
+// order holds, the queue holds only the blocks its live items need, and no
+// slot outside them keeps an item alive.
+func TestOrderAndMemory(t *testing.T) {
 	var q Queue[*int]
 	next, want := 0, 0
-	// Keep ~1500 items queued while 10k pass through, wrapping the ring.
 	for round := 0; round < 10000; round++ {
 		v := next
 		q.Push(&v)
@@ -15,6 +20,14 @@ func TestOrderAcrossWrap(t *testing.T) {
 				t.Fatalf("popped %d, want %d", got, want)
 			}
 			want++
+		}
+		if most := q.Len()/blockLen + 2; len(q.blocks) > most {
+			t.Fatalf("%d blocks for %d live items", len(q.blocks), q.Len())
+		}
+	}
+	for i := 0; i < q.head; i++ {
+		if q.blocks[0][i] != nil {
+			t.Fatalf("popped slot %d still references an item", i)
 		}
 	}
 	for q.Len() > 0 {
@@ -26,13 +39,8 @@ func TestOrderAcrossWrap(t *testing.T) {
 	if want != next {
 		t.Fatalf("popped %d items, pushed %d", want, next)
 	}
-	if cap(q.ring) > 4096 {
-		t.Fatalf("ring grew to %d for at most 1501 live items", cap(q.ring))
-	}
-	for i, p := range q.ring[:cap(q.ring)] {
-		if p != nil {
-			t.Fatalf("slot %d still references an item", i)
-		}
+	if len(q.blocks) > 1 {
+		t.Fatalf("an empty queue holds %d blocks", len(q.blocks))
 	}
 }
 
@@ -52,49 +60,72 @@ func TestAtRemoveClear(t *testing.T) {
 		t.Fatalf("Remove(0) = %q, len %d", got, q.Len())
 	}
 	q.Clear()
-	if q.Len() != 0 || q.ring != nil {
+	if q.Len() != 0 || q.blocks != nil || q.spare != nil {
 		t.Fatal("Clear left items")
 	}
 }
 
-// TestRemoveAcrossWrap removes items whose later neighbours sit on both
-// sides of the ring's end, and pushes past a full ring that has wrapped.
-func TestRemoveAcrossWrap(t *testing.T) {
+// TestAgainstSlice runs random pushes, pops and removes, many across block
+// edges, against a plain slice.
+func TestAgainstSlice(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
 	var q Queue[int]
 	var want []int
-	for i := 0; i < 12; i++ {
-		q.Push(i)
-		want = append(want, i)
-	}
-	for i := 0; i < 10; i++ { // head near the ring's end
-		q.Pop()
-		want = want[1:]
-	}
-	for i := 12; i < 24; i++ { // wraps past the ring's end
-		q.Push(i)
-		want = append(want, i)
-	}
-	for _, i := range []int{3, 0, 7, 9} {
-		if got := q.Remove(i); got != want[i] {
-			t.Fatalf("Remove(%d) = %d, want %d", i, got, want[i])
+	next := 0
+	for step := 0; step < 200000; step++ {
+		switch op := r.IntN(10); {
+		case op < 5 || len(want) == 0:
+			q.Push(next)
+			want = append(want, next)
+			next++
+		case op < 9:
+			if got := q.Pop(); got != want[0] {
+				t.Fatalf("step %d: Pop = %d, want %d", step, got, want[0])
+			}
+			want = want[1:]
+		default:
+			i := r.IntN(len(want))
+			if i > 300 { // keep the shifting cheap
+				i = len(want) - 1 - r.IntN(min(len(want), 300))
+			}
+			if got := q.Remove(i); got != want[i] {
+				t.Fatalf("step %d: Remove(%d) = %d, want %d", step, i, got, want[i])
+			}
+			want = append(want[:i:i], want[i+1:]...)
 		}
-		want = append(want[:i:i], want[i+1:]...)
-	}
-	for i := 24; i < 44; i++ { // fills the wrapped ring and grows it
-		q.Push(i)
-		want = append(want, i)
+		if q.Len() != len(want) {
+			t.Fatalf("step %d: Len = %d, want %d", step, q.Len(), len(want))
+		}
+		if need := (q.head + q.Len() + blockMask) >> blockShift; len(q.blocks) != need && !(q.Len() == 0 && len(q.blocks) <= 1) {
+			t.Fatalf("step %d: %d blocks, %d needed", step, len(q.blocks), need)
+		}
 	}
 	for i, w := range want {
 		if got := *q.At(i); got != w {
 			t.Fatalf("At(%d) = %d, want %d", i, got, w)
 		}
 	}
-	for _, w := range want {
-		if got := q.Pop(); got != w {
-			t.Fatalf("Pop = %d, want %d", got, w)
-		}
+}
+
+// BenchmarkBacklog pushes a backlog of n messages the size of the host's
+// outMsg, then drains it, as a writer behind a streaming reply does.
+func BenchmarkBacklog(b *testing.B) {
+	type msg struct {
+		data []byte
+		a, c uint64
+		p    *uint64
+		s, t string
+		d    *int
+		k, u uint8
 	}
-	if q.Len() != 0 {
-		t.Fatalf("Len = %d after popping all", q.Len())
+	data := []byte("x")
+	for i := 0; i < b.N; i++ {
+		var q Queue[msg]
+		for j := 0; j < 20000; j++ {
+			q.Push(msg{data: data})
+		}
+		for q.Len() > 0 {
+			q.Pop()
+		}
 	}
 }
