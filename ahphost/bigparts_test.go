@@ -274,7 +274,8 @@ func TestReleaseMemoryAfterStoringALongText(t *testing.T) {
 		running.Add(-1)
 		runs.Add(1)
 	}
-	_, u := startHost(t, Options{NoToken: true, LargePartBytes: 64 << 10, ResourcePageBytes: 16 << 10, ReleaseMemory: release})
+	_, u := startHost(t, Options{NoToken: true, LargePartBytes: 64 << 10, ResourcePageBytes: 16 << 10,
+		ReleaseMemory: release, ReleaseGap: 200 * time.Millisecond})
 	w := dial(t, u, nil)
 	w.initialize("c1", []string{"ahp-root://"}, nil)
 	chat := w.createSession("ahp-session:/s1")
@@ -301,6 +302,44 @@ func TestReleaseMemoryAfterStoringALongText(t *testing.T) {
 	if overlapped.Load() != 0 {
 		t.Fatal("two releases ran at once")
 	}
+}
+
+// TestReleaseMemoryWaitsForQuiet: a release asked for while the host
+// keeps sending actions waits until it has been quiet, not the gap alone.
+func TestReleaseMemoryWaitsForQuiet(t *testing.T) {
+	var mu sync.Mutex
+	var started time.Time
+	release := func() { mu.Lock(); started = time.Now(); mu.Unlock() }
+	_, u := startHost(t, Options{NoToken: true, LargePartBytes: 64 << 10, ResourcePageBytes: 16 << 10,
+		ReleaseMemory: release, ReleaseGap: 200 * time.Millisecond}) // quiet: 100 ms
+	w := dial(t, u, nil)
+	w.initialize("c1", []string{"ahp-root://"}, nil)
+	chat := w.createSession("ahp-session:/s1")
+	w.call("subscribe", map[string]any{"channel": chat})
+	turnEnd := func(e envelope) bool { return e.Channel == chat && e.typ() == ahpwire.ActionChatTurnComplete }
+	w.sendMessage(chat, "t0", "/demo big 200000", 1)
+	w.action(chat+" end of the long turn", turnEnd) // the release is asked for
+	var last time.Time
+	for i := 1; i <= 12; i++ { // ~600 ms of turns, never 100 ms apart
+		time.Sleep(30 * time.Millisecond)
+		last = time.Now()
+		w.sendMessage(chat, "t"+strconv.Itoa(i), "hello", uint64(i+1))
+		w.action(chat+" end of a short turn", turnEnd)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		mu.Lock()
+		at := started
+		mu.Unlock()
+		if !at.IsZero() {
+			if at.Before(last) {
+				t.Fatalf("memory was released %v before the last turn, while the host was busy", last.Sub(at))
+			}
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("memory was not released once the host was quiet")
 }
 
 // TestReleaseMemoryPaced: long replies finishing while memory is being
@@ -331,12 +370,17 @@ func TestReleaseMemoryPaced(t *testing.T) {
 	chat := w.createSession("ahp-session:/s1")
 	w.call("subscribe", map[string]any{"channel": chat})
 	turnEnd := func(e envelope) bool { return e.Channel == chat && e.typ() == ahpwire.ActionChatTurnComplete }
-	for i := 1; i <= 4; i++ { // the first release holds while the other three end
+	w.sendMessage(chat, "t1", "/demo big 200000", 1)
+	w.action(chat+" end of the first long turn", turnEnd)
+	deadline := time.Now().Add(10 * time.Second)
+	for !func() bool { mu.Lock(); defer mu.Unlock(); return len(started) == 1 }() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	for i := 2; i <= 4; i++ { // they end while the first release runs
 		w.sendMessage(chat, "t"+strconv.Itoa(i), "/demo big 200000", uint64(i))
 		w.action(chat+" end of a long turn", turnEnd)
 	}
 	close(hold)
-	deadline := time.Now().Add(10 * time.Second)
 	for runs() < 2 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -99,29 +99,44 @@ func (c *corkConn) Write(p []byte) (int, error) {
 
 // sendBuf writes what the cork holds and empties it (c.mu is held).
 func (c *corkConn) sendBuf() (int, error) {
+	if len(c.buf) == 0 {
+		return 0, nil
+	}
 	n, err := c.write(c.buf)
 	c.buf = c.buf[:0]
 	return n, err
 }
 
-// writeFrame writes payload as one final text frame. With more set (more
-// frames follow at once) it waits in the cork while there is room;
-// otherwise it goes out now with what the cork holds.
-func (c *corkConn) writeFrame(payload []byte, more bool) error {
+// writeFrame writes one final text frame whose payload is parts, one
+// after the other. With more set (more frames follow at once) it waits in
+// the cork while there is room; otherwise it goes out now with what the
+// cork holds. A part too big for the cork is written from where it is,
+// after what the cork holds (no copy of a big page or segment).
+func (c *corkConn) writeFrame(more bool, parts ...[]byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closeSent {
 		return fmt.Errorf("data frame after the close frame: %w", net.ErrClosed)
 	}
-	c.buf = appendTextHeader(c.buf, len(payload))
-	if len(payload) > corkBytes { // a big segment: the header and what waits, then the payload
-		if _, err := c.sendBuf(); err != nil {
-			return err
-		}
-		_, err := c.write(payload)
-		return err
+	n := 0
+	for _, p := range parts {
+		n += len(p)
 	}
-	c.buf = append(c.buf, payload...)
+	c.buf = appendTextHeader(c.buf, n)
+	for _, p := range parts {
+		if len(c.buf)+len(p) > corkBytes { // no room: what waits goes first
+			if _, err := c.sendBuf(); err != nil {
+				return err
+			}
+			if len(p) > corkBytes/2 {
+				if _, err := c.write(p); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		c.buf = append(c.buf, p...)
+	}
 	if more && len(c.buf) <= corkBytes {
 		return nil
 	}

@@ -58,17 +58,17 @@ func TestCorkHoldsUntilUncorkedWrite(t *testing.T) {
 		}
 	}()
 	for _, s := range []string{"a", "b"} {
-		if err := c.writeFrame([]byte(s), true); err != nil {
+		if err := c.writeFrame(true, []byte(s)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := c.writeFrame([]byte("c"), false); err != nil {
+	if err := c.writeFrame(false, []byte("c")); err != nil {
 		t.Fatal(err)
 	}
 	if s := <-got; s != "\x81\x01a\x81\x01b\x81\x01c" {
 		t.Fatalf("one write of %q, want the three frames", s)
 	}
-	if err := c.writeFrame([]byte("d"), true); err != nil {
+	if err := c.writeFrame(true, []byte("d")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Write([]byte{0x8a, 0}); err != nil { // the library's pong
@@ -77,7 +77,7 @@ func TestCorkHoldsUntilUncorkedWrite(t *testing.T) {
 	if s := <-got; s != "\x81\x01d\x8a\x00" {
 		t.Fatalf("the pong wrote %q, want the held frame then the pong", s)
 	}
-	if err := c.writeFrame([]byte("e"), true); err != nil {
+	if err := c.writeFrame(true, []byte("e")); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.flush(); err != nil {
@@ -90,7 +90,7 @@ func TestCorkHoldsUntilUncorkedWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-got
-	if err := c.writeFrame([]byte("f"), false); !errors.Is(err, net.ErrClosed) {
+	if err := c.writeFrame(false, []byte("f")); !errors.Is(err, net.ErrClosed) {
 		t.Fatalf("a data frame after the close frame: err = %v, want net.ErrClosed", err)
 	}
 }
@@ -108,7 +108,7 @@ func TestCorkFramesReadByTheLibrary(t *testing.T) {
 		}
 		defer func() { _ = ws.CloseNow() }()
 		for i, n := range sizes {
-			if err := cork.writeFrame(bytes.Repeat([]byte{byte('a' + i)}, n), i%3 != 2); err != nil {
+			if err := cork.writeFrame(i%3 != 2, bytes.Repeat([]byte{byte('a' + i)}, n)); err != nil {
 				t.Errorf("frame %d: %v", i, err)
 				return
 			}

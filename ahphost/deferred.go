@@ -172,8 +172,10 @@ func (c *conn) peerLimit() int64 {
 // buildDeferred encodes a deferred response in the writer goroutine. When
 // the result cannot be built or is too large for the peer, the request's
 // state changes are rolled back and an error answer is returned instead
-// (-32050 MessageTooLarge, or -32603).
-func (c *conn) buildDeferred(m *outMsg) []byte {
+// (-32050 MessageTooLarge, or -32603). A result encoded already (a kept
+// resourceRead answer, rescache.go) is not copied: the response is then
+// head, body and answerTail (joinAnswer), else head alone (body nil).
+func (c *conn) buildDeferred(m *outMsg) (head, body []byte) {
 	d := m.deferred
 	m.deferred = nil
 	if hookBuildDeferred != nil {
@@ -186,12 +188,20 @@ func (c *conn) buildDeferred(m *outMsg) []byte {
 		select {
 		case c.h.buildSem <- struct{}{}:
 		case <-c.ctx.Done():
-			return nil
+			return nil, nil
 		}
 		defer func() { <-c.h.buildSem }()
 	}
 	limit := c.messageLimit()
 	res, err := d.build(limit)
+	if enc, ok := res.(encodedResult); ok && err == nil {
+		head = answerHead(*m.id)
+		if n := int64(len(head) + len(enc) + len(answerTail)); n > limit {
+			err = &tooLargeError{size: n, limit: limit}
+		} else {
+			return head, enc
+		}
+	}
 	var data []byte
 	if err == nil {
 		data, err = resultFrame(*m.id, res)
@@ -200,7 +210,7 @@ func (c *conn) buildDeferred(m *outMsg) []byte {
 		}
 	}
 	if err == nil {
-		return data
+		return data, nil
 	}
 	if d.rollback != nil {
 		c.h.mu.Lock()
@@ -220,7 +230,7 @@ func (c *conn) buildDeferred(m *outMsg) []byte {
 		e = ahpwire.NewError(*m.id, ahpwire.CodeInternalError, "cannot encode result", nil)
 	}
 	b, _ := json.Marshal(e)
-	return b
+	return b, nil
 }
 
 // buildSlots is the number of deferred results built concurrently.
@@ -229,18 +239,39 @@ const buildSlots = 2
 // resultFrame encodes a JSON-RPC success response around result with one
 // encoding pass (no re-encoding of the result bytes).
 func resultFrame(id uint64, result any) ([]byte, error) {
-	body, err := json.Marshal(result)
-	if err != nil {
-		return nil, fmt.Errorf("encode result: %w", err)
+	body, ok := result.(encodedResult)
+	if !ok {
+		var err error
+		if body, err = json.Marshal(result); err != nil {
+			return nil, fmt.Errorf("encode result: %w", err)
+		}
 	}
+	return joinAnswer(answerHead(id), body), nil
+}
+
+// answerTail ends a response after its result.
+var answerTail = []byte{'}'}
+
+// answerHead is a success response up to its result.
+func answerHead(id uint64) []byte {
 	const head = `{"jsonrpc":"2.0","id":`
-	out := make([]byte, 0, len(head)+len(body)+32)
+	out := make([]byte, 0, len(head)+32)
 	out = append(out, head...)
 	out = strconv.AppendUint(out, id, 10)
-	out = append(out, `,"result":`...)
-	out = append(out, body...)
-	return append(out, '}'), nil
+	return append(out, `,"result":`...)
 }
+
+// joinAnswer is the response of head and body (body nil: head is all of it).
+func joinAnswer(head, body []byte) []byte {
+	if body == nil {
+		return head
+	}
+	out := make([]byte, 0, len(head)+len(body)+len(answerTail))
+	return append(append(append(out, head...), body...), answerTail...)
+}
+
+// encodedResult is a result already encoded as JSON (built once, shared).
+type encodedResult []byte
 
 // hookBuildDeferred, when set (tests), runs before every deferred build.
 var hookBuildDeferred func(*conn)

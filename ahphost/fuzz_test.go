@@ -35,7 +35,7 @@ func FuzzHandleFrames(f *testing.F) {
 				break
 			}
 			if m.deferred != nil {
-				m.data = c.buildDeferred(&m)
+				m.data = joinAnswer(c.buildDeferred(&m))
 			}
 			if !json.Valid(m.data) {
 				t.Fatalf("invalid JSON queued: %q", m.data)

@@ -51,6 +51,8 @@ type Host struct {
 	buildSem chan struct{}
 	// release paces Options.ReleaseMemory (bigparts.go).
 	release releaseState
+	// encoded keeps resourceRead answers for the next reader (rescache.go).
+	encoded encodedResults
 
 	mu     sync.Mutex
 	closed bool

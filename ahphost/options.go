@@ -163,10 +163,12 @@ type Options struct {
 	// replayed deltas dropped (at most one run at a time): the process can
 	// give the freed memory back to the system at once instead of at its
 	// next collection (the CLI passes debug.FreeOSMemory). It must not call
-	// back into the host. It runs at most once per ReleaseGap.
+	// back into the host. It runs at most once per ReleaseGap, once the
+	// host is quiet.
 	ReleaseMemory func()
-	// ReleaseGap is the least time between two runs of ReleaseMemory; a
-	// request inside it runs at its end. 0 = DefaultReleaseGap.
+	// ReleaseGap is the least time between two runs of ReleaseMemory, and
+	// twice the quiet (no action sent) a run waits for, up to a minute
+	// (bigparts.go). 0 = DefaultReleaseGap.
 	ReleaseGap time.Duration
 	// MaxSubscriptions caps a connection's distinct subscriptions;
 	// 0 = DefaultMaxSubscriptions.
@@ -334,7 +336,7 @@ func (o Options) withDefaults() (Options, error) {
 }
 
 // DefaultReleaseGap is Options.ReleaseGap's default.
-const DefaultReleaseGap = 5 * time.Second
+const DefaultReleaseGap = 30 * time.Second
 
 // releaseGap is the least time between two runs of ReleaseMemory.
 func (o Options) releaseGap() time.Duration {

@@ -80,8 +80,15 @@ type outQueue struct {
 	ready chan struct{} // capacity 1: signals "something was pushed"
 }
 
+// outBlocks is the blocks of every connection's queue (fifo.Pool): one
+// streaming reply puts every subscriber's writer thousands of messages
+// behind, and then each catches up.
+var outBlocks fifo.Pool[outMsg]
+
 func newOutQueue(limit int64) *outQueue {
-	return &outQueue{limit: limit, ready: make(chan struct{}, 1)}
+	q := &outQueue{limit: limit, ready: make(chan struct{}, 1)}
+	q.items.Pool = &outBlocks
+	return q
 }
 
 // pushResult is the outcome of push.

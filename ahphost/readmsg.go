@@ -20,8 +20,15 @@ var errReadBudget = errors.New("host-wide budget for unfinished incoming message
 // Options.MessageReadTimeout of its first frame.
 var errMessageTimeout = errors.New("incoming message not completed in time")
 
-// readChunk is the unit in which a message's buffer grows.
-const readChunk = 32 << 10
+// A message's buffer starts at readFirst bytes and doubles up to
+// readChunk, then grows by at least readChunk at a time (at most 4 MiB).
+// Requests are mostly a few hundred bytes: a first buffer of 32 KiB was
+// cleared for each of them (with fifty clients each reading the pages of
+// a long reply, a tenth of the host's CPU).
+const (
+	readFirst = 1 << 10
+	readChunk = 32 << 10
+)
 
 // readMessage reads one complete message. Waiting for a message has no
 // deadline (the keep-alive detects dead links), but once its first frame
@@ -47,12 +54,18 @@ func (c *conn) readMessage() (typ websocket.MessageType, data []byte, charge int
 	release := func() { h.pendingRead.Add(-charge) }
 	for {
 		if len(data) == cap(data) {
-			grow := int64(min(max(cap(data), readChunk), 4<<20))
+			old := int64(cap(data))
+			size := int64(readFirst)
+			if old >= readChunk {
+				size = old + min(old, 4<<20)
+			} else if old > 0 {
+				size = 2 * old
+			}
 			// The first readChunk bytes of every message are not charged
 			// (at most MaxConnections × 32 KiB in all), so peers holding the
 			// budget cannot lock others out of small messages (pings,
 			// commands); only growth beyond it is.
-			if cap(data) > 0 {
+			if grow := max(size-readChunk, 0) - max(old-readChunk, 0); grow > 0 {
 				if h.pendingRead.Add(grow) > h.opts.MaxPendingReadBytes {
 					h.pendingRead.Add(-grow)
 					release()
@@ -60,7 +73,7 @@ func (c *conn) readMessage() (typ websocket.MessageType, data []byte, charge int
 				}
 				charge += grow
 			}
-			nb := make([]byte, len(data), cap(data)+int(grow))
+			nb := make([]byte, len(data), size)
 			copy(nb, data)
 			data = nb
 		}

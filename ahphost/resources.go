@@ -2,6 +2,7 @@ package ahphost
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -33,6 +34,7 @@ type resourceStore struct {
 	db     *durable.DB
 	gen    uint64 // the generation of the pending batch
 	stored uint64 // 1 + the last generation committed (0: none)
+	puts   uint64 // resources stored so far (their ver)
 }
 
 // resource is one stored content: in memory (data), or in a file (path)
@@ -44,6 +46,9 @@ type resource struct {
 	contentType string
 	// gen is the batch generation that stores it (durable hosts).
 	gen uint64
+	// ver tells this value from others stored under the same URI (0: read
+	// from the database; rescache.go).
+	ver uint64
 	// uri and db locate an evicted resource of a durable host.
 	uri string
 	db  *durable.DB
@@ -64,7 +69,8 @@ func (r *resourceStore) put(uri, contentType string, data []byte, budget int64) 
 		}
 	}
 	r.order = append(r.order, uri)
-	r.items[uri] = resource{data: data, size: int64(len(data)), contentType: contentType, gen: r.gen}
+	r.puts++
+	r.items[uri] = resource{data: data, size: int64(len(data)), contentType: contentType, gen: r.gen, ver: r.puts}
 	r.bytes += int64(len(data))
 	r.evict(budget)
 }
@@ -191,17 +197,28 @@ func (c *conn) resourceRead(p *ahpwire.ResourceReadParams) (any, func(), *rpcErr
 	// holds a small queued entry per read, not a copy of the content each
 	// (120 such peers reading a 0.9 MB resource 100 times each took the
 	// host to 1.4 GiB). Builds share the host-wide build slots.
+	// The encoded answer is shared by the clients that read it (rescache.go).
 	b64 := p.Encoding == ahpwire.EncodingBase64
-	return &deferred{build: func(limit int64) (any, error) {
+	enc, key := &c.h.encoded, encodedKey{uri: p.URI, b64: b64, ver: it.ver}
+	_, kept := enc.get(key) // a kept answer needs none of the build slots
+	return &deferred{light: kept, build: func(limit int64) (any, error) {
 		if n := encodedSize(it, b64); n > limit {
 			return nil, &tooLargeError{size: n, limit: limit}
+		}
+		if b, ok := enc.get(key); ok {
+			return encodedResult(b), nil
 		}
 		data, err := it.load() // evicted ones from their file, outside h.mu
 		if err != nil {
 			return nil, err
 		}
 		it.data = data
-		return encodeResource(it, b64), nil
+		b, err := json.Marshal(encodeResource(it, b64))
+		if err != nil {
+			return nil, fmt.Errorf("encode resource: %w", err)
+		}
+		enc.put(key, b)
+		return encodedResult(b), nil
 	}}, nil, nil
 }
 

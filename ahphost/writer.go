@@ -84,9 +84,18 @@ func (c *conn) writeMessages() {
 			if !c.flushCork() {
 				return
 			}
-			if m.data = c.buildDeferred(&m); m.data == nil {
+			head, body := c.buildDeferred(&m)
+			if head == nil {
 				return // connection ended while waiting to build
 			}
+			if body != nil && int64(len(head)+len(body)+len(answerTail)) <= c.frameLimit() {
+				// A kept answer in one frame: written from where it is kept.
+				if !c.awaitDurable(m.at) || !c.writeFrame(head, body, answerTail) {
+					return
+				}
+				continue
+			}
+			m.data = joinAnswer(head, body)
 		}
 		g, ok := c.prepare(m)
 		if !ok {
@@ -194,8 +203,9 @@ func tooLarge(err error) (size, limit int64) {
 }
 
 // writeFrame applies the relay cap and fault injection, then writes one
-// text frame. It returns false when the connection is finished.
-func (c *conn) writeFrame(frame []byte) bool {
+// text frame, whose payload is the parts one after the other. It returns
+// false when the connection is finished.
+func (c *conn) writeFrame(parts ...[]byte) bool {
 	h := c.h
 	if d := h.frameDelay(); d > 0 && !c.sleep(d) {
 		return false
@@ -203,23 +213,27 @@ func (c *conn) writeFrame(frame []byte) bool {
 	if !c.waitSilence() {
 		return false
 	}
-	if limit := h.opts.RelayFrameCap; limit > 0 && int64(len(frame)) > limit {
+	size := 0
+	for _, p := range parts {
+		size += len(p)
+	}
+	if limit := h.opts.RelayFrameCap; limit > 0 && int64(size) > limit {
 		h.log.Warn("relay: outgoing frame exceeds cap; closing connection",
-			"conn", c.id, "size", len(frame), "cap", limit)
+			"conn", c.id, "size", size, "cap", limit)
 		_ = c.ws.Close(websocket.StatusMessageTooBig, "frame exceeds relay cap")
 		return false
 	}
 	c.writing.Store(true)
 	// More to write at once: one write(2) for them. The cork also bounds
 	// the socket's writes by the WriteTimeout (cork.go).
-	err := c.cork.writeFrame(frame, c.q.pending())
+	err := c.cork.writeFrame(c.q.pending(), parts...)
 	timedOut := errors.Is(err, os.ErrDeadlineExceeded) || c.cork.expired.Load()
 	if timedOut {
 		_ = c.ws.CloseNow() // the socket is closed under the library: end it too
 	}
 	c.writing.Store(false)
 	if err != nil {
-		c.writeFailed(err, timedOut, len(frame))
+		c.writeFailed(err, timedOut, size)
 		return false
 	}
 	c.framesOut.Add(1)

@@ -2,9 +2,9 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -27,6 +27,7 @@ import (
 // receive the reply byte for byte the same (it fails otherwise).
 // one-cpu-ms and fifty-cpu-ms are each host's user+system CPU per reply
 // (/proc/PID/stat); fifty/one is their ratio (issue 28: under 3).
+// AHPTUI_FANOUT_CPUPROFILE=P writes the hosts' CPU profiles to P.1 and P.50.
 func BenchmarkServeFanout(b *testing.B) {
 	one, fifty := startFanHost(b, 1), startFanHost(b, 50)
 	time.Sleep(200 * time.Millisecond) // the subscriptions are answered
@@ -58,7 +59,10 @@ func startFanHost(b *testing.B, n int) *fanHost {
 	bin := sharedBinary(b)
 	cmd := exec.Command(bin, "serve", "--without-connection-token", "--pace", "0", "--dir", b.TempDir(),
 		"--state-dir", b.TempDir(), "--log-level", "error")
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+b.TempDir())
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+b.TempDir(), "AHPTUI_CPUPROFILE=")
+	if prof := os.Getenv("AHPTUI_FANOUT_CPUPROFILE"); prof != "" { // each host's, written at exit
+		cmd.Env = append(cmd.Env, fmt.Sprintf("AHPTUI_CPUPROFILE=%s.%d", prof, n))
+	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -123,38 +127,81 @@ func (h *fanHost) reply(b *testing.B, i int) time.Duration {
 }
 
 // readReplies reads a subscriber's frames and sends the SHA-256 of each
-// reply's deltas when its turn completes; the reply must be 3 MiB.
+// whole reply when its turn has completed: what streamed inline as
+// chat/delta and, in their places, the pages of its contentRef parts
+// (past LargePartBytes the host streams a reply as pages), each read with
+// resourceRead as its part arrives, as a client showing the reply does.
+// A reply that is not 3 MiB sends a zero sum.
 func readReplies(ctx context.Context, c *websocket.Conn, results chan<- [32]byte) {
-	var reply bytes.Buffer
+	var pieces []string
+	pending := map[int]int{} // resourceRead id → its piece
+	nextID, ended := 100, false
+	finish := func() {
+		if !ended || len(pending) > 0 {
+			return
+		}
+		sum := sha256.Sum256([]byte(strings.Join(pieces, "")))
+		if n := len(strings.Join(pieces, "")); n != 3<<20 {
+			sum = [32]byte{}
+		}
+		pieces, ended = pieces[:0], false
+		results <- sum
+	}
 	for {
 		_, data, err := c.Read(ctx)
 		if err != nil {
 			return
 		}
-		if !bytes.Contains(data, []byte(`"method":"action"`)) {
-			continue
-		}
 		var m struct {
+			ID     *int `json:"id"`
+			Result *struct {
+				Data     string `json:"data"`
+				Encoding string `json:"encoding"`
+			} `json:"result"`
 			Params struct {
 				Action struct {
 					Type    string `json:"type"`
 					Content string `json:"content"`
+					Part    struct {
+						Kind string `json:"kind"`
+						URI  string `json:"uri"`
+					} `json:"part"`
 				} `json:"action"`
 			} `json:"params"`
 		}
 		if json.Unmarshal(data, &m) != nil {
 			continue
 		}
-		switch m.Params.Action.Type {
-		case "chat/delta":
-			reply.WriteString(m.Params.Action.Content)
-		case "chat/turnComplete":
-			sum := sha256.Sum256(reply.Bytes())
-			if reply.Len() != 3<<20 {
-				sum = [32]byte{} // a short reply never matches a whole one
+		if m.ID != nil && m.Result != nil {
+			if i, ok := pending[*m.ID]; ok {
+				page := m.Result.Data
+				if m.Result.Encoding == "base64" {
+					b, _ := base64.StdEncoding.DecodeString(page)
+					page = string(b)
+				}
+				pieces[i] = page
+				delete(pending, *m.ID)
+				finish()
 			}
-			reply.Reset()
-			results <- sum
+			continue
+		}
+		switch a := m.Params.Action; a.Type {
+		case "chat/delta":
+			pieces = append(pieces, a.Content)
+		case "chat/responsePart":
+			if a.Part.Kind != "contentRef" {
+				continue
+			}
+			nextID++
+			pending[nextID] = len(pieces)
+			pieces = append(pieces, "")
+			req := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resourceRead","params":{"channel":"ahp-root://","uri":%q}}`, nextID, a.Part.URI)
+			if c.Write(ctx, websocket.MessageText, []byte(req)) != nil {
+				return
+			}
+		case "chat/turnComplete":
+			ended = true
+			finish()
 		}
 	}
 }

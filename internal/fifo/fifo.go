@@ -14,6 +14,8 @@
 // blockLen times fewer than items.
 package fifo
 
+import "sync"
+
 // blockLen is the number of items in a block (a power of two).
 const (
 	blockShift = 7
@@ -30,6 +32,35 @@ type Queue[T any] struct {
 	head   int         // index of the oldest item in blocks[0]
 	n      int         // number of queued items
 	spare  *block[T]   // one emptied block kept for the next (no churn at a block's edge)
+	// Pool, when set, is where the queue takes its blocks and gives back
+	// those it empties: queues that share one reuse each other's blocks
+	// instead of allocating and collecting them (fifty writers each a few
+	// thousand messages behind one reply, then caught up).
+	Pool *Pool[T]
+}
+
+// Pool holds emptied blocks for the queues that share it (safe for
+// concurrent use; the zero value is ready). The runtime may drop what it
+// holds at a collection.
+type Pool[T any] struct {
+	p sync.Pool
+}
+
+// get returns an empty block.
+func (p *Pool[T]) get() *block[T] {
+	if p != nil {
+		if b, ok := p.p.Get().(*block[T]); ok {
+			return b
+		}
+	}
+	return new(block[T])
+}
+
+// put keeps an empty block (every slot zero) for reuse.
+func (p *Pool[T]) put(b *block[T]) {
+	if p != nil {
+		p.p.Put(b)
+	}
 }
 
 // Len returns the number of queued items.
@@ -41,7 +72,7 @@ func (q *Queue[T]) Push(v T) {
 	if j>>blockShift == len(q.blocks) {
 		b := q.spare
 		if b == nil {
-			b = new(block[T])
+			b = q.Pool.get()
 		}
 		q.spare = nil
 		q.blocks = append(q.blocks, b)
@@ -76,9 +107,10 @@ func (q *Queue[T]) Pop() T {
 	return v
 }
 
-// dropFirst lets go of the first block (used up), keeping it as the spare.
+// dropFirst lets go of the first block (used up, every slot zeroed),
+// keeping it as the spare.
 func (q *Queue[T]) dropFirst() {
-	q.spare = q.blocks[0]
+	q.keep(q.blocks[0])
 	q.blocks[0] = nil
 	q.blocks = q.blocks[1:]
 	q.head = 0
@@ -102,14 +134,23 @@ func (q *Queue[T]) Remove(i int) T {
 	q.n--
 	if end := q.head + q.n; end&blockMask == 0 && end>>blockShift < len(q.blocks) {
 		last := len(q.blocks) - 1 // the last block is empty now
-		q.spare = q.blocks[last]
+		q.keep(q.blocks[last])
 		q.blocks[last] = nil
 		q.blocks = q.blocks[:last]
 	}
 	return v
 }
 
-// Clear drops every item and block.
+// keep makes an emptied block the spare, giving the spare before it to
+// the pool.
+func (q *Queue[T]) keep(b *block[T]) {
+	if q.spare != nil {
+		q.Pool.put(q.spare)
+	}
+	q.spare = b
+}
+
+// Clear drops every item and block (the pool stays).
 func (q *Queue[T]) Clear() {
-	*q = Queue[T]{}
+	*q = Queue[T]{Pool: q.Pool}
 }

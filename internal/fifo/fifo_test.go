@@ -2,6 +2,7 @@ package fifo
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -127,5 +128,45 @@ func BenchmarkBacklog(b *testing.B) {
 		for q.Len() > 0 {
 			q.Pop()
 		}
+	}
+}
+
+// TestPoolTakesEmptiedBlocks: queues sharing a pool give it their used-up
+// blocks, every slot zero (no item kept alive), and take blocks from it.
+func TestPoolTakesEmptiedBlocks(t *testing.T) {
+	var pool Pool[*int]
+	a, b := Queue[*int]{Pool: &pool}, Queue[*int]{Pool: &pool}
+	for i := 0; i < 10*blockLen; i++ {
+		v := i
+		a.Push(&v)
+	}
+	for a.Len() > 0 {
+		a.Pop()
+	}
+	var got []*block[*int]
+	for {
+		x, ok := pool.p.Get().(*block[*int])
+		if !ok {
+			break
+		}
+		got = append(got, x)
+	}
+	if len(got) < 5 {
+		t.Fatalf("the pool holds %d blocks after 10 were used up", len(got))
+	}
+	for _, x := range got {
+		for i, p := range x {
+			if p != nil {
+				t.Fatalf("a pooled block still references an item at slot %d", i)
+			}
+		}
+		pool.put(x)
+	}
+	b.Push(new(int))
+	if len(b.blocks) != 1 {
+		t.Fatal("no block after a push")
+	}
+	if reused := slices.Contains(got, b.blocks[0]); !reused {
+		t.Fatal("a queue sharing the pool allocated a block while the pool held some")
 	}
 }
