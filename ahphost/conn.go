@@ -22,6 +22,13 @@ type conn struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	q      *outQueue
+	// held is what the writer took from q and has still to write, in
+	// order (popBatch), in batch's array (writer only).
+	held  []outMsg
+	batch [64]outMsg
+	// single is the frame list of a message that fits in one frame
+	// (prepare; valid until the next, writer only).
+	single [1][]byte
 	eof    *wseof.Watch // sees the stream's end under coder/websocket (nil: not watched); read by readLoop only
 	// readOnly marks a connection made with the watch token (auth.go); set
 	// before its read loop starts.

@@ -157,25 +157,35 @@ func (q *outQueue) forget(m *outMsg) {
 	}
 }
 
-// pop blocks until a message is available, the queue is closed or ctx is
-// done.
-func (q *outQueue) pop(ctx context.Context) (outMsg, bool) {
+// popBatch blocks until a message is available, the queue is closed or
+// ctx is done, then takes the head and, unless the head is
+// deferred or too big for one frame (limit), the messages after it that
+// are neither, up to cap(dst) in all, appending them to dst. The writer
+// writes them in order without taking the lock for each (a writer behind
+// a streaming reply took it, and the producer's cache lines, per delta);
+// what may need the queue's interleaving rules (a build, a segmented
+// message) is only ever a batch of its own, taken first.
+func (q *outQueue) popBatch(ctx context.Context, limit int64, dst []outMsg) ([]outMsg, bool) {
 	for {
 		q.mu.Lock()
 		if q.closed {
 			q.mu.Unlock()
-			return outMsg{}, false
+			return dst, false
 		}
 		if q.len() > 0 {
 			m := q.popLocked()
+			dst = append(dst, m)
+			for m.interleavable(limit) && q.len() > 0 && len(dst) < cap(dst) && q.items.At(0).interleavable(limit) {
+				dst = append(dst, q.popLocked())
+			}
 			q.mu.Unlock()
-			return m, true
+			return dst, true
 		}
 		q.mu.Unlock()
 		select {
 		case <-q.ready:
 		case <-ctx.Done():
-			return outMsg{}, false
+			return dst, false
 		}
 	}
 }

@@ -73,15 +73,20 @@ func (c *conn) writeMessages() {
 			}
 			continue
 		}
-		if !c.q.pending() && !c.flushCork() { // about to wait for a message (cork.go)
-			return
+		if len(c.held) == 0 {
+			if !c.q.pending() && !c.flushCork() { // about to wait for a message (cork.go)
+				return
+			}
+			var ok bool
+			if c.held, ok = c.q.popBatch(c.ctx, c.frameLimit(), c.batch[:0]); !ok {
+				return
+			}
 		}
-		m, ok := c.q.pop(c.ctx)
-		if !ok {
-			return
-		}
+		m := c.held[0]
+		c.held[0] = outMsg{} // (the batch's array keeps nothing written)
+		c.held = c.held[1:]
 		if m.deferred != nil {
-			if !c.flushCork() {
+			if !m.deferred.light && !c.flushCork() { // (a build may wait for a slot)
 				return
 			}
 			head, body := c.buildDeferred(&m)
@@ -158,6 +163,10 @@ func (c *conn) prepare(m outMsg) (segment.Group, bool) {
 		_ = c.ws.CloseNow()
 		return segment.Group{}, false
 	}
+	if int64(len(m.data)) <= c.frameLimit() { // one frame, as it is (no allocation per frame)
+		c.single[0] = m.data
+		return segment.Group{Frames: c.single[:]}, true
+	}
 	recv := c.recvCap.Load()
 	var ceiling int64
 	if recv == nil {
@@ -226,7 +235,7 @@ func (c *conn) writeFrame(parts ...[]byte) bool {
 	c.writing.Store(true)
 	// More to write at once: one write(2) for them. The cork also bounds
 	// the socket's writes by the WriteTimeout (cork.go).
-	err := c.cork.writeFrame(c.q.pending(), parts...)
+	err := c.cork.writeFrame(len(c.held) > 0 || c.q.pending(), parts...)
 	timedOut := errors.Is(err, os.ErrDeadlineExceeded) || c.cork.expired.Load()
 	if timedOut {
 		_ = c.ws.CloseNow() // the socket is closed under the library: end it too
