@@ -95,9 +95,18 @@ func TestCorkHoldsUntilUncorkedWrite(t *testing.T) {
 	}
 }
 
+// framesInParts are frames written from several parts: a kept answer's
+// head, page and tail (small, bigger than the cork, one byte), and parts
+// that fill the cork between them.
+var framesInParts = [][][]byte{
+	{[]byte(`{"id":7,"result":`), bytes.Repeat([]byte("p"), corkBytes+100), []byte("}")},
+	{bytes.Repeat([]byte("q"), corkBytes-10), bytes.Repeat([]byte("r"), 20), []byte("s")},
+	{[]byte(`{"id":8,"result":`), bytes.Repeat([]byte("t"), corkBytes/2+1), []byte("}")},
+}
+
 // TestCorkFramesReadByTheLibrary: the frames the cork builds, of every
-// header length and past the cork's size, are read whole and in order by
-// a real coder/websocket client over a real TCP connection.
+// header length, past the cork's size and from parts, are read whole and
+// in order by a real coder/websocket client over a real TCP connection.
 func TestCorkFramesReadByTheLibrary(t *testing.T) {
 	sizes := []int{0, 1, 125, 126, 127, 0xFFFF, 0x10000, corkBytes - 3, corkBytes + 1, 3 << 20}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -110,6 +119,12 @@ func TestCorkFramesReadByTheLibrary(t *testing.T) {
 		for i, n := range sizes {
 			if err := cork.writeFrame(i%3 != 2, bytes.Repeat([]byte{byte('a' + i)}, n)); err != nil {
 				t.Errorf("frame %d: %v", i, err)
+				return
+			}
+		}
+		for _, parts := range framesInParts {
+			if err := cork.writeFrame(true, parts...); err != nil {
+				t.Error(err)
 				return
 			}
 		}
@@ -134,6 +149,12 @@ func TestCorkFramesReadByTheLibrary(t *testing.T) {
 		}
 		if typ != websocket.MessageText || !bytes.Equal(data, bytes.Repeat([]byte{byte('a' + i)}, n)) {
 			t.Fatalf("frame %d: %v of %d bytes, want text of %d", i, typ, len(data), n)
+		}
+	}
+	for i, parts := range framesInParts {
+		_, data, err := ws.Read(ctx)
+		if want := bytes.Join(parts, nil); err != nil || !bytes.Equal(data, want) {
+			t.Fatalf("frame in parts %d: %d bytes (%v), want %d", i, len(data), err, len(want))
 		}
 	}
 	if _, _, err := ws.Read(ctx); websocket.CloseStatus(err) != websocket.StatusNormalClosure {
