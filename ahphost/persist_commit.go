@@ -21,13 +21,16 @@ import (
 // failRetry is the least time between two commits after one failed.
 const failRetry = time.Second
 
-// take swaps out the pending batch and captures the snapshots it needs;
-// gen is the resource generation the batch stores. h.mu is held.
-func (s *store) take() (b *durable.Batch, jobs []snapJob, gen uint64) {
+// take swaps out the pending batch and captures the snapshots it needs
+// and the text runs that end it (runs: logged by the caller, outside h.mu,
+// after what the batch holds); gen is the resource generation the batch
+// stores. h.mu is held.
+func (s *store) take() (b *durable.Batch, runs []detachedRun, jobs []snapJob, gen uint64) {
 	p := s.persist
 	for uri := range p.dirty {
-		if cp := p.chans[uri]; cp != nil {
-			s.flushText(uri, cp)
+		if cp := p.chans[uri]; cp != nil && cp.text.seq != 0 {
+			runs = append(runs, detachedRun{channel: uri, run: cp.text})
+			cp.text = textRun{}
 		}
 	}
 	b = p.batch
@@ -49,7 +52,7 @@ func (s *store) take() (b *durable.Batch, jobs []snapJob, gen uint64) {
 		cp.tail, cp.reSnap, cp.hasSnap = 0, false, true
 	}
 	clear(p.dirty)
-	return b, jobs, gen
+	return b, runs, jobs, gen
 }
 
 // dropPending gives up the pending batch while the database fails: its
@@ -128,8 +131,11 @@ func (h *Host) commitOnce() {
 		p.advance(seq)
 		return
 	}
-	b, jobs, gen := h.st.take()
+	b, runs, jobs, gen := h.st.take()
 	h.mu.Unlock()
+	for _, r := range runs {
+		h.logText(b, r.channel, r.run)
+	}
 	var compact []snapJob
 	sizes := make(map[string]int64, len(jobs))
 	for _, j := range jobs {

@@ -3,7 +3,19 @@
 
 package ahphost
 
-import "github.com/ahptui/ahptui/ahpwire"
+import (
+	"sync"
+
+	"github.com/ahptui/ahptui/ahphost/durable"
+	"github.com/ahptui/ahptui/ahpwire"
+)
+
+// textBufs holds the buffers of finished runs for the next ones (a run
+// grows to a commit's worth of a reply's text, up to hundreds of KB).
+var textBufs sync.Pool
+
+// maxPooledText is the largest buffer kept in textBufs.
+const maxPooledText = 1 << 20
 
 // textRun is a run of streamed text deltas (chat/delta or chat/reasoning)
 // of one part, logged as one action: reducing the joined text is reducing
@@ -41,28 +53,48 @@ func (r *textRun) add(a ahpwire.Action, seq uint64) bool {
 		return false
 	}
 	r.reasoning, r.turnID, r.partID, r.seq, r.last = reasoning, turn, part, seq, len(text)
+	if r.text == nil {
+		if b, ok := textBufs.Get().(*[]byte); ok {
+			r.text = (*b)[:0]
+		}
+	}
 	r.text = append(r.text, text...)
 	return true
 }
 
-// flushText logs channel's text run as one action. h.mu is held.
+// flushText logs channel's text run as one action, in its place among
+// the channel's envelopes. h.mu is held.
 func (s *store) flushText(channel string, cp *chanPersist) {
-	r := &cp.text
+	r := cp.text
 	if r.seq == 0 {
 		return
 	}
+	cp.text = textRun{}
+	s.h.logText(s.persist.batch, channel, r)
+}
+
+// detachedRun is a channel's text run taken out with its batch, logged
+// outside h.mu (take).
+type detachedRun struct {
+	channel string
+	run     textRun
+}
+
+// logText appends run r of channel to b as one action and lets its
+// buffer go. It needs h.mu only when b is the pending batch.
+func (h *Host) logText(b *durable.Batch, channel string, r textRun) {
 	var a ahpwire.Action = &ahpwire.ChatDelta{TurnID: r.turnID, PartID: r.partID, Content: string(r.text)}
 	if r.reasoning {
 		a = &ahpwire.ChatReasoning{TurnID: r.turnID, PartID: r.partID, Content: string(r.text)}
 	}
 	env, _, err := envelopeFrame(channel, r.seq, a, nil, nil, "")
 	if err != nil {
-		s.h.log.Error("cannot encode streamed text for the state database", "channel", truncate(channel, 200), "err", err)
+		h.log.Error("cannot encode streamed text for the state database", "channel", truncate(channel, 200), "err", err)
 	} else {
-		s.persist.batch.Append(channel, r.seq, env)
+		b.Append(channel, r.seq, env)
 	}
-	*r = textRun{text: r.text[:0]}
-	if cap(r.text) > 64<<10 {
-		r.text = nil
+	if cap(r.text) <= maxPooledText {
+		buf := r.text[:0]
+		textBufs.Put(&buf)
 	}
 }

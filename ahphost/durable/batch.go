@@ -165,8 +165,10 @@ func (d *DB) Commit(b *Batch) (err error) {
 // into values keyed by its serverSeq and a chunk number (logKey). A B+tree
 // leaf holds at least two values, and a commit rewrites the leaf it
 // appends to whole: with records of a streamed reply's text (hundreds of
-// KB) that was up to three earlier records per commit.
-const logChunk = 16 << 10
+// KB) that was up to three earlier records per commit. About a page: a
+// commit appending one small record wrote 65 KB with 16 KiB chunks, 40 KB
+// with these (of which the B+tree's path to the record is most).
+const logChunk = 4000
 
 // logKey is the key of chunk i of the log record of serverSeq seq: seq
 // (8 bytes, big endian), then for i > 0 the chunk number (4 bytes), so

@@ -21,8 +21,10 @@
 //	    log/<seq>   action envelopes after snapseq, several per record (a
 //	                commit's envelopes of one channel go in one record,
 //	                keyed by the first one's serverSeq); a record longer
-//	                than 16 KiB continues in values keyed <seq><chunk>
-//	res/<uri>       resources served by resourceRead: content type, 0, bytes
+//	                than 4000 bytes continues in values keyed <seq><chunk>
+//	res/<uri>       resources served by resourceRead: their bytes
+//	restype/<uri>   their content types (format 1: res/<uri> held the
+//	                content type, a 0 byte, then the bytes)
 //
 // A channel is its snapshot plus its log replayed in order. The host reads
 // every channel but the chats at start (LoadLazy: of a chat only its meta
