@@ -311,7 +311,7 @@ func TestReleaseMemoryWaitsForQuiet(t *testing.T) {
 	var started time.Time
 	release := func() { mu.Lock(); started = time.Now(); mu.Unlock() }
 	_, u := startHost(t, Options{NoToken: true, LargePartBytes: 64 << 10, ResourcePageBytes: 16 << 10,
-		ReleaseMemory: release, ReleaseGap: 200 * time.Millisecond}) // quiet: 100 ms
+		ReleaseMemory: release, ReleaseGap: 2 * time.Second}) // quiet: 1 s
 	w := dial(t, u, nil)
 	w.initialize("c1", []string{"ahp-root://"}, nil)
 	chat := w.createSession("ahp-session:/s1")
@@ -320,8 +320,7 @@ func TestReleaseMemoryWaitsForQuiet(t *testing.T) {
 	w.sendMessage(chat, "t0", "/demo big 200000", 1)
 	w.action(chat+" end of the long turn", turnEnd) // the release is asked for
 	var last time.Time
-	for i := 1; i <= 12; i++ { // ~600 ms of turns, never 100 ms apart
-		time.Sleep(30 * time.Millisecond)
+	for i, end := 1, time.Now().Add(2500*time.Millisecond); time.Now().Before(end); i++ { // turns back to back
 		last = time.Now()
 		w.sendMessage(chat, "t"+strconv.Itoa(i), "hello", uint64(i+1))
 		w.action(chat+" end of a short turn", turnEnd)

@@ -77,7 +77,10 @@ type outQueue struct {
 	// n mirrors items.Len() (written under mu), so pending, asked once
 	// per frame, takes no lock.
 	n     atomic.Int64
-	ready chan struct{} // capacity 1: signals "something was pushed"
+	ready chan struct{} // capacity 1: signals "something was pushed" to a waiting writer
+	// waiting is set by a writer about to wait on ready (q.mu): only then
+	// does push signal.
+	waiting bool
 }
 
 // outBlocks is the blocks of every connection's queue (fifo.Pool): one
@@ -118,10 +121,14 @@ func (q *outQueue) push(m outMsg) pushResult {
 	if m.urgent {
 		q.urgent++
 	}
+	wake := q.waiting
+	q.waiting = false
 	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default:
+	if wake { // (a writer busy writing needs no signal: a channel operation per message saved)
+		select {
+		case q.ready <- struct{}{}:
+		default:
+		}
 	}
 	return pushed
 }
@@ -181,6 +188,7 @@ func (q *outQueue) popBatch(ctx context.Context, limit int64, dst []outMsg) ([]o
 			q.mu.Unlock()
 			return dst, true
 		}
+		q.waiting = true
 		q.mu.Unlock()
 		select {
 		case <-q.ready:
