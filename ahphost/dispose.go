@@ -1,6 +1,7 @@
 // What disposeSession removes beyond the session's own channels: the
-// changesets and stored contents its chats' agents made (issue 28: a
-// disposed session is deleted from the database, diff sides included).
+// changesets, stored contents and terminals its chats' agents made (issue
+// 28: a disposed session is deleted from the database, diff sides and
+// terminal output included).
 
 package ahphost
 
@@ -14,17 +15,26 @@ import (
 // with agent.Channels.PutResource.
 const contentScheme = "ahp-content:"
 
-// chatOwned returns the URI prefixes of the changesets and contents that
-// belong to chat: the in-repo agents name them after the chat's key (the
-// URI's path), ahp-changeset:/KEY/… and ahp-content:/KEY/… (ahphost/demo),
-// ahp-content:/acp/KEY/… (ahphost/acp).
-func chatOwned(chat string) (changesets, contents []string) {
+// owned are the URI prefixes of what belongs to one chat.
+type owned struct {
+	changesets, contents, terminals []string
+}
+
+// chatOwned returns the URI prefixes of the changesets, contents and
+// terminals that belong to chat: the in-repo agents name them after the
+// chat's key (the URI's path): ahp-changeset:/KEY/…, ahp-content:/KEY/…
+// and ahp-terminal:/KEY/… (ahphost/demo), ahp-content:/acp/KEY/… and
+// ahp-terminal:/KEY-… (ahphost/acp).
+func chatOwned(chat string) owned {
 	key := strings.TrimPrefix(strings.TrimPrefix(chat, ahpwire.ChatScheme), "/")
 	if key == "" {
-		return nil, nil
+		return owned{}
 	}
-	return []string{ahpwire.ChangesetScheme + "/" + key + "/"},
-		[]string{contentScheme + "/" + key + "/", contentScheme + "/acp/" + key + "/"}
+	return owned{
+		changesets: []string{ahpwire.ChangesetScheme + "/" + key + "/"},
+		contents:   []string{contentScheme + "/" + key + "/", contentScheme + "/acp/" + key + "/"},
+		terminals:  []string{ahpwire.TerminalScheme + "/" + key + "/", ahpwire.TerminalScheme + "/" + key + "-"},
+	}
 }
 
 // disposeOwned removes the changesets and contents of a disposed
@@ -40,18 +50,19 @@ func (s *store) disposeOwned(chats []string) {
 	}
 	shared := func(chat string) bool {
 		for _, o := range others {
-			if strings.HasPrefix(o, chat+"/") {
+			if strings.HasPrefix(o, chat+"/") || strings.HasPrefix(o, chat+"-") {
 				return true
 			}
 		}
 		return false
 	}
+	terminals := false
 	for _, chat := range chats {
 		if shared(chat) {
 			continue
 		}
-		changesets, contents := chatOwned(chat)
-		for _, prefix := range changesets {
+		own := chatOwned(chat)
+		for _, prefix := range own.changesets {
 			for uri := range s.ext.changesets {
 				if strings.HasPrefix(uri, prefix) {
 					delete(s.ext.changesets, uri)
@@ -60,14 +71,44 @@ func (s *store) disposeOwned(chats []string) {
 				}
 			}
 		}
-		for _, prefix := range contents {
+		for _, prefix := range own.contents {
 			s.ext.resources.removePrefix(prefix)
 			if p := s.persist; p != nil {
 				p.batch.DeleteResources(prefix)
 				p.kick()
 			}
 		}
+		for _, prefix := range own.terminals {
+			for uri := range s.ext.terminals {
+				if strings.HasPrefix(uri, prefix) {
+					s.removeTerminal(uri)
+					terminals = true
+				}
+			}
+		}
 	}
+	if terminals {
+		s.publishTerminals()
+	}
+}
+
+// removeTerminal forgets a terminal channel (its output, its place in the
+// root state's list and in the bound of exited terminals' output) and
+// deletes it from the database. The caller republishes the list.
+func (s *store) removeTerminal(uri string) {
+	delete(s.ext.terminals, uri)
+	delete(s.ext.inputs, uri)
+	delete(s.ext.resizes, uri)
+	s.ext.termOrder = removeURI(s.ext.termOrder, uri)
+	if r := &s.ext.retained; r.bytes != nil {
+		if n, ok := r.bytes[uri]; ok {
+			r.total -= n
+			delete(r.bytes, uri)
+			r.order = removeURI(r.order, uri)
+		}
+	}
+	s.dropChannel(uri)
+	s.persistDeleted(uri)
 }
 
 // removePrefix forgets every resource whose URI starts with prefix (its

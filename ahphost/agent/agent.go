@@ -117,7 +117,9 @@ type Turn struct {
 // broadcasts at once, like Turn.Emit. Methods are safe for concurrent use.
 type Channels interface {
 	// OpenTerminal creates (or replaces) the terminal channel uri with
-	// state st and lists it in the root state's terminals.
+	// state st and lists it in the root state's terminals. A uri under
+	// ahp-terminal:/KEY/ or ahp-terminal:/KEY-, KEY being the chat URI's
+	// path, belongs to that chat: it is deleted with its session.
 	OpenTerminal(uri string, st ahpwire.TerminalState)
 	// Terminal applies one terminal action to the terminal channel uri.
 	Terminal(uri string, a ahpwire.Action)
