@@ -46,6 +46,10 @@
 #   PERSIST=0 scripts/stream-bench.sh          the host keeps nothing on disk (serve --ephemeral;
 #                                              by default a new host writes every delta to its
 #                                              state database first, issue 28)
+#   PERSIST=both scripts/stream-bench.sh       each client twice a round, against a durable host
+#                                              and an ephemeral one (NAME-on, NAME-off; the order
+#                                              alternates by round), then persistence's cost:
+#                                              on/off of the median last_line_ms and host_cpu_ms
 #   DUMP=1 scripts/stream-bench.sh             print the last screen of each run
 #   PROFILE=DIR scripts/stream-bench.sh        CPU profile of each client run into
 #                                              DIR/CLIENT-SIZE-rROUND.prof (go tool pprof)
@@ -97,8 +101,11 @@ trap cleanup EXIT
 POLL=0.01
 BIN=$(ahptui_bin)
 HOST_BIN=${HOST_BIN:-$BIN} # the host (needs /demo stream); BIN is the client measured
+case $PERSIST in
+0 | 1 | both) ;;
+*) echo "PERSIST is 0, 1 or both, not $PERSIST" >&2 && exit 2 ;;
+esac
 persist_flag=
-[ "$PERSIST" = 0 ] && persist_flag=--ephemeral
 PROBE=$(echoprobe_bin)
 TCK=$(getconf CLK_TCK)
 
@@ -244,11 +251,20 @@ RESULTS="$WORK/results"
 : >"$RESULTS"
 for ((r = 1; r <= ROUNDS; r++)); do
 	for size in $SIZES; do
-		for client in $CLIENTS; do
+		modes=$PERSIST
+		if [ "$PERSIST" = both ]; then
+			modes="1 0"
+			((r % 2)) || modes="0 1"
+		fi
+		for client in $CLIENTS; do for mode in $modes; do
 			BIN=${client#*=} HOST_BIN=$HOST_DEFAULT
 			if [[ "$BIN" == *,* ]]; then HOST_BIN=${BIN#*,} BIN=${BIN%%,*}; fi
+			name=${client%%=*}
+			persist_flag=
+			[ "$mode" = 1 ] || persist_flag=--ephemeral
+			if [ "$PERSIST" = both ]; then name+=-$([ "$mode" = 1 ] && echo on || echo off); fi
 			n=$(bytes "$size")
-			RUN="${client%%=*}-$size-r$r"
+			RUN="$name-$size-r$r"
 			start_client
 			read -r ms cpu hcpu acpu < <(stream "$n")
 			rs=$(resize)
@@ -265,9 +281,9 @@ for ((r = 1; r <= ROUNDS; r++)); do
 			[ -n "$rss" ] || rss=$(($(kb VmHWM) / 1024))
 			[ -z "${DUMP:-}" ] || screen
 			[ "$AGENT" != demo ] || acpu=-
-			echo "round=$r client=${client%%=*} size=$n last_line_ms=$ms cpu_ms=$cpu host_cpu_ms=$hcpu agent_cpu_ms=$acpu rss_mb=$rss resize_ms=$rs echo_p50/p90/max_ms=$keys echo_keys=$nk"
-			echo "${client%%=*} $n $ms $cpu $hcpu $rss $rs ${keys//\// } $nk" >>"$RESULTS"
-		done
+			echo "round=$r client=$name size=$n last_line_ms=$ms cpu_ms=$cpu host_cpu_ms=$hcpu agent_cpu_ms=$acpu rss_mb=$rss resize_ms=$rs echo_p50/p90/max_ms=$keys echo_keys=$nk"
+			echo "$name $n $ms $cpu $hcpu $rss $rs ${keys//\// } $nk" >>"$RESULTS"
+		done; done
 	done
 done
 echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -305,5 +321,29 @@ END {
 		printf "%-10s %9s  last line <= %s ms: %d/%d   resize <= 100 ms: %d/%d", kk[1], kk[2], big ? 1500 : 300, last[order[i]], runs[order[i]], rsz[order[i]], runs[order[i]]
 		if (echoes[order[i]]) printf "   echo p90 <= 60 and max <= 250 ms: %d/%d (%d keys while streaming)", echo_ok[order[i]], echoes[order[i]], keys[order[i]]
 		printf "\n"
+	}
+}' "$RESULTS"
+
+# PERSIST=both: persistence's cost, on/off of the medians per client and size.
+[ "$PERSIST" != both ] || awk '
+function med(s,   n, i, j, t, v) {
+	n = split(s, v, " ")
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+{
+	base = $1; sub(/-(on|off)$/, "", base); mode = $1; sub(/.*-/, "", mode)
+	key = base " " $2
+	if (!(key in seen)) { seen[key] = 1; order[++k] = key }
+	ms[key, mode] = ms[key, mode] " " $3; cpu[key, mode] = cpu[key, mode] " " $5
+}
+END {
+	print ""
+	print "persistence on/off (medians over the rounds)"
+	printf "%-10s %9s %24s %24s\n", "client", "size", "last_line_ms on/off", "host_cpu_ms on/off"
+	for (i = 1; i <= k; i++) {
+		key = order[i]; split(key, kk, " ")
+		a = med(ms[key, "on"]); b = med(ms[key, "off"]); c = med(cpu[key, "on"]); d = med(cpu[key, "off"])
+		printf "%-10s %9s %24s %24s\n", kk[1], kk[2], sprintf("%s/%s = %.2f", a, b, b ? a / b : 0), sprintf("%s/%s = %.2f", c, d, d ? c / d : 0)
 	}
 }' "$RESULTS"
