@@ -24,16 +24,23 @@ import (
 //
 // The sub-benchmark "interleaved" measures the ratio: two hosts in one
 // process, one durable and one not, stream replies in turn (off, on, on,
-// off, …, so neither always goes first), one op being one reply of each;
-// a collection runs before every reply so that neither pays for the
-// other's garbage, and each reply is followed by a pause (quiesce) so that
-// neither pays for what the other does after its reply. It reports the median wall time per reply of each
-// (off-ms, on-ms), on/off (the ratio of those medians), on/off-max (the
-// worst ratio of one round's two replies), the process CPU per reply of
-// each (host and reading client: off-cpu-ms, on-cpu-ms, cpu-on/off), and
-// on-late/early: the median of the durable host's last third of replies
-// over that of its first third (all into one chat: 1 when the cost per
-// reply does not grow with the chat or the database).
+// off, …, so neither always goes first), one op being one reply of each.
+// A collection runs before every reply so that neither pays for the
+// other's garbage, and the next reply waits until the durable host has
+// written everything (settle: a long chat's snapshot is written after the
+// batch that ended its turn), so that neither pays for what the other
+// does after its reply; that work is counted in its reply's CPU.
+//
+// It reports the median wall time per reply of each (off-ms, on-ms),
+// on/off (the ratio of those medians), on/off-max (the worst ratio of one
+// round's two replies), the process CPU per reply of each (host and
+// reading client: off-cpu-ms, on-cpu-ms, cpu-on/off), on-db-MB/reply
+// (bbolt's page writes per durable reply), and on-late/early and
+// on-cpu-late/early: the median wall time and CPU of the durable host's
+// last third of replies over those of its first third (all into one
+// chat: 1 when the cost per reply does not grow with the chat or the
+// database). go tool pprof -tagfocus host=on tells the hosts apart in a
+// CPU profile.
 //
 // "persist=off" and "persist=on" stream alone, one host each, for the
 // memory figures: rss-MB is the process's resident set at the end,
@@ -63,17 +70,9 @@ func BenchmarkDurableStream(b *testing.B) {
 	}
 }
 
-// quiesce is the pause after each reply of BenchmarkDurableStream/interleaved
-// before the next one starts: a durable host writes a long chat's snapshot
-// after the batch that ended its turn, and that work belongs to its reply
-// (its CPU is counted), not to the next reply's time.
-const quiesce = 100 * time.Millisecond
-
 // benchDurableInterleaved is BenchmarkDurableStream/interleaved.
 func benchDurableInterleaved(b *testing.B) {
 	const prompt = "/demo stream 3m"
-	// The labels tell the two hosts apart in a CPU profile
-	// (go tool pprof -tagfocus host=on).
 	var off, on *streamRig
 	pprof.Do(context.Background(), pprof.Labels("host", "off"), func(context.Context) { off = newStreamRig(b, Options{}) })
 	pprof.Do(context.Background(), pprof.Labels("host", "on"), func(context.Context) {
@@ -104,7 +103,7 @@ func benchDurableInterleaved(b *testing.B) {
 			r.reply(b, prompt)
 			round[k] = time.Since(t0)
 			b.StopTimer()
-			time.Sleep(quiesce) // what the host does after the reply (a snapshot) counts in its CPU
+			r.settle(b) // what the host does after the reply (a snapshot) counts in its CPU
 			b.StartTimer()
 			if k == 1 {
 				written = append(written, r.written()-w0)
@@ -130,6 +129,7 @@ func benchDurableInterleaved(b *testing.B) {
 	b.ReportMetric(float64(sum)/float64(len(written))/(1<<20), "on-db-MB/reply")
 	if n := len(wall[1]) / 3; n > 0 {
 		b.ReportMetric(float64(median(wall[1][len(wall[1])-n:]))/float64(median(wall[1][:n])), "on-late/early")
+		b.ReportMetric(float64(median(cpu[1][len(cpu[1])-n:]))/float64(max(1, median(cpu[1][:n]))), "on-cpu-late/early")
 	}
 }
 
@@ -202,6 +202,19 @@ func (r *streamRig) written() int64 {
 		return p.db.Written()
 	}
 	return 0
+}
+
+// settle waits until the rig's host has nothing left to write, then a
+// little more (what follows a commit: sweeps, releases).
+func (r *streamRig) settle(b testing.TB) {
+	deadline := time.Now().Add(time.Minute)
+	for !r.h.persistIdle() {
+		if time.Now().After(deadline) {
+			b.Fatal("the host did not finish writing")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(10 * time.Millisecond)
 }
 
 // reply prompts once and waits until the subscriber read the reply's end.

@@ -34,6 +34,9 @@ type persister struct {
 	retry    *time.Timer     // the commit after a failure's pause
 
 	wake chan struct{} // capacity 1
+	// committing is set while the commit goroutine writes what it took
+	// (a batch, then the snapshots that only shorten logs).
+	committing atomic.Bool
 	// budget is the size budget's bookkeeping (commit goroutine only).
 	budget budgetState
 

@@ -132,6 +132,8 @@ func (h *Host) commitOnce() {
 		return
 	}
 	b, runs, jobs, gen := h.st.take()
+	p.committing.Store(true)
+	defer p.committing.Store(false)
 	h.mu.Unlock()
 	for _, r := range runs {
 		h.logText(b, r.channel, r.run)
@@ -162,10 +164,28 @@ func (h *Host) commitOnce() {
 	_ = h.write(b2, gen, sizes)
 }
 
+// persistIdle reports whether the commit goroutine has nothing to write
+// and is not writing (true for a host that is not durable).
+func (h *Host) persistIdle() bool {
+	p := h.st.persist
+	if p == nil {
+		return true
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return !p.wanted && !p.committing.Load()
+}
+
 // encodeSnapshot adds job j's snapshot to b (at b.Seq) and its size to
 // sizes; a state that cannot be encoded is logged and left out.
 func (h *Host) encodeSnapshot(b *durable.Batch, j snapJob, sizes map[string]int64) {
-	state, err := json.Marshal(j.state)
+	var state []byte
+	var err error
+	if m, ok := j.state.(json.Marshaler); ok {
+		state, err = m.MarshalJSON() // the states encode themselves: json.Marshal would only re-scan the result
+	} else {
+		state, err = json.Marshal(j.state)
+	}
 	if err != nil {
 		h.log.Error("cannot encode a channel for the state database", "channel", truncate(j.uri, 200), "err", err)
 		return
