@@ -33,10 +33,14 @@ func BenchmarkServeFanout(b *testing.B) {
 	time.Sleep(200 * time.Millisecond) // the subscriptions are answered
 	b.ResetTimer()
 	var cpuOne, cpuFifty time.Duration
+	var writes int64
 	for i := 0; i < b.N; i++ {
 		cpuOne += one.reply(b, i)
+		w0 := procWrites(fifty.cmd.Process.Pid)
 		cpuFifty += fifty.reply(b, i)
+		writes += procWrites(fifty.cmd.Process.Pid) - w0
 	}
+	b.ReportMetric(float64(writes)/float64(b.N), "fifty-writes")
 	b.StopTimer()
 	b.ReportMetric(float64(cpuOne.Milliseconds())/float64(b.N), "one-cpu-ms")
 	b.ReportMetric(float64(cpuFifty.Milliseconds())/float64(b.N), "fifty-cpu-ms")
@@ -204,6 +208,22 @@ func readReplies(ctx context.Context, c *websocket.Conn, results chan<- [32]byte
 			finish()
 		}
 	}
+}
+
+// procWrites is the write system calls a process made (/proc/PID/io's
+// syscw; Linux, 0 elsewhere).
+func procWrites(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "syscw: "); ok {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			return n
+		}
+	}
+	return 0
 }
 
 // processCPU is a process's user+system CPU time (Linux; 0 elsewhere).
