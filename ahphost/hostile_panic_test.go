@@ -45,7 +45,7 @@ func TestListSessionsHugeLimitWithCursor(t *testing.T) {
 // connection with 1011, the connection leaves every broadcast set and the
 // host count, and other clients are unaffected.
 func TestHandlerPanicClosesAndCleansUp(t *testing.T) {
-	handlers["test/panic"] = func(*conn, *ahpwire.Message) (any, func(), *rpcError) { panic("boom") }
+	handlers["test/panic"] = locked(func(*conn, *ahpwire.Message) (any, func(), *rpcError) { panic("boom") })
 	t.Cleanup(func() { delete(handlers, "test/panic") })
 	h, u := startHost(t, Options{NoToken: true, Agent: idleAgent{}})
 	bad := dial(t, u, nil)

@@ -50,21 +50,31 @@ func (s *store) chatOf(uri string) (*chatEntry, *rpcError) {
 // the lock.
 type handlerFunc func(c *conn, m *ahpwire.Message) (result any, after func(), err *rpcError)
 
-// withParams adapts a handler of decoded params to a handlerFunc: every
-// handler's one prologue, the params decoded (bounded, their required
-// fields checked: decode) before it runs, an invalid-params error without
-// it. A request without params is an invalid-params error too, but for
-// the methods whose every param is optional (paramsOptional): their
-// handler gets P's zero value.
-func withParams[P any](f func(c *conn, p *P) (any, func(), *rpcError)) handlerFunc {
-	return func(c *conn, m *ahpwire.Message) (any, func(), *rpcError) {
+// handlerEntry is a request method's handler and what it does before the
+// lock: decoding its params.
+type handlerEntry func(c *conn, m *ahpwire.Message) handlerFunc
+
+// locked is the entry of a handler with nothing to do before the lock.
+func locked(f handlerFunc) handlerEntry {
+	return func(*conn, *ahpwire.Message) handlerFunc { return f }
+}
+
+// withParams adapts a handler of decoded params: every handler's one
+// prologue, the params decoded (bounded, their required fields checked:
+// decode) before the host lock is taken (readers of a long reply's pages
+// no longer decoded theirs while the streaming agent waited for the lock),
+// an invalid-params error without them. A request without params is an
+// invalid-params error too, but for the methods whose every param is
+// optional (paramsOptional): their handler gets P's zero value.
+func withParams[P any](f func(c *conn, p *P) (any, func(), *rpcError)) handlerEntry {
+	return func(_ *conn, m *ahpwire.Message) handlerFunc {
 		var p P
 		if len(m.Params) > 0 || !paramsOptional[m.Method] {
 			if e := decode(m, &p); e != nil {
-				return nil, nil, e
+				return func(*conn, *ahpwire.Message) (any, func(), *rpcError) { return nil, nil, e }
 			}
 		}
-		return f(c, &p)
+		return func(c *conn, _ *ahpwire.Message) (any, func(), *rpcError) { return f(c, &p) }
 	}
 }
 
@@ -78,8 +88,8 @@ const MaxRequestParamsBytes = 4 << 20
 
 // handlers maps request methods to handlers; ping, initialize and reconnect
 // are also allowed before the connection is initialized.
-var handlers = map[string]handlerFunc{
-	ahpwire.MethodPing:           (*conn).ping,
+var handlers = map[string]handlerEntry{
+	ahpwire.MethodPing:           locked((*conn).ping),
 	ahpwire.MethodInitialize:     withParams((*conn).initialize),
 	ahpwire.MethodReconnect:      withParams((*conn).reconnect),
 	ahpwire.MethodSubscribe:      withParams((*conn).subscribe),
@@ -193,9 +203,13 @@ func (c *conn) request(m *ahpwire.Message) {
 		h.mu.Unlock()
 		return
 	}
+	entry, ok := handlers[m.Method] // (handlers is not written after init)
+	var fn handlerFunc
+	if ok {
+		fn = entry(c, m) // its params decoded before the lock
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	fn, ok := handlers[m.Method]
 	var (
 		res    any
 		after  func()
