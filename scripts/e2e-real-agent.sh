@@ -358,10 +358,13 @@ wait_for '^ +@@ -3,5 \+3,5 @@' # the file's line numbers, as the prompt had them
 wait_for 'tab transcript'
 grep -q 'port = 9090' "$WORK/proj/tui-edit.txt" || fail "tui-edit.txt was not edited: $(cat "$WORK/proj/tui-edit.txt")"
 
-step "TUI: the changes view lists the edited file (alt+e)"
+step "TUI: the changes view lists the edited file (alt+e); mark it reviewed (space)"
 keys M-e
 wait_for 'Changes +1 file'
 wait_for 'M .*tui-edit\.txt +\+1 −1'
+wait_for ' 0 reviewed'
+keys Space
+wait_for ' 1 reviewed'
 keys Escape
 wait_gone 'Changes +1 file'
 
@@ -430,9 +433,19 @@ wait_for '→ Blue' # the question answered, as it was
 wait_for 'slow in tmux'
 wait_for 'Cancelled'
 
-step "after the restart the changes view still lists the edit (its changeset was kept)"
+step "after the restart the denied edit is still denied (the host's record: the agent's replay said failed)"
+keys C-f
+type_text 'debug = true'
+keys Enter
+wait_for 'Edit tui-edit\.txt — denied'
+wait_for 'The edit was not made: User refused permission'
+keys Escape
+wait_gone 'search ›'
+
+step "after the restart the changes view still lists the edit, reviewed (its changeset was kept)"
 keys M-e
 wait_for 'M .*tui-edit\.txt +\+1 −1'
+wait_for ' 1 reviewed'
 keys Escape
 wait_gone 'Changes +1 file'
 quit_tui
