@@ -14,11 +14,17 @@ import (
 // fake agent shows the chat from its database, not the agent's replay:
 // the same turns once each, the edit's diff (its sides still readable),
 // the denied tool call as denied, the changeset with its reviewed mark.
-// The next prompt re-binds the agent's session with session/resume and
-// the new turn follows the old ones.
+// The next prompt re-binds the agent's session with session/resume, or
+// with session/load when the agent has no resume (its replay of the
+// turns is dropped), and the new turn follows the old ones, none twice.
 func TestDurableHostKeepsACPHistory(t *testing.T) {
+	t.Run("resume", func(t *testing.T) { testDurableHostKeepsACPHistory(t, "FAKEACP_LOAD=1", "FAKEACP_RESUME=1") })
+	t.Run("load", func(t *testing.T) { testDurableHostKeepsACPHistory(t, "FAKEACP_LOAD=1") })
+}
+
+func testDurableHostKeepsACPHistory(t *testing.T, caps ...string) {
 	state, agentState, hostState := t.TempDir(), t.TempDir(), t.TempDir()
-	env := []string{"FAKEACP_LOAD=1", "FAKEACP_RESUME=1", "FAKEACP_STATE=" + agentState}
+	env := append(caps, "FAKEACP_STATE="+agentState)
 	e := newEnv(t, opts{env: env, state: state, hostState: hostState})
 	if err := os.WriteFile(filepath.Join(e.dir, "hello.txt"), []byte("first line\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -97,7 +103,7 @@ func TestDurableHostKeepsACPHistory(t *testing.T) {
 	if n := len(e2.chatState(e2.c, chat).Turns); n != 4 {
 		t.Fatalf("%d turns after the new one, want 4 (no replayed duplicates)", n)
 	}
-	if logs := e2.logs.String(); strings.Contains(logs, "session/resume failed") {
+	if logs := e2.logs.String(); strings.Contains(logs, "session/resume failed") || strings.Contains(logs, "session/load failed") {
 		t.Fatalf("logs:\n%s", logs)
 	}
 }
