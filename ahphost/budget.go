@@ -7,6 +7,7 @@ package ahphost
 import (
 	"sort"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
@@ -32,6 +33,18 @@ type budgetState struct {
 	last    time.Time
 	written int64
 	warned  bool
+	// due makes the next check run whatever the time and the bytes since
+	// the last one: a session was just archived, which may be what the
+	// budget waits for (set under h.mu, read by the commit goroutine).
+	due atomic.Bool
+}
+
+// archivedForBudget makes the commit of a session's archiving check the
+// budget (an idle host may commit nothing else for long). h.mu is held.
+func (s *store) archivedForBudget(a ahpwire.Action) {
+	if ar, ok := a.(*ahpwire.SessionIsArchivedChanged); ok && ar.IsArchived && s.persist != nil {
+		s.persist.budget.due.Store(true)
+	}
 }
 
 // checkBudget runs after a successful commit of n bytes, on the commit
@@ -41,7 +54,7 @@ func (h *Host) checkBudget(n int64) {
 	b := &p.budget
 	b.written += n
 	now := h.opts.Now()
-	if b.written < budgetBytes && now.Sub(b.last) < budgetEvery {
+	if due := b.due.Swap(false); !due && b.written < budgetBytes && now.Sub(b.last) < budgetEvery {
 		return
 	}
 	b.last, b.written = now, 0

@@ -60,6 +60,7 @@ func (c *conn) dispatchAction(p *ahpwire.DispatchActionParams, raw []byte, missi
 		s.emitRaw(p.Channel, a, raw, origin, "")
 		s.publishSummary(se)
 		s.configChanged(se, a)
+		s.archivedForBudget(a) // budget.go
 	case chanChat:
 		ce := s.chat(p.Channel)
 		if ce == nil {

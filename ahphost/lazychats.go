@@ -120,7 +120,7 @@ func (s *store) noteLargeParts(ce *chatEntry) {
 
 // restoreCold records a stored chat left on disk at start. h.mu is not
 // needed (the host is not running).
-func (s *store) restoreCold(uri string, meta []byte, snapBytes int64) error {
+func (s *store) restoreCold(uri string, meta []byte, snapBytes, logBytes int64) error {
 	var m chanMeta
 	if len(meta) > 0 {
 		if err := json.Unmarshal(meta, &m); err != nil {
@@ -129,7 +129,7 @@ func (s *store) restoreCold(uri string, meta []byte, snapBytes int64) error {
 	}
 	s.cold[uri] = m.Session
 	cp := s.persist.record(uri)
-	cp.hasSnap, cp.snap = snapBytes > 0, snapBytes
+	cp.hasSnap, cp.snap, cp.tail = snapBytes > 0, snapBytes, logBytes
 	return nil
 }
 

@@ -35,7 +35,7 @@ func (s *store) restore(db *durable.DB) error {
 		return err
 	}
 	for _, stub := range st.Stubs {
-		if err := s.restoreCold(stub.URI, stub.Meta, stub.SnapBytes); err != nil {
+		if err := s.restoreCold(stub.URI, stub.Meta, stub.SnapBytes, stub.LogBytes); err != nil {
 			return corrupt(db, stub.URI, err)
 		}
 	}

@@ -66,6 +66,13 @@ func (r *durableRig) start() {
 	r.t.Helper()
 	r.cmd = exec.Command(r.bin, "serve", "--addr", r.addr, "--token", "tok-durable", "--state-dir", r.state,
 		"--dir", r.proj, "--pace", "4ms")
+	r.startCmd()
+}
+
+// startCmd runs r.cmd (a serve on r's address and token) and waits for
+// its URL line.
+func (r *durableRig) startCmd() {
+	r.t.Helper()
 	r.cmd.Env = r.env
 	r.errb = &testkit.SyncBuffer{}
 	r.cmd.Stderr = r.errb

@@ -46,6 +46,23 @@ type Stub struct {
 	Meta []byte
 	// SnapBytes is the size of the stored snapshot.
 	SnapBytes int64
+	// LogBytes is the size of the logged envelopes after it (their values'
+	// lengths, read from the log's leaves without touching the values).
+	LogBytes int64
+}
+
+// logBytes sums the sizes of a channel's log values.
+func logBytes(b *bolt.Bucket) int64 {
+	lb := b.Bucket(bktLog)
+	if lb == nil {
+		return 0
+	}
+	var n int64
+	c := lb.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		n += int64(len(v))
+	}
+	return n
 }
 
 // LoadLazy is Load for the channels lazy does not pick; of those it picks
@@ -66,7 +83,7 @@ func (d *DB) LoadLazy(lazy func(uri string) bool) (st Stored, err error) {
 		return chans.ForEachBucket(func(k []byte) error {
 			b := chans.Bucket(k)
 			if lazy != nil && lazy(string(k)) {
-				st.Stubs = append(st.Stubs, Stub{URI: string(k), Meta: bytes.Clone(b.Get(keyMeta)), SnapBytes: int64(len(snapshot(b)))})
+				st.Stubs = append(st.Stubs, Stub{URI: string(k), Meta: bytes.Clone(b.Get(keyMeta)), SnapBytes: int64(len(snapshot(b))), LogBytes: logBytes(b)})
 				return nil
 			}
 			ch, err := loadChannel(b, string(k))
