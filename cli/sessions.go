@@ -225,7 +225,8 @@ func loadWholeChat(ctx context.Context, h *headless, session string) (ahpwire.Ch
 }
 
 // chatMarkdown renders a chat as markdown: every turn's message and
-// answer, tool calls as one line each; all server text sanitised.
+// answer (a running turn's as far as it has come, marked running), tool
+// calls as one line each; all server text sanitised.
 func chatMarkdown(st ahpwire.ChatState) string {
 	var b strings.Builder
 	title := st.Title
@@ -233,7 +234,11 @@ func chatMarkdown(st ahpwire.ChatState) string {
 		title = st.Resource
 	}
 	fmt.Fprintf(&b, "# %s\n", sanitizeLine(title))
-	for _, t := range st.Turns {
+	turns := st.Turns
+	if at := st.ActiveTurn; at != nil { // what it has streamed so far
+		turns = append(turns[:len(turns):len(turns)], ahpwire.Turn{ID: at.ID, Message: at.Message, ResponseParts: at.ResponseParts.Slice(), State: "running"})
+	}
+	for _, t := range turns {
 		fmt.Fprintf(&b, "\n## You\n\n%s\n\n## Agent\n\n", strings.TrimSpace(render.Sanitize(t.Message.Text)))
 		for _, p := range t.ResponseParts {
 			switch p.Kind {
