@@ -192,6 +192,7 @@ func (h *Host) restoreTurns(chat string, turns []ahpwire.Turn) {
 	if ce == nil || h.closed {
 		return
 	}
+	s.flushDelta(ce) // the agent's text gathered so far first (coalesce.go)
 	a := &ahpwire.ChatTurnsLoaded{Turns: turns, TurnsNextCursor: ce.state.TurnsNextCursor}
 	ce.state = reduceChat(ce.state, a)
 	s.emit(chat, a, nil, "")

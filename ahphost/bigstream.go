@@ -35,11 +35,16 @@ type spilledPart struct {
 // other action first sends the pages still pending, then large tool output
 // and large responsePart markdown are referenced. h.mu is held.
 func (s *store) agentChatAction(ce *chatEntry, a ahpwire.Action) {
-	if s.h.opts.InlineStreams {
-		s.applyServerChat(ce, a)
+	if d, ok := a.(*ahpwire.ChatDelta); ok {
+		if !s.gatherDelta(ce, d) { // (coalesce.go)
+			s.flushDelta(ce)
+			s.agentDelta(ce, d)
+		}
 		return
 	}
-	if d, ok := a.(*ahpwire.ChatDelta); ok && s.streamLarge(ce, d) {
+	s.flushDelta(ce)
+	if s.h.opts.InlineStreams {
+		s.applyServerChat(ce, a)
 		return
 	}
 	s.flushSpill(ce)
@@ -66,6 +71,20 @@ func (s *store) agentChatAction(ce *chatEntry, a ahpwire.Action) {
 		return
 	}
 	s.applyServerChat(ce, a)
+}
+
+// agentDelta applies an agent's delta (gathered ones too): split and paged
+// when it takes its part past LargePartBytes. h.mu is held.
+func (s *store) agentDelta(ce *chatEntry, d *ahpwire.ChatDelta) {
+	if s.h.opts.InlineStreams {
+		s.applyServerChat(ce, d)
+		return
+	}
+	if s.streamLarge(ce, d) {
+		return
+	}
+	s.flushSpill(ce)
+	s.applyServerChat(ce, d)
 }
 
 // streamLarge handles a delta that belongs to a spilled part or would take

@@ -20,6 +20,9 @@ type chatEntry struct {
 	spill *spilledPart
 	// usedAt is store.sweeps when the chat was last used (lazychats.go).
 	usedAt int64
+	// delta is the agent's text gathered to be sent as one delta
+	// (coalesce.go); nil when none.
+	delta *pendingDelta
 }
 
 // addChat creates a chat in a session and announces it with

@@ -89,6 +89,7 @@ func (c *conn) dispatchAction(p *ahpwire.DispatchActionParams, raw []byte, missi
 func (s *store) dispatchChat(ce *chatEntry, a ahpwire.Action, raw []byte, origin *ahpwire.ActionOrigin) string {
 	// Turn ids are scoped by their chat (every URI made for a turn names
 	// its chat): the same id in two chats is two turns.
+	s.flushDelta(ce) // the agent's text gathered so far first (coalesce.go)
 	reason := validateChat(ce.state, a, origin.ClientID)
 	if reason != "" {
 		s.emitRaw(ce.uri, a, raw, origin, reason)

@@ -117,6 +117,10 @@ type Options struct {
 	// (resourceRead serves the pages; bigstream.go); 0 =
 	// DefaultLargePartBytes, < 0 never.
 	LargePartBytes int64
+	// DeltaWindow is how long an agent's consecutive deltas to one part are
+	// gathered into one chat/delta (coalesce.go); 0 = DefaultDeltaWindow,
+	// < 0 = each delta is sent as it comes.
+	DeltaWindow time.Duration
 	// InlineStreams turns off the paging of streaming replies and tool
 	// output described at LargePartBytes (bigstream.go), which makes a big
 	// reply the same parts for every client of the chat. On, a reply

@@ -150,7 +150,7 @@ func TestDurableCorruptRefused(t *testing.T) {
 // the database (its serverSeq is at most the last committed one), and so
 // is the state of a snapshot.
 func TestDurableWriteAhead(t *testing.T) {
-	h, u := startDurable(t, t.TempDir(), Options{})
+	h, u := startDurable(t, t.TempDir(), Options{DeltaWindow: -1}) // (every delta an envelope to check)
 	db := h.st.persist.db
 	w := dial(t, u, nil)
 	w.initialize("c1", nil, nil)

@@ -22,7 +22,7 @@ type channelsResult11 struct {
 // replay log no longer covers gets a snapshot — in one result; a 1.0
 // reconnect keeps working on the same host.
 func TestReconnectPerChannelCursors(t *testing.T) {
-	_, u := startHost(t, Options{NoToken: true, ReplayLog: 150})
+	_, u := startHost(t, Options{NoToken: true, ReplayLog: 150, DeltaWindow: -1}) // (every delta an envelope: the long turn outgrows the log)
 	w := dial(t, u, nil)
 	init := w.call("initialize", map[string]any{"channel": "ahp-root://", "protocolVersions": []string{"1.1.0", "1.0.0"},
 		"clientId": "c11", "capabilities": map[string]any{"steeringMessages": map[string]any{}}})

@@ -98,6 +98,7 @@ func (h *Host) agentEmit(chat string, run *turnRun, a ahpwire.Action) {
 // applyServerChat reduces a server-originated chat action into the chat,
 // broadcasts it and runs the follow-ups (afterChatChange). h.mu is held.
 func (s *store) applyServerChat(ce *chatEntry, a ahpwire.Action) {
+	s.flushDelta(ce) // what the agent's text gathered comes first (coalesce.go)
 	ce.state = reduceChat(ce.state, a)
 	s.emit(ce.uri, a, nil, "")
 	s.afterChatChange(ce)
@@ -171,6 +172,7 @@ func (s *store) consumeQueued(ce *chatEntry) {
 	if ce.state.ActiveTurn != nil {
 		return
 	}
+	s.flushDelta(ce) // (coalesce.go)
 	var next ahpwire.PendingMessage
 	kind := ahpwire.PendingQueued
 	switch {
@@ -200,6 +202,7 @@ func (s *store) startServerTurn(ce *chatEntry, msg ahpwire.ChatMessage, queuedID
 	if ce.state.ActiveTurn != nil {
 		return
 	}
+	s.flushDelta(ce) // (coalesce.go)
 	a := &ahpwire.ChatTurnStarted{
 		TurnID:          "turn-" + ce.uri[len(ahpwire.ChatScheme)+1:] + "-" + strconv.FormatUint(s.seq+1, 10),
 		StartedAt:       s.now(),
