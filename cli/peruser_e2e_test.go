@@ -27,13 +27,14 @@ func TestEmbeddedHostsKeepSessionsPerUser(t *testing.T) {
 		turns           [][2]string // prompt, what its answer shows
 		resume          bool        // the second run starts in a new chat: /resume
 		first, diff     string      // the first turn's answer, a line of the edit's diff
+		footer          string      // the last turn's time (and tokens), as it was shown
 	}{
 		{name: "demo", args: "demo", dir: "demo",
 			turns: [][2]string{{"Explain the project layout", "Shall I start with the test?"}, {"/demo edit", "I changed these files"}},
-			first: "First, a quick look at the project layout.", diff: "+var version = \"dev\""},
+			first: "First, a quick look at the project layout.", diff: "+var version = \"dev\"", footer: `↳ 802 in · 74 out · demo-1 · \d+ms`},
 		{name: "agent", args: "--agent fake=" + sharedFakeACP(t), dir: "agents/fake", resume: true,
 			turns: [][2]string{{"text please", "Hello from the fake agent."}, {"diff please", "Edited hello.txt."}},
-			first: "Hello from the fake agent.", diff: "+hello from the fake agent"},
+			first: "Hello from the fake agent.", diff: "+hello from the fake agent", footer: `↳ \d+ms`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			work := t.TempDir()
@@ -45,7 +46,8 @@ func TestEmbeddedHostsKeepSessionsPerUser(t *testing.T) {
 				p.tmux("send-keys", "-t", "e2e", "Enter")
 				p.waitFor(regexp.QuoteMeta(turn[1]))
 			}
-			p.waitFor(`(?s)↳.*Message…`) // the turn ended
+			shown := p.waitFor(`(?s)` + tc.footer + `.*Message…`) // the turn ended
+			footer := regexp.MustCompile(tc.footer).FindString(shown)
 			p.tmux("send-keys", "-t", "e2e", "C-c")
 			if s := p.waitFor(`EXIT=0|Quit anyway`); !exitRe.MatchString(s) {
 				// The session's summary may still say running for a moment
@@ -69,6 +71,7 @@ func TestEmbeddedHostsKeepSessionsPerUser(t *testing.T) {
 			p.tmux("send-keys", "-t", "e2e", "Enter")
 			p.waitFor(regexp.QuoteMeta(tc.turns[1][1]))
 			p.waitFor(regexp.QuoteMeta(tc.diff))
+			p.waitFor(regexp.QuoteMeta(footer)) // its time and tokens, not "just now"
 			p.tmux("send-keys", "-t", "e2e", "Tab")
 			p.tmux("send-keys", "-t", "e2e", "g") // the top of the transcript
 			p.waitFor(`(?s)` + regexp.QuoteMeta(tc.turns[0][0]) + `.*` + regexp.QuoteMeta(tc.first))
