@@ -38,6 +38,7 @@ type session struct {
 	demoFault     func()       // demo fault key (nil outside the demo)
 	hostInProcess bool         // the host stops when the UI quits (demo)
 	openSession   string       // open this session at start (--agent)
+	startNotice   string       // a warning the UI shows at start
 }
 
 // setupLog opens the log file: --log, or ahptui.log in the state dir.
@@ -98,11 +99,12 @@ func runDemo(cfg config, std stdio) int {
 		StateDir: embeddedStateDir(dir, cfg.agentArgs),
 	}
 	h, err := ahphost.New(opts)
+	keepsNone := false
 	if err != nil && ahphost.IsStateLocked(err) {
 		// Another ahptui holds these sessions: this run keeps none.
 		log.Warn("sessions of this run are not kept", "err", err)
 		printErr(std.err, "ahptui: %v\nahptui: this run keeps no sessions\n", err)
-		opts.Durable, opts.StateDir = false, ""
+		opts.Durable, opts.StateDir, keepsNone = false, "", true
 		h, err = ahphost.New(opts)
 	}
 	if err != nil {
@@ -127,6 +129,9 @@ func runDemo(cfg config, std stdio) int {
 		cfg.hostFile = f
 	}
 	s := &session{log: lc.logger(h.Token()), hostInProcess: true}
+	if keepsNone { // said on stderr too, which the UI's screen hides
+		s.startNotice = "this run keeps no sessions: another ahptui holds them (see ahptui.log)"
+	}
 	if len(cfg.agentArgs) > 0 { // straight into a new chat in the current directory
 		if s.openSession, err = newAgentSession(h); err != nil {
 			printErr(std.err, "ahptui: %v\n", err)
@@ -221,7 +226,7 @@ func attachAndRun(cfg config, std stdio, s *session, url, dir, workDir string) i
 		QuickStart:    true, // a host with no sessions opens into a new chat
 
 	}
-	o.OpenSession = s.openSession
+	o.OpenSession, o.StartNotice = s.openSession, s.startNotice
 	if cfg.hostFile != nil {
 		var hs hostSet
 		defer hs.close()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -77,4 +78,32 @@ func TestEmbeddedHostsKeepSessionsPerUser(t *testing.T) {
 			p.waitFor(`(?s)` + regexp.QuoteMeta(tc.turns[0][0]) + `.*` + regexp.QuoteMeta(tc.first))
 		})
 	}
+}
+
+// TestSecondDemoSaysItKeepsNoSessions: a second `ahptui demo` of the same
+// user while the first runs cannot keep its sessions (the first holds the
+// database); it says so on its screen, not only on the stderr its screen
+// hides, and the first one's sessions are untouched.
+func TestSecondDemoSaysItKeepsNoSessions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real processes in tmux")
+	}
+	bin := sharedBinary(t)
+	state, work := t.TempDir(), t.TempDir()
+	cmd := fmt.Sprintf(`bash -c 'cd %q && XDG_STATE_HOME=%q %q demo; echo EXIT=$?'`, work, state, bin)
+	first := startPane(t, nil, cmd)
+	first.waitFor(`Message…`)
+	first.tmux("send-keys", "-t", "e2e", "-l", "Explain the project layout")
+	first.tmux("send-keys", "-t", "e2e", "Enter")
+	first.waitFor(`Shall I start with the test\?`)
+
+	second := startPane(t, nil, cmd)
+	second.waitFor(`this run keeps no sessions: another ahptui holds them`)
+	if s := second.screen(); strings.Contains(s, "Explain the project layout") {
+		t.Fatalf("the second demo shows the first one's sessions:\n%s", s)
+	}
+	second.tmux("send-keys", "-t", "e2e", "C-c")
+	second.waitFor(`EXIT=0`)
+	first.tmux("send-keys", "-t", "e2e", "C-s")
+	first.waitFor(`(?s)Sessions\s+1[^0-9].*Explain the project layout`)
 }

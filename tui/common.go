@@ -70,6 +70,9 @@ type Options struct {
 	// OpenSession, when set, opens this session (its URI) at start instead
 	// of showing the session picker first.
 	OpenSession string
+	// StartNotice, when set, is shown at start as a warning notice (the
+	// embedded host could not keep this run's sessions, say).
+	StartNotice string
 	// Notify turns on notifications (bell, desktop) for sessions that need
 	// the user while they are elsewhere; nil means off.
 	Notify *NotifyOptions

@@ -62,6 +62,7 @@ type Model struct {
 	stalled       time.Duration // how long an overdue host has been silent (0: answering)
 	notify        *notifier     // nil: notifications off
 	openAtStart   string        // Options.OpenSession
+	startNotice   string        // Options.StartNotice
 	hosts         []*hostEntry  // the configured hosts (model_hosts.go); nil: one host
 	hostTicking   bool          // the hosts' countdown tick is running
 	carry         string        // unsent messages for the next chat's composer (ctrl+n)
@@ -84,7 +85,7 @@ func New(o Options) Model {
 	m := Model{
 		c: c, conn: ahpclient.ConnState{Phase: ahpclient.Connected},
 		picker: p, prompted: map[string]bool{}, drawn: &drawn{},
-		demoFault: o.DemoFault, noMouse: o.NoMouse, notify: newNotifier(o.Notify), openAtStart: o.OpenSession,
+		demoFault: o.DemoFault, noMouse: o.NoMouse, notify: newNotifier(o.Notify), openAtStart: o.OpenSession, startNotice: o.StartNotice,
 		hosts: newHosts(o), quick: o.QuickStart && o.OpenSession == "",
 	}
 	m.picker.Here = o.HostName
@@ -119,6 +120,9 @@ func (m Model) Init() tea.Cmd {
 	}
 	if s := m.openAtStart; s != "" && !m.connecting.active {
 		cmds = append(cmds, openAtStart(s))
+	}
+	if m.startNotice != "" {
+		cmds = append(cmds, uikit.Notice(m.startNotice, true))
 	}
 	if m.connecting.active {
 		cmds = append(cmds, startConnect(m.c.Ctx, m.connecting.connect), tickConnect(m.c))
