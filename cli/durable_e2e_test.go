@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -222,8 +223,13 @@ func TestServeRestartLosesNothing(t *testing.T) {
 			if !strings.Contains(reply, strings.TrimSpace(got)) || !strings.Contains(after, strings.TrimSpace(first)[:40]) {
 				t.Fatalf("lines the exec client received are missing after the restart:\nreceived:\n%s\nexported reply:\n%s", got, reply)
 			}
-			// The attached TUI reconnects and shows the chat with the mark.
+			// The attached TUI reconnects and shows the chat as kept: the
+			// reply's last line above the mark.
+			kept := regexp.MustCompile(`line \d+ of 200`).FindAllString(reply, -1)
 			r.waitScreen("TUI after the restart", "Connected", "The host stopped while this reply")
+			if flat := strings.Join(strings.Fields(r.screen()), " "); !strings.Contains(flat, kept[len(kept)-1]) {
+				t.Fatalf("the attached TUI does not show the reply's last kept line (%s):\n%s", kept[len(kept)-1], r.screen())
+			}
 		})
 	}
 }
