@@ -68,6 +68,10 @@ func (s *store) removeChat(uri string) {
 		ce.run.cancel()
 		ce.run = nil
 	}
+	if p := ce.delta; p != nil { // gathered text of a chat that goes (coalesce.go)
+		p.timer.Stop()
+		ce.delta = nil
+	}
 	delete(s.chats, uri)
 	s.dropChannel(uri)
 	s.persistDeleted(uri)

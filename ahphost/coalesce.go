@@ -69,7 +69,7 @@ func (s *store) gatherDelta(ce *chatEntry, d *ahpwire.ChatDelta) bool {
 		p.timer = time.AfterFunc(win, func() {
 			h.mu.Lock()
 			defer h.mu.Unlock()
-			if ce.delta == p && !h.closed {
+			if ce.delta == p && !h.closed && h.st.chats[ce.uri] == ce {
 				h.st.flushDelta(ce)
 			}
 		})

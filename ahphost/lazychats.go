@@ -198,6 +198,7 @@ func (s *store) sweepChats(tick bool) {
 
 // evictChat puts an evictable chat back on disk only. h.mu is held.
 func (s *store) evictChat(ce *chatEntry) {
+	s.flushDelta(ce) // (none waits in a chat without a turn; a late agent's would)
 	delete(s.chats, ce.uri)
 	s.cold[ce.uri] = ce.session
 }
