@@ -26,8 +26,6 @@ import (
 // with -9 mid-reply. testdata/upgrade/README.md says how it was made.
 const (
 	upgradeFixture = "testdata/upgrade/state-28459e1.db.gz"
-	// upgradeSeq is the last serverSeq the old build committed.
-	upgradeSeq = 471
 	// upgradeLayout: three turns (a tool call, /demo edit's changeset with
 	// cmd/app/main.go marked reviewed and a comment on it, /demo tools with
 	// an approved edit_file diff).
@@ -43,7 +41,13 @@ const (
 // as `gunzip -N` would) and returns that time.
 func unpackUpgradeFixture(t *testing.T, dir string) time.Time {
 	t.Helper()
-	f, err := os.Open(upgradeFixture)
+	return unpackFixture(t, upgradeFixture, dir)
+}
+
+// unpackFixture is unpackUpgradeFixture for the fixture file.
+func unpackFixture(t *testing.T, file, dir string) time.Time {
+	t.Helper()
+	f, err := os.Open(file)
 	must(t, err)
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
@@ -76,26 +80,70 @@ func (r *durableRig) listedSessions() map[string]map[string]any {
 	return got
 }
 
+// upgradeManifest is what gen.sh recorded of a fixture it made (its
+// state-COMMIT.json beside state-COMMIT.db.gz).
+type upgradeManifest struct {
+	Layout           string `json:"layout"`
+	LayoutModifiedAt string `json:"layoutModifiedAt"`
+	Denied           string `json:"denied"`
+	DeniedModifiedAt string `json:"deniedModifiedAt"`
+	Slow             string `json:"slow"`
+	SlowLastLine     int    `json:"slowLastLine"` // the last line the exec client had
+}
+
+// storedSeq reads the last serverSeq the database at path committed.
+func storedSeq(t *testing.T, path string) uint64 {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	must(t, err)
+	defer db.Close()
+	var seq uint64
+	must(t, db.View(func(tx *bolt.Tx) error {
+		seq = binary.BigEndian.Uint64(tx.Bucket([]byte("meta")).Get([]byte("seq")))
+		return nil
+	}))
+	return seq
+}
+
 // TestServeOpensAnEarlierBuildsState: the current `serve` (a real process)
-// on a database an earlier build wrote and was killed over shows every
-// session with its title, status and real last change, every turn with its
-// edit diff, denials, review mark and comment, and the turn the kill cut
-// ended as interrupted at about the time of the kill; serverSeq continues
-// from the file's, and a new turn appends after the old ones.
+// on each database an earlier build wrote and was killed over
+// (testdata/upgrade: 28459e1's, layout version 1, and later ones gen.sh
+// made) shows every session with its title, status and real last change,
+// every turn with its edit diff, denials, review mark and comment, and the
+// turn the kill cut ended as interrupted at about the time of the kill;
+// serverSeq continues from the file's, and a new turn appends after the
+// old ones.
 func TestServeOpensAnEarlierBuildsState(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real processes")
 	}
+	manifests, _ := filepath.Glob("testdata/upgrade/state-*.json")
+	if len(manifests) < 2 {
+		t.Fatalf("fixtures: %v", manifests)
+	}
+	for _, mf := range manifests {
+		t.Run(strings.TrimSuffix(filepath.Base(mf), ".json"), func(t *testing.T) {
+			b, err := os.ReadFile(mf)
+			must(t, err)
+			var m upgradeManifest
+			must(t, json.Unmarshal(b, &m))
+			testOpensEarlierState(t, strings.TrimSuffix(mf, ".json")+".db.gz", m)
+		})
+	}
+}
+
+func testOpensEarlierState(t *testing.T, fixture string, m upgradeManifest) {
 	r := newDurableRig(t)
-	killedAt := unpackUpgradeFixture(t, r.state)
+	killedAt := unpackFixture(t, fixture, r.state)
+	fileSeq := storedSeq(t, filepath.Join(r.state, "state.db"))
 	r.start()
 	startedAt := time.Now()
 
 	sessions := r.listedSessions()
 	for id, want := range map[string][3]string{
-		upgradeLayout: {"Explain the project layout", "idle", "2026-12-06T12:56:20.625Z"},
-		upgradeDenied: {"Denied tools (renamed)", "idle", "2026-12-06T12:56:14.969Z"},
-		upgradeSlow:   {"/demo slow 200", "error", ""},
+		m.Layout: {"Explain the project layout", "idle", m.LayoutModifiedAt},
+		m.Denied: {"Denied tools (renamed)", "idle", m.DeniedModifiedAt},
+		m.Slow:   {"/demo slow 200", "error", ""},
 	} {
 		s := sessions["ahp-session:/"+id]
 		if s == nil || s["title"] != want[0] || s["status"] != want[1] || (want[2] != "" && s["modifiedAt"] != want[2]) {
@@ -104,13 +152,13 @@ func TestServeOpensAnEarlierBuildsState(t *testing.T) {
 	}
 	// The interrupted turn ends when the old host last wrote, not at this
 	// start: its session is not "just now".
-	slowMod, err := time.Parse(time.RFC3339Nano, sessions["ahp-session:/"+upgradeSlow]["modifiedAt"].(string))
+	slowMod, err := time.Parse(time.RFC3339Nano, sessions["ahp-session:/"+m.Slow]["modifiedAt"].(string))
 	must(t, err)
 	if slowMod.After(killedAt) || !slowMod.Before(startedAt) || killedAt.Sub(slowMod) > 5*time.Second {
 		t.Fatalf("the interrupted session's last change is %v; the old host last wrote at %v, this one started at %v", slowMod, killedAt, startedAt)
 	}
 
-	layout := r.run("export", r.url(), "--token", "tok-durable", upgradeLayout)
+	layout := r.run("export", r.url(), "--token", "tok-durable", m.Layout)
 	if n := strings.Count(layout, "## You\n"); n != 3 {
 		t.Fatalf("%d turns exported, want 3:\n%s", n, layout)
 	}
@@ -120,18 +168,18 @@ func TestServeOpensAnEarlierBuildsState(t *testing.T) {
 			t.Fatalf("export lacks %q:\n%s", want, layout)
 		}
 	}
-	if diff := editDiff(t, r.run("export", r.url(), "--token", "tok-durable", "--format", "json", upgradeLayout)); !strings.Contains(diff,
+	if diff := editDiff(t, r.run("export", r.url(), "--token", "tok-durable", "--format", "json", m.Layout)); !strings.Contains(diff,
 		"@@ -1,1 +1,2 @@\n+<!-- Reviewed by the ahptui demo agent (simulated edit). -->\n # upgrade fixture") {
 		t.Fatalf("the edit's diff is not kept: %q", diff)
 	}
-	denied := r.run("export", r.url(), "--token", "tok-durable", upgradeDenied)
+	denied := r.run("export", r.url(), "--token", "tok-durable", m.Denied)
 	for _, want := range []string{"# Denied tools (renamed)", "> tool Edit file: denied", "> tool Run command: denied", "Okay — I won't edit `README.md`"} {
 		if !strings.Contains(denied, want) {
 			t.Fatalf("export of the denied session lacks %q:\n%s", want, denied)
 		}
 	}
-	slow := r.run("export", r.url(), "--token", "tok-durable", upgradeSlow)
-	for n := 2; n <= 42; n++ { // what the old host had streamed (line 1 is the heading)
+	slow := r.run("export", r.url(), "--token", "tok-durable", m.Slow)
+	for n := 2; n <= m.SlowLastLine; n++ { // what the exec client had (line 1 is the heading)
 		if !strings.Contains(slow, fmt.Sprintf("— line %d of 200\n", n)) {
 			t.Fatalf("line %d of the interrupted reply is lost:\n%s", n, slow)
 		}
@@ -148,7 +196,7 @@ func TestServeOpensAnEarlierBuildsState(t *testing.T) {
 	must(t, err)
 	defer c.Close()
 	must(t, c.Start(ctx))
-	cs, err := c.Subscribe(ctx, "ahp-changeset:/"+upgradeLayout+"/session", nil)
+	cs, err := c.Subscribe(ctx, "ahp-changeset:/"+m.Layout+"/session", nil)
 	must(t, err)
 	var changes ahpwire.ChangesetState
 	must(t, json.Unmarshal(cs.State, &changes))
@@ -161,19 +209,19 @@ func TestServeOpensAnEarlierBuildsState(t *testing.T) {
 	if len(changes.Files) != 5 || len(reviewed) != 1 || !strings.HasSuffix(reviewed[0], "cmd/app/main.go") {
 		t.Fatalf("changeset after the upgrade: %s", cs.State)
 	}
-	notes, err := c.Subscribe(ctx, ahpwire.AnnotationsURI("ahp-session:/"+upgradeLayout), nil)
+	notes, err := c.Subscribe(ctx, ahpwire.AnnotationsURI("ahp-session:/"+m.Layout), nil)
 	must(t, err)
 	if !strings.Contains(string(notes.State), "Upgrade fixture comment on main.go") {
 		t.Fatalf("the comment is lost: %s", notes.State)
 	}
-	chat := "ahp-chat:/" + upgradeLayout
+	chat := "ahp-chat:/" + m.Layout
 	snap, err := c.Subscribe(ctx, chat, nil)
 	must(t, err)
-	if snap.FromSeq <= upgradeSeq {
-		t.Fatalf("serverSeq %d after the upgrade; the file's is %d (the interruption mark comes after it)", snap.FromSeq, upgradeSeq)
+	if snap.FromSeq <= fileSeq {
+		t.Fatalf("serverSeq %d after the upgrade; the file's is %d (the interruption mark comes after it)", snap.FromSeq, fileSeq)
 	}
 
-	more := r.run("exec", r.url(), "--token", "tok-durable", "--session", upgradeLayout, "What changed after the upgrade?")
+	more := r.run("exec", r.url(), "--token", "tok-durable", "--session", m.Layout, "What changed after the upgrade?")
 	if !strings.Contains(more, "What changed after the upgrade?") {
 		t.Fatalf("the new turn's answer: %q", more)
 	}
@@ -181,7 +229,7 @@ func TestServeOpensAnEarlierBuildsState(t *testing.T) {
 	if len(seqs) == 0 || seqs[0] <= snap.FromSeq {
 		t.Fatalf("the new turn's serverSeqs %v do not continue after %d", seqs, snap.FromSeq)
 	}
-	after := r.run("export", r.url(), "--token", "tok-durable", upgradeLayout)
+	after := r.run("export", r.url(), "--token", "tok-durable", m.Layout)
 	if !strings.HasPrefix(after, strings.TrimRight(layout, "\n")) || strings.Count(after, "## You\n") != 4 ||
 		!strings.Contains(after[len(layout):], "What changed after the upgrade?") {
 		t.Fatalf("the new turn does not follow the old ones:\n%s", after)
@@ -190,7 +238,7 @@ func TestServeOpensAnEarlierBuildsState(t *testing.T) {
 	// The same after this build restarts on the file it now wrote.
 	r.stop(syscall.SIGTERM)
 	r.start()
-	if again := r.run("export", r.url(), "--token", "tok-durable", upgradeLayout); again != after {
+	if again := r.run("export", r.url(), "--token", "tok-durable", m.Layout); again != after {
 		t.Fatalf("export after a restart of the new build:\n%s\nwant:\n%s", again, after)
 	}
 }
