@@ -32,8 +32,6 @@ const (
 	upgradeLayout = "2da90e06-4abf-417a-a065-dec3c369b506"
 	// upgradeDenied: /demo tools with both approvals denied, renamed.
 	upgradeDenied = "6230168a-38f5-4e4f-ad69-b2aa41a414b1"
-	// upgradeSlow: /demo slow 200, the host killed at line 41.
-	upgradeSlow = "4e3d6288-df08-419d-8ac7-64637707ca0e"
 )
 
 // unpackUpgradeFixture writes the fixture's database into dir with the
