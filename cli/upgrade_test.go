@@ -20,10 +20,11 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// The fixture of TestServeOpensAnEarlierBuildsState: the state directory's
-// database as `ahptui serve` of commit 28459e1 (the end of an earlier stop,
-// before lazy chats and persistent part lists) left it when it was killed
-// with -9 mid-reply. testdata/upgrade/README.md says how it was made.
+// The layout-1 fixture, which the real-process tests of the state
+// database start from: the state directory's database as `ahptui serve`
+// of commit 28459e1 (the end of an earlier stop, before lazy chats and
+// persistent part lists) left it when it was killed with -9 mid-reply.
+// testdata/upgrade/README.md says how it was made.
 const (
 	upgradeFixture = "testdata/upgrade/state-28459e1.db.gz"
 	// upgradeLayout: three turns (a tool call, /demo edit's changeset with
