@@ -98,6 +98,18 @@ func (c *conn) readMessage() (typ websocket.MessageType, data []byte, charge int
 	}
 }
 
+// quickParse parses a single-frame message as parseReassembled does, into
+// p; false (p unset) when it is not a well-formed JSON-RPC message
+// ahpwire.Message can hold, which c.handle then answers.
+func quickParse(b []byte, p *reassembledMsg) bool {
+	r, err := parseReassembled(b)
+	if err != nil || r.m == nil || r.undecodable != nil {
+		return false
+	}
+	*p = r
+	return true
+}
+
 // reassembledMsg is a reassembled message parsed by parseReassembled.
 type reassembledMsg struct {
 	m           *ahpwire.Message
