@@ -36,11 +36,15 @@ func TestDurableWritesFlatAcrossReplies(t *testing.T) {
 	if late[1] > early[1]*3/2 {
 		t.Fatalf("the database wrote %d bytes for a late reply against %d for an early one (per reply: %v)", late[1], early[1], written)
 	}
-	// (What a reply writes beyond its bytes depends on how its actions
-	// fall into commits, each rewriting the pages it touches, and that
-	// follows the machine's load: 2.4–4.7 MB per 1 MB reply in one CI
-	// run. Flatness is the rule above; this only catches a blow-up.)
-	if late[1] > 6<<20 {
+	// What a reply writes beyond its bytes depends on how its actions fall
+	// into commits, each rewriting the pages it touches: 1.5–2.5 MB per
+	// 1 MB reply here, 2.4–4.7 MB with the race detector, whose slower
+	// host makes more, smaller commits.
+	bound := int64(3 << 20)
+	if raceEnabled {
+		bound = 6 << 20
+	}
+	if late[1] > bound {
 		t.Fatalf("a 1 MB reply made the database write %d bytes", late[1])
 	}
 
