@@ -238,13 +238,12 @@ const buildSlots = 2
 
 // resultFrame encodes a JSON-RPC success response around result with one
 // encoding pass (no re-encoding of the result bytes).
+// (A kept answer, an encodedResult, never comes here: buildDeferred
+// writes it around its head as it is.)
 func resultFrame(id uint64, result any) ([]byte, error) {
-	body, ok := result.(encodedResult)
-	if !ok {
-		var err error
-		if body, err = json.Marshal(result); err != nil {
-			return nil, fmt.Errorf("encode result: %w", err)
-		}
+	body, err := json.Marshal(result)
+	if err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
 	}
 	return joinAnswer(answerHead(id), body), nil
 }

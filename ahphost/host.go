@@ -49,7 +49,7 @@ type Host struct {
 	pendingRead atomic.Int64
 	// buildSem bounds concurrent builds of deferred results.
 	buildSem chan struct{}
-	// release paces Options.ReleaseMemory (bigparts.go).
+	// release paces Options.ReleaseMemory (release.go).
 	release releaseState
 	// encoded keeps resourceRead answers for the next reader (rescache.go).
 	encoded encodedResults

@@ -172,7 +172,7 @@ type Options struct {
 	ReleaseMemory func()
 	// ReleaseGap is the least time between two runs of ReleaseMemory, and
 	// twice the quiet (no action sent) a run waits for, up to a minute
-	// (bigparts.go). 0 = DefaultReleaseGap.
+	// (release.go). 0 = DefaultReleaseGap.
 	ReleaseGap time.Duration
 	// MaxSubscriptions caps a connection's distinct subscriptions;
 	// 0 = DefaultMaxSubscriptions.

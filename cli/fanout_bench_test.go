@@ -144,8 +144,9 @@ func readReplies(ctx context.Context, c *websocket.Conn, results chan<- [32]byte
 		if !ended || len(pending) > 0 {
 			return
 		}
-		sum := sha256.Sum256([]byte(strings.Join(pieces, "")))
-		if n := len(strings.Join(pieces, "")); n != 3<<20 {
+		reply := strings.Join(pieces, "")
+		sum := sha256.Sum256([]byte(reply))
+		if len(reply) != 3<<20 {
 			sum = [32]byte{}
 		}
 		pieces, ended = pieces[:0], false
