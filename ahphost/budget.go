@@ -1,6 +1,6 @@
 // The state database's size budget (issue 28): past Options.StateBudget,
 // the chats of the oldest archived sessions lose their turns first, and
-// each says so.
+// each says so; so does what those turns made (budget_bodies.go).
 
 package ahphost
 
@@ -102,9 +102,11 @@ func (s *store) evictBodies(over int64) int64 {
 			}
 			n += s.dropBody(s.chat(cs.Resource))
 		}
+		n += s.dropSideBodies(se) // budget_bodies.go
 		if n > 0 {
 			freed += n
-			s.h.log.Warn("state database over its budget: dropped the turns of an archived session",
+			s.h.log.Warn("state database over its budget: dropped the turns of an archived session and what they made "+
+				"(changes, terminal output, stored contents, artifacts' contents)",
 				"session", se.uri, "title", truncate(se.state.Title, 80), "bytes", n)
 		}
 	}
@@ -135,6 +137,9 @@ func (s *store) dropBody(ce *chatEntry) int64 {
 	s.applyServerChat(ce, &ahpwire.ChatTurnsLoaded{Turns: []ahpwire.Turn{note}})
 	ce.refTurns, ce.lastLarge = 0, 0
 	s.persistChanged(ce.uri)
-	s.persist.batch.DeleteResources(largePartURIPrefix + ce.uri[len(ahpwire.ChatScheme)+1:] + "/")
-	return n
+	pages := largePartURIPrefix + ce.uri[len(ahpwire.ChatScheme)+1:] + "/"
+	_, size := s.persist.db.ResourcesUnder(pages)
+	s.ext.resources.removePrefix(pages)
+	s.persist.batch.DeleteResources(pages)
+	return n + size
 }

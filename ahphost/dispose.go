@@ -42,23 +42,10 @@ func chatOwned(chat string) owned {
 // covers a chat of another session (a session URI that extends this one's,
 // "s" and "s/x") is left alone: nothing of another session is removed.
 func (s *store) disposeOwned(chats []string) {
-	var others []string
-	for _, se := range s.sessions {
-		for _, cs := range se.state.Chats {
-			others = append(others, cs.Resource)
-		}
-	}
-	shared := func(chat string) bool {
-		for _, o := range others {
-			if strings.HasPrefix(o, chat+"/") || strings.HasPrefix(o, chat+"-") {
-				return true
-			}
-		}
-		return false
-	}
+	others := s.chatsBesides(nil)
 	terminals := false
 	for _, chat := range chats {
-		if shared(chat) {
+		if ownsOthers(chat, others) {
 			continue
 		}
 		own := chatOwned(chat)
@@ -92,6 +79,31 @@ func (s *store) disposeOwned(chats []string) {
 	}
 }
 
+// chatsBesides lists the chats of every session but skip (nil: of all).
+func (s *store) chatsBesides(skip *sessionEntry) []string {
+	var out []string
+	for _, se := range s.sessions {
+		if se == skip {
+			continue
+		}
+		for _, cs := range se.state.Chats {
+			out = append(out, cs.Resource)
+		}
+	}
+	return out
+}
+
+// ownsOthers reports whether chat's prefixes (chatOwned) also cover one of
+// others ("s" and "s/x", "s-x"): what they name may be another's.
+func ownsOthers(chat string, others []string) bool {
+	for _, o := range others {
+		if strings.HasPrefix(o, chat+"/") || strings.HasPrefix(o, chat+"-") {
+			return true
+		}
+	}
+	return false
+}
+
 // removeTerminal forgets a terminal channel (its output, its place in the
 // root state's list and in the bound of exited terminals' output) and
 // deletes it from the database. The caller republishes the list.
@@ -100,24 +112,20 @@ func (s *store) removeTerminal(uri string) {
 	delete(s.ext.inputs, uri)
 	delete(s.ext.resizes, uri)
 	s.ext.termOrder = removeURI(s.ext.termOrder, uri)
-	if r := &s.ext.retained; r.bytes != nil {
-		if n, ok := r.bytes[uri]; ok {
-			r.total -= n
-			delete(r.bytes, uri)
-			r.order = removeURI(r.order, uri)
-		}
-	}
+	s.ext.retained.forget(uri)
 	s.dropChannel(uri)
 	s.persistDeleted(uri)
 }
 
 // removePrefix forgets every resource whose URI starts with prefix (its
-// spill file too).
-func (r *resourceStore) removePrefix(prefix string) {
+// spill file too) and reports whether there was one.
+func (r *resourceStore) removePrefix(prefix string) bool {
+	found := false
 	for uri, it := range r.items {
 		if !strings.HasPrefix(uri, prefix) {
 			continue
 		}
+		found = true
 		delete(r.items, uri)
 		if it.path != "" {
 			r.spill.forget(it.path, it.size)
@@ -126,4 +134,5 @@ func (r *resourceStore) removePrefix(prefix string) {
 			r.order = removeURI(r.order, uri)
 		}
 	}
+	return found
 }

@@ -65,3 +65,13 @@ func (s *store) retainExited(uri string) {
 		r.order = nil // (the backing array of dropped entries is freed)
 	}
 }
+
+// forget stops counting uri's output (a terminal removed, or its output
+// dropped by the state budget).
+func (r *termRetention) forget(uri string) {
+	if n, ok := r.bytes[uri]; ok {
+		r.total -= n
+		delete(r.bytes, uri)
+		r.order = removeURI(r.order, uri)
+	}
+}

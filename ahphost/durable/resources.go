@@ -94,3 +94,19 @@ func (d *DB) ResourceSize(uri string) (contentType string, size int64, ok bool) 
 	})
 	return contentType, size, ok
 }
+
+// ResourcesUnder returns how many resources are stored under URIs that
+// start with prefix and their bytes (read from the leaves' lengths, not
+// the values).
+func (d *DB) ResourcesUnder(prefix string) (n int, size int64) {
+	p := []byte(prefix)
+	_ = d.bolt.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bktRes).Cursor()
+		for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
+			n++
+			size += int64(len(v))
+		}
+		return nil
+	})
+	return n, size
+}
