@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -90,12 +91,7 @@ func NewChannels(c *App) *Channels {
 		pinned: map[string]int{}, Scroll: map[string]int{}}
 	var read resload.Reader
 	if rr, ok := c.Backend.(ResourceReader); ok {
-		read = func(ctx context.Context, uri string) (resload.Content, error) {
-			ctx, cancel := ReqCtx(ctx)
-			defer cancel()
-			r, err := rr.ResourceRead(ctx, uri, "")
-			return resload.Content{Data: r.Data, ContentType: r.ContentType}, err
-		}
+		read = resourceReader(rr)
 	} else {
 		read = func(context.Context, string) (resload.Content, error) {
 			return resload.Content{}, ErrNoResources
@@ -104,6 +100,25 @@ func NewChannels(c *App) *Channels {
 	x.Loader = resload.New(0, read)
 	return x
 }
+
+// resourceReader is the loader's reader on rr: a content the host does
+// not have reads as ErrGone.
+func resourceReader(rr ResourceReader) resload.Reader {
+	return func(ctx context.Context, uri string) (resload.Content, error) {
+		ctx, cancel := ReqCtx(ctx)
+		defer cancel()
+		r, err := rr.ResourceRead(ctx, uri, "")
+		var re *ahpwire.RPCError
+		if errors.As(err, &re) && re.Code == ahpwire.CodeNotFound {
+			err = ErrGone
+		}
+		return resload.Content{Data: r.Data, ContentType: r.ContentType}, err
+	}
+}
+
+// ErrGone is the loader's answer for a content the host no longer has.
+var ErrGone = ErrString("the host no longer has this content (it was removed with its session, " +
+	"or to keep the host's saved state within its size budget)")
 
 // ErrNoResources is the loader's answer when the backend cannot read.
 var ErrNoResources = ErrString("this connection cannot read content references")

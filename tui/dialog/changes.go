@@ -246,11 +246,20 @@ func (o *Changes) listView(st *uikit.Styles, inner, avail int) (string, []string
 			msg = "Loading changes…"
 		}
 		for _, s := range o.sets {
-			if _, _, failed, ok := o.src.Changeset(s.URITemplate); ok && failed != "" {
+			cs, ready, failed, ok := o.src.Changeset(s.URITemplate)
+			switch {
+			case ok && failed != "":
 				msg = "Could not load " + uikit.OneLine(render.Sanitize(s.Label)) + ": " + failed
+			case ok && ready && cs.Status == ahpwire.ChangesetError && cs.Error != nil && cs.Error.Message != "":
+				// The host says why it has no files (a budget that dropped them).
+				msg = uikit.OneLine(render.Sanitize(s.Label)) + ": " + uikit.OneLine(render.Sanitize(cs.Error.Message))
 			}
 		}
-		return title, o.withStatus(st, []string{st.Dialog.Muted.Render(msg)}, avail)
+		var lines []string
+		for _, l := range strings.Split(ansi.Wordwrap(msg, max(1, inner), ""), "\n") {
+			lines = append(lines, st.Dialog.Muted.Render(l))
+		}
+		return title, o.withStatus(st, lines, avail)
 	}
 	o.cursor = min(o.cursor, len(rows)-1)
 	if o.cursor < o.scroll {

@@ -1,9 +1,11 @@
 package dialog
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ahptui/ahptui/ahpwire"
 	"github.com/ahptui/ahptui/keymap"
@@ -45,5 +47,21 @@ func TestChangesDiffLaidOutOncePerContents(t *testing.T) {
 	o.View(st, 90, 30)
 	if &o.diff.lines[0] == &laid[0] {
 		t.Fatal("a new width did not lay the diff out again")
+	}
+}
+
+// TestChangesSaysWhyEmpty: a changeset the host emptied with an error (the
+// state budget dropped its files) shows the host's reason, wrapped, not
+// "No changes in this chat yet".
+func TestChangesSaysWhyEmpty(t *testing.T) {
+	const cs = "ahp-changeset:/c/session"
+	src := fakeChanges{cs: {Status: ahpwire.ChangesetError, Files: []ahpwire.ChangesetFile{}, Error: &ahpwire.ErrorInfo{
+		ErrorType: "evicted", Message: "This chat's changes were removed to keep the host's saved state within its size budget."}}}
+	o, _ := NewChanges(src, nil, render.New(render.DarkStyles()), keymap.Default().Changes, []ahpwire.Changeset{{Label: "Session changes", URITemplate: cs}})
+	sty := uikit.NewStyles(render.DarkStyles())
+	out := ansi.Strip(o.View(&sty, 60, 20))
+	flat := strings.Join(strings.Fields(strings.NewReplacer("│", " ", "╭", " ", "╰", " ", "─", " ", "╮", " ", "╯", " ").Replace(out)), " ")
+	if strings.Contains(out, "No changes in this chat yet") || !strings.Contains(flat, "within its size budget.") || !strings.Contains(flat, "Session changes: This chat's changes were removed") {
+		t.Fatalf("the emptied changeset shows:\n%s", out)
 	}
 }
