@@ -23,6 +23,8 @@ type chatEntry struct {
 	// delta is the agent's text gathered to be sent as one delta
 	// (coalesce.go); nil when none.
 	delta *pendingDelta
+	// resumed is the resumed turn's moved start (turnclock.go).
+	resumed resumedTurn
 }
 
 // addChat creates a chat in a session and announces it with

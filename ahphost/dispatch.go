@@ -95,9 +95,15 @@ func (s *store) dispatchChat(ce *chatEntry, a ahpwire.Action, raw []byte, origin
 		s.emitRaw(ce.uri, a, raw, origin, reason)
 		return reason
 	}
-	switch a.(type) {
+	switch x := a.(type) {
 	case *ahpwire.ChatTurnCancelled, *ahpwire.ChatTruncated:
 		s.flushSpill(ce) // the reply so far, before the turn ends
+		// A resumed turn's cancel is timed by the host (turnclock.go).
+		if c := s.resumedCancel(ce, a); c != nil {
+			a, raw = c, nil
+		}
+	case *ahpwire.ChatTurnResume:
+		s.noteResume(ce, x.TurnID) // turnclock.go
 	}
 	ce.state = reduceChat(ce.state, a)
 	s.emitRaw(ce.uri, a, raw, origin, "")
@@ -148,7 +154,7 @@ func (s *store) stalledAgent(ce *chatEntry, a ahpwire.Action) {
 	s.flushSpill(ce)
 	msg := fmt.Sprintf("the agent stopped reading what this chat sent it (%d actions unread, the last %s); the turn was stopped", len(run.client), a.ActionType())
 	part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: "agentNotReading", Message: msg}, true)
-	s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.durationSince(at.StartedAt)), Part: &part})
+	s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.turnDuration(ce)), Part: &part})
 }
 
 // maybeTitleSession names a still-untitled session after its first message.

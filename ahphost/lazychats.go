@@ -97,6 +97,10 @@ func (s *store) chatOrErr(uri string) (*chatEntry, error) {
 		cp.tail += int64(len(e))
 	}
 	s.noteLargeParts(ce)
+	var m chanMeta
+	if len(ch.Meta) > 0 && json.Unmarshal(ch.Meta, &m) == nil {
+		ce.restoreResumed(m) // turnclock.go
+	}
 	if ce.state.ActiveTurn != nil {
 		// Only a turn that was running when the host stopped is stored
 		// active: a chat with a turn never leaves memory (evictable).

@@ -176,6 +176,10 @@ type chanMeta struct {
 	Reviewable bool `json:"reviewable,omitempty"`
 	// Order is a terminal's place in RootState.terminals.
 	Order int `json:"order,omitempty"`
+	// ResumedTurn and RunSince are a chat's resumed active turn and its
+	// moved start (turnclock.go).
+	ResumedTurn string `json:"resumedTurn,omitempty"`
+	RunSince    string `json:"runSince,omitempty"`
 }
 
 // DropUnusedSession disposes of a session whose chats have no turn yet

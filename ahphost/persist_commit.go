@@ -246,7 +246,7 @@ func (s *store) commitFailed(b *durable.Batch, err error) {
 		}
 		at := ce.state.ActiveTurn
 		part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: "storageFailed", Message: msg}, true)
-		s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.durationSince(at.StartedAt)), Part: &part})
+		s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.turnDuration(ce)), Part: &part})
 	}
 }
 

@@ -50,7 +50,8 @@ func (s *store) persistState(uri string) (any, chanMeta, bool) {
 		}
 	case chanChat:
 		if ce := s.chats[uri]; ce != nil {
-			return ce.state, chanMeta{Session: ce.session}, true
+			turn, since := ce.resumedMeta()
+			return ce.state, chanMeta{Session: ce.session, ResumedTurn: turn, RunSince: since}, true
 		}
 	case chanTerminal:
 		if t := s.ext.terminals[uri]; t != nil {

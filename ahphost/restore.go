@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/ahptui/ahptui/ahphost/agent"
@@ -203,10 +202,10 @@ func (s *store) adoptRestored(sessions []*sessionEntry) {
 // count the time the host was down.
 func (s *store) endInterrupted(ce *chatEntry) {
 	at := ce.state.ActiveTurn
-	d := s.durationSince(at.StartedAt)
+	d := s.turnDuration(ce) // from a resumed turn's moved start (turnclock.go)
 	if s.persist != nil {
 		if last := s.persist.db.LastWrite(); !last.IsZero() {
-			if started, err := time.Parse(time.RFC3339Nano, at.StartedAt); err == nil {
+			if started := s.turnStart(ce); !started.IsZero() {
 				d = min(d, max(0, last.Sub(started).Milliseconds()))
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strconv"
-	"time"
 
 	"github.com/ahptui/ahptui/ahphost/agent"
 	"github.com/ahptui/ahptui/ahpwire"
@@ -35,8 +34,8 @@ func (s *store) startRun(ce *chatEntry, resume bool) {
 	ctx, cancel := context.WithCancel(h.ctx)
 	run := &turnRun{turnID: at.ID, ctx: ctx, cancel: cancel, client: make(chan ahpwire.Action, clientBuffer)}
 	ce.run = run
-	started, err := time.Parse(time.RFC3339Nano, at.StartedAt)
-	if err != nil {
+	started := s.turnStart(ce) // a resumed turn's counts on from what it ran (turnclock.go)
+	if started.IsZero() {
 		started = h.opts.Now()
 	}
 	var provider string
@@ -134,16 +133,7 @@ func (h *Host) runDone(chat string, run *turnRun, err error) {
 	h.log.Warn("agent ended without finishing its turn", "chat", chat, "err", err)
 	s.flushSpill(ce)
 	part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: "agentFailed", Message: msg}, false)
-	s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.durationSince(at.StartedAt)), Part: &part})
-}
-
-// durationSince returns the milliseconds since an ISO timestamp (≥ 0).
-func (s *store) durationSince(startedAt string) int64 {
-	t, err := time.Parse(time.RFC3339Nano, startedAt)
-	if err != nil {
-		return 0
-	}
-	return max(0, s.h.opts.Now().Sub(t).Milliseconds())
+	s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.turnDuration(ce)), Part: &part})
 }
 
 // afterChatChange runs after any applied chat action: it stops the agent

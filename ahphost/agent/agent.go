@@ -89,7 +89,10 @@ type Turn struct {
 	// agent to continue it where it stopped.
 	ReplyTail string
 	// StartedAt is the turn's startedAt; durations are measured from it.
-	// Zero means "when Run was called".
+	// For a resumed turn it is moved later by the time the turn was not
+	// running (interrupted, or ended with a resumable error), so that a
+	// duration counts only the time it ran. Zero means "when Run was
+	// called".
 	StartedAt time.Time
 	// Emit delivers one server-originated chat action. The host stamps the
 	// envelope and serverSeq, reduces and broadcasts it.
