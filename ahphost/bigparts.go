@@ -114,7 +114,7 @@ func (s *store) referencedTurn(ce *chatEntry, t ahpwire.Turn) ahpwire.Turn {
 		case p.Kind == ahpwire.PartMarkdown && int64(len(p.Content)) > limit:
 			base := partURI(ce, t.ID, j)
 			for k, text := range pages(p.Content, page) {
-				ref := s.storePage(base+"/"+strconv.Itoa(k), "text/markdown", text)
+				ref := s.storePage(base+"/"+strconv.Itoa(k), "text/markdown", []byte(text))
 				parts = append(parts, ahpwire.ResponsePart{Kind: ahpwire.PartContentRef, Ref: &ref})
 			}
 			continue
@@ -162,7 +162,7 @@ func refTextBlocks(s *store, content []ahpwire.ToolResultContent, base string, l
 			continue
 		}
 		for k, text := range pages(c.Text, page) {
-			ref := s.storePage(base+"/out"+strconv.Itoa(i)+"/"+strconv.Itoa(k), "text/plain", text)
+			ref := s.storePage(base+"/out"+strconv.Itoa(i)+"/"+strconv.Itoa(k), "text/plain", []byte(text))
 			out = append(out, ahpwire.ToolResultContent{Type: ahpwire.ContentResource,
 				URI: ref.URI, SizeHint: ref.SizeHint, ContentType: ref.ContentType})
 		}
@@ -170,10 +170,12 @@ func refTextBlocks(s *store, content []ahpwire.ToolResultContent, base string, l
 	return out
 }
 
-// storePage keeps one page as a resource and returns its reference.
-func (s *store) storePage(uri, contentType, text string) ahpwire.ContentRef {
-	s.putResource(uri, contentType, []byte(text))
-	n := int64(len(text))
+// storePage keeps one page as a resource and returns its reference; data
+// is the page's own copy (the resource store and the state database keep
+// it).
+func (s *store) storePage(uri, contentType string, data []byte) ahpwire.ContentRef {
+	s.putResource(uri, contentType, data)
+	n := int64(len(data))
 	return ahpwire.ContentRef{URI: uri, SizeHint: &n, ContentType: contentType}
 }
 
@@ -182,17 +184,17 @@ func (s *store) storePage(uri, contentType, text string) ahpwire.ContentRef {
 // last quarter of a piece: markdown paragraphs then stay whole in one page,
 // so each page lays out as it does in the whole text, and joining the
 // pages as markdown blocks (a blank line between them) gives the text back.
-func pages(text string, size int64) []string {
-	var out []string
+func pages[T ~string | ~[]byte](text T, size int64) []T {
+	var out []T
 	for int64(len(text)) > size {
 		cut := int(size)
 		for cut > 0 && text[cut]&0xc0 == 0x80 {
 			cut--
 		}
-		if k := strings.LastIndex(text[cut*3/4:cut], "\n\n"); k >= 0 {
-			cut = cut*3/4 + k + 2
-		} else if k := strings.LastIndexByte(text[cut*3/4:cut], '\n'); k >= 0 {
-			cut = cut*3/4 + k + 1
+		if k := lastBreak(text[cut*3/4:cut], true); k >= 0 {
+			cut = cut*3/4 + k
+		} else if k := lastBreak(text[cut*3/4:cut], false); k >= 0 {
+			cut = cut*3/4 + k
 		}
 		if cut == 0 {
 			cut = int(size)
@@ -201,4 +203,21 @@ func pages(text string, size int64) []string {
 		text = text[cut:]
 	}
 	return append(out, text)
+}
+
+// lastBreak returns the offset just after the last blank line ("\n\n";
+// the last newline when blank is false) in text, -1 when there is none.
+func lastBreak[T ~string | ~[]byte](text T, blank bool) int {
+	for i := len(text) - 1; i >= 0; i-- {
+		if text[i] != '\n' {
+			continue
+		}
+		if !blank {
+			return i + 1
+		}
+		if i+1 < len(text) && text[i+1] == '\n' {
+			return i + 2
+		}
+	}
+	return -1
 }

@@ -1,6 +1,7 @@
 package ahphost
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -162,8 +163,8 @@ func (s *store) sendPages(ce *chatEntry, final bool) {
 	if len(sp.pending) == 0 || (!final && int64(len(sp.pending)) <= size) {
 		return
 	}
-	ps := pages(string(sp.pending), size)
-	keep := ""
+	ps := pages(sp.pending, size)
+	var keep []byte
 	if !final {
 		ps, keep = ps[:len(ps)-1], ps[len(ps)-1]
 	}
@@ -172,7 +173,7 @@ func (s *store) sendPages(ce *chatEntry, final bool) {
 		if at == nil || at.ID != sp.turnID {
 			break
 		}
-		ref := s.storePage(sp.base+"/"+strconv.Itoa(sp.pages), "text/markdown", text)
+		ref := s.storePage(sp.base+"/"+strconv.Itoa(sp.pages), "text/markdown", bytes.Clone(text))
 		sp.pages++
 		s.applyServerChat(ce, &ahpwire.ChatResponsePart{TurnID: sp.turnID,
 			Part: ahpwire.ResponsePart{Kind: ahpwire.PartContentRef, Ref: &ref}})

@@ -143,9 +143,10 @@ func (d *DB) Commit(b *Batch) (err error) {
 		}
 	}()
 	err = d.bolt.Update(func(tx *bolt.Tx) error {
-		chans, res, types := tx.Bucket(bktChans), tx.Bucket(bktRes), tx.Bucket(bktResType)
+		chans := tx.Bucket(bktChans)
+		rb := resBuckets{flat: tx.Bucket(bktRes), chunks: tx.Bucket(bktResChunks), types: tx.Bucket(bktResType)}
 		for i := range b.ops {
-			if err := applyOp(chans, res, types, &b.ops[i]); err != nil {
+			if err := applyOp(chans, rb, &b.ops[i]); err != nil {
 				return err
 			}
 		}
@@ -209,7 +210,7 @@ func joinEnvs(envs [][]byte) []byte {
 }
 
 // applyOp writes one operation.
-func applyOp(chans, res, types *bolt.Bucket, o *op) error {
+func applyOp(chans *bolt.Bucket, rb resBuckets, o *op) error {
 	switch o.kind {
 	case opLog:
 		cb, err := chans.CreateBucketIfNotExists([]byte(o.key))
@@ -249,11 +250,11 @@ func applyOp(chans, res, types *bolt.Bucket, o *op) error {
 			return err
 		}
 	case opPutRes:
-		return putResource(res, types, o.key, string(o.meta), o.data)
+		return putResource(rb, o.key, string(o.meta), o.data)
 	case opDelRes:
-		return deleteResource(res, types, o.key)
+		return deleteResource(rb, o.key)
 	case opDelResPrefix:
-		return deleteResources(res, types, o.key)
+		return deleteResources(rb, o.key)
 	}
 	return nil
 }

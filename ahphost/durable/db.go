@@ -31,28 +31,32 @@ const FileName = "state.db"
 // records, and keeps a resource's content type apart from its bytes
 // (restype), so that storing a page does not copy it first. Open reads
 // version 1 and marks the file version 2 (olderFormat): what it writes
-// from then on a version-1 build would misread.
-const formatVersion = 2
+// from then on a version-1 build would misread. Version 3 stores a
+// resource's bytes in chunks (resc), so that storing a reply's next page
+// does not rewrite the pages stored before it; Open reads versions 1 and
+// 2 and marks the file version 3.
+const formatVersion = 3
 
-// olderFormat is the earlier layout version Open still reads (and
+// olderFormat is the earliest layout version Open still reads (and
 // upgrades to formatVersion).
 const olderFormat = 1
 
 // Bucket and key names.
 var (
-	bktMeta     = []byte("meta")
-	bktChans    = []byte("chans")
-	bktRes      = []byte("res")
-	bktResType  = []byte("restype")
-	bktSnap     = []byte("snapshot")
-	keyState    = []byte("state")
-	bktLog      = []byte("log")
-	keySeq      = []byte("seq")
-	keyInstance = []byte("instance")
-	keyFormat   = []byte("format")
-	keyMeta     = []byte("meta")
-	keySnap     = []byte("snap")
-	keySnapSeq  = []byte("snapseq")
+	bktMeta      = []byte("meta")
+	bktChans     = []byte("chans")
+	bktRes       = []byte("res")
+	bktResType   = []byte("restype")
+	bktResChunks = []byte("resc")
+	bktSnap      = []byte("snapshot")
+	keyState     = []byte("state")
+	bktLog       = []byte("log")
+	keySeq       = []byte("seq")
+	keyInstance  = []byte("instance")
+	keyFormat    = []byte("format")
+	keyMeta      = []byte("meta")
+	keySnap      = []byte("snap")
+	keySnapSeq   = []byte("snapseq")
 )
 
 // DB is an open state database. Commit and the reads are safe for
@@ -198,11 +202,11 @@ func (d *DB) init() (err error) {
 			return fmt.Errorf("layout version record %x", f)
 		}
 		v := binary.BigEndian.Uint64(f)
-		if v != formatVersion && v != olderFormat {
+		if v > formatVersion || v < olderFormat {
 			return &VersionError{Path: d.path, Version: v}
 		}
 		d.instance = string(m.Get(keyInstance))
-		complete = v == formatVersion && tx.Bucket(bktChans) != nil && tx.Bucket(bktRes) != nil && tx.Bucket(bktResType) != nil
+		complete = v == formatVersion && tx.Bucket(bktChans) != nil && tx.Bucket(bktRes) != nil && tx.Bucket(bktResType) != nil && tx.Bucket(bktResChunks) != nil
 		return nil
 	})
 	if err == nil && !complete {
@@ -219,7 +223,7 @@ func (d *DB) init() (err error) {
 			if err := m.Put(keyFormat, u64(formatVersion)); err != nil { // new, or upgraded from olderFormat
 				return err
 			}
-			for _, name := range [][]byte{bktChans, bktRes, bktResType} {
+			for _, name := range [][]byte{bktChans, bktRes, bktResType, bktResChunks} {
 				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 					return err
 				}

@@ -22,9 +22,12 @@
 //	                commit's envelopes of one channel go in one record,
 //	                keyed by the first one's serverSeq); a record longer
 //	                than 4000 bytes continues in values keyed <seq><chunk>
-//	res/<uri>       resources served by resourceRead: their bytes
-//	restype/<uri>   their content types (format 1: res/<uri> held the
-//	                content type, a 0 byte, then the bytes)
+//	resc/<uri>\x00<chunk>  resources served by resourceRead: their bytes,
+//	                in chunks of at most 4000 bytes (chunk: 4 bytes, big
+//	                endian), so that storing one does not rewrite others
+//	restype/<uri>   their content types
+//	res/<uri>       formats 1 and 2: a resource's bytes whole (format 1:
+//	                its content type, a 0 byte, then the bytes)
 //
 // A channel is its snapshot plus its log replayed in order. The host reads
 // every channel but the chats at start (LoadLazy: of a chat only its meta
