@@ -78,8 +78,10 @@ func benchDurableInterleaved(b *testing.B) {
 	pprof.Do(context.Background(), pprof.Labels("host", "on"), func(context.Context) {
 		on = newStreamRig(b, Options{Durable: true, StateDir: b.TempDir()})
 	})
-	off.reply(b, prompt) // warm-up: the agents start, the first chat is read
-	on.reply(b, prompt)
+	for range 4 { // warm-up: the agents start, the first chat is read, the heap grows to its working size
+		off.reply(b, prompt)
+		on.reply(b, prompt)
+	}
 	var wall, cpu [2][]time.Duration // [0] off, [1] on
 	var written []int64              // database bytes written per durable reply
 	worst := 0.0

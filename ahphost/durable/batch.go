@@ -144,7 +144,7 @@ func (d *DB) Commit(b *Batch) (err error) {
 	}()
 	err = d.bolt.Update(func(tx *bolt.Tx) error {
 		chans := tx.Bucket(bktChans)
-		rb := resBuckets{flat: tx.Bucket(bktRes), chunks: tx.Bucket(bktResChunks), types: tx.Bucket(bktResType)}
+		rb := resBuckets{flat: tx.Bucket(bktRes), own: tx.Bucket(bktResOwn), types: tx.Bucket(bktResType)}
 		for i := range b.ops {
 			if err := applyOp(chans, rb, &b.ops[i]); err != nil {
 				return err

@@ -32,9 +32,9 @@ const FileName = "state.db"
 // (restype), so that storing a page does not copy it first. Open reads
 // version 1 and marks the file version 2 (olderFormat): what it writes
 // from then on a version-1 build would misread. Version 3 stores a
-// resource's bytes in chunks (resc), so that storing a reply's next page
-// does not rewrite the pages stored before it; Open reads versions 1 and
-// 2 and marks the file version 3.
+// resource's bytes in a bucket of its own (resc), so that storing a reply's
+// next page does not rewrite the pages stored before it; Open reads
+// versions 1 and 2 and marks the file version 3.
 const formatVersion = 3
 
 // olderFormat is the earliest layout version Open still reads (and
@@ -43,20 +43,21 @@ const olderFormat = 1
 
 // Bucket and key names.
 var (
-	bktMeta      = []byte("meta")
-	bktChans     = []byte("chans")
-	bktRes       = []byte("res")
-	bktResType   = []byte("restype")
-	bktResChunks = []byte("resc")
-	bktSnap      = []byte("snapshot")
-	keyState     = []byte("state")
-	bktLog       = []byte("log")
-	keySeq       = []byte("seq")
-	keyInstance  = []byte("instance")
-	keyFormat    = []byte("format")
-	keyMeta      = []byte("meta")
-	keySnap      = []byte("snap")
-	keySnapSeq   = []byte("snapseq")
+	bktMeta     = []byte("meta")
+	bktChans    = []byte("chans")
+	bktRes      = []byte("res")
+	bktResType  = []byte("restype")
+	bktResOwn   = []byte("resc")
+	keyData     = []byte("d")
+	bktSnap     = []byte("snapshot")
+	keyState    = []byte("state")
+	bktLog      = []byte("log")
+	keySeq      = []byte("seq")
+	keyInstance = []byte("instance")
+	keyFormat   = []byte("format")
+	keyMeta     = []byte("meta")
+	keySnap     = []byte("snap")
+	keySnapSeq  = []byte("snapseq")
 )
 
 // DB is an open state database. Commit and the reads are safe for
@@ -206,7 +207,7 @@ func (d *DB) init() (err error) {
 			return &VersionError{Path: d.path, Version: v}
 		}
 		d.instance = string(m.Get(keyInstance))
-		complete = v == formatVersion && tx.Bucket(bktChans) != nil && tx.Bucket(bktRes) != nil && tx.Bucket(bktResType) != nil && tx.Bucket(bktResChunks) != nil
+		complete = v == formatVersion && tx.Bucket(bktChans) != nil && tx.Bucket(bktRes) != nil && tx.Bucket(bktResType) != nil && tx.Bucket(bktResOwn) != nil
 		return nil
 	})
 	if err == nil && !complete {
@@ -223,7 +224,7 @@ func (d *DB) init() (err error) {
 			if err := m.Put(keyFormat, u64(formatVersion)); err != nil { // new, or upgraded from olderFormat
 				return err
 			}
-			for _, name := range [][]byte{bktChans, bktRes, bktResType, bktResChunks} {
+			for _, name := range [][]byte{bktChans, bktRes, bktResType, bktResOwn} {
 				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 					return err
 				}

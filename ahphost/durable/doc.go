@@ -22,9 +22,9 @@
 //	                commit's envelopes of one channel go in one record,
 //	                keyed by the first one's serverSeq); a record longer
 //	                than 4000 bytes continues in values keyed <seq><chunk>
-//	resc/<uri>\x00<chunk>  resources served by resourceRead: their bytes,
-//	                in chunks of at most 4000 bytes (chunk: 4 bytes, big
-//	                endian), so that storing one does not rewrite others
+//	resc/<uri>/d    resources served by resourceRead: their bytes, each
+//	                in a bucket of its own, so that storing one does not
+//	                rewrite others (format 3)
 //	restype/<uri>   their content types
 //	res/<uri>       formats 1 and 2: a resource's bytes whole (format 1:
 //	                its content type, a 0 byte, then the bytes)
