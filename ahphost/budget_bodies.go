@@ -30,8 +30,14 @@ const evictedArtifactNote = "This content was " + evictedBody + ".\n"
 
 // dropSideBodies drops what archived session se's chats made and returns
 // about how many stored bytes that freed. Prefixes that also cover a chat
-// of another session are left alone (ownsOthers). h.mu is held.
+// of another session are left alone (ownsOthers), and so is all of a
+// session where a turn runs (its agent may be using them). h.mu is held.
 func (s *store) dropSideBodies(se *sessionEntry) int64 {
+	for _, cs := range se.state.Chats {
+		if ce := s.chats[cs.Resource]; ce != nil && ce.state.ActiveTurn != nil {
+			return 0
+		}
+	}
 	others := s.chatsBesides(se)
 	var n int64
 	for _, cs := range se.state.Chats {

@@ -172,3 +172,39 @@ func TestDurableBudgetDropsSideBodies(t *testing.T) {
 		t.Errorf("an artifact the other session lists too reads %q", res.Data)
 	}
 }
+
+// TestDurableBudgetSparesRunningChat: an archived session whose chat runs
+// a turn keeps its turns and what they made (the agent may be using it),
+// however far over the budget the database is; once the turn ends, both
+// go.
+func TestDurableBudgetSparesRunningChat(t *testing.T) {
+	state := t.TempDir()
+	h, u := startDurable(t, state, Options{Pace: 20 * time.Millisecond})
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	chat := demoSession(t, w, "ahp-session:/busy", "/demo edit")
+	w.call("subscribe", map[string]any{"channel": "ahp-session:/busy"})
+	w.notify("dispatchAction", map[string]any{"channel": "ahp-session:/busy", "clientSeq": 9,
+		"action": map[string]any{"type": "session/isArchivedChanged", "isArchived": true}})
+	w.action("archived", func(e envelope) bool { return e.typ() == "session/isArchivedChanged" })
+	w.sendMessage(chat, "t9", "/demo slow 100", 10)
+	w.action("the slow turn streams", func(e envelope) bool { return e.Channel == chat && e.typ() == "chat/delta" })
+	key := strings.TrimPrefix(chat, ahpwire.ChatScheme+"/")
+	h.mu.Lock()
+	freed := h.st.evictBodies(1 << 40)
+	cs := h.st.ext.changesets[ahpwire.ChangesetScheme+"/"+key+"/session"].state
+	h.mu.Unlock()
+	if freed != 0 || len(cs.Files) == 0 {
+		t.Fatalf("a running chat's bodies were dropped: %d bytes freed, changeset %+v", freed, cs)
+	}
+	w.notify("dispatchAction", map[string]any{"channel": chat, "clientSeq": 11,
+		"action": map[string]any{"type": "chat/turnCancelled", "turnId": "t9", "duration": 1}})
+	w.action("cancelled", func(e envelope) bool { return e.Channel == chat && e.typ() == "chat/turnCancelled" })
+	h.mu.Lock()
+	freed = h.st.evictBodies(1 << 40)
+	cs = h.st.ext.changesets[ahpwire.ChangesetScheme+"/"+key+"/session"].state
+	h.mu.Unlock()
+	if freed == 0 || len(cs.Files) != 0 {
+		t.Fatalf("after the turn, %d bytes freed, changeset %+v", freed, cs)
+	}
+}
