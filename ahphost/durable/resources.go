@@ -132,15 +132,26 @@ func (d *DB) ResourceSize(uri string) (contentType string, size int64, ok bool) 
 }
 
 // ResourcesUnder returns how many resources are stored under URIs that
-// start with prefix and their bytes (read from the leaves' lengths, not
-// the values).
+// start with prefix and their bytes (the values' lengths, read without
+// copying them), in every format's place.
 func (d *DB) ResourcesUnder(prefix string) (n int, size int64) {
 	p := []byte(prefix)
 	_ = d.bolt.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bktRes).Cursor()
+		c := tx.Bucket(bktRes).Cursor() // formats 1 and 2
 		for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
 			n++
 			size += int64(len(v))
+		}
+		own := tx.Bucket(bktResOwn)
+		if own == nil {
+			return nil
+		}
+		c = own.Cursor()
+		for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = c.Next() {
+			if bk := own.Bucket(k); bk != nil {
+				n++
+				size += int64(len(bk.Get(keyData)))
+			}
 		}
 		return nil
 	})
