@@ -90,3 +90,29 @@ func TestOpenLockedAndDamaged(t *testing.T) {
 		t.Fatal("the damaged file was changed")
 	}
 }
+
+// TestResourcesUnder: the count and bytes of the resources under a
+// prefix, and none once they are deleted; a prefix does not reach a
+// neighbour whose URI only starts like it.
+func TestResourcesUnder(t *testing.T) {
+	d, err := Open(t.TempDir())
+	must(t, err)
+	defer d.Close()
+	b := &Batch{Seq: 1}
+	b.PutResource("ahp-content:/a/t1/before", "text/plain", []byte("12345"))
+	b.PutResource("ahp-content:/a/t1/after", "text/plain", []byte("1234567"))
+	b.PutResource("ahp-content:/ab/t1/after", "text/plain", []byte("xyz"))
+	must(t, d.Commit(b))
+	if n, size := d.ResourcesUnder("ahp-content:/a/"); n != 2 || size != 12 {
+		t.Fatalf("under a/: %d resources, %d bytes", n, size)
+	}
+	b = &Batch{Seq: 2}
+	b.DeleteResources("ahp-content:/a/")
+	must(t, d.Commit(b))
+	if n, size := d.ResourcesUnder("ahp-content:/a/"); n != 0 || size != 0 {
+		t.Fatalf("after the delete: %d resources, %d bytes", n, size)
+	}
+	if n, size := d.ResourcesUnder("ahp-content:/ab/"); n != 1 || size != 3 {
+		t.Fatalf("the neighbour: %d resources, %d bytes", n, size)
+	}
+}
