@@ -20,6 +20,10 @@ type eventWriter struct {
 	enc     *json.Encoder
 	endLine bool   // the plain text so far does not end with a newline
 	part    string // the markdown part the plain text so far ends in
+	// held is output waiting for the pages being read before it, readers
+	// the page reads running (pages.go).
+	held    []held
+	readers chan struct{}
 }
 
 func newEventWriter(w io.Writer, asJSON bool) *eventWriter {
@@ -28,6 +32,11 @@ func newEventWriter(w io.Writer, asJSON bool) *eventWriter {
 
 // note writes one plain-mode line about a tool call to notes.
 func (e *eventWriter) note(format string, args ...any) {
+	e.do(func() { e.writeNote(format, args...) })
+}
+
+// writeNote is note, now.
+func (e *eventWriter) writeNote(format string, args ...any) {
 	if e.json || e.notes == nil {
 		return
 	}
@@ -36,6 +45,11 @@ func (e *eventWriter) note(format string, args ...any) {
 
 // event writes a JSON event {"type": typ, k1: v1, ...} (JSON mode only).
 func (e *eventWriter) event(typ string, kv ...any) {
+	e.do(func() { e.writeEvent(typ, kv...) })
+}
+
+// writeEvent is event, now.
+func (e *eventWriter) writeEvent(typ string, kv ...any) {
 	if !e.json {
 		return
 	}
@@ -48,8 +62,13 @@ func (e *eventWriter) event(typ string, kv ...any) {
 
 // text writes answer text.
 func (e *eventWriter) text(partID, s string) {
+	e.do(func() { e.writeText(partID, s) })
+}
+
+// writeText is text, now.
+func (e *eventWriter) writeText(partID, s string) {
 	if e.json {
-		e.event("text", "partId", partID, "text", s)
+		e.writeEvent("text", "partId", partID, "text", s)
 		return
 	}
 	s = render.Sanitize(s)
@@ -77,16 +96,20 @@ func (e *eventWriter) tool(id, name, status string, success *bool) {
 	if success != nil {
 		kv = append(kv, "success", *success)
 	}
-	e.event("tool_call", kv...)
-	if status != "started" {
-		e.note("tool %s: %s", name, status)
-	}
+	e.do(func() {
+		e.writeEvent("tool_call", kv...)
+		if status != "started" {
+			e.writeNote("tool %s: %s", name, status)
+		}
+	})
 }
 
 // approval reports an approval request and the decision taken.
 func (e *eventWriter) approval(id, name, title, decision string) {
-	e.event("approval_request", "toolCallId", id, "name", name, "title", title, "decision", decision)
-	e.note("approval for %s: %s", name, decision)
+	e.do(func() {
+		e.writeEvent("approval_request", "toolCallId", id, "name", name, "title", title, "decision", decision)
+		e.writeNote("approval for %s: %s", name, decision)
+	})
 }
 
 // activity reports what the agent is doing when it says so (a model API
@@ -96,8 +119,10 @@ func (e *eventWriter) activity(s string) {
 	if s == "" {
 		return
 	}
-	e.event("activity", "activity", s)
-	e.note("%s", s)
+	e.do(func() {
+		e.writeEvent("activity", "activity", s)
+		e.writeNote("%s", s)
+	})
 }
 
 // input reports a question from the host.
@@ -105,8 +130,15 @@ func (e *eventWriter) input(r ahpwire.ChatInputRequest) {
 	e.event("input_requested", "requestId", r.ID, "message", r.Message, "questions", r.Questions)
 }
 
-// end reports the end of the turn and finishes the plain text's last line.
+// end reports the end of the turn and finishes the plain text's last line,
+// after every page of the reply (waiting for those being read).
 func (e *eventWriter) end(state string, durationMs int64, usage *ahpwire.UsageInfo, msg string) {
+	e.do(func() { e.writeEnd(state, durationMs, usage, msg) })
+	e.pump(true)
+}
+
+// writeEnd is end, now.
+func (e *eventWriter) writeEnd(state string, durationMs int64, usage *ahpwire.UsageInfo, msg string) {
 	kv := []any{"state", state, "durationMs", durationMs}
 	if usage != nil {
 		kv = append(kv, "usage", usage)
@@ -114,7 +146,7 @@ func (e *eventWriter) end(state string, durationMs int64, usage *ahpwire.UsageIn
 	if msg != "" {
 		kv = append(kv, "error", msg)
 	}
-	e.event("turn_end", kv...)
+	e.writeEvent("turn_end", kv...)
 	if !e.json && e.endLine {
 		_, _ = io.WriteString(e.w, "\n")
 		e.endLine = false

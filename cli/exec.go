@@ -161,7 +161,9 @@ func runExec(cfg config, std stdio) int {
 	out := newEventWriter(std.out, o.json)
 	out.notes = std.err
 	r := &turnRun{h: h, o: o, std: std, out: out, caught: caught}
-	return r.run(ctx)
+	code = r.run(ctx)
+	out.pump(true) // pages still being read print before exec exits
+	return code
 }
 
 // errSetupTimeout is exec giving up on opening the session.

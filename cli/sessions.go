@@ -189,7 +189,14 @@ func runExport(cfg config, std stdio) int {
 	if ss := h.d.session(sessionURI(pos[0])); ss.Title != "" {
 		st.Title = ss.Title // the session's title, not the default chat's ("Chat")
 	}
-	_, _ = io.WriteString(std.out, chatMarkdown(st))
+	read := func(uri string) (text string, err error) {
+		err = h.d.await(ctx, func(ctx context.Context) error {
+			text, err = readTextRef(ctx, h, uri)
+			return err
+		})
+		return text, err
+	}
+	_, _ = io.WriteString(std.out, turnsMarkdown(st.Title, st.Resource, inlinePages(chatTurns(st), read)))
 	return exitOK
 }
 
@@ -226,18 +233,29 @@ func loadWholeChat(ctx context.Context, h *headless, session string) (ahpwire.Ch
 
 // chatMarkdown renders a chat as markdown: every turn's message and
 // answer (a running turn's as far as it has come, marked running), tool
-// calls as one line each; all server text sanitised.
+// calls as one line each; all server text sanitised. Its contentRef parts
+// (a long reply's pages) are left out: export reads them (inlinePages).
 func chatMarkdown(st ahpwire.ChatState) string {
-	var b strings.Builder
-	title := st.Title
-	if title == "" {
-		title = st.Resource
-	}
-	fmt.Fprintf(&b, "# %s\n", sanitizeLine(title))
+	return turnsMarkdown(st.Title, st.Resource, chatTurns(st))
+}
+
+// chatTurns is the chat's turns, its running turn last (as far as it has
+// come, marked running).
+func chatTurns(st ahpwire.ChatState) []ahpwire.Turn {
 	turns := st.Turns
-	if at := st.ActiveTurn; at != nil { // what it has streamed so far
+	if at := st.ActiveTurn; at != nil {
 		turns = append(turns[:len(turns):len(turns)], ahpwire.Turn{ID: at.ID, Message: at.Message, ResponseParts: at.ResponseParts.Slice(), State: "running"})
 	}
+	return turns
+}
+
+// turnsMarkdown is chatMarkdown of turns, titled title (else resource).
+func turnsMarkdown(title, resource string, turns []ahpwire.Turn) string {
+	var b strings.Builder
+	if title == "" {
+		title = resource
+	}
+	fmt.Fprintf(&b, "# %s\n", sanitizeLine(title))
 	for _, t := range turns {
 		fmt.Fprintf(&b, "\n## You\n\n%s\n\n## Agent\n\n", strings.TrimSpace(render.Sanitize(t.Message.Text)))
 		for _, p := range t.ResponseParts {

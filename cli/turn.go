@@ -31,6 +31,9 @@ type turnRun struct {
 	// turnErr and partErr say why the turn failed: the turn's error, and
 	// the last error part shown (which says more, and wins).
 	turnErr, partErr string
+	// lastText is the text part printed last: a page of a long reply
+	// (a contentRef part) continues it.
+	lastText string
 }
 
 // run sends the prompt and follows the turn to its end.
@@ -94,6 +97,7 @@ func (r *turnRun) elapsed() int64 { return time.Since(r.started).Milliseconds() 
 // driver's mirror before and after the event (ahpstate's reducer applied
 // it), never the raw action; exec only presents it (turnshow.go).
 func (r *turnRun) onEvent(ctx context.Context, ev ahpclient.Event, ch ahpstate.Change) (int, bool) {
+	r.out.pump(false) // the pages read since the last event
 	var action ahpwire.Action // nil for a snapshot: Derive catches up
 	switch e := ev.(type) {
 	case ahpclient.ChannelLostEvent:

@@ -90,6 +90,11 @@ func (r *turnRun) onBlock(ctx context.Context, b reducer.BlockStart, was *reduce
 		if b.Err != nil && b.Err.Message != "" {
 			r.partErr = b.Err.Message
 		}
+	case reducer.KindContentRef:
+		if was == nil && b.Ref != nil {
+			uri := b.Ref.URI
+			r.out.page(r.lastText, b.Ref, func() (string, error) { return readTextRef(ctx, r.h, uri) })
+		}
 	}
 	return 0, false
 }
@@ -99,6 +104,7 @@ func (r *turnRun) showText(kind reducer.BlockKind, id, add string) {
 	switch {
 	case add == "":
 	case kind == reducer.KindText:
+		r.lastText = id
 		r.out.text(id, add)
 	default:
 		r.out.event("reasoning", "partId", id, "text", add)
