@@ -231,14 +231,6 @@ func loadWholeChat(ctx context.Context, h *headless, session string) (ahpwire.Ch
 	return d.chat(chat), nil
 }
 
-// chatMarkdown renders a chat as markdown: every turn's message and
-// answer (a running turn's as far as it has come, marked running), tool
-// calls as one line each; all server text sanitised. Its contentRef parts
-// (a long reply's pages) are left out: export reads them (inlinePages).
-func chatMarkdown(st ahpwire.ChatState) string {
-	return turnsMarkdown(st.Title, st.Resource, chatTurns(st))
-}
-
 // chatTurns is the chat's turns, its running turn last (as far as it has
 // come, marked running).
 func chatTurns(st ahpwire.ChatState) []ahpwire.Turn {
@@ -249,7 +241,11 @@ func chatTurns(st ahpwire.ChatState) []ahpwire.Turn {
 	return turns
 }
 
-// turnsMarkdown is chatMarkdown of turns, titled title (else resource).
+// turnsMarkdown renders a chat's turns as markdown, titled title (else
+// resource): every turn's message and answer, tool calls as one line
+// each, a turn that did not complete marked with its state; all server
+// text sanitised. contentRef parts (a long reply's pages) are left out:
+// export reads them into the text first (inlinePages).
 func turnsMarkdown(title, resource string, turns []ahpwire.Turn) string {
 	var b strings.Builder
 	if title == "" {

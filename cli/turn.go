@@ -97,7 +97,7 @@ func (r *turnRun) elapsed() int64 { return time.Since(r.started).Milliseconds() 
 // driver's mirror before and after the event (ahpstate's reducer applied
 // it), never the raw action; exec only presents it (turnshow.go).
 func (r *turnRun) onEvent(ctx context.Context, ev ahpclient.Event, ch ahpstate.Change) (int, bool) {
-	r.out.pump(false) // the pages read since the last event
+	r.out.pump(false)         // the pages read since the last event
 	var action ahpwire.Action // nil for a snapshot: Derive catches up
 	switch e := ev.(type) {
 	case ahpclient.ChannelLostEvent:
