@@ -214,13 +214,16 @@ func (c *conn) keepAliveLoop() {
 			continue
 		}
 		skipped = 0
-		ctx, cancel := context.WithTimeout(c.ctx, every)
+		deadline := time.Now().Add(every)
+		ctx, cancel := context.WithDeadline(c.ctx, deadline)
 		err := c.ws.Ping(ctx)
 		cancel()
 		// The ping's own deadline passing is the client's fault even when
 		// the writer saw the socket close first and ended the connection
-		// (a write stuck mid-frame is cut by that close).
-		timedOut := errors.Is(err, context.DeadlineExceeded)
+		// (a write stuck mid-frame is cut by that close), and even when
+		// the library, closing the connection at that deadline, reports
+		// the close rather than the deadline.
+		timedOut := errors.Is(err, context.DeadlineExceeded) || (err != nil && !time.Now().Before(deadline))
 		if err != nil && (c.ctx.Err() == nil || timedOut) && c.h.silentUntil.Load() <= time.Now().UnixNano() {
 			c.h.log.Info("client did not answer ping; dropping connection", "conn", c.id)
 			_ = c.ws.CloseNow()
