@@ -118,11 +118,12 @@ func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 	}
 	tick := tea.Batch(m.syncRetryTick(), m.syncStallTick())
 	if s.Phase == ahpclient.Connected && prev == ahpclient.Reconnecting {
-		var refs tea.Cmd
+		var refs, older tea.Cmd
 		if m.chat != nil {
-			refs = m.chat.ScanRefTurns() // a re-read lost with the link is asked again
+			refs = m.chat.ScanRefTurns()  // a re-read lost with the link is asked again
+			older = m.pageInEmptyWindow() // the snapshot came while reconnecting (onChatSnapshot)
 		}
-		return tea.Batch(tick, refs, m.setNotice("reconnected ("+s.Recovery.String()+")", false))
+		return tea.Batch(tick, refs, older, m.setNotice("reconnected ("+s.Recovery.String()+")", false))
 	}
 	return tick
 }
@@ -286,17 +287,32 @@ func (m *Model) isChatURI(uri string) bool {
 
 // onChatSnapshot hands the open chat the snapshot the Mirror loaded.
 func (m *Model) onChatSnapshot(ch ahpstate.Change) tea.Cmd {
-	_, cs, ok := ch.Chat()
+	_, _, ok := ch.Chat()
 	if m.chat == nil || !ok {
 		return nil
 	}
 	m.chat.OnSnapshot(ch)
-	if len(cs.Turns) == 0 && cs.ActiveTurn == nil && cs.TurnsNextCursor != "" {
-		// A window with nothing to show (a host leaves a large reply to
-		// fetchTurns): page the older turns in at once.
-		return tea.Batch(m.syncPrompts(), m.chat.MaybeFetchOlder())
+	if m.conn.Phase == ahpclient.Reconnecting {
+		// The client is restoring its subscriptions and has no connection
+		// for requests yet: the fetch would fail ("not connected") and
+		// the chat stay empty. onConnState pages in once connected.
+		return m.syncPrompts()
 	}
-	return m.syncPrompts()
+	return tea.Batch(m.syncPrompts(), m.pageInEmptyWindow())
+}
+
+// pageInEmptyWindow pages the older turns in at once when the open
+// chat's window has nothing to show but the host holds older turns (a
+// host leaves a large reply to fetchTurns, so a snapshot taken after one
+// has an empty window).
+func (m *Model) pageInEmptyWindow() tea.Cmd {
+	if m.chat == nil || !m.chat.Ready || m.chat.Cursor == "" {
+		return nil
+	}
+	if cs := m.chat.AHP(); len(cs.Turns) > 0 || cs.ActiveTurn != nil {
+		return nil
+	}
+	return m.chat.MaybeFetchOlder()
 }
 
 // onSessionState records the session's state and, while opening it, picks
