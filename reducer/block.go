@@ -120,6 +120,10 @@ type ErrorInfo struct {
 	Stack string
 	// Resumable marks a turn error the user may retry (chat/turnResume).
 	Resumable bool
+	// Resumed marks a resumable error its turn was resumed after: the
+	// reply goes on below it (AHP keeps the part when a turn resumes), so
+	// it is no longer one the user may retry.
+	Resumed bool
 }
 
 // UnknownPart keeps a response part of an unknown kind verbatim.

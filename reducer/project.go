@@ -107,6 +107,11 @@ func turnAssistantMessage(t *ahpwire.Turn, started time.Time) *Message {
 		ID: t.ID, TurnID: t.ID, Role: RoleAssistant, StartedAt: started,
 		Duration: duration(t.Duration), Status: turnStatus(t.State), Blocks: partBlocks(t.ID, t.ResponseParts, false),
 	}
+	if n := m.Blocks.Len(); n > 0 && (t.State != ahpwire.TurnError || t.Error != nil) {
+		// A resumable error last in a turn that did not end in it (it
+		// was cancelled, completed or failed otherwise): it was resumed.
+		markResumed(m.Blocks.At(n - 1))
+	}
 	if t.Error != nil {
 		e := errorInfo(*t.Error, false)
 		m.Blocks = m.Blocks.Append(&Block{Index: m.Blocks.Len(), Kind: KindError, Err: &e})
@@ -140,7 +145,23 @@ func partBlocks(msgID string, parts []ahpwire.ResponsePart, open bool) Blocks {
 		}
 		b.Open = open && partOpen(&parts[i])
 		b.Index = len(out)
+		if open || i < len(parts)-1 {
+			// An error part is a turn's last unless the turn was resumed
+			// after it (chat/error ends a turn; chat/turnResume keeps it).
+			markResumed(b)
+		}
 		out = append(out, b)
 	}
 	return BlocksOf(out...)
+}
+
+// markResumed marks b, when it is a resumable error, as one its turn was
+// resumed after (on a copy of its ErrorInfo: blocks share it).
+func markResumed(b *Block) {
+	if b.Kind != KindError || b.Err == nil || !b.Err.Resumable {
+		return
+	}
+	e := *b.Err
+	e.Resumable, e.Resumed = false, true
+	b.Err = &e
 }

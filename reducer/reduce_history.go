@@ -180,6 +180,8 @@ func reduceMessageResume(s State, a MessageResume) State {
 			b.Open = !b.Tool.IsTerminal()
 		case KindInputRequest:
 			b.Open = b.InputOpen()
+		case KindError:
+			markResumed(b) // the reply goes on below it
 		}
 	}
 	s = s.truncateMessages(n - 1)

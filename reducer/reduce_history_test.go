@@ -3,6 +3,8 @@ package reducer
 import (
 	"reflect"
 	"testing"
+
+	"github.com/ahptui/ahptui/ahpwire"
 )
 
 func turn(id, text string) []Action {
@@ -134,4 +136,55 @@ func TestReducePending(t *testing.T) {
 	if r.Queued != nil || r.Steering != nil || s.Steering == nil {
 		t.Fatalf("clear: %+v (input %+v)", r, s)
 	}
+}
+
+// TestResumedErrorIsNoLongerResumable: AHP keeps a resumable error part in
+// its turn when the turn resumes, so the reply goes on below it. Its block
+// is marked resumed (not resumable: the transcript must not offer to resume
+// a turn that was), live on chat/turnResume and when a chat is projected
+// from a state whose turn went on after the error; the block of the turn
+// before the resume is not changed, and an error still last stays
+// resumable.
+func TestResumedErrorIsNoLongerResumable(t *testing.T) {
+	errored := ReduceAll(streaming(),
+		Error{MessageID: "t1", Info: ErrorInfo{Message: "host stopped", Resumable: true}},
+		MessageEnd{MessageID: "t1", Status: StatusError})
+	s := Reduce(errored, MessageResume{TurnID: "t1"})
+	if e := s.Current.Blocks.At(3).Err; e == nil || e.Resumable || !e.Resumed {
+		t.Fatalf("live resume: the error block is %+v, want resumed", e)
+	}
+	if e := errored.Messages[len(errored.Messages)-1].Blocks.At(3).Err; !e.Resumable || e.Resumed {
+		t.Fatalf("the state before the resume changed: %+v", e)
+	}
+
+	stop := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: "interrupted", Message: "host stopped"}, true)
+	went := ahpwire.Turn{ID: "a", ResponseParts: []ahpwire.ResponsePart{ahpwire.MarkdownPart("a1", "line 1"), stop, ahpwire.MarkdownPart("a2", "line 2")}}
+	last := ahpwire.Turn{ID: "b", State: ahpwire.TurnError, ResponseParts: []ahpwire.ResponsePart{ahpwire.MarkdownPart("b1", "line 1"), stop}}
+	cancelled := ahpwire.Turn{ID: "d", State: ahpwire.TurnCancelled, ResponseParts: last.ResponseParts} // resumed, then cancelled
+	p := Project(ahpwire.ChatState{Turns: []ahpwire.Turn{went, cancelled, last}})
+	if e := errBlock(t, p.Messages[1]); e.Resumable || !e.Resumed {
+		t.Fatalf("projected: a turn that went on after its error: %+v", e)
+	}
+	if e := errBlock(t, p.Messages[3]); e.Resumable || !e.Resumed {
+		t.Fatalf("projected: a turn resumed after its error, then cancelled: %+v", e)
+	}
+	if e := errBlock(t, p.Messages[5]); !e.Resumable || e.Resumed {
+		t.Fatalf("projected: a turn that ended in its error: %+v", e)
+	}
+	active := Project(ahpwire.ChatState{ActiveTurn: &ahpwire.ActiveTurn{ID: "c", ResponseParts: ahpwire.PartsOf(ahpwire.MarkdownPart("c1", "x"), stop)}})
+	if e := errBlock(t, active.Current); e.Resumable || !e.Resumed {
+		t.Fatalf("projected: a resumed active turn: %+v", e)
+	}
+}
+
+// errBlock returns the error block of m.
+func errBlock(t *testing.T, m *Message) *ErrorInfo {
+	t.Helper()
+	for _, b := range m.Blocks.All() {
+		if b.Kind == KindError {
+			return b.Err
+		}
+	}
+	t.Fatalf("no error block in %s", m.ID)
+	return nil
 }

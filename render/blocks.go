@@ -119,8 +119,11 @@ func (r *Renderer) errorBlock(b *reducer.Block, width int, expanded bool) []stri
 	if expanded && strings.TrimSpace(e.Stack) != "" {
 		out = append(out, r.codeBlock(e.Stack, width, TabWidth)...)
 	}
-	if e.Resumable {
+	switch {
+	case e.Resumable:
 		out = append(out, hangBlock("↻ ", "resumable — this turn can be resumed", width, st.Hint, detailIndent)...)
+	case e.Resumed:
+		out = append(out, hangBlock("↻ ", "resumed — the reply goes on below", width, st.Hint, detailIndent)...)
 	}
 	return out
 }

@@ -264,6 +264,11 @@ func goldenCases() []goldenCase {
 		reducer.Error{MessageID: mid, Info: reducer.ErrorInfo{ErrorType: "rate_limit", Message: "Too many requests", Resumable: true}},
 		endMsg(reducer.StatusError, 4*time.Second))
 	add("error_resumable", msgOf(er), ViewOpts{}, nil)
+	// The same turn resumed (chat/turnResume keeps the error part): the
+	// error no longer offers to resume; the reply goes on below it.
+	resumed := apply(er, reducer.MessageResume{TurnID: mid}, textStart("m2", "Picking up where I stopped."),
+		endMsg(reducer.StatusComplete, 6*time.Second))
+	add("error_resumed", msgOf(resumed), ViewOpts{}, nil)
 	es := apply(startState(), reducer.Error{MessageID: mid, Info: reducer.ErrorInfo{ErrorType: "internal", Message: "agent crashed",
 		Stack: "panic: boom\n\tat agent.run (agent.go:42)"}})
 	add("error_expanded_stack", msgOf(es), ViewOpts{Expanded: expand(msgOf(es), 0)}, nil)
