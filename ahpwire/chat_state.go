@@ -32,16 +32,6 @@ type Turn struct {
 	Error         *ErrorInfo     `json:"error,omitempty"`
 }
 
-type turnAlias Turn
-
-// MarshalJSON writes the turn with responseParts always an array.
-func (t Turn) MarshalJSON() ([]byte, error) {
-	if t.ResponseParts == nil {
-		t.ResponseParts = []ResponsePart{}
-	}
-	return json.Marshal(turnAlias(t))
-}
-
 // ActiveTurn is the in-progress turn. Its ResponseParts are a persistent
 // list (Parts), so a reducer changes one part of a long turn without
 // copying the others; they encode as the same array as Turn's.
@@ -159,16 +149,6 @@ type ChatState struct {
 	Draft              *ChatMessage       `json:"draft,omitempty"`
 	InputRequests      []ChatInputRequest `json:"inputRequests,omitempty"`
 	Meta               Meta               `json:"_meta,omitempty"`
-}
-
-type chatStateAlias ChatState
-
-// MarshalJSON writes the state with turns always an array.
-func (c ChatState) MarshalJSON() ([]byte, error) {
-	if c.Turns == nil {
-		c.Turns = []Turn{}
-	}
-	return json.Marshal(chatStateAlias(c))
 }
 
 // Summary returns the catalog fields of the chat.

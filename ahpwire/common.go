@@ -224,7 +224,19 @@ type Snapshot struct {
 
 // NewSnapshot marshals state into a Snapshot.
 func NewSnapshot(resource string, state any, fromSeq uint64) (Snapshot, error) {
-	b, err := json.Marshal(state)
+	var b []byte
+	var err error
+	switch s := state.(type) {
+	case ChatState: // writes valid, compact JSON itself: json.Marshal would only scan it again
+		b, err = s.MarshalJSON()
+	case *ChatState:
+		b = []byte("null")
+		if s != nil {
+			b, err = s.MarshalJSON()
+		}
+	default:
+		b, err = json.Marshal(state)
+	}
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("ahpwire: snapshot %s: %w", resource, err)
 	}

@@ -131,7 +131,7 @@ func waits(part *ResponsePart) int {
 
 // MarshalJSON writes the parts as an array ([] when empty).
 func (p Parts) MarshalJSON() ([]byte, error) {
-	return json.Marshal(p.Slice())
+	return appendParts(nil, p.Slice())
 }
 
 // UnmarshalJSON reads an array of parts (null is the empty list).
