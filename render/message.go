@@ -123,6 +123,9 @@ func (r *Renderer) renderMessage(m *reducer.Message, width int, v ViewOpts) Rend
 		b.lines(ls)
 	}
 	if m.Role == reducer.RoleUser {
+		if emptyUser(m) {
+			return Rendered{} // a turn no one asked for (a host's note): no "› You" over nothing
+		}
 		add(r.userHeader(m, width))
 	}
 	var run refRun
@@ -181,6 +184,21 @@ func (r *Renderer) renderMessage(m *reducer.Message, width int, v ViewOpts) Rend
 		add(r.footer(m, width, v))
 	}
 	return b.done()
+}
+
+// emptyUser reports a user message with nothing to show: no text, no
+// attachments (a host's own turn, such as the note that replaces a chat
+// the state budget dropped).
+func emptyUser(m *reducer.Message) bool {
+	if len(m.Attachments) > 0 {
+		return false
+	}
+	for _, b := range m.Blocks.All() {
+		if b.Kind != reducer.KindText || b.TextLen() > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // msgBuilder assembles a message's lines and sections.

@@ -76,6 +76,9 @@ func (m *Model) renderItem(i, width int) renderedItem {
 		}
 	}
 	r := m.c.Renderer.RenderMessage(msg, width, v)
+	if len(r.Lines) == 0 && r.Sections == nil {
+		return m.withEarlierLine(i, width, renderedItem{}) // nothing to show: no spacer either
+	}
 	out := renderedItem{lines: r.Lines, spans: make([]blockSpan, 0, len(r.Spans))}
 	for _, s := range r.Spans {
 		sp := blockSpan{
