@@ -16,14 +16,18 @@ import (
 )
 
 // evictedBody says why a body is gone (completing "… were" / "… was").
+// It is plain text (a changeset's error, a terminal's output, an
+// artifact): no markdown.
 const evictedBody = "removed to keep the host's saved state within its size budget " +
-	"(the oldest archived sessions go first; `ahptui serve --state-budget` sets it)"
+	"(the oldest archived sessions go first; ahptui serve --state-budget sets it)"
 
 // evictedType is the errorType of a changeset whose files were dropped.
 const evictedType = "evicted"
 
-// evictedTerminalNote replaces a dropped terminal's output.
-const evictedTerminalNote = "[output " + evictedBody + "]\r\n"
+// evictedTerminalNote replaces a dropped terminal's output: lines short
+// enough for an 80-column terminal, which does not wrap what it shows.
+const evictedTerminalNote = "[output removed to keep the host's saved state within its size budget:\r\n" +
+	" the oldest archived sessions go first; ahptui serve --state-budget sets it]\r\n"
 
 // evictedArtifactNote replaces a dropped artifact's content.
 const evictedArtifactNote = "This content was " + evictedBody + ".\n"

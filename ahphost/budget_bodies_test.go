@@ -161,6 +161,15 @@ func TestDurableBudgetDropsSideBodies(t *testing.T) {
 	must(t, json.Unmarshal(w3.call("subscribe", map[string]any{"channel": ahpwire.TerminalScheme + "/" + key + "/t1-shell"}), &term))
 	if out := term.Snapshot.State.Output(); !strings.Contains(out, "size budget") || strings.Contains(out, "go test") {
 		t.Errorf("the dropped terminal shows %d bytes: %.200q", len(out), out)
+	} else {
+		for _, l := range strings.Split(out, "\r\n") {
+			if len(l) > 80 || strings.Contains(l, "`") {
+				t.Errorf("the dropped terminal's note has a line of %d columns, or markdown: %q", len(l), l)
+			}
+		}
+	}
+	if st := cs.Snapshot.State; st.Error != nil && strings.Contains(st.Error.Message, "`") {
+		t.Errorf("the dropped changeset's error (plain text) has markdown: %q", st.Error.Message)
 	}
 	var res ahpwire.ResourceReadResult
 	must(t, json.Unmarshal(w3.call(ahpwire.MethodResourceRead, ahpwire.ResourceReadParams{Channel: ahpwire.RootURI, URI: changes}), &res))
