@@ -64,7 +64,7 @@ func (c *conn) dispatchAction(p *ahpwire.DispatchActionParams, raw []byte, missi
 	case chanChat:
 		ce := s.chat(p.Channel)
 		if ce == nil {
-			reject("the host cannot read this chat from its state database")
+			reject(unreadableChat)
 			return
 		}
 		if reason := s.dispatchChat(ce, a, raw, origin); reason != "" {

@@ -55,6 +55,11 @@ func (s *store) chatExists(uri string) bool {
 	return ok
 }
 
+// unreadableChat is what a client is told of a chat the database holds
+// but cannot be read (damaged on disk): the log has which and why.
+const unreadableChat = "the host cannot read this chat from its state database: it is damaged there " +
+	"(the host's log names the chat and the damage; the other chats are not affected)"
+
 // chat returns chat uri, reading it from the database when it is on disk
 // only (nil when it does not exist or cannot be read: logged). It counts
 // as a use. h.mu is held.

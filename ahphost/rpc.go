@@ -36,7 +36,7 @@ func (s *store) chatOf(uri string) (*chatEntry, *rpcError) {
 	switch {
 	case err != nil:
 		s.h.log.Error("cannot read a chat from the state database", "chat", truncate(uri, 200), "err", err)
-		return nil, &rpcError{code: ahpwire.CodeInternalError, msg: "the host cannot read this chat from its state database"}
+		return nil, &rpcError{code: ahpwire.CodeInternalError, msg: unreadableChat}
 	case ce != nil:
 		return ce, nil
 	}
