@@ -287,6 +287,10 @@ func serveRun(ctx context.Context, args []string, std stdio, configFile string, 
 	u, err := h.Listen(cfg.Addr)
 	if err != nil {
 		gate.open()
+		if errors.Is(err, syscall.EADDRINUSE) {
+			err = fmt.Errorf("%s is in use by another program (another ahptui serve?): stop it, or give this host another --addr "+
+				"(127.0.0.1:0 picks a free port)", cfg.Addr)
+		}
 		fmt.Fprintf(stderr, "ahptui: serve: %v\n", err)
 		return exitError
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -140,5 +141,21 @@ func TestRunServeBadArgs(t *testing.T) {
 	}
 	if code := serveMain(context.Background(), []string{"--dir", "/nonexistent/dir"}, &out, &errb); code != 1 {
 		t.Fatalf("bad dir: code %d", code)
+	}
+}
+
+// TestServeAddressInUse: serve on an address another program holds says
+// so and what to do (another --addr), not the socket call's words alone.
+func TestServeAddressInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	defer ln.Close()
+	var out, errb bytes.Buffer
+	args := []string{"--addr", ln.Addr().String(), "--dir", t.TempDir(), "--state-dir", t.TempDir(), "--token", "tok"}
+	if code := serveMain(context.Background(), args, &out, &errb); code != 1 {
+		t.Fatalf("code %d; stderr %q", code, errb.String())
+	}
+	if msg := errb.String(); !strings.Contains(msg, ln.Addr().String()+" is in use by another program") || !strings.Contains(msg, "another --addr") || out.Len() != 0 {
+		t.Fatalf("stdout %q stderr %q", out.String(), msg)
 	}
 }
