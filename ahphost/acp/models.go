@@ -34,9 +34,14 @@ type modelState struct {
 // legacyRPC carries session models and session/set_model for one agent
 // connection.
 type legacyRPC struct {
-	w io.Writer
+	w  io.Writer
+	wm sync.Mutex // serialises writes to w (the SDK's and setModel's)
 
-	mu     sync.Mutex             // serialises writes; guards the rest
+	// mu guards the rest. It is never held while writing: a write blocks
+	// while the agent does not read its stdin, and the agent reader takes
+	// mu (peek) for every answer and request it reads; the agent's
+	// requests must still be read, and answered or refused, meanwhile.
+	mu     sync.Mutex
 	asked  map[string]string      // id of a session request → its session id ("" = session/new)
 	models map[string]*modelState // announced models by ACP session id, until taken
 	waits  map[string]chan legacyAnswer
@@ -60,8 +65,19 @@ var sessionMethods = [][]byte{[]byte(`"session/new"`), []byte(`"session/load"`),
 // Write passes one SDK message to the agent, noting the ids of session
 // requests (their answers may carry models).
 func (l *legacyRPC) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	l.note(b)
+	l.wm.Lock()
+	defer l.wm.Unlock()
+	n, err := l.w.Write(b)
+	if err != nil {
+		return n, fmt.Errorf("writing to the agent: %w", err)
+	}
+	return n, nil
+}
+
+// note records the id of a session request about to be written (before
+// it is written: its answer cannot come earlier).
+func (l *legacyRPC) note(b []byte) {
 	for _, m := range sessionMethods {
 		if !bytes.Contains(b, m) {
 			continue
@@ -73,16 +89,16 @@ func (l *legacyRPC) Write(b []byte) (int, error) {
 				SessionID string `json:"sessionId"`
 			} `json:"params"`
 		}
-		if json.Unmarshal(b, &req) == nil && len(req.ID) > 0 && string(m) == `"`+req.Method+`"` && len(l.asked) < maxLegacyPending {
+		if json.Unmarshal(b, &req) != nil || len(req.ID) == 0 || string(m) != `"`+req.Method+`"` {
+			return
+		}
+		l.mu.Lock()
+		if len(l.asked) < maxLegacyPending {
 			l.asked[string(req.ID)] = req.Params.SessionID
 		}
-		break
+		l.mu.Unlock()
+		return
 	}
-	n, err := l.w.Write(b)
-	if err != nil {
-		return n, fmt.Errorf("writing to the agent: %w", err)
-	}
-	return n, nil
 }
 
 // peek looks at a line the SDK reads next: the answer to a session request

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -57,4 +58,50 @@ func TestDisposeDeletesAgentSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.eventually("the agent's session deleted", func() bool { return stored() == 0 })
+}
+
+// blockedWriter is the stdin of an agent that stopped reading it: a write
+// says it began and waits until released.
+type blockedWriter struct{ began, release chan struct{} }
+
+func (w blockedWriter) Write(b []byte) (int, error) {
+	close(w.began)
+	<-w.release
+	return len(b), nil
+}
+
+// The agent reader looks at every line the agent sends (peek) while a
+// write to the agent is stuck in its stdin: an agent that does not read
+// never stops the host from reading its requests (to answer or refuse
+// them), as it did when one mutex guarded both (TestReadFloodBoundedQueue
+// then hung once the first answer filled the pipe), and the session
+// request being written is still noted.
+func TestPeekWhileWriteBlocks(t *testing.T) {
+	w := blockedWriter{began: make(chan struct{}), release: make(chan struct{})}
+	l := newLegacyRPC(w)
+	wrote := make(chan error, 1)
+	go func() {
+		_, err := l.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/"}}` + "\n"))
+		wrote <- err
+	}()
+	<-w.began
+	peeked := make(chan struct{})
+	go func() {
+		defer close(peeked)
+		l.peek([]byte(`{"jsonrpc":"2.0","id":5,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/a"}}`))
+		l.peek([]byte(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","models":{"availableModels":[{"modelId":"m","name":"M"}],"currentModelId":"m"}}}`))
+	}()
+	select {
+	case <-peeked:
+	case <-time.After(10 * time.Second):
+		close(w.release)
+		t.Fatal("the agent reader waited for a write the agent does not take")
+	}
+	if m := l.modelsOf("s1"); m == nil || m.CurrentModelID != "m" {
+		t.Fatalf("models of the session request written meanwhile: %+v", m)
+	}
+	close(w.release)
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
 }
