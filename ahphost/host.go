@@ -108,6 +108,7 @@ func New(opts Options) (*Host, error) {
 	}
 	if db != nil {
 		_ = db.SetOwner("")
+		h.logOpened(db) // restore.go
 		h.wg.Add(1)
 		go h.commitLoop()
 	}

@@ -193,6 +193,27 @@ func (s *store) adoptRestored(sessions []*sessionEntry) {
 		}
 		s.endInterrupted(ce)
 	}
+	s.restored.sessions = len(sessions)
+}
+
+// restoredCounts is what start-up found in the database: the sessions and
+// the turns that were running when the host stopped (ended interrupted;
+// those of a chat read later, when first used, count then).
+type restoredCounts struct {
+	sessions, interrupted int
+}
+
+// logOpened says, once the host is made, which state database it opened
+// and what it found there: an operator reads where the sessions live, that
+// a crash interrupted turns (Alt+R resumes them), and that an older
+// layout was upgraded (builds that read only that one refuse the file now).
+func (h *Host) logOpened(db *durable.DB) {
+	r := h.st.restored
+	h.log.Info("state database opened", "path", db.Path(), "sessions", r.sessions, "interrupted", r.interrupted)
+	if v := db.UpgradedFrom(); v != 0 {
+		h.log.Warn("upgraded the state database's layout: ahptui builds that read only the older layout refuse it now",
+			"path", db.Path(), "from", v, "to", durable.LayoutVersion)
+	}
 }
 
 // endInterrupted ends a restored chat's active turn, which was running
@@ -202,6 +223,7 @@ func (s *store) adoptRestored(sessions []*sessionEntry) {
 // count the time the host was down.
 func (s *store) endInterrupted(ce *chatEntry) {
 	at := ce.state.ActiveTurn
+	s.restored.interrupted++
 	d := s.turnDuration(ce) // from a resumed turn's moved start (turnclock.go)
 	if s.persist != nil {
 		if last := s.persist.db.LastWrite(); !last.IsZero() {

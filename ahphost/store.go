@@ -16,6 +16,9 @@ type store struct {
 	h   *Host
 	seq uint64
 
+	// restored is what start-up found in the database (restore.go).
+	restored restoredCounts
+
 	// Replay log: a ring of the most recent envelopes (all channels),
 	// bounded by count (len(ring)) and by bytes (ringBytes ≤
 	// Options.ReplayLogBytes).

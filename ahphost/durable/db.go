@@ -68,6 +68,7 @@ type DB struct {
 	path      string
 	instance  string
 	lastWrite time.Time
+	upgraded  uint64 // the layout version Open upgraded the file from (0: none)
 }
 
 // LockedError is Open's error when another process holds the database.
@@ -207,6 +208,9 @@ func (d *DB) init() (err error) {
 			return &VersionError{Path: d.path, Version: v}
 		}
 		d.instance = string(m.Get(keyInstance))
+		if v < formatVersion {
+			d.upgraded = v
+		}
 		complete = v == formatVersion && tx.Bucket(bktChans) != nil && tx.Bucket(bktRes) != nil && tx.Bucket(bktResType) != nil && tx.Bucket(bktResOwn) != nil
 		return nil
 	})
@@ -233,6 +237,9 @@ func (d *DB) init() (err error) {
 			return nil
 		})
 	}
+	if err != nil {
+		d.upgraded = 0
+	}
 	var ce *CorruptError
 	var ve *VersionError
 	if err != nil && !errors.As(err, &ce) && !errors.As(err, &ve) {
@@ -245,6 +252,14 @@ func (d *DB) init() (err error) {
 // about when the process that wrote it last committed (zero for a new
 // file). A start after a crash dates the turns it interrupted by it.
 func (d *DB) LastWrite() time.Time { return d.lastWrite }
+
+// UpgradedFrom returns the layout version Open found and upgraded the file
+// from (to LayoutVersion), or 0 when the file was new or already of this
+// build's layout. Builds that read only the older layout refuse it now.
+func (d *DB) UpgradedFrom() uint64 { return d.upgraded }
+
+// LayoutVersion is the layout version this build writes.
+const LayoutVersion = formatVersion
 
 // Path returns the database file's path.
 func (d *DB) Path() string { return d.path }

@@ -97,3 +97,30 @@ func TestLastWriteIsTheFilesTime(t *testing.T) {
 		t.Fatalf("LastWrite %v, want the file's %v", d.LastWrite(), when)
 	}
 }
+
+// TestOpenSaysItUpgraded: opening a file of an older layout upgrades it
+// and says from which version (the host logs it: builds that read only
+// that layout refuse the file from then on); a file already of this
+// build's layout, or a new one, was not upgraded.
+func TestOpenSaysItUpgraded(t *testing.T) {
+	dir := t.TempDir()
+	d, err := Open(dir)
+	must(t, err)
+	if v := d.UpgradedFrom(); v != 0 {
+		t.Fatalf("a new file upgraded from %d", v)
+	}
+	must(t, d.Close())
+	setFormat(t, dir, formatVersion-1)
+	d, err = Open(dir)
+	must(t, err)
+	if v := d.UpgradedFrom(); v != formatVersion-1 {
+		t.Fatalf("a file of layout %d: UpgradedFrom %d", formatVersion-1, v)
+	}
+	must(t, d.Close())
+	d, err = Open(dir)
+	must(t, err)
+	defer d.Close()
+	if v := d.UpgradedFrom(); v != 0 {
+		t.Fatalf("the upgraded file opened again: UpgradedFrom %d", v)
+	}
+}
