@@ -68,7 +68,8 @@ func (h *Host) checkBudget(n int64) {
 	h.mu.Unlock()
 	if freed == 0 && !b.warned {
 		b.warned = true
-		h.log.Warn("the state database is over its budget and has no archived session left to shorten",
+		h.log.Warn("the state database is over its budget and has no archived session left to shorten: "+
+			"archive or dispose of sessions, or give the host a larger --state-budget (nothing is dropped meanwhile)",
 			"path", p.db.Path(), "bytes", size, "budget", h.opts.StateBudget)
 	}
 }

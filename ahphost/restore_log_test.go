@@ -53,3 +53,24 @@ func TestDurableStartLogsWhatItFound(t *testing.T) {
 		t.Fatalf("the upgrade of an older layout is not logged:\n%s", l)
 	}
 }
+
+// TestDurableOverBudgetSaysWhatToDo: over its budget with no archived
+// session to shorten, the host warns once, saying what the operator can
+// do, and keeps every turn.
+func TestDurableOverBudgetSaysWhatToDo(t *testing.T) {
+	logs := &testkit.SyncBuffer{}
+	_, u := startDurable(t, t.TempDir(), Options{StateBudget: 1, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	chat := w.createSession("ahp-session:/live")
+	rawChat(t, w, chat)
+	runTurn(t, w, chat, "t1", "hello", 1)
+	runTurn(t, w, chat, "t2", "hello again", 2)
+	l := logs.String()
+	if strings.Count(l, "over its budget") != 1 || !strings.Contains(l, "archive or dispose of sessions, or give the host a larger --state-budget") {
+		t.Fatalf("the warning:\n%s", l)
+	}
+	if st := readChat(t, w, chat, 10); len(st.Turns) != 2 {
+		t.Fatalf("%d turns kept", len(st.Turns))
+	}
+}
