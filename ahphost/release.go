@@ -24,10 +24,13 @@ const releaseMaxWait = time.Minute
 
 // releaseMemory schedules Options.ReleaseMemory on its own goroutine,
 // unless it is unset, the host is closed or a run is already due. h.mu is
-// held (so Close cannot be waiting on wg while it is added to).
+// held (so Close cannot be waiting on wg while it is added to). While New
+// builds the store (h.st is still nil: restore.go reads long replies from
+// the database) nothing was streamed to give back, and the goroutine would
+// read the store before it is set.
 func (h *Host) releaseMemory() {
 	rel := h.opts.ReleaseMemory
-	if rel == nil || h.closed || h.release.due {
+	if rel == nil || h.closed || h.release.due || h.st == nil {
 		return
 	}
 	h.release.due = true
