@@ -37,6 +37,7 @@ type opening struct {
 type Model struct {
 	c             *app.App
 	conn          ahpclient.ConnState
+	wasConnected  bool // the attached host was connected once (onConnState)
 	screen        screen
 	picker        picker.Model
 	chat          *chat.Model

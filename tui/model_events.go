@@ -103,6 +103,13 @@ func (m *Model) onTurnsFetched(ev ahpclient.TurnsFetchedEvent) tea.Cmd {
 
 func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 	prev := m.conn.Phase
+	m.wasConnected = m.wasConnected || prev == ahpclient.Connected
+	if s.Phase == ahpclient.Failed && m.wasConnected && errors.Is(s.Err, ahpclient.ErrUnauthorized) {
+		// The token worked before: most likely the host restarted with
+		// another one (serve picks a random token at each start).
+		s.Err = &app.TokenRefusedAgain{Err: s.Err}
+	}
+	m.wasConnected = m.wasConnected || s.Phase == ahpclient.Connected
 	m.conn = s
 	if m.chat != nil {
 		m.chat.Conn = s

@@ -114,7 +114,7 @@ func (m *Model) attach(h *hostEntry) tea.Cmd {
 	m.c.Channels = app.NewChannels(m.c)
 	m.c.Mirror = h.mirror
 	rs, _ := m.c.Mirror.Root()
-	m.conn = h.conn
+	m.conn, m.wasConnected = h.conn, false // onConnState: this host's own history
 	m.picker.Here, m.picker.Loaded, m.picker.NoHost = h.Name, true, false
 	m.picker.Status = ""
 	m.setAgents(rs.Agents)

@@ -115,3 +115,30 @@ func TestRetryCountdownText(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedAfterConnectedSaysTokenChanged: a host that refuses the
+// token it accepted before (it restarted with another one: serve picks a
+// random token at each start) fails the client; the status line says so
+// and what to do instead of "check the token", and the hint line does not
+// promise that what is typed is sent after reconnecting (the client gave
+// up). A refusal before any connection keeps the token advice.
+func TestRefusedAfterConnectedSaysTokenChanged(t *testing.T) {
+	refused := &ahpclient.AuthError{StatusCode: 401, Tried: []string{`the query parameter "tkn"`}}
+	failed := connEventMsg{ev: ahpclient.ConnStateEvent{State: ahpclient.ConnState{Phase: ahpclient.Failed, Err: refused}}}
+	m, _ := newTestModel(t, 220, 30)
+	m = openChat(t, m, chatState(nil, nil))
+	m = send(t, m, reconnecting(1, fixedNow.Add(time.Second)))
+	m = send(t, m, failed)
+	v := viewText(m)
+	if !strings.Contains(v, "✗ Failed: the host refused the token it accepted before — did it restart with another one?") ||
+		!strings.Contains(v, "disconnected — nothing can be sent") || strings.Contains(v, "held and sent after reconnecting") {
+		t.Fatalf("refused after being connected:\n%s", v)
+	}
+
+	m, _ = newTestModel(t, 220, 30)
+	m.conn = ahpclient.ConnState{Phase: ahpclient.Connecting} // never connected
+	m = send(t, m, failed)
+	if v := viewText(m); strings.Contains(v, "accepted before") || !strings.Contains(v, "HTTP 401") {
+		t.Fatalf("refused at the first connection:\n%s", v)
+	}
+}

@@ -18,14 +18,17 @@ import (
 // prefixes and library wording in front of it.
 func humanError(err error) string {
 	var (
-		dial *ahpclient.DialError
-		auth *ahpclient.AuthError
-		ver  *ahpclient.VersionError
-		rej  *ahpclient.RejectedError
-		rpc  *ahpwire.RPCError
-		prot *ahpclient.ProtocolError
+		again *TokenRefusedAgain
+		dial  *ahpclient.DialError
+		auth  *ahpclient.AuthError
+		ver   *ahpclient.VersionError
+		rej   *ahpclient.RejectedError
+		rpc   *ahpwire.RPCError
+		prot  *ahpclient.ProtocolError
 	)
 	switch {
+	case errors.As(err, &again):
+		return again.Error()
 	case errors.As(err, &auth):
 		return stripPrefixes(auth.Error()) // names the token forms tried
 	case errors.As(err, &dial):
@@ -53,6 +56,23 @@ func humanError(err error) string {
 	}
 	return stripPrefixes(err.Error())
 }
+
+// TokenRefusedAgain is the client's failure when the host refused the
+// token it had accepted on this client's earlier connections: most often
+// the host restarted with another token (ahptui serve picks a random one at
+// each start unless --token or the config file gives one).
+type TokenRefusedAgain struct {
+	// Err is the refusal (an *ahpclient.AuthError).
+	Err error
+}
+
+func (e *TokenRefusedAgain) Error() string {
+	return "the host refused the token it accepted before — did it restart with another one? " +
+		"(ahptui serve picks a random token at each start unless --token gives one): attach again with its new URL"
+}
+
+// Unwrap returns the refusal.
+func (e *TokenRefusedAgain) Unwrap() error { return e.Err }
 
 // dialText explains a failed connection attempt.
 func dialText(d *ahpclient.DialError) string {

@@ -328,7 +328,12 @@ func (m *Model) HintLine(sessionChanges bool) string {
 	if !m.Ready {
 		parts = append(parts, "loading chat…")
 	}
-	if m.Conn.Phase != ahpclient.Connected {
+	switch m.Conn.Phase {
+	case ahpclient.Connected:
+	case ahpclient.Failed, ahpclient.Closed:
+		// The client stopped trying: nothing is held for a reconnect.
+		parts = append(parts, "disconnected — nothing can be sent (the status line says why); quit and attach again")
+	default:
 		parts = append(parts, "offline — what you send is held and sent after reconnecting")
 		if m.Conn.Phase == ahpclient.Reconnecting {
 			parts = append(parts, m.c.KM.Global.Reconnect.Help().Key+" reconnect now")
