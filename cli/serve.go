@@ -137,7 +137,7 @@ func serveFlags(cfg *serveConfig, maxFrame, relayCap, level *string) *flag.FlagS
 	})
 	fs.StringVar(level, "log-level", "info", "log level: debug, info, warn, error")
 	fs.BoolVar(&cfg.ExitWithStdin, "exit-with-stdin", false, "stop when standard input reaches end of file")
-	fs.BoolVar(&cfg.Detach, "detach", false, "run in the background, detached (log: serve.log in the state directory); print the URL and return")
+	fs.BoolVar(&cfg.Detach, "detach", false, "run in the background, detached (log: serve.log in the user state directory, $XDG_STATE_HOME/ahptui, whatever --state-dir); print the URL and return")
 	return fs
 }
 

@@ -127,7 +127,8 @@ func waitServeState(path string, pid int, exited <-chan struct{}) (serveState, e
 	}
 }
 
-// logTail returns the last n lines of the file at path, masked.
+// logTail returns the last n lines of the file at path that the latest
+// detached start wrote (after its "--- … starting detached" line), masked.
 func logTail(path string, n int) string {
 	f, err := os.Open(path)
 	if err != nil {
@@ -139,6 +140,14 @@ func logTail(path string, n int) string {
 	}
 	b, _ := io.ReadAll(f)
 	lines := bytes.Split(bytes.TrimRight(b, "\n"), []byte("\n"))
+	// Only this start's lines: the log is shared by every detached start
+	// (a running host's "ready" lines above would say the opposite).
+	for i := len(lines) - 1; i >= 0; i-- {
+		if bytes.HasPrefix(lines[i], []byte("--- ")) && bytes.HasSuffix(lines[i], []byte(" starting detached")) {
+			lines = lines[i+1:]
+			break
+		}
+	}
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
