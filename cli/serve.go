@@ -73,20 +73,22 @@ func parseServeFlags(args []string) (serveConfig, error) {
 	tokenSet := false
 	fs.Visit(func(f *flag.Flag) { tokenSet = tokenSet || f.Name == "token" })
 	if tokenSet && cfg.Options.Token == "" {
-		return cfg, errors.New("serve: --token must not be empty (use --without-connection-token)")
+		// (No word right after "--token" in these messages: the log
+		// masker would take it for the token.)
+		return cfg, errors.New("serve: empty token (--token): give one, or use --without-connection-token")
 	}
 	if cfg.Options.NoToken && cfg.Options.Token != "" {
-		return cfg, errors.New("serve: --token and --without-connection-token are mutually exclusive")
+		return cfg, errors.New("serve: give either a token (--token) or --without-connection-token, not both")
 	}
 	if cfg.Options.NoToken && cfg.Options.WatchToken != "" {
 		return cfg, errors.New("serve: --watch-token needs a connection token (without one every client may do everything)")
 	}
 	var err error
 	if cfg.Options.MaxFrameBytes, err = parseSize("--max-frame", maxFrame); err != nil {
-		return cfg, err
+		return cfg, fmt.Errorf("serve: %w", err)
 	}
 	if cfg.Options.RelayFrameCap, err = parseSize("--relay-frame-cap", relayCap); err != nil {
-		return cfg, err
+		return cfg, fmt.Errorf("serve: %w", err)
 	}
 	if cfg.Options.Pace < 0 || cfg.Options.Faults.FrameDelay < 0 {
 		return cfg, errors.New("serve: --pace and --frame-delay must not be negative")
@@ -130,7 +132,7 @@ func serveFlags(cfg *serveConfig, maxFrame, relayCap, level *string) *flag.FlagS
 	fs.Func("agent", "serve this ACP agent, `NAME=COMMAND` (repeatable; default: the demo agent)", func(s string) error { cfg.AgentArgs = append(cfg.AgentArgs, s); return nil })
 	fs.StringVar(&cfg.StateDir, "state-dir", "", "the host's state directory: its sessions (state.db) and the agents' session index (default: the user state directory)")
 	fs.BoolVar(&cfg.Ephemeral, "ephemeral", false, "keep no sessions on disk: they end with the host")
-	fs.Func("state-budget", "bound the state database (`SIZE`, e.g. 2048m; default 16384m): past it the oldest archived sessions' chats are dropped first", func(s string) error {
+	fs.Func("state-budget", "bound the state database (`SIZE`, e.g. 2g or 512m; default 16g): past it the oldest archived sessions' chats are dropped first", func(s string) error {
 		n, err := parseSize("--state-budget", s)
 		cfg.Options.StateBudget = n
 		return err
@@ -173,7 +175,8 @@ func parseSize(name, s string) (int64, error) {
 	for _, suf := range []struct {
 		s string
 		m int64
-	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"kb", 1 << 10}, {"mb", 1 << 20}, {"k", 1 << 10}, {"m", 1 << 20}} {
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30},
+		{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}} {
 		if strings.HasSuffix(t, suf.s) {
 			t, mult = strings.TrimSuffix(t, suf.s), suf.m
 			break
@@ -181,7 +184,7 @@ func parseSize(name, s string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(t, 10, 64)
 	if err != nil || n <= 0 || n > (1<<40)/mult {
-		return 0, fmt.Errorf("serve: %s %q: want a positive byte count (e.g. 65536, 64k, 16m)", name, s)
+		return 0, fmt.Errorf("%s %q: want a positive byte count (e.g. 65536, 64k, 16m, 2g)", name, s)
 	}
 	return n * mult, nil
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -58,6 +59,10 @@ func TestParseServeFlags(t *testing.T) {
 		{"token and no token", []string{"--token", "T", "--without-connection-token"}, false, nil},
 		{"empty token", []string{"--token", ""}, false, nil},
 		{"bad size", []string{"--max-frame", "lots"}, false, nil},
+		{"budget in gigabytes", []string{"--state-budget", "2g"}, true, func(c serveConfig) bool { return c.Options.StateBudget == 2<<30 }},
+		{"budget in GiB", []string{"--state-budget", "10GiB"}, true, func(c serveConfig) bool { return c.Options.StateBudget == 10<<30 }},
+		{"budget in megabytes", []string{"--state-budget", "512m"}, true, func(c serveConfig) bool { return c.Options.StateBudget == 512<<20 }},
+		{"budget too large", []string{"--state-budget", "2048g"}, false, nil},
 		{"negative size", []string{"--relay-frame-cap", "-5"}, false, nil},
 		{"bad addr", []string{"--addr", "nope"}, false, nil},
 		{"unknown flag", []string{"--port", "1"}, false, nil},
@@ -74,6 +79,22 @@ func TestParseServeFlags(t *testing.T) {
 				t.Fatalf("config %+v", c)
 			}
 		})
+	}
+	// What serve prints for these (masked as every message it prints)
+	// names the flags and keeps every word: a word after "--token" looked
+	// like the token to the masker ("--token *** not be empty").
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--token", ""}, "serve: empty token (--token): give one, or use --without-connection-token"},
+		{[]string{"--token", "T", "--without-connection-token"}, "serve: give either a token (--token) or --without-connection-token, not both"},
+		{[]string{"--max-frame", "5x"}, `serve: --max-frame "5x": want a positive byte count (e.g. 65536, 64k, 16m, 2g)`},
+	} {
+		_, err := parseServeFlags(tc.args)
+		if err == nil || maskBytes([]byte(err.Error())) != tc.want {
+			t.Errorf("%q: %v (masked %q), want %q", tc.args, err, maskBytes([]byte(fmt.Sprint(err))), tc.want)
+		}
 	}
 	if _, err := parseServeFlags([]string{"--help"}); !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("--help: %v", err)
