@@ -126,7 +126,10 @@ func (r *run) resume() error {
 		return r.slowFrom(slowResumeLine(r.t.ReplyTail, r.cmd.n))
 	}
 	if r.cmd.script != scriptError {
-		return r.answerOnly("Resumed. There was nothing left to do for this turn.\n")
+		// Only /demo slow and /demo error go on where they stopped; say
+		// so rather than claim the script had finished.
+		return r.answerOnly("Resumed, but the demo agent cannot pick this command up where it stopped " +
+			"(only `/demo slow` and `/demo error` go on); send it again to run it from the start.\n")
 	}
 	text := ("Resumed after the error — the upstream service answered this time.\n\n" +
 		"3. Step three — done.\n\nAll three steps finished. The error above stays in the transcript, " +

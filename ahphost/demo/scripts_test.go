@@ -309,6 +309,15 @@ func TestErrorAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSequence(t, "t2", rec3.actions, nil)
+	// A script stopped midway (the host stopped during /demo tools) that
+	// cannot go on says so, rather than that nothing was left to do.
+	rec4, err := runTurn(t, ag, "t3", "/demo tools", true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := markdownText(rec4.actions); !strings.Contains(md, "cannot pick this command up where it stopped") || strings.Contains(md, "nothing left to do") {
+		t.Errorf("resumed /demo tools:\n%s", md)
+	}
 }
 
 func TestInputAccepted(t *testing.T) {
