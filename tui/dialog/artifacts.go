@@ -72,12 +72,17 @@ func (l *ArtifactList) View(st *uikit.Styles, width, _ int) string {
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(lines, "\n"))
 }
 
-// TextViewer shows a read-only text, scrolled with the list keys.
+// TextViewer shows a read-only text, wrapped to the dialog's width and
+// scrolled with the list keys.
 type TextViewer struct {
 	km    keymap.Background
 	title string
 	lines []string
-	top   int
+	top   int // first row shown (of the wrapped rows)
+	// The rows of lines wrapped at wrapW columns (View; kept while the
+	// width stays).
+	wrapW   int
+	wrapped []string
 }
 
 // NewTextViewer shows text (sanitised) under title.
@@ -95,7 +100,11 @@ func (v *TextViewer) Update(msg tea.Msg) (uikit.Overlay, tea.Cmd, uikit.Result) 
 	case key.Matches(k, v.km.Up):
 		v.top = max(0, v.top-1)
 	case key.Matches(k, v.km.Down):
-		v.top = min(max(0, len(v.lines)-1), v.top+1)
+		n := len(v.lines)
+		if v.wrapped != nil {
+			n = len(v.wrapped)
+		}
+		v.top = min(max(0, n-1), v.top+1)
 	case key.Matches(k, v.km.Close), k.String() == "f8", k.String() == "alt+o":
 		return v, nil, uikit.ResultClose
 	}
@@ -107,11 +116,38 @@ func (v *TextViewer) View(st *uikit.Styles, width, height int) string {
 	inner := max(20, width-8)
 	rows := max(3, height-8)
 	out := []string{st.Dialog.Title.Render(ansi.Truncate(uikit.OneLine(render.Sanitize(v.title)), inner, "…"))}
-	for i := v.top; i < len(v.lines) && i < v.top+rows; i++ {
-		out = append(out, ansi.Truncate(v.lines[i], inner, "…"))
+	all := v.rows(inner)
+	v.top = min(v.top, max(0, len(all)-1))
+	for i := v.top; i < len(all) && i < v.top+rows; i++ {
+		out = append(out, all[i])
 	}
 	out = append(out, "", st.Dialog.Muted.Render("↑/↓ scroll · "+v.km.Close.Help().Key+" close"))
 	return st.Dialog.Box.Width(inner + 4).Render(strings.Join(out, "\n"))
+}
+
+// rows returns the text's lines wrapped at width columns: words first,
+// then hard breaks for what is still wider (a long line was cut before,
+// its end unreadable).
+func (v *TextViewer) rows(width int) []string {
+	if v.wrapped != nil && v.wrapW == width {
+		return v.wrapped
+	}
+	out := make([]string, 0, len(v.lines))
+	for _, l := range v.lines {
+		if ansi.StringWidth(l) <= width {
+			out = append(out, l)
+			continue
+		}
+		for _, w := range strings.Split(ansi.Wrap(l, width, ""), "\n") {
+			if ansi.StringWidth(w) > width {
+				out = append(out, strings.Split(ansi.Hardwrap(w, width, true), "\n")...)
+				continue
+			}
+			out = append(out, w)
+		}
+	}
+	v.wrapW, v.wrapped = width, out
+	return out
 }
 
 // NewArtifactList lists arts (at least one).
