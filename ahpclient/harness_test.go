@@ -136,7 +136,7 @@ func (k *consumer) waitFor(what string, timeout time.Duration, pred func([]Event
 		select {
 		case <-ch:
 		case <-deadline:
-			k.t.Fatalf("timed out waiting for %s; %d events, last: %s", what, len(evs), describeTail(evs, 8))
+			k.t.Fatalf("timed out waiting for %s; %d events, last: %s\n%s", what, len(evs), describeTail(evs, 8), k.history(evs))
 			return nil
 		}
 	}
@@ -146,6 +146,50 @@ func describeTail(evs []Event, n int) string {
 	var b strings.Builder
 	for _, e := range evs[max(0, len(evs)-n):] {
 		fmt.Fprintf(&b, "\n  %s", describe(e))
+	}
+	return b.String()
+}
+
+// history describes what a timed-out wait needs beyond the last events
+// (which a long reply fills): every connection state and outbox change
+// so far, in order, and the client's state and outbox now.
+func (k *consumer) history(evs []Event) string {
+	var b strings.Builder
+	b.WriteString("  connection states and outbox changes:")
+	line := func(s string) { fmt.Fprintf(&b, "\n    %s", s) }
+	// A run of reconnect attempts shows its first and last.
+	inRun, more, last := false, 0, ""
+	endRun := func() {
+		if more > 1 {
+			line(fmt.Sprintf("... %d more attempts", more-1))
+		}
+		if more > 0 {
+			line(last)
+		}
+		more = 0
+	}
+	for _, e := range evs {
+		s, isState := e.(ConnStateEvent)
+		if _, isOutbox := e.(OutboxEvent); !isState && !isOutbox {
+			continue
+		}
+		retry := isState && s.State.Phase == Reconnecting
+		if retry && inRun {
+			more, last = more+1, describe(e)
+			continue
+		}
+		endRun()
+		inRun = retry
+		line(describe(e))
+	}
+	endRun()
+	fmt.Fprintf(&b, "\n  now: state %s; outbox:", k.c.State())
+	out := k.c.Outbox()
+	for _, e := range out {
+		fmt.Fprintf(&b, "\n    %d %s %v", e.ClientSeq, e.Status, e.Err)
+	}
+	if len(out) == 0 {
+		b.WriteString(" empty")
 	}
 	return b.String()
 }
