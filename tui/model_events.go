@@ -130,9 +130,23 @@ func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 			refs = m.chat.ScanRefTurns()  // a re-read lost with the link is asked again
 			older = m.pageInEmptyWindow() // the snapshot came while reconnecting (onChatSnapshot)
 		}
-		return tea.Batch(tick, refs, older, m.setNotice("reconnected ("+s.Recovery.String()+")", false))
+		return tea.Batch(tick, refs, older, m.setNotice(reconnectedNotice(s.Recovery), false))
 	}
 	return tick
+}
+
+// reconnectedNotice says how a reconnection restored the chats, in the
+// user's words (not the protocol's: "reinitialized").
+func reconnectedNotice(r ahpclient.Recovery) string {
+	switch r {
+	case ahpclient.RecoveryReplay:
+		return "reconnected — nothing was missed"
+	case ahpclient.RecoverySnapshot:
+		return "reconnected — the open chats were reloaded from the host"
+	case ahpclient.RecoveryReinitialized:
+		return "reconnected — the host had restarted; the open chats were reloaded from it"
+	}
+	return "reconnected"
 }
 
 func (m *Model) onNotification(ev ahpclient.NotificationEvent) tea.Cmd {

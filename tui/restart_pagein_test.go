@@ -34,7 +34,12 @@ func TestRestartedHostPagesInAnEmptyWindow(t *testing.T) {
 	if early { // what the real client answers a request made before it is connected
 		m = send(t, m, fetchedEvent("c9", ahpclient.ErrNotConnected))
 	}
-	m = send(t, m, connEventMsg{ev: ahpclient.ConnStateEvent{State: ahpclient.ConnState{Phase: ahpclient.Connected, Recovery: ahpclient.RecoveryReinitialized}}})
+	connected := connEventMsg{ev: ahpclient.ConnStateEvent{State: ahpclient.ConnState{Phase: ahpclient.Connected, Recovery: ahpclient.RecoveryReinitialized}}}
+	nm, cmd := m.Update(connected)
+	if v := viewText(nm.(Model)); !strings.Contains(v, "reconnected — the host had restarted; the open chats were reloaded from it") {
+		t.Errorf("the reconnection's notice (not 'reinitialized'):\n%s", v)
+	}
+	m = runCmds(t, nm.(Model), cmd, 0)
 	if v := viewText(m); strings.Contains(v, "not connected") {
 		t.Fatalf("a fetch made while reconnecting failed on screen:\n%s", v)
 	}
