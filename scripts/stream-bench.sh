@@ -201,8 +201,6 @@ echo_keys() {
 	local n=$1
 	tmux send-keys -t "$S" -l "$(prompt "$n")"
 	tmux send-keys -t "$S" Enter
-	sleep 0.2
-	wait_gone "$(endmark "$n")" 60 # the reply before, if of this size, scrolled away: this one streams
 	local res
 	res=$("$PROBE" -t "$S" -keys "$KEYS" -until "$(endmark "$n")") || exit 1
 	wait_for "$(endmark "$n")" "$TIMEOUT"
@@ -276,7 +274,9 @@ for ((r = 1; r <= ROUNDS; r++)); do
 					rss=$(($(kb VmHWM) / 1024)) # the client that streamed the reply
 					start_client
 				fi
-				read -r keys nk < <(echo_keys "$((n * ECHO_X))")
+				# A size of its own (+ the round): no reply on the screen
+				# before ends as this one does, however soon it ends.
+				read -r keys nk < <(echo_keys "$((n * ECHO_X + r))")
 			fi
 			[ -n "$rss" ] || rss=$(($(kb VmHWM) / 1024))
 			[ -z "${DUMP:-}" ] || screen
