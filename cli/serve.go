@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -29,7 +30,7 @@ const defaultServeAddr = "127.0.0.1:0"
 const defaultServePace = 20 * time.Millisecond
 
 // serveUsage is the usage line of `ahptui serve`.
-const serveUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T [--watch-token W] | --without-connection-token [--allow-host NAME]] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--state-dir DIR | --ephemeral] [--state-budget SIZE] [--log-level LEVEL] [--exit-with-stdin] [--detach]"
+const serveUsage = "usage: ahptui serve [--addr 127.0.0.1:0] [--token T [--watch-token W] | --without-connection-token [--allow-host NAME]] [--dir PATH] [--max-frame BYTES] [--relay-frame-cap BYTES] [--pace DURATION] [--frame-delay DURATION] [--drop-after N] [--silent-after DURATION --silent-for DURATION] [--state-dir DIR | --ephemeral] [--new-token] [--state-budget SIZE] [--log-level LEVEL] [--exit-with-stdin] [--detach]"
 
 // serveConfig is the parsed `ahptui serve` command line.
 type serveConfig struct {
@@ -50,6 +51,8 @@ type serveConfig struct {
 	Detach bool
 	// Ephemeral keeps no state on disk (--ephemeral).
 	Ephemeral bool
+	// NewToken makes a new kept token (--new-token; servetoken.go).
+	NewToken bool
 }
 
 // parseServeFlags parses the arguments after `ahptui serve`. Sizes accept
@@ -132,6 +135,7 @@ func serveFlags(cfg *serveConfig, maxFrame, relayCap, level *string) *flag.FlagS
 	fs.Func("agent", "serve this ACP agent, `NAME=COMMAND` (repeatable; default: the demo agent)", func(s string) error { cfg.AgentArgs = append(cfg.AgentArgs, s); return nil })
 	fs.StringVar(&cfg.StateDir, "state-dir", "", "the host's state directory: its sessions (state.db) and the agents' session index (default: the user state directory)")
 	fs.BoolVar(&cfg.Ephemeral, "ephemeral", false, "keep no sessions on disk: they end with the host")
+	fs.BoolVar(&cfg.NewToken, "new-token", false, "make a new random connection token (a durable host without --token keeps its token in the state directory across restarts)")
 	fs.Func("state-budget", "bound the state database (`SIZE`, e.g. 2g or 512m; default 16g): past it the oldest archived sessions' chats are dropped first", func(s string) error {
 		n, err := parseSize("--state-budget", s)
 		cfg.Options.StateBudget = n
@@ -269,6 +273,20 @@ func serveRun(ctx context.Context, args []string, std stdio, configFile string, 
 	// at exit).
 	cfg.Options.StateDir = cfg.StateDir
 	cfg.Options.Durable = !cfg.Ephemeral && cfg.StateDir != ""
+	if cfg.Options.Durable && cfg.Options.Token == "" && !cfg.Options.NoToken {
+		tok, made, err := keptToken(cfg.StateDir, cfg.NewToken)
+		if err != nil {
+			gate.open()
+			fmt.Fprintln(stderr, "ahptui: serve:", redact.String(err.Error()))
+			return exitError
+		}
+		cfg.Options.Token = tok
+		if made {
+			log.Info("made a connection token, kept in the state directory for the next starts", "file", filepath.Join(cfg.StateDir, tokenFile))
+		} else {
+			log.Info("using the connection token kept in the state directory (--new-token makes another)", "file", filepath.Join(cfg.StateDir, tokenFile))
+		}
+	}
 	if ownProcess {
 		// Deferred before the agents' and the host's Close: runs after them.
 		defer startSubreaper(log)()
