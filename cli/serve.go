@@ -273,6 +273,11 @@ func serveRun(ctx context.Context, args []string, std stdio, configFile string, 
 	// at exit).
 	cfg.Options.StateDir = cfg.StateDir
 	cfg.Options.Durable = !cfg.Ephemeral && cfg.StateDir != ""
+	if st, err := os.Stat(cfg.StateDir); cfg.Options.Durable && err == nil && !st.IsDir() {
+		gate.open()
+		fmt.Fprintf(stderr, "ahptui: serve: --state-dir %s is not a directory: give a directory (it is made if missing)\n", cfg.StateDir)
+		return exitUsage
+	}
 	if cfg.Options.Durable && cfg.Options.Token == "" && !cfg.Options.NoToken {
 		tok, made, err := keptToken(cfg.StateDir, cfg.NewToken)
 		if err != nil {

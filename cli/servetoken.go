@@ -21,7 +21,7 @@ import (
 // a new one; --token and --without-connection-token keep nothing.
 
 // tokenFile is the kept token's file in the state directory.
-const tokenFile = "serve-token"
+const tokenFile = "serve-token.txt" // (not "…token: …" in an error: the log masker would hide what follows)
 
 // maxKeptToken bounds a kept token's length (a random one is 32).
 const maxKeptToken = 256

@@ -20,8 +20,8 @@ import (
 // makes one, keeps it in its state directory (mode 0600) and uses it again
 // when started again, so that a client attached before the restart gets
 // back in with the token it has; --new-token makes another (the old one
-// is refused from then on); --ephemeral keeps none; a kept token others
-// may read is refused, naming the file.
+// is refused from then on); --ephemeral keeps none; a --state-dir that is
+// a file and a kept token others may read are refused, saying so.
 func TestServeKeepsItsTokenAcrossRestarts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real processes")
@@ -102,8 +102,16 @@ func TestServeKeepsItsTokenAcrossRestarts(t *testing.T) {
 		t.Fatal("an ephemeral host kept its token")
 	}
 
+	notDir := filepath.Join(eph, "file")
+	must(t, os.WriteFile(notDir, nil, 0o600))
+	cmd := exec.Command(r.bin, "serve", "--addr", r.addr, "--state-dir", notDir, "--dir", r.proj)
+	cmd.Env = r.env
+	if msg, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(msg), "--state-dir "+notDir+" is not a directory") {
+		t.Fatalf("--state-dir naming a file: %v\n%s", err, msg)
+	}
+
 	must(t, os.WriteFile(filepath.Join(eph, tokenFile), []byte("shared-token\n"), 0o644))
-	cmd := exec.Command(r.bin, "serve", "--addr", r.addr, "--state-dir", eph, "--dir", r.proj)
+	cmd = exec.Command(r.bin, "serve", "--addr", r.addr, "--state-dir", eph, "--dir", r.proj)
 	cmd.Env = r.env
 	msg, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(msg), tokenFile) || !strings.Contains(string(msg), "readable by others") ||
