@@ -46,6 +46,11 @@ type conn struct {
 	writing atomic.Bool
 	// initTimer closes the connection if it is not initialized in time.
 	initTimer *time.Timer
+	// msgTimer closes the connection when a message that began does not
+	// end within MessageReadTimeout, and msgTimedOut says it did
+	// (readmsg.go; readLoop only, but for the timer's own goroutine).
+	msgTimer    *time.Timer
+	msgTimedOut atomic.Bool
 	// slow is set once the connection is being closed as a slow consumer.
 	slow atomic.Bool
 

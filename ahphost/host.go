@@ -362,6 +362,9 @@ func (h *Host) newConn(ws *websocket.Conn, cork *corkConn) *conn {
 	h.mu.Unlock()
 	go c.writeLoop()
 	go c.sweepLoop()
+	// The reader waits with no context (readmsg.go): the connection's end
+	// closes the link, which ends the read.
+	context.AfterFunc(c.ctx, func() { _ = c.ws.CloseNow() })
 	c.initTimer = time.AfterFunc(h.opts.HandshakeTimeout, c.initTimeout)
 	if keepAlive {
 		go c.keepAliveLoop()

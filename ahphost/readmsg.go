@@ -37,20 +37,28 @@ const (
 // by byte is cut off. The buffer grows with the data received, and every
 // byte of it is charged to the host-wide MaxPendingReadBytes budget; the
 // caller returns the charge (release) once the message has been handled.
+//
+// The reads take no context of their own (coder/websocket arms a context's
+// expiry for every read that has one, and each message took a context, a
+// timer and a channel: a tenth of what a page read cost a host serving
+// fifty clients). The connection is closed instead when its context ends
+// (watchContext) or the message's time runs out (msgTimer, one per
+// connection).
 func (c *conn) readMessage() (typ websocket.MessageType, data []byte, charge int64, err error) {
 	h := c.h
-	ctx, cancel := context.WithCancel(c.ctx)
-	defer cancel()
-	typ, r, err := c.ws.Reader(ctx)
+	typ, r, err := c.ws.Reader(context.Background())
 	if err != nil {
 		return 0, nil, 0, err
 	}
-	timedOut := make(chan struct{})
-	timer := time.AfterFunc(h.opts.MessageReadTimeout, func() {
-		close(timedOut)
-		cancel()
-	})
-	defer timer.Stop()
+	if c.msgTimer == nil {
+		c.msgTimer = time.AfterFunc(h.opts.MessageReadTimeout, func() {
+			c.msgTimedOut.Store(true)
+			_ = c.ws.CloseNow()
+		})
+	} else {
+		c.msgTimer.Reset(h.opts.MessageReadTimeout)
+	}
+	defer c.msgTimer.Stop()
 	release := func() { h.pendingRead.Add(-charge) }
 	for {
 		if len(data) == cap(data) {
@@ -88,10 +96,8 @@ func (c *conn) readMessage() (typ websocket.MessageType, data []byte, charge int
 		}
 		if rerr != nil {
 			release()
-			select {
-			case <-timedOut:
+			if c.msgTimedOut.Load() {
 				return 0, nil, 0, errMessageTimeout
-			default:
 			}
 			return 0, nil, 0, rerr
 		}
