@@ -3,10 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/render"
 )
 
 // A long reply reaches clients as an inline head and then contentRef parts,
@@ -17,22 +17,15 @@ import (
 // pageReaders is how many pages exec reads at once.
 const pageReaders = 4
 
-// textRef reports whether ref is text exec and export read and print
-// (markdown, plain text and the like), not an attachment to name.
-func textRef(ref *ahpwire.ContentRef) bool {
-	ct := strings.ToLower(strings.TrimSpace(ref.ContentType))
-	return ct == "" || strings.HasPrefix(ct, "text/")
-}
-
 // readTextRef reads a page's text; content that is not valid UTF-8 is an
 // error (its bytes are not printed).
 func readTextRef(ctx context.Context, h *headless, uri string) (string, error) {
 	res, err := h.c.ResourceRead(ctx, uri, "")
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", clipRef(uri), err)
+		return "", err //nolint:wrapcheck // ahpclient's error names the resource
 	}
 	if !utf8.Valid(res.Data) {
-		return "", fmt.Errorf("read %s: not UTF-8 text", clipRef(uri))
+		return "", fmt.Errorf("%s: not UTF-8 text", uri)
 	}
 	return string(res.Data), nil
 }
@@ -47,15 +40,7 @@ func refNote(ref *ahpwire.ContentRef, err error) string {
 	if ref.SizeHint != nil {
 		size = fmt.Sprintf(", %d bytes", *ref.SizeHint)
 	}
-	return "\n\n> (attachment: " + sanitizeLine(clipRef(ref.URI)) + " (" + sanitizeLine(ref.ContentType) + size + "))\n\n"
-}
-
-// clipRef shortens a URI for a message.
-func clipRef(uri string) string {
-	if r := []rune(uri); len(r) > 120 {
-		return string(r[:120]) + "…"
-	}
-	return uri
+	return "\n\n> (attachment: " + sanitizeLine(ref.URI) + " (" + sanitizeLine(ref.ContentType) + size + "))\n\n"
 }
 
 // inlinePages returns turns with their contentRef parts read: a text page
@@ -81,7 +66,7 @@ func inlinePages(turns []ahpwire.Turn, read func(uri string) (string, error)) []
 				continue
 			}
 			var text string
-			if textRef(p.Ref) {
+			if render.Fetchable(p.Ref.ContentType) {
 				var err error
 				if text, err = read(p.Ref.URI); err != nil {
 					text = refNote(p.Ref, err)
@@ -114,10 +99,10 @@ type pageSlot struct {
 // stops the page's answer). read fetches the page. An attachment is
 // named, not read.
 func (e *eventWriter) page(partID string, ref *ahpwire.ContentRef, read func() (string, error)) {
-	if !textRef(ref) {
+	if !render.Fetchable(ref.ContentType) {
 		e.do(func() {
 			e.event("content_ref", "partId", partID, "uri", ref.URI, "contentType", ref.ContentType)
-			e.note("the reply attaches %s (%s)", clipRef(ref.URI), ref.ContentType)
+			e.note("the reply attaches %s (%s)", ref.URI, ref.ContentType)
 		})
 		return
 	}

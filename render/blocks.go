@@ -141,7 +141,7 @@ func (r *Renderer) notification(b *reducer.Block, k BlockKey, width int) []strin
 // blockURIs lists the content references a block can show when fetched:
 // a tool's input reference and the before/after contents of its edits.
 func blockURIs(b *reducer.Block) []string {
-	if b.Kind == reducer.KindContentRef && b.Ref != nil && fetchable(b.Ref.ContentType) {
+	if b.Kind == reducer.KindContentRef && b.Ref != nil && Fetchable(b.Ref.ContentType) {
 		return []string{b.Ref.URI}
 	}
 	tc := b.Tool
@@ -169,7 +169,7 @@ func blockURIs(b *reducer.Block) []string {
 		switch {
 		case c.Type == ahpwire.ContentFileEdit:
 			addEdit(c.Before, c.After)
-		case c.Type == ahpwire.ContentResource && c.URI != "" && fetchable(c.ContentType):
+		case c.Type == ahpwire.ContentResource && c.URI != "" && Fetchable(c.ContentType):
 			out = append(out, c.URI)
 		}
 	}

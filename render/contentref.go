@@ -41,9 +41,11 @@ func refClass(contentType string) int {
 	return refBinary
 }
 
-// fetchable reports whether a content reference of this type is worth a
-// resourceRead to render (images and other binaries show a placeholder).
-func fetchable(contentType string) bool {
+// Fetchable reports whether a content reference of this type is text
+// worth a resourceRead to show (images and other binaries show a
+// placeholder). The TUI's transcript and exec/export (cli) read the same
+// references.
+func Fetchable(contentType string) bool {
 	c := refClass(contentType)
 	return c != refImage && c != refBinary
 }

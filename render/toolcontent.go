@@ -34,7 +34,7 @@ func (r *Renderer) toolContent(c ahpwire.ToolResultContent, name string, width i
 		return r.fileEdit(&ahpwire.FileEdit{Before: c.Before, After: c.After, Diff: c.Diff}, width, v)
 	case ahpwire.ContentResource:
 		ref := &ahpwire.ContentRef{URI: c.URI, SizeHint: c.SizeHint, ContentType: c.ContentType}
-		if text, ok := v.resource(c.URI); ok && fetchable(c.ContentType) {
+		if text, ok := v.resource(c.URI); ok && Fetchable(c.ContentType) {
 			out := hangBlock("→ ", displayURI(c.URI), width, st.Link, detailIndent)
 			if refClass(c.ContentType) != refMarkdown {
 				return append(out, r.refContent(ref, text, width)...)
