@@ -369,6 +369,10 @@ func (o Options) capability() segment.ChunkingCapability {
 	}
 }
 
+// NewToken returns a random connection token, as a host given none makes
+// (serve keeps it across restarts).
+func NewToken() (string, error) { return randomToken(rand.Reader) }
+
 // randomToken returns 24 random bytes, base64url-encoded (32 characters).
 func randomToken(r io.Reader) (string, error) {
 	b := make([]byte, 24)

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ahptui/ahptui/ahphost"
 	"github.com/ahptui/ahptui/internal/safefile"
 )
 
@@ -43,11 +42,9 @@ func keptToken(dir string, renew bool) (tok string, made bool, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", false, fmt.Errorf("state directory: %w", err)
 	}
-	var b [24]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", false, fmt.Errorf("make a token: %w", err)
+	if tok, err = ahphost.NewToken(); err != nil {
+		return "", false, err //nolint:wrapcheck // ahphost's error says what failed
 	}
-	tok = base64.RawURLEncoding.EncodeToString(b[:])
 	if err := safefile.WriteFile(path, []byte(tok+"\n"), 0o600); err != nil {
 		return "", false, fmt.Errorf("keep the token in the state directory: %w", err)
 	}
