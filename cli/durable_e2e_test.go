@@ -71,8 +71,8 @@ func (r *durableRig) start() {
 }
 
 // startCmd runs r.cmd (a serve on r's address and token) and waits for
-// its URL line.
-func (r *durableRig) startCmd() {
+// its URL line, which it returns.
+func (r *durableRig) startCmd() string {
 	r.t.Helper()
 	r.cmd.Env = r.env
 	r.errb = &testkit.SyncBuffer{}
@@ -84,9 +84,11 @@ func (r *durableRig) startCmd() {
 	if err := r.cmd.Start(); err != nil {
 		r.t.Fatal(err)
 	}
-	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
 		r.t.Fatalf("serve did not start: %v\n%s", err, r.errb.String())
 	}
+	return strings.TrimSpace(line)
 }
 
 // stop ends the host with sig and waits for it.

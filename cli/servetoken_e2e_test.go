@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"net/url"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/ahptui/ahptui/ahpclient"
-	"github.com/ahptui/ahptui/internal/testkit"
 )
 
 // TestServeKeepsItsTokenAcrossRestarts: a durable `serve` given no token
@@ -31,17 +29,8 @@ func TestServeKeepsItsTokenAcrossRestarts(t *testing.T) {
 		t.Helper()
 		args := append([]string{"serve", "--addr", r.addr, "--state-dir", r.state, "--dir", r.proj}, extra...)
 		r.cmd = exec.Command(r.bin, args...)
-		r.cmd.Env = r.env
-		r.errb = &testkit.SyncBuffer{}
-		r.cmd.Stderr = r.errb
-		out, err := r.cmd.StdoutPipe()
-		must(t, err)
-		must(t, r.cmd.Start())
-		line, err := bufio.NewReader(out).ReadString('\n')
-		if err != nil {
-			t.Fatalf("serve did not start: %v\n%s", err, r.errb.String())
-		}
-		u, err := url.Parse(strings.TrimSpace(line))
+		line := r.startCmd()
+		u, err := url.Parse(line)
 		must(t, err)
 		if token = u.Query().Get("tkn"); token == "" {
 			t.Fatalf("no token in the URL %q", line)
