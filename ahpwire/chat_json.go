@@ -121,10 +121,7 @@ func appendParts(b []byte, parts []ResponsePart) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p.Kind != PartContentRef && p.Kind != PartToolCall && p.Kind != PartSystemNotification &&
-			p.Kind != PartInputRequest && p.Kind != PartError {
-			// An unknown kind's Raw is what a peer sent: made compact and
-			// checked here, as encoding/json would.
+		if len(p.Raw) > 0 { // an unknown kind as a peer sent it: made compact and checked, as encoding/json would
 			if pb, err = compactJSON(pb); err != nil {
 				return nil, err
 			}
