@@ -5,6 +5,10 @@ package ahphost
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -14,13 +18,20 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/coder/websocket"
 )
 
 // BenchmarkDurableStream is issue 28's cost of persistence: a 3 MB reply
 // in 20–60-byte deltas (`/demo stream 3m`) from the demo agent through
 // the host to one WebSocket subscriber, with the host durable (every
 // delta in its state database before the subscriber gets it, grouped per
-// commit) and not.
+// commit) and not. The subscriber reads the reply as a client showing it
+// does (readReply): past its first 256 KiB a reply streams as contentRef
+// pages, and each is read with resourceRead as its part arrives; a
+// round's two replies must be the same (their pages' SHA-256 and their
+// delta counts).
 //
 // The sub-benchmark "interleaved" measures the ratio: two hosts in one
 // process, one durable and one not, stream replies in turn (off, on, on,
@@ -39,7 +50,8 @@ import (
 // on-cpu-late/early: the median wall time and CPU of the durable host's
 // last third of replies over those of its first third (all into one
 // chat: 1 when the cost per reply does not grow with the chat or the
-// database). go tool pprof -tagfocus host=on tells the hosts apart in a
+// database), page-MB/reply (the pages the subscriber read of each reply).
+// go tool pprof -tagfocus host=on tells the hosts apart in a
 // CPU profile.
 //
 // "persist=off" and "persist=on" stream alone, one host each, for the
@@ -84,7 +96,7 @@ func benchDurableInterleaved(b *testing.B) {
 	}
 	var wall, cpu [2][]time.Duration // [0] off, [1] on
 	var written []int64              // database bytes written per durable reply
-	worst := 0.0
+	worst, pageBytes := 0.0, 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		order := []int{0, 1}
@@ -92,6 +104,7 @@ func benchDurableInterleaved(b *testing.B) {
 			order = []int{1, 0}
 		}
 		var round [2]time.Duration
+		var got [2]streamResult
 		for _, k := range order {
 			b.StopTimer()
 			runtime.GC()
@@ -102,7 +115,7 @@ func benchDurableInterleaved(b *testing.B) {
 			}
 			w0 := r.written()
 			c0, t0 := processCPU(), time.Now()
-			r.reply(b, prompt)
+			got[k] = r.reply(b, prompt)
 			round[k] = time.Since(t0)
 			b.StopTimer()
 			r.settle(b) // what the host does after the reply (a snapshot) counts in its CPU
@@ -114,6 +127,11 @@ func benchDurableInterleaved(b *testing.B) {
 			cpu[k] = append(cpu[k], processCPU()-c0)
 		}
 		worst = max(worst, float64(round[1])/float64(round[0]))
+		if got[0].pageBytes < 5<<19 || got[1].pageSum != got[0].pageSum || got[1].deltas != got[0].deltas {
+			b.Fatalf("round %d: the hosts' replies differ or are short: off %d deltas + %d bytes of pages, on %d + %d",
+				i, got[0].deltas, got[0].pageBytes, got[1].deltas, got[1].pageBytes)
+		}
+		pageBytes = got[1].pageBytes
 	}
 	b.StopTimer()
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -129,6 +147,7 @@ func benchDurableInterleaved(b *testing.B) {
 		sum += w
 	}
 	b.ReportMetric(float64(sum)/float64(len(written))/(1<<20), "on-db-MB/reply")
+	b.ReportMetric(float64(pageBytes)/(1<<20), "page-MB/reply")
 	if n := len(wall[1]) / 3; n > 0 {
 		b.ReportMetric(float64(median(wall[1][len(wall[1])-n:]))/float64(median(wall[1][:n])), "on-late/early")
 		b.ReportMetric(float64(median(cpu[1][len(cpu[1])-n:]))/float64(max(1, median(cpu[1][:n]))), "on-cpu-late/early")
@@ -158,10 +177,13 @@ type streamRig struct {
 	done  chan streamResult
 }
 
-// streamResult is what the subscriber read of one reply.
+// streamResult is what the subscriber read of one reply: its inline
+// deltas (counted, not decoded) and its pages (read and hashed).
 type streamResult struct {
-	deltas int
-	err    error
+	deltas    int
+	pageBytes int
+	pageSum   [32]byte
+	err       error
 }
 
 // newStreamRig starts a host with opts (no token) and its two clients.
@@ -175,26 +197,100 @@ func newStreamRig(b testing.TB, opts Options) *streamRig {
 	sub.initialize("sub", []string{r.chat}, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	b.Cleanup(cancel)
-	go func() {
-		n := 0
-		for {
-			_, data, err := sub.c.Read(ctx)
-			if err != nil {
-				if ctx.Err() == nil {
-					r.done <- streamResult{err: err}
-				}
+	go readReply(ctx, sub.c, r.done)
+	return r
+}
+
+// readReply reads a subscriber's frames and sends what it read of each
+// reply once its turn has completed and every page has been read. Past
+// LargePartBytes the host streams a reply as contentRef pages (all but
+// the first 256 KiB of a 3 MB one); like a client showing the reply, the
+// reader asks for each page with resourceRead as its part arrives, so a
+// reply counts as received when its text is, not when its references
+// are. Only the page reads and their answers are decoded: the inline
+// deltas are counted.
+func readReply(ctx context.Context, c *websocket.Conn, done chan<- streamResult) {
+	var res streamResult
+	hash := sha256.New()
+	pages := map[int][]byte{} // answers read, by request id
+	next, ended := 0, false   // the next page's request id; the turn has completed
+	first, want := 1, 0       // the first request id of this reply; its requests
+	finish := func() {
+		if !ended || len(pages) < want-first+1 && want != 0 {
+			return
+		}
+		for id := first; id <= want; id++ { // pages in the reply's order
+			hash.Write(pages[id])
+			res.pageBytes += len(pages[id])
+		}
+		copy(res.pageSum[:], hash.Sum(nil))
+		done <- res
+		res, ended, first, want = streamResult{}, false, next+1, 0
+		hash.Reset()
+		clear(pages)
+	}
+	fail := func(err error) {
+		if ctx.Err() == nil {
+			done <- streamResult{err: err}
+		}
+	}
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			fail(err)
+			return
+		}
+		switch {
+		case bytes.HasPrefix(data, []byte(`{"jsonrpc":"2.0","id":`)):
+			var m struct {
+				ID     int `json:"id"`
+				Result *struct {
+					Data     string `json:"data"`
+					Encoding string `json:"encoding"`
+				} `json:"result"`
+				Error *ahpwire.RPCError `json:"error"`
+			}
+			if err := json.Unmarshal(data, &m); err != nil || m.Result == nil {
+				fail(fmt.Errorf("resourceRead: %v %v", err, m.Error))
 				return
 			}
-			if bytes.Contains(data, []byte(`"chat/delta"`)) {
-				n++
+			page := []byte(m.Result.Data)
+			if m.Result.Encoding == "base64" {
+				if page, err = base64.StdEncoding.DecodeString(m.Result.Data); err != nil {
+					fail(err)
+					return
+				}
 			}
-			if bytes.Contains(data, []byte(`"chat/turnComplete"`)) {
-				r.done <- streamResult{deltas: n}
-				n = 0
+			pages[m.ID] = page
+			finish()
+		case bytes.Contains(data, []byte(`"chat/delta"`)):
+			res.deltas++
+		case bytes.Contains(data, []byte(`"contentRef"`)):
+			var m struct {
+				Params struct {
+					Action struct {
+						Part struct {
+							URI string `json:"uri"`
+						} `json:"part"`
+					} `json:"action"`
+				} `json:"params"`
 			}
+			if err := json.Unmarshal(data, &m); err != nil || m.Params.Action.Part.URI == "" {
+				fail(fmt.Errorf("contentRef part: %v %.200s", err, data))
+				return
+			}
+			next++
+			want = next
+			req := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resourceRead","params":{"channel":"ahp-root://","uri":%q}}`, next, m.Params.Action.Part.URI)
+			if err := c.Write(ctx, websocket.MessageText, []byte(req)); err != nil {
+				fail(err)
+				return
+			}
+		case bytes.Contains(data, []byte(`"chat/turnComplete"`)):
+			ended = true
+			finish()
 		}
-	}()
-	return r
+	}
 }
 
 // written is the bytes the host's database wrote so far (0 when it has
@@ -219,8 +315,9 @@ func (r *streamRig) settle(b testing.TB) {
 	time.Sleep(10 * time.Millisecond)
 }
 
-// reply prompts once and waits until the subscriber read the reply's end.
-func (r *streamRig) reply(b testing.TB, prompt string) int {
+// reply prompts once and waits until the subscriber read the reply's end
+// and every page of it.
+func (r *streamRig) reply(b testing.TB, prompt string) streamResult {
 	r.sent++
 	r.owner.sendMessage(r.chat, "t"+strconv.Itoa(r.sent), prompt, uint64(r.sent))
 	select {
@@ -231,11 +328,11 @@ func (r *streamRig) reply(b testing.TB, prompt string) int {
 		if res.deltas == 0 {
 			b.Fatalf("reply %d: no delta read", r.sent)
 		}
-		return res.deltas
+		return res
 	case <-time.After(5 * time.Minute):
 		b.Fatal("the reply did not complete")
 	}
-	return 0
+	return streamResult{}
 }
 
 // mappedRSS is the resident bytes of the process's mappings of files

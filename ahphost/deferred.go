@@ -38,6 +38,10 @@ type deferred struct {
 	// cannot be delivered (an error replaces it): a failed handshake or
 	// subscribe changes no state. It runs with h.mu held.
 	rollback func()
+	// stored marks an answer that shows only what a durable host's
+	// database holds already (a resource a commit wrote): the write-ahead
+	// rule does not hold it for the next commit (persist_writeahead.go).
+	stored bool
 }
 
 // lightRefs reports whether refs hold no chat state (root and session

@@ -12,6 +12,7 @@ package ahphost
 
 import (
 	"encoding/json"
+	"sync/atomic"
 	"time"
 
 	"github.com/ahptui/ahptui/ahphost/durable"
@@ -20,6 +21,10 @@ import (
 
 // failRetry is the least time between two commits after one failed.
 const failRetry = time.Second
+
+// hookCommit, when set (tests), runs before every commit in the commit
+// goroutine.
+var hookCommit atomic.Pointer[func()]
 
 // take swaps out the pending batch and captures the snapshots it needs
 // and the text runs that end it (runs: logged by the caller, outside h.mu,
@@ -200,6 +205,9 @@ func (h *Host) encodeSnapshot(b *durable.Batch, j snapJob, sizes map[string]int6
 // up to b.Seq.
 func (h *Host) write(b *durable.Batch, gen uint64, sizes map[string]int64) error {
 	p := h.st.persist
+	if f := hookCommit.Load(); f != nil {
+		(*f)()
+	}
 	err := p.db.Commit(b)
 	h.mu.Lock()
 	if err != nil {

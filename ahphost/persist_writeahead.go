@@ -9,7 +9,10 @@
 // group of deltas, not per delta. After a crash the host restarts at the
 // last committed serverSeq, which is at least the highest any client saw,
 // so no serverSeq is ever reused for a different action and no client
-// holds an action the host forgot.
+// holds an action the host forgot. An answer that shows only what the
+// database holds already (resourceRead of a resource a commit wrote:
+// deferred.stored) waits for nothing: a client reading the pages of a
+// reply as their parts arrive is not held one commit per page.
 
 package ahphost
 

@@ -112,6 +112,13 @@ func (r *resourceStore) committed(gen uint64, budget int64) {
 	r.evict(budget)
 }
 
+// isStored reports whether a durable host's database holds it already: a
+// commit wrote the batch that stores it, or it was read from the
+// database (false for a host that is not durable).
+func (r *resourceStore) isStored(it resource) bool {
+	return r.db != nil && (it.gen < r.stored || it.db != nil)
+}
+
 // removeURI returns order without uri.
 func removeURI(order []string, uri string) []string {
 	for i, u := range order {
@@ -201,7 +208,7 @@ func (c *conn) resourceRead(p *ahpwire.ResourceReadParams) (any, func(), *rpcErr
 	b64 := p.Encoding == ahpwire.EncodingBase64
 	enc, key := &c.h.encoded, encodedKey{uri: p.URI, b64: b64, ver: it.ver}
 	_, kept := enc.get(key) // a kept answer needs none of the build slots
-	return &deferred{light: kept, build: func(limit int64) (any, error) {
+	return &deferred{light: kept, stored: c.h.st.ext.resources.isStored(it), build: func(limit int64) (any, error) {
 		if n := encodedSize(it, b64); n > limit {
 			return nil, &tooLargeError{size: n, limit: limit}
 		}

@@ -233,7 +233,11 @@ func (c *conn) request(m *ahpwire.Message) {
 		return
 	}
 	if d, ok := res.(*deferred); ok {
-		c.enqueue(outMsg{kind: kindResponse, id: &id, deferred: d})
+		m := outMsg{kind: kindResponse, id: &id, deferred: d}
+		if p := h.st.persist; p != nil && d.stored {
+			m.at = max(1, p.durable.Load()) // written already: no wait for the next commit
+		}
+		c.enqueue(m)
 	} else {
 		c.enqueueResult(id, res, urgent)
 	}
