@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ahptui/ahptui/ahphost/agent"
@@ -214,7 +215,17 @@ func (h *Host) logOpened(db *durable.DB) {
 		h.log.Warn("upgraded the state database's layout: ahptui builds that read only the older layout refuse it now",
 			"path", db.Path(), "from", v, "to", durable.LayoutVersion)
 	}
+	if c := db.Compacted(); c.Before != 0 {
+		h.log.Info("compacted the state database: the pages freed by disposed sessions and evicted replies went back to the file system",
+			"path", db.Path(), "before_mb", mib(c.Before), "after_mb", mib(c.After), "took", c.Took.Round(time.Millisecond))
+	}
+	if err := db.CompactError(); err != nil {
+		h.log.Warn("could not compact the state database; it is used as it was", "path", db.Path(), "err", err)
+	}
 }
+
+// mib is n bytes in MiB, to a tenth.
+func mib(n int64) float64 { return float64(n*10/(1<<20)) / 10 }
 
 // endInterrupted ends a restored chat's active turn, which was running
 // when the host stopped, as interrupted (resumable). The turn ends when the

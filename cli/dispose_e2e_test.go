@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ahptui/ahptui/ahpclient"
 	"github.com/ahptui/ahptui/ahphost/durable"
@@ -39,7 +43,10 @@ func storedNaming(t *testing.T, dir, id string) ([]string, int64) {
 // `serve` removes from its database everything of the session — its
 // session, chat, changeset and annotations channels and its changeset's
 // stored diff sides (1.4 MB here) — and frees their pages, so the file
-// holds that much less; the other sessions stay.
+// holds that much less; the other sessions stay. The freed pages keep
+// their bytes until the next start, which compacts the file (they are
+// most of it): it shrinks, says so in its log, and no byte of the
+// session is left in it.
 func TestServeDisposeDeletesFromDisk(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real processes")
@@ -60,6 +67,28 @@ func TestServeDisposeDeletesFromDisk(t *testing.T) {
 	must(t, c.DisposeSession(ctx, "ahp-session:/"+upgradeLayout))
 	_ = c.Close()
 	r.stop(syscall.SIGTERM)
+
+	path := filepath.Join(r.state, durable.FileName)
+	raw, err := os.ReadFile(path)
+	must(t, err)
+	if !bytes.Contains(raw, []byte(upgradeLayout)) {
+		t.Fatal("the freed pages do not hold the disposed session's id: the check below would show nothing")
+	}
+	r.start()
+	deadline := time.Now().Add(testTimeout)
+	for !strings.Contains(r.errb.String(), "compacted the state database") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the restarted host did not compact its database; its log:\n%s", r.errb.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	r.stop(syscall.SIGTERM)
+	compacted, err := os.ReadFile(path)
+	must(t, err)
+	if bytes.Contains(compacted, []byte(upgradeLayout)) || len(compacted) >= len(raw) {
+		t.Fatalf("after the restart the file is %d bytes (was %d) and holds the disposed session's id: %v",
+			len(compacted), len(raw), bytes.Contains(compacted, []byte(upgradeLayout)))
+	}
 
 	left, after := storedNaming(t, r.state, upgradeLayout)
 	if len(left) != 0 {

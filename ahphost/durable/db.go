@@ -69,6 +69,10 @@ type DB struct {
 	instance  string
 	lastWrite time.Time
 	upgraded  uint64 // the layout version Open upgraded the file from (0: none)
+	// compacted is what Open's compaction did; compactErr why it failed
+	// (the old file is then used as it was).
+	compacted  Compaction
+	compactErr error
 }
 
 // LockedError is Open's error when another process holds the database.
@@ -131,6 +135,8 @@ func (e *VersionError) Error() string {
 // lock. A database held by another process is a *LockedError; one that
 // cannot be read is a *CorruptError, one of a layout version this build
 // does not read a *VersionError; on those paths the file is not written.
+// A file whose free pages are a large share of it is compacted
+// (compact.go; Compacted, CompactError).
 func Open(dir string) (*DB, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("state directory: %w", err)
@@ -164,6 +170,8 @@ func Open(dir string) (*DB, error) {
 		_ = b.Close()
 		return nil, err
 	}
+	removeStaleCompaction(path) // (the lock is held: no other host is compacting)
+	d.compactErr = d.compactIfWorth()
 	return d, nil
 }
 
