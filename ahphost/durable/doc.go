@@ -54,4 +54,14 @@
 // (length.go) and reads every page once, read-only, where a damaged page is
 // recovered into that error (walk.go); a file of a layout version this
 // build does not read is a *VersionError.
+//
+// # Compaction
+//
+// bbolt never shrinks its file: freed pages are reused and keep their old
+// bytes until then. Open compacts a file whose free pages are a third or
+// more of it (compact.go): the kept data is copied into state.db.compact,
+// which is synced and renamed over state.db while this process holds both
+// files' locks, so the space goes back to the file system and the bytes of
+// disposed sessions leave the file. A failed copy is removed and the old
+// file used as it was (CompactError).
 package durable
