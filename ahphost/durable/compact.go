@@ -27,6 +27,10 @@ var (
 	compactShare   int64 = 3
 )
 
+// compactTxBytes bounds one transaction of the copy: what it holds is in
+// memory until it commits (unsynced: the copy is synced once, whole).
+const compactTxBytes = 16 << 20
+
 // compactSuffix names the copy being written beside the database.
 const compactSuffix = ".compact"
 
@@ -94,7 +98,7 @@ func (d *DB) compact() error {
 		_ = os.Remove(tmp)
 		return fmt.Errorf("compact the state database: %w", err)
 	}
-	if err := bolt.Compact(dst, d.bolt, 64<<20); err != nil {
+	if err := bolt.Compact(dst, d.bolt, compactTxBytes); err != nil {
 		return fail(err)
 	}
 	if err := dst.Sync(); err != nil {
