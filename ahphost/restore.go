@@ -210,7 +210,8 @@ type restoredCounts struct {
 // layout was upgraded (builds that read only that one refuse the file now).
 func (h *Host) logOpened(db *durable.DB) {
 	r := h.st.restored
-	h.log.Info("state database opened", "path", db.Path(), "sessions", r.sessions, "interrupted", r.interrupted)
+	h.log.Info("state database opened", "path", db.Path(), "sessions", r.sessions, "interrupted", r.interrupted,
+		"stored_mb", mib(db.Size()), "file_mb", mib(db.FileSize()), "budget_mb", mib(h.opts.StateBudget))
 	if v := db.UpgradedFrom(); v != 0 {
 		h.log.Warn("upgraded the state database's layout: ahptui builds that read only the older layout refuse it now",
 			"path", db.Path(), "from", v, "to", durable.LayoutVersion)

@@ -49,6 +49,9 @@ func TestDurableStartLogsWhatItFound(t *testing.T) {
 	if !strings.Contains(l, `msg="state database opened" path=`+path+" sessions=1 interrupted=1") {
 		t.Fatalf("the start after a stop mid-reply:\n%s", l)
 	}
+	if !strings.Contains(l, "stored_mb=") || !strings.Contains(l, "file_mb=") || !strings.Contains(l, "budget_mb=") {
+		t.Fatalf("the start does not say how much the database holds:\n%s", l)
+	}
 	if !strings.Contains(l, "upgraded the state database's layout") || !strings.Contains(l, "from=2 to=3") {
 		t.Fatalf("the upgrade of an older layout is not logged:\n%s", l)
 	}

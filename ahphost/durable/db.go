@@ -287,6 +287,10 @@ func (d *DB) Size() int64 {
 	return n - int64(st.FreePageN+st.PendingPageN)*int64(d.bolt.Info().PageSize)
 }
 
+// FileSize returns the size of the database's file (what it takes on
+// disk, its free pages included; 0 when it cannot be read).
+func (d *DB) FileSize() int64 { return fileSize(d.path) }
+
 // Close releases the database and its lock (the owner file is removed).
 func (d *DB) Close() error {
 	_ = os.Remove(filepath.Join(d.dir, ownerFile))
