@@ -248,6 +248,24 @@ func (s *store) endInterrupted(ce *chatEntry) {
 	s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(d), Part: &part})
 }
 
+// waitsForResume reports whether the chat's last turn is a reply that a
+// host stop interrupted and that can still be resumed. The messages queued
+// behind it wait (consumeQueued) until it is resumed and ends, or the user
+// starts a turn: started at the restart, the first of them would become
+// the chat's last turn, so the reply could no longer be resumed, and the
+// agent would answer it without the reply it was sent to follow.
+func waitsForResume(st ahpwire.ChatState) bool {
+	if len(st.Turns) == 0 {
+		return false
+	}
+	last := st.Turns[len(st.Turns)-1]
+	if !ahpstate.Resumable(st, last.ID) {
+		return false
+	}
+	p := last.ResponseParts[len(last.ResponseParts)-1]
+	return p.Error != nil && p.Error.ErrorType == interruptedType
+}
+
 // terminatedNote ends the output of a terminal that was running when the
 // host stopped.
 const terminatedNote = "\r\n[the host stopped while this command ran; its process is gone and what it printed is kept]\r\n"

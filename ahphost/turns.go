@@ -157,9 +157,11 @@ func (s *store) afterChatChange(ce *chatEntry) {
 // consumeQueued starts the next pending message as a new turn when the chat
 // is idle (server consumption rule for chat/pendingMessageSet). A steering
 // message left when its turn ended (the demo agent does not steer) goes
-// first, then the queued messages in order.
+// first, then the queued messages in order. They wait while the chat's
+// last turn is a reply a host stop interrupted (waitsForResume): they were
+// sent to follow that reply, which Alt+R can still finish.
 func (s *store) consumeQueued(ce *chatEntry) {
-	if ce.state.ActiveTurn != nil {
+	if ce.state.ActiveTurn != nil || waitsForResume(ce.state) {
 		return
 	}
 	s.flushDelta(ce) // (coalesce.go)
