@@ -184,6 +184,11 @@ type Options struct {
 	// WatchGrace is how long a resource watch nobody is subscribed to is
 	// kept before it is released; 0 = WatchGrace (watches.go).
 	WatchGrace time.Duration
+	// Unwatched are directories of ahptui's own files (the user state
+	// directory: the log, prompt history) whose changes resource watches
+	// do not report when they lie inside the watched directory; StateDir
+	// is always among them (watchown.go).
+	Unwatched []string
 	// ReplayLogBytes bounds the replay log's bytes; 0 = DefaultReplayLogBytes.
 	ReplayLogBytes int64
 	// QueueBytes bounds unsent bytes per connection; 0 = DefaultQueueBytes.

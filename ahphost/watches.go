@@ -32,14 +32,18 @@ const (
 // watchEntry is one resource-watch channel and the fsnotify watcher behind
 // it. Every field requires h.mu.
 type watchEntry struct {
-	uri    string
-	state  ahpwire.ResourceWatchState
-	root   string // the watched path
-	owner  *conn  // the connection that created it (per-connection bound)
-	w      *fsnotify.Watcher
-	dirs   int
-	closed bool
-	stop   chan struct{} // closed by closeWatch: watchLoop closes w and ends
+	uri   string
+	state ahpwire.ResourceWatchState
+	root  string // the watched path
+	// ownBelow and stateDir are ahptui's own files the watch leaves out
+	// (watchown.go).
+	ownBelow []string
+	stateDir string
+	owner    *conn // the connection that created it (per-connection bound)
+	w        *fsnotify.Watcher
+	dirs     int
+	closed   bool
+	stop     chan struct{} // closed by closeWatch: watchLoop closes w and ends
 	// pending are the changes not sent yet, by URI, in arrival order.
 	pending  map[string]string
 	order    []string
@@ -87,6 +91,7 @@ func (c *conn) createResourceWatch(p *ahpwire.CreateResourceWatchParams) (any, f
 		state: ahpwire.ResourceWatchState{Root: p.URI, Recursive: p.Recursive, Excludes: p.Excludes, Includes: p.Includes},
 		root:  path, owner: c, w: fw, pending: map[string]string{}, stop: make(chan struct{}),
 	}
+	we.ownBelow, we.stateDir = s.ownDirs(path)
 	if err := we.add(path); err != nil {
 		_ = fw.Close() // nothing reads it yet
 		return nil, nil, &rpcError{code: ahpwire.CodeNotFound, msg: "cannot watch " + p.URI}
@@ -181,11 +186,11 @@ func (we *watchEntry) addTree(path string) {
 	})
 }
 
-// excluded reports whether path is filtered out by the watch's excludes,
-// or (for files) not selected by its includes.
+// excluded reports whether path is filtered out by the watch's excludes
+// or is one of ahptui's own files (watchown.go).
 func (we *watchEntry) excluded(path string) bool {
 	rel, err := filepath.Rel(we.root, path)
-	if err != nil {
+	if err != nil || we.ownFile(path) {
 		return true
 	}
 	rel = filepath.ToSlash(rel)

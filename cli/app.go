@@ -97,6 +97,9 @@ func runDemo(cfg config, std stdio) int {
 		// Sessions are kept per user (hoststate.go); AHPTUI_EPHEMERAL=1 keeps nothing.
 		Durable:  lookupEnv("AHPTUI_EPHEMERAL") == "",
 		StateDir: embeddedStateDir(dir, cfg.agentArgs),
+		// The log and prompt history there are no session's changes
+		// (`ahptui demo` in the home directory).
+		Unwatched: []string{dir},
 	}
 	h, err := ahphost.New(opts)
 	keepsNone := false

@@ -265,8 +265,12 @@ func serveRun(ctx context.Context, args []string, std stdio, configFile string, 
 	// $AHPTUI_CPUPROFILE: the host's CPU profile (profile.go)
 	defer startProfile(log)()
 	cfg.Options.AllowedHosts = append(cfg.Options.AllowedHosts, cfg.Addr) // the --addr name is this machine
-	if d, err := stateDir(lookupEnv); err == nil && cfg.StateDir == "" {
-		cfg.StateDir = d
+	if d, err := stateDir(lookupEnv); err == nil {
+		if cfg.StateDir == "" {
+			cfg.StateDir = d
+		}
+		// The log and serve.json there are no session's changes.
+		cfg.Options.Unwatched = append(cfg.Options.Unwatched, d)
 	}
 	// The sessions live in the state directory's database (issue 28);
 	// --ephemeral keeps nothing (evicted pages go to a directory removed
