@@ -158,7 +158,7 @@ func streamThrough(b *testing.B, br *Bridge, bt *benchTurn, lines string, want i
 		b.Fatal(err)
 	}
 	gate := make(chan struct{})
-	conn, _ := br.connect(io.Discard, stdout, gate)
+	conn, _ := br.connect(io.Discard, stdout, gate, nil)
 	conn.SetLogger(br.sdkLogger())
 	close(gate)
 	select {

@@ -157,7 +157,7 @@ func readerTurn(t *testing.T, pr *os.File) (*recorder, func()) {
 	s.setTurn(&turnMap{b: br, s: s, t: agent.Turn{TurnID: "t", Emit: rec.emit}, tools: map[string]*toolMap{},
 		waiters: map[string]chan *ahpwire.ChatToolCallConfirmed{}, toolSeen: make(chan struct{})})
 	gate := make(chan struct{})
-	conn, _ := br.connect(discard{}, pr, gate)
+	conn, _ := br.connect(discard{}, pr, gate, nil)
 	conn.SetLogger(br.sdkLogger())
 	close(gate)
 	return rec, func() { <-conn.Done() }

@@ -11,9 +11,10 @@ import (
 
 // client is the ACP client side the agent talks to (one per process).
 type client struct {
-	b      *Bridge
-	legacy *legacyRPC // session models beside the SDK (models.go)
-	elicit elicitScopes
+	b       *Bridge
+	legacy  *legacyRPC  // session models beside the SDK (models.go)
+	pending *unanswered // the agent's requests not answered yet (unanswered.go)
+	elicit  elicitScopes
 }
 
 // peek looks at a line the SDK reads next (reader.go): answers to the

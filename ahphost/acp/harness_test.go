@@ -52,6 +52,7 @@ func TestMain(m *testing.M) {
 type env struct {
 	t       *testing.T
 	b       *Bridge
+	more    []*Bridge // opts.more's
 	h       *ahphost.Host
 	url     string
 	dir     string // the sessions' working directory
@@ -108,6 +109,9 @@ type opts struct {
 	shim bool
 	// stdinTimeout is the bridge's Config.StdinTimeout.
 	stdinTimeout time.Duration
+	// more are agents the host offers beside the fake one (their Dir,
+	// StateDir and Logger are the fake one's).
+	more []Config
 }
 
 // shimFor is the shim of Config.Shim: the test binary, when asked for.
@@ -151,7 +155,17 @@ func newEnv(t *testing.T, o opts) *env {
 		t.Fatal(err)
 	}
 	e.b = b
-	h, err := ahphost.New(ahphost.Options{NoToken: true, Dir: e.dir, Agent: b, TerminalRetainBytes: o.retain,
+	agents := []ahphost.Agent{b}
+	for _, c := range o.more {
+		c.Dir, c.StateDir, c.Logger = e.dir, e.state, slogTo(e.logs)
+		m, err := New(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.more = append(e.more, m)
+		agents = append(agents, m)
+	}
+	h, err := ahphost.New(ahphost.Options{NoToken: true, Dir: e.dir, Agents: agents, TerminalRetainBytes: o.retain,
 		Durable: o.hostState != "", StateDir: o.hostState})
 	if err != nil {
 		t.Fatal(err)

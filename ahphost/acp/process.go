@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -22,9 +23,11 @@ type proc struct {
 	shim   *agentShim // the agent's shim, nil when started directly (shim.go)
 	conn   *sdk.ClientSideConnection
 	legacy *legacyRPC // session models beside the SDK (models.go)
-	init   sdk.InitializeResponse
-	stderr *tail
-	mask   func(string) string // hides sign-in secrets in stderr lines
+	// pending counts the agent's requests not answered yet (unanswered.go).
+	pending *unanswered
+	init    sdk.InitializeResponse
+	stderr  *tail
+	mask    func(string) string // hides sign-in secrets in stderr lines
 	// exited is closed once the process was reaped; err is its exit error.
 	exited chan struct{}
 	err    error
@@ -32,6 +35,8 @@ type proc struct {
 	// treated as gone (and killed) though a child may hold its pipes.
 	dead     chan struct{}
 	deadOnce sync.Once
+	// stopped says why the host stopped the agent ("" = it did not).
+	stopped atomic.Pointer[string]
 }
 
 // stdinDied marks the process dead after a failed write to its stdin and
@@ -75,7 +80,9 @@ func (p *proc) exitReport() string {
 	var b strings.Builder
 	select {
 	case <-p.exited:
-		if p.err != nil {
+		if why := p.stopped.Load(); why != nil {
+			b.WriteString(*why)
+		} else if p.err != nil {
 			fmt.Fprintf(&b, "the agent exited (%v)", p.err)
 		} else {
 			b.WriteString("the agent exited")
@@ -244,7 +251,8 @@ func (b *Bridge) start(ctx context.Context) (*proc, error) {
 	// hold its first read until the logger is in place (a data race when
 	// the agent exits at once otherwise).
 	gate := make(chan struct{})
-	p.conn, p.legacy = b.connect(stdinWriter{stdin, p, b.log, b.cfg.StdinTimeout}, stdout, gate)
+	p.pending = newUnanswered(b.log, p.dead, p.exited, b.ctx.Done())
+	p.conn, p.legacy = b.connect(stdinWriter{stdin, p, b.log, b.cfg.StdinTimeout}, stdout, gate, p.pending)
 	go func() { // the SDK reads no more
 		<-p.conn.Done()
 		closeStdout()
@@ -320,7 +328,13 @@ func (s stdinWriter) Write(b []byte) (int, error) {
 	n, err := s.w.Write(b)
 	if err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			s.log.Warn("the agent has not read its input for too long; stopping it", "waited", s.timeout)
+			unanswered, _, stalls := s.p.pending.counts()
+			s.log.Warn("the agent has not read its input for too long; stopping it", "waited", s.timeout, "unanswered", unanswered)
+			why := fmt.Sprintf("the host stopped the agent: it read none of its input for %v", s.timeout)
+			if stalls > 0 {
+				why += fmt.Sprintf(" while it sent requests without reading the answers (%d were waiting for theirs)", unanswered)
+			}
+			s.p.stopped.Store(&why)
 		}
 		s.p.stdinDied(err)
 	}
@@ -368,10 +382,15 @@ func (t *tail) lines() []string {
 }
 
 // connect opens the ACP connection over the agent's stdin and stdout,
-// read through the bridge's reader (reader.go) once gate is closed.
-func (b *Bridge) connect(stdin io.Writer, stdout io.Reader, gate <-chan struct{}) (*sdk.ClientSideConnection, *legacyRPC) {
-	c := &client{b: b, legacy: newLegacyRPC(stdin)}
-	return sdk.NewClientSideConnection(gatedClient{c}, c.legacy, gatedReader{newAgentReader(stdout, c), gate}), c.legacy
+// read through the bridge's reader (reader.go) once gate is closed; u
+// counts the agent's requests not answered yet (nil: a count whose waits
+// end only with the bridge).
+func (b *Bridge) connect(stdin io.Writer, stdout io.Reader, gate <-chan struct{}, u *unanswered) (*sdk.ClientSideConnection, *legacyRPC) {
+	if u == nil {
+		u = newUnanswered(b.log, nil, nil, b.ctx.Done())
+	}
+	c := &client{b: b, legacy: newLegacyRPC(stdin), pending: u}
+	return sdk.NewClientSideConnection(gatedClient{c}, answerWriter{c.legacy, u}, gatedReader{newAgentReader(stdout, c), gate}), c.legacy
 }
 
 // gatedReader blocks reads until gate is closed.

@@ -142,6 +142,9 @@ func (ar *agentReader) next() bool {
 			if chunk || bytes.Contains(line, updateMarker) {
 				return true
 			}
+			if key, req := requestKey(line); req && !ar.c.pending.admit(key, len(line), false) {
+				return true // (it waits for room once they went)
+			}
 			ar.c.peek(line)
 			ar.out1 += nl + 1
 			ar.start += nl + 1
@@ -173,6 +176,9 @@ func (ar *agentReader) next() bool {
 			}
 			_ = ar.c.SessionUpdate(ar.c.b.ctx, *n)
 		default:
+			if key, req := requestKey(line); req && !ar.admit(key, len(line)) {
+				return false
+			}
 			ar.c.peek(line)
 			ar.handOut(nl + 1)
 		}
@@ -188,14 +194,7 @@ func decodeUpdate(line []byte) (*sdk.SessionNotification, error) {
 	if !bytes.Contains(line, updateMarker) {
 		return nil, nil
 	}
-	var msg struct { // the SDK's JSON-RPC message
-		JSONRPC string            `json:"jsonrpc"`
-		ID      *json.RawMessage  `json:"id,omitempty"`
-		Method  string            `json:"method,omitempty"`
-		Params  json.RawMessage   `json:"params,omitempty"`
-		Result  json.RawMessage   `json:"result,omitempty"`
-		Error   *sdk.RequestError `json:"error,omitempty"`
-	}
+	var msg rpcMessage
 	if json.Unmarshal(line, &msg) != nil || msg.ID != nil || msg.Method != sdk.ClientMethodSessionUpdate {
 		return nil, nil
 	}
@@ -204,6 +203,22 @@ func decodeUpdate(line []byte) (*sdk.SessionNotification, error) {
 		return n, err //nolint:wrapcheck // logged as the SDK logs it
 	}
 	return n, n.Validate() //nolint:wrapcheck // as above
+}
+
+// admit counts a request for the SDK (unanswered.go), waiting while too
+// many are unanswered. When the agent was stopped meanwhile, the reading
+// ends: what was read of it is dropped.
+func (ar *agentReader) admit(key []byte, size int) bool {
+	if ar.c.pending.admit(key, size, false) {
+		return true
+	}
+	ar.flush() // (the text held is shown while it waits)
+	if ar.c.pending.admit(key, size, true) {
+		return true
+	}
+	ar.start, ar.end, ar.scanned = 0, 0, 0
+	ar.err = errStopped
+	return false
 }
 
 // handOut makes the next n bytes the SDK's, after the text held.

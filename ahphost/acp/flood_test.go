@@ -1,0 +1,253 @@
+//go:build linux
+
+package acp
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ahptui/ahptui/ahpwire"
+	"github.com/ahptui/ahptui/internal/testkit"
+)
+
+// floodEnv makes the test binary play an agent that floods the host
+// with requests at its first prompt and never reads its stdin again
+// (floodAgent).
+const floodEnv = "ACP_TEST_FLOOD_REQUESTS"
+
+func init() {
+	prev := helperMain
+	helperMain = func() bool {
+		n, err := strconv.Atoi(os.Getenv(floodEnv))
+		if err != nil {
+			return prev != nil && prev()
+		}
+		floodAgent(n)
+		return true
+	}
+}
+
+// floodAgent answers initialize and session/new; at session/prompt it
+// announces a tool call and writes n requests as fast as the pipe takes
+// them — file reads, permission requests, terminal output and an unknown
+// extension method in turn — without reading another byte of its stdin,
+// then creates the file "flooded" and waits to be killed.
+func floodAgent(n int) {
+	in := bufio.NewReader(os.Stdin)
+	out := bufio.NewWriterSize(os.Stdout, 64<<10)
+	sessions := 0
+	for {
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			os.Exit(0)
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				SessionID string `json:"sessionId"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(line, &m) != nil || len(m.ID) == 0 {
+			continue
+		}
+		switch m.Method {
+		case "initialize":
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":1,"agentCapabilities":{}}}`+"\n", m.ID)
+		case "session/new":
+			sessions++
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"flood-%d"}}`+"\n", m.ID, sessions)
+		case "session/prompt":
+			flood(out, m.Params.SessionID, n)
+			time.Sleep(10 * time.Minute)
+			os.Exit(0)
+		default:
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`+"\n", m.ID)
+		}
+		if out.Flush() != nil {
+			os.Exit(1)
+		}
+	}
+}
+
+// flood writes n requests of session sid (see floodAgent).
+func flood(out *bufio.Writer, sid string, n int) {
+	dir, _ := os.Getwd()
+	small, _ := json.Marshal(filepath.Join(dir, "small.txt"))
+	fmt.Fprintf(out, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":%q,"update":{"sessionUpdate":"tool_call","toolCallId":"flood-tool","title":"flood","kind":"other","status":"pending"}}}`+"\n", sid)
+	for i := 0; i < n; i++ {
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%d,"method":"fs/read_text_file","params":{"sessionId":%q,"path":%s}}`+"\n", i, sid, small)
+		case 1:
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%d,"method":"session/request_permission","params":{"sessionId":%q,"toolCall":{"toolCallId":"flood-tool"},"options":[{"optionId":"allow","name":"Allow","kind":"allow_once"}]}}`+"\n", i, sid)
+		case 2:
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%d,"method":"terminal/output","params":{"sessionId":%q,"terminalId":"none"}}`+"\n", i, sid)
+		default:
+			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":"x-%d","method":"_flood/ext","params":{}}`+"\n", i)
+		}
+	}
+	if out.Flush() != nil {
+		os.Exit(1)
+	}
+	_ = os.WriteFile(filepath.Join(dir, "flooded"), nil, 0o644)
+}
+
+// usage is what the host process holds at one moment.
+type usage struct {
+	goroutines int
+	mem        uint64 // heap in use plus goroutine stacks
+}
+
+func usageNow() usage {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return usage{runtime.NumGoroutine(), ms.HeapInuse + ms.StackInuse}
+}
+
+// peakSampler records the highest usage seen until stopped.
+type peakSampler struct {
+	mu   sync.Mutex
+	peak usage
+	stop chan struct{}
+	done chan struct{}
+}
+
+func samplePeaks() *peakSampler {
+	p := &peakSampler{peak: usageNow(), stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case <-tick.C:
+			}
+			u := usageNow()
+			p.mu.Lock()
+			p.peak.goroutines = max(p.peak.goroutines, u.goroutines)
+			p.peak.mem = max(p.peak.mem, u.mem)
+			p.mu.Unlock()
+		}
+	}()
+	return p
+}
+
+func (p *peakSampler) get() usage {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.peak
+}
+
+func (p *peakSampler) end() usage {
+	close(p.stop)
+	<-p.done
+	return p.get()
+}
+
+// floodRequests is how many requests the flooding agent sends: far more
+// than the host keeps unanswered ($ACPFLOOD_REQUESTS when set, for the
+// measurements of docs/BENCHMARKS.md).
+func floodRequests() int {
+	if n, err := strconv.Atoi(os.Getenv("ACPFLOOD_REQUESTS")); err == nil && n > 0 {
+		return n
+	}
+	return 20000
+}
+
+// An agent that floods the host with requests and never reads its stdin
+// holds at most a bounded number of host goroutines and bytes: the host
+// reads no more of its requests than it can keep unanswered, stops the
+// agent after StdinTimeout with a turn error and a log line saying why,
+// and serves another agent's session normally meanwhile; nothing of the
+// flood stays behind.
+func TestRequestFloodBounded(t *testing.T) {
+	testkit.LeakCheck(t) // (checked after the host closed)
+	n := floodRequests()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, opts{more: []Config{{Name: "flood", Command: self, StdinTimeout: 3 * time.Second,
+		Env: []string{floodEnv + "=" + strconv.Itoa(n)}}}})
+	if err := os.WriteFile(filepath.Join(e.dir, "small.txt"), []byte("small\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, calm := e.newSession(e.c, "calm")
+	if turn := e.run(e.c, calm, "c1", "text"); markdown(turn) != "Hello from the fake agent." {
+		t.Fatalf("the other agent before the flood: %q %q", markdown(turn), errText(turn))
+	}
+	floodChat := e.sessionOf(e.c, "flood", "flood")
+	runtime.GC()
+	base := usageNow()
+	peaks := samplePeaks()
+	e.prompt(e.c, floodChat, "f1", "flood")
+	fb := e.more[0]
+	// Bounds, not timings: the host has as many goroutines as it did plus
+	// the unanswered requests' and a margin for the turns' own.
+	maxGoroutines := base.goroutines + maxUnanswered + 200
+	const maxMem = 64 << 20
+	ended := func() bool {
+		for _, turn := range e.chatState(e.c, floodChat).Turns {
+			if turn.ID == "f1" {
+				return true
+			}
+		}
+		return false
+	}
+	e.eventually("the host to hold the flood back (or read all of it)", func() bool {
+		_, err := os.Stat(filepath.Join(e.dir, "flooded"))
+		return err == nil || floodStalled(fb) || ended() || peaks.get().goroutines > maxGoroutines
+	})
+	if p := peaks.get(); p.goroutines > maxGoroutines {
+		t.Fatalf("the flood piled up %d goroutines (%d before, bound %d)", p.goroutines, base.goroutines, maxGoroutines)
+	}
+	if turn := e.run(e.c, calm, "c2", "text"); markdown(turn) != "Hello from the fake agent." {
+		t.Fatalf("the other agent during the flood: %q %q", markdown(turn), errText(turn))
+	}
+	turn := e.finished(e.c, floodChat, "f1")
+	peak := peaks.end()
+	t.Logf("flood of %d requests: goroutines %d → peak %d; heap+stacks %.1f → peak %.1f MiB",
+		n, base.goroutines, peak.goroutines, mib(base.mem), mib(peak.mem))
+	if peak.goroutines > maxGoroutines {
+		t.Fatalf("the flood piled up %d goroutines (%d before, bound %d)", peak.goroutines, base.goroutines, maxGoroutines)
+	}
+	if grew := peak.mem - min(peak.mem, base.mem); grew > maxMem {
+		t.Fatalf("the flood grew the heap and stacks by %.1f MiB (bound %.1f MiB)", mib(grew), mib(maxMem))
+	}
+	t.Logf("the turn's error: %s", errText(turn))
+	if turn.State != ahpwire.TurnError || !strings.Contains(errText(turn), "without reading the answers") {
+		t.Fatalf("the flooding agent's turn: %q %q", turn.State, errText(turn))
+	}
+	if !strings.Contains(e.logs.String(), "too many requests unanswered") {
+		t.Fatalf("no log line says why the agent was held back:\n%s", e.logs.String())
+	}
+	if turn := e.run(e.c, calm, "c3", "text"); markdown(turn) != "Hello from the fake agent." {
+		t.Fatalf("the other agent after the flood: %q %q", markdown(turn), errText(turn))
+	}
+}
+
+// floodStalled reports whether b's reader waited for answers.
+func floodStalled(b *Bridge) bool {
+	b.mu.Lock()
+	p := b.proc
+	b.mu.Unlock()
+	if p == nil {
+		return false
+	}
+	_, _, stalls := p.pending.counts()
+	return stalls > 0
+}
+
+func mib(n uint64) float64 { return float64(n) / (1 << 20) }
