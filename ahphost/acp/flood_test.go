@@ -119,11 +119,14 @@ type peakSampler struct {
 	mu   sync.Mutex
 	peak usage
 	stop chan struct{}
+	once sync.Once
 	done chan struct{}
 }
 
-func samplePeaks() *peakSampler {
+// samplePeaks samples the usage every 10 ms until end (or t's end).
+func samplePeaks(t *testing.T) *peakSampler {
 	p := &peakSampler{peak: usageNow(), stop: make(chan struct{}), done: make(chan struct{})}
+	t.Cleanup(func() { p.end() })
 	go func() {
 		defer close(p.done)
 		tick := time.NewTicker(10 * time.Millisecond)
@@ -151,7 +154,7 @@ func (p *peakSampler) get() usage {
 }
 
 func (p *peakSampler) end() usage {
-	close(p.stop)
+	p.once.Do(func() { close(p.stop) })
 	<-p.done
 	return p.get()
 }
@@ -191,7 +194,7 @@ func TestRequestFloodBounded(t *testing.T) {
 	floodChat := e.sessionOf(e.c, "flood", "flood")
 	runtime.GC()
 	base := usageNow()
-	peaks := samplePeaks()
+	peaks := samplePeaks(t)
 	e.prompt(e.c, floodChat, "f1", "flood")
 	fb := e.more[0]
 	// Bounds, not timings: the host has as many goroutines as it did plus

@@ -157,11 +157,27 @@ type rpcMessage struct {
 	Error   *sdk.RequestError `json:"error,omitempty"`
 }
 
+// rpcHead is rpcMessage without copying params and result: it decodes a
+// line into the same fields, or fails, as rpcMessage does.
+type rpcHead struct {
+	JSONRPC string            `json:"jsonrpc"`
+	ID      *json.RawMessage  `json:"id,omitempty"`
+	Method  string            `json:"method,omitempty"`
+	Params  skipJSON          `json:"params,omitempty"`
+	Result  skipJSON          `json:"result,omitempty"`
+	Error   *sdk.RequestError `json:"error,omitempty"`
+}
+
+// skipJSON takes any JSON value (the decoder checked it) and keeps none.
+type skipJSON struct{}
+
+func (*skipJSON) UnmarshalJSON([]byte) error { return nil }
+
 // requestKey reports whether the SDK takes line for a request (which it
 // serves on a goroutine of its own and answers) and returns its id as the
 // SDK writes it in the answer.
 func requestKey(line []byte) ([]byte, bool) {
-	var msg rpcMessage
+	var msg rpcHead
 	if json.Unmarshal(line, &msg) != nil || msg.ID == nil || msg.Method == "" {
 		return nil, false
 	}
