@@ -243,9 +243,10 @@ func (s *store) commitFailed(b *durable.Batch, err error) {
 	}
 	s.requeue(b)
 	p.wanted = true
-	if !first {
-		return
-	}
+	// Every failure ends the turns it could not save, not only the first:
+	// a reply started while the disk stays full would otherwise complete
+	// as if saved. The requeued batch holds the earlier ones' channels,
+	// whose turns have ended already.
 	msg := "the host cannot save this chat (" + truncate(err.Error(), 200) + "); the reply was stopped, and what it shows is kept in memory only"
 	for _, uri := range b.Channels() {
 		ce := s.chats[uri]
