@@ -20,6 +20,12 @@
 // reaches the SDK only after the updates sent before it (reader.go,
 // chunks.go). On Linux that pipe is read outside the Go runtime's poller,
 // which would wake a thread for every line (pipe_linux.go).
+// The agent's requests read and not yet answered are bounded (512, and
+// 40 MiB of them): beyond, the bridge reads no more of the agent's output
+// until answers were written, so an agent that floods requests without
+// reading the answers holds a bounded number of host goroutines and
+// bytes; one that stops reading its stdin is stopped after
+// Config.StdinTimeout, its turn failing with the reason (unanswered.go).
 // initialize and every request but session/prompt run under
 // Config.RequestTimeout. Close (and the host's shutdown) kills the whole
 // process group and reaps it. A process that exits mid-turn ends the turn

@@ -18,7 +18,7 @@ import (
 // handled, not these goroutines. An agent that sends requests faster than
 // it reads the answers — or never reads them — would have the host pile
 // up goroutines, and the requests they hold, until StdinTimeout stopped
-// it: 20,000 requests in 1.5 s made 20,000 goroutines and 120 MiB. The
+// it: 20,000 requests in 1.5 s made 20,000 goroutines and 130 MiB. The
 // bridge bounds them where it owns the pipes: its reader (reader.go)
 // counts each request it hands the SDK, the writer (answerWriter) each
 // answer written, and while maxUnanswered requests (or
@@ -65,9 +65,9 @@ func newUnanswered(log *slog.Logger, dead, exited, closed <-chan struct{}) *unan
 		seed: maphash.MakeSeed(), ids: map[uint64][]int{}}
 }
 
-// errStopped ends the reader when the agent was stopped while the reader
-// waited for answers.
-var errStopped = errors.New("the agent was stopped while it had too many requests unanswered")
+// errStopped ends the reader when the agent ended (or the bridge closed)
+// while the reader waited for answers.
+var errStopped = errors.New("the agent ended while too many of its requests were unanswered")
 
 // admit counts a request of size bytes with id key (as requestKey gives
 // it), waiting while the bound is reached when wait is set. It reports
