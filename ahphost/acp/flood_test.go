@@ -21,8 +21,12 @@ import (
 
 // floodEnv makes the test binary play an agent that floods the host
 // with requests at its first prompt and never reads its stdin again
-// (floodAgent).
-const floodEnv = "ACP_TEST_FLOOD_REQUESTS"
+// (floodAgent); with floodReadsEnv set too, it reads the answers once the
+// file "unstall" is in its directory (floodReading).
+const (
+	floodEnv      = "ACP_TEST_FLOOD_REQUESTS"
+	floodReadsEnv = "ACP_TEST_FLOOD_READS"
+)
 
 func init() {
 	prev := helperMain
@@ -67,9 +71,12 @@ func floodAgent(n int) {
 			sessions++
 			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"sessionId":"flood-%d"}}`+"\n", m.ID, sessions)
 		case "session/prompt":
-			flood(out, m.Params.SessionID, n)
-			time.Sleep(10 * time.Minute)
-			os.Exit(0)
+			if os.Getenv(floodReadsEnv) == "" {
+				flood(out, m.Params.SessionID, n, false)
+				time.Sleep(10 * time.Minute)
+				os.Exit(0)
+			}
+			floodReading(in, out, m.ID, m.Params.SessionID, n)
 		default:
 			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`+"\n", m.ID)
 		}
@@ -79,8 +86,66 @@ func floodAgent(n int) {
 	}
 }
 
-// flood writes n requests of session sid (see floodAgent).
-func flood(out *bufio.Writer, sid string, n int) {
+// floodReading floods n requests as floodAgent does (no permission
+// requests: nobody answers them) while another goroutine reads the
+// answers once the file "unstall" exists; then it says how they were
+// answered and ends the prompt.
+func floodReading(in *bufio.Reader, out *bufio.Writer, promptID json.RawMessage, sid string, n int) {
+	dir, _ := os.Getwd()
+	report := make(chan string, 1)
+	go func() {
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "unstall")); err == nil {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		seen := make([]bool, n)
+		ok, busy, failed, twice := 0, 0, 0, 0
+		for got := 0; got < n; {
+			line, err := in.ReadBytes('\n')
+			if err != nil {
+				os.Exit(1)
+			}
+			var a struct {
+				ID     json.RawMessage `json:"id"`
+				Result json.RawMessage `json:"result"`
+				Error  *struct {
+					Data json.RawMessage `json:"data"`
+				} `json:"error"`
+			}
+			if json.Unmarshal(line, &a) != nil || len(a.ID) == 0 {
+				continue
+			}
+			i, err := strconv.Atoi(strings.TrimPrefix(strings.Trim(string(a.ID), `"`), "x-"))
+			if err != nil || i < 0 || i >= n {
+				continue
+			}
+			if seen[i] {
+				twice++
+			}
+			seen[i] = true
+			got++
+			switch {
+			case a.Error == nil:
+				ok++
+			case strings.Contains(string(a.Error.Data), "too many requests in flight"):
+				busy++
+			default:
+				failed++
+			}
+		}
+		report <- fmt.Sprintf("answered %d: ok %d busy %d failed %d twice %d", n, ok, busy, failed, twice)
+	}()
+	flood(out, sid, n, true)
+	text, _ := json.Marshal(<-report)
+	fmt.Fprintf(out, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":%q,"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":%s}}}}`+"\n", sid, text)
+	fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"stopReason":"end_turn"}}`+"\n", promptID)
+}
+
+// flood writes n requests of session sid (see floodAgent), no permission
+// requests when answered is set.
+func flood(out *bufio.Writer, sid string, n int, answered bool) {
 	dir, _ := os.Getwd()
 	small, _ := json.Marshal(filepath.Join(dir, "small.txt"))
 	fmt.Fprintf(out, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":%q,"update":{"sessionUpdate":"tool_call","toolCallId":"flood-tool","title":"flood","kind":"other","status":"pending"}}}`+"\n", sid)
@@ -89,6 +154,10 @@ func flood(out *bufio.Writer, sid string, n int) {
 		case 0:
 			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%d,"method":"fs/read_text_file","params":{"sessionId":%q,"path":%s}}`+"\n", i, sid, small)
 		case 1:
+			if answered {
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%d,"method":"fs/read_text_file","params":{"sessionId":%q,"path":%s}}`+"\n", i, sid, small)
+				continue
+			}
 			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%d,"method":"session/request_permission","params":{"sessionId":%q,"toolCall":{"toolCallId":"flood-tool"},"options":[{"optionId":"allow","name":"Allow","kind":"allow_once"}]}}`+"\n", i, sid)
 		case 2:
 			fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%d,"method":"terminal/output","params":{"sessionId":%q,"terminalId":"none"}}`+"\n", i, sid)
@@ -99,7 +168,9 @@ func flood(out *bufio.Writer, sid string, n int) {
 	if out.Flush() != nil {
 		os.Exit(1)
 	}
-	_ = os.WriteFile(filepath.Join(dir, "flooded"), nil, 0o644)
+	if !answered {
+		_ = os.WriteFile(filepath.Join(dir, "flooded"), nil, 0o644)
+	}
 }
 
 // usage is what the host process holds at one moment.
@@ -243,14 +314,64 @@ func TestRequestFloodBounded(t *testing.T) {
 
 // floodStalled reports whether b's reader waited for answers.
 func floodStalled(b *Bridge) bool {
-	b.mu.Lock()
-	p := b.proc
-	b.mu.Unlock()
-	if p == nil {
+	u := pendingOf(b)
+	if u == nil {
 		return false
 	}
-	_, _, stalls := p.pending.counts()
+	_, _, stalls := u.counts()
 	return stalls > 0
+}
+
+// pendingOf is the unanswered count of b's agent process (nil: none).
+func pendingOf(b *Bridge) *unanswered {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.proc == nil {
+		return nil
+	}
+	return b.proc.pending
+}
+
+// An agent that floods requests and reads the answers (late: once the
+// host held it back) gets every request answered exactly once, at most a
+// bounded number of them unanswered at a time, and its turn ends as usual.
+func TestRequestFloodReadingAgentServed(t *testing.T) {
+	const n = 5000
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, opts{more: []Config{{Name: "flood", Command: self, StdinTimeout: 30 * time.Second,
+		Env: []string{floodEnv + "=" + strconv.Itoa(n), floodReadsEnv + "=1"}}}})
+	if err := os.WriteFile(filepath.Join(e.dir, "small.txt"), []byte("small\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chat := e.sessionOf(e.c, "flood", "flood")
+	runtime.GC()
+	base := usageNow()
+	peaks := samplePeaks(t)
+	e.prompt(e.c, chat, "f1", "flood")
+	e.eventually("the host to hold the flood back", func() bool { return floodStalled(e.more[0]) })
+	if err := os.WriteFile(filepath.Join(e.dir, "unstall"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	turn := e.finished(e.c, chat, "f1")
+	peak := peaks.end()
+	var ok, busy, failed, twice int
+	if _, err := fmt.Sscanf(markdown(turn), "answered 5000: ok %d busy %d failed %d twice %d", &ok, &busy, &failed, &twice); err != nil ||
+		turn.State != ahpwire.TurnComplete {
+		t.Fatalf("turn %q: %q %q", turn.State, markdown(turn), errText(turn))
+	}
+	if twice != 0 || ok+busy+failed != n || ok < n/4 {
+		t.Fatalf("answers: %s", markdown(turn))
+	}
+	if max := base.goroutines + maxUnanswered + 200; peak.goroutines > max {
+		t.Fatalf("%d goroutines (%d before, bound %d)", peak.goroutines, base.goroutines, max)
+	}
+	t.Logf("%s; goroutines %d → peak %d", markdown(turn), base.goroutines, peak.goroutines)
+	if unanswered, b, _ := pendingOf(e.more[0]).counts(); unanswered != 0 || b != 0 {
+		t.Fatalf("%d requests (%d bytes) still counted after every answer", unanswered, b)
+	}
 }
 
 func mib(n uint64) float64 { return float64(n) / (1 << 20) }
