@@ -336,6 +336,7 @@ func pendingOf(b *Bridge) *unanswered {
 // host held it back) gets every request answered exactly once, at most a
 // bounded number of them unanswered at a time, and its turn ends as usual.
 func TestRequestFloodReadingAgentServed(t *testing.T) {
+	testkit.LeakCheck(t) // (checked after the host closed)
 	const n = 5000
 	self, err := os.Executable()
 	if err != nil {
