@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -55,7 +54,7 @@ func (r *run) hostile(word, arg string) (handled bool, stop sdk.StopReason, err 
 	switch word {
 	case "fifo":
 		p := r.path("fifo")
-		if err := syscall.Mkfifo(p, 0o600); err != nil && !os.IsExist(err) {
+		if err := mkfifo(p); err != nil && !os.IsExist(err) {
 			return true, "", err
 		}
 		ok, failed := r.concurrentReads(n, p)
@@ -87,7 +86,7 @@ func (r *run) hostile(word, arg string) (handled bool, stop sdk.StopReason, err 
 		r.say("raced")
 	case "daemon", "spawn":
 		cmd := exec.Command("sleep", "1000")
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.SysProcAttr = newSession()
 		if word == "daemon" {
 			cmd.Stderr = os.Stderr // holds the agent's stderr open
 		}

@@ -20,3 +20,10 @@ func sessionIDs() string {
 	}
 	return fmt.Sprintf("pid %d pgid %d sid %d", pid, pgid, sid)
 }
+
+// mkfifo makes a named pipe at p.
+func mkfifo(p string) error { return syscall.Mkfifo(p, 0o600) }
+
+// newSession starts a child in a session of its own (away from the agent's
+// process group, as a daemon would).
+func newSession() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
