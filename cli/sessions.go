@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -96,13 +97,23 @@ func runSessions(cfg config, std stdio) int {
 		writeSessionsJSON(std.out, all) // status as names (sessionsjson.go)
 		return exitOK
 	}
+	// Newest first by the time the table shows: a host answers in the
+	// order of its last summary change (an archived old session comes
+	// first), which a restart changes.
+	slices.SortStableFunc(all, func(a, b ahpwire.SessionSummary) int {
+		return parseStamp(b.ModifiedAt).Compare(parseStamp(a.ModifiedAt))
+	})
 	tw := tabwriter.NewWriter(std.out, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tMODIFIED\tTITLE")
 	for _, s := range all {
+		title := sanitizeLine(s.Title)
+		if s.Status&ahpwire.StatusIsArchived != 0 {
+			title += " [archived]" // as the TUI's session list marks it
+		}
 		// The full URI: hosts of other dialects publish <provider>:/<id>,
 		// and exec --session and export take it back unchanged.
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", sanitizeLine(s.Resource),
-			s.Status.ActivityName(), sanitizeLine(fmt.Sprint(s.ModifiedAt)), sanitizeLine(s.Title))
+			s.Status.ActivityName(), sanitizeLine(fmt.Sprint(s.ModifiedAt)), title)
 	}
 	_ = tw.Flush()
 	return exitOK
@@ -112,8 +123,9 @@ func runSessions(cfg config, std stdio) int {
 const sessionsUsage = `usage: ahptui sessions [URL|@NAME] [--json]
        ahptui sessions --all [--json]
 
-Lists the host's sessions: id, status, last change, title (--json: one JSON
-object per line). --all asks every host of the config file at once (a host
+Lists the host's sessions, the last changed first: id, status, last change,
+title (archived sessions end in [archived]; --json: one JSON object per
+line, in the host's order). --all asks every host of the config file at once (a host
 that is down does not slow the others; each has its own timeout) and prints
 one row per session: the host's name, the session's state, its age (since
 its last change), the session and its title. States: needs-approval,
