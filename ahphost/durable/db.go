@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -131,9 +132,22 @@ func (e *VersionError) Error() string {
 		"or start with another --state-dir", e.Path, e.Version, by, formatVersion, olderFormat)
 }
 
+// unopenable is why the file at path could not be opened: a
+// *CorruptError, unless this user may not open it (a file another account
+// made: the host would otherwise call a sound file damaged and advise
+// restoring a backup).
+func unopenable(path string, err error) error {
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("the state database %s cannot be opened by this user (%w); the host will not start on it and has not changed it: "+
+			"run it as the user who owns the file, or give this one read and write access to it and its directory, or start with another --state-dir", path, err)
+	}
+	return &CorruptError{Path: path, Err: err}
+}
+
 // Open opens (creating when missing) the database in dir and takes its
 // lock. A database held by another process is a *LockedError; one that
-// cannot be read is a *CorruptError, one of a layout version this build
+// cannot be read is a *CorruptError (unless this user may not open it:
+// unopenable), one of a layout version this build
 // does not read a *VersionError; on those paths the file is not written.
 // A file whose free pages are a large share of it is compacted
 // (compact.go; Compacted, CompactError).
@@ -149,13 +163,13 @@ func Open(dir string) (*DB, error) {
 		}
 		lastWrite = st.ModTime()
 		if err := checkLength(path, st.Size()); err != nil {
-			return nil, &CorruptError{Path: path, Err: err}
+			return nil, unopenable(path, err)
 		}
 		switch err := walk(path); {
 		case errors.Is(err, errLocked):
 			return nil, &LockedError{Path: path, Owner: readOwner(dir)}
 		case err != nil:
-			return nil, &CorruptError{Path: path, Err: err}
+			return nil, unopenable(path, err)
 		}
 	}
 	b, err := openBolt(path)
@@ -163,7 +177,7 @@ func Open(dir string) (*DB, error) {
 	case errors.Is(err, berrors.ErrTimeout):
 		return nil, &LockedError{Path: path, Owner: readOwner(dir)}
 	case err != nil:
-		return nil, &CorruptError{Path: path, Err: err}
+		return nil, unopenable(path, err)
 	}
 	d := &DB{bolt: b, dir: dir, path: path, lastWrite: lastWrite}
 	if err := d.init(); err != nil {
