@@ -123,6 +123,13 @@ func (s *store) restoreSessions() {
 			}
 			s.finishSession(st.URI)
 			se.restored = true
+			// Dated when the agent made it, not now: the agent's index
+			// keeps no later time, and "just now" on every one of them
+			// was kept by a durable host.
+			if ce := s.chats[se.state.DefaultChat]; ce != nil && st.CreatedAt != "" {
+				ce.state.ModifiedAt = st.CreatedAt
+				s.syncChat(ce)
+			}
 		}
 	})
 }
