@@ -61,6 +61,7 @@ func (s *store) removeChat(uri string) {
 	if ce == nil {
 		if _, stored := s.cold[uri]; stored {
 			delete(s.cold, uri)
+			delete(s.lastRun, uri)
 			s.persistDeleted(uri)
 			s.persist.batch.DeleteResources(largePartURIPrefix + uri[len(ahpwire.ChatScheme)+1:] + "/")
 		}

@@ -106,6 +106,10 @@ func (s *store) chatOrErr(uri string) (*chatEntry, error) {
 	if len(ch.Meta) > 0 && json.Unmarshal(ch.Meta, &m) == nil {
 		ce.restoreResumed(m) // turnclock.go
 	}
+	if _, ok := s.lastRun[uri]; ok {
+		delete(s.lastRun, uri)
+		s.endLastRunWork(ce) // (restore.go)
+	}
 	if ce.state.ActiveTurn != nil {
 		// Only a turn that was running when the host stopped is stored
 		// active: a chat with a turn never leaves memory (evictable).
@@ -137,6 +141,10 @@ func (s *store) restoreCold(uri string, meta []byte, snapBytes, logBytes int64) 
 		}
 	}
 	s.cold[uri] = m.Session
+	if s.lastRun == nil {
+		s.lastRun = make(map[string]struct{})
+	}
+	s.lastRun[uri] = struct{}{}
 	cp := s.persist.record(uri)
 	cp.hasSnap, cp.snap, cp.tail = snapBytes > 0, snapBytes, logBytes
 	return nil

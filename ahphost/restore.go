@@ -147,6 +147,7 @@ func (s *store) adoptRestored(sessions []*sessionEntry) {
 	for uri, session := range s.cold {
 		if s.sessions[session] == nil {
 			delete(s.cold, uri)
+			delete(s.lastRun, uri)
 			s.persistDeleted(uri)
 		}
 	}
@@ -264,6 +265,22 @@ func waitsForResume(st ahpwire.ChatState) bool {
 	}
 	p := last.ResponseParts[len(last.ResponseParts)-1]
 	return p.Error != nil && p.Error.ErrorType == interruptedType
+}
+
+// endLastRunWork removes the background work a chat read for the first
+// time since the host started still lists (shells and subagents that
+// outlive a turn): it ran in the host, or the agent processes, that
+// stopped, so nothing runs it now, and clients showed "⚙ 2 running" on it
+// for good. Its terminals end with a line saying so (endRestoredTerminals)
+// and its subagents' chats keep what they wrote.
+func (s *store) endLastRunWork(ce *chatEntry) {
+	for len(ce.state.BackgroundWork) > 0 {
+		n := len(ce.state.BackgroundWork)
+		s.applyServerChat(ce, &ahpwire.ChatBackgroundWorkRemoved{ID: ce.state.BackgroundWork[0].ID})
+		if len(ce.state.BackgroundWork) == n {
+			return // not removed (an entry without an id): leave the rest
+		}
+	}
 }
 
 // terminatedNote ends the output of a terminal that was running when the

@@ -38,6 +38,10 @@ type store struct {
 	// lazychats.go); sweeps counts the periods of sweepChats.
 	cold   coldChats
 	sweeps int64
+	// lastRun are the stored chats not read since the host started: the
+	// background work they list ended with the host that ran it
+	// (endLastRunWork, restore.go).
+	lastRun map[string]struct{}
 	// touch orders sessions by recency (listSessions) deterministically.
 	touch int64
 
