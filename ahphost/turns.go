@@ -3,6 +3,7 @@ package ahphost
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/ahptui/ahptui/ahphost/agent"
@@ -18,6 +19,11 @@ type turnRun struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	client chan ahpwire.Action
+	// work are the ids of the background work the run listed and did not
+	// remove; ended is set once the agent ended its turn itself
+	// (endRunWork). Both require h.mu.
+	work  []string
+	ended bool
 }
 
 // startRun starts the agent for the chat's active turn (resume=true after
@@ -90,8 +96,41 @@ func (h *Host) agentEmit(chat string, run *turnRun, a ahpwire.Action) {
 		h.log.Debug("dropping action of an inactive turn", "chat", chat, "type", a.ActionType())
 		return
 	}
+	run.track(a)
 	s.agentChatAction(ce, a) // bigstream.go
 	s.afterAgentAction(ce, a)
+}
+
+// track records what an agent action means for the run's background work
+// and end (endRunWork). h.mu is held.
+func (run *turnRun) track(a ahpwire.Action) {
+	switch a := a.(type) {
+	case *ahpwire.ChatBackgroundWorkSet:
+		if !slices.Contains(run.work, a.Work.ID) {
+			run.work = append(run.work, a.Work.ID)
+		}
+	case *ahpwire.ChatBackgroundWorkRemoved:
+		run.work = slices.DeleteFunc(run.work, func(id string) bool { return id == a.ID })
+	case *ahpwire.ChatTurnComplete, *ahpwire.ChatError:
+		run.ended = true
+	}
+}
+
+// endRunWork removes the background work a cancelled run listed and did
+// not remove (`/demo subagent` cancelled with Esc): the agent may not emit
+// once cancelled, and no other run removes another's work, so the chat
+// showed "⚙ 2 running" for good. Work an agent leaves listed when it ends
+// its turn itself is meant to outlive the turn and stays. h.mu is held.
+func (s *store) endRunWork(ce *chatEntry, run *turnRun) {
+	if run.ended {
+		return
+	}
+	for _, id := range run.work {
+		if slices.ContainsFunc(ce.state.BackgroundWork, func(w ahpwire.BackgroundWork) bool { return w.ID == id }) {
+			s.applyServerChat(ce, &ahpwire.ChatBackgroundWorkRemoved{ID: id})
+		}
+	}
+	run.work = nil
 }
 
 // applyServerChat reduces a server-originated chat action into the chat,
@@ -134,6 +173,7 @@ func (h *Host) runDone(chat string, run *turnRun, err error) {
 	s.flushSpill(ce)
 	part := ahpwire.ErrorPart(ahpwire.ErrorInfo{ErrorType: "agentFailed", Message: msg}, false)
 	s.applyServerChat(ce, &ahpwire.ChatError{TurnID: at.ID, Duration: ahpwire.Ptr(s.turnDuration(ce)), Part: &part})
+	s.endRunWork(ce, run) // a failed agent removes nothing any more
 }
 
 // afterChatChange runs after any applied chat action: it stops the agent
@@ -142,9 +182,10 @@ func (h *Host) runDone(chat string, run *turnRun, err error) {
 // publishes catalog/summary changes.
 func (s *store) afterChatChange(ce *chatEntry) {
 	ce.usedAt = s.sweeps // a change is a use (lazychats.go)
-	if ce.run != nil && (ce.state.ActiveTurn == nil || ce.state.ActiveTurn.ID != ce.run.turnID) {
-		ce.run.cancel()
+	if run := ce.run; run != nil && (ce.state.ActiveTurn == nil || ce.state.ActiveTurn.ID != run.turnID) {
+		run.cancel()
 		ce.run = nil
+		s.endRunWork(ce, run)
 	}
 	if ce.state.ActiveTurn == nil {
 		s.consumeQueued(ce)
