@@ -20,6 +20,9 @@ import (
 func TestDurableHostKeepsACPHistory(t *testing.T) {
 	t.Run("resume", func(t *testing.T) { testDurableHostKeepsACPHistory(t, "FAKEACP_LOAD=1", "FAKEACP_RESUME=1") })
 	t.Run("load", func(t *testing.T) { testDurableHostKeepsACPHistory(t, "FAKEACP_LOAD=1") })
+	// Gemini CLI 0.61 answers session/load before its replay is over: the
+	// rest of the old turns must not open the new turn's reply.
+	t.Run("late load", func(t *testing.T) { testDurableHostKeepsACPHistory(t, "FAKEACP_LOAD=late") })
 }
 
 func testDurableHostKeepsACPHistory(t *testing.T, caps ...string) {

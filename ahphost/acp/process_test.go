@@ -114,6 +114,9 @@ func TestRestartKeepsSessionsResumable(t *testing.T) {
 	// An agent that also resumes (Claude Code's adapter) is loaded all
 	// the same: resume has no history to show.
 	t.Run("load+resume", func(t *testing.T) { testRestartResumable(t, "FAKEACP_LOAD=1", "FAKEACP_RESUME=1") })
+	// An agent whose replay goes on after its answer (Gemini CLI 0.61):
+	// all of it is the history, none of it the next turn.
+	t.Run("late load", func(t *testing.T) { testRestartResumable(t, "FAKEACP_LOAD=late") })
 }
 
 func testRestartResumable(t *testing.T, caps ...string) {

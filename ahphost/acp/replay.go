@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -23,12 +24,55 @@ type replay struct {
 	bytes   int
 	dropped bool
 	tools   map[string]int // tool call id → part index in the last turn
+	lastAt  time.Time      // when the last update came
+}
+
+// Replays that outlast their answer. ACP has the agent send the whole
+// history before it answers session/load; Gemini CLI 0.61 answers after
+// its first update and sends the rest afterwards. Those late updates must
+// not reach the next turn (the old reply would open the new one), so the
+// bridge keeps collecting them until the agent has been quiet for
+// replayQuiet, at most replayLinger after the answer (settle).
+const (
+	replayQuiet  = 300 * time.Millisecond
+	replayLinger = 10 * time.Second
+)
+
+// settle, called once the agent answered session/load, waits until it
+// sent no replayed update for replayQuiet (counted from the answer or the
+// last update after it), at most replayLinger; it reports whether updates
+// came after the answer.
+func (r *replay) settle(ctx context.Context) (late bool) {
+	start := time.Now()
+	r.mu.Lock()
+	if r.lastAt.Before(start) {
+		r.lastAt = start
+	}
+	r.mu.Unlock()
+	for {
+		r.mu.Lock()
+		last := r.lastAt
+		r.mu.Unlock()
+		if last.After(start) {
+			late = true
+		}
+		wait := replayQuiet - time.Since(last)
+		if wait <= 0 || time.Since(start) >= replayLinger {
+			return late
+		}
+		select {
+		case <-ctx.Done():
+			return late
+		case <-time.After(wait):
+		}
+	}
 }
 
 // add folds one replayed update in.
 func (r *replay) add(u sdk.SessionUpdate) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.lastAt = time.Now()
 	if r.bytes > maxReplayBytes {
 		r.dropped = true
 		return

@@ -197,6 +197,7 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText s
 		case caps.SessionCapabilities.Resume != nil && !(wantHistory && caps.LoadSession):
 			res, err := p.conn.ResumeSession(rctx, sdk.ResumeSessionRequest{SessionId: sdk.SessionId(s.acpID), Cwd: s.dir, McpServers: []sdk.McpServer{}})
 			if err == nil {
+				b.log.Info("agent session re-bound", "session", s.uri, "method", "session/resume")
 				b.bind(s, s.acpID)
 				b.learnSchema(res.Modes, p.legacy.modelsOf(sdk.SessionId(s.acpID)), res.ConfigOptions)
 				return nil, "", nil
@@ -212,15 +213,20 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText s
 			s.mu.Unlock()
 			b.bind(s, s.acpID)
 			res, err := p.conn.LoadSession(rctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(s.acpID), Cwd: s.dir, McpServers: []sdk.McpServer{}})
+			if err == nil && rp.settle(rctx) { // (replay.go)
+				b.log.Info("the agent went on replaying the session after answering session/load", "session", s.uri)
+			}
 			s.mu.Lock()
 			s.replay = nil
 			s.mu.Unlock()
 			if err == nil {
+				turns := rp.result()
+				b.log.Info("agent session re-bound", "session", s.uri, "method", "session/load", "replayed_turns", len(turns))
 				b.mu.Lock()
 				s.replayed = true
 				b.mu.Unlock()
 				b.learnSchema(res.Modes, p.legacy.modelsOf(sdk.SessionId(s.acpID)), res.ConfigOptions)
-				return rp.result(), "", nil
+				return turns, "", nil
 			}
 			b.log.Warn("session/load failed", "session", s.uri, "err", err)
 		}

@@ -60,6 +60,9 @@
 // refuses session/new with no auth method at all;
 // FAKEACP_LOAD=1 advertises loadSession (sessions are kept in
 // FAKEACP_STATE, a directory) and replays their turns on load;
+// FAKEACP_LOAD=late answers session/load after the first replayed message
+// and sends the rest of the replay after its answer (as Gemini CLI 0.61
+// does);
 // FAKEACP_EMPTY_AFTER_CANCEL=1 ends the prompt after a cancelled one at
 // once, empty (the old Claude Code adapter's bug);
 // FAKEACP_DELETE=1 advertises session/delete (it removes the session's
@@ -98,6 +101,9 @@ type sess struct {
 	cwd    string
 	mode   string
 	cancel context.CancelFunc
+	// slowStart: the session was loaded with FAKEACP_LOAD=late; its next
+	// prompt waits 200 ms (a model's round trip) before it answers.
+	slowStart bool
 	// broken: a prompt was cancelled and FAKEACP_EMPTY_AFTER_CANCEL=1
 	// makes the next one end at once, empty (the old Claude adapter's bug).
 	broken bool
@@ -122,7 +128,7 @@ func (f *fake) Initialize(ctx context.Context, p sdk.InitializeRequest) (sdk.Ini
 	noteElicitation(p.ClientCapabilities) // elicit.go
 	noteAIR(p.ClientCapabilities)
 	res := sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AuthMethods: []sdk.AuthMethod{}}
-	res.AgentCapabilities.LoadSession = os.Getenv("FAKEACP_LOAD") == "1"
+	res.AgentCapabilities.LoadSession = os.Getenv("FAKEACP_LOAD") == "1" || os.Getenv("FAKEACP_LOAD") == "late"
 	if os.Getenv("FAKEACP_RESUME") == "1" {
 		res.AgentCapabilities.SessionCapabilities.Resume = &sdk.SessionResumeCapabilities{}
 	}
@@ -177,16 +183,30 @@ func (f *fake) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.L
 	if dir == "" || err != nil || !known(p.SessionId, p.Cwd) {
 		return sdk.LoadSessionResponse{}, sdk.NewInvalidParams(map[string]any{"error": "unknown session"})
 	}
+	late := os.Getenv("FAKEACP_LOAD") == "late"
 	f.mu.Lock()
-	f.sess[string(p.SessionId)] = &sess{cwd: p.Cwd, mode: "ask"}
+	f.sess[string(p.SessionId)] = &sess{cwd: p.Cwd, mode: "ask", slowStart: late}
 	f.mu.Unlock()
+	var updates []sdk.SessionUpdate
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		var h struct{ User, Agent string }
 		if json.Unmarshal([]byte(line), &h) != nil {
 			continue
 		}
-		_ = f.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateUserMessageText(h.User)})
-		_ = f.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText(h.Agent)})
+		updates = append(updates, sdk.UpdateUserMessageText(h.User), sdk.UpdateAgentMessageText(h.Agent))
+	}
+	if late && len(updates) > 1 {
+		_ = f.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: updates[0]})
+		go func() { // after the answer
+			time.Sleep(10 * time.Millisecond)
+			for _, u := range updates[1:] {
+				_ = f.conn.SessionUpdate(context.Background(), sdk.SessionNotification{SessionId: p.SessionId, Update: u})
+			}
+		}()
+		return sdk.LoadSessionResponse{}, nil
+	}
+	for _, u := range updates {
+		_ = f.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: u})
 	}
 	return sdk.LoadSessionResponse{}, nil
 }
@@ -282,8 +302,13 @@ func (f *fake) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRespo
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	s.cancel = cancel
+	slowStart := s.slowStart
+	s.slowStart = false
 	f.mu.Unlock()
 	defer cancel()
+	if slowStart {
+		time.Sleep(200 * time.Millisecond)
+	}
 	var text, last string
 	for _, b := range p.Prompt {
 		if b.Text != nil {
