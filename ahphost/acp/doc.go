@@ -31,7 +31,8 @@
 // process group and reaps it. A process that exits mid-turn ends the turn
 // with a chat/error quoting its last stderr lines; the next turn starts a
 // new process and resumes the session (session/load or session/resume when
-// the agent offers them, else a fresh ACP session with a notice).
+// the agent offers them, else a fresh ACP session with a notice; the same
+// after a host restart).
 //
 // # Mapping
 //

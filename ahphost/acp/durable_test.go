@@ -110,3 +110,42 @@ func testDurableHostKeepsACPHistory(t *testing.T, caps ...string) {
 		t.Fatalf("logs:\n%s", logs)
 	}
 }
+
+// TestDurableHostAgentLostSession: after a restart the agent cannot load
+// the session it had (Gemini CLI 0.61 cannot in the minute it created it;
+// here its files are gone): the next prompt goes on in a fresh agent
+// session, its reply says so, and the chat keeps its turns from the
+// host's database, the new one after them.
+func TestDurableHostAgentLostSession(t *testing.T) {
+	state, agentState, hostState := t.TempDir(), t.TempDir(), t.TempDir()
+	env := []string{"FAKEACP_LOAD=1", "FAKEACP_STATE=" + agentState}
+	e := newEnv(t, opts{env: env, state: state, hostState: hostState})
+	session, chat := e.newSession(e.c, "lost")
+	e.run(e.c, chat, "t1", "text")
+	if err := e.h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(agentState); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(agentState, 0o700); err != nil {
+		t.Fatal(err)
+	}
+
+	e2 := newEnv(t, opts{env: env, state: state, hostState: hostState})
+	if chat2 := e2.open(e2.c, session); chat2 != chat {
+		t.Fatalf("default chat %s, was %s", chat2, chat)
+	}
+	turn := e2.run(e2.c, chat, "t2", "text")
+	if md := markdown(turn); turn.State != ahpwire.TurnComplete || !strings.Contains(md, "after the host restarted: it starts afresh") ||
+		!strings.HasSuffix(md, "Hello from the fake agent.") {
+		t.Fatalf("the prompt after the restart: %q %q %q", turn.State, md, errText(turn))
+	}
+	st := e2.chatState(e2.c, chat)
+	if len(st.Turns) != 2 || st.Turns[0].Message.Text != "text" || markdown(st.Turns[0]) != "Hello from the fake agent." {
+		t.Fatalf("turns after the restart: %+v", st.Turns)
+	}
+	if !strings.Contains(e2.logs.String(), "session/load failed") {
+		t.Fatalf("logs:\n%s", e2.logs.String())
+	}
+}

@@ -163,20 +163,29 @@ func testRestartResumable(t *testing.T, caps ...string) {
 	}
 }
 
-// Without session/load or resume, a session listed after a restart says
-// it has ended.
-func TestRestartWithoutLoadEnds(t *testing.T) {
+// Without session/load or resume, a session listed after a restart goes
+// on in a fresh agent session, which its first reply says, under the
+// session's own title.
+func TestRestartWithoutLoadStartsAfresh(t *testing.T) {
 	state := t.TempDir()
 	e := newEnv(t, opts{state: state})
-	session, chat := e.newSession(e.c, "ends")
-	e.run(e.c, chat, "t1", "text")
+	session, chat := e.newSession(e.c, "afresh")
+	e.run(e.c, chat, "t1", "title Kept title")
 	dir := e.dir
 	_ = e.h.Close()
 	e2 := newEnv(t, opts{state: state, dir: dir})
 	chat2 := e2.open(e2.c, session)
 	turn := e2.run(e2.c, chat2, "t2", "text")
-	if !strings.Contains(errText(turn), "ended when the host restarted") {
-		t.Fatalf("%q %q", markdown(turn), errText(turn))
+	if md := markdown(turn); turn.State != ahpwire.TurnComplete || !strings.Contains(md, "after the host restarted: it starts afresh") ||
+		!strings.HasSuffix(md, "Hello from the fake agent.") {
+		t.Fatalf("%q %q %q", turn.State, md, errText(turn))
+	}
+	if turn := e2.run(e2.c, chat2, "t3", "text"); markdown(turn) != "Hello from the fake agent." {
+		t.Fatalf("the next turn: %q %q", markdown(turn), errText(turn))
+	}
+	res, err := e2.c.c.ListSessions(e2.ctx, 10, "")
+	if err != nil || len(res.Items) != 1 || res.Items[0].Title != "Kept title" {
+		t.Fatalf("sessions %+v, %v", res.Items, err)
 	}
 }
 

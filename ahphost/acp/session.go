@@ -164,12 +164,23 @@ func (b *Bridge) sessionByACP(id sdk.SessionId) *session {
 	return b.byACP[string(id)]
 }
 
-// errEnded is the error of a restored session the agent cannot resume.
-var errEnded = errors.New("this session ended when the host restarted, and the agent cannot resume sessions; start a new session")
+// errEnded is why opening a restored session the agent cannot resume
+// shows no replay (its next prompt starts the agent afresh: ensureACP).
+var errEnded = errors.New("this session ended when the host restarted, and the agent cannot resume it")
+
+// Notices opening the first reply of an agent session that replaced one
+// the agent could not resume: after the agent crashed, or after the host
+// restarted (the chat keeps its turns, the agent does not have them).
+const (
+	afreshAfterCrash   = "_The agent restarted and cannot resume this conversation: it starts afresh._\n\n"
+	afreshAfterRestart = "_The agent could not resume this conversation after the host restarted: it starts afresh, without the earlier messages._\n\n"
+)
 
 // ensureACP makes sure s has a live ACP session on p: session/new for a
 // new session; session/resume or session/load for a stale one (a fresh
-// session/new with notice set when the agent offers neither after a crash).
+// session/new with notice set when the agent offers neither or they fail:
+// after a crash, or after a host restart, when a prompt asks; Gemini CLI
+// 0.61 cannot load a session in the minute it was created).
 // history is set when the caller wants the agent's replay of a restored
 // session (OpenSession); a prompt does not (a durable host has the history
 // in its database, issue 28), so it prefers session/resume.
@@ -230,10 +241,13 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText s
 			}
 			b.log.Warn("session/load failed", "session", s.uri, "err", err)
 		}
+		notice = afreshAfterCrash
 		if s.restored {
-			return nil, "", errEnded
+			if history {
+				return nil, "", errEnded
+			}
+			notice = afreshAfterRestart
 		}
-		notice = "_The agent restarted and cannot resume this conversation: it starts afresh._\n\n"
 	}
 	var id string
 	var values map[string]string
@@ -254,7 +268,11 @@ func (b *Bridge) ensureACP(ctx context.Context, p *proc, s *session, firstText s
 	s.applied = values
 	s.mu.Unlock()
 	if b.index != nil {
-		b.index.put(indexRecord{URI: s.uri, ACPID: id, Dir: s.dir, CreatedAt: isoNow(b.cfg.Now()), Title: firstLine(firstText)})
+		rec := indexRecord{URI: s.uri, ACPID: id, Dir: s.dir, CreatedAt: isoNow(b.cfg.Now()), Title: firstLine(firstText)}
+		if old, ok := b.index.get(s.uri); ok { // a session started afresh keeps its age and title
+			rec.CreatedAt, rec.Title = old.CreatedAt, old.Title
+		}
+		b.index.put(rec)
 	}
 	return nil, notice, nil
 }
