@@ -49,6 +49,9 @@ mkdir -p "$WORK/proj" "$WORK/state"
 MOCK_PID= SERVE_PID=
 cleanup() {
 	[ -n "$SERVE_PID" ] && kill -- "-$SERVE_PID" 2>/dev/null || true
+	if [ -n "${E2E_AGENT_MARK:-}" ]; then
+		for p in $(marked); do kill -9 "$p" 2>/dev/null || true; done
+	fi
 	[ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null || true
 	[ -n "$KEEP_WORK" ] || rm -rf "$WORK"
 }
@@ -61,14 +64,46 @@ export XDG_STATE_HOME="$WORK/state"
 agent_env "$AGENT"
 
 BIN=$(ahptui_bin)
-step "serve --agent $AGENT on loopback"
+# The host and the agents it starts carry this mark in their environment:
+# they are found by it (no agent may outlive its host).
+E2E_AGENT_MARK="exec-$AGENT-$$-$RANDOM"
+marked() {
+	grep -lzxF "E2E_AGENT_MARK=$E2E_AGENT_MARK" /proc/[0-9]*/environ 2>/dev/null | sed 's,^/proc/,,; s,/environ$,,' || true
+}
+# start_serve: `serve --agent` on loopback, its state in $XDG_STATE_HOME;
+# the first on a free port, a restart on the same address and token.
+# Sets SERVE_PID, URL.
 TOKEN=e2e-$AGENT-$$
-setsid "$BIN" serve --addr 127.0.0.1:0 --token "$TOKEN" --dir "$WORK/proj" --pace 0 \
-	--agent "$AGENT=$AGENT_CMD" >"$WORK/serve.out" 2>"$WORK/serve.err" &
-SERVE_PID=$!
-for _ in $(seq 200); do [ -s "$WORK/serve.out" ] && break; sleep 0.1; done
-URL=$(head -n1 "$WORK/serve.out")
-[ -n "$URL" ] || { cat "$WORK/serve.err" >&2; fail "serve printed no URL"; }
+ADDR=127.0.0.1:0
+start_serve() {
+	: >"$WORK/serve.out"
+	setsid env E2E_AGENT_MARK="$E2E_AGENT_MARK" "$BIN" serve --addr "$ADDR" --token "$TOKEN" --dir "$WORK/proj" --pace 0 \
+		--agent "$AGENT=$AGENT_CMD" >"$WORK/serve.out" 2>>"$WORK/serve.err" &
+	SERVE_PID=$!
+	for _ in $(seq 200); do [ -s "$WORK/serve.out" ] && break; sleep 0.1; done
+	URL=$(head -n1 "$WORK/serve.out")
+	[ -n "$URL" ] || { cat "$WORK/serve.err" >&2; fail "serve printed no URL"; }
+	ADDR=${URL#ws://}
+	ADDR=${ADDR%%\?*}
+}
+# stop_serve [SIGNAL]: stop the host (TERM, or KILL); no agent process
+# may be left.
+stop_serve() {
+	kill "-${1:-TERM}" "$SERVE_PID"
+	for _ in $(seq 100); do kill -0 "$SERVE_PID" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$SERVE_PID" 2>/dev/null && fail "serve did not exit on SIG${1:-TERM}"
+	{ wait "$SERVE_PID"; } 2>/dev/null || true # (bash would report a KILL)
+	SERVE_PID=
+	local left=
+	for _ in $(seq 50); do
+		left=$(marked)
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	[ -z "$left" ] || fail "the host left agent processes running: $(ps -o pid,args -p "$(echo $left | tr ' ' ,)" 2>/dev/null)"
+}
+step "serve --agent $AGENT on loopback"
+start_serve
 
 run_exec() {
 	local name=$1
@@ -129,7 +164,84 @@ run_exec shell --session "$CSID" "!echo printed-by-the-shell > shell.txt; echo p
 run_exec aftershell --session "$CSID" "hello after the shell"
 [ "$RC" = 0 ] && grep -rlq 'printed-by-the-shell' "$WORK/requests" || { show aftershell; fail "the shell's output did not reach the model"; }
 
-kill -TERM "$SERVE_PID"
-for _ in $(seq 100); do kill -0 "$SERVE_PID" 2>/dev/null || break; sleep 0.1; done
-SERVE_PID=
+# export_all NAME: each session's export, markdown and JSON, as
+# $WORK/NAME-{denied,edited,cancel}.{md,json}.
+export_all() {
+	local label id
+	for label in denied edited cancel; do
+		id=$(sid "$label")
+		"$BIN" export "$URL" "$id" >"$WORK/$1-$label.md" 2>"$WORK/$1-$label.err" &&
+			"$BIN" export "$URL" "$id" --format json >"$WORK/$1-$label.json" 2>>"$WORK/$1-$label.err" ||
+			fail "export of the $label session ($id): $(cat "$WORK/$1-$label.err")"
+	done
+}
+
+step "restart (SIGTERM, then the same address, token and state): every session exports as before"
+export_all before
+grep -q 'denied' "$WORK/before-denied.md" || fail "the denial is not in the export: $(cat "$WORK/before-denied.md")"
+stop_serve TERM
+if [ "$AGENT" = gemini ]; then
+	# Gemini CLI 0.61 cannot load a session in the minute it created it
+	# (the new record it starts for the session takes the same file name,
+	# session-MINUTE-ID.jsonl, and hides the conversation), and the host
+	# then goes on in a fresh agent session, saying so (Go test
+	# TestDurableHostAgentLostSession). Its files are renamed as if made
+	# long before, as a restart a minute later would find them.
+	for f in "$WORK"/home/.gemini/tmp/proj/chats/session-*; do
+		b=${f##*/}
+		mv "$f" "${f%/*}/session-2000-01-01T00-00-${b:25}"
+	done
+fi
+start_serve
+export_all restarted
+for f in denied.md denied.json edited.md edited.json cancel.md cancel.json; do
+	cmp -s "$WORK/before-$f" "$WORK/restarted-$f" ||
+		fail "the export of $f changed across the restart: $(diff "$WORK/before-$f" "$WORK/restarted-$f" | head -c 3000)"
+done
+# (So the edit keeps its diff, the denial is still a denial.)
+tr -d ' \n' <"$WORK/restarted-edited.json" | grep -q '"diff":{"added":1,"removed":1}' || fail "the edit's diff is gone after the restart"
+grep -q '^> tool .*: denied$' "$WORK/restarted-denied.md" && tr -d ' \n' <"$WORK/restarted-denied.json" | grep -q '"status":"cancelled"' ||
+	fail "the denial is not a denial after the restart: $(cat "$WORK/restarted-denied.md")"
+
+step "restart: a new prompt in a restored session: the agent answers, no turn is duplicated"
+NREQ=$(ls "$WORK/requests" | wc -l)
+run_exec restored --session "$CSID" "hello after the restart"
+# Exactly its answer: no replayed old reply before it.
+[ "$RC" = 0 ] && [ "$(cat "$WORK/restored.out")" = "Hello from the mock. You said: hello after the restart" ] ||
+	{ show restored; fail "the answer in the restored session is not (only) its own"; }
+REBOUND=$(sed -n 's/.*msg="agent session re-bound".* method=\([^ ]*\).*/\1/p' "$WORK/serve.err" | tail -n1)
+echo "the agent's session was re-bound with ${REBOUND:-nothing: a fresh session}"
+[ -n "$REBOUND" ] || fail "the agent could not resume its session: $(grep -E 'session/(load|resume) failed' "$WORK/serve.err" | head -c 2000)"
+# The export: the old turns as they were, then the new one, nothing else.
+"$BIN" export "$URL" "$CSID" >"$WORK/after-cancel.md"
+SIZE=$(wc -c <"$WORK/before-cancel.md")
+head -c "$SIZE" "$WORK/after-cancel.md" | cmp -s - "$WORK/before-cancel.md" && tail -c +"$((SIZE + 1))" "$WORK/after-cancel.md" >"$WORK/after-cancel-new.md" &&
+	[ "$(grep -c '^## You$' "$WORK/after-cancel-new.md")" = 1 ] && grep -q '^hello after the restart$' "$WORK/after-cancel-new.md" ||
+	fail "the export after a new prompt is not the old turns and the new one: $(diff "$WORK/before-cancel.md" "$WORK/after-cancel.md" | head -c 3000)"
+# The model's first request for the new prompt holds the earlier
+# conversation (the agent's own memory of it), its answers once each.
+REQ=
+for f in $(ls "$WORK/requests" | tail -n +"$((NREQ + 1))"); do
+	grep -q 'hello after the restart' "$WORK/requests/$f" && REQ="$WORK/requests/$f" && break
+done
+[ -n "$REQ" ] || fail "no request to the model has the new prompt"
+n=$(grep -o 'You said: and once more' "$REQ" | wc -l)
+[ "$n" = 1 ] || fail "the model's request after the restart has the earlier answer $n times, want 1: $REQ"
+
+step "kill -9 of the host while a reply streams: the turn keeps what streamed, marked interrupted"
+"$BIN" exec "$URL" --agent "$AGENT" --cwd "$WORK/proj" --timeout 120s "slow please" >"$WORK/killed.out" 2>"$WORK/killed.err" </dev/null &
+EXEC_PID=$!
+for _ in $(seq 900); do grep -q 'word3 ' "$WORK/killed.out" 2>/dev/null && break; sleep 0.1; done
+grep -q 'word3 ' "$WORK/killed.out" || { RC=running; show killed; fail "the slow answer did not stream"; }
+KSID=$(sid killed)
+stop_serve KILL
+kill "$EXEC_PID" 2>/dev/null || true
+wait "$EXEC_PID" 2>/dev/null || true
+start_serve
+"$BIN" export "$URL" "$KSID" >"$WORK/killed.md" || fail "export after kill -9"
+LAST=$(grep -o 'word[0-9]* ' "$WORK/killed.out" | tail -n1) # the last word the client had
+grep -q "$LAST" "$WORK/killed.md" && grep -q 'The host stopped while this reply was being written' "$WORK/killed.md" ||
+	fail "the interrupted turn (the client had up to $LAST): $(cat "$WORK/killed.md")"
+
+stop_serve TERM
 echo "PASS"
