@@ -64,7 +64,11 @@ func (m *Model) handleEvent(ev ahpclient.Event) tea.Cmd {
 		if ev.Err != nil {
 			return m.errNotice("could not list the sessions", ev.Err)
 		}
-		return m.setHostSessions(m.here(), ev.Result.Items)
+		cmd := m.setHostSessions(m.here(), ev.Result.Items)
+		if ev.Result.NextCursor != "" { // the connection's first page: read them all
+			cmd = tea.Batch(cmd, app.ListSessions(m.c.Ctx, m.c.Backend))
+		}
+		return cmd
 	case ahpclient.NotificationEvent:
 		return m.onNotification(ev)
 	case ahpclient.SnapshotEvent:

@@ -87,13 +87,38 @@ func DisposeSession(ctx context.Context, b Backend, session string) tea.Cmd {
 	}
 }
 
-// ListSessions refreshes the session list.
+// Session list paging: ListSessions reads up to sessionPages pages of
+// sessionsPage sessions.
+const (
+	sessionsPage = 200
+	sessionPages = 50
+)
+
+// ListSessions refreshes the session list: every page the host has (up
+// to sessionPages), so that a long-running host's older sessions are in
+// the picker and its filter, not only the newest page. The result has no
+// NextCursor (the list is as whole as it gets).
 func ListSessions(ctx context.Context, b Backend) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := ReqCtx(ctx)
-		defer cancel()
-		res, err := b.ListSessions(ctx, 200, "")
-		return SessionsListedMsg{Event: ahpclient.SessionsEvent{Result: res, Err: err}, Backend: b}
+		var all ahpwire.ListSessionsResult
+		cursor := ""
+		for range sessionPages {
+			rctx, cancel := ReqCtx(ctx)
+			res, err := b.ListSessions(rctx, sessionsPage, cursor)
+			cancel()
+			if err != nil {
+				if len(all.Items) == 0 {
+					return SessionsListedMsg{Event: ahpclient.SessionsEvent{Result: res, Err: err}, Backend: b}
+				}
+				break // show what came; the next refresh tries again
+			}
+			all.Items = append(all.Items, res.Items...)
+			if res.NextCursor == "" || res.NextCursor == cursor {
+				break
+			}
+			cursor = res.NextCursor
+		}
+		return SessionsListedMsg{Event: ahpclient.SessionsEvent{Result: all}, Backend: b}
 	}
 }
 
