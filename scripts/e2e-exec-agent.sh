@@ -25,8 +25,16 @@
 # (exit 4), an approved edit that changes the file and whose diff the
 # session keeps (`ahptui export --format json`), a cancel (exit 130) and then two
 # prompts in the same session answered in order, `!cmd` run on the host
-# and its output in the next prompt. Skips (exit 0) only when npm is not
-# installed.
+# and its output in the next prompt. Then the host restarts (issue 28):
+# SIGTERM and a start on the same address, token and state directory,
+# after which every session exports (markdown and JSON) as before (the
+# edit's diff, the denial); a prompt into a restored session re-binds the
+# agent's session (session/resume, else session/load: the host's log says
+# which), gets exactly its own answer, the model gets the earlier
+# conversation once, the export gains only the new turn; kill -9 of the
+# host while a reply streams keeps what the client had of it, marked
+# interrupted, and the session answers the next prompt; no agent outlives
+# its host. Skips (exit 0) only when npm is not installed.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -90,9 +98,11 @@ start_serve() {
 # may be left.
 stop_serve() {
 	kill "-${1:-TERM}" "$SERVE_PID"
-	for _ in $(seq 100); do kill -0 "$SERVE_PID" 2>/dev/null || break; sleep 0.1; done
+	{ # (bash would report a KILL)
+		for _ in $(seq 100); do kill -0 "$SERVE_PID" || break; sleep 0.1; done
+		kill -0 "$SERVE_PID" || wait "$SERVE_PID"
+	} 2>/dev/null || true
 	kill -0 "$SERVE_PID" 2>/dev/null && fail "serve did not exit on SIG${1:-TERM}"
-	{ wait "$SERVE_PID"; } 2>/dev/null || true # (bash would report a KILL)
 	SERVE_PID=
 	local left=
 	for _ in $(seq 50); do
@@ -164,6 +174,22 @@ run_exec shell --session "$CSID" "!echo printed-by-the-shell > shell.txt; echo p
 run_exec aftershell --session "$CSID" "hello after the shell"
 [ "$RC" = 0 ] && grep -rlq 'printed-by-the-shell' "$WORK/requests" || { show aftershell; fail "the shell's output did not reach the model"; }
 
+# age_sessions: Gemini CLI 0.61 cannot load a session in the minute it
+# created it (the new record it starts for the session takes the same file
+# name, session-MINUTE-ID.jsonl, and hides the conversation); the host then
+# goes on in a fresh agent session, saying so (Go test
+# TestDurableHostAgentLostSession). While no agent runs, its files are
+# renamed as if made long before, as a restart a minute later finds them.
+age_sessions() {
+	[ "$AGENT" = gemini ] || return 0
+	local f b
+	for f in "$WORK"/home/.gemini/tmp/proj/chats/session-*; do
+		b=${f##*/}
+		[ "${b:8:16}" = 2000-01-01T00-00 ] && continue
+		mv "$f" "${f%/*}/session-2000-01-01T00-00-${b:25}"
+	done
+}
+
 # export_all NAME: each session's export, markdown and JSON, as
 # $WORK/NAME-{denied,edited,cancel}.{md,json}.
 export_all() {
@@ -180,18 +206,7 @@ step "restart (SIGTERM, then the same address, token and state): every session e
 export_all before
 grep -q 'denied' "$WORK/before-denied.md" || fail "the denial is not in the export: $(cat "$WORK/before-denied.md")"
 stop_serve TERM
-if [ "$AGENT" = gemini ]; then
-	# Gemini CLI 0.61 cannot load a session in the minute it created it
-	# (the new record it starts for the session takes the same file name,
-	# session-MINUTE-ID.jsonl, and hides the conversation), and the host
-	# then goes on in a fresh agent session, saying so (Go test
-	# TestDurableHostAgentLostSession). Its files are renamed as if made
-	# long before, as a restart a minute later would find them.
-	for f in "$WORK"/home/.gemini/tmp/proj/chats/session-*; do
-		b=${f##*/}
-		mv "$f" "${f%/*}/session-2000-01-01T00-00-${b:25}"
-	done
-fi
+age_sessions
 start_serve
 export_all restarted
 for f in denied.md denied.json edited.md edited.json cancel.md cancel.json; do
@@ -237,11 +252,22 @@ KSID=$(sid killed)
 stop_serve KILL
 kill "$EXEC_PID" 2>/dev/null || true
 wait "$EXEC_PID" 2>/dev/null || true
+age_sessions
 start_serve
 "$BIN" export "$URL" "$KSID" >"$WORK/killed.md" || fail "export after kill -9"
 LAST=$(grep -o 'word[0-9]* ' "$WORK/killed.out" | tail -n1) # the last word the client had
 grep -q "$LAST" "$WORK/killed.md" && grep -q 'The host stopped while this reply was being written' "$WORK/killed.md" ||
 	fail "the interrupted turn (the client had up to $LAST): $(cat "$WORK/killed.md")"
+run_exec afterkill --session "$KSID" "hello after the crash"
+[ "$RC" = 0 ] && [ "$(cat "$WORK/afterkill.out")" = "Hello from the mock. You said: hello after the crash" ] ||
+	{ show afterkill; fail "the answer in the session the crash interrupted is not (only) its own"; }
+"$BIN" export "$URL" "$KSID" >"$WORK/afterkill.md"
+SIZE=$(wc -c <"$WORK/killed.md")
+head -c "$SIZE" "$WORK/afterkill.md" | cmp -s - "$WORK/killed.md" && [ "$(tail -c +"$((SIZE + 1))" "$WORK/afterkill.md" | grep -c '^## You$')" = 1 ] ||
+	fail "the export after a new prompt is not the interrupted turn and the new one: $(diff "$WORK/killed.md" "$WORK/afterkill.md" | head -c 3000)"
+REQ=$(cd "$WORK/requests" && grep -l 'hello after the crash' * | head -n1)
+[ -n "$REQ" ] && [ "$(grep -o 'slow please' "$WORK/requests/$REQ" | wc -l)" = 1 ] ||
+	fail "the model's request after the crash does not have the interrupted prompt once: ${REQ:-none}"
 
 stop_serve TERM
 echo "PASS"
