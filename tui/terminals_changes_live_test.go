@@ -228,8 +228,8 @@ func TestExtTerminalGoneKeepsPreview(t *testing.T) {
 	}
 }
 
-// F3 opens the root's terminals one at a time (tab cycles), keeping only the
-// shown one subscribed; esc releases it.
+// F7 opens the root's terminals one at a time, the newest running first
+// (tab cycles), keeping only the shown one subscribed; esc releases it.
 func TestTermViewerCyclesRootTerminals(t *testing.T) {
 	m, fb := newTestModel(t, 100, 30)
 	m = openChat(t, m, chatState(nil, nil))
@@ -241,16 +241,16 @@ func TestTermViewerCyclesRootTerminals(t *testing.T) {
 	m = send(t, m, connEventMsg{ev: ahpclient.EnvelopeEvent{Envelope: ahpwire.ActionEnvelope{Channel: rootChannel, ServerSeq: 5,
 		Action: &ahpwire.RootTerminalsChanged{Terminals: []json.RawMessage{info("ahp-terminal:/a", "first"), info("ahp-terminal:/b", "second")}}}}})
 	m = send(t, m, f7())
-	if !slices.Contains(fb.subscribed, "ahp-terminal:/a") || !strings.Contains(viewText(m), "first") {
+	if !slices.Contains(fb.subscribed, "ahp-terminal:/b") || !strings.Contains(viewText(m), "second") {
 		t.Fatalf("viewer: %v\n%s", fb.subscribed, viewText(m))
 	}
-	m = send(t, m, snapshotEvent(t, "ahp-terminal:/a", ahpwire.TerminalState{Title: "first", Content: []ahpwire.TerminalContentPart{{Type: ahpwire.TerminalPartUnclassified, Value: "output of a\r\n"}}}))
-	if !strings.Contains(viewText(m), "output of a") {
-		t.Fatalf("terminal a not shown:\n%s", viewText(m))
+	m = send(t, m, snapshotEvent(t, "ahp-terminal:/b", ahpwire.TerminalState{Title: "second", Content: []ahpwire.TerminalContentPart{{Type: ahpwire.TerminalPartUnclassified, Value: "output of b\r\n"}}}))
+	if !strings.Contains(viewText(m), "output of b") {
+		t.Fatalf("terminal b not shown:\n%s", viewText(m))
 	}
 	m = send(t, m, keyPress("tab"))
-	if !slices.Contains(fb.subscribed, "ahp-terminal:/b") || m.c.Channels.Terms["ahp-terminal:/a"] != nil {
-		t.Fatalf("tab: subscribed %v, a still followed: %v", fb.subscribed, m.c.Channels.Terms["ahp-terminal:/a"] != nil)
+	if !slices.Contains(fb.subscribed, "ahp-terminal:/a") || m.c.Channels.Terms["ahp-terminal:/b"] != nil {
+		t.Fatalf("tab: subscribed %v, b still followed: %v", fb.subscribed, m.c.Channels.Terms["ahp-terminal:/b"] != nil)
 	}
 	m = send(t, m, keyPress("esc"))
 	if len(m.overlays) != 0 || len(m.c.Channels.Terms) != 0 {

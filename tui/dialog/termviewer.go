@@ -78,10 +78,24 @@ func (v *TermViewer) Wire(kmIn keymap.TermInput, send Sender, clientID string) {
 	v.kmIn, v.send, v.clientID = kmIn, send, clientID
 }
 
-// NewTermViewer opens the viewer on the first root terminal.
+// NewTermViewer opens the viewer on the newest running root terminal (the
+// newest when none runs): a durable host lists every terminal it ever ran,
+// oldest first, so the first was an ended one of another session (the
+// block of a running one says F7 claims it).
 func NewTermViewer(src TermSource, km keymap.Terminal) (*TermViewer, tea.Cmd) {
 	v := &TermViewer{src: src, km: km, page: 10}
-	return v, v.show(0)
+	return v, v.show(newestRunning(src.RootTerminals()))
+}
+
+// newestRunning is the index of the last terminal of ts that has not
+// exited, else the last one (0 when ts is empty).
+func newestRunning(ts []ahpwire.TerminalInfo) int {
+	for i := len(ts) - 1; i >= 0; i-- {
+		if ts[i].ExitCode == nil {
+			return i
+		}
+	}
+	return max(len(ts)-1, 0)
 }
 
 // show switches to root terminal i (pinning it, unpinning the last).
