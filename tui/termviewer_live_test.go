@@ -26,7 +26,9 @@ func TestLiveF7OpensTheRunningTerminal(t *testing.T) {
 	if _, ok := r.m.overlays[len(r.m.overlays)-1].(*dialog.TermViewer); !ok {
 		t.Fatalf("no terminal viewer:\n%s", viewText(r.m))
 	}
-	r.pump("the viewer shows a terminal", func(m Model) bool { return strings.Contains(viewText(m), "running") || strings.Contains(viewText(m), "exit 1 ·") })
+	r.pump("the viewer shows a terminal", func(m Model) bool {
+		return strings.Contains(viewText(m), "running") || strings.Contains(viewText(m), "exit 1 ·")
+	})
 	if v := viewText(r.m); !strings.Contains(v, "demo-sh (interactive)  running") {
 		t.Fatalf("F7 did not open the running terminal:\n%s", v)
 	}
