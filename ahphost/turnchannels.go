@@ -12,7 +12,10 @@ type turnChannels struct {
 	run *turnRun
 }
 
-var _ agent.Channels = turnChannels{}
+var (
+	_ agent.Channels      = turnChannels{}
+	_ agent.ChannelReader = turnChannels{}
+)
 
 // locked runs fn with h.mu held while the run is live.
 func (tc turnChannels) locked(fn func(s *store)) {
@@ -53,4 +56,31 @@ func (tc turnChannels) Changeset(uri string, st ahpwire.ChangesetState, reviewab
 		return
 	}
 	tc.locked(func(s *store) { s.setChangeset(uri, st, reviewable) })
+}
+
+// ChangesetState returns the state of changeset uri, if it exists.
+func (tc turnChannels) ChangesetState(uri string) (st ahpwire.ChangesetState, ok bool) {
+	tc.locked(func(s *store) {
+		if c := s.ext.changesets[uri]; c != nil {
+			st, ok = c.state, true
+		}
+	})
+	return st, ok
+}
+
+// ReadResource returns the content stored under uri (from memory, its
+// spill file or the state database), if any.
+func (tc turnChannels) ReadResource(uri string) ([]byte, bool) {
+	var it resource
+	var ok bool
+	tc.locked(func(s *store) { it, ok = s.ext.resources.get(uri) })
+	if !ok {
+		return nil, false
+	}
+	b, err := it.load() // (outside h.mu, as resourceRead)
+	if err != nil {
+		tc.h.log.Warn("reading a stored resource back for the agent", "uri", truncate(uri, 200), "err", err)
+		return nil, false
+	}
+	return b, true
 }

@@ -9,12 +9,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
-
-	"github.com/ahptui/ahptui/ahpwire"
 )
 
 // errOutside refuses a path outside the session's working directory.
@@ -239,61 +236,4 @@ func (c *client) WriteTextFile(ctx context.Context, p sdk.WriteTextFileRequest) 
 		tm.publishChanges()
 	}
 	return sdk.WriteTextFileResponse{}, nil
-}
-
-// recordChange notes that the file at rel (relative to the session's
-// directory) now holds after; the first change of a file keeps what it
-// was before.
-func (s *session) recordChange(rel string, before fileBefore, after string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f := s.files[rel]
-	if f == nil {
-		f = &changedFile{path: rel, before: before.text, existed: before.existed}
-		s.files[rel] = f
-	}
-	f.after = after
-}
-
-// changesetURI is the chat's "Session changes" changeset.
-func (tm *turnMap) changesetURI() string {
-	return ahpwire.ChangesetScheme + "/" + strings.TrimPrefix(strings.TrimPrefix(tm.t.Chat, ahpwire.ChatScheme), "/") + "/session"
-}
-
-// publishChanges replaces the session changeset with every file written
-// so far and announces it in the chat once.
-func (tm *turnMap) publishChanges() {
-	ch := tm.t.Channels
-	if ch == nil {
-		return
-	}
-	s := tm.s
-	s.mu.Lock()
-	files := make([]*changedFile, 0, len(s.files))
-	for _, f := range s.files {
-		files = append(files, f)
-	}
-	s.mu.Unlock()
-	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
-	var cs []ahpwire.ChangesetFile
-	for _, f := range files {
-		var before *string
-		if f.existed {
-			b := f.before
-			before = &b
-		}
-		fe := tm.fileEdit("changes/"+f.path, filepath.Join(s.dir, f.path), before, f.after)
-		cs = append(cs, ahpwire.ChangesetFile{ID: fe.Path(), Edit: fe})
-	}
-	uri := tm.changesetURI()
-	ch.Changeset(uri, ahpwire.ChangesetState{Status: ahpwire.ChangesetReady, Files: cs}, true)
-	tm.mu.Lock()
-	defer tm.mu.Unlock()
-	if !tm.changes {
-		tm.changes = true
-		tm.emitLocked(&ahpwire.ChatChangesetsChanged{Changesets: []ahpwire.Changeset{{
-			Label: "Session changes", URITemplate: uri, ChangeKind: "session",
-			Capabilities: &ahpwire.ChangesetCapabilities{Review: &struct{}{}},
-		}}})
-	}
 }

@@ -34,8 +34,9 @@ type session struct {
 	replay   *replay  // collecting session/load's replay, else nil
 	turn     *turnMap // the running turn, nil between turns
 	commands []sdk.AvailableCommand
-	applied  map[string]string // config values last applied to the agent
-	files    map[string]*changedFile
+	applied  map[string]string       // config values last applied to the agent
+	files    map[string]*changedFile // changes.go
+	seeded   bool                    // files started from the host's changeset (seedChanges)
 	terms    map[string]*terminal
 	termSeq  int
 	// prompting is closed when the agent answered the session's last
@@ -55,6 +56,9 @@ type changedFile struct {
 	path          string // relative to the session dir
 	before, after string
 	existed       bool
+	// changed: changed since the changeset last listed it (its reviewed
+	// mark is dropped then).
+	changed bool
 }
 
 // activeTurn returns the running turn (nil between turns).

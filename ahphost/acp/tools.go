@@ -249,7 +249,7 @@ func (tm *turnMap) fileEdit(key, path string, before *string, after string) ahpw
 	uri := fileURI(path)
 	side := func(which, text string) *ahpwire.FileEditSide {
 		// Scoped by the chat: another chat's turn or file never names it.
-		cu := "ahp-content:/acp/" + strings.TrimPrefix(strings.TrimPrefix(tm.t.Chat, ahpwire.ChatScheme), "/") + "/" + key + "/" + which
+		cu := tm.contentPrefix() + key + "/" + which
 		if ch := tm.t.Channels; ch != nil {
 			ch.PutResource(cu, "text/plain", []byte(text))
 		}

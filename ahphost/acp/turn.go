@@ -70,6 +70,7 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	}()
 	stopClient := tm.readClient(ctx)
 	defer stopClient()
+	tm.seedChanges() // changes.go
 
 	p, err := b.getProc(ctx)
 	if err != nil {

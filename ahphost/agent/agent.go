@@ -136,6 +136,16 @@ type Channels interface {
 	Changeset(uri string, st ahpwire.ChangesetState, reviewable bool)
 }
 
+// ChannelReader is implemented by Channels that let a turn read back what
+// the host keeps of it (ACP: after a host restart the bridge starts its
+// record of a session's changed files again from the session's changeset).
+type ChannelReader interface {
+	// ChangesetState returns the state of changeset uri, if it exists.
+	ChangesetState(uri string) (ahpwire.ChangesetState, bool)
+	// ReadResource returns the content stored under uri, if any.
+	ReadResource(uri string) ([]byte, bool)
+}
+
 // Annotator is implemented by Channels that let the agent comment on the
 // session's files: Annotate applies one annotations/* action to the
 // annotations channel of session (ahpwire.AnnotationsURI). An action a
