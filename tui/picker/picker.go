@@ -244,9 +244,18 @@ func (p *Model) ClearFilter() {
 	p.refilter()
 }
 
+// listCommands are the slash commands that ask for this list (the
+// chat's /resume opens it when no turn can be resumed): typed into its
+// filter, by a user who started where the docs say "/resume after quitting
+// finds earlier chats", they show every session instead of none.
+var listCommands = []string{"/resume", "/sessions"}
+
 // refilter applies the filter to the entries.
 func (p *Model) refilter() {
 	pat := strings.TrimSpace(p.Filter.Value())
+	if slices.Contains(listCommands, pat) {
+		pat = ""
+	}
 	if pat == "" {
 		p.Shown = p.Shown[:0]
 		for i := range p.Entries {
