@@ -109,8 +109,8 @@ func (m *Model) onConnState(s ahpclient.ConnState) tea.Cmd {
 	prev := m.conn.Phase
 	m.wasConnected = m.wasConnected || prev == ahpclient.Connected
 	if s.Phase == ahpclient.Failed && m.wasConnected && errors.Is(s.Err, ahpclient.ErrUnauthorized) {
-		// The token worked before: most likely the host restarted with
-		// another one (serve picks a random token at each start).
+		// The token worked before: the host restarted with another one
+		// (serve --new-token, another --token, or --ephemeral).
 		s.Err = &app.TokenRefusedAgain{Err: s.Err}
 	}
 	m.wasConnected = m.wasConnected || s.Phase == ahpclient.Connected

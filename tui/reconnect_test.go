@@ -117,11 +117,13 @@ func TestRetryCountdownText(t *testing.T) {
 }
 
 // TestRefusedAfterConnectedSaysTokenChanged: a host that refuses the
-// token it accepted before (it restarted with another one: serve picks a
-// random token at each start) fails the client; the status line says so
-// and what to do instead of "check the token", and the hint line does not
-// promise that what is typed is sent after reconnecting (the client gave
-// up). A refusal before any connection keeps the token advice.
+// token it accepted before (it restarted with another one: --new-token)
+// fails the client; the status line says what to do first, so that it
+// shows on 80 columns, then why, instead of "check the token", and the
+// hint line does not promise that what is typed is sent after reconnecting
+// (the client gave up). It no longer says serve picks a random token at
+// each start (a durable serve keeps its token). A refusal before any
+// connection keeps the token advice.
 func TestRefusedAfterConnectedSaysTokenChanged(t *testing.T) {
 	refused := &ahpclient.AuthError{StatusCode: 401, Tried: []string{`the query parameter "tkn"`}}
 	failed := connEventMsg{ev: ahpclient.ConnStateEvent{State: ahpclient.ConnState{Phase: ahpclient.Failed, Err: refused}}}
@@ -130,9 +132,17 @@ func TestRefusedAfterConnectedSaysTokenChanged(t *testing.T) {
 	m = send(t, m, reconnecting(1, fixedNow.Add(time.Second)))
 	m = send(t, m, failed)
 	v := viewText(m)
-	if !strings.Contains(v, "✗ Failed: the host refused the token it accepted before — did it restart with another one?") ||
+	if !strings.Contains(v, "✗ Failed: attach again with the host's new URL: it refused the token it accepted before (it restarted with another: --new-token") ||
+		strings.Contains(v, "random token") ||
 		!strings.Contains(v, "disconnected — nothing can be sent") || strings.Contains(v, "held and sent after reconnecting") {
 		t.Fatalf("refused after being connected:\n%s", v)
+	}
+	m, _ = newTestModel(t, 80, 24)
+	m = openChat(t, m, chatState(nil, nil))
+	m = send(t, m, reconnecting(1, fixedNow.Add(time.Second)))
+	m = send(t, m, failed)
+	if v := viewText(m); !strings.Contains(v, "✗ Failed: attach again with the host's new URL") {
+		t.Fatalf("80 columns do not show what to do:\n%s", v)
 	}
 
 	m, _ = newTestModel(t, 220, 30)

@@ -58,17 +58,18 @@ func humanError(err error) string {
 }
 
 // TokenRefusedAgain is the client's failure when the host refused the
-// token it had accepted on this client's earlier connections: most often
-// the host restarted with another token (ahptui serve picks a random one at
-// each start unless --token or the config file gives one).
+// token it had accepted on this client's earlier connections: the host
+// restarted with another token (a serve given no --token keeps its token
+// in its state directory, unless --new-token or --ephemeral).
 type TokenRefusedAgain struct {
 	// Err is the refusal (an *ahpclient.AuthError).
 	Err error
 }
 
 func (e *TokenRefusedAgain) Error() string {
-	return "the host refused the token it accepted before — did it restart with another one? " +
-		"(ahptui serve picks a random token at each start unless --token gives one): attach again with its new URL"
+	// The advice first: an 80-column status line shows only the start.
+	return "attach again with the host's new URL: it refused the token it accepted before " +
+		"(it restarted with another: --new-token, another --token, or --ephemeral, which keeps none)"
 }
 
 // Unwrap returns the refusal.
