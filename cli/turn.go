@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -23,11 +24,11 @@ type turnRun struct {
 	out    *eventWriter
 	caught func() os.Signal
 
-	chat, turnID string
-	started      time.Time
-	usage        *ahpwire.UsageInfo
-	denied       bool
-	tools        map[string]string // toolCallId → name
+	session, chat, turnID string
+	started               time.Time
+	usage                 *ahpwire.UsageInfo
+	denied                bool
+	tools                 map[string]string // toolCallId → name
 	// turnErr and partErr say why the turn failed: the turn's error, and
 	// the last error part shown (which says more, and wins).
 	turnErr, partErr string
@@ -42,7 +43,7 @@ func (r *turnRun) run(ctx context.Context) int {
 	if err != nil {
 		return r.fail(ctx, err)
 	}
-	r.chat, r.turnID, r.started, r.tools = chat, newUUID(), time.Now(), map[string]string{}
+	r.session, r.chat, r.turnID, r.started, r.tools = session, chat, newUUID(), time.Now(), map[string]string{}
 	turn := &ahpwire.ChatTurnStarted{TurnID: r.turnID, StartedAt: nowStamp(), Message: ahpwire.UserMessage(r.o.prompt)}
 	if _, err := r.h.c.Dispatch(ctx, chat, turn); err != nil {
 		return r.fail(ctx, fmt.Errorf("send the prompt: %w", err))
@@ -100,6 +101,10 @@ func (r *turnRun) onEvent(ctx context.Context, ev ahpclient.Event, ch ahpstate.C
 	r.out.pump(false)         // the pages read since the last event
 	var action ahpwire.Action // nil for a snapshot: Derive catches up
 	switch e := ev.(type) {
+	case ahpclient.NotificationEvent:
+		if r.removed(e) {
+			return r.interrupted("the session was disposed on the host (another client removed it)"), true
+		}
 	case ahpclient.ChannelLostEvent:
 		if e.Channel == r.chat {
 			return r.interrupted("the host no longer has the chat " + r.chat + " after the connection dropped (the host restarted?)"), true
@@ -130,6 +135,13 @@ func (r *turnRun) onEvent(ctx context.Context, ev ahpclient.Event, ch ahpstate.C
 		r.out.activity(after.Activity) // the agent's retries, as the TUI's status line shows them
 	}
 	return r.show(ctx, reducer.Derive(action, before, after))
+}
+
+// removed reports whether ev is the host's root/sessionRemoved of the
+// turn's session: nothing more comes on its chat.
+func (r *turnRun) removed(ev ahpclient.NotificationEvent) bool {
+	var p ahpwire.SessionRemovedParams
+	return ev.Method == ahpwire.MethodSessionRemoved && json.Unmarshal(ev.Params, &p) == nil && p.Session == r.session
 }
 
 // interrupted ends a turn whose reply stopped for good without an end
