@@ -116,7 +116,11 @@ func (d *driver) subscribe(ctx context.Context, uri string) error {
 // session it was subscribed as.
 func (d *driver) subscribeSession(ctx context.Context, uri string) error {
 	d.mirror.Expect(uri, ahpstate.ScopeSession)
-	return d.subscribe(ctx, uri)
+	err := d.subscribe(ctx, uri)
+	if rpc, ok := errors.AsType[*ahpwire.RPCError](err); ok && rpc.Code == ahpwire.CodeSessionNotFound {
+		return fmt.Errorf("the host has no session %s (disposed, or of another host: `ahptui sessions` lists this host's): %w", uri, err)
+	}
+	return err
 }
 
 // subscribeChat subscribes to a chat and keeps its state (as a chat,

@@ -73,3 +73,16 @@ func exitCodeOf(err error) int {
 	}
 	return -1
 }
+
+// TestExportOrExecOfAnUnknownSession: export and exec --session of a
+// session the host does not have (disposed, or another host's) say so and
+// where to find the host's sessions, not only "jsonrpc error -32001".
+func TestExportOrExecOfAnUnknownSession(t *testing.T) {
+	u, _ := startTestHost(t)
+	for _, args := range [][]string{{"export", u, "no-such-session"}, {"exec", u, "--session", "no-such-session", "hello"}} {
+		code, _, errs := runIn(t, "", args...)
+		if code != exitError || !strings.Contains(errs, "the host has no session ahp-session:/no-such-session") || !strings.Contains(errs, "ahptui sessions") {
+			t.Fatalf("%s: %d %q", args[0], code, errs)
+		}
+	}
+}
