@@ -21,8 +21,11 @@
 # does not, thinking shown, the agent's question (exit 5), an answer after
 # two 529s (the agent's retries), cancel (SIGINT: exit 130); then the same
 # through the TUI in tmux, where the edit's approval prompt and the
-# transcript show its diff and the changes view lists the file. Skips
-# (exit 0) only when npm is not installed. Needs: npm, node, go (unless
+# transcript show its diff and the changes view lists the file; then a
+# host restart (issue 28): the chat reopens as it was (the denied edit
+# denied, the changes view with its reviewed mark), and an edit of another
+# file after it joins the changes beside the first. Skips (exit 0) only
+# when npm is not installed. Needs: npm, node, go (unless
 # AHPTUI_BIN), tmux; python3 for the adapter-only check (skipped without).
 # Known traps handled here: as root the adapter needs IS_SANDBOX=1; it
 # sends HEAD / first; it does not exit on stdin EOF (the host must kill its
@@ -448,6 +451,26 @@ wait_for 'M .*tui-edit\.txt +\+1 −1'
 wait_for ' 1 reviewed'
 keys Escape
 wait_gone 'Changes +1 file'
+
+step "after the restart an edit of another file joins the changes: the first stays listed, reviewed"
+printf 'x\nname = old\ny\n' >"$WORK/proj/tui-other.txt"
+type_text 'edit: tui-other.txt name = old => name = new'
+keys Enter
+wait_for '│ .*Edit tui-other\.txt'
+wait_for '│ +\+name = new'
+wait_gone 'you were typing'
+wait_for 'd/n deny'
+keys a
+wait_for '^ +\+name = new'
+wait_for 'tab transcript'
+grep -q 'name = new' "$WORK/proj/tui-other.txt" || fail "tui-other.txt was not edited: $(cat "$WORK/proj/tui-other.txt")"
+keys M-e
+wait_for 'Changes +2 files'
+wait_for 'M .*tui-edit\.txt +\+1 −1'
+wait_for 'M .*tui-other\.txt +\+1 −1'
+wait_for ' 1 reviewed'
+keys Escape
+wait_gone 'Changes +2 files'
 quit_tui
 stop_serve
 echo "PASS"
