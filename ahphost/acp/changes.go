@@ -34,14 +34,13 @@ func (s *session) recordChange(rel string, before fileBefore, after string) {
 }
 
 // seedChanges starts the session's record of changes from the chat's
-// changeset as the host has it, once per session (the first turn the
-// bridge runs in it: after a host restart, the changeset is all that is
+// changeset as the host has it, at a turn's start until it found one or
+// published its own (after a host restart, the changeset is all that is
 // left of the record).
 func (tm *turnMap) seedChanges() {
 	s := tm.s
 	s.mu.Lock()
 	seeded := s.seeded
-	s.seeded = true
 	s.mu.Unlock()
 	r, ok := tm.t.Channels.(agent.ChannelReader)
 	if seeded || !ok {
@@ -49,8 +48,11 @@ func (tm *turnMap) seedChanges() {
 	}
 	st, ok := r.ChangesetState(tm.changesetURI())
 	if !ok {
-		return
+		return // none yet (or the turn is over): the next turn looks again
 	}
+	s.mu.Lock()
+	s.seeded = true
+	s.mu.Unlock()
 	prefix := tm.contentPrefix() + "changes/"
 	for _, f := range st.Files {
 		if f.Edit.After == nil || !strings.HasPrefix(f.Edit.After.Content.URI, prefix) || !strings.HasSuffix(f.Edit.After.Content.URI, "/after") {
@@ -106,6 +108,7 @@ func (tm *turnMap) publishChanges() {
 	}
 	s := tm.s
 	s.mu.Lock()
+	s.seeded = true // the record is the changeset from now on
 	files := make([]changedFile, 0, len(s.files))
 	for _, f := range s.files {
 		files = append(files, *f)

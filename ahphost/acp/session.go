@@ -36,7 +36,7 @@ type session struct {
 	commands []sdk.AvailableCommand
 	applied  map[string]string       // config values last applied to the agent
 	files    map[string]*changedFile // changes.go
-	seeded   bool                    // files started from the host's changeset (seedChanges)
+	seeded   bool                    // files started from the host's changeset, or published (changes.go)
 	terms    map[string]*terminal
 	termSeq  int
 	// prompting is closed when the agent answered the session's last
