@@ -465,6 +465,34 @@ func (m *Model) onChannelLost(ch string) tea.Cmd {
 	return nil
 }
 
+// lateDecision says what happened to a tool decision the host rejected
+// because its turn had ended before it arrived (typically made while the
+// host was down: the restart ended the turn interrupted), and what to do;
+// "" for another rejection.
+func (m *Model) lateDecision(e ahpclient.OutboxEntry) string {
+	var turn string
+	switch a := e.Action.(type) {
+	case *ahpwire.ChatToolCallConfirmed:
+		turn = a.TurnID
+	case *ahpwire.ChatToolCallResultConfirmed:
+		turn = a.TurnID
+	default:
+		return ""
+	}
+	if m.chat == nil || e.Channel != m.chat.URI {
+		return ""
+	}
+	if at := m.chat.AHP().ActiveTurn; at != nil && at.ID == turn {
+		return ""
+	}
+	// Short: the status line holds it beside the connection on 80 columns
+	// (the transcript says why the turn ended).
+	if m.chat.ResumableTurn() == turn {
+		return "decision not applied: its turn had ended — " + m.c.KM.Chat.Resume.Help().Key + " resumes it"
+	}
+	return "decision not applied: its turn had ended"
+}
+
 // strandSend keeps a user message the host refused or that failed on
 // screen as unsent (ctrl+n takes it into a new session).
 func (m *Model) strandSend(e ahpclient.OutboxEntry, why string) {
@@ -483,6 +511,9 @@ func (m *Model) onOutbox(e ahpclient.OutboxEntry) tea.Cmd {
 		var re *ahpclient.RejectedError
 		if errors.As(e.Err, &re) && re.Reason != "" {
 			msg += ": " + re.Reason
+		}
+		if late := m.lateDecision(e); late != "" {
+			msg = late
 		}
 		m.strandSend(e, "rejected by the host")
 		m.c.Log.Warn("action rejected", "action", e.Action.ActionType(), "err", e.Err)
