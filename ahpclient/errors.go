@@ -328,8 +328,9 @@ type AuthError struct {
 	// StatusCode is the HTTP status of the refused handshake.
 	StatusCode int
 	// Tried lists the forms the token was sent in, e.g. the query
-	// parameter "tkn" and the Authorization: Bearer header; empty when no
-	// token was sent.
+	// parameter "tkn" and an Authorization header (Bearer); empty when no
+	// token was sent. Worded so that the log and terminal masker, which
+	// hides what follows "Bearer " or "token=", leaves the words whole.
 	Tried []string
 }
 
@@ -340,7 +341,7 @@ func (e *AuthError) Error() string {
 			"give one with the tkn URL parameter, --token or AHPTUI_TOKEN", e.StatusCode)
 	}
 	return fmt.Sprintf("ahpclient: host refused the connection (HTTP %d): the token was sent as %s and refused; "+
-		"check the token, or, if this host reads it from another query parameter (pi-ahp reads ?token=), "+
+		"check the token, or, if this host reads it from another query parameter (pi-ahp reads the one named token), "+
 		"set token_param for the host in the config file", e.StatusCode, strings.Join(e.Tried, " and as "))
 }
 

@@ -121,7 +121,7 @@ func (c *Client) dial(ctx context.Context) (*websocket.Conn, *wseof.Watch, error
 		if status == http.StatusUnauthorized || status == http.StatusForbidden {
 			ae := &AuthError{StatusCode: status}
 			if c.cfg.Token != "" {
-				ae.Tried = []string{fmt.Sprintf("the query parameter %q", c.cfg.TokenParam), "an Authorization: Bearer header"}
+				ae.Tried = []string{fmt.Sprintf("the query parameter %q", c.cfg.TokenParam), "an Authorization header (Bearer)"}
 			}
 			return nil, nil, ae
 		}

@@ -42,7 +42,7 @@ func TestAuthErrorNamesTokenFormsTried(t *testing.T) {
 		t.Fatalf("Start = %v, want *AuthError 401", err)
 	}
 	msg := err.Error()
-	for _, want := range []string{`query parameter "tkn"`, "Authorization: Bearer", "token_param"} {
+	for _, want := range []string{`query parameter "tkn"`, "Authorization header (Bearer)", "token_param"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q does not mention %s", msg, want)
 		}

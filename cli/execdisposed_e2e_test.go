@@ -86,3 +86,16 @@ func TestExportOrExecOfAnUnknownSession(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedTokenMessageReadsWhole: the message of a refused token, as
+// the terminal shows it (masked), has no hole: the masker hid the word
+// after "Bearer " ("an Authorization: Bearer ***") and the ")" after
+// "?token=", for a message that holds no token.
+func TestRefusedTokenMessageReadsWhole(t *testing.T) {
+	u, _ := startTestHost(t)
+	code, _, errs := runIn(t, "", "sessions", u, "--token", "not-the-token")
+	if code != exitConnect || strings.Contains(errs, "***") || !strings.Contains(errs, "an Authorization header (Bearer)") ||
+		!strings.Contains(errs, "(pi-ahp reads the one named token)") || strings.Contains(errs, "not-the-token") {
+		t.Fatalf("refused token: %d %q", code, errs)
+	}
+}
