@@ -1,6 +1,8 @@
 package ahphost
 
 import (
+	"slices"
+
 	"github.com/ahptui/ahptui/ahphost/agent"
 	"github.com/ahptui/ahptui/ahpwire"
 )
@@ -66,6 +68,17 @@ func (tc turnChannels) ChangesetState(uri string) (st ahpwire.ChangesetState, ok
 		}
 	})
 	return st, ok
+}
+
+// ChatTurns returns a copy of the chat's finished turns (their parts are
+// shared: a finished turn's parts are replaced, never changed in place).
+func (tc turnChannels) ChatTurns(chat string) (turns []ahpwire.Turn) {
+	tc.locked(func(s *store) {
+		if ce := s.chats[chat]; ce != nil {
+			turns = slices.Clone(ce.state.Turns)
+		}
+	})
+	return turns
 }
 
 // ReadResource returns the content stored under uri (from memory, its

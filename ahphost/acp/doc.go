@@ -31,8 +31,9 @@
 // process group and reaps it. A process that exits mid-turn ends the turn
 // with a chat/error quoting its last stderr lines; the next turn starts a
 // new process and resumes the session (session/load or session/resume when
-// the agent offers them, else a fresh ACP session with a notice; the same
-// after a host restart).
+// the agent offers them, else a fresh ACP session with a notice, its first
+// prompt opening with the chat's latest turns: history.go; the same after
+// a host restart).
 //
 // # Mapping
 //

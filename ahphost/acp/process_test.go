@@ -189,6 +189,36 @@ func TestRestartWithoutLoadStartsAfresh(t *testing.T) {
 	}
 }
 
+// TestRestartWithoutLoadGivesTheHistory: the fresh agent session that
+// replaces one the agent cannot resume gets the chat so far: its first
+// prompt opens with a transcript of the earlier turns (each message, the
+// reply, a line per tool call), the user's message last, and the reply
+// says so; the next prompt goes without it.
+func TestRestartWithoutLoadGivesTheHistory(t *testing.T) {
+	state, hostState := t.TempDir(), t.TempDir()
+	e := newEnv(t, opts{state: state, hostState: hostState})
+	session, chat := e.newSession(e.c, "history")
+	e.run(e.c, chat, "t1", "text")
+	e.run(e.c, chat, "t2", "fail")
+	dir := e.dir
+	_ = e.h.Close()
+	e2 := newEnv(t, opts{state: state, dir: dir, hostState: hostState})
+	chat2 := e2.open(e2.c, session)
+	md := markdown(e2.run(e2.c, chat2, "t3", "texts"))
+	for _, want := range []string{"it starts afresh, given the earlier messages as context",
+		historyIntro, "User: text\n\nAssistant: Hello from the fake agent.", "User: fail\n\nAssistant: ", "[tool call: Run the broken tool — failed]", historyOutro} {
+		if !strings.Contains(md, want) {
+			t.Fatalf("the first prompt after the restart lacks %q:\n%s", want, md)
+		}
+	}
+	if !strings.HasSuffix(md, " | texts") || strings.Index(md, "User: text") > strings.Index(md, "User: fail") {
+		t.Fatalf("the transcript is not oldest first, before the user's message:\n%s", md)
+	}
+	if md := markdown(e2.run(e2.c, chat2, "t4", "texts")); md != "texts" {
+		t.Fatalf("the next prompt: %q", md)
+	}
+}
+
 // A hostile agent: non-JSON lines are skipped; a 100 MB line closes the
 // connection with a clear error (the SDK reads at most 10 MiB of a line)
 // and the next prompt restarts the agent; a burst of updates streams, a

@@ -83,6 +83,12 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	if err != nil {
 		return tm.fail(ctx, b.authFailure(t, err))
 	}
+	var history string // the chat so far, for an agent session that has none of it (history.go)
+	if notice != "" {
+		if history = historyBlock(t); history != "" {
+			notice = withHistory[notice]
+		}
+	}
 	if notice != "" {
 		tm.text(notice)
 	}
@@ -107,6 +113,9 @@ func (b *Bridge) Run(ctx context.Context, t agent.Turn) error {
 	}
 	if notes := s.takeShellNotes(); notes != "" {
 		prompt = append([]sdk.ContentBlock{sdk.TextBlock(notes)}, prompt...)
+	}
+	if history != "" {
+		prompt = append([]sdk.ContentBlock{sdk.TextBlock(history)}, prompt...)
 	}
 	first, sent := true, b.cfg.Now()
 	for {

@@ -138,12 +138,18 @@ type Channels interface {
 
 // ChannelReader is implemented by Channels that let a turn read back what
 // the host keeps of it (ACP: after a host restart the bridge starts its
-// record of a session's changed files again from the session's changeset).
+// record of a session's changed files again from the session's changeset,
+// and gives an agent session that replaced one the agent could not resume
+// the chat's earlier turns).
 type ChannelReader interface {
 	// ChangesetState returns the state of changeset uri, if it exists.
 	ChangesetState(uri string) (ahpwire.ChangesetState, bool)
 	// ReadResource returns the content stored under uri, if any.
 	ReadResource(uri string) ([]byte, bool)
+	// ChatTurns returns the finished turns of chat as the host keeps them,
+	// oldest first (a long reply's pages are contentRef parts: read them
+	// with ReadResource). Read only.
+	ChatTurns(chat string) []ahpwire.Turn
 }
 
 // Annotator is implemented by Channels that let the agent comment on the
