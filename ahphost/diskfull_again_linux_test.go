@@ -84,3 +84,39 @@ func TestDurableDiskStillFull(t *testing.T) {
 		return strings.Contains(logs.String(), "writable again")
 	})
 }
+
+// TestDurableStopOnAFullDiskSaysWhatIsLost: a host stopped while its state
+// directory's disk is full cannot write its last changes; the log says that
+// they are lost (it said "serving from memory until it is writable again",
+// at the stop, when nothing serves any more).
+func TestDurableStopOnAFullDiskSaysWhatIsLost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("mounts a tmpfs")
+	}
+	state := filepath.Join(t.TempDir(), "small")
+	must(t, os.Mkdir(state, 0o700))
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", state).CombinedOutput(); err != nil {
+		t.Skipf("SKIPPED: cannot mount a 2 MiB tmpfs for the disk-full test (needs root): %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", state).Run() })
+	logs := &testkit.SyncBuffer{}
+	h, u := startDurable(t, state, Options{Logger: slog.New(slog.NewTextHandler(logs, nil)), Pace: 10 * time.Millisecond})
+	w := dial(t, u, nil)
+	w.initialize("c1", nil, nil)
+	chat := w.createSession("ahp-session:/full-at-stop")
+	rawChat(t, w, chat)
+	var st syscall.Statfs_t
+	must(t, syscall.Statfs(state, &st))
+	must(t, os.WriteFile(filepath.Join(state, "filler"), make([]byte, int64(st.Bavail)*st.Bsize-48<<10), 0o600))
+	w.sendMessage(chat, "t1", "/demo slow", 1)
+	if typ, et := turnEnd(t, w, chat); typ != "chat/error" || et != "storageFailed" {
+		t.Fatalf("the reply on a full disk ended with %s %q", typ, et)
+	}
+	w.close()
+	must(t, h.Close())
+	log := logs.String() // the reply's failure says "serving from memory" once; the stop, what is lost
+	if !strings.Contains(log, "could not write its last changes to the state database: they are lost") ||
+		strings.Count(log, "serving from memory") != 1 {
+		t.Fatalf("the stop on a full disk logged:\n%s", log)
+	}
+}

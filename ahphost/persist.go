@@ -31,6 +31,7 @@ type persister struct {
 	dirty    map[string]bool // channels appended to or created since the last take
 	wanted   bool            // something to commit (seq advanced, writes pending)
 	failedAt time.Time       // the last failed commit (zero when the last one succeeded)
+	closing  bool            // the last commit, at Close, is under way
 	retry    *time.Timer     // the commit after a failure's pause
 
 	wake chan struct{} // capacity 1

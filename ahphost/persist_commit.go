@@ -238,7 +238,11 @@ func (s *store) commitFailed(b *durable.Batch, err error) {
 	p := s.persist
 	first := p.failedAt.IsZero()
 	p.failedAt = s.h.opts.Now()
-	if first {
+	switch {
+	case p.closing: // no later commit: what this one held is gone
+		s.h.log.Error("the host stops and could not write its last changes to the state database: they are lost",
+			"path", p.db.Path(), "channels", len(b.Channels()), "err", err)
+	case first:
 		s.h.log.Error("cannot write the state database; serving from memory until it is writable again", "path", p.db.Path(), "err", err)
 	}
 	s.requeue(b)
@@ -270,7 +274,7 @@ func (h *Host) closePersist() {
 		p.retry.Stop()
 	}
 	p.failedAt = time.Time{}
-	p.wanted = true
+	p.wanted, p.closing = true, true
 	h.mu.Unlock()
 	h.commitOnce()
 	if err := p.db.Close(); err != nil {
