@@ -366,7 +366,14 @@ func TestRequestFloodReadingAgentServed(t *testing.T) {
 	if twice != 0 || ok+busy+failed != n || ok < n/4 {
 		t.Fatalf("answers: %s", markdown(turn))
 	}
-	if max := base.goroutines + maxUnanswered + 200; peak.goroutines > max {
+	// An agent that reads its answers frees a request's count when its
+	// answer is written, a moment before the SDK's goroutine that wrote it
+	// ends: on a loaded machine a few hundred such goroutines are still
+	// ending while new requests are read (756 against 732 seen once with
+	// one limit's worth of room), so this bound allows two limits' worth.
+	// Unbounded, 5000 requests would hold about 5000
+	// (TestRequestFloodBounded is the test of the bound itself).
+	if max := base.goroutines + 2*maxUnanswered + 200; peak.goroutines > max {
 		t.Fatalf("%d goroutines (%d before, bound %d)", peak.goroutines, base.goroutines, max)
 	}
 	t.Logf("%s; goroutines %d → peak %d", markdown(turn), base.goroutines, peak.goroutines)
