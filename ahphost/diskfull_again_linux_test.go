@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -42,15 +41,7 @@ func turnEnd(t *testing.T, w *wsClient, chat string) (typ, errorType string) {
 // and the log says the database is writable again.
 // It needs root (mount); it is skipped, saying so, where mounting fails.
 func TestDurableDiskStillFull(t *testing.T) {
-	if testing.Short() {
-		t.Skip("mounts a tmpfs")
-	}
-	state := filepath.Join(t.TempDir(), "small")
-	must(t, os.Mkdir(state, 0o700))
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", state).CombinedOutput(); err != nil {
-		t.Skipf("SKIPPED: cannot mount a 2 MiB tmpfs for the disk-full test (needs root): %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("umount", "-l", state).Run() })
+	state := smallDisk(t)
 	logs := &testkit.SyncBuffer{}
 	_, u := startDurable(t, state, Options{Logger: slog.New(slog.NewTextHandler(logs, nil)), Pace: 10 * time.Millisecond})
 	w := dial(t, u, nil)
@@ -90,15 +81,7 @@ func TestDurableDiskStillFull(t *testing.T) {
 // they are lost (it said "serving from memory until it is writable again",
 // at the stop, when nothing serves any more).
 func TestDurableStopOnAFullDiskSaysWhatIsLost(t *testing.T) {
-	if testing.Short() {
-		t.Skip("mounts a tmpfs")
-	}
-	state := filepath.Join(t.TempDir(), "small")
-	must(t, os.Mkdir(state, 0o700))
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", state).CombinedOutput(); err != nil {
-		t.Skipf("SKIPPED: cannot mount a 2 MiB tmpfs for the disk-full test (needs root): %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("umount", "-l", state).Run() })
+	state := smallDisk(t)
 	logs := &testkit.SyncBuffer{}
 	h, u := startDurable(t, state, Options{Logger: slog.New(slog.NewTextHandler(logs, nil)), Pace: 10 * time.Millisecond})
 	w := dial(t, u, nil)

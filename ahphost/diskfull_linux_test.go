@@ -22,15 +22,7 @@ import (
 // serving: a new session runs a turn.
 // It needs root (mount); it is skipped, saying so, where mounting fails.
 func TestDurableDiskFull(t *testing.T) {
-	if testing.Short() {
-		t.Skip("mounts a tmpfs")
-	}
-	state := filepath.Join(t.TempDir(), "small")
-	must(t, os.Mkdir(state, 0o700))
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", state).CombinedOutput(); err != nil {
-		t.Skipf("SKIPPED: cannot mount a 2 MiB tmpfs for the disk-full test (needs root): %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("umount", "-l", state).Run() })
+	state := smallDisk(t)
 	logs := &testkit.SyncBuffer{}
 	h, u := startDurable(t, state, Options{Logger: slog.New(slog.NewTextHandler(logs, nil)), Pace: 10 * time.Millisecond})
 	w := dial(t, u, nil)
@@ -68,4 +60,21 @@ func TestDurableDiskFull(t *testing.T) {
 	rawChat(t, w, other)
 	runTurn(t, w, other, "t2", "hello", 2)
 	_ = h
+}
+
+// smallDisk mounts a 2 MiB tmpfs for a disk-full test and returns it; the
+// test is skipped, saying so, where it cannot mount (it needs root) and
+// under -short.
+func smallDisk(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("mounts a tmpfs")
+	}
+	state := filepath.Join(t.TempDir(), "small")
+	must(t, os.Mkdir(state, 0o700))
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", state).CombinedOutput(); err != nil {
+		t.Skipf("SKIPPED: cannot mount a 2 MiB tmpfs for the disk-full test (needs root): %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", state).Run() })
+	return state
 }
