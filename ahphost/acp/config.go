@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -42,6 +43,12 @@ func buildConfigSchema(modes *sdk.SessionModeState, models *modelState, opts []s
 		kinds:  map[string]string{},
 	}
 	add := func(key, kind, title string, enum []string, labels []string, current string) {
+		if current != "" && !slices.Contains(enum, current) {
+			// The agent runs with a value it does not offer (Codex: model
+			// "gpt-5.5" among "gpt-5.5[low]", …): listed too, so that the
+			// default is one the host takes (see also listed).
+			enum, labels = append(enum[:len(enum):len(enum)], current), append(labels[:len(labels):len(labels)], current)
+		}
 		p := ahpwire.SessionConfigPropertySchema{Type: "string", Title: title, SessionMutable: true, Default: jsonString(current)}
 		for _, e := range enum {
 			p.Enum = append(p.Enum, jsonString(e))

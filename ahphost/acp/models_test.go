@@ -3,6 +3,7 @@ package acp
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,6 +35,28 @@ func TestLegacySessionModels(t *testing.T) {
 	}
 	if turn := e.run(e.c, chat, "t2", "model"); markdown(turn) != "Model: fake-large." {
 		t.Fatalf("after set_model: %q %q\n%s", markdown(turn), errText(turn), e.logs)
+	}
+}
+
+// TestUnlistedCurrentModel: an agent running a model it does not list
+// (Codex's adapter: "gpt-5.5" among "gpt-5.5[low]", …) has its sessions
+// say that model, listed beside the others; the host refused the whole
+// configuration ("the host refused the agent's configuration").
+func TestUnlistedCurrentModel(t *testing.T) {
+	e := newEnv(t, opts{env: []string{"FAKEACP_MODELS=unlisted"}})
+	_, first := e.newSession(e.c, "unlisted")
+	e.run(e.c, first, "t0", "text") // the agent's models learnt (the next session offers them)
+	session, chat := e.newSession(e.c, "unlisted2")
+	if turn := e.run(e.c, chat, "t1", "model"); markdown(turn) != "Model: fake-base." {
+		t.Fatalf("model: %q %q", markdown(turn), errText(turn))
+	}
+	cfg := e.sessionConfig(session)
+	if cfg == nil || string(cfg.Values["model"]) != `"fake-base"` || !strings.Contains(string(cfg.Schema), `"fake-base"`) ||
+		!strings.Contains(string(cfg.Schema), `"fake-large"`) {
+		t.Fatalf("the session's configuration: %+v", cfg)
+	}
+	if l := e.logs.String(); strings.Contains(l, "refused the agent's configuration") {
+		t.Fatalf("the host refused the configuration:\n%s", l)
 	}
 }
 

@@ -18,8 +18,20 @@ import (
 // and session/set_model requests are answered here, beside the SDK.
 // The "model" script says the session's model.
 
+// FAKEACP_MODELS=unlisted announces them with a current model that is not
+// among those offered ("fake-base" among fake-small and fake-large), as
+// Codex's adapter does ("gpt-5.5" among "gpt-5.5[low]", …).
+
 // modelsOn reports whether the fake announces models.
-func modelsOn() bool { return os.Getenv("FAKEACP_MODELS") == "1" }
+func modelsOn() bool { m := os.Getenv("FAKEACP_MODELS"); return m == "1" || m == "unlisted" }
+
+// currentModel is the model a new session announces.
+func currentModel() string {
+	if os.Getenv("FAKEACP_MODELS") == "unlisted" {
+		return "fake-base"
+	}
+	return "fake-small"
+}
 
 // models is the fake's model of each session (guarded by its mutex).
 var models = struct {
@@ -34,7 +46,7 @@ func modelOf(id sdk.SessionId) string {
 	if m, ok := models.of[string(id)]; ok {
 		return m
 	}
-	return "fake-small"
+	return currentModel()
 }
 
 // stdoutWriter writes the SDK's messages, one per Write, adding the
@@ -50,7 +62,7 @@ func (s *stdoutWriter) Write(b []byte) (int, error) {
 		var msg map[string]json.RawMessage
 		var res map[string]json.RawMessage
 		if json.Unmarshal(b, &msg) == nil && json.Unmarshal(msg["result"], &res) == nil && res["sessionId"] != nil {
-			res["models"] = json.RawMessage(`{"currentModelId":"fake-small","availableModels":[{"modelId":"fake-small","name":"Fake small"},{"modelId":"fake-large","name":"Fake large"}]}`)
+			res["models"] = json.RawMessage(`{"currentModelId":"` + currentModel() + `","availableModels":[{"modelId":"fake-small","name":"Fake small"},{"modelId":"fake-large","name":"Fake large"}]}`)
 			msg["result"], _ = json.Marshal(res)
 			if nb, err := json.Marshal(msg); err == nil {
 				out = append(nb, '\n')
