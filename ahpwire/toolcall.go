@@ -324,3 +324,10 @@ func (c *ToolResultContent) UnmarshalJSON(data []byte) error {
 
 // TextContent returns a text content block.
 func TextContent(s string) ToolResultContent { return ToolResultContent{Type: ContentText, Text: s} }
+
+// Failed reports whether the tool call has a result and it is not a
+// success (a result is Success, or the past-tense message agents send
+// with it).
+func (t ToolCallState) Failed() bool {
+	return (t.Success != nil || t.PastTenseMessage != nil) && (t.Success == nil || !*t.Success)
+}

@@ -94,7 +94,7 @@ func (r *Renderer) toolIcon(tc *ahpwire.ToolCallState) (string, lipgloss.Style) 
 	case ahpwire.ToolAuthRequired:
 		return "!", st.Pending
 	case ahpwire.ToolCompleted:
-		if failed(tc) {
+		if tc.Failed() {
 			return "✗", st.Failed
 		}
 		return "✓", st.OK
@@ -142,7 +142,7 @@ func toolState(tc *ahpwire.ToolCallState) string {
 		}
 		return "cancelled"
 	case ahpwire.ToolCompleted:
-		if failed(tc) {
+		if tc.Failed() {
 			return "failed"
 		}
 	}
@@ -255,7 +255,7 @@ func (r *Renderer) toolDetails(tc *ahpwire.ToolCallState, width int, v ViewOpts)
 	for _, c := range tc.Content {
 		out = append(out, r.toolContent(c, name, width, v)...)
 	}
-	if failed(tc) && tc.Error != nil && tc.Error.Message != "" {
+	if tc.Failed() && tc.Error != nil && tc.Error.Message != "" {
 		msg := tc.Error.Message
 		if tc.Error.Code != "" {
 			msg += " (" + tc.Error.Code + ")"
@@ -410,11 +410,6 @@ func (r *Renderer) authRequired(tc *ahpwire.ToolCallState, width int) []string {
 	return textBlock(strings.Join(parts, "\n"), width, r.styles.Tool.Reason, detailIndent)
 }
 
-// failed reports whether the tool call has a result and it is not a
-// success.
-func failed(tc *ahpwire.ToolCallState) bool {
-	return (tc.Success != nil || tc.PastTenseMessage != nil) && (tc.Success == nil || !*tc.Success)
-}
 
 // suggestion returns the user's suggestion of a denied tool call ("" if
 // none).

@@ -103,7 +103,7 @@ func toolLine(tc *ahpwire.ToolCallState) string {
 	switch {
 	case tc.Status == ahpwire.ToolCancelled && tc.Reason != "":
 		status = tc.Reason // denied, skipped, …
-	case tc.Status == ahpwire.ToolCompleted && tc.Success != nil && !*tc.Success:
+	case tc.Status == ahpwire.ToolCompleted && tc.Failed():
 		status = "failed"
 	}
 	return strings.Join(strings.Fields(title), " ") + " — " + status
