@@ -410,7 +410,6 @@ func (r *Renderer) authRequired(tc *ahpwire.ToolCallState, width int) []string {
 	return textBlock(strings.Join(parts, "\n"), width, r.styles.Tool.Reason, detailIndent)
 }
 
-
 // suggestion returns the user's suggestion of a denied tool call ("" if
 // none).
 func suggestion(tc *ahpwire.ToolCallState) string {
