@@ -1,9 +1,11 @@
 package acp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -43,12 +45,6 @@ func buildConfigSchema(modes *sdk.SessionModeState, models *modelState, opts []s
 		kinds:  map[string]string{},
 	}
 	add := func(key, kind, title string, enum []string, labels []string, current string) {
-		if current != "" && !slices.Contains(enum, current) {
-			// The agent runs with a value it does not offer (Codex: model
-			// "gpt-5.5" among "gpt-5.5[low]", …): listed too, so that the
-			// default is one the host takes (see also listed).
-			enum, labels = append(enum[:len(enum):len(enum)], current), append(labels[:len(labels):len(labels)], current)
-		}
 		p := ahpwire.SessionConfigPropertySchema{Type: "string", Title: title, SessionMutable: true, Default: jsonString(current)}
 		for _, e := range enum {
 			p.Enum = append(p.Enum, jsonString(e))
@@ -97,7 +93,37 @@ func buildConfigSchema(modes *sdk.SessionModeState, models *modelState, opts []s
 			cs.kinds[key] = "boolean"
 		}
 	}
+	for k, v := range cs.values { // a current value the agent does not offer (listed)
+		cs.schema = listed(cs.schema, k, v)
+	}
 	return cs
+}
+
+// listed returns schema with v among property k's choices: an agent may
+// run with a value it does not offer (Codex's adapter runs model "gpt-5.5"
+// and offers "gpt-5.5[low]", …), and the host, which takes only a listed
+// value, refused the whole configuration for it. The session then says
+// what runs. The schema's maps are copied before a change (cs is shared).
+func listed(schema ahpwire.SessionConfigSchema, k string, v json.RawMessage) ahpwire.SessionConfigSchema {
+	p, ok := schema.Properties[k]
+	if !ok || len(p.Enum) == 0 || slices.ContainsFunc(p.Enum, func(e json.RawMessage) bool { return bytes.Equal(e, v) }) {
+		return schema
+	}
+	var label string
+	if json.Unmarshal(v, &label) != nil {
+		return schema
+	}
+	props := maps.Clone(schema.Properties)
+	p.Enum = append(p.Enum[:len(p.Enum):len(p.Enum)], v)
+	if len(p.EnumLabels) > 0 {
+		p.EnumLabels = append(p.EnumLabels[:len(p.EnumLabels):len(p.EnumLabels)], label)
+	}
+	if len(p.EnumDescriptions) > 0 {
+		p.EnumDescriptions = append(p.EnumDescriptions[:len(p.EnumDescriptions):len(p.EnumDescriptions)], "")
+	}
+	props[k] = p
+	schema.Properties = props
+	return schema
 }
 
 // selectOptions flattens grouped and ungrouped select options.

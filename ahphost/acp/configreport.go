@@ -1,10 +1,7 @@
 package acp
 
 import (
-	"bytes"
 	"encoding/json"
-	"maps"
-	"slices"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -92,33 +89,6 @@ func (b *Bridge) reportConfig(s *session, tm *turnMap) {
 	if err := ch.SetConfig(schema, values); err != nil {
 		b.log.Warn("the host refused the agent's configuration", "session", s.uri, "err", err)
 	}
-}
-
-// listed returns schema with v among property k's choices: an agent may
-// run with a value it does not offer (Codex's adapter runs model "gpt-5.5"
-// and offers "gpt-5.5[low]", …), and the host, which takes only a listed
-// value, refused the whole configuration for it. The session then says
-// what runs. The schema's maps are copied before a change (cs is shared).
-func listed(schema ahpwire.SessionConfigSchema, k string, v json.RawMessage) ahpwire.SessionConfigSchema {
-	p, ok := schema.Properties[k]
-	if !ok || len(p.Enum) == 0 || slices.ContainsFunc(p.Enum, func(e json.RawMessage) bool { return bytes.Equal(e, v) }) {
-		return schema
-	}
-	var label string
-	if json.Unmarshal(v, &label) != nil {
-		return schema
-	}
-	props := maps.Clone(schema.Properties)
-	p.Enum = append(p.Enum[:len(p.Enum):len(p.Enum)], v)
-	if len(p.EnumLabels) > 0 {
-		p.EnumLabels = append(p.EnumLabels[:len(p.EnumLabels):len(p.EnumLabels)], label)
-	}
-	if len(p.EnumDescriptions) > 0 {
-		p.EnumDescriptions = append(p.EnumDescriptions[:len(p.EnumDescriptions):len(p.EnumDescriptions)], "")
-	}
-	props[k] = p
-	schema.Properties = props
-	return schema
 }
 
 // appliedJSON is an applied value (a string) as the JSON value of its kind.
