@@ -154,7 +154,12 @@ func within(path, dir string) bool {
 		return false
 	}
 	d := filepath.Clean(u.Path)
-	return path == d || strings.HasPrefix(path, d+string(filepath.Separator)) || d == string(filepath.Separator)
+	return beneath(path, d) || d == string(filepath.Separator)
+}
+
+// beneath reports whether path is dir or below it (both clean).
+func beneath(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, dir+string(filepath.Separator))
 }
 
 // add watches one path, within the directory bound.

@@ -17,10 +17,6 @@ import (
 // leaves out only the database's files; a watch of a directory inside one
 // of them reports everything.
 
-// ownerFileName is the durable package's file naming the running host,
-// beside its database.
-const ownerFileName = "owner.json"
-
 // ownDirs returns the directories below root the watch leaves out, as
 // paths under root (the spelling its events have), and root when it is
 // the host's state directory ("" if not).
@@ -76,13 +72,13 @@ func resolved(path string) (string, error) {
 // leaves out (ownDirs).
 func (we *watchEntry) ownFile(path string) bool {
 	for _, d := range we.ownBelow {
-		if path == d || strings.HasPrefix(path, d+string(filepath.Separator)) {
+		if beneath(path, d) {
 			return true
 		}
 	}
 	if we.stateDir != "" && filepath.Dir(path) == we.stateDir {
 		base := filepath.Base(path)
-		return strings.HasPrefix(base, durable.FileName) || strings.Contains(base, ownerFileName)
+		return strings.HasPrefix(base, durable.FileName) || strings.Contains(base, durable.OwnerFileName)
 	}
 	return false
 }

@@ -7,9 +7,12 @@ import (
 	"path/filepath"
 )
 
-// ownerFile names the process holding the database, for a second host's
-// refusal message.
-const ownerFile = "owner.json"
+// OwnerFileName names the file beside the database naming the process that
+// holds it, for a second host's refusal message.
+const OwnerFileName = "owner.json"
+
+// ownerFile is OwnerFileName.
+const ownerFile = OwnerFileName
 
 // Owner is the process that holds a state database.
 type Owner struct {
